@@ -1,0 +1,30 @@
+# One command each: `make run` starts the bot, `make test` runs lint and every test.
+# Both create .venv and install the project into it first (only when pyproject.toml changed).
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint e2e bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+e2e: $(STAMP)
+	$(BIN)/python -m pytest -m e2e
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

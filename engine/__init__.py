@@ -1,0 +1,1 @@
+"""Apophis rules engine (placeholder docstring, replaced by the engine commit)."""
