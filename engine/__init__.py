@@ -1,1 +1,95 @@
-"""Apophis rules engine (placeholder docstring, replaced by the engine commit)."""
+"""The rules of Apophis as plain, deterministic Python (standard library only).
+
+Nothing here knows about Discord, asyncio, databases or the wall clock: real time
+belongs to the bot, which tells the engine when a reshuffle's 10 seconds are over
+and when the game clock has run out.
+
+Create a game::
+
+    game = Game.new([alice, bob], rules="advanced", seed=1234, start_player=None)
+
+Act (each call either applies fully and returns the events it caused, or raises
+IllegalMove, whose message says why in plain words, leaving the game unchanged)::
+
+    game.draw(player)                       # draw 2; may start a reshuffle or a discard
+    game.build(player, "red", "large")      # pay 3 hearts for the large red section
+    game.launch(player, ["7H", "2D"])       # add to the launch sequence; 4 suits launch
+    game.scrap(player)                      # sections to the depot, sequence discarded
+    game.discard(player, ["KS"])            # down to the hand limit of 5
+    game.reroll(player) / game.accept(player)   # advanced fail-safes
+    game.finish_reshuffle()                 # the bot, 10 seconds after ReshuffleStarted
+    game.clock_expired()                    # the bot, when time runs out
+    game.skip_turn() / game.remove_player(player) / game.end(reason)
+
+or, for replaying a log, ``game.apply({"type": "build", "player": ..., ...})``.
+
+See only what you may::
+
+    game.view_for(player)   # PlayerView: own hand plus the table
+    game.public_view()      # PublicView: the table, hand sizes only
+    event.seen_by(viewer)   # an event with other players' cards removed
+
+Save and restore (JSON-compatible, versioned; the random generator's state is
+inside, so a restored game continues exactly as the original would)::
+
+    data = game.save();  game = Game.restore(data)
+
+Cards are codes such as "7H" (rank and suit letter C/H/D/S); each is worth 1 of its
+suit's colour: clubs green, hearts red, diamonds blue, spades yellow.
+"""
+
+from engine.cards import (
+    RANKS,
+    Colour,
+    Rules,
+    Section,
+    Size,
+    card_label,
+    colour_of,
+    full_deck,
+    section_label,
+)
+from engine.events import Event, PlayerId
+from engine.game import (
+    ACTIONS,
+    HAND_LIMIT,
+    RESHUFFLE_SECONDS,
+    SAVE_FORMAT,
+    Game,
+    IllegalMove,
+    Outcome,
+    Phase,
+    PlayerView,
+    PublicView,
+    SeatView,
+    rocket_points,
+)
+from engine.rng import Random, ScriptedRandom
+
+__all__ = [
+    "ACTIONS",
+    "HAND_LIMIT",
+    "RANKS",
+    "RESHUFFLE_SECONDS",
+    "SAVE_FORMAT",
+    "Colour",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "Outcome",
+    "Phase",
+    "PlayerId",
+    "PlayerView",
+    "PublicView",
+    "Random",
+    "Rules",
+    "ScriptedRandom",
+    "SeatView",
+    "Section",
+    "Size",
+    "card_label",
+    "colour_of",
+    "full_deck",
+    "rocket_points",
+    "section_label",
+]
