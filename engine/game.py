@@ -599,6 +599,9 @@ class Game:
         if self.phase is Phase.OVER:
             return
         self.phase, self.pending = Phase.PLAY, None
+        self._pass_turn(events)
+
+    def _pass_turn(self, events: list[Event]) -> None:
         self.active = (self.active + 1) % len(self.players)
         self.turn += 1
         events.append(TurnStarted(self.players[self.active], self.turn))
@@ -629,29 +632,26 @@ class Game:
 
     def _abandon_turn(self, events: list[Event]) -> None:
         """End the active player's turn now, settling whatever they were in the middle of."""
-        if self.phase is Phase.DISCARD:
-            hand = self.hands[self.active]
-            excess = len(hand) - HAND_LIMIT
-            if excess > 0:
-                dropped = hand[-excess:]
-                del hand[-excess:]
-                self.discard_pile.extend(dropped)
-                events.append(
-                    CardsDiscarded(self.players[self.active], excess, tuple(dropped), forced=True)
-                )
-        elif self.phase is Phase.REROLL:
+        if self.phase is Phase.REROLL:
             assert self.pending is not None
             self.pending["rerolls"] = 0
             self._accept_failure(events)
             return  # the launch ends the turn itself
-        elif self.phase is Phase.RESHUFFLE:
+        hand = self.hands[self.active]
+        excess = len(hand) - HAND_LIMIT
+        if excess > 0:  # drop the cards just drawn, so no hand passes the turn over the limit
+            dropped = hand[-excess:]
+            del hand[-excess:]
+            self.discard_pile.extend(dropped)
+            events.append(
+                CardsDiscarded(self.players[self.active], excess, tuple(dropped), forced=True)
+            )
+        if self.phase is Phase.RESHUFFLE:
             assert self.pending is not None
             self.pending["player"] = None
-            self.active = (self.active + 1) % len(self.players)
-            self.turn += 1
-            events.append(TurnStarted(self.players[self.active], self.turn))
-            return  # still shuffling: the next player waits for the new deck
-        self._end_turn(events)
+            self._pass_turn(events)  # still shuffling: the next player waits for the new deck
+        else:
+            self._end_turn(events)
 
     def _finish(self, outcome: Outcome) -> None:
         self.phase, self.pending, self.outcome = Phase.OVER, None, outcome

@@ -10,8 +10,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.cards import Colour, Size, colour_of
+from engine.cards import Colour, Rules, Size, colour_of
 from engine.game import Game, Phase
+
+R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
+L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
+
+#: Rockets worth launching (bottom first): fuelled, with warheads and some guidance.
+PLANS = [
+    [(R, L), (Y, M), (B, S)],
+    [(R, M), (Y, M), (B, S)],
+    [(R, L), (Y, L), (B, M), (G, M)],
+    [(Y, L), (R, L), (B, M), (R, S)],
+]
+#: In basic rules green deflecting warheads are worth a rocket of their own.
+BASIC_PLANS = [*PLANS, [(G, L), (Y, M), (B, S)], [(G, L), (R, L), (Y, L), (B, M)]]
 
 
 def choose_action(game: Game, rng: random.Random) -> dict[str, Any]:
@@ -33,32 +46,30 @@ def choose_action(game: Game, rng: random.Random) -> dict[str, Any]:
     if game.phase is Phase.REROLL:
         return {"type": rng.choice(("reroll", "reroll", "accept")), "player": player}
 
-    options: list[dict[str, Any]] = [{"type": "draw", "player": player}]
+    draw = {"type": "draw", "player": player}
     if table.sequence:
         missing = {colour_of(c) for c in hand} - set(table.sequence)
         play = _one_per_colour([c for c in hand if colour_of(c) in missing])
-        if play:
-            options += [{"type": "launch", "player": player, "cards": play}] * 4
-        options.append({"type": "scrap", "player": player})
-        return rng.choice(options)
-
-    points = table.points
-    total = sum(points.values())
-    ready = total > 0 and 4 * points[Colour.YELLOW] >= total and points[Colour.RED] > 0
-    if ready and rng.random() < 0.7:
-        play = _one_per_colour(hand)
-        if play:
+        if play and rng.random() < 0.9:
             return {"type": "launch", "player": player, "cards": play}
-    top = table.rocket[-1][1] if table.rocket else Size.LARGE
-    for colour, size in table.depot:
+        return rng.choice([draw, draw, draw, {"type": "scrap", "player": player}])
+
+    rocket = list(table.rocket)
+    candidates = BASIC_PLANS if game.rules is Rules.BASIC else PLANS
+    plans = [plan for plan in candidates if plan[: len(rocket)] == rocket]
+    if rng.random() < 0.1:
+        plans = [[*rocket, (c, s)] for c, s in table.depot]  # now and then, improvise
+    if not plans:
+        return {"type": "scrap", "player": player}
+    if any(plan == rocket for plan in plans):
+        play = _one_per_colour(hand)
+        return {"type": "launch", "player": player, "cards": play} if play else draw
+    for colour, size in rng.sample([plan[len(rocket)] for plan in plans], len(plans)):
         affordable = sum(1 for c in hand if colour_of(c) is colour) >= size
-        if affordable and size <= top:
-            build = {"type": "build", "player": player, "colour": colour.value, "size": int(size)}
-            weight = 1 + int(size) + (2 if colour in (Colour.RED, Colour.YELLOW) else 0)
-            options += [build] * weight
-    if table.rocket and rng.random() < 0.05:
-        options.append({"type": "scrap", "player": player})
-    return rng.choice(options)
+        fits = not rocket or rocket[-1][1] >= size
+        if affordable and fits and (colour, size) in table.depot:
+            return {"type": "build", "player": player, "colour": colour.value, "size": int(size)}
+    return draw
 
 
 def _one_per_colour(cards: list[str]) -> list[str]:
@@ -68,7 +79,7 @@ def _one_per_colour(cards: list[str]) -> list[str]:
     return list(chosen.values())
 
 
-def play_out(game: Game, rng: random.Random, max_actions: int = 300) -> int:
+def play_out(game: Game, rng: random.Random, max_actions: int = 1000) -> int:
     """Play automatically until the game ends (the clock runs out after `max_actions`).
 
     Returns the number of actions applied.

@@ -621,3 +621,11 @@ def test_scripted_random_checks_its_script():
     items = ["a", "b"]
     rng.shuffle(items)
     assert items == ["b", "a"]
+
+
+def test_skip_during_a_reshuffle_never_leaves_a_hand_over_the_limit():
+    game = table(hands=[["2H", "3H", "4H", "5H", "6H"], []], deck=["7H"])
+    game.draw("ann")  # 6 cards, then the deck runs out
+    events = game.skip_turn()
+    assert kinds(events) == ["turn_skipped", "cards_discarded", "turn_started"]
+    assert events[1].cards == ("7H",) and len(game.hands[0]) == 5
