@@ -1,0 +1,238 @@
+"""Builds the ``data`` of slash-command and component interactions.
+
+Everything here checks the request against what a Discord user could actually
+do (a synced command, a declared option, an allowed choice, a button that is
+on the message) and raises :class:`InvalidInvocation` otherwise: a test that
+asks for the impossible is a broken test, never a silent no-op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import Any
+
+from .state import Channel, ChannelType, ComponentType, Guild, Member, Message, Role, User, World
+
+
+class InvalidInvocation(ValueError):
+    """A test asked the fake for something no Discord user could do."""
+
+
+class OptionType(IntEnum):
+    """Application command option types."""
+
+    SUB_COMMAND = 1
+    SUB_COMMAND_GROUP = 2
+    STRING = 3
+    INTEGER = 4
+    BOOLEAN = 5
+    USER = 6
+    CHANNEL = 7
+    ROLE = 8
+    MENTIONABLE = 9
+    NUMBER = 10
+    ATTACHMENT = 11
+
+
+_NESTING = (OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP)
+CHAT_INPUT = 1
+
+
+def find_command(commands: Iterable[dict[str, Any]], path: str) -> tuple[dict[str, Any], list[str]]:
+    """The synced slash command named by ``"name [group] [subcommand]"``, and the rest."""
+    name, *rest = path.split()
+    for command in commands:
+        if command["name"] == name and command.get("type", CHAT_INPUT) == CHAT_INPUT:
+            return command, rest
+    known = sorted(c["name"] for c in commands)
+    raise InvalidInvocation(f"unknown command /{name}; the bot synced {known}")
+
+
+def build_command_data(
+    world: World,
+    guild: Guild | None,
+    command: dict[str, Any],
+    path: list[str],
+    values: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``data`` of an APPLICATION_COMMAND interaction for this command and options."""
+    resolved: dict[str, dict[str, Any]] = {}
+    options = _command_options(world, guild, command, path, values, resolved)
+    data: dict[str, Any] = {
+        "id": str(command["id"]),
+        "name": command["name"],
+        "type": CHAT_INPUT,
+        "options": options,
+    }
+    if guild is not None:
+        data["guild_id"] = str(guild.id)
+    if resolved:
+        data["resolved"] = resolved
+    return data
+
+
+def _command_options(
+    world: World,
+    guild: Guild | None,
+    node: dict[str, Any],
+    path: list[str],
+    values: dict[str, Any],
+    resolved: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    declared = node.get("options") or []
+    nested = [o for o in declared if o["type"] in _NESTING]
+    if nested:
+        if not path:
+            names = [o["name"] for o in nested]
+            raise InvalidInvocation(f"/{node['name']} needs a subcommand, one of {names}")
+        step, *rest = path
+        for option in nested:
+            if option["name"] == step:
+                inner = _command_options(world, guild, option, rest, values, resolved)
+                return [{"type": option["type"], "name": step, "options": inner}]
+        raise InvalidInvocation(f"/{node['name']} has no subcommand {step!r}")
+    if path:
+        raise InvalidInvocation(f"/{node['name']} has no subcommands, got {path}")
+    return _leaf_options(world, guild, node, declared, values, resolved)
+
+
+def _leaf_options(
+    world: World,
+    guild: Guild | None,
+    node: dict[str, Any],
+    declared: list[dict[str, Any]],
+    values: dict[str, Any],
+    resolved: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    by_name = {option["name"]: option for option in declared}
+    unknown = set(values) - set(by_name)
+    if unknown:
+        raise InvalidInvocation(
+            f"/{node['name']} has no option(s) {sorted(unknown)}; it has {sorted(by_name)}"
+        )
+    missing = [o["name"] for o in declared if o.get("required") and o["name"] not in values]
+    if missing:
+        raise InvalidInvocation(f"/{node['name']} needs option(s) {missing}")
+    return [
+        {
+            "name": name,
+            "type": by_name[name]["type"],
+            "value": _option_value(world, guild, by_name[name], value, resolved),
+        }
+        for name, value in values.items()
+    ]
+
+
+def _option_value(
+    world: World,
+    guild: Guild | None,
+    option: dict[str, Any],
+    value: Any,
+    resolved: dict[str, dict[str, Any]],
+) -> Any:
+    kind = OptionType(option["type"])
+    name = option["name"]
+    if kind in (OptionType.STRING, OptionType.INTEGER, OptionType.NUMBER, OptionType.BOOLEAN):
+        _check_scalar(kind, option, value)
+        return value
+    if kind is OptionType.USER:
+        user = world.user(value)
+        resolved.setdefault("users", {})[str(user.id)] = user.payload()
+        member = guild.members.get(user.id) if guild is not None else None
+        if member is not None:
+            resolved.setdefault("members", {})[str(user.id)] = member.payload(
+                with_user=False, permissions=guild.permissions_of(member)
+            )
+        return str(user.id)
+    if kind is OptionType.CHANNEL:
+        channel = world.channel(value)
+        allowed = option.get("channel_types")
+        if allowed and channel.type not in allowed:
+            raise InvalidInvocation(f"option {name!r} takes channel types {allowed}")
+        resolved.setdefault("channels", {})[str(channel.id)] = _resolved_channel(channel)
+        return str(channel.id)
+    if kind is OptionType.ROLE:
+        role = value if isinstance(value, Role) else _role_by_id(guild, value)
+        resolved.setdefault("roles", {})[str(role.id)] = role.payload()
+        return str(role.id)
+    raise InvalidInvocation(
+        f"option {name!r} has type {kind.name}, which the fake does not support"
+    )
+
+
+def _check_scalar(kind: OptionType, option: dict[str, Any], value: Any) -> None:
+    name = option["name"]
+    expected = {
+        OptionType.STRING: str,
+        OptionType.INTEGER: int,
+        OptionType.NUMBER: (int, float),
+        OptionType.BOOLEAN: bool,
+    }[kind]
+    if not isinstance(value, expected) or (kind is not OptionType.BOOLEAN and type(value) is bool):
+        raise InvalidInvocation(f"option {name!r} is {kind.name}, got {value!r}")
+    choices = option.get("choices")
+    if choices and value not in [choice["value"] for choice in choices]:
+        allowed = [choice["value"] for choice in choices]
+        raise InvalidInvocation(f"option {name!r} must be one of {allowed}, got {value!r}")
+    size = len(value) if kind is OptionType.STRING else value
+    low = option.get("min_length" if kind is OptionType.STRING else "min_value")
+    high = option.get("max_length" if kind is OptionType.STRING else "max_value")
+    if (low is not None and size < low) or (high is not None and size > high):
+        raise InvalidInvocation(f"option {name!r} must be within [{low}, {high}], got {value!r}")
+
+
+def _role_by_id(guild: Guild | None, role_id: int) -> Role:
+    if guild is None or role_id not in guild.roles:
+        raise InvalidInvocation(f"no role {role_id} in this guild")
+    return guild.roles[role_id]
+
+
+def _resolved_channel(channel: Channel) -> dict[str, Any]:
+    return {
+        "id": str(channel.id),
+        "name": channel.name,
+        "type": int(channel.type),
+        "permissions": "0",
+    }
+
+
+def build_component_data(
+    message: Message, custom_id: str, user: User, values: list[str] | None
+) -> dict[str, Any]:
+    """The ``data`` of a MESSAGE_COMPONENT interaction: a click or a select choice."""
+    if not message.seen_by(user.id):
+        raise InvalidInvocation(f"user {user.id} cannot see message {message.id}")
+    try:
+        component = message.component(custom_id)
+    except LookupError as error:
+        raise InvalidInvocation(str(error)) from None
+    if component.get("disabled"):
+        raise InvalidInvocation(f"component {custom_id!r} is disabled")
+    kind = component["type"]
+    if values is None:
+        if kind != ComponentType.BUTTON:
+            raise InvalidInvocation(f"component {custom_id!r} is not a button (type {kind})")
+        return {"custom_id": custom_id, "component_type": kind}
+    if kind != ComponentType.STRING_SELECT:
+        raise InvalidInvocation(f"component {custom_id!r} is not a string select (type {kind})")
+    offered = [option["value"] for option in component.get("options", [])]
+    if not set(values) <= set(offered):
+        raise InvalidInvocation(f"select {custom_id!r} offers {offered}, got {values}")
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not low <= len(values) <= high:
+        raise InvalidInvocation(f"select {custom_id!r} takes {low} to {high} values, got {values}")
+    return {"custom_id": custom_id, "component_type": kind, "values": list(values)}
+
+
+def interaction_member_fields(
+    world: World, channel: Channel, user: User
+) -> tuple[Guild | None, dict[str, Any]]:
+    """The channel's guild (None in DMs) and the ``member``/``user`` part of an interaction."""
+    if channel.type is ChannelType.DM:
+        return None, {"user": user.payload()}
+    guild = world.guild(channel.guild_id)
+    member: Member | None = guild.members.get(user.id)
+    if member is None:
+        raise InvalidInvocation(f"user {user.id} is not a member of guild {guild.id}")
+    return guild, {"member": member.payload(permissions=guild.permissions_of(member))}

@@ -1,0 +1,538 @@
+"""The REST subset of Discord's HTTP API that the fake implements.
+
+Handlers raise :class:`DiscordError` for the answers Discord gives to a bot's
+mistakes (unknown message, DMs closed, a second initial response...); the
+server turns them into Discord-shaped JSON errors. Rule breaches that a bot
+must never commit are also recorded as violations by ``FakeDiscord``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .state import (
+    EPHEMERAL,
+    LOADING,
+    Attachment,
+    Channel,
+    ChannelType,
+    Interaction,
+    InteractionType,
+    Message,
+    ResponseAttempt,
+    ViolationKind,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Uploads = dict[int, tuple[str, str | None, bytes]]
+
+#: The request's parsed JSON body (or multipart ``payload_json``), None if empty.
+BODY = web.RequestKey("body", object)
+#: The request's uploads by ``files[n]`` index: (filename, content type, bytes).
+FILES = web.RequestKey("files", dict)
+
+#: Message fields a bot sets in a create or edit request.
+_CONTENT_FIELDS = ("content", "embeds", "components")
+
+
+class CallbackType:
+    """Interaction callback types."""
+
+    CHANNEL_MESSAGE_WITH_SOURCE = 4
+    DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5
+    DEFERRED_UPDATE_MESSAGE = 6
+    UPDATE_MESSAGE = 7
+    MODAL = 9
+
+
+#: Which initial responses Discord accepts for each kind of interaction.
+_ALLOWED_CALLBACKS = {
+    InteractionType.APPLICATION_COMMAND: {4, 5, 9},
+    InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+}
+
+
+class DiscordError(Exception):
+    """An error answer in Discord's shape: HTTP status, JSON error code, message."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message = status, code, message
+
+    def response(self) -> web.Response:
+        """The HTTP response Discord would give."""
+        return json_response({"code": self.code, "message": self.message}, status=self.status)
+
+
+def json_response(
+    data: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """A JSON reply with ``Content-Type: application/json`` exactly, as discord.py requires."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+@dataclass(frozen=True)
+class Route:
+    """An implemented route, named by its OpenAPI path template."""
+
+    method: str
+    template: str
+    handler: str
+    counts_global: bool = True
+
+    @property
+    def key(self) -> str:
+        """``"METHOD /template"``, the name used in request logs and rate-limit patterns."""
+        return f"{self.method} {self.template}"
+
+
+_WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
+_ORIGINAL = _WEBHOOK + "/messages/@original"
+_WEBHOOK_MESSAGE = _WEBHOOK + "/messages/{message_id}"
+_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+
+#: Every route the fake implements, in matching order (``@original`` before ``{message_id}``).
+#: Interaction callbacks and the interaction webhooks do not count against the global limit.
+ROUTES = (
+    Route("GET", "/users/@me", "get_current_user"),
+    Route("GET", "/oauth2/applications/@me", "get_application"),
+    Route("GET", "/gateway", "get_gateway"),
+    Route("GET", "/gateway/bot", "get_gateway"),
+    Route("GET", "/applications/{application_id}/commands", "get_commands"),
+    Route("PUT", "/applications/{application_id}/commands", "put_commands"),
+    Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "get_commands"),
+    Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
+    Route("POST", "/users/@me/channels", "create_dm"),
+    Route("GET", "/channels/{channel_id}", "get_channel"),
+    Route("POST", "/channels/{channel_id}/messages", "create_message"),
+    Route("GET", _MESSAGE, "get_message"),
+    Route("PATCH", _MESSAGE, "edit_message"),
+    Route("DELETE", _MESSAGE, "delete_message"),
+    Route(
+        "POST",
+        "/interactions/{interaction_id}/{interaction_token}/callback",
+        "interaction_callback",
+        counts_global=False,
+    ),
+    Route("POST", _WEBHOOK, "create_followup", counts_global=False),
+    Route("GET", _ORIGINAL, "get_webhook_message", counts_global=False),
+    Route("PATCH", _ORIGINAL, "edit_webhook_message", counts_global=False),
+    Route("DELETE", _ORIGINAL, "delete_webhook_message", counts_global=False),
+    Route("GET", _WEBHOOK_MESSAGE, "get_webhook_message", counts_global=False),
+    Route("PATCH", _WEBHOOK_MESSAGE, "edit_webhook_message", counts_global=False),
+    Route("DELETE", _WEBHOOK_MESSAGE, "delete_webhook_message", counts_global=False),
+)
+
+
+class RestApi:
+    """Route handlers; they read and change the fake's :class:`~.state.World`."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._fake = fake
+        self._world = fake.world
+
+    def handler(self, route: Route) -> Handler:
+        """The bound handler for a route."""
+        return getattr(self, route.handler)
+
+    # -- login and gateway discovery -------------------------------------------------
+
+    async def get_current_user(self, request: web.Request) -> web.Response:
+        """GET /users/@me: the bot user (login)."""
+        return json_response(self._world.bot.payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        """GET /oauth2/applications/@me: the bot's application (login)."""
+        world = self._world
+        return json_response(
+            {
+                "id": str(world.application_id),
+                "name": world.bot.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": world.bot.payload(),
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "summary": "",
+            }
+        )
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        """GET /gateway and /gateway/bot: where the websocket is."""
+        return json_response(
+            {
+                "url": self._fake.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # -- application commands --------------------------------------------------------
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        """GET the synced global or guild commands."""
+        guild_id = self._guild_scope(request)
+        world = self._world
+        synced = world.guild_commands.get(guild_id, []) if guild_id else world.global_commands
+        return json_response(synced)
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        """PUT (bulk overwrite) the global or guild commands; ids are kept per name."""
+        guild_id = self._guild_scope(request)
+        world = self._world
+        previous = world.guild_commands.get(guild_id, []) if guild_id else world.global_commands
+        ids = {command["name"]: command["id"] for command in previous}
+        synced = []
+        for body in request[BODY] or []:
+            command = {
+                "type": 1,
+                "description": "",
+                "options": [],
+                "default_member_permissions": None,
+                "nsfw": False,
+                **body,
+                "id": ids.get(body["name"]) or str(world.snowflake()),
+                "application_id": str(world.application_id),
+                "version": str(world.snowflake()),
+            }
+            if guild_id:
+                command["guild_id"] = str(guild_id)
+            synced.append(command)
+        if guild_id:
+            world.guild_commands[guild_id] = synced
+        else:
+            world.global_commands = synced
+        world.notifier.bump()
+        return json_response(synced)
+
+    def _guild_scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["application_id"]) != self._world.application_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is not None and int(guild_id) not in self._world.guilds:
+            raise DiscordError(403, 50001, "Missing Access")
+        return int(guild_id) if guild_id is not None else None
+
+    # -- channels, DMs and channel messages ------------------------------------------
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels: open (or reuse) the DM channel with a user."""
+        user = self._world.users.get(int(request[BODY]["recipient_id"]))
+        if user is None:
+            raise DiscordError(400, 50033, "Invalid Recipient(s)")
+        return json_response(self._world.dm_channel(user).payload())
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        """GET /channels/{channel_id}."""
+        return json_response(self._channel(request).payload())
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        """POST /channels/{channel_id}/messages (JSON or multipart with files)."""
+        channel = self._channel(request)
+        if channel.type is ChannelType.DM and not channel.recipient.dms_open:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
+        fields = _require_content(
+            _message_fields(request, existing=[], world_snowflake=self._world.snowflake)
+        )
+        fields["flags"] = fields.get("flags", 0) & ~EPHEMERAL
+        message = self._world.add_message(channel, **fields)
+        return json_response(self._payload(message))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        """GET /channels/{channel_id}/messages/{message_id}."""
+        return json_response(self._payload(self._channel_message(request)))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        """PATCH /channels/{channel_id}/messages/{message_id}."""
+        message = self._channel_message(request)
+        self._edit(message, request)
+        return json_response(self._payload(message))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        """DELETE /channels/{channel_id}/messages/{message_id}."""
+        self._delete(self._channel_message(request))
+        return web.Response(status=204)
+
+    def _channel(self, request: web.Request) -> Channel:
+        channel = self._world.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _channel_message(self, request: web.Request) -> Message:
+        channel = self._channel(request)
+        message = self._world.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.channel_id != channel.id:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return message
+
+    # -- interactions -------------------------------------------------------------------
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        """POST /interactions/{id}/{token}/callback: the one initial response."""
+        interaction = self._world.interactions.get(int(request.match_info["interaction_id"]))
+        if interaction is None or interaction.token != request.match_info["interaction_token"]:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        body = request[BODY]
+        try:
+            message = self._respond(interaction, body["type"], body.get("data") or {}, request)
+        except DiscordError as error:
+            self._attempt(interaction, body, error.status)
+            raise
+        self._attempt(interaction, body, 200)
+        reply: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": int(interaction.type),
+                "response_message_loading": body["type"]
+                == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+                "response_message_ephemeral": interaction.ephemeral,
+            },
+            "resource": {"type": body["type"]},
+        }
+        if message is not None:
+            reply["interaction"]["response_message_id"] = str(message.id)
+            if body["type"] != CallbackType.DEFERRED_UPDATE_MESSAGE:
+                reply["resource"]["message"] = self._payload(message)
+        return json_response(reply)
+
+    def _attempt(self, interaction: Interaction, body: dict[str, Any], status: int) -> None:
+        attempt = ResponseAttempt(body["type"], body.get("data") or {}, status, self._fake.now())
+        interaction.attempts.append(attempt)
+        self._world.notifier.bump()
+
+    def _respond(
+        self, interaction: Interaction, kind: int, data: dict[str, Any], request: web.Request
+    ) -> Message | None:
+        fake = self._fake
+        where = f"interaction {interaction.id}"
+        if interaction.responded:
+            fake.record_violation(
+                ViolationKind.DUPLICATE_RESPONSE,
+                f"second initial response (type {kind}) to {where}",
+                request,
+            )
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        age = fake.now() - interaction.created_at
+        if age > fake.interaction_deadline:
+            fake.record_violation(
+                ViolationKind.LATE_RESPONSE,
+                f"initial response to {where} came {age:.3f} s after it "
+                f"(deadline {fake.interaction_deadline} s): Discord answers 10062",
+                request,
+            )
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if kind not in _ALLOWED_CALLBACKS[interaction.type]:
+            fake.record_violation(
+                ViolationKind.INVALID_RESPONSE,
+                f"callback type {kind} is not valid for {interaction.type.name} {where}",
+                request,
+            )
+            raise DiscordError(400, 50035, "Invalid Form Body")
+        interaction.response_type, interaction.response_data = kind, data
+        if kind == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
+            interaction.message = self._new_response_message(
+                interaction, data, request, require_content=True
+            )
+        elif kind == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
+            interaction.message = self._new_response_message(
+                interaction, {"flags": LOADING | (data.get("flags", 0) & EPHEMERAL)}, request
+            )
+        elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
+            interaction.message = interaction.source_message
+            if kind == CallbackType.UPDATE_MESSAGE:
+                self._edit(interaction.message, request, body=data)
+        self._world.notifier.bump()
+        return interaction.message
+
+    def _new_response_message(
+        self,
+        interaction: Interaction,
+        data: dict[str, Any],
+        request: web.Request,
+        *,
+        require_content: bool = False,
+    ) -> Message:
+        fields = _message_fields(
+            request, existing=[], world_snowflake=self._world.snowflake, body=data
+        )
+        if require_content:
+            _require_content(fields)
+        flags = fields.get("flags", 0)
+        return self._world.add_message(
+            interaction.channel,
+            **fields,
+            type=20 if interaction.type is InteractionType.APPLICATION_COMMAND else 0,
+            interaction_id=interaction.id,
+            application_id=self._world.application_id,
+            visible_to=interaction.user.id if flags & EPHEMERAL else None,
+        )
+
+    async def create_followup(self, request: web.Request) -> web.StreamResponse:
+        """POST /webhooks/{app}/{token}: a follow-up (the first one after a defer fills it)."""
+        interaction = self._webhook_interaction(request)
+        pending = interaction.message
+        if pending is not None and pending.loading:
+            self._edit(pending, request)
+            message = pending
+        else:
+            message = self._new_response_message(
+                interaction, request[BODY] or {}, request, require_content=True
+            )
+            interaction.followups.append(message)
+            self._world.notifier.bump()
+        if request.query.get("wait") in ("1", "true", "True"):
+            return json_response(self._payload(message))
+        return web.Response(status=204)
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        """GET @original or a follow-up."""
+        return json_response(self._payload(self._webhook_message(request)))
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        """PATCH @original or a follow-up (editing a deferred reply fills it)."""
+        message = self._webhook_message(request)
+        self._edit(message, request)
+        return json_response(self._payload(message))
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        """DELETE @original or a follow-up."""
+        self._delete(self._webhook_message(request))
+        return web.Response(status=204)
+
+    def _webhook_interaction(self, request: web.Request) -> Interaction:
+        fake = self._fake
+        info = request.match_info
+        interaction = self._world.interactions_by_token.get(info["webhook_token"])
+        if int(info["webhook_id"]) != self._world.application_id or interaction is None:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        age = fake.now() - interaction.created_at
+        if age > fake.token_lifetime:
+            fake.record_violation(
+                ViolationKind.EXPIRED_TOKEN,
+                f"interaction {interaction.id} token used {age:.0f} s after the interaction "
+                f"(token life {fake.token_lifetime} s)",
+                request,
+            )
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
+        if not interaction.responded:
+            fake.record_violation(
+                ViolationKind.INVALID_RESPONSE,
+                f"webhook used before any initial response to interaction {interaction.id}",
+                request,
+            )
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        return interaction
+
+    def _webhook_message(self, request: web.Request) -> Message:
+        interaction = self._webhook_interaction(request)
+        wanted = request.match_info.get("message_id")
+        for message in interaction.messages:
+            if (wanted is None or message.id == int(wanted)) and not message.deleted:
+                return message
+        raise DiscordError(404, 10008, "Unknown Message")
+
+    # -- shared message changes -----------------------------------------------------
+
+    def _payload(self, message: Message) -> dict[str, Any]:
+        return message.payload(self._fake.url)
+
+    def _edit(
+        self, message: Message, request: web.Request, body: dict[str, Any] | None = None
+    ) -> None:
+        fields = _message_fields(
+            request, existing=message.attachments, world_snowflake=self._world.snowflake, body=body
+        )
+        fields.pop("flags", None)
+        message.history.append(message.snapshot())
+        for name, value in fields.items():
+            setattr(message, name, value)
+        message.flags &= ~LOADING
+        message.edited_at = utcnow()
+        self._world.notifier.bump()
+
+    def _delete(self, message: Message) -> None:
+        message.deleted = True
+        self._world.notifier.bump()
+
+
+def _message_fields(
+    request: web.Request,
+    *,
+    existing: list[Attachment],
+    world_snowflake: Callable[[], int],
+    body: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The message fields a create/edit body sets, with uploads turned into attachments.
+
+    ``body`` defaults to the request's JSON (or multipart ``payload_json``). In the
+    body's ``attachments``, an id naming an existing attachment keeps it and an
+    index ``n`` names the upload ``files[n]``; without ``attachments``, existing
+    ones are kept and every upload is added.
+    """
+    body = request[BODY] if body is None else body
+    body = body or {}
+    fields = {name: body[name] or _empty(name) for name in _CONTENT_FIELDS if name in body}
+    if "flags" in body:
+        fields["flags"] = body["flags"] or 0
+    uploads: Uploads = request[FILES]
+    if "attachments" not in body and not uploads:
+        return fields
+    kept = {attachment.id: attachment for attachment in existing}
+    listed = body.get("attachments")
+    if listed is None:
+        listed = [{"id": index} for index in uploads] if uploads else []
+        attachments = list(existing)
+    else:
+        attachments = []
+    for entry in listed:
+        ref = int(entry["id"])
+        if ref in kept:
+            attachments.append(kept[ref])
+        elif ref in uploads:
+            filename, content_type, content = uploads[ref]
+            attachments.append(
+                Attachment(
+                    id=world_snowflake(),
+                    filename=entry.get("filename") or filename,
+                    content=content,
+                    content_type=content_type,
+                    description=entry.get("description"),
+                )
+            )
+        else:
+            raise DiscordError(400, 50035, f"Invalid Form Body: unknown attachment {ref}")
+    fields["attachments"] = attachments
+    return fields
+
+
+def _require_content(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` if they make a message Discord accepts, else Discord's 50006 error."""
+    if not any(fields.get(name) for name in (*_CONTENT_FIELDS, "attachments")):
+        raise DiscordError(400, 50006, "Cannot send an empty message")
+    return fields
+
+
+def _empty(name: str) -> Any:
+    return "" if name == "content" else []

@@ -1,0 +1,622 @@
+"""The fake Discord server and its test-facing API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import hdrs, web
+
+from .commands import (
+    InvalidInvocation,
+    build_command_data,
+    build_component_data,
+    find_command,
+    interaction_member_fields,
+)
+from .gateway import Gateway
+from .rest import BODY, FILES, ROUTES, DiscordError, RestApi, Route, Uploads, json_response
+from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
+from .state import (
+    DEFAULT_EVERYONE_PERMISSIONS,
+    ChangeNotifier,
+    Channel,
+    ChannelType,
+    Guild,
+    Interaction,
+    InteractionType,
+    Member,
+    Message,
+    Role,
+    User,
+    Violation,
+    ViolationKind,
+    World,
+)
+
+API_PREFIX = "/api/v10"
+GATEWAY_PATH = "/gateway"
+#: What Discord tells bots an interaction may carry as attachments (25 MiB).
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+
+_FILE_FIELD = re.compile(r"files\[(\d+)\]")
+_ROUTES_BY_KEY = {route.key: route for route in ROUTES}
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One request the bot made: when (fake time), to which route, with what outcome."""
+
+    method: str
+    route: str
+    path: str
+    at: float
+    status: int
+    counts_global: bool
+
+
+@dataclass
+class _RateLimit:
+    """A 429 waiting for the next request that matches ``pattern``."""
+
+    pattern: str
+    retry_after: float
+    is_global: bool
+
+    def matches(self, route: Route) -> bool:
+        return self.pattern in (route.key, route.template)
+
+
+class _ErrorLogRecorder(logging.Handler):
+    """Turns ERROR records from discord.py's loggers into violations."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__(level=logging.ERROR)
+        self._fake = fake
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._fake.record_violation(ViolationKind.ERROR_LOG, self.format(record))
+
+
+class FakeDiscord:
+    """A fake Discord (REST + gateway) on 127.0.0.1 for the real discord.py client.
+
+    Build the world (guilds, channels, members) before the bot connects, then
+    drive the bot like players would (:meth:`invoke`, :meth:`click`,
+    :meth:`select`) and read what it did (:meth:`messages`, :meth:`dms`, the
+    returned :class:`~.state.Interaction` records). Breaches of Discord's rules
+    are collected in :attr:`violations`; :meth:`assert_no_violations` fails on them.
+    """
+
+    def __init__(
+        self,
+        *,
+        openapi_path: Path = DEFAULT_OPENAPI_PATH,
+        clock: Callable[[], float] = time.monotonic,
+        interaction_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60.0,
+    ) -> None:
+        """Configure the fake; ``clock`` is its notion of time in seconds (see :meth:`now`)."""
+        self.notifier = ChangeNotifier()
+        self.world = World(self.notifier)
+        self.validator = RequestValidator.load(openapi_path)
+        #: Seconds the bot has for the first response to an interaction (Discord: 3).
+        self.interaction_deadline = interaction_deadline
+        #: Seconds an interaction token works for follow-ups and edits (Discord: 15 min).
+        self.token_lifetime = token_lifetime
+        #: The token the bot must log in with.
+        self.bot_token = "fake." + secrets.token_urlsafe(24)
+        #: Recorded rule breaches not yet claimed by :meth:`expect_violation`.
+        self.violations: list[Violation] = []
+        #: Every REST request the bot made, in order.
+        self.requests: list[RequestRecord] = []
+        self._clock = clock
+        self._time_offset = 0.0
+        self._rate_limits: list[_RateLimit] = []
+        self._rest = RestApi(self)
+        self._log_recorder = _ErrorLogRecorder(self)
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+        #: The gateway, with its identify/resume/reconnect counters.
+        self.gateway = Gateway(self.world, self.bot_token, lambda: self.gateway_url)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        """Listen on 127.0.0.1 at a free port and start recording discord.py errors."""
+        app = web.Application(middlewares=[self._middleware()])
+        app.router.add_get(GATEWAY_PATH, self.gateway.handle)
+        for route in ROUTES:
+            app.router.add_route(
+                route.method, API_PREFIX + route.template, self._rest.handler(route)
+            )
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+        logging.getLogger("discord").addHandler(self._log_recorder)
+        return self
+
+    async def stop(self) -> None:
+        """Close connections, stop listening, stop recording discord.py errors."""
+        logging.getLogger("discord").removeHandler(self._log_recorder)
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    # -- pointing discord.py at the fake --------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        if self._port is None:
+            raise RuntimeError("the fake Discord is not started")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_base_url(self) -> str:
+        """The value for DISCORD_API_BASE_URL (``discord.http.Route.BASE``)."""
+        return self.url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        """The value for DISCORD_GATEWAY_URL (``DiscordWebSocket.DEFAULT_GATEWAY``)."""
+        return "ws" + self.url.removeprefix("http") + GATEWAY_PATH
+
+    @contextlib.contextmanager
+    def patch_discord(self) -> Iterator[None]:
+        """Point discord.py (this process) at the fake; restore the old targets after."""
+        route_base = discord.http.Route.BASE
+        gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base_url
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = route_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+    @contextlib.asynccontextmanager
+    async def connected(
+        self, client: discord.Client, *, timeout: float = 5.0
+    ) -> AsyncIterator[None]:
+        """Log ``client`` in, connect it and wait for on_ready; close it on exit.
+
+        Give the client a small ``guild_ready_timeout`` (e.g. 0.05): discord.py
+        waits that long after the last GUILD_CREATE before it is ready.
+        """
+        with self.patch_discord():
+            await client.login(self.bot_token)
+            runner = asyncio.create_task(client.connect())
+            ready = asyncio.create_task(client.wait_until_ready())
+            await asyncio.wait({runner, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+            try:
+                if runner.done():
+                    runner.result()
+                    raise RuntimeError("the client stopped before it was ready")
+                if not ready.done():
+                    raise TimeoutError(f"the client was not ready after {timeout} s")
+                yield
+            finally:
+                ready.cancel()
+                await client.close()
+                await runner
+
+    # -- building the world ---------------------------------------------------------------
+
+    def add_guild(self, name: str = "Test Guild", *, owner: User | int | None = None) -> Guild:
+        """Add a guild (with its @everyone role and the bot as a member)."""
+        world = self.world
+        guild_id = world.snowflake()
+        owner_id = world.user(owner).id if owner is not None else world.snowflake()
+        guild = world.guilds[guild_id] = Guild(guild_id, name, owner_id)
+        guild.roles[guild_id] = Role(
+            guild_id, guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, 0
+        )
+        guild.members[world.bot.id] = Member(world.bot, guild_id, [])
+        return guild
+
+    def add_role(self, guild: Guild | int, name: str, *, permissions: int = 0) -> Role:
+        """Add a role with these permission bits (see ``discord.Permissions(...).value``)."""
+        guild = self.world.guild(guild)
+        role = Role(self.world.snowflake(), guild.id, name, permissions, len(guild.roles))
+        guild.roles[role.id] = role
+        return role
+
+    def add_text_channel(self, guild: Guild | int, name: str) -> Channel:
+        """Add a text channel to a guild."""
+        guild = self.world.guild(guild)
+        channel = Channel(
+            self.world.snowflake(), ChannelType.GUILD_TEXT, name, guild.id, len(guild.channels)
+        )
+        guild.channels[channel.id] = self.world.channels[channel.id] = channel
+        return channel
+
+    def add_user(self, name: str, *, user_id: int | None = None, dms_open: bool = True) -> User:
+        """Add a user (not in any guild yet); an existing ``user_id`` is returned as is."""
+        world = self.world
+        if user_id in world.users:
+            return world.users[user_id]
+        user = User(user_id or world.snowflake(), name, dms_open=dms_open)
+        world.users[user.id] = user
+        return user
+
+    def add_member(
+        self,
+        guild: Guild | int,
+        name: str,
+        *,
+        user_id: int | None = None,
+        roles: Iterable[Role | str] = (),
+        dms_open: bool = True,
+    ) -> Member:
+        """Add a user (new, or ``user_id``) to a guild with the given roles (records or names).
+
+        The member's permissions are those of @everyone and their roles, as on Discord.
+        """
+        guild = self.world.guild(guild)
+        user = self.add_user(name, user_id=user_id, dms_open=dms_open)
+        role_ids = [r.id if isinstance(r, Role) else guild.role_named(r).id for r in roles]
+        member = guild.members[user.id] = Member(user, guild.id, role_ids)
+        return member
+
+    def set_dms_open(self, user: User | Member | int, is_open: bool) -> None:
+        """Open or close a user's DMs; sending to closed DMs gets 403, code 50007."""
+        self.world.user(user).dms_open = is_open
+
+    # -- acting as players ------------------------------------------------------------------
+
+    async def invoke(
+        self, command: str, *, user: User | Member | int, channel: Channel | int, **options: Any
+    ) -> Interaction:
+        """Run a synced slash command: ``invoke("apophis new", user=u, channel=c, mode="easy")``.
+
+        ``command`` is the command name followed by its group/subcommand names;
+        ``options`` are plain values (users, channels and roles as records or ids)
+        typed by the synced command. Raises :class:`InvalidInvocation` for
+        anything a Discord user could not do (unknown command or option,
+        a value outside the choices).
+        """
+        user, channel = self.world.user(user), self.world.channel(channel)
+        guild, _ = interaction_member_fields(self.world, channel, user)
+        definition, path = find_command(self.world.commands_for(guild and guild.id), command)
+        data = build_command_data(self.world, guild, definition, path, options)
+        return await self._dispatch_interaction(
+            InteractionType.APPLICATION_COMMAND, user, channel, data
+        )
+
+    async def click(
+        self, message: Message | int, custom_id: str, *, user: User | Member | int
+    ) -> Interaction:
+        """Click the button ``custom_id`` on a message the bot sent."""
+        return await self._component_interaction(message, custom_id, user, None)
+
+    async def select(
+        self,
+        message: Message | int,
+        custom_id: str,
+        values: Iterable[str],
+        *,
+        user: User | Member | int,
+    ) -> Interaction:
+        """Choose ``values`` in the string select ``custom_id`` on a message the bot sent."""
+        return await self._component_interaction(message, custom_id, user, list(values))
+
+    async def _component_interaction(
+        self,
+        message: Message | int,
+        custom_id: str,
+        user: User | Member | int,
+        values: list[str] | None,
+    ) -> Interaction:
+        message, user = self.world.message(message), self.world.user(user)
+        data = build_component_data(message, custom_id, user, values)
+        channel = self.world.channel(message.channel_id)
+        return await self._dispatch_interaction(
+            InteractionType.MESSAGE_COMPONENT, user, channel, data, message
+        )
+
+    async def _dispatch_interaction(
+        self,
+        kind: InteractionType,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        source_message: Message | None = None,
+    ) -> Interaction:
+        world = self.world
+        guild, who = interaction_member_fields(world, channel, user)
+        interaction = Interaction(
+            id=world.snowflake(),
+            token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+            type=kind,
+            user=user,
+            channel=channel,
+            data=data,
+            created_at=self.now(),
+            notifier=self.notifier,
+            source_message=source_message,
+        )
+        world.interactions[interaction.id] = interaction
+        world.interactions_by_token[interaction.token] = interaction
+        payload: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(world.application_id),
+            "type": int(kind),
+            "token": interaction.token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "context": 1 if guild is None else 0,
+            **who,
+        }
+        if guild is not None:
+            payload["guild_id"] = str(guild.id)
+            payload["guild_locale"] = "en-US"
+            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
+            payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
+        if source_message is not None:
+            payload["message"] = source_message.payload(self.url)
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        self.notifier.bump()
+        return interaction
+
+    # -- reading what the bot did ---------------------------------------------------------
+
+    def messages(
+        self,
+        channel: Channel | int,
+        *,
+        seen_by: User | Member | int | None = None,
+        include_deleted: bool = False,
+    ) -> list[Message]:
+        """The bot's messages in a channel, oldest first (ephemeral ones included).
+
+        With ``seen_by``, only what that user can see: public messages and the
+        ephemeral ones shown to them.
+        """
+        channel_id = self.world.channel(channel).id
+        viewer = self.world.user(seen_by).id if seen_by is not None else None
+        return [
+            message
+            for message in self.world.messages.values()
+            if message.channel_id == channel_id
+            and (include_deleted or not message.deleted)
+            and (viewer is None or message.seen_by(viewer))
+        ]
+
+    def dms(self, user: User | Member | int) -> list[Message]:
+        """The bot's DMs to a user, oldest first."""
+        user = self.world.user(user)
+        channel = self.world.dm_channels.get(user.id)
+        return self.messages(channel) if channel is not None else []
+
+    def synced_commands(self, guild: Guild | int | None = None) -> list[dict[str, Any]]:
+        """The commands the bot synced globally, or for ``guild``."""
+        if guild is None:
+            return self.world.global_commands
+        return self.world.guild_commands.get(self.world.guild(guild).id, [])
+
+    async def wait_for(
+        self, predicate: Callable[[], Any], *, timeout: float = 5.0, description: str = ""
+    ) -> Any:
+        """Wait (woken by every recorded change) until ``predicate()`` is truthy; return it."""
+        return await self.notifier.wait(predicate, timeout=timeout, description=description)
+
+    # -- Discord's behaviours on demand ---------------------------------------------------
+
+    async def force_reconnect(self, *, timeout: float = 5.0) -> None:
+        """Send op 7 RECONNECT and wait until the client has resumed (or re-identified)."""
+        gateway = self.gateway
+        before = gateway.resume_count + gateway.identify_count
+        await gateway.request_reconnect()
+        await self.wait_for(
+            lambda: gateway.resume_count + gateway.identify_count > before,
+            timeout=timeout,
+            description="the client to come back after RECONNECT",
+        )
+
+    def rate_limit_next(
+        self, pattern: str, *, retry_after: float = 0.05, is_global: bool = False
+    ) -> None:
+        """Answer the next request to a route with 429 (``retry_after`` s, ``Via`` header).
+
+        ``pattern`` is a route's OpenAPI template, optionally after its method:
+        ``"POST /channels/{channel_id}/messages"``.
+        """
+        limit = _RateLimit(pattern, retry_after, is_global)
+        if not any(limit.matches(route) for route in ROUTES):
+            raise ValueError(f"{pattern!r} names no route the fake implements")
+        self._rate_limits.append(limit)
+
+    def now(self) -> float:
+        """The fake's time in seconds: its clock plus every :meth:`advance_time`."""
+        return self._clock() + self._time_offset
+
+    def advance_time(self, seconds: float) -> None:
+        """Move the fake's time forward (interaction deadlines, token life)."""
+        self._time_offset += seconds
+
+    # -- request accounting -----------------------------------------------------------------
+
+    @property
+    def global_requests(self) -> int:
+        """How many requests counted against Discord's global limit (50/s per bot)."""
+        return sum(record.counts_global for record in self.requests)
+
+    def requests_to(self, pattern: str) -> list[RequestRecord]:
+        """The requests to a route, named like in :meth:`rate_limit_next`."""
+        return [r for r in self.requests if pattern in (r.route, r.route.partition(" ")[2])]
+
+    # -- violations ---------------------------------------------------------------------------
+
+    def record_violation(
+        self, kind: ViolationKind, message: str, request: web.Request | None = None
+    ) -> None:
+        """Note a breach of Discord's rules; it fails the test unless expected."""
+        where = f"{request.method} {request.rel_url}" if request is not None else ""
+        self.violations.append(Violation(kind, message, where))
+        self.notifier.bump()
+
+    async def expect_violation(self, kind: ViolationKind, *, timeout: float = 5.0) -> Violation:
+        """Wait for a violation of this kind and claim it, so that it does not fail the test."""
+
+        def first() -> Violation | None:
+            return next((v for v in self.violations if v.kind == kind), None)
+
+        violation = await self.wait_for(first, timeout=timeout, description=f"a {kind} violation")
+        self.violations.remove(violation)
+        return violation
+
+    def assert_no_violations(self) -> None:
+        """Fail (AssertionError) listing every unclaimed violation."""
+        if self.violations:
+            listing = "\n".join(f"  - {violation}" for violation in self.violations)
+            raise AssertionError(f"the bot broke Discord's rules:\n{listing}")
+
+    # -- the HTTP layer --------------------------------------------------------------------------
+
+    def _middleware(self) -> Callable[..., Any]:
+        @web.middleware
+        async def middleware(
+            request: web.Request, handler: Callable[..., Any]
+        ) -> web.StreamResponse:
+            if not request.path.startswith(API_PREFIX + "/"):
+                return await handler(request)
+            route = self._route_of(request)
+            if route is None:
+                self.record_violation(
+                    ViolationKind.UNIMPLEMENTED_ROUTE,
+                    "the fake does not implement this route",
+                    request,
+                )
+                return json_response({"code": 0, "message": "404: Not Found"}, status=404)
+            response = await self._answer(request, route, handler)
+            self.requests.append(
+                RequestRecord(
+                    request.method,
+                    route.key,
+                    request.path,
+                    self.now(),
+                    response.status,
+                    route.counts_global,
+                )
+            )
+            self.notifier.bump()
+            return response
+
+        return middleware
+
+    @staticmethod
+    def _route_of(request: web.Request) -> Route | None:
+        if request.match_info.http_exception is not None:
+            return None
+        template = request.match_info.route.resource.canonical.removeprefix(API_PREFIX)
+        return _ROUTES_BY_KEY[f"{request.method} {template}"]
+
+    async def _answer(
+        self, request: web.Request, route: Route, handler: Callable[..., Any]
+    ) -> web.StreamResponse:
+        limit = next((lim for lim in self._rate_limits if lim.matches(route)), None)
+        if limit is not None:
+            self._rate_limits.remove(limit)
+            return _rate_limited(route, limit)
+        if (
+            route.counts_global
+            and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {self.bot_token}"
+        ):
+            return json_response({"code": 0, "message": "401: Unauthorized"}, status=401)
+        try:
+            request[BODY], request[FILES] = await _read_body(request)
+        except ValueError as error:
+            self.record_violation(ViolationKind.SCHEMA, f"unreadable body: {error}", request)
+            return json_response(
+                {"code": 50109, "message": "The request body contains invalid JSON."}, status=400
+            )
+        if request[BODY] is not None:
+            problem = self.validator.validate(request.method, route.template, request[BODY])
+            if problem is not None:
+                self.record_violation(ViolationKind.SCHEMA, str(problem), request)
+                body = {
+                    "code": 50035,
+                    "message": "Invalid Form Body",
+                    "errors": problem.discord_errors(),
+                }
+                return json_response(body, status=400)
+        try:
+            return await handler(request)
+        except DiscordError as error:
+            return error.response()
+
+
+def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:
+    """A 429 as Discord sends it: body with retry_after, Via and X-RateLimit-* headers."""
+    headers = {
+        "Via": "1.1 google",
+        "Retry-After": str(math.ceil(limit.retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + limit.retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{limit.retry_after:.3f}",
+        "X-RateLimit-Bucket": f"fake-{abs(hash(route.key)):x}",
+        "X-RateLimit-Scope": "global" if limit.is_global else "user",
+    }
+    if limit.is_global:
+        headers["X-RateLimit-Global"] = "true"
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": limit.retry_after,
+        "global": limit.is_global,
+    }
+    return json_response(body, status=429, headers=headers)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, Uploads]:
+    """The JSON body (or multipart ``payload_json``) and the uploads by ``files[n]`` index."""
+    if request.content_type != "multipart/form-data":
+        raw = await request.read()
+        return (json.loads(raw) if raw else None), {}
+    body: Any = None
+    files: Uploads = {}
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if part.name == "payload_json":
+            body = json.loads(await part.text())
+        elif (match := _FILE_FIELD.fullmatch(part.name or "")) is not None:
+            content = bytes(await part.read())
+            files[int(match[1])] = (
+                part.filename or "",
+                part.headers.get(hdrs.CONTENT_TYPE),
+                content,
+            )
+    return body, files
+
+
+__all__ = ["FakeDiscord", "InvalidInvocation", "RequestRecord"]

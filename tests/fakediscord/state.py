@@ -1,0 +1,585 @@
+"""What the fake Discord knows: users, guilds, channels, messages, interactions.
+
+Records are plain dataclasses that tests read directly. Each knows how to render
+itself as the JSON payload Discord would send (``payload()``), so the REST and
+gateway layers never build Discord objects by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import datetime
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+#: Message flag for "only the invoking user can see this".
+EPHEMERAL = 1 << 6
+#: Message flag for "the bot is thinking" (a deferred interaction response).
+LOADING = 1 << 7
+
+#: Permissions a guild's @everyone role has unless a test says otherwise
+#: (view channels, send messages, embed links, attach files, read history,
+#: use application commands).
+DEFAULT_EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 51) - 1
+
+
+class ChannelType(IntEnum):
+    """The channel types the fake serves."""
+
+    GUILD_TEXT = 0
+    DM = 1
+
+
+class InteractionType(IntEnum):
+    """Discord's interaction types that the fake can create."""
+
+    APPLICATION_COMMAND = 2
+    MESSAGE_COMPONENT = 3
+
+
+class ComponentType(IntEnum):
+    """Component types a test can act on."""
+
+    ACTION_ROW = 1
+    BUTTON = 2
+    STRING_SELECT = 3
+
+
+def iso_timestamp(moment: datetime.datetime) -> str:
+    """Render a datetime the way Discord does in payloads."""
+    return moment.isoformat()
+
+
+def utcnow() -> datetime.datetime:
+    """The current wall-clock time, timezone-aware (UTC)."""
+    return datetime.datetime.now(datetime.UTC)
+
+
+class SnowflakeFactory:
+    """Hands out unique, increasing snowflakes whose timestamp part is now."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count()
+
+    def __call__(self) -> int:
+        """Return a new snowflake."""
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+class ChangeNotifier:
+    """Wakes every waiter whenever the fake records a change (no polling)."""
+
+    def __init__(self) -> None:
+        self._changed = asyncio.Event()
+
+    def bump(self) -> None:
+        """Signal that something changed."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait(
+        self, predicate: Callable[[], Any], *, timeout: float, description: str = ""
+    ) -> Any:
+        """Wait until ``predicate()`` is truthy and return its value.
+
+        The predicate is evaluated at once and again after every change. Raises
+        ``TimeoutError`` naming ``description`` if it is still falsy after ``timeout``.
+        """
+        try:
+            async with asyncio.timeout(timeout):
+                while not (result := predicate()):
+                    await self._changed.wait()
+                return result
+        except TimeoutError:
+            what = description or getattr(predicate, "__name__", "a condition")
+            raise TimeoutError(f"timed out after {timeout} s waiting for {what}") from None
+
+
+@dataclass
+class User:
+    """A Discord user (a player, or the bot itself)."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    def payload(self) -> dict[str, Any]:
+        """The user object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass
+class Role:
+    """A guild role with its permission bits."""
+
+    id: int
+    guild_id: int
+    name: str
+    permissions: int
+    position: int
+
+    def payload(self) -> dict[str, Any]:
+        """The role object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Channel:
+    """A guild text channel or a DM channel."""
+
+    id: int
+    type: ChannelType
+    name: str = ""
+    guild_id: int | None = None
+    position: int = 0
+    recipient: User | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """The channel object as Discord sends it."""
+        if self.type is ChannelType.DM:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": int(self.type),
+                "last_message_id": None,
+                "recipients": [self.recipient.payload()],
+                "flags": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": int(self.type),
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "parent_id": None,
+            "topic": None,
+            "nsfw": False,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Member:
+    """A user's membership of a guild."""
+
+    user: User
+    guild_id: int
+    role_ids: list[int]
+    joined_at: datetime.datetime = field(default_factory=utcnow)
+
+    def payload(self, *, permissions: int | None = None, with_user: bool = True) -> dict[str, Any]:
+        """The guild member object; interactions add the member's ``permissions``."""
+        data: dict[str, Any] = {
+            "roles": [str(role_id) for role_id in self.role_ids],
+            "nick": None,
+            "avatar": None,
+            "joined_at": iso_timestamp(self.joined_at),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass
+class Guild:
+    """A guild with its roles, text channels and members."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+
+    def role_named(self, name: str) -> Role:
+        """The guild's role called ``name`` (KeyError if there is none)."""
+        for role in self.roles.values():
+            if role.name == name:
+                return role
+        raise KeyError(f"guild {self.id} has no role named {name!r}")
+
+    def permissions_of(self, member: Member) -> int:
+        """The member's guild-wide permissions: @everyone, their roles, owner/admin."""
+        if member.user.id == self.owner_id:
+            return ALL_PERMISSIONS
+        bits = self.roles[self.id].permissions
+        for role_id in member.role_ids:
+            bits |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if bits & ADMINISTRATOR else bits
+
+    def payload(self) -> dict[str, Any]:
+        """The GUILD_CREATE payload (channels and every member included)."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "owner_id": str(self.owner_id),
+            "unavailable": False,
+            "large": False,
+            "member_count": len(self.members),
+            "roles": [role.payload() for role in self.roles.values()],
+            "channels": [channel.payload() for channel in self.channels.values()],
+            "members": [member.payload() for member in self.members.values()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "preferred_locale": "en-US",
+            "joined_at": iso_timestamp(utcnow()),
+        }
+
+
+@dataclass
+class Attachment:
+    """A file the bot uploaded with a message."""
+
+    id: int
+    filename: str
+    content: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    def payload(self, url_base: str) -> dict[str, Any]:
+        """The attachment object as Discord sends it."""
+        url = f"{url_base}/attachments/{self.id}/{self.filename}"
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.content),
+            "url": url,
+            "proxy_url": url,
+        }
+        if self.content_type is not None:
+            data["content_type"] = self.content_type
+        if self.description is not None:
+            data["description"] = self.description
+        return data
+
+
+@dataclass(frozen=True)
+class MessageVersion:
+    """One earlier state of an edited message."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+    flags: int
+
+
+@dataclass
+class Message:
+    """A message the bot posted, in a channel, a DM, or as an interaction response.
+
+    ``history`` holds earlier versions, oldest first, one per edit.
+    ``visible_to`` is the only user who can see an ephemeral message.
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    interaction_id: int | None = None
+    application_id: int | None = None
+    visible_to: int | None = None
+    created_at: datetime.datetime = field(default_factory=utcnow)
+    edited_at: datetime.datetime | None = None
+    deleted: bool = False
+    history: list[MessageVersion] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether only ``visible_to`` can see this message."""
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """Whether this is a deferred response still "thinking"."""
+        return bool(self.flags & LOADING)
+
+    def seen_by(self, user_id: int) -> bool:
+        """Whether the given user can see this message."""
+        return not self.deleted and (not self.ephemeral or self.visible_to == user_id)
+
+    def iter_components(self) -> Iterator[dict[str, Any]]:
+        """Every interactive component on the message, inside its action rows."""
+        stack = list(reversed(self.components))
+        while stack:
+            component = stack.pop()
+            yield component
+            stack.extend(reversed(component.get("components", [])))
+
+    def component(self, custom_id: str) -> dict[str, Any]:
+        """The component with this custom_id (LookupError if absent)."""
+        for component in self.iter_components():
+            if component.get("custom_id") == custom_id:
+                return component
+        present = [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
+        raise LookupError(
+            f"message {self.id} has no component with custom_id {custom_id!r}; it has {present}"
+        )
+
+    def snapshot(self) -> MessageVersion:
+        """The current state, as kept in ``history`` when the message is edited."""
+        return MessageVersion(
+            self.content,
+            copy.deepcopy(self.embeds),
+            copy.deepcopy(self.components),
+            list(self.attachments),
+            self.flags,
+        )
+
+    def payload(self, url_base: str) -> dict[str, Any]:
+        """The message object as Discord sends it."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": iso_timestamp(self.created_at),
+            "edited_timestamp": iso_timestamp(self.edited_at) if self.edited_at else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload(url_base) for a in self.attachments],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "components": self.components,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+            data["webhook_id"] = str(self.application_id)
+        return data
+
+
+@dataclass(frozen=True)
+class ResponseAttempt:
+    """One initial-response request the bot made for an interaction."""
+
+    type: int
+    data: dict[str, Any]
+    status: int
+    at: float
+
+
+@dataclass
+class Interaction:
+    """An interaction the fake dispatched, and everything the bot did with it.
+
+    ``response_type``/``response_data`` describe the accepted initial response,
+    ``message`` is the message that response created or edited (the clicked
+    message for component updates), ``followups`` the follow-up messages, and
+    ``attempts`` every initial-response request, accepted or refused.
+    """
+
+    id: int
+    token: str
+    type: InteractionType
+    user: User
+    channel: Channel
+    data: dict[str, Any]
+    created_at: float
+    notifier: ChangeNotifier
+    source_message: Message | None = None
+    response_type: int | None = None
+    response_data: dict[str, Any] | None = None
+    message: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    attempts: list[ResponseAttempt] = field(default_factory=list)
+
+    @property
+    def responded(self) -> bool:
+        """Whether an initial response was accepted."""
+        return self.response_type is not None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the initial response was flagged ephemeral."""
+        return bool((self.response_data or {}).get("flags", 0) & EPHEMERAL)
+
+    @property
+    def messages(self) -> list[Message]:
+        """The response message (if any) followed by the follow-ups."""
+        head = [self.message] if self.message is not None else []
+        return head + self.followups
+
+    async def wait_response(self, timeout: float = 5.0) -> Interaction:
+        """Wait until the bot's initial response has been accepted; return self."""
+        await self.notifier.wait(
+            lambda: self.responded,
+            timeout=timeout,
+            description=f"a response to interaction {self.id}",
+        )
+        return self
+
+    async def wait_reply(self, timeout: float = 5.0) -> Message:
+        """Wait until the response message exists and is no longer "thinking"; return it.
+
+        For a deferred response that is the first edit or follow-up that fills it.
+        """
+        await self.notifier.wait(
+            lambda: self.message is not None and not self.message.loading,
+            timeout=timeout,
+            description=f"the reply to interaction {self.id}",
+        )
+        assert self.message is not None
+        return self.message
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+        """Wait until the bot has sent at least ``count`` follow-ups; return them."""
+        await self.notifier.wait(
+            lambda: len(self.followups) >= count,
+            timeout=timeout,
+            description=f"{count} follow-up(s) to interaction {self.id}",
+        )
+        return self.followups
+
+
+class ViolationKind(StrEnum):
+    """Ways the bot can break Discord's rules; each fails the test unless expected."""
+
+    SCHEMA = "schema"
+    UNIMPLEMENTED_ROUTE = "unimplemented_route"
+    LATE_RESPONSE = "late_response"
+    DUPLICATE_RESPONSE = "duplicate_response"
+    INVALID_RESPONSE = "invalid_response"
+    EXPIRED_TOKEN = "expired_token"
+    ERROR_LOG = "error_log"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One recorded breach of Discord's rules (or ERROR logged by discord.py)."""
+
+    kind: ViolationKind
+    message: str
+    request: str = ""
+
+    def __str__(self) -> str:
+        where = f" [{self.request}]" if self.request else ""
+        return f"{self.kind}: {self.message}{where}"
+
+
+class World:
+    """Every record the fake holds, with lookups that accept a record or an id."""
+
+    def __init__(self, notifier: ChangeNotifier) -> None:
+        self.notifier = notifier
+        self.snowflake = SnowflakeFactory()
+        self.application_id = self.snowflake()
+        self.bot = User(self.application_id, "Fake Bot", bot=True)
+        self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self.interactions_by_token: dict[str, Interaction] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+
+    def user(self, ref: User | Member | int) -> User:
+        """The user for a User/Member record or a user id."""
+        if isinstance(ref, Member):
+            return ref.user
+        return self.users[ref.id if isinstance(ref, User) else ref]
+
+    def guild(self, ref: Guild | int) -> Guild:
+        """The guild for a record or an id."""
+        return self.guilds[ref.id if isinstance(ref, Guild) else ref]
+
+    def channel(self, ref: Channel | int) -> Channel:
+        """The channel for a record or an id."""
+        return self.channels[ref.id if isinstance(ref, Channel) else ref]
+
+    def message(self, ref: Message | int) -> Message:
+        """The message for a record or an id."""
+        return self.messages[ref.id if isinstance(ref, Message) else ref]
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between the bot and ``user``, created on first use."""
+        if user.id not in self.dm_channels:
+            channel = Channel(self.snowflake(), ChannelType.DM, recipient=user)
+            self.dm_channels[user.id] = self.channels[channel.id] = channel
+        return self.dm_channels[user.id]
+
+    def commands_for(self, guild_id: int | None) -> list[dict[str, Any]]:
+        """The commands usable in a guild: its own, then the global ones."""
+        local = self.guild_commands.get(guild_id, []) if guild_id is not None else []
+        return local + self.global_commands
+
+    def add_message(self, channel: Channel, **fields: Any) -> Message:
+        """Record a new message by the bot in ``channel``."""
+        message = Message(
+            id=self.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot,
+            **fields,
+        )
+        self.messages[message.id] = message
+        self.notifier.bump()
+        return message
