@@ -1,0 +1,1 @@
+"""Apophis Bot: the Discord side of the game (commands, views, persistence)."""
