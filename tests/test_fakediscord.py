@@ -103,7 +103,9 @@ class TestBot(discord.Client):
 
         @self.tree.command(name="hand", description="Show your hand", guild=guild)
         async def hand(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message("Your hand: 3 cards", ephemeral=True)
+            await interaction.response.send_message(
+                "Your hand: 3 cards", ephemeral=True, view=BoardView()
+            )
 
         @self.tree.command(name="remind", description="DM a player", guild=guild)
         async def remind(interaction: discord.Interaction, player: discord.Member) -> None:
@@ -197,6 +199,11 @@ async def test_ephemeral_reply_is_shown_to_the_invoking_user_only(
     assert reply.message.visible_to == table.alice.user.id
     assert fake_discord.messages(table.channel, seen_by=table.alice) == [reply.message]
     assert fake_discord.messages(table.channel, seen_by=table.bob) == []
+
+    click = await fake_discord.click(reply.message, "join", user=table.alice)
+    await click.wait_response()
+    assert click.message is reply.message
+    assert reply.message.content == "alice joined" and reply.message.ephemeral
 
 
 async def test_subcommand_with_choices_and_a_button_and_select_round_trip(
@@ -355,11 +362,27 @@ async def test_a_reply_after_the_deadline_fails_like_unknown_interaction(
     fake_discord.assert_no_violations()
 
 
-async def test_an_unclaimed_violation_fails_the_test(fake_discord: FakeDiscord) -> None:
-    fake_discord.record_violation(ViolationKind.ERROR_LOG, "discord.client: boom")
-    with pytest.raises(AssertionError, match="boom"):
-        fake_discord.assert_no_violations()
-    await fake_discord.expect_violation(ViolationKind.ERROR_LOG)
+def test_an_unclaimed_violation_fails_the_test_at_teardown(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from tests.fakediscord import ViolationKind
+
+        async def test_breaks_a_rule(fake_discord):
+            fake_discord.record_violation(ViolationKind.LATE_RESPONSE, "too late")
+
+        async def test_claims_its_violation(fake_discord):
+            fake_discord.record_violation(ViolationKind.LATE_RESPONSE, "expected")
+            await fake_discord.expect_violation(ViolationKind.LATE_RESPONSE)
+        """
+    )
+    pytester.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
+    )
+    result = pytester.runpytest_inprocess(
+        "-p", "tests.fakediscord.plugin", "-p", "no:hypothesispytest"
+    )
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*the bot broke Discord's rules*", "*late_response: too late*"])
 
 
 async def test_a_token_used_after_15_minutes_is_refused(

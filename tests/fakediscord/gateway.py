@@ -9,6 +9,7 @@ events it missed, as with Discord.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -57,7 +58,11 @@ class Session:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send a frame if connected; dispatches are kept for resuming either way."""
-        if self.ws is not None and not self.ws.closed:
+        if self.ws is None or self.ws.closed:
+            return
+        # A connection the client is closing (after RECONNECT) may refuse the write;
+        # the frame is then delivered by the replay when the client resumes.
+        with contextlib.suppress(ConnectionResetError):
             await self.ws.send_str(json.dumps(frame))
 
     async def dispatch(self, event: str, data: Any) -> None:

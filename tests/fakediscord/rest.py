@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -44,7 +45,7 @@ FILES = web.RequestKey("files", dict)
 _CONTENT_FIELDS = ("content", "embeds", "components")
 
 
-class CallbackType:
+class CallbackType(IntEnum):
     """Interaction callback types."""
 
     CHANNEL_MESSAGE_WITH_SOURCE = 4
@@ -252,9 +253,7 @@ class RestApi:
         channel = self._channel(request)
         if channel.type is ChannelType.DM and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
-        fields = _require_content(
-            _message_fields(request, existing=[], world_snowflake=self._world.snowflake)
-        )
+        fields = _require_content(self._message_fields(request, existing=[]))
         fields["flags"] = fields.get("flags", 0) & ~EPHEMERAL
         message = self._world.add_message(channel, **fields)
         return json_response(self._payload(message))
@@ -350,21 +349,20 @@ class RestApi:
                 request,
             )
             raise DiscordError(400, 50035, "Invalid Form Body")
-        interaction.response_type, interaction.response_data = kind, data
+        message: Message | None = None
         if kind == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
-            interaction.message = self._new_response_message(
-                interaction, data, request, require_content=True
-            )
+            message = self._new_response_message(interaction, data, request, require_content=True)
         elif kind == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
-            interaction.message = self._new_response_message(
-                interaction, {"flags": LOADING | (data.get("flags", 0) & EPHEMERAL)}, request
-            )
+            loading = {"flags": LOADING | (data.get("flags", 0) & EPHEMERAL)}
+            message = self._new_response_message(interaction, loading, request)
         elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
-            interaction.message = interaction.source_message
+            message = interaction.source_message
             if kind == CallbackType.UPDATE_MESSAGE:
-                self._edit(interaction.message, request, body=data)
+                self._edit(message, request, body=data)
+        interaction.response_type, interaction.response_data = kind, data
+        interaction.message = message
         self._world.notifier.bump()
-        return interaction.message
+        return message
 
     def _new_response_message(
         self,
@@ -374,9 +372,7 @@ class RestApi:
         *,
         require_content: bool = False,
     ) -> Message:
-        fields = _message_fields(
-            request, existing=[], world_snowflake=self._world.snowflake, body=data
-        )
+        fields = self._message_fields(request, existing=[], body=data)
         if require_content:
             _require_content(fields)
         flags = fields.get("flags", 0)
@@ -461,9 +457,7 @@ class RestApi:
     def _edit(
         self, message: Message, request: web.Request, body: dict[str, Any] | None = None
     ) -> None:
-        fields = _message_fields(
-            request, existing=message.attachments, world_snowflake=self._world.snowflake, body=body
-        )
+        fields = self._message_fields(request, existing=message.attachments, body=body)
         fields.pop("flags", None)
         message.history.append(message.snapshot())
         for name, value in fields.items():
@@ -476,55 +470,54 @@ class RestApi:
         message.deleted = True
         self._world.notifier.bump()
 
+    def _message_fields(
+        self,
+        request: web.Request,
+        *,
+        existing: list[Attachment],
+        body: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The message fields a create/edit body sets, with uploads turned into attachments.
 
-def _message_fields(
-    request: web.Request,
-    *,
-    existing: list[Attachment],
-    world_snowflake: Callable[[], int],
-    body: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The message fields a create/edit body sets, with uploads turned into attachments.
-
-    ``body`` defaults to the request's JSON (or multipart ``payload_json``). In the
-    body's ``attachments``, an id naming an existing attachment keeps it and an
-    index ``n`` names the upload ``files[n]``; without ``attachments``, existing
-    ones are kept and every upload is added.
-    """
-    body = request[BODY] if body is None else body
-    body = body or {}
-    fields = {name: body[name] or _empty(name) for name in _CONTENT_FIELDS if name in body}
-    if "flags" in body:
-        fields["flags"] = body["flags"] or 0
-    uploads: Uploads = request[FILES]
-    if "attachments" not in body and not uploads:
-        return fields
-    kept = {attachment.id: attachment for attachment in existing}
-    listed = body.get("attachments")
-    if listed is None:
-        listed = [{"id": index} for index in uploads] if uploads else []
-        attachments = list(existing)
-    else:
-        attachments = []
-    for entry in listed:
-        ref = int(entry["id"])
-        if ref in kept:
-            attachments.append(kept[ref])
-        elif ref in uploads:
-            filename, content_type, content = uploads[ref]
-            attachments.append(
-                Attachment(
-                    id=world_snowflake(),
-                    filename=entry.get("filename") or filename,
-                    content=content,
-                    content_type=content_type,
-                    description=entry.get("description"),
-                )
-            )
+        ``body`` defaults to the request's JSON (or multipart ``payload_json``). In the
+        body's ``attachments``, an id naming an existing attachment keeps it and an
+        index ``n`` names the upload ``files[n]``; without ``attachments``, existing
+        ones are kept and every upload is added.
+        """
+        body = request[BODY] if body is None else body
+        body = body or {}
+        fields = {name: body[name] or _empty(name) for name in _CONTENT_FIELDS if name in body}
+        if "flags" in body:
+            fields["flags"] = body["flags"] or 0
+        uploads: Uploads = request[FILES]
+        if "attachments" not in body and not uploads:
+            return fields
+        kept = {attachment.id: attachment for attachment in existing}
+        listed = body.get("attachments")
+        if listed is None:
+            listed = [{"id": index} for index in uploads]
+            attachments = list(existing)
         else:
-            raise DiscordError(400, 50035, f"Invalid Form Body: unknown attachment {ref}")
-    fields["attachments"] = attachments
-    return fields
+            attachments = []
+        for entry in listed:
+            ref = int(entry["id"])
+            if ref in kept:
+                attachments.append(kept[ref])
+            elif ref in uploads:
+                filename, content_type, content = uploads[ref]
+                attachments.append(
+                    Attachment(
+                        id=self._world.snowflake(),
+                        filename=entry.get("filename") or filename,
+                        content=content,
+                        content_type=content_type,
+                        description=entry.get("description"),
+                    )
+                )
+            else:
+                raise DiscordError(400, 50035, f"Invalid Form Body: unknown attachment {ref}")
+        fields["attachments"] = attachments
+        return fields
 
 
 def _require_content(fields: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import math
 import re
 import secrets
 import time
+import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,21 +210,23 @@ class FakeDiscord:
         waits that long after the last GUILD_CREATE before it is ready.
         """
         with self.patch_discord():
-            await client.login(self.bot_token)
-            runner = asyncio.create_task(client.connect())
-            ready = asyncio.create_task(client.wait_until_ready())
-            await asyncio.wait({runner, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+            runner: asyncio.Task[None] | None = None
             try:
+                await client.login(self.bot_token)
+                runner = asyncio.create_task(client.connect())
+                ready = asyncio.create_task(client.wait_until_ready())
+                await asyncio.wait({runner, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+                ready.cancel()
                 if runner.done():
                     runner.result()
                     raise RuntimeError("the client stopped before it was ready")
-                if not ready.done():
+                if not ready.done() or ready.cancelled():
                     raise TimeoutError(f"the client was not ready after {timeout} s")
                 yield
             finally:
-                ready.cancel()
                 await client.close()
-                await runner
+                if runner is not None:
+                    await runner
 
     # -- building the world ---------------------------------------------------------------
 
@@ -301,8 +304,8 @@ class FakeDiscord:
         a value outside the choices).
         """
         user, channel = self.world.user(user), self.world.channel(channel)
-        guild, _ = interaction_member_fields(self.world, channel, user)
-        definition, path = find_command(self.world.commands_for(guild and guild.id), command)
+        guild = self.world.guilds.get(channel.guild_id)
+        definition, path = find_command(self.world.commands_for(channel.guild_id), command)
         data = build_command_data(self.world, guild, definition, path, options)
         return await self._dispatch_interaction(
             InteractionType.APPLICATION_COMMAND, user, channel, data
@@ -574,6 +577,11 @@ class FakeDiscord:
             return await handler(request)
         except DiscordError as error:
             return error.response()
+        except Exception:
+            # A bug in the fake: fail the test with the traceback, and answer 400
+            # rather than 500, which discord.py would retry for seconds.
+            self.record_violation(ViolationKind.FAKE_ERROR, traceback.format_exc(), request)
+            return json_response({"code": 0, "message": "fake Discord error"}, status=400)
 
 
 def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:

@@ -508,6 +508,8 @@ class ViolationKind(StrEnum):
     INVALID_RESPONSE = "invalid_response"
     EXPIRED_TOKEN = "expired_token"
     ERROR_LOG = "error_log"
+    #: Not the bot's fault: the fake itself failed while answering a request.
+    FAKE_ERROR = "fake_error"
 
 
 @dataclass(frozen=True)
