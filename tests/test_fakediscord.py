@@ -122,7 +122,10 @@ class TestBot(discord.Client):
         async def announce(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True)
             board = discord.File(io.BytesIO(b"rocket"), filename="board.txt")
-            await interaction.channel.send("Launch!", file=board)
+            post = await interaction.channel.send(
+                "Launch!", file=board, embed=discord.Embed(title="Rocket", description="3 sections")
+            )
+            await post.edit(content="Launched!")
             await interaction.followup.send("Posted.", ephemeral=True)
 
         @self.tree.command(name="slow", description="Answers too late", guild=guild)
@@ -185,6 +188,8 @@ async def test_bot_connects_and_syncs_commands(
     fetched = await bot.tree.fetch_commands(guild=guild)
     assert {c.name for c in fetched} == synced
     assert fake_discord.gateway.identify_count == 1
+    assert {m.name for m in await guild.chunk()} == {"alice", "bob", bot.user.name}
+    assert [m.name for m in await guild.query_members("al")] == ["alice"]
 
 
 async def test_ephemeral_reply_is_shown_to_the_invoking_user_only(
@@ -323,7 +328,9 @@ async def test_a_429_is_retried_by_discord_py_and_the_message_arrives(
     assert posted.content == "Posted." and posted.ephemeral
 
     (launch,) = fake_discord.messages(table.channel, seen_by=table.bob)
-    assert launch.content == "Launch!"
+    assert launch.content == "Launched!"
+    assert [version.content for version in launch.history] == ["Launch!"]
+    assert [embed["title"] for embed in launch.embeds] == ["Rocket"]
     assert [(a.filename, a.content) for a in launch.attachments] == [("board.txt", b"rocket")]
     sends = fake_discord.requests_to("POST /channels/{channel_id}/messages")
     assert [r.status for r in sends] == [429, 200]

@@ -47,7 +47,7 @@ dispatched back to it as MESSAGE_CREATE events.
 """
 
 from .commands import InvalidInvocation
-from .plugin import SchemaCheckSkipped, fake_discord
+from .plugin import SchemaCheckSkipped
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .server import FakeDiscord, RequestRecord
 from .state import (
@@ -80,5 +80,4 @@ __all__ = [
     "User",
     "Violation",
     "ViolationKind",
-    "fake_discord",
 ]

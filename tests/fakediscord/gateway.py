@@ -47,7 +47,11 @@ class Op(IntEnum):
 
 @dataclass
 class Session:
-    """One gateway session; it outlives a connection when the client resumes."""
+    """One gateway session; it outlives a connection when the client resumes.
+
+    ``intents`` are those the client identified with; ``sent`` holds every
+    dispatch, for replay on RESUME.
+    """
 
     id: str
     intents: int

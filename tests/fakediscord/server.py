@@ -430,7 +430,12 @@ class FakeDiscord:
     async def wait_for(
         self, predicate: Callable[[], Any], *, timeout: float = 5.0, description: str = ""
     ) -> Any:
-        """Wait (woken by every recorded change) until ``predicate()`` is truthy; return it."""
+        """Wait until ``predicate()`` is truthy and return its value.
+
+        The predicate is checked again whenever the fake records something (a
+        request, an interaction, a response, a gateway session change), so it
+        should depend on what the fake sees, not on the bot's private state.
+        """
         return await self.notifier.wait(predicate, timeout=timeout, description=description)
 
     # -- Discord's behaviours on demand ---------------------------------------------------
