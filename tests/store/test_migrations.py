@@ -1,0 +1,233 @@
+"""The numbered SQL migrations: found, applied in order with data present, shipped in the wheel."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import migrations
+from bot.store import Store, StoreError, _migrate, _statements
+
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = migrations.load()
+
+# Rows to put in the database at each schema version before the next migration runs:
+# a lobby, a started game with an action, its seats; then settings; then a result.
+# Every migration needs an entry here (test_every_migration_has_seed_data).
+SEED = {
+    1: """
+        INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
+                           created_at, updated_at)
+            VALUES (1, 10, 100, 7, 'basic', 'easy', 600, 1.0, 1.0);
+        INSERT INTO players (game_id, seat, user_id, joined_at) VALUES (1, 0, 7, 1.0);
+        INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
+                           status, seed, start_player, state, version, clock_deadline,
+                           created_at, updated_at, started_at)
+            VALUES (2, 10, 200, 8, 'advanced', 'hard', 900, 'active', 5, 9, '{"format": 1}', 1,
+                    1901.0, 1.0, 2.0, 1.0);
+        INSERT INTO players (game_id, seat, user_id, joined_at)
+            VALUES (2, 0, 8, 1.0), (2, 1, 9, 1.0);
+        INSERT INTO actions (game_id, version, at, actor, action, events)
+            VALUES (2, 1, 2.0, 9, '{"type": "draw", "player": 9}', '[]');
+        INSERT INTO meta (key, value) VALUES ('last_alive', 3.0);
+    """,
+    2: """
+        INSERT INTO guild_settings (guild_id, moderator_role_id, language) VALUES (10, 55, 'de');
+        INSERT INTO users (user_id, dm_channel_id) VALUES (8, 800);
+    """,
+    3: """
+        INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, length_seconds,
+                             players, outcome, duration_seconds, time_left_seconds, ended_at)
+            VALUES (2, 10, 200, 'advanced', 'hard', 900, 2, 'destroyed', 300.0, 600.0, 301.0);
+    """,
+}
+
+
+def table_rows(conn: sqlite3.Connection) -> dict[str, list[tuple]]:
+    """Every row of every table, for before/after comparisons."""
+    query = "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+    tables = [name for (name,) in conn.execute(query)]
+    return {
+        table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in tables
+    }
+
+
+def test_migrations_are_numbered_and_explain_themselves() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+    for migration in MIGRATIONS:
+        header = migration.sql.lstrip().splitlines()[:4]
+        assert header[0].startswith(f"-- {migration.version:04d}:"), migration.name
+        assert any(line.startswith("-- Why:") for line in header), migration.name
+
+
+def test_every_migration_has_seed_data() -> None:
+    assert sorted(SEED) == [m.version for m in MIGRATIONS]
+
+
+async def test_an_empty_database_gets_the_whole_schema(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    store = await Store.open(path)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_schema")}
+        assert {"games", "players", "actions", "meta", "guild_settings", "users", "results"} <= (
+            tables
+        )
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+@pytest.mark.parametrize("migration", MIGRATIONS, ids=lambda m: f"{m.version:04d}_{m.name}")
+def test_each_migration_applies_on_the_previous_schema_with_data(
+    tmp_path: Path, migration: migrations.Migration
+) -> None:
+    conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    try:
+        earlier = MIGRATIONS[: migration.version - 1]
+        _migrate(conn, earlier)
+        for version in range(1, migration.version):
+            conn.executescript(SEED[version])
+        before = table_rows(conn)
+
+        _migrate(conn, MIGRATIONS[: migration.version])
+        assert conn.execute("PRAGMA user_version").fetchone() == (migration.version,)
+        after = table_rows(conn)
+        assert {table: after[table] for table in before} == before
+        conn.executescript(SEED[migration.version])
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()
+
+
+async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path, isolation_level=None) as conn:
+        for migration in MIGRATIONS:
+            _migrate(conn, MIGRATIONS[: migration.version])
+            conn.executescript(SEED[migration.version])
+    conn.close()
+    store = await Store.open(path)
+    try:
+        lobby, active = await store.load_active_games()
+        assert (lobby.id, lobby.status, lobby.players) == (1, "lobby", (7,))
+        assert (active.id, active.players, active.version, active.state) == (
+            2,
+            (8, 9),
+            1,
+            {"format": 1},
+        )
+        assert [entry.action for entry in await store.game_log(2)] == [
+            {"type": "draw", "player": 9}
+        ]
+        assert (await store.get_guild_settings(10)).moderator_role_id == 55
+        assert await store.get_dm_channel(8) == 800
+        assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
+    finally:
+        await store.close()
+
+
+def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
+    broken = migrations.Migration(
+        len(MIGRATIONS) + 1,
+        "broken",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
+    )
+    conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    try:
+        _migrate(conn, MIGRATIONS)
+        with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+            _migrate(conn, [*MIGRATIONS, broken])
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+        query = "SELECT name FROM sqlite_schema WHERE name = 'half_done'"
+        assert conn.execute(query).fetchone() is None
+    finally:
+        conn.close()
+
+
+def test_a_migration_breaking_a_foreign_key_is_refused(tmp_path: Path) -> None:
+    orphan = migrations.Migration(
+        len(MIGRATIONS) + 1,
+        "orphan",
+        "INSERT INTO players (game_id, seat, user_id, joined_at) VALUES (999, 0, 1, 0);",
+    )
+    conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    try:
+        with pytest.raises(StoreError, match="foreign key"):
+            _migrate(conn, [*MIGRATIONS, orphan])
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+        assert conn.execute("SELECT COUNT(*) FROM players").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+def test_scripts_split_into_whole_statements() -> None:
+    script = """
+        -- a comment; with a semicolon
+        CREATE TABLE t (x TEXT DEFAULT ';');
+        CREATE TRIGGER t_guard BEFORE DELETE ON t
+        BEGIN
+            SELECT RAISE(ABORT, 'no; never');
+        END;
+        -- trailing comment
+    """
+    statements = list(_statements(script))
+    assert len(statements) == 2
+    assert statements[1].rstrip().endswith("END;")
+    with pytest.raises(ValueError, match="incomplete"):
+        list(_statements("CREATE TABLE t (x);\nCREATE TABLE u (y)"))
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_migrations(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", source)
+    # pyproject names the README; its text does not matter to this test.
+    readme = ROOT / "README.md"
+    if readme.exists():
+        shutil.copy(readme, source)
+    else:
+        (source / "README.md").write_text("Apophis Bot\n")
+    for package in ("engine", "bot", "migrations"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__py*"))
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheels),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("apophis_bot-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"migrations/{m.version:04d}_{m.name}.sql" for m in MIGRATIONS}
+    assert expected <= names
+
+    # Installed from the wheel alone (no site-packages, no checkout), they are still found.
+    target = tmp_path / "installed"
+    zipfile.ZipFile(wheel).extractall(target)
+    found = subprocess.run(
+        [sys.executable, "-S", "-c", "import migrations; print(len(migrations.load()))"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target)},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert found.stdout.strip() == str(len(MIGRATIONS))
