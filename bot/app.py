@@ -1,0 +1,76 @@
+"""`python -m bot`: read the configuration, start the bot, stop cleanly on SIGTERM or Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+import yarl
+from dotenv import load_dotenv
+
+from bot.client import ApophisBot
+from bot.config import TOKEN_HELP, Config, ConfigError
+from bot.store import DatabaseUnusable
+
+log = logging.getLogger("bot")
+
+
+def point_discord_at(config: Config) -> None:
+    """Use a Discord REST or gateway proxy (or a local fake) when configured."""
+    if config.api_base_url:
+        discord.http.Route.BASE = config.api_base_url.rstrip("/")
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+def configure_logging(level: int) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    # discord.py logs every gateway event at DEBUG; keep our own DEBUG readable.
+    logging.getLogger("discord").setLevel(max(level, logging.INFO))
+
+
+async def run(config: Config) -> None:
+    """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly."""
+    bot = ApophisBot(config)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
+    async with bot:
+        await bot.start(config.token)
+
+
+def _shutdown(bot: ApophisBot, sig: signal.Signals) -> None:
+    log.info("received %s: shutting down", sig.name)
+    asyncio.get_running_loop().create_task(bot.close())
+
+
+def main() -> int:
+    load_dotenv()
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"apophis-bot: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(config.log_level)
+    point_discord_at(config)
+    try:
+        asyncio.run(run(config))
+    except discord.LoginFailure:
+        print(
+            f"apophis-bot: Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", file=sys.stderr
+        )
+        return 2
+    except DatabaseUnusable as exc:
+        print(f"apophis-bot: {exc}", file=sys.stderr)
+        return 3
+    except discord.PrivilegedIntentsRequired:
+        print("apophis-bot: Discord refused the requested gateway intents.", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,132 @@
+"""The Discord client: start-up (store, recovery, command sync), errors and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.play import send_reason
+from bot.components import BoardButton, Picker
+from bot.config import Config
+from bot.notify import Outbox
+from bot.render import duration
+from bot.service import GameService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.apophis")
+HEARTBEAT_SECONDS = 5.0
+COMMANDS_HASH_KEY = "commands_hash"
+
+
+class ApophisBot(commands.Bot):
+    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
+
+    def __init__(self, config: Config, **options) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.config = config
+        self.store: Store
+        self.outbox: Outbox
+        self.service: GameService
+        self._heartbeat: asyncio.Task | None = None
+        self.recovered: asyncio.Event = asyncio.Event()
+
+    @property
+    def play(self):
+        """The Play cog, which handles every button and picker."""
+        return self.get_cog("Play")
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.config.database)
+        self.outbox = Outbox(self, self.store)
+        self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
+        self.add_dynamic_items(BoardButton, Picker)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.on_error = self.on_app_command_error
+        await self.sync_commands()
+        await self.resume_games()
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def resume_games(self) -> None:
+        """Every open game back in play, each channel told how much time is left."""
+        tables = await self.service.recover()
+        for table in tables:
+            if table.status == "active":
+                left = table.time_left(self.service.now()) or 0
+                self.outbox.fresh_board(
+                    table,
+                    f"♻️ I am back after a restart. The countdown was paused while I was "
+                    f"away; **{duration(left)}** left. Play on!",
+                )
+        log.info("resumed %d open games", len(tables))
+        self.recovered.set()
+
+    async def sync_commands(self) -> None:
+        """Send the slash commands to Discord, but only when they changed since last time."""
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(
+            json.dumps([guild and guild.id, payload], sort_keys=True).encode()
+        ).hexdigest()
+        if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(COMMANDS_HASH_KEY, digest)
+        log.info(
+            "synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else ""
+        )
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self.store.touch_alive(self.service.now())
+            except Exception:
+                log.exception("heartbeat failed")
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Errors from slash commands: a failed check is explained, anything else apologised."""
+        if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+            await send_reason(interaction, str(error) or "You cannot do that here.")
+            return
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await self.apologise(interaction, f"command {command}", error)
+
+    async def apologise(
+        self, interaction: discord.Interaction, what: str, error: Exception
+    ) -> None:
+        """A bug or outage on our side: logged with its traceback, answered politely."""
+        log.error("%s failed", what, exc_info=error)
+        await send_reason(
+            interaction,
+            "Sorry, something went wrong on my side and that was not done. "
+            "The game is safe; please try again.",
+        )
+
+    async def close(self) -> None:
+        """Planned shutdown: stop the clocks where they are, send what is queued, close."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        if hasattr(self, "service"):
+            self.service.stop_timers()
+            frozen = await self.store.freeze_clocks(self.service.now())
+            log.info("froze %d running clocks", frozen)
+            await self.outbox.close()
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()

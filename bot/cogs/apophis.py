@@ -1,0 +1,328 @@
+"""The /apophis group: lobby, start, moderation, settings, rules and statistics."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import components, render
+from bot.cogs.play import send_reason
+from bot.service import ActionResult, Table, UserError
+
+if TYPE_CHECKING:
+    from bot.client import ApophisBot
+
+log = logging.getLogger(__name__)
+
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=f"{name} ({minutes} min)", value=name)
+    for name, minutes in render.DIFFICULTY_MINUTES.items()
+]
+RULES_CHOICES = [
+    app_commands.Choice(name="basic", value="basic"),
+    app_commands.Choice(name="advanced (fail-safes, no deflection)", value="advanced"),
+]
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Apophis(commands.GroupCog, group_name="apophis"):
+    """Open and run games; moderators can end, skip, kick and reset."""
+
+    def __init__(self, bot: ApophisBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await self.bot.on_app_command_error(interaction, error)
+
+    # ---------------------------------------------------------------- lobby
+
+    @app_commands.command(description="Open a game of Apophis in this channel.")
+    @app_commands.describe(
+        difficulty="Countdown: beginner 15, easy 12, medium 10, hard 8 minutes",
+        minutes="A custom countdown instead, 1 to 60 minutes",
+        rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        difficulty: str | None = None,
+        minutes: app_commands.Range[int, 1, 60] | None = None,
+        rules: str | None = None,
+    ) -> None:
+        settings = await self.service.store.get_guild_settings(interaction.guild_id)
+        rules = rules or settings.default_rules
+        if minutes is not None:
+            difficulty, length = difficulty or "custom", minutes * 60
+            if difficulty != "custom" and render.DIFFICULTY_MINUTES[difficulty] != minutes:
+                difficulty = "custom"
+        else:
+            difficulty = difficulty or settings.default_difficulty
+            length = render.DIFFICULTY_MINUTES[difficulty] * 60
+        try:
+            table = await self.service.open_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                rules=rules,
+                difficulty=difficulty,
+                length_seconds=length,
+            )
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        response = await interaction.response.send_message(
+            **components.lobby_message(table), allowed_mentions=NO_MENTIONS
+        )
+        message_id = getattr(response.resource, "id", None)
+        if message_id is not None:
+            table.board_message_id = message_id
+            await self.service.store.set_board_message(table.id, message_id)
+
+    @app_commands.command(description="Join the game forming in this channel.")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.lobby_command(interaction, "join")
+
+    @app_commands.command(
+        description="Leave this channel's game; in play, your cards are discarded."
+    )
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.lobby_command(interaction, "leave")
+
+    @app_commands.command(description="Start the game (host only).")
+    @app_commands.describe(first="Who plays first (random if left out)")
+    @app_commands.guild_only()
+    async def start(
+        self, interaction: discord.Interaction, first: discord.Member | None = None
+    ) -> None:
+        await self.lobby_command(interaction, "start", first.id if first else None)
+
+    async def lobby_command(
+        self, interaction: discord.Interaction, action: str, first: int | None = None
+    ) -> None:
+        try:
+            result = await self.lobby_action(interaction, action, first)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        if isinstance(result, ActionResult):  # left a game in progress
+            text = "\n".join(result.lines)
+        else:
+            self.bot.outbox.board_changed(result)
+            text = {
+                "join": f"{render.mention(interaction.user.id)} joined the game "
+                f"({len(result.seats)}/4).",
+                "leave": f"{render.mention(interaction.user.id)} left the lobby.",
+                "start": "🚀 The game has started! Your hands are on their way by DM; "
+                "`/hand` shows yours here at any time.",
+            }[action]
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+
+    async def lobby_action(
+        self, interaction: discord.Interaction, action: str, first: int | None = None
+    ) -> Table | ActionResult:
+        channel, user = interaction.channel_id, interaction.user.id
+        if action == "join":
+            return await self.service.join(channel, user)
+        if action == "leave":
+            return await self.service.leave(channel, user)
+        return await self.service.start(channel, user, first)
+
+    async def lobby_button(
+        self, interaction: discord.Interaction, table: Table, action: str
+    ) -> None:
+        """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
+        try:
+            result = await self.lobby_action(interaction, action)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        if isinstance(result, ActionResult):
+            await interaction.response.send_message("\n".join(result.lines), ephemeral=True)
+            return
+        shown = table.version
+        await interaction.response.edit_message(**components.board_message(table))
+        self.bot.outbox.board_written(table, shown)
+
+    # ----------------------------------------------------------- moderation
+
+    async def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Manage Messages in this channel, or the server's moderator role."""
+        if interaction.permissions.manage_messages:
+            return True
+        settings = await self.service.store.get_guild_settings(interaction.guild_id)
+        roles = getattr(interaction.user, "roles", [])
+        return settings.moderator_role_id is not None and any(
+            role.id == settings.moderator_role_id for role in roles
+        )
+
+    async def check_host_or_moderator(self, interaction: discord.Interaction) -> Table:
+        table = self.service.table_in(interaction.channel_id)
+        if interaction.user.id != table.host_id and not await self.is_moderator(interaction):
+            raise UserError("Only the game's host or a moderator can do that.")
+        return table
+
+    @app_commands.command(description="End this game without a result (host or moderator).")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+            who = "the host" if interaction.user.id == table.host_id else "a moderator"
+            await self.service.end(interaction.channel_id, interaction.user.id, f"ended by {who}")
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        log.info(
+            "game %s ended by %s in channel %s",
+            table.id,
+            interaction.user.id,
+            interaction.channel_id,
+        )
+        await interaction.response.send_message(
+            f"🛑 {render.mention(interaction.user.id)} ended the game (#{table.id}). "
+            "It counts as abandoned, not as a win or a loss.",
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(description="Skip the active player's turn (host or moderator).")
+    @app_commands.guild_only()
+    async def skip(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+            result = await self.service.skip(interaction.channel_id, interaction.user.id)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        log.info("turn skipped in game %s by %s", table.id, interaction.user.id)
+        await interaction.response.send_message(
+            f"{render.mention(interaction.user.id)} skipped a turn.\n" + "\n".join(result.lines),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(description="Remove a player from this game (host or moderator).")
+    @app_commands.describe(player="The player to remove; their cards go to the discard pile")
+    @app_commands.guild_only()
+    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+            result = await self.service.kick(interaction.channel_id, interaction.user.id, player.id)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
+        lines = result.lines if isinstance(result, ActionResult) else []
+        if not isinstance(result, ActionResult):
+            self.bot.outbox.board_changed(result)
+        await interaction.response.send_message(
+            f"{render.mention(interaction.user.id)} removed {render.mention(player.id)} "
+            "from the game.\n" + "\n".join(lines),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
+    @app_commands.guild_only()
+    async def reset(self, interaction: discord.Interaction) -> None:
+        if not await self.is_moderator(interaction):
+            await send_reason(
+                interaction,
+                "Only moderators can reset a game: you need the Manage Messages permission "
+                "or the moderator role set with `/apophis config`.",
+            )
+            return
+        try:
+            table = await self.service.end(
+                interaction.channel_id, interaction.user.id, "reset by a moderator"
+            )
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        log.info(
+            "game %s reset by moderator %s in channel %s",
+            table.id,
+            interaction.user.id,
+            interaction.channel_id,
+        )
+        await interaction.response.send_message(
+            f"🧹 {render.mention(interaction.user.id)} reset this channel's game (#{table.id}). "
+            "The channel is free for a new one: `/apophis new`.",
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(description="Server settings: moderator role and defaults.")
+    @app_commands.describe(
+        moderator_role="Members with this role may reset, end, skip and kick",
+        difficulty="Default countdown for /apophis new",
+        rules="Default rule set for /apophis new",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
+    @app_commands.guild_only()
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        moderator_role: discord.Role | None = None,
+        difficulty: str | None = None,
+        rules: str | None = None,
+    ) -> None:
+        if not interaction.permissions.manage_guild:
+            await send_reason(interaction, "You need the Manage Server permission for this.")
+            return
+        changes = {}
+        if moderator_role is not None:
+            changes["moderator_role_id"] = moderator_role.id
+        if difficulty is not None:
+            changes["default_difficulty"] = difficulty
+        if rules is not None:
+            changes["default_rules"] = rules
+        store = self.service.store
+        if changes:
+            settings = await store.update_guild_settings(interaction.guild_id, **changes)
+            log.info(
+                "settings of guild %s changed by %s: %s",
+                interaction.guild_id,
+                interaction.user.id,
+                sorted(changes),
+            )
+        else:
+            settings = await store.get_guild_settings(interaction.guild_id)
+        role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "none set"
+        await interaction.response.send_message(
+            f"**Apophis settings**\nModerator role: {role}\n"
+            f"Default difficulty: {settings.default_difficulty}\n"
+            f"Default rules: {settings.default_rules}",
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------- reading
+
+    @app_commands.command(description="A short summary of the rules.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(
+            title="☄️ How to play Apophis",
+            description=render.RULES_TEXT,
+            colour=render.EMBED_COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="This server's games: wins, losses and fastest wins.")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction) -> None:
+        stats = await self.service.store.stats(interaction.guild_id)
+        await interaction.response.send_message(embed=render.stats_embed(stats), ephemeral=True)
+
+
+async def setup(bot: ApophisBot) -> None:
+    await bot.add_cog(Apophis(bot))

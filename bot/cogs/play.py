@@ -1,0 +1,346 @@
+"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /board, and the board's buttons."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import components, render
+from bot.service import ActionResult, StaleBoard, Table, UserError
+from engine import Colour, Phase, Size
+from engine.cards import is_card
+
+if TYPE_CHECKING:
+    from bot.client import ApophisBot
+
+log = logging.getLogger(__name__)
+
+SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
+SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
+COLOUR_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in Colour]
+SIZE_CHOICES = [
+    app_commands.Choice(name=f"{s.label} ({int(s)} card{'s' if s > 1 else ''})", value=s.label)
+    for s in Size
+]
+GAME_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
+
+
+def parse_cards(text: str) -> list[str]:
+    """Cards typed by a player ("7H 10♣, ks") as codes; UserError for anything unreadable."""
+    cards = []
+    for token in text.replace(",", " ").split():
+        code = token.upper()
+        if code and code[-1] in SUIT_SYMBOLS:
+            code = code[:-1] + SUIT_SYMBOLS[code[-1]]
+        if not is_card(code):
+            raise UserError(
+                f"I could not read {token!r} as a card. Write cards like `7H 10C KS` "
+                "or `7♥ 10♣ K♠` (ranks 2-10, J, Q, K)."
+            )
+        cards.append(code)
+    return cards
+
+
+async def send_reason(interaction: discord.Interaction, message: str) -> None:
+    """A short private answer: the first response if none was sent yet, else a follow-up."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)
+
+
+class Play(commands.Cog):
+    """The four actions, hands and the board."""
+
+    def __init__(self, bot: ApophisBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @property
+    def outbox(self):
+        return self.bot.outbox
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await self.bot.on_app_command_error(interaction, error)
+
+    # ------------------------------------------------------------- commands
+
+    @app_commands.command(description="Draw 2 cards (your turn).")
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.act_by_command(interaction, {"type": "draw"})
+
+    @app_commands.command(description="Pay cards of one suit to build a rocket section.")
+    @app_commands.describe(colour="Which colour (suit) of section", size="How large")
+    @app_commands.choices(colour=COLOUR_CHOICES, size=SIZE_CHOICES)
+    @app_commands.guild_only()
+    async def build(self, interaction: discord.Interaction, colour: str, size: str) -> None:
+        await self.act_by_command(interaction, {"type": "build", "colour": colour, "size": size})
+
+    @app_commands.command(description="Add cards to the launch sequence (one per suit).")
+    @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
+    @app_commands.guild_only()
+    async def launch(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+        if cards is None:
+            await self.offer_picker(interaction, "launch")
+            return
+        try:
+            chosen = parse_cards(cards)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await self.act_by_command(interaction, {"type": "launch", "cards": chosen})
+
+    @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
+    @app_commands.guild_only()
+    async def scrap(self, interaction: discord.Interaction) -> None:
+        await self.act_by_command(interaction, {"type": "scrap"})
+
+    @app_commands.command(description="Discard down to 5 cards after drawing.")
+    @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
+    @app_commands.guild_only()
+    async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+        if cards is None:
+            await self.offer_picker(interaction, "discard")
+            return
+        try:
+            chosen = parse_cards(cards)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await self.act_by_command(interaction, {"type": "discard", "cards": chosen})
+
+    @app_commands.command(description="Show your hand, privately.")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.show_hand(interaction)
+
+    @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        version = table.version
+        response = await interaction.response.send_message(**components.board_message(table))
+        message_id = getattr(response.resource, "id", None)
+        if message_id is not None:
+            table.board_message_id = message_id
+            await self.service.store.set_board_message(table.id, message_id)
+            self.outbox.board_written(table, version)
+
+    # --------------------------------------------------------------- helpers
+
+    async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
+        """A slash command's action: the reply tells the channel, the board follows."""
+        try:
+            result = await self.service.act(interaction.channel_id, interaction.user.id, action)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await interaction.response.send_message(
+            **self.public_reply(result), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    def public_reply(self, result: ActionResult) -> dict[str, Any]:
+        if result.launched:
+            return components.launch_report(result.table, result.lines)
+        return {"content": "\n".join(result.lines)[:2000] or "Done."}
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            hand = self.hand_of(table, interaction.user.id)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await interaction.response.send_message(
+            f"**Your hand** ({len(hand)} cards)\n{render.hand_text(hand)}", ephemeral=True
+        )
+
+    def hand_of(self, table: Table, user_id: int) -> tuple[str, ...]:
+        game = table.game
+        if game is None:
+            raise UserError("The game has not started yet: no cards have been dealt.")
+        if user_id not in game.players:
+            raise UserError("You are not playing in this game, so you have no hand.")
+        return game.view_for(user_id).hand
+
+    async def offer_picker(self, interaction: discord.Interaction, action: str) -> None:
+        """A private select menu for building, launching or discarding."""
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            hand = self.hand_of(table, interaction.user.id)
+            game = table.game
+            if game.active_player != interaction.user.id:
+                raise UserError("It is not your turn.")
+            if action == "discard" and game.phase is not Phase.DISCARD:
+                raise UserError("You have no cards to discard right now.")
+            if action != "discard" and game.phase is not Phase.PLAY:
+                raise UserError(_waiting_reason(game.phase))
+            if action == "build":
+                picker = components.build_picker(table, hand)
+                nothing = "Nothing can be built: no section you can pay for fits on the rocket."
+            else:
+                picker = components.card_picker(table, hand, action)
+                nothing = "You have no card that can go into the launch sequence."
+            if picker is None:
+                raise UserError(nothing)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await interaction.response.send_message(**picker, ephemeral=True)
+
+    # ------------------------------------------------------------ components
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        action: str,
+        values: list[str] | None,
+    ) -> None:
+        """Every button (values None) and picker choice arrives here."""
+        try:
+            if values is None:
+                await self.on_button(interaction, game_id, version, action)
+            else:
+                await self.on_pick(interaction, game_id, version, action, values)
+        except Exception as exc:
+            await self.bot.on_app_command_error(
+                interaction,
+                app_commands.AppCommandError(str(exc)).with_traceback(exc.__traceback__),
+            )
+
+    async def on_button(
+        self, interaction: discord.Interaction, game_id: int, version: int, action: str
+    ) -> None:
+        """A click on a lobby, board or launch-report button."""
+        table = self.service.tables.get(game_id)
+        if table is None or table.channel_id != interaction.channel_id:
+            await send_reason(interaction, "This game is over; its buttons no longer work.")
+            return
+        if action in ("join", "leave", "start"):
+            await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
+        elif action == "hand":
+            await self.show_hand(interaction)
+        elif action in ("build", "launch", "discard"):
+            if version != table.version:
+                await self.refresh_stale(interaction, table)
+            else:
+                await self.offer_picker(interaction, action)
+        elif action in GAME_ACTIONS:
+            await self.act_by_button(interaction, table, version, {"type": action})
+        else:
+            await send_reason(interaction, "That button is not one I know.")
+
+    async def on_pick(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        action: str,
+        values: list[str],
+    ) -> None:
+        """A choice in a private picker: build, launch or discard."""
+        if action == "build":
+            colour, _, size = values[0].partition(":") if values else ("", "", "")
+            move: dict[str, Any] = {"type": "build", "colour": colour, "size": int(size or 0)}
+        else:
+            move = {"type": action, "cards": list(values)}
+        try:
+            if self.service.tables.get(game_id) is None:
+                raise UserError("This game is over.")
+            result = await self.service.act(
+                interaction.channel_id, interaction.user.id, move, expected_version=version
+            )
+        except StaleBoard:
+            await interaction.response.edit_message(
+                content="The game moved on since this menu was opened; open it again.", view=None
+            )
+            return
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await interaction.response.edit_message(
+            content="\n".join(result.lines)[:2000] or "Done.", view=None
+        )
+        if result.launched:
+            await interaction.followup.send(
+                **components.launch_report(result.table, result.lines),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+    async def act_by_button(
+        self, interaction: discord.Interaction, table: Table, version: int, action: dict
+    ) -> None:
+        """A board or launch-report button: the clicked message is updated in the reply."""
+        on_board = interaction.message is not None and interaction.message.id == (
+            table.board_message_id
+        )
+        try:
+            result = await self.service.act(
+                interaction.channel_id, interaction.user.id, action, expected_version=version
+            )
+        except StaleBoard:
+            await self.refresh_stale(interaction, table)
+            return
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        report = action["type"] in ("reroll", "accept") and not on_board
+        if not report:
+            shown = table.version
+            await interaction.response.edit_message(**components.board_message(table))
+            self.outbox.board_written(table, shown)
+            if result.launched:
+                await interaction.followup.send(
+                    **components.launch_report(table, result.lines),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        else:  # the launch report: continue its story
+            before = interaction.message.embeds[0].description if interaction.message else ""
+            lines = [*(before or "").split("\n"), *result.lines]
+            await interaction.response.edit_message(**components.launch_report(table, lines))
+
+    async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
+        """An outdated button: show the current board in its place and say why."""
+        if interaction.message is not None and interaction.message.id == table.board_message_id:
+            shown = table.version
+            await interaction.response.edit_message(**components.board_message(table))
+            self.outbox.board_written(table, shown)
+            await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
+        else:
+            await send_reason(
+                interaction,
+                "That button belongs to an older message: the game has moved on since. "
+                "Use the board (or `/board`) for the current state.",
+            )
+
+
+def _waiting_reason(phase: Phase) -> str:
+    return {
+        Phase.DISCARD: "First discard down to 5 cards.",
+        Phase.RESHUFFLE: "The deck is being reshuffled; wait a few seconds.",
+        Phase.REROLL: "First decide whether to reroll the failed die or accept it.",
+        Phase.OVER: "This game is over.",
+    }.get(phase, "You cannot do that now.")
+
+
+async def setup(bot: ApophisBot) -> None:
+    await bot.add_cog(Play(bot))

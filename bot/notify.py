@@ -1,0 +1,258 @@
+"""The outbox: every message that is not an interaction response goes through here.
+
+Board edits, hand DMs and channel posts spend Discord's global budget of 50 requests
+a second, so they are paced by one token bucket and coalesced by key: a board is
+edited once with its latest state however many actions happened meanwhile, and a
+player's DM always carries their latest hand with every change since the last one.
+A job that fails because Discord asked us to slow down, or had a passing fault, is
+retried later: the latest state of a hand is never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import components, render
+
+if TYPE_CHECKING:
+    from bot.service import Table
+    from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+#: Requests a second we allow ourselves out of Discord's global 50.
+GLOBAL_RATE = 45.0
+#: How long a board edit waits for more changes (and for an interaction response to claim it).
+BOARD_DELAY = 0.5
+RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class RateLimiter:
+    """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int = 10) -> None:
+        self.rate, self.burst = rate, burst
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+                self._stamp = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+
+class Outbox:
+    """Coalescing, rate-limited sender of boards, hand DMs and channel posts."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        *,
+        rate: float = GLOBAL_RATE,
+        workers: int = 8,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.limiter = RateLimiter(rate)
+        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
+        self._attempts: dict[Hashable, int] = {}
+        self._running: set[Hashable] = set()
+        self._wakeup = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._workers = [asyncio.create_task(self._work()) for _ in range(workers)]
+        self._post_seq = 0
+        self._board_written: dict[int, int] = {}
+        self._board_due: set[Hashable] = set()
+        self._dm_changes: dict[tuple[int, int], list[str]] = {}
+        self._dm_channels: dict[int, int] = {}
+        self._dms_closed: set[tuple[int, int]] = set()
+        #: Requests sent that count against Discord's global limit (for benchmarks).
+        self.requests = 0
+
+    # ------------------------------------------------- what the service calls
+
+    def board_changed(self, table: Table) -> None:
+        """The board of `table` should show its latest state (soon: bursts coalesce)."""
+        key = ("board", table.id)
+        if key not in self._jobs and key not in self._board_due:
+            self._board_due.add(key)
+            asyncio.get_running_loop().call_later(BOARD_DELAY, self._board_due_now, table)
+
+    def _board_due_now(self, table: Table) -> None:
+        self._board_due.discard(("board", table.id))
+        self._submit(("board", table.id), lambda: self._write_board(table))
+
+    def board_written(self, table: Table, version: int) -> None:
+        """An interaction response already showed the board at `version`."""
+        if self._board_written.get(table.id, -1) < version:
+            self._board_written[table.id] = version
+
+    def hand_changed(self, table: Table, player: int, changes: list[str]) -> None:
+        """`player` should get a DM with their latest hand and what changed."""
+        key = (table.id, player)
+        if key in self._dms_closed:
+            return
+        self._dm_changes.setdefault(key, []).extend(changes)
+        self._submit(("dm", *key), lambda: self._send_hand(table, player))
+
+    def post(self, table: Table, content: str) -> None:
+        """A message in the game's channel."""
+        self._post_seq += 1
+        self._submit(("post", self._post_seq), lambda: self._send_post(table.channel_id, content))
+
+    def fresh_board(self, table: Table, content: str) -> None:
+        """Post a new board message (after a restart) instead of editing the old one."""
+        table.board_message_id = None
+        self._board_written.pop(table.id, None)
+        self._submit(("board", table.id), lambda: self._write_board(table, content))
+
+    def dms_closed(self, table: Table, player: int) -> bool:
+        return (table.id, player) in self._dms_closed
+
+    # ------------------------------------------------------------- machinery
+
+    def _submit(self, key: Hashable, job: Job) -> None:
+        # A pending job reads the latest state when it runs, so one per key is enough.
+        if key not in self._jobs:
+            self._jobs[key] = job
+        self._wakeup.set()
+
+    async def _next_job(self) -> tuple[Hashable, Job]:
+        while True:
+            for key in self._jobs:
+                if key not in self._running:  # one job per key at a time, in order
+                    self._running.add(key)
+                    return key, self._jobs.pop(key)
+            self._wakeup.clear()
+            await self._wakeup.wait()
+
+    async def _work(self) -> None:
+        while True:
+            key, job = await self._next_job()
+            try:
+                await self.limiter.acquire()
+                await job()
+                self._attempts.pop(key, None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._retry_later(key, job, exc)
+            finally:
+                self._running.discard(key)
+                self._wakeup.set()
+                if not self._jobs and not self._running:
+                    self._idle.set()
+
+    def _retry_later(self, key: Hashable, job: Job, exc: Exception) -> None:
+        attempt = self._attempts.get(key, 0)
+        self._attempts[key] = attempt + 1
+        transient = isinstance(exc, discord.HTTPException) and (
+            exc.status == 429 or exc.status >= 500
+        )
+        if not transient and (key[0] == "post" or attempt >= 2):
+            log.error("giving up on %s", key, exc_info=exc)
+            self._attempts.pop(key, None)
+            return
+        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        log.warning("%s failed (%s); retrying in %.0f s", key, exc, delay)
+
+        asyncio.get_running_loop().call_later(delay, self._submit, key, job)
+
+    async def drain(self) -> None:
+        """Wait until nothing is queued or being sent (tests and shutdown)."""
+        while self._jobs or self._running or self._board_due:
+            self._idle.clear()
+            await self._idle.wait()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Send what is queued (for at most `timeout` seconds), then stop."""
+        try:
+            await asyncio.wait_for(self.drain(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with %d messages unsent", len(self._jobs))
+        for worker in self._workers:
+            worker.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+
+    # ------------------------------------------------------------------ jobs
+
+    async def _write_board(self, table: Table, content: str | None = None) -> None:
+        version = table.version
+        if content is None and self._board_written.get(table.id, -1) >= version:
+            return  # an interaction response already showed this state
+        message = components.board_message(table)
+        channel = self.client.get_partial_messageable(table.channel_id)
+        self.requests += 1
+        if table.board_message_id is not None:
+            try:
+                await channel.get_partial_message(table.board_message_id).edit(**message)
+            except discord.NotFound:
+                table.board_message_id = None
+        if table.board_message_id is None:
+            sent = await channel.send(content=content, allowed_mentions=NO_MENTIONS, **message)
+            table.board_message_id = sent.id
+            await self.store.set_board_message(table.id, sent.id)
+        self.board_written(table, version)
+
+    async def _send_hand(self, table: Table, player: int) -> None:
+        key = (table.id, player)
+        changes = self._dm_changes.pop(key, [])
+        game = table.game
+        hand = (
+            tuple(game.hands[game.players.index(player)])
+            if (game is not None and player in game.players)
+            else ()
+        )
+        try:
+            channel_id = await self._dm_channel(player)
+            self.requests += 1
+            await self.client.get_partial_messageable(
+                channel_id, type=discord.ChannelType.private
+            ).send(render.hand_dm(table, hand, changes), allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:
+            self._dms_closed.add(key)
+            self.post(
+                table,
+                f"📪 {render.mention(player)}, I cannot send you direct messages, so your "
+                "hand is not coming by DM. Use `/hand` here to see it privately.",
+            )
+        except Exception:
+            # Keep what changed for the retry, before anything newer.
+            self._dm_changes[key] = changes + self._dm_changes.get(key, [])
+            raise
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = await self.store.get_dm_channel(user_id)
+        if channel_id is None:
+            self.requests += 1
+            dm = await self.client.create_dm(discord.Object(user_id))
+            channel_id = dm.id
+            await self.store.set_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
+        return channel_id
+
+    async def _send_post(self, channel_id: int, content: str) -> None:
+        self.requests += 1
+        await self.client.get_partial_messageable(channel_id).send(
+            content, allowed_mentions=NO_MENTIONS
+        )

@@ -1,0 +1,383 @@
+"""Everything players read: the board, narration of events, hands and help texts.
+
+Pure functions of the engine's views and events (and a table's metadata); nothing
+here talks to Discord or the database. Public texts are built from public views and
+from events as the public sees them (`Event.seen_by(None)`), so no card of any hand
+can reach them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
+from engine import events as ev
+
+if TYPE_CHECKING:
+    from bot.service import Table
+    from bot.store import Stats
+
+COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", Colour.YELLOW: "🟨"}
+EMBED_COLOUR = 0x8E44AD
+WIN_COLOUR = 0x2ECC71
+LOSS_COLOUR = 0xE74C3C
+DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
+RECENT_LINES = 6
+STEP_NAMES = {
+    "fuel": "Fuel check",
+    "launch": "Launch roll",
+    "accuracy": "Accuracy",
+    "damage": "Damage",
+    "deflection": "Deflection",
+}
+
+
+def mention(user_id: int | str) -> str:
+    return f"<@{user_id}>"
+
+
+def duration(seconds: float) -> str:
+    """A duration as "4:05" (minutes:seconds)."""
+    seconds = max(round(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def cards_text(cards: Iterable[str]) -> str:
+    """Cards as a person reads them: "7♥ 10♣ K♠"."""
+    return " ".join(card_label(c) for c in cards) or "no cards"
+
+
+def colour_text(colour: Colour | str, rules: Rules | str) -> str:
+    colour = Colour(colour)
+    return f"{COLOUR_EMOJI[colour]} {colour.value} ({colour.role(Rules(rules)).lower()})"
+
+
+def section_text(colour: Colour | str, size: Size | int) -> str:
+    colour, size = Colour(colour), Size(size)
+    return f"{COLOUR_EMOJI[colour]} {size.label} {colour.value}"
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -------------------------------------------------------------------- hands
+
+
+def hand_text(hand: Sequence[str]) -> str:
+    """A hand grouped by suit, for its owner only."""
+    if not hand:
+        return "Your hand is empty."
+    lines = []
+    for colour in Colour:
+        cards = sorted((c for c in hand if colour_of(c) is colour), key=_rank_order)
+        if cards:
+            lines.append(f"{COLOUR_EMOJI[colour]} {colour.suit_name}: {cards_text(cards)}")
+    return "\n".join(lines)
+
+
+def _rank_order(card: str) -> int:
+    return RANKS.index(card[:-1])
+
+
+def hand_changes(events: Iterable[ev.Event], player: int) -> list[str]:
+    """What happened to one player's hand, in their own words ("you drew 7♥ and K♠")."""
+    changes = []
+    for event in events:
+        if getattr(event, "player", None) != player:
+            continue
+        if isinstance(event, ev.CardsDrawn):
+            changes.append(f"you drew {_and([card_label(c) for c in event.cards])}")
+        elif isinstance(event, ev.CardsDiscarded):
+            verb = "were discarded for you" if event.forced else "you discarded"
+            cards = _and([card_label(c) for c in event.cards])
+            changes.append(f"{cards} {verb}" if event.forced else f"{verb} {cards}")
+        elif isinstance(event, ev.SectionBuilt):
+            changes.append(f"you paid {_and([card_label(c) for c in event.cards])} to build")
+        elif isinstance(event, ev.SequenceExtended):
+            cards = _and([card_label(c) for c in event.cards])
+            changes.append(f"you put {cards} in the launch sequence")
+        elif isinstance(event, ev.PlayerRemoved):
+            changes.append("you left the game; your cards went to the discard pile")
+    return changes
+
+
+def hand_dm(table: Table, hand: Sequence[str], changes: Sequence[str]) -> str:
+    """The DM a player gets when their hand changes."""
+    head = f"**Apophis in <#{table.channel_id}>**"
+    if changes:
+        head += " — " + "; ".join(changes) + "."
+    return f"{head}\n{hand_text(hand)}"
+
+
+# ---------------------------------------------------------------- narration
+
+
+def narrate(events: Iterable[ev.Event]) -> list[str]:
+    """Public lines for what happened (cards of hands never appear)."""
+    return [line for event in events if (line := narrate_event(event))]
+
+
+def narrate_event(event: ev.Event) -> str | None:
+    """One event told publicly, or None for events not worth a line."""
+    match event.seen_by(None):
+        case ev.CardsDrawn(player=p, count=n):
+            return f"{mention(p)} drew {n} card{'s' if n != 1 else ''}."
+        case ev.ReshuffleStarted(cards=n, seconds=s):
+            return f"🔀 The deck is empty: shuffling {n} discarded cards into a new deck ({s} s)."
+        case ev.ReshuffleFinished(deck_size=n):
+            return f"🔀 The new deck is ready ({n} cards)."
+        case ev.DiscardRequired(player=p, count=n):
+            return f"{mention(p)} holds too many cards and must discard {n}."
+        case ev.CardsDiscarded(player=p, count=n, forced=forced):
+            if forced:
+                return f"{mention(p)}'s {n} newest card{'s' if n != 1 else ''} were discarded."
+            return f"{mention(p)} discarded {n} card{'s' if n != 1 else ''}."
+        case ev.SectionBuilt(player=p, colour=c, size=s):
+            return f"🏗️ {mention(p)} built a {section_text(c, s)} section."
+        case ev.SequenceExtended(player=p, added=added, colours=colours):
+            played = " ".join(COLOUR_EMOJI[Colour(c)] for c in added)
+            return f"🔢 {mention(p)} added {played} to the launch sequence ({len(colours)}/4)."
+        case ev.RocketScrapped(player=p, sections=s, cards=n):
+            return f"♻️ {mention(p)} scrapped the rocket ({s} sections, {n} sequence cards)."
+        case ev.LaunchStarted(total=t, rerolls=r):
+            extra = f", {r} fail-safe reroll{'s' if r != 1 else ''}" if r else ""
+            return f"🚀 **Launch!** A {t}-point rocket lifts off{extra}."
+        case ev.LaunchStep():
+            return step_text(event)
+        case ev.RerollOffered(player=p, step=step, rerolls=r):
+            return (
+                f"🛟 {mention(p)} may spend a fail-safe to reroll the "
+                f"{STEP_NAMES[step].lower()} ({r} left)."
+            )
+        case ev.RerollUsed(player=p, step=step):
+            return f"🛟 {mention(p)} rerolls the {STEP_NAMES[step].lower()}."
+        case ev.RerollDeclined(player=p, step=step):
+            return f"{mention(p)} keeps the {STEP_NAMES[step].lower()} result."
+        case ev.ApophisDamaged(damage=d, value=v):
+            if v == 0:
+                return "💥 Apophis takes its third hit and breaks apart!"
+            return f"💥 Apophis is hit ({d}/3 damage); its value is now {v}."
+        case ev.CounterAdded(counters=n):
+            return f"↪️ Apophis is nudged off course: {n}/5 deflection counters."
+        case ev.LaunchEnded(hit=hit):
+            return (
+                "The rocket's sections return to the depot."
+                if hit
+                else ("The launch failed; the sections return to the depot.")
+            )
+        case ev.TurnSkipped(player=p):
+            return f"⏭️ {mention(p)}'s turn was skipped."
+        case ev.PlayerRemoved(player=p, cards=n):
+            return f"🚪 {mention(p)} left the game; their {n} cards went to the discard pile."
+        case ev.GameWon(reason=reason):
+            if reason == Outcome.DESTROYED:
+                return "🎉 **Apophis is destroyed. Earth is safe!**"
+            return "🎉 **Apophis is deflected and will miss Earth!**"
+        case ev.GameLost():
+            return "☄️ **Time is up. Apophis hits Earth.**"
+        case ev.GameAbandoned(reason=reason):
+            return f"The game was ended ({reason})."
+    return None
+
+
+def step_text(step: ev.LaunchStep) -> str:
+    """One launch check, with its numbers: "Accuracy: 🎲 2 + Apophis 3 + guidance 1 = 6 ..."."""
+    name = STEP_NAMES[step.step]
+    if step.success is None:
+        return f"{name}: skipped (no warheads of that colour)."
+    if step.die is None:  # the fuel check has no die
+        parts = dict(step.parts)
+        verdict = "enough" if step.success else "not enough: the rocket cannot lift off"
+        return (
+            f"⛽ {name}: {parts['booster fuel']} fuel of {parts['rocket points']} points, "
+            f"needs {step.target} — {verdict}."
+        )
+    sum_text = " + ".join(
+        f"🎲 {value}" if label == "die" else f"{label} {value}" for label, value in step.parts
+    )
+    if step.below:
+        verdict = "the rocket flies" if step.success else "the rocket explodes"
+        return f"{name}: {sum_text} = {step.total} (explodes at {step.target}) — {verdict}."
+    verdict = {
+        "accuracy": ("hit", "miss"),
+        "damage": ("damage", "no damage"),
+        "deflection": ("deflected", "no deflection"),
+    }[step.step][0 if step.success else 1]
+    return f"{name}: {sum_text} = {step.total} (needs {step.target}) — {verdict}."
+
+
+# -------------------------------------------------------------------- board
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    embed = discord.Embed(
+        title="☄️ Apophis — a new game is forming",
+        description=(
+            "Apophis is heading for Earth. Build rockets together and launch them before "
+            "the countdown ends. Press **Join** (up to 4 players); the host presses **Start**."
+        ),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(name="Rules", value=table.rules.capitalize())
+    embed.add_field(
+        name="Countdown", value=f"{table.difficulty.capitalize()}: {duration(table.length_seconds)}"
+    )
+    embed.add_field(name="Host", value=mention(table.host_id))
+    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats)) or "nobody"
+    embed.add_field(name=f"Players ({len(table.seats)}/4)", value=seats, inline=False)
+    if table.status != "lobby":
+        embed.set_footer(text="This lobby is closed.")
+    return embed
+
+
+def board_embed(table: Table, view: PublicView, time_left: float | None) -> discord.Embed:
+    """The live board: Apophis, counters, rocket, sequence, depot, players, clock."""
+    over = view.phase is Phase.OVER
+    colour = EMBED_COLOUR
+    if over and view.outcome is not None:
+        colour = WIN_COLOUR if view.outcome.won else LOSS_COLOUR
+    embed = discord.Embed(
+        title=f"☄️ Apophis — {view.rules.value} rules, {table.difficulty}", colour=colour
+    )
+    embed.description = _status_line(table, view, time_left)
+
+    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or "destroyed"
+    apophis = f"value **{view.apophis_value}** {pyramids}\ndamage {view.damage}/3"
+    if view.rules is Rules.BASIC:
+        dots = "●" * view.counters + "○" * (5 - view.counters)
+        apophis += f"\ndeflection {dots} {view.counters}/5"
+    embed.add_field(name="Apophis", value=apophis)
+
+    if view.rocket:
+        rocket = "\n".join(section_text(c, s) for c, s in reversed(view.rocket))
+        points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
+        rocket += f"\n(top first) points: {points}"
+    else:
+        rocket = "no rocket yet"
+    embed.add_field(name="Rocket", value=rocket)
+
+    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or "not started"
+    embed.add_field(name=f"Launch sequence ({len(view.sequence)}/4)", value=sequence)
+
+    depot = []
+    for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
+        here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
+        depot.append(f"{size.label}: {here or '—'}")
+    embed.add_field(name="Depot", value="\n".join(depot))
+    embed.add_field(name="Cards", value=f"deck {view.deck_size}\ndiscard pile {view.discard_size}")
+
+    seats = []
+    for seat in view.seats:
+        marker = "▶️" if seat.player == view.active_player else "▫️"
+        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} cards")
+    embed.add_field(name="Players", value="\n".join(seats) or "nobody", inline=False)
+    if table.recent:
+        embed.add_field(name="Last actions", value="\n".join(table.recent)[-1024:], inline=False)
+    embed.set_footer(text=f"Game #{table.id} · move {table.version}")
+    return embed
+
+
+def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
+    if view.phase is Phase.OVER:
+        outcome = view.outcome
+        if outcome is Outcome.LOST:
+            return "☄️ **Apophis hit Earth.** The team ran out of time."
+        if outcome is not None and outcome.won:
+            left = f" with {duration(time_left)} to spare" if time_left is not None else ""
+            how = "destroyed" if outcome is Outcome.DESTROYED else "deflected"
+            return f"🎉 **Victory!** Apophis was {how}{left}."
+        return "This game was ended."
+    clock = ""
+    if table.deadline is not None:
+        clock = f"⏱️ Apophis arrives <t:{int(table.deadline)}:R>"
+    elif time_left is not None:
+        clock = f"⏱️ {duration(time_left)} left (clock paused)"
+    player = mention(view.active_player)
+    waiting = {
+        Phase.PLAY: f"{player}'s turn: draw, build, launch or scrap.",
+        Phase.DISCARD: f"{player} must discard down to 5 cards.",
+        Phase.RESHUFFLE: "🔀 Shuffling the discard pile into a new deck…",
+        Phase.REROLL: f"{player} decides: reroll the failed die, or accept it.",
+    }[view.phase]
+    return f"{clock}\n{waiting}".strip()
+
+
+def launch_embed(lines: Sequence[str], finished: bool) -> discord.Embed:
+    """The launch report: each check with its die, total and result."""
+    embed = discord.Embed(
+        title="🚀 Launch report", description="\n".join(lines)[-4000:], colour=EMBED_COLOUR
+    )
+    if not finished:
+        embed.set_footer(text="Waiting for the reroll decision…")
+    return embed
+
+
+def result_text(outcome: str, time_left: float | None) -> str:
+    if outcome == Outcome.LOST:
+        return "☄️ **Time is up: Apophis hits Earth.** Better luck next time, team."
+    if outcome in (Outcome.DESTROYED, Outcome.DEFLECTED):
+        how = "destroyed" if outcome == Outcome.DESTROYED else "deflected"
+        left = f" with **{duration(time_left)}** left on the clock" if time_left else ""
+        return f"🎉 **Apophis {how}{left}!** Earth owes you one."
+    return "The game was ended without a result."
+
+
+def stats_embed(stats: Stats) -> discord.Embed:
+    """A server's record: games by rule set and difficulty, and the fastest wins."""
+    embed = discord.Embed(title="☄️ Apophis on this server", colour=EMBED_COLOUR)
+    if not stats.tallies:
+        embed.description = "No game has finished here yet. Open one with `/apophis new`."
+        return embed
+    lines = [
+        f"**{t.rules}, {t.difficulty}**: {t.games} games — {t.wins} won, {t.losses} lost"
+        + (f", {t.abandoned} abandoned" if t.abandoned else "")
+        for t in stats.tallies
+    ]
+    embed.add_field(name="Games", value="\n".join(lines)[:1024], inline=False)
+    if stats.fastest_wins:
+        wins = [
+            f"{i}. {duration(w.duration_seconds)} — {w.rules}, {w.difficulty}, "
+            f"{w.players} player{'s' if w.players != 1 else ''} ({w.outcome})"
+            for i, w in enumerate(stats.fastest_wins, 1)
+        ]
+        embed.add_field(name="Fastest wins", value="\n".join(wins), inline=False)
+    return embed
+
+
+# -------------------------------------------------------------------- rules
+
+
+RULES_TEXT = """\
+**Apophis** is cooperative: everyone wins or loses together against the clock.
+
+**On your turn, do one thing:**
+• **Draw** 2 cards (`/draw`). More than 5 in hand? Discard down to 5 (`/discard`). \
+If the deck runs out, the discards are reshuffled, which takes 10 seconds.
+• **Build** a rocket section (`/build`): pay 1, 2 or 3 cards of one suit for a small, \
+medium or large section of that colour. Each piece exists once; a section can only sit \
+on one at least as large.
+• **Launch** (`/launch`): put cards in the launch sequence, at most one per suit. Once \
+all four suits are in, the rocket flies. No building while a sequence is under way.
+• **Scrap** (`/scrap`): send the rocket back to the depot and discard the sequence.
+
+**Colours:** ♣ green = deflecting warhead (advanced: fail-safe), ♥ red = nuclear \
+warhead, ♦ blue = guidance, ♠ yellow = booster fuel. Large 3 points, medium 2, small 1.
+
+**Launch checks, in order:**
+1. Fuel: at least a quarter of the rocket's points must be yellow.
+2. (Advanced) Launch roll: die + fuel of 8 or more and the rocket explodes.
+3. Accuracy: die + Apophis's value + blue of 7 or more hits.
+4. Damage (red only): die + red of 7 or more knocks a pyramid off Apophis \
+(basic rules: also a deflection counter).
+5. (Basic) Deflection (green only): die + green of 7 or more adds a deflection counter.
+
+**Win** by hitting Apophis three times, or (basic) with 5 deflection counters. \
+**Advanced:** no deflection; every 2 green points give one reroll of a failed die.
+Your hand is private: it comes by DM, and `/hand` shows it any time.
+"""

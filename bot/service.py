@@ -1,0 +1,512 @@
+"""The game service: the one place where games change.
+
+A command handler asks the service to do something to a channel's game. Under that
+game's lock the service checks it, applies it to the engine, commits it to the store
+(one transaction), and only then tells the notifier what players should see. Games
+never wait on each other: each has its own lock. Clocks and the reshuffle delay are
+asyncio timers owned here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot import render
+from bot.store import (
+    AlreadySeated,
+    ChannelBusy,
+    GameRecord,
+    LobbyFull,
+    NotSeated,
+    Store,
+)
+from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase
+from engine import events as ev
+
+log = logging.getLogger(__name__)
+
+#: Game-time seconds before the end at which the channel is warned.
+WARNINGS = (300, 60, 10)
+MAX_PLAYERS = 4
+
+
+class UserError(Exception):
+    """Something a user asked for that cannot be done; the message says why, politely."""
+
+
+class Notifier(Protocol):
+    """What the service needs from the Discord side (see bot.notify.Outbox)."""
+
+    def board_changed(self, table: Table) -> None: ...
+
+    def hand_changed(self, table: Table, player: int, changes: list[str]) -> None: ...
+
+    def post(self, table: Table, content: str) -> None: ...
+
+
+@dataclass(eq=False)
+class Table:
+    """A channel's lobby or game, as the running bot holds it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: str
+    difficulty: str
+    length_seconds: int
+    status: str
+    seats: list[int]
+    version: int = 0
+    game: Game | None = None
+    board_message_id: int | None = None
+    #: Unix time the clock runs out, while it runs.
+    deadline: float | None = None
+    #: Seconds that were left when the clock stopped (game over).
+    remaining: float | None = None
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=render.RECENT_LINES))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    reshuffle_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.status in ("lobby", "active")
+
+    def time_left(self, now: float) -> float | None:
+        if self.deadline is not None:
+            return max(self.deadline - now, 0.0)
+        return self.remaining
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Table:
+        table = cls(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            rules=record.rules,
+            difficulty=record.difficulty,
+            length_seconds=record.length_seconds,
+            status=record.status,
+            seats=list(record.players),
+            version=record.version,
+            board_message_id=record.board_message_id,
+            deadline=record.clock_deadline,
+            remaining=record.clock_remaining,
+        )
+        if record.state is not None:
+            table.game = Game.restore(record.state)
+            table.seats = list(table.game.players)
+        return table
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """An accepted action: what it caused and the public lines that tell it."""
+
+    table: Table
+    events: list[ev.Event]
+    lines: list[str]
+
+    @property
+    def launched(self) -> bool:
+        return any(
+            isinstance(e, ev.LaunchStarted | ev.RerollUsed | ev.RerollDeclined) for e in self.events
+        )
+
+    @property
+    def ended(self) -> bool:
+        return not self.table.open
+
+
+class GameService:
+    """Lobbies, games and clocks of every channel; see the module docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        *,
+        time_scale: float = 1.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.time_scale = time_scale
+        self.now = clock
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, Table] = {}
+
+    # ---------------------------------------------------------------- lookups
+
+    def table_in(self, channel_id: int) -> Table:
+        """The channel's open lobby or game; UserError when there is none."""
+        table = self.by_channel.get(channel_id)
+        if table is None:
+            raise UserError(
+                "There is no Apophis game in this channel. Open one with `/apophis new`."
+            )
+        return table
+
+    def _track(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table
+
+    def _forget(self, table: Table) -> None:
+        for timer in table.timers:
+            timer.cancel()
+        table.timers.clear()
+        if table.reshuffle_timer is not None:
+            table.reshuffle_timer.cancel()
+            table.reshuffle_timer = None
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+
+    # --------------------------------------------------------------- recovery
+
+    async def recover(self) -> list[Table]:
+        """Start-up: every open game comes back with its clock re-armed where it stopped."""
+        records = await self.store.resume_clocks(self.now())
+        tables = []
+        for record in records:
+            table = Table.from_record(record)
+            self._track(table)
+            if table.status == "active":
+                self._arm_clock(table)
+                if table.game is not None and table.game.phase is Phase.RESHUFFLE:
+                    self._arm_reshuffle(table)
+            tables.append(table)
+        return tables
+
+    def stop_timers(self) -> None:
+        """Planned shutdown: no timer may fire while the store freezes the clocks."""
+        for table in self.tables.values():
+            for timer in table.timers:
+                timer.cancel()
+            if table.reshuffle_timer is not None:
+                table.reshuffle_timer.cancel()
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        *,
+        rules: str,
+        difficulty: str,
+        length_seconds: int,
+    ) -> Table:
+        """A new lobby in the channel, the host in the first seat."""
+        if channel_id in self.by_channel:
+            raise UserError(_busy_text(self.by_channel[channel_id]))
+        try:
+            record = await self.store.create_lobby(
+                guild_id, channel_id, host_id, rules, difficulty, length_seconds, now=self.now()
+            )
+        except ChannelBusy:
+            raise UserError(
+                "This channel already has an Apophis game. Finish it, or ask the host or "
+                "a moderator to end it (`/apophis end`, `/apophis reset`)."
+            ) from None
+        table = Table.from_record(record)
+        self._track(table)
+        return table
+
+    async def join(self, channel_id: int, user_id: int) -> Table:
+        table = self.table_in(channel_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise UserError("This game has already started; wait for the next one.")
+            if user_id in table.seats:
+                raise UserError("You are already in this game.")
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("This game is full: Apophis is played by 1 to 4 players.")
+            try:
+                record = await self.store.add_player(table.id, user_id, now=self.now())
+            except (AlreadySeated, LobbyFull) as exc:
+                raise UserError(str(exc)) from None
+            table.seats = list(record.players)
+        return table
+
+    async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
+        """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
+        table = self.table_in(channel_id)
+        if table.status == "active":
+            return await self.act(channel_id, user_id, {"type": "remove_player"}, as_player=True)
+        async with table.lock:
+            if user_id not in table.seats:
+                raise UserError("You are not in this game.")
+            if user_id == table.host_id:
+                raise UserError(
+                    "The host cannot leave the lobby. Start the game, or close the lobby "
+                    "with `/apophis end`."
+                )
+            try:
+                record = await self.store.remove_player(table.id, user_id)
+            except NotSeated:
+                raise UserError("You are not in this game.") from None
+            table.seats = list(record.players)
+        return table
+
+    async def start(self, channel_id: int, user_id: int, start_player: int | None = None) -> Table:
+        """Deal, start the clock and send every player their hand (host only)."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise UserError("This game has already started.")
+            if user_id != table.host_id:
+                raise UserError(f"Only the host ({render.mention(table.host_id)}) can start.")
+            if start_player is not None and start_player not in table.seats:
+                raise UserError("The start player must be one of the seated players.")
+            seed = secrets.randbits(63)
+            game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
+            now = self.now()
+            deadline = now + table.length_seconds / self.time_scale
+            state = game.save()
+            record = await self.store.start_game(
+                table.id,
+                seed=seed,
+                start_player=game.active_player,
+                state=state,
+                deadline=deadline,
+                now=now,
+            )
+            table.game, table.status = game, record.status
+            table.version, table.deadline = record.version, deadline
+            table.recent.append(
+                f"The countdown started: {render.duration(table.length_seconds)}. "
+                f"{render.mention(game.active_player)} goes first."
+            )
+            self._arm_clock(table)
+            for player in game.players:
+                self.notifier.hand_changed(table, player, ["the game began; here is your hand"])
+        return table
+
+    # ---------------------------------------------------------------- actions
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        *,
+        expected_version: int | None = None,
+        as_player: bool = True,
+    ) -> ActionResult:
+        """Apply one player's action to the channel's game.
+
+        `expected_version` (from a button) refuses an action aimed at an older board.
+        `as_player` puts the user into the action as its "player"; moderation actions
+        (skip, remove someone else, end) pass False and name their target themselves.
+        """
+        table = self.table_in(channel_id)
+        async with table.lock:
+            if table.status != "active" or table.game is None:
+                raise UserError("The game has not started yet: the host starts it.")
+            if expected_version is not None and expected_version != table.version:
+                raise StaleBoard(table)
+            if self._clock_ran_out(table):
+                await self._expire_locked(table)
+                raise UserError("Too late: the countdown has run out.")
+            if as_player:
+                action = {**action, "player": user_id}
+            return await self._apply_locked(table, action, actor=user_id)
+
+    async def _apply_locked(
+        self, table: Table, action: dict[str, Any], actor: int | None
+    ) -> ActionResult:
+        game = table.game
+        assert game is not None
+        try:
+            events = game.apply(action)
+        except IllegalMove as exc:
+            raise UserError(exc.message) from None
+        outcome = game.outcome.value if game.outcome is not None else None
+        now = self.now()
+        try:
+            table.version = await self.store.commit_action(
+                table.id,
+                table.version,
+                state=game.save(),
+                actor=actor,
+                action=action,
+                events=[e.to_dict() for e in events],
+                outcome=outcome,
+                removed_player=action["player"] if action["type"] == "remove_player" else None,
+                now=now,
+            )
+        except Exception:
+            # Nothing was stored: put the game back as the store has it.
+            record = await self.store.get_game(table.id)
+            table.game = Game.restore(record.state) if record.state is not None else None
+            table.version = record.version
+            raise
+        return self._after_commit(table, events, now)
+
+    def _after_commit(self, table: Table, events: list[ev.Event], now: float) -> ActionResult:
+        game = table.game
+        assert game is not None
+        told = [(e, line) for e in events if (line := render.narrate_event(e))]
+        lines = [line for _, line in told]
+        table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
+        table.seats = list(game.players)
+        for player, changes in _hand_changes(events):
+            self.notifier.hand_changed(table, player, changes)
+        if any(isinstance(e, ev.ReshuffleStarted) for e in events):
+            self._arm_reshuffle(table)
+        if game.is_over:
+            table.remaining = table.time_left(now)
+            table.deadline = None
+            table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
+            self._forget(table)
+        self.notifier.board_changed(table)
+        return ActionResult(table, events, lines)
+
+    # ------------------------------------------------------------- moderation
+
+    async def skip(self, channel_id: int, by: int) -> ActionResult:
+        return await self.act(channel_id, by, {"type": "skip_turn"}, as_player=False)
+
+    async def kick(self, channel_id: int, by: int, player: int) -> ActionResult | Table:
+        table = self.table_in(channel_id)
+        if table.status == "lobby":
+            async with table.lock:
+                if player == table.host_id:
+                    raise UserError("The host cannot be removed from the lobby.")
+                try:
+                    record = await self.store.remove_player(table.id, player)
+                except NotSeated:
+                    raise UserError("That member is not in this game.") from None
+                table.seats = list(record.players)
+            return table
+        if player not in table.seats:
+            raise UserError("That member is not in this game.")
+        action = {"type": "remove_player", "player": player}
+        return await self.act(channel_id, by, action, as_player=False)
+
+    async def end(self, channel_id: int, by: int, reason: str) -> Table:
+        """End the channel's lobby or game without a result (recorded as abandoned)."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            if table.status == "lobby":
+                await self.store.cancel_lobby(table.id, now=self.now())
+                table.status = "abandoned"
+                self._forget(table)
+                self.notifier.board_changed(table)
+                return table
+        await self.act(channel_id, by, {"type": "end", "reason": reason}, as_player=False)
+        return table
+
+    # ----------------------------------------------------------------- clocks
+
+    def _clock_ran_out(self, table: Table) -> bool:
+        return table.deadline is not None and self.now() >= table.deadline
+
+    def _arm_clock(self, table: Table) -> None:
+        """Timers for the end of the countdown and its warnings."""
+        for timer in table.timers:
+            timer.cancel()
+        table.timers.clear()
+        if table.deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        left = table.deadline - self.now()
+        table.timers.append(loop.call_later(max(left, 0), self._spawn, self._expire, table))
+        for warning in WARNINGS:
+            at = left - warning / self.time_scale
+            if at > 0:
+                table.timers.append(loop.call_later(at, self._warn, table, warning))
+
+    def _arm_reshuffle(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        delay = RESHUFFLE_SECONDS / self.time_scale
+        table.reshuffle_timer = loop.call_later(delay, self._spawn, self._reshuffled, table)
+
+    def _spawn(self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table) -> None:
+        task = asyncio.create_task(fn(table))
+        task.add_done_callback(_log_failure)
+
+    def _warn(self, table: Table, seconds: int) -> None:
+        if table.open:
+            left = (
+                f"{seconds // 60} minute{'s' if seconds >= 120 else ''}"
+                if seconds >= 60
+                else (f"{seconds} seconds")
+            )
+            self.notifier.post(table, f"⏱️ **{left} left** before Apophis reaches Earth!")
+
+    async def _expire(self, table: Table) -> None:
+        async with table.lock:
+            if table.open and table.status == "active":
+                await self._expire_locked(table)
+
+    async def _expire_locked(self, table: Table) -> None:
+        await self._apply_locked(table, {"type": "clock_expired"}, actor=None)
+        self.notifier.post(table, render.result_text("lost", 0))
+
+    async def _reshuffled(self, table: Table) -> None:
+        async with table.lock:
+            table.reshuffle_timer = None
+            game = table.game
+            if table.open and game is not None and game.phase is Phase.RESHUFFLE:
+                await self._apply_locked(table, {"type": "finish_reshuffle"}, actor=None)
+
+
+#: Launch events told in the launch report but left off the board's short history.
+_LAUNCH_DETAIL = (
+    ev.LaunchStep,
+    ev.LaunchStarted,
+    ev.RerollOffered,
+    ev.RerollUsed,
+    ev.RerollDeclined,
+)
+
+
+class StaleBoard(UserError):
+    """A button from an older board: the state has moved on since it was drawn."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(
+            "That button belongs to an older board: the game has moved on since. "
+            "Here is the current board; try again."
+        )
+        self.table = table
+
+
+def _busy_text(table: Table) -> str:
+    what = "a lobby" if table.status == "lobby" else "a game in progress"
+    return (
+        f"This channel already has {what} (game #{table.id}). One game per channel: finish "
+        "it, or ask the host or a moderator to end it (`/apophis end`, `/apophis reset`)."
+    )
+
+
+def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
+    players: dict[int, None] = {}
+    for event in events:
+        if isinstance(
+            event,
+            ev.CardsDrawn
+            | ev.CardsDiscarded
+            | ev.SectionBuilt
+            | ev.SequenceExtended
+            | ev.PlayerRemoved,
+        ):
+            players.setdefault(event.player)
+    return [(p, render.hand_changes(events, p)) for p in players]
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("timer task failed", exc_info=task.exception())
