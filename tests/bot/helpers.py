@@ -1,0 +1,124 @@
+"""Playing the bot through the fake Discord, as players would, and reading what they saw."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from bot.client import ApophisBot
+from bot.service import Table
+from tests.engine.helpers import table as position
+from tests.fakediscord import FakeDiscord
+
+#: A card of a hand written as a person reads it ("7♥", "10 ♣") or as a code ("7H").
+CARD = re.compile(r"(?<![\w<@#&:])(?:10|[2-9JQK])(?:\s?[♣♥♦♠]|[CHDS](?![\w]))")
+
+
+class Scene:
+    """One guild, one text channel, some members, and the bot under test."""
+
+    def __init__(self, fake: FakeDiscord, bot: ApophisBot, names=("ann", "bob", "cid", "dee")):
+        self.fake, self.bot = fake, bot
+        self.guild = fake.add_guild()
+        self.channel = fake.add_text_channel(self.guild, "apophis")
+        self.members = {name: fake.add_member(self.guild, name) for name in names}
+
+    def __getitem__(self, name: str):
+        return self.members[name]
+
+    # ---------------------------------------------------------------- acting
+
+    async def cmd(self, command: str, user: str, channel=None, **options: Any):
+        """Invoke a slash command as `user` and wait for its first response."""
+        interaction = await self.fake.invoke(
+            command, user=self[user], channel=channel or self.channel, **options
+        )
+        return await interaction.wait_response()
+
+    async def click(self, message, action: str, user: str):
+        """Click the button whose custom_id ends with `:action` on `message`."""
+        custom_id = button_id(message, action)
+        interaction = await self.fake.click(message, custom_id, user=self[user])
+        return await interaction.wait_response()
+
+    async def pick(self, message, values: list[str], user: str):
+        """Choose `values` in the (only) select menu of `message`."""
+        select = next(c for c in message.iter_components() if c["type"] == 3)
+        interaction = await self.fake.select(message, select["custom_id"], values, user=self[user])
+        return await interaction.wait_response()
+
+    async def new_game(self, *players: str, **options: Any) -> Table:
+        """/apophis new by the first player, the others join, the host starts."""
+        await self.cmd("apophis new", players[0], **options)
+        for name in players[1:]:
+            reply = await self.cmd("apophis join", name)
+            assert not reply.ephemeral, reply.response_data
+        start = await self.cmd("apophis start", players[0], first=self[players[0]])
+        assert not start.ephemeral, start.response_data
+        return self.live()
+
+    # --------------------------------------------------------------- reading
+
+    def live(self, channel=None) -> Table:
+        return self.bot.service.by_channel[(channel or self.channel).id]
+
+    def id(self, name: str) -> int:
+        return self[name].user.id
+
+    def board(self, table: Table | None = None):
+        """The fake's record of a game's board message (by default, the live game's)."""
+        table = table or self.live()
+        return self.fake.world.messages[table.board_message_id]
+
+    def public(self, channel=None) -> list:
+        """Every message in the channel that everyone can see."""
+        return [m for m in self.fake.messages(channel or self.channel) if not m.ephemeral]
+
+    def private_to(self, name: str, channel=None) -> list:
+        return [
+            m
+            for m in self.fake.messages(channel or self.channel)
+            if m.ephemeral and m.visible_to == self.id(name)
+        ]
+
+    def assert_no_cards_in_public(self, channel=None) -> None:
+        """No card of any hand in any public message, nor in any earlier version of one."""
+        for message in self.public(channel):
+            for version in [*message.history, message]:
+                text = version.content + json.dumps(version.embeds, ensure_ascii=False)
+                text += json.dumps(version.components, ensure_ascii=False)
+                found = CARD.findall(text)
+                assert not found, f"card {found} in public message: {text[:300]}"
+
+    # -------------------------------------------------------------- arranging
+
+    def arrange(self, channel=None, **layout: Any) -> None:
+        """Stack the deck: give the live game an exact position (see tests.engine.helpers).
+
+        Like arranging a physical table before a rules demonstration; everything after
+        is played through Discord.
+        """
+        table = self.live(channel)
+        game = table.game
+        layout.setdefault("players", tuple(game.players))
+        layout.setdefault("rules", game.rules.value)
+        layout.setdefault("active", game.active)
+        table.game = position(**layout)
+
+
+def button_id(message, action: str) -> str:
+    for component in message.iter_components():
+        if component.get("custom_id", "").endswith(f":{action}"):
+            return component["custom_id"]
+    present = [c.get("custom_id") for c in message.iter_components()]
+    raise LookupError(f"no {action!r} button on message {message.id}: {present}")
+
+
+def text_of(message) -> str:
+    """A message's content and embed text, for assertions."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+    return "\n".join(p for p in parts if p)

@@ -1,0 +1,155 @@
+"""Whole games through the fake Discord, from /apophis new to a win or a loss."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import render
+from tests.bot.helpers import Scene, text_of
+
+pytestmark = pytest.mark.e2e
+
+ALL_SUITS = ["2C", "2H", "2D", "2S"]
+
+
+async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot, names=("ann",))
+        table = await scene.new_game("ann", difficulty="easy", rules="basic")
+        await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
+        assert "here is your hand" in fake_discord.dms(scene["ann"])[0].content
+        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"]], damage=2, dice=[6, 6])
+        reply = await scene.cmd("build", "ann", colour="red", size="large")
+        assert "built a 🟥 large red section" in reply.response_data["content"]
+        reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
+        assert not reply.ephemeral
+        table.game.hands[0] += ALL_SUITS  # drawn meanwhile, in a longer game
+        reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
+        report = text_of(reply.message)
+        assert "Fuel check: 2 fuel of 5 points, needs 2 — enough" in report
+        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in report
+        assert "Apophis takes its third hit" in report
+        await bot.outbox.drain()
+        board = text_of(scene.board(table))
+        assert "Victory" in board and "destroyed" in board
+        assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
+        stats = await bot.store.stats(scene.guild.id)
+        assert stats.tallies[0].wins == 1
+        scene.assert_no_cards_in_public()
+
+
+async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot, names=("ann", "bob"))
+        table = await scene.new_game("ann", "bob", difficulty="hard")
+        scene.arrange(
+            hands=[ALL_SUITS, ["9H"]],
+            rocket=[("green", 3), ("yellow", 1)],
+            counters=4,
+            dice=[6, 6],
+        )
+        await bot.outbox.drain()
+        board = scene.board()
+        refused = await scene.click(board, "launch", "bob")
+        assert refused.ephemeral and "not your turn" in refused.response_data["content"]
+        picker = await scene.click(board, "launch", "ann")
+        assert picker.ephemeral and picker.message.visible_to == scene.id("ann")
+        chosen = await scene.pick(picker.message, ALL_SUITS, "ann")
+        assert chosen.response_type == 7  # the picker now tells what happened
+        report = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        text = text_of(report[0])
+        assert "Deflection: 🎲 6 + warheads 3 = 9 (needs 7) — deflected" in text
+        assert "Apophis is deflected" in text
+        await bot.outbox.drain()
+        assert "Victory" in text_of(scene.board(table))
+        assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
+        scene.assert_no_cards_in_public()
+
+
+async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot)
+        table = await scene.new_game("ann", "bob", "cid", "dee", rules="advanced")
+        scene.arrange(
+            hands=[ALL_SUITS, ["9H"], ["9D"], ["9S"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            damage=2,
+            dice=[2, 1, 6, 4],  # launch roll 4; accuracy 1+1 misses; reroll 6 hits; damage 7
+        )
+        reply = await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        report = reply.message
+        assert "may spend a fail-safe to reroll the accuracy (1 left)" in text_of(report)
+        refused = await scene.click(report, "reroll", "bob")
+        assert refused.ephemeral and "Only the player who launched" in str(refused.response_data)
+        rerolled = await scene.click(report, "reroll", "ann")
+        assert rerolled.response_type == 7
+        text = text_of(report)
+        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "breaks apart" in text and not list(report.iter_components())
+        assert not table.open
+        scene.assert_no_cards_in_public()
+
+
+async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot):
+    bot = make_bot(time_scale=120)  # one game minute is half a second
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot, names=("ann", "bob"))
+        table = await scene.new_game("ann", "bob", minutes=1)
+        lost = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
+        )
+        assert lost
+        assert any("10 seconds left" in m.content for m in scene.public())
+        await bot.outbox.drain()
+        assert "ran out of time" in text_of(scene.board(table))
+        refused = await scene.cmd("draw", "ann")
+        assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
+        tally = (await bot.store.stats(scene.guild.id)).tallies[0]
+        assert (tally.games, tally.losses, tally.difficulty) == (1, 1, "custom")
+
+
+async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot, names=("ann", "bob"))
+        fake_discord.set_dms_open(scene["bob"], False)
+        table = await scene.new_game("ann", "bob")
+        notice = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "cannot send you direct messages" in m.content]
+        )
+        assert render.mention(scene.id("bob")) in notice[0].content
+        assert fake_discord.dms(scene["bob"]) == [] and fake_discord.dms(scene["ann"])
+        hand = await scene.cmd("hand", "bob")
+        assert hand.ephemeral and hand.message.visible_to == scene.id("bob")
+        for card in table.game.hands[1]:
+            assert render.card_label(card) in hand.response_data["content"]
+        scene.assert_no_cards_in_public()
+
+
+async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+        table = await scene.new_game("ann", "bob")
+        before = table.game.save()
+        for user, command, expected in [
+            ("bob", "draw", "It is not your turn."),
+            ("cid", "draw", "You are not playing in this game."),
+            ("cid", "hand", "You are not playing in this game"),
+            ("bob", "scrap", "It is not your turn."),
+        ]:
+            reply = await scene.cmd(command, user)
+            assert reply.ephemeral, (command, user)
+            assert expected in reply.response_data["content"]
+        reply = await scene.cmd("build", "ann", colour="red", size="large")
+        assert reply.ephemeral and "costs 3 hearts" in reply.response_data["content"]
+        reply = await scene.cmd("launch", "ann", cards="7Z")
+        assert reply.ephemeral and "could not read" in reply.response_data["content"]
+        reply = await scene.cmd("apophis start", "ann")
+        assert reply.ephemeral and "already started" in reply.response_data["content"]
+        assert table.game.save() == before and table.version == 0
