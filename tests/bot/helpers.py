@@ -16,7 +16,10 @@ CARD = re.compile(r"(?<![\w<@#&:])(?:10|[2-9JQK])(?:\s?[♣♥♦♠]|[CHDS](?![
 
 
 class Scene:
-    """One guild, one text channel, some members, and the bot under test."""
+    """One guild, one text channel, some members, and the bot under test.
+
+    Build it before connecting the bot: the fake announces the world at connection.
+    """
 
     def __init__(self, fake: FakeDiscord, bot: ApophisBot, names=("ann", "bob", "cid", "dee")):
         self.fake, self.bot = fake, bot

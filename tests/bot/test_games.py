@@ -14,8 +14,8 @@ ALL_SUITS = ["2C", "2H", "2D", "2S"]
 
 async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot):
     bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot, names=("ann",))
         table = await scene.new_game("ann", difficulty="easy", rules="basic")
         await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
         assert "here is your hand" in fake_discord.dms(scene["ann"])[0].content
@@ -41,8 +41,8 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot)
 
 async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_discord, make_bot):
     bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot, names=("ann", "bob"))
         table = await scene.new_game("ann", "bob", difficulty="hard")
         scene.arrange(
             hands=[ALL_SUITS, ["9H"]],
@@ -72,8 +72,8 @@ async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_disc
 
 async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(fake_discord, make_bot):
     bot = make_bot()
+    scene = Scene(fake_discord, bot)
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot)
         table = await scene.new_game("ann", "bob", "cid", "dee", rules="advanced")
         scene.arrange(
             hands=[ALL_SUITS, ["9H"], ["9D"], ["9S"]],
@@ -97,8 +97,8 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(fake_disco
 
 async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot):
     bot = make_bot(time_scale=120)  # one game minute is half a second
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot, names=("ann", "bob"))
         table = await scene.new_game("ann", "bob", minutes=1)
         lost = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
@@ -115,9 +115,9 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot)
 
 async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, make_bot):
     bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    fake_discord.set_dms_open(scene["bob"], False)
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot, names=("ann", "bob"))
-        fake_discord.set_dms_open(scene["bob"], False)
         table = await scene.new_game("ann", "bob")
         notice = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "cannot send you direct messages" in m.content]
@@ -133,8 +133,8 @@ async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, ma
 
 async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make_bot):
     bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
     async with fake_discord.connected(bot):
-        scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
         table = await scene.new_game("ann", "bob")
         before = table.game.save()
         for user, command, expected in [

@@ -1,0 +1,108 @@
+"""Resets, ends, skips and kicks: who may, and what the channel is told."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from tests.bot.helpers import Scene
+
+pytestmark = pytest.mark.e2e
+
+
+def mod_scene(fake, bot) -> Scene:
+    scene = Scene(fake, bot, names=("ann", "bob"))
+    mods = fake.add_role(
+        scene.guild, "mods", permissions=discord.Permissions(manage_messages=True).value
+    )
+    scene.members["mod"] = fake.add_member(scene.guild, "mod", roles=[mods])
+    scene.members["eve"] = fake.add_member(scene.guild, "eve")
+    return scene
+
+
+async def test_a_moderator_resets_a_game_and_others_cannot(fake_discord, make_bot):
+    bot = make_bot()
+    scene = mod_scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        for user in ("eve", "ann"):  # a bystander, and even the host, are not moderators
+            refused = await scene.cmd("apophis reset", user)
+            assert refused.ephemeral and "Only moderators" in refused.response_data["content"]
+        assert table.open
+        reset = await scene.cmd("apophis reset", "mod")
+        assert not reset.ephemeral and "reset this channel's game" in reset.response_data["content"]
+        assert not table.open and table.game.outcome.value == "abandoned"
+        log = await bot.store.game_log(table.id)
+        assert log[-1].action == {"type": "end", "reason": "reset by a moderator"}
+        assert log[-1].actor == scene.id("mod")
+        again = await scene.cmd("apophis new", "eve")
+        assert not again.ephemeral  # the channel is free again
+        tally = (await bot.store.stats(scene.guild.id)).tallies[0]
+        assert (tally.abandoned, tally.wins, tally.losses) == (1, 0, 0)
+
+
+async def test_a_moderator_role_set_by_config_may_reset(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    helpers = fake_discord.add_role(scene.guild, "game helpers")
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    scene.members["hal"] = fake_discord.add_member(scene.guild, "hal", roles=[helpers])
+    async with fake_discord.connected(bot):
+        refused = await scene.cmd("apophis config", "ann", moderator_role=helpers)
+        assert refused.ephemeral and "Manage Server" in refused.response_data["content"]
+        done = await scene.cmd("apophis config", "boss", moderator_role=helpers, rules="advanced")
+        assert done.ephemeral and "Default rules: advanced" in done.response_data["content"]
+        table = await scene.new_game("ann", "bob")
+        assert table.rules == "advanced"
+        reset = await scene.cmd("apophis reset", "hal")
+        assert not reset.ephemeral and not table.open
+
+
+async def test_host_skips_a_turn_and_kicks_a_player(fake_discord, make_bot):
+    bot = make_bot()
+    scene = mod_scene(fake_discord, bot)
+    scene.members["cid"] = fake_discord.add_member(scene.guild, "cid")
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", "cid")
+        refused = await scene.cmd("apophis skip", "bob")
+        assert refused.ephemeral and "host or a moderator" in refused.response_data["content"]
+        skipped = await scene.cmd("apophis skip", "ann")
+        assert "turn was skipped" in skipped.response_data["content"]
+        assert table.game.active_player == scene.id("bob")
+        hand = len(table.game.hands[1])
+        discards = len(table.game.discard_pile)
+        kicked = await scene.cmd("apophis kick", "mod", player=scene["bob"])
+        assert "left the game" in kicked.response_data["content"]
+        assert table.game.players == [scene.id("ann"), scene.id("cid")]
+        assert len(table.game.discard_pile) == discards + hand
+        assert table.game.active_player == scene.id("cid")
+        ended = await scene.cmd("apophis end", "ann")
+        assert "ended the game" in ended.response_data["content"] and not table.open
+        scene.assert_no_cards_in_public()
+
+
+async def test_lobby_leave_join_limits_and_a_second_game_refused(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid", "dee", "eve"))
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis new", "ann")
+        second = await scene.cmd("apophis new", "bob")
+        assert second.ephemeral and "already has a lobby" in second.response_data["content"]
+        for name in ("bob", "cid", "dee"):
+            assert not (await scene.cmd("apophis join", name)).ephemeral
+        full = await scene.cmd("apophis join", "eve")
+        assert full.ephemeral and "full" in full.response_data["content"]
+        again = await scene.cmd("apophis join", "bob")
+        assert again.ephemeral and "already in this game" in again.response_data["content"]
+        host = await scene.cmd("apophis leave", "ann")
+        assert host.ephemeral and "host cannot leave" in host.response_data["content"]
+        assert not (await scene.cmd("apophis leave", "dee")).ephemeral
+        assert not (await scene.cmd("apophis join", "eve")).ephemeral
+        not_host = await scene.cmd("apophis start", "bob")
+        assert not_host.ephemeral and "Only the host" in not_host.response_data["content"]
+        assert scene.live().seats == [scene.id(n) for n in ("ann", "bob", "cid", "eve")]
+        await bot.outbox.drain()
+        lobby = scene.board()
+        assert "Players (4/4)" in str(lobby.embeds)
