@@ -71,6 +71,10 @@ class ApophisBot(commands.Bot):
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
 
+    async def on_ready(self) -> None:
+        log.info("ready: logged in as %s (%s), in %d servers", self.user, self.user.id,
+                 len(self.guilds))
+
     async def sync_commands(self) -> None:
         """Send the slash commands to Discord, but only when they changed since last time."""
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None

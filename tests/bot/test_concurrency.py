@@ -1,0 +1,86 @@
+"""Simultaneous clicks, outdated buttons, and games side by side."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.bot.helpers import Scene, button_id, text_of
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_two_players_pressing_draw_at_the_same_moment(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        board = scene.board()
+        draw = button_id(board, "draw")
+        clicks = await asyncio.gather(
+            fake_discord.click(board, draw, user=scene["ann"]),
+            fake_discord.click(board, draw, user=scene["bob"]),
+            fake_discord.click(board, draw, user=scene["ann"]),
+        )
+        replies = [await c.wait_response() for c in clicks]
+
+        def refusals() -> list[str]:
+            told = [r.response_data["content"] for r in replies if r.ephemeral]
+            return told + [f.content for r in replies for f in r.followups]
+
+        told = await fake_discord.wait_for(lambda: len(refusals()) == 2 and refusals())
+        assert all("not your turn" in t or "older board" in t for t in told), told
+        log = await bot.store.game_log(table.id)
+        assert [(e.action["type"], e.actor) for e in log] == [("draw", scene.id("ann"))]
+        assert table.version == 1 and len(table.game.hands[0]) == 6
+
+
+async def test_an_outdated_button_is_refused_and_the_board_refreshed(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        board = scene.board()
+        old_scrap = button_id(board, "draw")
+        await scene.cmd("draw", "ann")  # the board edit follows a moment later
+        if table.game.phase.value == "discard":
+            await scene.cmd("discard", "ann", cards=table.game.hands[0][0])
+        stale = await (
+            await fake_discord.click(board, old_scrap, user=scene["bob"])
+        ).wait_response()
+        assert stale.response_type == 7  # the board is redrawn in place...
+        await stale.wait_followups(1)
+        note = stale.followups[0]
+        assert note.ephemeral and "older board" in note.content  # ...and the reason is private
+        assert f":{table.version}:" in button_id(board, "draw")
+        assert table.game.active_player == scene.id("bob")
+
+
+async def test_games_in_two_channels_do_not_interfere(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid", "dee"))
+    other = fake_discord.add_text_channel(scene.guild, "second-table")
+    async with fake_discord.connected(bot):
+        first = await scene.new_game("ann", "bob")
+        await scene.cmd("apophis new", "cid", channel=other, rules="advanced")
+        await scene.cmd("apophis join", "dee", channel=other)
+        await scene.cmd("apophis start", "cid", channel=other, first=scene["cid"])
+        second = scene.live(other)
+        assert first is not second and second.rules == "advanced"
+        moves = await asyncio.gather(
+            scene.cmd("draw", "ann"),
+            scene.cmd("draw", "cid", channel=other),
+            scene.cmd("draw", "bob"),  # not bob's turn in the first channel
+        )
+        assert not moves[0].ephemeral and not moves[1].ephemeral and moves[2].ephemeral
+        assert first.version == 1 and second.version == 1
+        refused = await scene.cmd("draw", "cid")  # cid plays in the other channel only
+        assert refused.ephemeral and "not playing" in refused.response_data["content"]
+        await scene.cmd("apophis end", "ann")
+        assert not first.open and second.open
+        await bot.outbox.drain()
+        assert "ended" in text_of(scene.board(first))
+        assert button_id(scene.board(second), "hand") == f"apo:b:{second.id}:1:hand"

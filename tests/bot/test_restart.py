@@ -1,0 +1,100 @@
+"""A restart, planned or not, costs a team nothing: hands, board and time left survive."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import pytest
+
+from bot.store import Store
+from tests.bot.helpers import Scene, button_id, text_of
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
+    first = make_bot()
+    scene = Scene(fake_discord, first, names=("ann", "bob"))
+    async with fake_discord.connected(first):
+        table = await scene.new_game("ann", "bob", difficulty="beginner")
+        await scene.cmd("draw", "ann")
+        if table.game.phase.value == "discard":
+            await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
+        await first.outbox.drain()
+        old_board = scene.board()
+        saved, version = table.game.save(), table.version
+        left = table.time_left(first.service.now())
+    # closed: clocks frozen. Time passing now must not count.
+    second = make_bot()
+    scene.bot = second
+    async with fake_discord.connected(second):
+        resumed = scene.live()
+        assert resumed.game.save() == saved and resumed.version == version
+        assert abs(resumed.time_left(second.service.now()) - left) < 1.0
+        notice = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "back after a restart" in m.content]
+        )
+        assert resumed.board_message_id == notice[0].id  # a fresh board, not an hour-old edit
+        assert "Apophis arrives" in text_of(notice[0])
+        draw = button_id(old_board, "draw")  # bob's turn; the old board's button still works
+        reply = await (await fake_discord.click(old_board, draw, user=scene["bob"])).wait_response()
+        assert reply.response_type == 7 and not reply.followups
+        assert resumed.version == version + 1
+        scene.assert_no_cards_in_public()
+
+
+async def test_a_game_survives_the_bot_process_being_killed(fake_discord, make_bot, database):
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.bot_token,
+        "APOPHIS_DATABASE": str(database),
+        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "APOPHIS_LOG_LEVEL": "INFO",
+    }
+    scene = Scene(fake_discord, None, names=("ann", "bob"))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        while b"ready: logged in" not in (
+            line := await asyncio.wait_for(process.stderr.readline(), 20)
+        ):
+            assert line, "the bot process stopped before it was ready"
+        await scene.cmd("apophis new", "ann", difficulty="easy")
+        await scene.cmd("apophis join", "bob")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        drew = await scene.cmd("draw", "ann")
+        assert not drew.ephemeral
+        boards = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if ":1:hand" in str(m.components)]
+        )
+    finally:
+        process.kill()  # SIGKILL: no clean shutdown, no frozen clocks
+        await process.wait()
+    store = await Store.open(database)
+    try:
+        (record,) = await store.load_active_games()
+        log = await store.game_log(record.id)
+    finally:
+        await store.close()
+    assert [entry.action["type"] for entry in log][:1] == ["draw"]
+
+    bot = make_bot()
+    scene.bot = bot
+    async with fake_discord.connected(bot):
+        table = scene.live()
+        assert table.game.save() == record.state and table.version == record.version
+        left = table.time_left(bot.service.now())
+        assert 12 * 60 - 30 < left <= 12 * 60  # the time the bot was down was given back
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "back after a restart" in m.content]
+        )
+        old = boards[0]  # the board from before the crash: its buttons still work
+        hand = await (
+            await fake_discord.click(old, button_id(old, "hand"), user=scene["bob"])
+        ).wait_response()
+        assert hand.ephemeral
+        assert f"({len(table.game.hands[1])} cards)" in hand.response_data["content"]
