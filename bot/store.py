@@ -52,6 +52,8 @@ RULES = ("basic", "advanced")
 DIFFICULTIES = ("beginner", "easy", "medium", "hard", "custom")
 OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
 WINS = ("destroyed", "deflected")
+#: The meta key of the bot's heartbeat (unix time it was last known alive).
+LAST_ALIVE = "last_alive"
 #: Statuses of a game that occupies its channel.
 OPEN_STATUSES = ("lobby", "active")
 
@@ -232,13 +234,16 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UnreadableDatabase(f"Cannot create the folder for {path}: {exc}.") from exc
+        # Checks and migrations run on a connection of their own, in a worker thread:
+        # a refused file never gets as far as the store's long-lived connection.
+        await asyncio.to_thread(_prepare, path)
         try:
             db = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
             raise _unusable(exc, path) from exc
         store = cls(db, path)
         try:
-            await store._run(_prepare, path)
+            await store._run(_configure)
         except BaseException:
             await db.close()
             raise
@@ -384,11 +389,19 @@ class Store:
         """A game's action log in version order (replays from its seed to its state)."""
         return await self._run(_read, _game_log, game_id)
 
-    # ----------------------------------------------------------------- clocks
+    # ------------------------------------------------- clocks and the bot itself
+
+    async def get_meta(self, key: str) -> Any:
+        """A value the bot keeps about itself (e.g. the hash of its synced commands)."""
+        return await self._run(_read, _get_meta, key)
+
+    async def set_meta(self, key: str, value: Any) -> None:
+        """Remember a value the bot keeps about itself."""
+        await self._run(_set_meta, key, value)
 
     async def touch_alive(self, now: float | None = None) -> None:
         """Record that the bot is alive now (call every few seconds)."""
-        await self._run(_touch_alive, _now(now))
+        await self._run(_set_meta, LAST_ALIVE, _now(now))
 
     async def freeze_clocks(self, now: float | None = None) -> int:
         """Stop every running clock (planned shutdown); returns how many were running."""
@@ -441,6 +454,8 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
     is written beside `dest` and renamed into place only once complete and checked.
     """
     source, dest = Path(source), Path(dest)
+    if not dest.parent.is_dir():
+        raise StoreError(f"The backup folder {dest.parent} does not exist.")
     if dest.exists() and dest.samefile(source):
         raise StoreError("The backup destination is the live database itself.")
     partial = dest.with_name(dest.name + ".partial")
@@ -525,34 +540,45 @@ def _read(conn: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
 # --------------------------------------------------------- opening and migrations
 
 
-def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    """Check the file is usable before writing to it, then set pragmas and migrate."""
+def _prepare(path: Path) -> None:
+    """Check the file is usable before writing to it, then switch to WAL and migrate."""
     known = migrations.load()
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        version = _schema_version(conn)
-        if version > len(known):
-            raise SchemaTooNew(
-                f"{path} has schema version {version}, but this bot only knows versions up "
-                f"to {len(known)}: it was written by a newer version of the bot. Run that "
-                "version, or restore a backup made by this one. The file was not modified."
-            )
-        (verdict,) = conn.execute("PRAGMA quick_check(1)").fetchone()
-        if verdict != "ok":
-            raise CorruptDatabase(
-                f"{path} is damaged ({verdict}). It was not modified: restore it from a backup."
-            )
-        # Take the write lock once, changing nothing, to learn now that writes work.
-        with _transaction(conn):
-            pass
-        (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
-        if mode != "wal":
-            raise StoreError(f"{path} could not be switched to WAL journaling (got {mode!r}).")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        _migrate(conn, known)
-        conn.execute("PRAGMA foreign_keys = ON")
+        with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+            _configure(conn)
+            version = _schema_version(conn)
+            if version > len(known):
+                raise SchemaTooNew(
+                    f"{path} has schema version {version}, but this bot only knows versions "
+                    f"up to {len(known)}: it was written by a newer version of the bot. Run "
+                    "that version, or restore a backup made by this one. The file was not "
+                    "modified."
+                )
+            (verdict,) = conn.execute("PRAGMA quick_check(1)").fetchone()
+            if verdict != "ok":
+                raise CorruptDatabase(
+                    f"{path} is damaged ({verdict}). It was not modified: restore it from a backup."
+                )
+            # Rewrite the version number in a transaction that is rolled back: we learn
+            # now, not at the first move, whether the file can be written; nothing changes.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"PRAGMA user_version = {version}")
+            finally:
+                conn.execute("ROLLBACK")
+            (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode != "wal":
+                raise StoreError(f"{path} could not be switched to WAL journaling ({mode!r}).")
+            _migrate(conn, known)
     except sqlite3.Error as exc:
         raise _unusable(exc, path) from exc
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    """The per-connection settings (WAL itself is stored in the file)."""
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
 
 
 def _schema_version(conn: sqlite3.Connection) -> int:
@@ -838,20 +864,26 @@ def _set_board_message(conn: sqlite3.Connection, game_id: int, message_id: int |
             raise GameNotFound(f"There is no game {game_id}.")
 
 
-# ------------------------------------------------------------------------ clocks
+# ------------------------------------------------------ clocks and the bot itself
 
 
-def _touch_alive(conn: sqlite3.Connection, now: float) -> None:
+def _get_meta(conn: sqlite3.Connection, key: str) -> Any:
+    query = "SELECT value FROM meta WHERE key = ?"
+    row = conn.execute(query, (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def _set_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
     with _transaction(conn):
-        _set_last_alive(conn, now)
+        _put_meta(conn, key, value)
 
 
-def _set_last_alive(conn: sqlite3.Connection, now: float) -> None:
+def _put_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
     query = (
-        "INSERT INTO meta (key, value) VALUES ('last_alive', ?) "
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     )
-    conn.execute(query, (now,))
+    conn.execute(query, (key, value))
 
 
 def _freeze_clocks(conn: sqlite3.Connection, now: float) -> int:
@@ -868,16 +900,16 @@ def _resume_clocks(conn: sqlite3.Connection, now: float) -> list[GameRecord]:
         # Clocks left running by a crash stopped when the bot was last known alive.
         query = (
             "UPDATE games SET clock_remaining = MAX(clock_deadline - MAX(updated_at, "
-            "COALESCE((SELECT value FROM meta WHERE key = 'last_alive'), 0)), 0), "
+            "COALESCE((SELECT value FROM meta WHERE key = ?), 0)), 0), "
             "clock_deadline = NULL WHERE status = 'active' AND clock_deadline IS NOT NULL"
         )
-        conn.execute(query)
+        conn.execute(query, (LAST_ALIVE,))
         query = (
             "UPDATE games SET clock_deadline = ? + clock_remaining, clock_remaining = NULL "
             "WHERE status = 'active'"
         )
         conn.execute(query, (now,))
-        _set_last_alive(conn, now)
+        _put_meta(conn, LAST_ALIVE, now)
         return _load_open_games(conn)
 
 

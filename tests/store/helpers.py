@@ -33,16 +33,23 @@ async def start(
     )
     for player in players[1:]:
         record = await store.add_player(record.id, player, now=now)
+    return await start_lobby(store, record, seed=seed, now=now)
+
+
+async def start_lobby(
+    store: Store, lobby: GameRecord, *, seed: int, now: float
+) -> tuple[GameRecord, Game]:
+    """Start a lobby with its seated players; the record and the game."""
     # The start player is chosen here, not drawn by Game.new: a drawn one takes a number
     # from the game's generator, which a replay given the start player would not take.
-    start_player = random.Random(seed).choice(record.players)
-    game = Game.new(list(record.players), rules=rules, seed=seed, start_player=start_player)
+    start_player = random.Random(seed).choice(lobby.players)
+    game = Game.new(list(lobby.players), rules=lobby.rules, seed=seed, start_player=start_player)
     record = await store.start_game(
-        record.id,
+        lobby.id,
         seed=seed,
         start_player=start_player,
         state=game.save(),
-        deadline=now + length,
+        deadline=now + lobby.length_seconds,
         now=now,
     )
     return record, game

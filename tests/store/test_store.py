@@ -327,3 +327,17 @@ async def test_load_active_games_in_one_pass(store: Store) -> None:
     assert [record.id for record in loaded] == open_ids
     assert loaded == [await store.get_game(game_id) for game_id in open_ids]
     assert sum(s.lstrip().upper().startswith("SELECT") for s in statements) == 2
+
+
+async def test_meta_values(db_path: Path, store: Store) -> None:
+    assert await store.get_meta("commands_hash") is None
+    await store.set_meta("commands_hash", "abc")
+    await store.set_meta("commands_hash", "def")
+    await store.touch_alive(now=123.5)
+    await store.close()
+    reopened = await Store.open(db_path)
+    try:
+        assert await reopened.get_meta("commands_hash") == "def"
+        assert await reopened.get_meta("last_alive") == 123.5
+    finally:
+        await reopened.close()
