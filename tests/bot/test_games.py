@@ -136,6 +136,7 @@ async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make
     scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C", "3C", "4D", "2H"], ["5S", "6S", "7S", "8S"]])
         before = table.game.save()
         for user, command, expected in [
             ("bob", "draw", "It is not your turn."),
@@ -147,7 +148,9 @@ async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make
             assert reply.ephemeral, (command, user)
             assert expected in reply.response_data["content"]
         reply = await scene.cmd("build", "ann", colour="red", size="large")
-        assert reply.ephemeral and "costs 3 hearts" in reply.response_data["content"]
+        assert (
+            reply.ephemeral and "costs 3 hearts (♥); you have 1" in reply.response_data["content"]
+        )
         reply = await scene.cmd("launch", "ann", cards="7Z")
         assert reply.ephemeral and "could not read" in reply.response_data["content"]
         reply = await scene.cmd("apophis start", "ann")
