@@ -7,13 +7,14 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 import yarl
 from dotenv import load_dotenv
 
 from bot.client import ApophisBot
 from bot.config import TOKEN_HELP, Config, ConfigError
-from bot.store import DatabaseUnusable
+from bot.store import DatabaseUnusable, Store
 
 log = logging.getLogger("bot")
 
@@ -38,7 +39,8 @@ def configure_logging(level: int) -> None:
 
 async def run(config: Config) -> None:
     """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly."""
-    bot = ApophisBot(config)
+    store = await Store.open(config.database)  # an unusable database stops us before Discord
+    bot = ApophisBot(config, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
@@ -70,6 +72,9 @@ def main() -> int:
     except DatabaseUnusable as exc:
         print(f"apophis-bot: {exc}", file=sys.stderr)
         return 3
+    except (OSError, aiohttp.ClientError) as exc:
+        print(f"apophis-bot: cannot reach Discord ({exc}).", file=sys.stderr)
+        return 1
     except discord.PrivilegedIntentsRequired:
         print("apophis-bot: Discord refused the requested gateway intents.", file=sys.stderr)
         return 2

@@ -29,12 +29,12 @@ COMMANDS_HASH_KEY = "commands_hash"
 class ApophisBot(commands.Bot):
     """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
 
-    def __init__(self, config: Config, **options) -> None:
+    def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.config = config
-        self.store: Store
+        self.store: Store | None = store
         self.outbox: Outbox
         self.service: GameService
         self._heartbeat: asyncio.Task | None = None
@@ -46,7 +46,8 @@ class ApophisBot(commands.Bot):
         return self.get_cog("Play")
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.config.database)
+        if self.store is None:
+            self.store = await Store.open(self.config.database)
         self.outbox = Outbox(self, self.store)
         self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
         self.add_dynamic_items(BoardButton, Picker)
@@ -132,5 +133,5 @@ class ApophisBot(commands.Bot):
             log.info("froze %d running clocks", frozen)
             await self.outbox.close()
         await super().close()
-        if hasattr(self, "store"):
+        if self.store is not None:
             await self.store.close()

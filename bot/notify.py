@@ -215,6 +215,8 @@ class Outbox:
     async def _send_hand(self, table: Table, player: int) -> None:
         key = (table.id, player)
         changes = self._dm_changes.pop(key, [])
+        if not changes:
+            return  # an earlier DM already carried the latest hand
         game = table.game
         hand = (
             tuple(game.hands[game.players.index(player)])

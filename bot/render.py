@@ -255,9 +255,9 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
     embed.add_field(name="Apophis", value=apophis)
 
     if view.rocket:
-        rocket = "\n".join(section_text(c, s) for c, s in reversed(view.rocket))
+        rocket = "bottom to top:\n" + "\n".join(section_text(c, s) for c, s in view.rocket)
         points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
-        rocket += f"\n(top first) points: {points}"
+        rocket += f"\npoints: {points} = {sum(view.points.values())}"
     else:
         rocket = "no rocket yet"
     embed.add_field(name="Rocket", value=rocket)

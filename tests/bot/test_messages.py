@@ -1,0 +1,92 @@
+"""What players read: hand DMs under rate limits, the rules, the statistics, the board."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import card_label
+from tests.bot.helpers import Scene, text_of
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_the_latest_hand_survives_discord_slowing_the_bot_down(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await fake_discord.wait_for(
+            lambda: fake_discord.dms(scene["ann"]) and fake_discord.dms(scene["bob"])
+        )
+        for _ in range(6):  # more than discord.py retries by itself: the outbox must retry
+            fake_discord.rate_limit_next("POST /channels/{channel_id}/messages", retry_after=0.01)
+        await scene.cmd("draw", "ann")
+        await scene.cmd("discard", "ann", cards=table.game.hands[0][0])
+        hand = table.game.hands[0]
+        dm = await fake_discord.wait_for(
+            lambda: len(fake_discord.dms(scene["ann"])) > 1 and fake_discord.dms(scene["ann"])[-1]
+        )
+        await bot.outbox.drain()
+        assert "you drew" in dm.content and "you discarded" in dm.content
+        assert all(card_label(card) in dm.content for card in hand)
+        assert len(fake_discord.dms(scene["ann"])) == 2  # both changes in one DM
+        throttled = [r for r in fake_discord.requests if r.status == 429]
+        assert len(throttled) == 6
+
+
+async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        rules = await scene.cmd("apophis rules", "ann")
+        assert rules.ephemeral and "Launch checks" in text_of(rules.message)
+        empty = await scene.cmd("apophis stats", "ann")
+        assert empty.ephemeral and "No game has finished here yet" in text_of(empty.message)
+        table = await scene.new_game("ann", minutes=3)
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S"]],
+            rocket=[("red", 3), ("yellow", 1)],
+            damage=2,
+            dice=[6, 6],
+        )
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        assert not table.open
+        stats = await scene.cmd("apophis stats", "ann")
+        text = text_of(stats.message)
+        assert "basic, custom**: 1 games — 1 won, 0 lost" in text
+        assert "Fastest wins" in text and "1 player" in text
+
+
+async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", difficulty="medium")
+        scene.arrange(
+            hands=[["2C", "3C", "4C", "5H", "6H"], ["7D"]],
+            rocket=[("red", 3), ("blue", 2)],
+            sequence=["9S"],
+            damage=1,
+            counters=2,
+        )
+        await scene.cmd("launch", "ann", cards="2C 5H")
+        await bot.outbox.drain()
+        board = text_of(scene.board(table))
+        for expected in [
+            "value **2**",
+            "damage 1/3",
+            "deflection ●●○○○ 2/5",
+            "bottom to top:\n🟥 large red\n🟦 medium blue",
+            "points: 🟥3 🟦2 = 5",
+            "Launch sequence (3/4)",
+            "🟨 🟩 🟥",
+            "deck ",
+            "discard pile ",
+            "3 cards",
+            "1 cards",
+            "Apophis arrives <t:",
+            "added 🟩 🟥 to the launch sequence",
+        ]:
+            assert expected in board, expected
+        assert f"<@{scene.id('bob')}>'s turn" in board
+        scene.assert_no_cards_in_public()

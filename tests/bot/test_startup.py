@@ -1,0 +1,128 @@
+"""Starting and stopping the bot: configuration errors, command sync, SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+
+import pytest
+
+from bot.config import Config, ConfigError
+from bot.store import Store
+from tests.bot.helpers import Scene
+
+TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27
+
+
+async def run_bot(env: dict[str, str], cwd) -> tuple[int, str]:
+    """Run `python -m bot` to its end (it must stop by itself); its exit code and stderr."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "APOPHIS_"))}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env={**clean, **env},
+        cwd=cwd,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    return process.returncode, stderr.decode()
+
+
+async def test_a_missing_token_says_how_to_get_one_and_exits_non_zero(tmp_path):
+    code, stderr = await run_bot({}, tmp_path)
+    assert code == 2
+    assert "DISCORD_TOKEN is not set" in stderr
+    assert "discord.com/developers/applications" in stderr
+    assert "Traceback" not in stderr
+
+
+async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_discord, tmp_path):
+    code, stderr = await run_bot(
+        {
+            "DISCORD_TOKEN": TOKEN,  # not the fake's: refused with 401 like a revoked token
+            "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+            "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+            "APOPHIS_DATABASE": str(tmp_path / "db.sqlite3"),
+        },
+        tmp_path,
+    )
+    assert code == 2, stderr
+    assert "Discord refused the token" in stderr
+    assert "Traceback" not in stderr and TOKEN not in stderr
+
+
+async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
+    bad = tmp_path / "garbage.sqlite3"
+    bad.write_bytes(b"this is not a database" * 100)
+    code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(bad)}, tmp_path)
+    assert code == 3 and "Traceback" not in stderr and "garbage.sqlite3" in stderr
+    assert bad.read_bytes() == b"this is not a database" * 100
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("DISCORD_TOKEN", "short", "does not look like a bot token"),
+        ("APOPHIS_DEV_GUILD", "my server", "must be a server id"),
+        ("APOPHIS_LOG_LEVEL", "LOUD", "must be DEBUG, INFO, WARNING or ERROR"),
+        ("APOPHIS_TIME_SCALE", "0", "must be a positive number"),
+        ("DISCORD_API_BASE_URL", "localhost:8080", "must be a full URL"),
+    ],
+)
+def test_each_bad_setting_is_named(name, value, message):
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, name: value})
+
+
+def test_defaults():
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN})
+    assert config.time_scale == 1.0 and config.dev_guild is None
+    assert str(config.database) == "data/apophis.sqlite3"
+
+
+@pytest.mark.e2e
+async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot):
+    for _ in range(2):
+        bot = make_bot()
+        async with fake_discord.connected(bot):
+            pass
+    puts = fake_discord.requests_to("PUT /applications/{application_id}/commands")
+    assert len(puts) == 1
+    names = {c["name"] for c in fake_discord.synced_commands()}
+    assert names == {"apophis", "draw", "build", "launch", "scrap", "discard", "hand", "board"}
+
+
+@pytest.mark.e2e
+async def test_sigterm_freezes_the_clocks_and_exits_cleanly(fake_discord, database):
+    scene = Scene(fake_discord, None, names=("ann",))
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.bot_token,
+        "APOPHIS_DATABASE": str(database),
+        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "APOPHIS_LOG_LEVEL": "INFO",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
+    )
+    while b"ready: logged in" not in (
+        line := await asyncio.wait_for(process.stderr.readline(), 20)
+    ):
+        assert line, "the bot process stopped before it was ready"
+    await scene.cmd("apophis new", "ann", difficulty="hard")
+    await scene.cmd("apophis start", "ann")
+    process.send_signal(signal.SIGTERM)
+    rest = await asyncio.wait_for(process.stderr.read(), 20)
+    assert await process.wait() == 0
+    assert b"froze 1 running clocks" in rest and b"Traceback" not in rest
+    store = await Store.open(database)
+    try:
+        (record,) = await store.load_active_games()
+    finally:
+        await store.close()
+    assert record.clock_deadline is None and 8 * 60 - 30 < record.clock_remaining <= 8 * 60
