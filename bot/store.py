@@ -7,7 +7,8 @@ How it stays safe:
 * One aiosqlite connection. Every public method runs as a single function on that
   connection's thread, and every write is one ``BEGIN IMMEDIATE ... COMMIT`` inside
   it: one thread hop per call, and transactions of concurrent tasks are serialised
-  by aiosqlite's queue, so they can never interleave.
+  by aiosqlite's queue, so they can never interleave. (A caller cancelled while it
+  waits does not cancel the call: it may still have committed.)
 * One accepted action is one transaction: the new state, the bumped version and the
   log row (plus the result row when the game ends) commit together or not at all.
   A write naming a version other than the stored one is refused (`StaleVersion`).
@@ -253,12 +254,6 @@ class Store:
         """Close the connection (WAL contents are checkpointed into the file)."""
         await self._db.close()
 
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
-
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(connection, *args)` on the connection's thread, as one queue item."""
         # aiosqlite runs queued callables one at a time on its thread. It has no public
@@ -387,13 +382,13 @@ class Store:
 
     async def game_log(self, game_id: int) -> list[LoggedAction]:
         """A game's action log in version order (replays from its seed to its state)."""
-        return await self._run(_read, _game_log, game_id)
+        return await self._run(_game_log, game_id)
 
     # ------------------------------------------------- clocks and the bot itself
 
     async def get_meta(self, key: str) -> Any:
         """A value the bot keeps about itself (e.g. the hash of its synced commands)."""
-        return await self._run(_read, _get_meta, key)
+        return await self._run(_get_meta, key)
 
     async def set_meta(self, key: str, value: Any) -> None:
         """Remember a value the bot keeps about itself."""
@@ -428,7 +423,7 @@ class Store:
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if it never changed any)."""
-        return await self._run(_read, _guild_settings, guild_id)
+        return await self._run(_guild_settings, guild_id)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings (keyword names are GuildSettings fields)."""
@@ -532,7 +527,7 @@ def _transaction(conn: sqlite3.Connection, kind: str = "IMMEDIATE") -> Iterator[
 
 
 def _read(conn: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """Run a reader in one read transaction, so its queries see one snapshot."""
+    """Run a reader of several queries in one read transaction: they see one snapshot."""
     with _transaction(conn, "DEFERRED"):
         return fn(conn, *args)
 
@@ -625,6 +620,13 @@ def _statements(script: str) -> Iterator[str]:
 
 # ----------------------------------------------------------------- games: reads
 
+# Queries over every open game name the unique index on open games' channels, which
+# holds exactly those rows: they read only them, however many ended games the table
+# holds (without statistics SQLite would scan the whole table). Lobbies have no clock,
+# so clock updates over open games touch only active ones.
+_OPEN_INDEX = "INDEXED BY games_one_open_per_channel"
+_IS_OPEN = f"status IN {OPEN_STATUSES}"
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, rules, difficulty, length_seconds, status, seed, "
     "start_player, state, version, board_message_id, clock_deadline, clock_remaining, "
@@ -658,17 +660,19 @@ def _load_game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
 
 
 def _open_game_in_channel(conn: sqlite3.Connection, channel_id: int) -> GameRecord | None:
-    query = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN {OPEN_STATUSES}"
+    query = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_IS_OPEN}"
     row = conn.execute(query, (channel_id,)).fetchone()
     return None if row is None else _game(row, _seats(conn, row[0]))
 
 
 def _load_open_games(conn: sqlite3.Connection) -> list[GameRecord]:
-    query = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN {OPEN_STATUSES} ORDER BY id"
+    query = f"SELECT {_GAME_COLUMNS} FROM games {_OPEN_INDEX} WHERE {_IS_OPEN} ORDER BY id"
     rows = conn.execute(query).fetchall()
+    # CROSS JOIN keeps the open games as the outer loop: players of ended games are skipped.
     query = (
-        "SELECT p.game_id, p.user_id, p.left_at FROM players AS p JOIN games AS g "
-        f"ON g.id = p.game_id WHERE g.status IN {OPEN_STATUSES} ORDER BY p.game_id, p.seat"
+        f"SELECT p.game_id, p.user_id, p.left_at FROM games AS g {_OPEN_INDEX} "
+        f"CROSS JOIN players AS p ON p.game_id = g.id WHERE g.{_IS_OPEN} "
+        "ORDER BY p.game_id, p.seat"
     )
     seats: dict[int, list[tuple[int, float | None]]] = {}
     for game_id, user_id, left_at in conn.execute(query):
@@ -889,8 +893,8 @@ def _put_meta(conn: sqlite3.Connection, key: str, value: Any) -> None:
 def _freeze_clocks(conn: sqlite3.Connection, now: float) -> int:
     with _transaction(conn):
         query = (
-            "UPDATE games SET clock_remaining = MAX(clock_deadline - ?, 0), "
-            "clock_deadline = NULL WHERE status = 'active' AND clock_deadline IS NOT NULL"
+            f"UPDATE games {_OPEN_INDEX} SET clock_remaining = MAX(clock_deadline - ?, 0), "
+            f"clock_deadline = NULL WHERE {_IS_OPEN} AND clock_deadline IS NOT NULL"
         )
         return conn.execute(query, (now,)).rowcount
 
@@ -899,14 +903,14 @@ def _resume_clocks(conn: sqlite3.Connection, now: float) -> list[GameRecord]:
     with _transaction(conn):
         # Clocks left running by a crash stopped when the bot was last known alive.
         query = (
-            "UPDATE games SET clock_remaining = MAX(clock_deadline - MAX(updated_at, "
-            "COALESCE((SELECT value FROM meta WHERE key = ?), 0)), 0), "
-            "clock_deadline = NULL WHERE status = 'active' AND clock_deadline IS NOT NULL"
+            f"UPDATE games {_OPEN_INDEX} SET clock_remaining = MAX(clock_deadline - "
+            "MAX(updated_at, COALESCE((SELECT value FROM meta WHERE key = ?), 0)), 0), "
+            f"clock_deadline = NULL WHERE {_IS_OPEN} AND clock_deadline IS NOT NULL"
         )
         conn.execute(query, (LAST_ALIVE,))
         query = (
-            "UPDATE games SET clock_deadline = ? + clock_remaining, clock_remaining = NULL "
-            "WHERE status = 'active'"
+            f"UPDATE games {_OPEN_INDEX} SET clock_deadline = ? + clock_remaining, "
+            f"clock_remaining = NULL WHERE {_IS_OPEN} AND clock_remaining IS NOT NULL"
         )
         conn.execute(query, (now,))
         _put_meta(conn, LAST_ALIVE, now)
