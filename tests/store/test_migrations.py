@@ -231,3 +231,15 @@ def test_the_wheel_ships_the_migrations(tmp_path: Path) -> None:
         text=True,
     )
     assert found.stdout.strip() == str(len(MIGRATIONS))
+
+
+def test_the_installed_project_finds_the_migrations(tmp_path: Path) -> None:
+    # Run outside the checkout, so the import goes through the installed project.
+    found = subprocess.run(
+        [sys.executable, "-c", "import migrations; print(len(migrations.load()))"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert found.stdout.strip() == str(len(MIGRATIONS))
