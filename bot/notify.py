@@ -84,8 +84,6 @@ class Outbox:
         self._dm_changes: dict[tuple[int, int], list[str]] = {}
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[tuple[int, int]] = set()
-        #: Requests sent that count against Discord's global limit (for benchmarks).
-        self.requests = 0
 
     # ------------------------------------------------- what the service calls
 
@@ -123,9 +121,6 @@ class Outbox:
         table.board_message_id = None
         self._board_written.pop(table.id, None)
         self._submit(("board", table.id), lambda: self._write_board(table, content))
-
-    def dms_closed(self, table: Table, player: int) -> bool:
-        return (table.id, player) in self._dms_closed
 
     # ------------------------------------------------------------- machinery
 
@@ -200,7 +195,6 @@ class Outbox:
             return  # an interaction response already showed this state
         message = components.board_message(table)
         channel = self.client.get_partial_messageable(table.channel_id)
-        self.requests += 1
         if table.board_message_id is not None:
             try:
                 await channel.get_partial_message(table.board_message_id).edit(**message)
@@ -225,7 +219,6 @@ class Outbox:
         )
         try:
             channel_id = await self._dm_channel(player)
-            self.requests += 1
             await self.client.get_partial_messageable(
                 channel_id, type=discord.ChannelType.private
             ).send(render.hand_dm(table, hand, changes), allowed_mentions=NO_MENTIONS)
@@ -246,7 +239,6 @@ class Outbox:
         if channel_id is None:
             channel_id = await self.store.get_dm_channel(user_id)
         if channel_id is None:
-            self.requests += 1
             dm = await self.client.create_dm(discord.Object(user_id))
             channel_id = dm.id
             await self.store.set_dm_channel(user_id, channel_id)
@@ -254,7 +246,6 @@ class Outbox:
         return channel_id
 
     async def _send_post(self, channel_id: int, content: str) -> None:
-        self.requests += 1
         await self.client.get_partial_messageable(channel_id).send(
             content, allowed_mentions=NO_MENTIONS
         )

@@ -50,11 +50,6 @@ def cards_text(cards: Iterable[str]) -> str:
     return " ".join(card_label(c) for c in cards) or "no cards"
 
 
-def colour_text(colour: Colour | str, rules: Rules | str) -> str:
-    colour = Colour(colour)
-    return f"{COLOUR_EMOJI[colour]} {colour.value} ({colour.role(Rules(rules)).lower()})"
-
-
 def section_text(colour: Colour | str, size: Size | int) -> str:
     colour, size = Colour(colour), Size(size)
     return f"{COLOUR_EMOJI[colour]} {size.label} {colour.value}"
@@ -116,11 +111,6 @@ def hand_dm(table: Table, hand: Sequence[str], changes: Sequence[str]) -> str:
 
 
 # ---------------------------------------------------------------- narration
-
-
-def narrate(events: Iterable[ev.Event]) -> list[str]:
-    """Public lines for what happened (cards of hands never appear)."""
-    return [line for event in events if (line := narrate_event(event))]
 
 
 def narrate_event(event: ev.Event) -> str | None:
@@ -318,14 +308,7 @@ def launch_embed(lines: Sequence[str], finished: bool) -> discord.Embed:
     return embed
 
 
-def result_text(outcome: str, time_left: float | None) -> str:
-    if outcome == Outcome.LOST:
-        return "☄️ **Time is up: Apophis hits Earth.** Better luck next time, team."
-    if outcome in (Outcome.DESTROYED, Outcome.DEFLECTED):
-        how = "destroyed" if outcome == Outcome.DESTROYED else "deflected"
-        left = f" with **{duration(time_left)}** left on the clock" if time_left else ""
-        return f"🎉 **Apophis {how}{left}!** Earth owes you one."
-    return "The game was ended without a result."
+LOSS_TEXT = "☄️ **Time is up: Apophis hits Earth.** Better luck next time, team."
 
 
 def stats_embed(stats: Stats) -> discord.Embed:

@@ -122,10 +122,6 @@ class ActionResult:
             isinstance(e, ev.LaunchStarted | ev.RerollUsed | ev.RerollDeclined) for e in self.events
         )
 
-    @property
-    def ended(self) -> bool:
-        return not self.table.open
-
 
 class GameService:
     """Lobbies, games and clocks of every channel; see the module docstring."""
@@ -453,7 +449,7 @@ class GameService:
 
     async def _expire_locked(self, table: Table) -> None:
         await self._apply_locked(table, {"type": "clock_expired"}, actor=None)
-        self.notifier.post(table, render.result_text("lost", 0))
+        self.notifier.post(table, render.LOSS_TEXT)
 
     async def _reshuffled(self, table: Table) -> None:
         async with table.lock:
