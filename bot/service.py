@@ -366,6 +366,10 @@ class GameService:
             table.deadline = None
             table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
             self._forget(table)
+            if game.outcome.won:
+                left = f"⏱️ The countdown stopped with {render.duration(table.remaining)} left."
+                lines.append(left)
+                table.recent.append(left)
         self.notifier.board_changed(table)
         return ActionResult(table, events, lines)
 

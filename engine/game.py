@@ -200,10 +200,10 @@ class Game:
             for hand in game.hands:
                 hand.append(game.deck.pop())
         game.depot = set(ALL_SECTIONS)
-        if start_player is None:
-            game.active = game.rng.below(len(players))
-        else:
-            game.active = players.index(start_player)
+        # The draw happens even when the host chose: a game replayed from its seed with
+        # the start player it actually had then continues exactly as the original.
+        drawn = game.rng.below(len(players))
+        game.active = drawn if start_player is None else players.index(start_player)
         game.turn = 1
         return game
 

@@ -156,3 +156,25 @@ async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make
         reply = await scene.cmd("apophis start", "ann")
         assert reply.ephemeral and "already started" in reply.response_data["content"]
         assert table.game.save() == before and table.version == 0
+
+
+async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_discord, make_bot):
+    bot = make_bot(time_scale=20)  # 10 game seconds are half a second
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
+        reply = await scene.cmd("draw", "ann")
+        assert (
+            "shuffling 45 discarded cards into a new deck (10 s)" in reply.response_data["content"]
+        )
+        refused = await scene.cmd("draw", "bob")
+        assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
+        assert len(table.game.hands[0]) == 2  # the second card waits for the new deck
+        dm = await fake_discord.wait_for(  # "you drew 4♣" at once, the second card later
+            lambda: [m for m in fake_discord.dms(scene["ann"]) if "you drew" in m.content][1:]
+        )
+        waited = (dm[0].created_at - reply.message.created_at).total_seconds()
+        assert waited >= 10 / 20 - 0.05
+        assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
+        assert len(table.game.deck) == 44 and not table.game.discard_pile

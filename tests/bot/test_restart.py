@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from bot.store import Store
+from engine import Game
 from tests.bot.helpers import Scene, button_id, text_of
 
 pytestmark = pytest.mark.e2e
@@ -98,3 +99,30 @@ async def test_a_game_survives_the_bot_process_being_killed(fake_discord, make_b
         ).wait_response()
         assert hand.ephemeral
         assert f"({len(table.game.hands[1])} cards)" in hand.response_data["content"]
+
+
+async def test_the_stored_action_log_replays_to_the_stored_game(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis new", "ann", rules="advanced")
+        await scene.cmd("apophis join", "bob")
+        await scene.cmd("apophis join", "cid")
+        await scene.cmd("apophis start", "ann")  # the start player is drawn at random
+        table = scene.live()
+        names = {scene.id(n): n for n in ("ann", "bob", "cid")}
+        await scene.cmd("draw", names[table.game.active_player])
+        await scene.cmd("apophis skip", "ann")
+        await scene.cmd("apophis kick", "ann", player=scene["cid"])
+        record = await bot.store.get_game(table.id)
+        log = await bot.store.game_log(table.id)
+    game = Game.new(
+        list(record.starting_players),
+        record.rules,
+        seed=record.seed,
+        start_player=record.start_player,
+    )
+    for entry in log:
+        game.apply(entry.action)
+    assert len(log) == record.version == 3
+    assert game.save() == record.state

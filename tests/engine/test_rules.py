@@ -629,3 +629,9 @@ def test_skip_during_a_reshuffle_never_leaves_a_hand_over_the_limit():
     events = game.skip_turn()
     assert kinds(events) == ["turn_skipped", "cards_discarded", "turn_started"]
     assert events[1].cards == ("7H",) and len(game.hands[0]) == 5
+
+
+def test_a_game_rebuilt_with_the_start_player_it_drew_is_the_same_game():
+    drawn = Game.new(["a", "b", "c"], seed=31)
+    rebuilt = Game.new(["a", "b", "c"], seed=31, start_player=drawn.active_player)
+    assert rebuilt.save() == drawn.save()
