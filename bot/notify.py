@@ -35,6 +35,8 @@ GLOBAL_RATE = 45.0
 BOARD_DELAY = 0.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 NO_MENTIONS = discord.AllowedMentions.none()
+#: Discord's error for editing a message that is over an hour old too often.
+TOO_OLD_TO_EDIT = 30046
 
 
 class RateLimiter:
@@ -200,6 +202,10 @@ class Outbox:
                 await channel.get_partial_message(table.board_message_id).edit(**message)
             except discord.NotFound:
                 table.board_message_id = None
+            except discord.HTTPException as exc:
+                if exc.code != TOO_OLD_TO_EDIT:
+                    raise
+                table.board_message_id = None  # post a fresh board instead
         if table.board_message_id is None:
             sent = await channel.send(content=content, allowed_mentions=NO_MENTIONS, **message)
             table.board_message_id = sent.id

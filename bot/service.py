@@ -240,18 +240,23 @@ class GameService:
         table = self.table_in(channel_id)
         if table.status == "active":
             return await self.act(channel_id, user_id, {"type": "remove_player"}, as_player=True)
+        return await self._unseat(
+            table,
+            user_id,
+            host_refusal="The host cannot leave the lobby. Start the game, or close the lobby "
+            "with `/apophis end`.",
+            absent="You are not in this game.",
+        )
+
+    async def _unseat(self, table: Table, user_id: int, *, host_refusal: str, absent: str) -> Table:
+        """Free a lobby seat (the host's stays: a lobby always has its host)."""
         async with table.lock:
-            if user_id not in table.seats:
-                raise UserError("You are not in this game.")
             if user_id == table.host_id:
-                raise UserError(
-                    "The host cannot leave the lobby. Start the game, or close the lobby "
-                    "with `/apophis end`."
-                )
+                raise UserError(host_refusal)
             try:
                 record = await self.store.remove_player(table.id, user_id)
             except NotSeated:
-                raise UserError("You are not in this game.") from None
+                raise UserError(absent) from None
             table.seats = list(record.players)
         return table
 
@@ -381,15 +386,12 @@ class GameService:
     async def kick(self, channel_id: int, by: int, player: int) -> ActionResult | Table:
         table = self.table_in(channel_id)
         if table.status == "lobby":
-            async with table.lock:
-                if player == table.host_id:
-                    raise UserError("The host cannot be removed from the lobby.")
-                try:
-                    record = await self.store.remove_player(table.id, player)
-                except NotSeated:
-                    raise UserError("That member is not in this game.") from None
-                table.seats = list(record.players)
-            return table
+            return await self._unseat(
+                table,
+                player,
+                host_refusal="The host cannot be removed from the lobby.",
+                absent="That member is not in this game.",
+            )
         if player not in table.seats:
             raise UserError("That member is not in this game.")
         action = {"type": "remove_player", "player": player}

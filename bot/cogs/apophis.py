@@ -181,21 +181,33 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     async def end(self, interaction: discord.Interaction) -> None:
         try:
             table = await self.check_host_or_moderator(interaction)
-            who = "the host" if interaction.user.id == table.host_id else "a moderator"
-            await self.service.end(interaction.channel_id, interaction.user.id, f"ended by {who}")
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        who = "the host" if interaction.user.id == table.host_id else "a moderator"
+        await self.close_game(
+            interaction,
+            f"ended by {who}",
+            f"🛑 {render.mention(interaction.user.id)} ended the game (#{{id}}). "
+            "It counts as abandoned, not as a win or a loss.",
+        )
+
+    async def close_game(self, interaction: discord.Interaction, reason: str, told: str) -> None:
+        """End the channel's game without a result; log it and tell the channel."""
+        try:
+            table = await self.service.end(interaction.channel_id, interaction.user.id, reason)
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
         log.info(
-            "game %s ended by %s in channel %s",
+            "game %s %s (%s) in channel %s",
             table.id,
+            reason,
             interaction.user.id,
             interaction.channel_id,
         )
         await interaction.response.send_message(
-            f"🛑 {render.mention(interaction.user.id)} ended the game (#{table.id}). "
-            "It counts as abandoned, not as a win or a loss.",
-            allowed_mentions=NO_MENTIONS,
+            told.format(id=table.id), allowed_mentions=NO_MENTIONS
         )
 
     @app_commands.command(description="Skip the active player's turn (host or moderator).")
@@ -243,23 +255,11 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                 "or the moderator role set with `/apophis config`.",
             )
             return
-        try:
-            table = await self.service.end(
-                interaction.channel_id, interaction.user.id, "reset by a moderator"
-            )
-        except UserError as exc:
-            await send_reason(interaction, str(exc))
-            return
-        log.info(
-            "game %s reset by moderator %s in channel %s",
-            table.id,
-            interaction.user.id,
-            interaction.channel_id,
-        )
-        await interaction.response.send_message(
-            f"🧹 {render.mention(interaction.user.id)} reset this channel's game (#{table.id}). "
+        await self.close_game(
+            interaction,
+            "reset by a moderator",
+            f"🧹 {render.mention(interaction.user.id)} reset this channel's game (#{{id}}). "
             "The channel is free for a new one: `/apophis new`.",
-            allowed_mentions=NO_MENTIONS,
         )
 
     @app_commands.command(description="Server settings: moderator role and defaults.")

@@ -93,15 +93,7 @@ class Play(commands.Cog):
     @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
     @app_commands.guild_only()
     async def launch(self, interaction: discord.Interaction, cards: str | None = None) -> None:
-        if cards is None:
-            await self.offer_picker(interaction, "launch")
-            return
-        try:
-            chosen = parse_cards(cards)
-        except UserError as exc:
-            await send_reason(interaction, str(exc))
-            return
-        await self.act_by_command(interaction, {"type": "launch", "cards": chosen})
+        await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
     @app_commands.guild_only()
@@ -112,15 +104,7 @@ class Play(commands.Cog):
     @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
     @app_commands.guild_only()
     async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
-        if cards is None:
-            await self.offer_picker(interaction, "discard")
-            return
-        try:
-            chosen = parse_cards(cards)
-        except UserError as exc:
-            await send_reason(interaction, str(exc))
-            return
-        await self.act_by_command(interaction, {"type": "discard", "cards": chosen})
+        await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
     @app_commands.guild_only()
@@ -144,6 +128,20 @@ class Play(commands.Cog):
             self.outbox.board_written(table, version)
 
     # --------------------------------------------------------------- helpers
+
+    async def play_cards(
+        self, interaction: discord.Interaction, action: str, cards: str | None
+    ) -> None:
+        """/launch or /discard: the typed cards, or a picker when none were typed."""
+        if cards is None:
+            await self.offer_picker(interaction, action)
+            return
+        try:
+            chosen = parse_cards(cards)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await self.act_by_command(interaction, {"type": action, "cards": chosen})
 
     async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
         """A slash command's action: the reply tells the channel, the board follows."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
+import sys
 from typing import Any
 
 from bot.client import ApophisBot
@@ -125,3 +128,26 @@ def text_of(message) -> str:
         parts += [embed.get("title", ""), embed.get("description", "")]
         parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
     return "\n".join(p for p in parts if p)
+
+
+async def start_bot_process(fake: FakeDiscord, database) -> asyncio.subprocess.Process:
+    """`python -m bot` in its own process, on `database`, connected to the fake and ready.
+
+    Its stderr (the log, at INFO) stays readable from `process.stderr`.
+    """
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake.bot_token,
+        "APOPHIS_DATABASE": str(database),
+        "DISCORD_API_BASE_URL": fake.api_base_url,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "APOPHIS_LOG_LEVEL": "INFO",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
+    )
+    while b"ready: logged in" not in (
+        line := await asyncio.wait_for(process.stderr.readline(), 20)
+    ):
+        assert line, "the bot process stopped before it was ready"
+    return process

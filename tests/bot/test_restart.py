@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sys
-
 import pytest
 
 from bot.store import Store
 from engine import Game
-from tests.bot.helpers import Scene, button_id, text_of
+from tests.bot.helpers import Scene, button_id, start_bot_process, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -47,23 +43,9 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
 
 
 async def test_a_game_survives_the_bot_process_being_killed(fake_discord, make_bot, database):
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake_discord.bot_token,
-        "APOPHIS_DATABASE": str(database),
-        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-        "APOPHIS_LOG_LEVEL": "INFO",
-    }
     scene = Scene(fake_discord, None, names=("ann", "bob"))
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
-    )
+    process = await start_bot_process(fake_discord, database)
     try:
-        while b"ready: logged in" not in (
-            line := await asyncio.wait_for(process.stderr.readline(), 20)
-        ):
-            assert line, "the bot process stopped before it was ready"
         await scene.cmd("apophis new", "ann", difficulty="easy")
         await scene.cmd("apophis join", "bob")
         await scene.cmd("apophis start", "ann", first=scene["ann"])

@@ -11,7 +11,7 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.store import Store
-from tests.bot.helpers import Scene
+from tests.bot.helpers import Scene, start_bot_process
 
 TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27
 
@@ -99,21 +99,7 @@ async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot
 @pytest.mark.e2e
 async def test_sigterm_freezes_the_clocks_and_exits_cleanly(fake_discord, database):
     scene = Scene(fake_discord, None, names=("ann",))
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake_discord.bot_token,
-        "APOPHIS_DATABASE": str(database),
-        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-        "APOPHIS_LOG_LEVEL": "INFO",
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
-    )
-    while b"ready: logged in" not in (
-        line := await asyncio.wait_for(process.stderr.readline(), 20)
-    ):
-        assert line, "the bot process stopped before it was ready"
+    process = await start_bot_process(fake_discord, database)
     await scene.cmd("apophis new", "ann", difficulty="hard")
     await scene.cmd("apophis start", "ann")
     process.send_signal(signal.SIGTERM)
