@@ -73,8 +73,9 @@ class ApophisBot(commands.Bot):
         self.recovered.set()
 
     async def on_ready(self) -> None:
-        log.info("ready: logged in as %s (%s), in %d servers", self.user, self.user.id,
-                 len(self.guilds))
+        log.info(
+            "ready: logged in as %s (%s), in %d servers", self.user, self.user.id, len(self.guilds)
+        )
 
     async def sync_commands(self) -> None:
         """Send the slash commands to Discord, but only when they changed since last time."""

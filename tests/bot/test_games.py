@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot import render
-from tests.bot.helpers import Scene, text_of
+from tests.bot.helpers import CARD, Scene, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -70,7 +72,10 @@ async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_disc
         scene.assert_no_cards_in_public()
 
 
-async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(fake_discord, make_bot):
+async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
+    fake_discord, make_bot, caplog
+):
+    caplog.set_level(logging.DEBUG, logger="bot")
     bot = make_bot()
     scene = Scene(fake_discord, bot)
     async with fake_discord.connected(bot):
@@ -93,6 +98,8 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(fake_disco
         assert "breaks apart" in text and not list(report.iter_components())
         assert not table.open
         scene.assert_no_cards_in_public()
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert logged and not [line for line in logged if CARD.search(line)]
 
 
 async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot):
