@@ -83,7 +83,7 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
             "deck ",
             "discard pile ",
             "3 cards",
-            "1 cards",
+            "1 card",
             "Apophis arrives <t:",
             "added 🟩 🟥 to the launch sequence",
         ]:
