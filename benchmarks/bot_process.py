@@ -5,6 +5,7 @@ set, replaces the outbox's own pacing (bot.notify.GLOBAL_RATE, 45 requests a sec
 The load benchmark lifts it so that the requests the bot *wants* to send (the demand
 on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
+BENCH_GC_LOG and BENCH_SLOW_CALLBACKS switch on diagnostics (see below).
 """
 
 from __future__ import annotations
@@ -15,8 +16,78 @@ import sys
 from bot import notify
 from bot.app import main
 
+
+def log_gc_pauses() -> None:  # diagnostics for --verbose runs
+    """BENCH_GC_LOG=1: print each garbage collection of 10 ms or more to stderr.
+
+    Also, on SIGUSR1, write a census of tracked objects and of the cyclic garbage a full
+    collection finds to /tmp/bench-census-<pid>.txt (how the GC pauses were diagnosed).
+    """
+    import gc
+    import time
+
+    began = [0.0]
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - began[0]
+        if took >= 0.01:
+            print(
+                f"bench-gc: generation {info['generation']} took {took * 1000:.0f} ms "
+                f"({info['collected']} collected)",
+                file=sys.stderr,
+            )
+
+    gc.callbacks.append(callback)
+
+    def census(signum, frame) -> None:
+        import collections
+
+        objects = gc.get_objects()
+        counts = collections.Counter(type(o).__qualname__ for o in objects)
+        top = ", ".join(f"{name} {n}" for name, n in counts.most_common(25))
+        del objects
+        began = time.perf_counter()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        gc.set_debug(0)
+        took = time.perf_counter() - began
+        garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+        top += f" | garbage {len(gc.garbage)}: " + ", ".join(
+            f"{name} {n}" for name, n in garbage.most_common(40)
+        )
+        gc.garbage.clear()
+        with open(f"/tmp/bench-census-{os.getpid()}.txt", "a") as out:
+            print(
+                f"full collection {took * 1000:.0f} ms, frozen {gc.get_freeze_count()}, "
+                f"counts {gc.get_count()}, thresholds {gc.get_threshold()}: {top}",
+                file=out,
+            )
+
+    import signal
+
+    signal.signal(signal.SIGUSR1, census)
+
+
 if __name__ == "__main__":
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
         notify.Outbox.__init__.__kwdefaults__["rate"] = float(rate)
+    if os.environ.get("BENCH_GC_LOG"):
+        log_gc_pauses()
+    if os.environ.get("BENCH_SLOW_CALLBACKS"):
+        # asyncio's debug mode names every callback that holds the loop for 50 ms or more.
+        import asyncio
+
+        _new_loop = asyncio.events.new_event_loop
+
+        def _debug_loop():
+            loop = _new_loop()
+            loop.set_debug(True)
+            loop.slow_callback_duration = 0.05
+            return loop
+
+        asyncio.events.new_event_loop = _debug_loop
     sys.exit(main())

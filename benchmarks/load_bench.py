@@ -158,6 +158,8 @@ class BotProcess:
             "APOPHIS_TIME_SCALE": str(self.args.time_scale),
             "BENCH_GLOBAL_RATE": str(self.args.global_rate),
             "PYTHONUNBUFFERED": "1",
+            "BENCH_GC_LOG": "1" if self.args.verbose else "",
+            "BENCH_SLOW_CALLBACKS": os.environ.get("BENCH_SLOW_CALLBACKS", ""),
         }
         self.started = time.monotonic()
         self.proc = await asyncio.create_subprocess_exec(
@@ -173,9 +175,11 @@ class BotProcess:
 
     async def _read(self) -> None:
         assert self.proc is not None and self.proc.stderr is not None
+        log = open(self.database.parent / "bot.log", "a")  # noqa: SIM115
         while line := await self.proc.stderr.readline():
             text = line.decode(errors="replace").rstrip()
             self.lines.append(text)
+            log.write(text + "\n")
             for pattern, future in list(self._watchers):
                 if not future.done() and (match := pattern.search(text)):
                     future.set_result((time.monotonic(), match))
@@ -232,6 +236,7 @@ class Tab:
     members: list[Any]
     rng: random.Random
     game_id: int | None = None
+    started: bool = False
     board_id: int | None = None
     #: Version the board message shows; -1 for a lobby, None once the game is over.
     board_version: int | None = -1
@@ -252,6 +257,8 @@ class Sample:
     refused: int = 0
     stale: int = 0
     unfinished: list[float] = field(default_factory=list)
+    #: How late the generator's own event loop woke up (its lag inflates every latency).
+    lag: list[float] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
 
 
@@ -350,6 +357,13 @@ class Load:
 
     # ---------------------------------------------------------------- interactions
 
+    async def watch_lag(self) -> None:
+        while self.running:
+            began = time.monotonic()
+            await asyncio.sleep(0.01)
+            if self.window is not None:
+                self.window.lag.append(time.monotonic() - began - 0.01)
+
     async def answered(self, interaction, kind: str) -> bool:
         """Wait for the first response; record its latency. False if refused or late."""
         if not interaction.attempts:
@@ -440,7 +454,8 @@ class Load:
             for member in others:
                 await self.command(tab, "apophis join", member)
             start = await self.command(tab, "apophis start", host)
-            return start.responded and not start.ephemeral
+            tab.started = start.responded and not start.ephemeral
+            return tab.started
 
     async def play(self, tab: Tab, first_delay: float) -> None:
         rng = tab.rng
@@ -619,6 +634,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             if time.monotonic() - began > 120:
                 raise RuntimeError("the bot did not answer within 120 s")
         load.open_db()
+        load.tasks.append(asyncio.create_task(load.watch_lag()))
         gc.collect()
         idle_rss = rss_kb(bot.pid)
         notes.append(
@@ -635,7 +651,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             # Settle: every table has a game (new ones started, hands dealt).
             settle_until = time.monotonic() + args.ramp + 60
             while time.monotonic() < settle_until:
-                started = sum(1 for t in load.tabs[:games] if t.game_id is not None)
+                started = sum(1 for t in load.tabs[:games] if t.started)
                 if started >= games:
                     break
                 await asyncio.sleep(0.5)
@@ -683,6 +699,9 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             print(row(result), flush=True)
             if args.verbose:
                 print("   ", sorted(sample.kinds.items()), routes, flush=True)
+                pauses = [line for line in bot.lines if line.startswith("bench-gc")]
+                print("    bot GC pauses >= 10 ms (last 200 log lines):", len(pauses), flush=True)
+                print("   ", "\n    ".join(pauses[-8:]), flush=True)
             p99 = percentile(sample.first, 0.99)
             if (p99 > args.stop_p99 or sample.failed) and not args.all_steps:
                 notes.append(
@@ -712,12 +731,12 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
 HEADER = (
     f"{'games':>6} {'act/s':>7} {'int/s':>7} | {'first response ms':^20} | "
     f"{'last message ms':^22} | {'>3s':>4} | {'bot CPU':>7} {'RSS MB':>7} {'KB/game':>7} | "
-    f"{'global req/s':>12} {'/action':>7} | {'gen CPU':>7}"
+    f"{'global req/s':>12} {'/action':>7} | {'generator':^14}"
 )
 SUBHEADER = (
     f"{'':>6} {'':>7} {'':>7} | {'p50':>6} {'p99':>6} {'max':>6} | "
     f"{'p50':>6} {'p99':>6} {'max':>8} | {'':>4} | {'':>7} {'':>7} {'':>7} | "
-    f"{'':>12} {'':>7} | {'':>7}"
+    f"{'':>12} {'':>7} | {'CPU':>6} {'lag p99':>7}"
 )
 
 
@@ -737,7 +756,8 @@ def row(r: StepResult) -> str:
         f"{fmt(statistics.median(s.last) if s.last else float('nan'))} "
         f"{fmt(percentile(s.last, 0.99))} {fmt(last_max, 8)} | {s.failed:>4} | "
         f"{r.bot_cpu * 100:>6.0f}% {r.rss_mb:>7.1f} {r.kb_per_game:>7.1f} | "
-        f"{r.global_requests / r.seconds:>12.1f} {per_action:>7.2f} | {r.gen_cpu * 100:>6.0f}%"
+        f"{r.global_requests / r.seconds:>12.1f} {per_action:>7.2f} | "
+        f"{r.gen_cpu * 100:>5.0f}% {fmt(percentile(s.lag, 0.99), 7)}"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
@@ -45,7 +46,27 @@ async def run(config: Config) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
     async with bot:
+        tuning = loop.create_task(_tune_garbage_collector(bot))
         await bot.start(config.token)
+        tuning.cancel()
+
+
+#: Allocations between young collections (CPython's default is 700). Fewer, larger young
+#: collections mean full collections (each a pause of every game) come ~70x less often.
+GC_YOUNG_THRESHOLD = 50_000
+
+
+async def _tune_garbage_collector(bot: ApophisBot) -> None:
+    """Once start-up is done, keep what it loaded out of the collector's way.
+
+    Servers, channels and resumed games live as long as the process; frozen, they are
+    not scanned by every full collection, whose pauses otherwise stop all games at once.
+    """
+    await bot.wait_until_ready()
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
 def _shutdown(bot: ApophisBot, sig: signal.Signals) -> None:

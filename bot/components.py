@@ -104,6 +104,19 @@ def _view(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
+def _private_view(*items: discord.ui.Item) -> discord.ui.View:
+    """A view for an ephemeral message, which discord.py is told not to keep.
+
+    discord.py keeps the view of every ephemeral reply for 15 minutes, each with a
+    timeout task; at a few pickers a second that is tens of thousands of views alive,
+    and long garbage-collection pauses. Our items are dynamic (found by their custom id
+    pattern), so nothing needs the stored view: a stopped view is sent but not kept.
+    """
+    view = _view(*items)
+    view.stop()
+    return view
+
+
 # ----------------------------------------------------------------- messages
 
 
@@ -201,7 +214,7 @@ def build_picker(table: Table, hand: tuple[str, ...]) -> dict[str, Any] | None:
         options=options[:25],
         placeholder="Choose a section to build",
     )
-    return {"content": "What do you build?", "view": _view(picker)}
+    return {"content": "What do you build?", "view": _private_view(picker)}
 
 
 def card_picker(table: Table, hand: tuple[str, ...], action: str) -> dict[str, Any] | None:
@@ -230,4 +243,4 @@ def card_picker(table: Table, hand: tuple[str, ...], action: str) -> dict[str, A
         max_values=high,
         placeholder=prompt[:150],
     )
-    return {"content": prompt, "view": _view(picker)}
+    return {"content": prompt, "view": _private_view(picker)}
