@@ -26,5 +26,8 @@ test: lint
 e2e: $(STAMP)
 	$(BIN)/python -m pytest -m e2e
 
+bench: $(STAMP)
+	$(BIN)/python benchmarks/load_bench.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -648,11 +648,14 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 load.tasks.append(asyncio.create_task(load.play(tab, delay)))
             running = games
             await asyncio.sleep(args.ramp)
-            # Settle: every table has a game (new ones started, hands dealt).
-            settle_until = time.monotonic() + args.ramp + 60
+            # Settle: every table has a game and every player has had their hand by DM
+            # (the first DMs open DM channels: a one-off burst that is not the steady state).
+            settle_until = time.monotonic() + args.ramp + 120
+            players = [m.user.id for t in load.tabs[:games] for m in t.members]
             while time.monotonic() < settle_until:
                 started = sum(1 for t in load.tabs[:games] if t.started)
-                if started >= games:
+                dealt = sum(1 for user in players if user in load.last_dm)
+                if started >= games and dealt >= len(players):
                     break
                 await asyncio.sleep(0.5)
             await asyncio.sleep(args.warmup)
