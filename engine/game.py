@@ -130,9 +130,12 @@ class PlayerView:
     table: PublicView
 
 
+_COLOUR_ORDER = {colour: i for i, colour in enumerate(Colour)}
+
+
 def _sort_key(section: Section) -> tuple[int, int]:
     colour, size = section
-    return (list(Colour).index(colour), size)
+    return (_COLOUR_ORDER[colour], size)
 
 
 def rocket_points(rocket: Sequence[Section]) -> dict[Colour, int]:
