@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.play import send_reason
-from bot.components import BoardButton, Picker
 from bot.config import Config
 from bot.notify import Outbox
 from bot.render import duration
@@ -50,7 +49,6 @@ class ApophisBot(commands.Bot):
             self.store = await Store.open(self.config.database)
         self.outbox = Outbox(self, self.store)
         self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
-        self.add_dynamic_items(BoardButton, Picker)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error

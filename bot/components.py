@@ -2,15 +2,20 @@
 
 Every component is persistent: its custom_id carries the game id, the state version
 it was drawn for and what it does, so it keeps working after a restart and a click on
-an older board is recognised. Clicks are handed to the Play cog (`client.play`).
+an older board is recognised. Clicks are routed by their custom id (`CUSTOM_ID`) to
+the Play cog; discord.py keeps no view for them.
+
+Components are written as Discord's JSON rather than as discord.ui views: a view and
+its items refer to each other, so every board drawn that way (several a second on a
+busy bot) left a reference cycle for the garbage collector, whose pauses stop every
+game at once. `Components` carries the JSON wherever discord.py accepts a view.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING, Any
-
-import discord
 
 from bot import render
 from engine import HAND_LIMIT, Colour, Phase, Size, card_label, colour_of
@@ -18,103 +23,109 @@ from engine import HAND_LIMIT, Colour, Phase, Size, card_label, colour_of
 if TYPE_CHECKING:
     from bot.service import Table
 
-#: Custom id prefixes; the rest is "<game id>:<version>:<action>".
-BUTTON_TEMPLATE = r"apo:b:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
-PICKER_TEMPLATE = r"apo:p:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+#: "apo:<b: button, p: picker>:<game id>:<version>:<action>".
+CUSTOM_ID = re.compile(
+    r"apo:(?P<kind>[bp]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+)
+
+#: Discord's button styles.
+PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
+ACTION_ROW, BUTTON, SELECT = 1, 2, 3
+BUTTONS_PER_ROW = 5
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """A button on the lobby, board or launch report."""
+class Components:
+    """Message components as Discord's JSON, given to discord.py in place of a view.
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        action: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                row=row,
-                custom_id=f"apo:b:{game_id}:{version}:{action}",
-            )
-        )
-        self.game_id, self.version, self.action = game_id, version, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any
-    ) -> BoardButton:
-        return cls(int(match["game"]), int(match["version"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.play.on_component(  # type: ignore[attr-defined]
-            interaction, self.game_id, self.version, self.action, None
-        )
-
-
-class Picker(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_TEMPLATE):
-    """A select menu offered privately: what to build, which cards to launch or discard."""
-
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        action: str,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        min_values: int = 1,
-        max_values: int = 1,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"apo:p:{game_id}:{version}:{action}",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=min_values,
-                max_values=max_values,
-            )
-        )
-        self.game_id, self.version, self.action = game_id, version, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any
-    ) -> Picker:
-        return cls(int(match["game"]), int(match["version"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.play.on_component(  # type: ignore[attr-defined]
-            interaction, self.game_id, self.version, self.action, self.item.values
-        )
-
-
-def _view(*items: discord.ui.Item) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
-
-
-def _private_view(*items: discord.ui.Item) -> discord.ui.View:
-    """A view for an ephemeral message, which discord.py is told not to keep.
-
-    discord.py keeps the view of every ephemeral reply for 15 minutes, each with a
-    timeout task; at a few pickers a second that is tens of thousands of views alive,
-    and long garbage-collection pauses. Our items are dynamic (found by their custom id
-    pattern), so nothing needs the stored view: a stopped view is sent but not kept.
+    discord.py asks a view for `to_components()` when sending and then decides whether
+    to keep it for dispatch: these never are (`is_finished`), as our custom ids are
+    routed by the Play cog, before and after a restart alike.
     """
-    view = _view(*items)
-    view.stop()
-    return view
+
+    __slots__ = ("rows",)
+    __discord_ui_view__ = True  # discord.py's mark of something that can be sent as a view
+    timeout = None
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def button(
+    game_id: int,
+    version: int,
+    action: str,
+    label: str,
+    *,
+    emoji: str | None = None,
+    style: int = SECONDARY,
+) -> dict[str, Any]:
+    """A board button; its custom id says which game, which state and what it does."""
+    item: dict[str, Any] = {
+        "type": BUTTON,
+        "style": style,
+        "label": label,
+        "custom_id": f"apo:b:{game_id}:{version}:{action}",
+    }
+    if emoji:
+        item["emoji"] = {"name": emoji}
+    return item
+
+
+def picker(
+    game_id: int,
+    version: int,
+    action: str,
+    options: list[dict[str, Any]],
+    *,
+    placeholder: str,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> dict[str, Any]:
+    """A select menu offered privately: what to build, which cards to launch or discard."""
+    return {
+        "type": SELECT,
+        "custom_id": f"apo:p:{game_id}:{version}:{action}",
+        "options": options[:25],
+        "placeholder": placeholder[:150],
+        "min_values": min_values,
+        "max_values": max_values,
+    }
+
+
+def option(label: str, value: str, emoji: str, description: str | None = None) -> dict[str, Any]:
+    item = {"label": label[:100], "value": value, "emoji": {"name": emoji}}
+    if description:
+        item["description"] = description[:100]
+    return item
+
+
+def rows(*items: dict[str, Any]) -> Components:
+    """Items laid out as Discord wants them: up to five buttons a row, a select alone."""
+    laid: list[dict[str, Any]] = []
+    for item in items:
+        last = laid[-1]["components"] if laid else None
+        if (
+            item["type"] == BUTTON
+            and last
+            and last[0]["type"] == BUTTON
+            and len(last) < BUTTONS_PER_ROW
+        ):
+            last.append(item)
+        else:
+            laid.append({"type": ACTION_ROW, "components": [item]})
+    return Components(laid)
 
 
 # ----------------------------------------------------------------- messages
@@ -122,14 +133,14 @@ def _private_view(*items: discord.ui.Item) -> discord.ui.View:
 
 def lobby_message(table: Table) -> dict[str, Any]:
     """The lobby: who has joined, and Join / Leave / Start."""
-    items: list[discord.ui.Item] = []
+    items = []
     if table.status == "lobby":
         items = [
-            BoardButton(table.id, 0, "join", label="Join", style=discord.ButtonStyle.success),
-            BoardButton(table.id, 0, "leave", label="Leave"),
-            BoardButton(table.id, 0, "start", label="Start", style=discord.ButtonStyle.primary),
+            button(table.id, 0, "join", "Join", style=SUCCESS),
+            button(table.id, 0, "leave", "Leave"),
+            button(table.id, 0, "start", "Start", style=PRIMARY),
         ]
-    return {"embed": render.lobby_embed(table), "view": _view(*items)}
+    return {"embed": render.lobby_embed(table), "view": rows(*items)}
 
 
 def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
@@ -140,51 +151,40 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
     view = table.game.public_view()
     embed = render.board_embed(table, view, table.time_left(now))
     if view.phase is Phase.OVER or not table.open:
-        return {"embed": embed, "view": _view()}
+        return {"embed": embed, "view": rows()}
     gid, version = table.id, table.version
-
-    def button(action: str, label: str, emoji: str, style=discord.ButtonStyle.secondary):
-        return BoardButton(gid, version, action, label=label, emoji=emoji, style=style)
-
-    items: list[discord.ui.Item] = []
+    items = []
     if view.phase is Phase.DISCARD:
-        items.append(button("discard", "Discard…", "🗑️", discord.ButtonStyle.danger))
+        items.append(button(gid, version, "discard", "Discard…", emoji="🗑️", style=DANGER))
     elif view.phase is Phase.REROLL:
         rerolls = view.pending["rerolls"] if view.pending else 0
-        items.append(
-            button("reroll", f"Reroll ({rerolls} left)", "🛟", discord.ButtonStyle.primary)
-        )
-        items.append(button("accept", "Accept", "✔️"))
+        items += _reroll_buttons(gid, version, rerolls)
     elif view.phase is Phase.PLAY:
         items += [
-            button("draw", "Draw 2", "🃏", discord.ButtonStyle.primary),
-            button("build", "Build…", "🏗️"),
-            button("launch", "Launch…", "🚀"),
-            button("scrap", "Scrap", "♻️"),
+            button(gid, version, "draw", "Draw 2", emoji="🃏", style=PRIMARY),
+            button(gid, version, "build", "Build…", emoji="🏗️"),
+            button(gid, version, "launch", "Launch…", emoji="🚀"),
+            button(gid, version, "scrap", "Scrap", emoji="♻️"),
         ]
-    items.append(button("hand", "My hand", "👁️"))
-    return {"embed": embed, "view": _view(*items)}
+    items.append(button(gid, version, "hand", "My hand", emoji="👁️"))
+    return {"embed": embed, "view": rows(*items)}
+
+
+def _reroll_buttons(game_id: int, version: int, rerolls: int) -> list[dict[str, Any]]:
+    return [
+        button(game_id, version, "reroll", f"Reroll ({rerolls} left)", emoji="🛟", style=PRIMARY),
+        button(game_id, version, "accept", "Accept", emoji="✔️"),
+    ]
 
 
 def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
     """The launch told step by step; Reroll / Accept while a decision is pending."""
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
-    items: list[discord.ui.Item] = []
+    items = []
     if pending:
-        rerolls = game.public_view().pending["rerolls"]
-        items = [
-            BoardButton(
-                table.id,
-                table.version,
-                "reroll",
-                label=f"Reroll ({rerolls} left)",
-                emoji="🛟",
-                style=discord.ButtonStyle.primary,
-            ),
-            BoardButton(table.id, table.version, "accept", label="Accept", emoji="✔️"),
-        ]
-    return {"embed": render.launch_embed(lines, finished=not pending), "view": _view(*items)}
+        items = _reroll_buttons(table.id, table.version, game.public_view().pending["rerolls"])
+    return {"embed": render.launch_embed(lines, finished=not pending), "view": rows(*items)}
 
 
 # ------------------------------------------------------------------ pickers
@@ -196,25 +196,21 @@ def build_picker(table: Table, hand: tuple[str, ...]) -> dict[str, Any] | None:
     top = view.rocket[-1][1] if view.rocket else Size.LARGE
     counts = {c: sum(1 for card in hand if colour_of(card) is c) for c in Colour}
     options = [
-        discord.SelectOption(
-            label=f"{size.label.capitalize()} {colour.value} — pay {int(size)} {colour.symbol}",
-            value=f"{colour.value}:{int(size)}",
-            emoji=render.COLOUR_EMOJI[colour],
-            description=colour.role(view.rules),
+        option(
+            f"{size.label.capitalize()} {colour.value} — pay {int(size)} {colour.symbol}",
+            f"{colour.value}:{int(size)}",
+            render.COLOUR_EMOJI[colour],
+            colour.role(view.rules),
         )
         for colour, size in view.depot
         if counts[colour] >= size and size <= top
     ]
     if not options or view.sequence:
         return None
-    picker = Picker(
-        table.id,
-        table.version,
-        "build",
-        options=options[:25],
-        placeholder="Choose a section to build",
+    menu = picker(
+        table.id, table.version, "build", options, placeholder="Choose a section to build"
     )
-    return {"content": "What do you build?", "view": _private_view(picker)}
+    return {"content": "What do you build?", "view": rows(menu)}
 
 
 def card_picker(table: Table, hand: tuple[str, ...], action: str) -> dict[str, Any] | None:
@@ -230,17 +226,14 @@ def card_picker(table: Table, hand: tuple[str, ...], action: str) -> dict[str, A
         prompt = f"Choose {low} card{'s' if low > 1 else ''} to discard."
     if not cards:
         return None
-    options = [
-        discord.SelectOption(label=card_label(c), value=c, emoji=render.COLOUR_EMOJI[colour_of(c)])
-        for c in cards
-    ]
-    picker = Picker(
+    options = [option(card_label(c), c, render.COLOUR_EMOJI[colour_of(c)]) for c in cards]
+    menu = picker(
         table.id,
         table.version,
         action,
-        options=options[:25],
+        options,
+        placeholder=prompt,
         min_values=low,
         max_values=high,
-        placeholder=prompt[:150],
     )
-    return {"content": prompt, "view": _private_view(picker)}
+    return {"content": prompt, "view": rows(menu)}

@@ -205,6 +205,19 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------ components
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every click on one of our buttons or pickers, found by its custom id."""
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        match = components.CUSTOM_ID.fullmatch(interaction.data.get("custom_id", ""))
+        if match is None:
+            return
+        values = interaction.data.get("values", []) if match["kind"] == "p" else None
+        await self.on_component(
+            interaction, int(match["game"]), int(match["version"]), match["action"], values
+        )
+
     async def on_component(
         self,
         interaction: discord.Interaction,
