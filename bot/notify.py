@@ -1,11 +1,18 @@
 """The outbox: every message that is not an interaction response goes through here.
 
-Board edits, hand DMs and channel posts spend Discord's global budget of 50 requests
-a second, so they are paced by one token bucket and coalesced by key: a board is
-edited once with its latest state however many actions happened meanwhile, and a
-player's DM always carries their latest hand with every change since the last one.
-A job that fails because Discord asked us to slow down, or had a passing fault, is
-retried later: the latest state of a hand is never dropped.
+Board edits, hand DMs and channel posts are coalesced by key: a board is edited once
+with its latest state however many actions happened meanwhile, and a player's DM
+always carries their latest hand with every change since the last one. A job that
+fails because Discord asked us to slow down, or had a passing fault, is retried later:
+the latest state of a hand is never dropped.
+
+Requests to the channel and DM routes spend Discord's global budget of 50 a second
+and are paced by one token bucket. Most board edits and channel posts do not need
+them: the interaction that last drew the board (a click on it, or the command that
+posted it) owns it as its "original response" for the token's 15 minutes, and an edit
+or a follow-up through that token is not counted against the global limit. Those go
+that way, and the channel routes are the fallback. Requests are sent as Discord's JSON
+through discord.py's HTTP client, so that no message object is built from each answer.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING
 
 import discord
+from discord.http import Route
 
 from bot import components, render
 
@@ -34,9 +42,25 @@ GLOBAL_RATE = 45.0
 #: How long a board edit waits for more changes (and for an interaction response to claim it).
 BOARD_DELAY = 0.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
-NO_MENTIONS = discord.AllowedMentions.none()
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
+#: How long after an interaction we still use its token (Discord: 15 minutes), leaving
+#: room for an edit that waits in the queue.
+TOKEN_USE_SECONDS = 14 * 60.0
+#: allowed_mentions that ping nobody.
+NO_MENTIONS = {"parse": []}
+
+
+def message_json(message: dict, content: str | None = None) -> dict:
+    """A board/lobby/report message (`components.board_message` and co.) as Discord's JSON."""
+    payload = {
+        "embeds": [message["embed"].to_dict()],
+        "components": message["view"].to_components(),
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if content is not None:
+        payload["content"] = content
+    return payload
 
 
 class RateLimiter:
@@ -70,9 +94,11 @@ class Outbox:
         *,
         rate: float = GLOBAL_RATE,
         workers: int = 8,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
         self.store = store
+        self.clock = clock
         self.limiter = RateLimiter(rate)
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
         self._attempts: dict[Hashable, int] = {}
@@ -81,11 +107,15 @@ class Outbox:
         self._idle = asyncio.Event()
         self._workers = [asyncio.create_task(self._work()) for _ in range(workers)]
         self._post_seq = 0
+        #: game id -> the latest version of a started game the board shows (a lobby has
+        #: no versions: it is always redrawn).
         self._board_written: dict[int, int] = {}
         self._board_due: set[Hashable] = set()
         self._dm_changes: dict[tuple[int, int], list[str]] = {}
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[tuple[int, int]] = set()
+        #: game id -> (board message id, token of the interaction owning it, usable until)
+        self._board_owners: dict[int, tuple[int, str, float]] = {}
 
     # ------------------------------------------------- what the service calls
 
@@ -100,10 +130,31 @@ class Outbox:
         self._board_due.discard(("board", table.id))
         self._submit(("board", table.id), lambda: self._write_board(table))
 
-    def board_written(self, table: Table, version: int) -> None:
-        """An interaction response already showed the board at `version`."""
-        if self._board_written.get(table.id, -1) < version:
+    def board_written(
+        self, table: Table, version: int, interaction: discord.Interaction | None = None
+    ) -> None:
+        """An interaction response already showed the board at `version`.
+
+        With `interaction`: its original response is the board message (a click on the
+        board answered by updating it, or the command that posted it), so its token may
+        edit the board and post in the channel for a while, outside the global limit.
+        """
+        if table.game is not None and self._board_written.get(table.id, -1) < version:
             self._board_written[table.id] = version
+        if interaction is not None and table.board_message_id is not None:
+            until = self.clock() + TOKEN_USE_SECONDS
+            self._board_owners[table.id] = (table.board_message_id, interaction.token, until)
+
+    def _board_owner(self, table: Table) -> str | None:
+        """The token that may edit the current board now, if any."""
+        owner = self._board_owners.get(table.id)
+        if owner is None:
+            return None
+        message_id, token, until = owner
+        if message_id != table.board_message_id or self.clock() >= until:
+            del self._board_owners[table.id]
+            return None
+        return token
 
     def hand_changed(self, table: Table, player: int, changes: list[str]) -> None:
         """`player` should get a DM with their latest hand and what changed."""
@@ -116,12 +167,13 @@ class Outbox:
     def post(self, table: Table, content: str) -> None:
         """A message in the game's channel."""
         self._post_seq += 1
-        self._submit(("post", self._post_seq), lambda: self._send_post(table.channel_id, content))
+        self._submit(("post", self._post_seq), lambda: self._send_post(table, content))
 
     def fresh_board(self, table: Table, content: str) -> None:
         """Post a new board message (after a restart) instead of editing the old one."""
         table.board_message_id = None
         self._board_written.pop(table.id, None)
+        self._board_owners.pop(table.id, None)
         self._submit(("board", table.id), lambda: self._write_board(table, content))
 
     # ------------------------------------------------------------- machinery
@@ -145,7 +197,6 @@ class Outbox:
         while True:
             key, job = await self._next_job()
             try:
-                await self.limiter.acquire()
                 await job()
                 self._attempts.pop(key, None)
             except asyncio.CancelledError:
@@ -191,15 +242,19 @@ class Outbox:
 
     # ------------------------------------------------------------------ jobs
 
+    async def _spend(self) -> None:
+        """Wait for a share of the global budget, before a request that counts against it."""
+        await self.limiter.acquire()
+
     async def _write_board(self, table: Table, content: str | None = None) -> None:
         version = table.version
-        if content is None and self._board_written.get(table.id, -1) >= version:
+        shown = self._board_written.get(table.id, -1) if table.game is not None else -1
+        if content is None and shown >= version:
             return  # an interaction response already showed this state
-        message = components.board_message(table)
-        channel = self.client.get_partial_messageable(table.channel_id)
+        payload = message_json(components.board_message(table), content)
         if table.board_message_id is not None:
             try:
-                await channel.get_partial_message(table.board_message_id).edit(**message)
+                await self._edit_board(table, payload)
             except discord.NotFound:
                 table.board_message_id = None
             except discord.HTTPException as exc:
@@ -207,10 +262,42 @@ class Outbox:
                     raise
                 table.board_message_id = None  # post a fresh board instead
         if table.board_message_id is None:
-            sent = await channel.send(content=content, allowed_mentions=NO_MENTIONS, **message)
-            table.board_message_id = sent.id
-            await self.store.set_board_message(table.id, sent.id)
+            await self._spend()
+            sent = await self.client.http.request(
+                Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id),
+                json=payload,
+            )
+            table.board_message_id = int(sent["id"])
+            await self.store.set_board_message(table.id, table.board_message_id)
         self.board_written(table, version)
+
+    async def _edit_board(self, table: Table, payload: dict) -> None:
+        """Through the owning interaction's token when there is one, else the channel route."""
+        token = self._board_owner(table)
+        if token is not None:
+            try:
+                await self.client.http.request(self._webhook_route("PATCH", token), json=payload)
+                return
+            except discord.HTTPException as exc:
+                # Token refused (expired, unknown) or message gone: the channel route decides.
+                log.debug("board edit through the interaction token failed: %s", exc)
+                self._board_owners.pop(table.id, None)
+        await self._spend()
+        await self.client.http.request(
+            Route(
+                "PATCH",
+                "/channels/{channel_id}/messages/{message_id}",
+                channel_id=table.channel_id,
+                message_id=table.board_message_id,
+            ),
+            json=payload,
+        )
+
+    def _webhook_route(self, method: str, token: str) -> Route:
+        path = "/webhooks/{webhook_id}/{webhook_token}"
+        if method == "PATCH":
+            path += "/messages/@original"
+        return Route(method, path, webhook_id=self.client.application_id, webhook_token=token)
 
     async def _send_hand(self, table: Table, player: int) -> None:
         key = (table.id, player)
@@ -225,9 +312,14 @@ class Outbox:
         )
         try:
             channel_id = await self._dm_channel(player)
-            await self.client.get_partial_messageable(
-                channel_id, type=discord.ChannelType.private
-            ).send(render.hand_dm(table, hand, changes), allowed_mentions=NO_MENTIONS)
+            await self._spend()
+            await self.client.http.request(
+                Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id),
+                json={
+                    "content": render.hand_dm(table, hand, changes),
+                    "allowed_mentions": NO_MENTIONS,
+                },
+            )
         except discord.Forbidden:
             self._dms_closed.add(key)
             self.post(
@@ -245,13 +337,26 @@ class Outbox:
         if channel_id is None:
             channel_id = await self.store.get_dm_channel(user_id)
         if channel_id is None:
+            await self._spend()
             dm = await self.client.create_dm(discord.Object(user_id))
             channel_id = dm.id
             await self.store.set_dm_channel(user_id, channel_id)
         self._dm_channels[user_id] = channel_id
         return channel_id
 
-    async def _send_post(self, channel_id: int, content: str) -> None:
-        await self.client.get_partial_messageable(channel_id).send(
-            content, allowed_mentions=NO_MENTIONS
+    async def _send_post(self, table: Table, content: str) -> None:
+        """A follow-up of the interaction owning the board, or else a channel message."""
+        payload = {"content": content, "allowed_mentions": NO_MENTIONS}
+        token = self._board_owner(table)
+        if token is not None:
+            try:
+                await self.client.http.request(self._webhook_route("POST", token), json=payload)
+                return
+            except discord.HTTPException as exc:
+                log.debug("post through the interaction token failed: %s", exc)
+                self._board_owners.pop(table.id, None)
+        await self._spend()
+        await self.client.http.request(
+            Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id),
+            json=payload,
         )

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import components, render
-from bot.cogs.play import send_reason
+from bot.cogs.play import clicked_board, send_reason
 from bot.service import ActionResult, Table, UserError
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
+            self.bot.outbox.board_written(table, table.version, interaction)
 
     @app_commands.command(description="Join the game forming in this channel.")
     @app_commands.guild_only()
@@ -156,7 +157,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             return
         shown = table.version
         await interaction.response.edit_message(**components.board_message(table))
-        self.bot.outbox.board_written(table, shown)
+        owner = interaction if clicked_board(interaction, table) else None
+        self.bot.outbox.board_written(table, shown, owner)
 
     # ----------------------------------------------------------- moderation
 

@@ -45,6 +45,12 @@ def parse_cards(text: str) -> list[str]:
     return cards
 
 
+def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether the clicked button is on the game's current board message."""
+    message = interaction.message
+    return message is not None and message.id == table.board_message_id
+
+
 async def send_reason(interaction: discord.Interaction, message: str) -> None:
     """A short private answer: the first response if none was sent yet, else a follow-up."""
     try:
@@ -125,7 +131,7 @@ class Play(commands.Cog):
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
-            self.outbox.board_written(table, version)
+            self.outbox.board_written(table, version, interaction)
 
     # --------------------------------------------------------------- helpers
 
@@ -301,9 +307,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, table: Table, version: int, action: dict
     ) -> None:
         """A board or launch-report button: the clicked message is updated in the reply."""
-        on_board = interaction.message is not None and interaction.message.id == (
-            table.board_message_id
-        )
+        on_board = clicked_board(interaction, table)
         try:
             result = await self.service.act(
                 interaction.channel_id, interaction.user.id, action, expected_version=version
@@ -318,7 +322,7 @@ class Play(commands.Cog):
         if not report:
             shown = table.version
             await interaction.response.edit_message(**components.board_message(table))
-            self.outbox.board_written(table, shown)
+            self.outbox.board_written(table, shown, interaction if on_board else None)
             if result.launched:
                 await interaction.followup.send(
                     **components.launch_report(table, result.lines),
@@ -331,10 +335,10 @@ class Play(commands.Cog):
 
     async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
         """An outdated button: show the current board in its place and say why."""
-        if interaction.message is not None and interaction.message.id == table.board_message_id:
+        if clicked_board(interaction, table):
             shown = table.version
             await interaction.response.edit_message(**components.board_message(table))
-            self.outbox.board_written(table, shown)
+            self.outbox.board_written(table, shown, interaction)
             await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
         else:
             await send_reason(

@@ -113,6 +113,18 @@ class Scene:
         table.game = position(**layout)
 
 
+async def bot_state(predicate, timeout: float = 5.0):
+    """Wait until `predicate()` (on the bot's own state, which the fake cannot see) holds.
+
+    The bot runs in this event loop: each turn of the loop lets it go on, and the
+    predicate is checked after every turn.
+    """
+    async with asyncio.timeout(timeout):
+        while not (result := predicate()):
+            await asyncio.sleep(0)
+    return result
+
+
 def button_id(message, action: str) -> str:
     for component in message.iter_components():
         if component.get("custom_id", "").endswith(f":{action}"):
