@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.play import send_reason
+from bot.cogs.play import release, send_reason
 from bot.config import Config
 from bot.notify import Outbox
 from bot.render import duration
@@ -101,15 +101,23 @@ class ApophisBot(commands.Bot):
             except Exception:
                 log.exception("heartbeat failed")
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command
+    ) -> None:
+        release(interaction)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Errors from slash commands: a failed check is explained, anything else apologised."""
-        if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-            await send_reason(interaction, str(error) or "You cannot do that here.")
-            return
-        command = interaction.command.qualified_name if interaction.command else "?"
-        await self.apologise(interaction, f"command {command}", error)
+        try:
+            if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+                await send_reason(interaction, str(error) or "You cannot do that here.")
+                return
+            command = interaction.command.qualified_name if interaction.command else "?"
+            await self.apologise(interaction, f"command {command}", error)
+        finally:
+            release(interaction)
 
     async def apologise(
         self, interaction: discord.Interaction, what: str, error: Exception

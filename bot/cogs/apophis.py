@@ -40,11 +40,6 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     def service(self):
         return self.bot.service
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await self.bot.on_app_command_error(interaction, error)
-
     # ---------------------------------------------------------------- lobby
 
     @app_commands.command(description="Open a game of Apophis in this channel.")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from engine import card_label
-from tests.bot.helpers import Scene, text_of
+from tests.bot.helpers import Scene, bot_state, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -90,3 +92,39 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
             assert expected in board, expected
         assert f"<@{scene.id('bob')}>'s turn" in board
         scene.assert_no_cards_in_public()
+
+
+async def test_a_failure_on_our_side_is_apologised_for_once(fake_discord, make_bot, caplog):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        version = table.version
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("the database went away")
+
+        bot.service.act = broken
+        by_command = await scene.cmd("draw", "ann")
+        by_button = await scene.click(scene.board(), "draw", "ann")
+        await bot_state(lambda: not handling(bot))
+        for interaction in (by_command, by_button):
+            assert interaction.ephemeral and "went wrong on my side" in text_of(
+                interaction.message
+            )
+            assert interaction.followups == []  # one answer, not one per error handler
+        assert table.version == version
+        failures = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert [r.getMessage() for r in failures] == [
+            "command draw failed",
+            "button 'draw' of game 1 failed",
+        ]
+
+
+def handling(bot) -> bool:
+    """Whether discord.py is still running a command or a listener of the bot."""
+    return any(
+        task.get_name() == "CommandTree-invoker" or task.get_name() == "discord.py: on_interaction"
+        for task in asyncio.all_tasks()
+    )
