@@ -260,6 +260,8 @@ class Sample:
     #: How late the generator's own event loop woke up (its lag inflates every latency).
     lag: list[float] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
+    #: First-response latencies by kind of interaction (printed with --verbose).
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
 
 
 class Load:
@@ -385,6 +387,7 @@ class Load:
         latency = attempt.at - interaction.created_at
         if sample is not None:
             sample.first.append(latency)
+            sample.by_kind.setdefault(kind, []).append(latency)
             if attempt.status != 200 or latency > DEADLINE:
                 sample.failed += 1
         return attempt.status == 200
@@ -702,6 +705,14 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             print(row(result), flush=True)
             if args.verbose:
                 print("   ", sorted(sample.kinds.items()), routes, flush=True)
+                print(
+                    "    first response p50/p99 ms by kind: "
+                    + ", ".join(
+                        f"{kind} {statistics.median(v) * 1000:.1f}/{percentile(v, 0.99) * 1000:.0f}"
+                        for kind, v in sorted(sample.by_kind.items())
+                    ),
+                    flush=True,
+                )
                 pauses = [line for line in bot.lines if line.startswith("bench-gc")]
                 print("    bot GC pauses >= 10 ms (last 200 log lines):", len(pauses), flush=True)
                 print("   ", "\n    ".join(pauses[-8:]), flush=True)
