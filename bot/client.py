@@ -29,7 +29,11 @@ class ApophisBot(commands.Bot):
     """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
 
     def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
-        options.setdefault("intents", discord.Intents.default())
+        # Interactions come whatever the intents; servers and channels are all we need.
+        # (With the default intents, every message in every channel the bot can see
+        # would be sent to it and parsed, for nothing.)
+        options.setdefault("intents", discord.Intents(guilds=True))
+        options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.config = config

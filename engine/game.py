@@ -456,7 +456,7 @@ class Game:
             raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.")
         args = {k: v for k, v in action.items() if k != "type"}
         try:
-            inspect.signature(method).bind(self, **args)
+            _ACTION_SIGNATURES[kind].bind(self, **args)
         except TypeError as exc:
             raise IllegalMove("bad_action", f"Malformed {kind} action: {exc}.") from None
         return method(self, **args)
@@ -797,6 +797,7 @@ _ACTION_METHODS: dict[str, Callable[..., list[Event]]] = {
 
 #: The action names `Game.apply` accepts.
 ACTIONS = tuple(_ACTION_METHODS)
+_ACTION_SIGNATURES = {kind: inspect.signature(method) for kind, method in _ACTION_METHODS.items()}
 
 
 def _parse_colour(value: Colour | str) -> Colour:

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 
+import discord
 import pytest
 
 from bot.config import Config, ConfigError
@@ -94,6 +95,14 @@ async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot
     assert len(puts) == 1
     names = {c["name"] for c in fake_discord.synced_commands()}
     assert names == {"apophis", "draw", "build", "launch", "scrap", "discard", "hand", "board"}
+
+
+async def test_the_bot_asks_discord_for_servers_and_channels_only(fake_discord, make_bot):
+    bot = make_bot()
+    async with fake_discord.connected(bot):
+        intents = discord.Intents._from_value(fake_discord.gateway.session.intents)
+    # Not the message events of every channel it can see: interactions come regardless.
+    assert intents == discord.Intents(guilds=True)
 
 
 @pytest.mark.e2e
