@@ -48,6 +48,10 @@ def log_gc_pauses() -> None:  # diagnostics for --verbose runs
         objects = gc.get_objects()
         counts = collections.Counter(type(o).__qualname__ for o in objects)
         top = ", ".join(f"{name} {n}" for name, n in counts.most_common(25))
+        young = collections.Counter(type(o).__qualname__ for o in gc.get_objects(generation=0))
+        top += f" | young {sum(young.values())}: " + ", ".join(
+            f"{name} {n}" for name, n in young.most_common(25)
+        )
         del objects
         began = time.perf_counter()
         gc.set_debug(gc.DEBUG_SAVEALL)
