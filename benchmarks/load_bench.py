@@ -611,8 +611,10 @@ class StepResult:
 
 async def run_load(args) -> tuple[list[StepResult], list[str]]:
     notes: list[str] = []
-    openapi = None if args.validate else NO_OPENAPI
-    fake = FakeDiscord(openapi_path=openapi) if openapi else FakeDiscord()
+    options: dict[str, Any] = {"keep_history": False}  # earlier versions of edited messages
+    if not args.validate:
+        options["openapi_path"] = NO_OPENAPI
+    fake = FakeDiscord(**options)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="apophis-bench-"))
     database = workdir / "apophis.sqlite3"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from .state import World
@@ -67,7 +68,7 @@ class Session:
         # A connection the client is closing (after RECONNECT) may refuse the write;
         # the frame is then delivered by the replay when the client resumes.
         with contextlib.suppress(ConnectionResetError):
-            await self.ws.send_str(json.dumps(frame))
+            await self.ws.send_str(orjson.dumps(frame).decode())
 
     async def dispatch(self, event: str, data: Any) -> None:
         """Send an event with the next sequence number."""

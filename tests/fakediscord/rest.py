@@ -8,12 +8,12 @@ must never commit are also recorded as violations by ``FakeDiscord``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import web
 
 from .state import (
@@ -79,7 +79,7 @@ def json_response(
 ) -> web.Response:
     """A JSON reply with ``Content-Type: application/json`` exactly, as discord.py requires."""
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=orjson.dumps(data),
         status=status,
         headers={"Content-Type": "application/json", **(headers or {})},
     )
@@ -459,7 +459,8 @@ class RestApi:
     ) -> None:
         fields = self._message_fields(request, existing=message.attachments, body=body)
         fields.pop("flags", None)
-        message.history.append(message.snapshot())
+        if self._fake.keep_history:
+            message.history.append(message.snapshot())
         for name, value in fields.items():
             setattr(message, name, value)
         message.flags &= ~LOADING

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 import discord.gateway
 import discord.http
+import orjson
 import yarl
 from aiohttp import hdrs, web
 
@@ -111,6 +112,7 @@ class FakeDiscord:
         clock: Callable[[], float] = time.monotonic,
         interaction_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
+        keep_history: bool = True,
     ) -> None:
         """Configure the fake; ``clock`` is its notion of time in seconds (see :meth:`now`)."""
         self.notifier = ChangeNotifier()
@@ -120,6 +122,9 @@ class FakeDiscord:
         self.interaction_deadline = interaction_deadline
         #: Seconds an interaction token works for follow-ups and edits (Discord: 15 min).
         self.token_lifetime = token_lifetime
+        #: Whether an edited message keeps its earlier versions (``Message.history``); the
+        #: load benchmark turns it off, tests read it.
+        self.keep_history = keep_history
         #: The token the bot must log in with.
         self.bot_token = "fake." + secrets.token_urlsafe(24)
         #: Recorded rule breaches not yet claimed by :meth:`expect_violation`.
@@ -615,7 +620,7 @@ async def _read_body(request: web.Request) -> tuple[Any, Uploads]:
     """The JSON body (or multipart ``payload_json``) and the uploads by ``files[n]`` index."""
     if request.content_type != "multipart/form-data":
         raw = await request.read()
-        return (json.loads(raw) if raw else None), {}
+        return (orjson.loads(raw) if raw else None), {}
     body: Any = None
     files: Uploads = {}
     reader = await request.multipart()
