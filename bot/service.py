@@ -32,7 +32,7 @@ from engine import events as ev
 
 log = logging.getLogger(__name__)
 
-#: Game-time seconds before the end at which the channel is warned.
+#: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
 MAX_PLAYERS = 4
 
@@ -415,8 +415,12 @@ class GameService:
     def _clock_ran_out(self, table: Table) -> bool:
         return table.deadline is not None and self.now() >= table.deadline
 
-    def _arm_clock(self, table: Table) -> None:
-        """Timers for the end of the countdown and its warnings."""
+    def _arm_clock(self, table: Table, warned: int | None = None) -> None:
+        """One timer a game: for its next warning (after `warned`) or the end of its time.
+
+        (Thousands of games, each with a timer per warning, kept the event loop's heap
+        and the garbage collector's generations needlessly full.)
+        """
         for timer in table.timers:
             timer.cancel()
         table.timers.clear()
@@ -424,11 +428,12 @@ class GameService:
             return
         loop = asyncio.get_running_loop()
         left = table.deadline - self.now()
-        table.timers.append(loop.call_later(max(left, 0), self._spawn, self._expire, table))
         for warning in WARNINGS:
             at = left - warning / self.time_scale
-            if at > 0:
+            if at > 0 and (warned is None or warning < warned):
                 table.timers.append(loop.call_later(at, self._warn, table, warning))
+                return
+        table.timers.append(loop.call_later(max(left, 0), self._spawn, self._expire, table))
 
     def _arm_reshuffle(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
@@ -440,6 +445,7 @@ class GameService:
         task.add_done_callback(_log_failure)
 
     def _warn(self, table: Table, seconds: int) -> None:
+        self._arm_clock(table, warned=seconds)
         if table.open:
             left = (
                 f"{seconds // 60} minute{'s' if seconds >= 120 else ''}"

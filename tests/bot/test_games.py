@@ -120,6 +120,22 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot)
         assert (tally.games, tally.losses, tally.difficulty) == (1, 1, "custom")
 
 
+async def test_each_warning_comes_once_and_in_order(fake_discord, make_bot):
+    bot = make_bot(time_scale=240)  # six game minutes are a second and a half
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        await scene.new_game("ann", minutes=6)
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
+        )
+        warnings = [m.content for m in scene.public() if "left** before Apophis" in m.content]
+        assert [w.split("**")[1] for w in warnings] == [
+            "5 minutes left",
+            "1 minute left",
+            "10 seconds left",
+        ]
+
+
 async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
