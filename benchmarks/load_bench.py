@@ -101,6 +101,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def runqueue_wait(pid: int) -> float:
+    """Seconds the process's main thread has waited for a CPU while runnable."""
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e9
+    return float("nan")
+
+
 def rss_kb(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -670,12 +677,14 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             start = time.monotonic()
             load.window_span = (start, start + args.duration)
             cpu0, gen0 = cpu_seconds(bot.pid), time.process_time()
+            waits0 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
             prune_every = 10.0
             while time.monotonic() < start + args.duration:
                 await asyncio.sleep(min(prune_every, start + args.duration - time.monotonic()))
                 load.prune()
             end = time.monotonic()
             cpu1, gen1 = cpu_seconds(bot.pid), time.process_time()
+            waits1 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
             rss = rss_kb(bot.pid)
             # Let actions of the window finish their messages (board edit, DMs).
             grace = time.monotonic() + args.grace
@@ -705,6 +714,11 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             )
             results.append(result)
             print(row(result), flush=True)
+            bot_wait, gen_wait = ((b - a) / seconds for a, b in zip(waits0, waits1, strict=True))
+            notes.append(
+                f"G={games:,}: main threads runnable but waiting for a CPU: bot {bot_wait:.0%}, "
+                f"generator {gen_wait:.0%} of the window (above a few %, the machine is the limit)"
+            )
             if args.verbose:
                 print("   ", sorted(sample.kinds.items()), routes, flush=True)
                 print(
