@@ -256,7 +256,7 @@ class Outbox:
         payload = message_json(components.board_message(table), content)
         if table.board_message_id is not None:
             try:
-                await self._edit_board(table, payload)
+                await self._to_table(table, "PATCH", payload)
             except discord.NotFound:
                 table.board_message_id = None
             except discord.HTTPException as exc:
@@ -273,27 +273,32 @@ class Outbox:
             await self.store.set_board_message(table.id, table.board_message_id)
         self.board_written(table, version)
 
-    async def _edit_board(self, table: Table, payload: dict) -> None:
-        """Through the owning interaction's token when there is one, else the channel route."""
+    async def _to_table(self, table: Table, method: str, payload: dict) -> None:
+        """PATCH the board or POST a message in the game's channel.
+
+        Through the token of the interaction owning the board when there is one (outside
+        the global limit), else through the channel routes.
+        """
         token = self._board_owner(table)
         if token is not None:
             try:
-                await self._through_token("PATCH", token, payload)
+                await self._through_token(method, token, payload)
                 return
             except discord.HTTPException as exc:
                 # Token refused (expired, unknown) or message gone: the channel route decides.
-                log.debug("board edit through the interaction token failed: %s", exc)
+                log.debug("%s through the interaction token failed: %s", method, exc)
                 self._board_owners.pop(table.id, None)
         await self._spend()
-        await self.client.http.request(
-            Route(
+        if method == "PATCH":
+            route = Route(
                 "PATCH",
                 "/channels/{channel_id}/messages/{message_id}",
                 channel_id=table.channel_id,
                 message_id=table.board_message_id,
-            ),
-            json=payload,
-        )
+            )
+        else:
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id)
+        await self.client.http.request(route, json=payload)
 
     async def _through_token(self, method: str, token: str, payload: dict) -> None:
         """Edit the original response (PATCH) or post a follow-up (POST) with `token`.
@@ -368,18 +373,4 @@ class Outbox:
         return channel_id
 
     async def _send_post(self, table: Table, content: str) -> None:
-        """A follow-up of the interaction owning the board, or else a channel message."""
-        payload = {"content": content, "allowed_mentions": NO_MENTIONS}
-        token = self._board_owner(table)
-        if token is not None:
-            try:
-                await self._through_token("POST", token, payload)
-                return
-            except discord.HTTPException as exc:
-                log.debug("post through the interaction token failed: %s", exc)
-                self._board_owners.pop(table.id, None)
-        await self._spend()
-        await self.client.http.request(
-            Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id),
-            json=payload,
-        )
+        await self._to_table(table, "POST", {"content": content, "allowed_mentions": NO_MENTIONS})
