@@ -5,7 +5,7 @@ set, replaces the outbox's own pacing (bot.notify.GLOBAL_RATE, 45 requests a sec
 The load benchmark lifts it so that the requests the bot *wants* to send (the demand
 on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
-BENCH_GC_LOG and BENCH_SLOW_CALLBACKS switch on diagnostics (see below).
+BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
 """
 
 from __future__ import annotations
@@ -75,7 +75,52 @@ def log_gc_pauses() -> None:  # diagnostics for --verbose runs
     signal.signal(signal.SIGUSR1, census)
 
 
+def watch_stalls() -> None:  # diagnostics for --verbose runs
+    """BENCH_STALL_STACKS=1: when the event loop has not turned for 40 ms, print where
+    its thread is (innermost frames) to stderr, once per stall."""
+    import asyncio
+    import threading
+    import time
+    import traceback
+
+    beat = [time.perf_counter()]
+    main_thread = threading.main_thread().ident
+
+    async def heartbeat() -> None:
+        while True:
+            beat[0] = time.perf_counter()
+            await asyncio.sleep(0.005)
+
+    def watchdog() -> None:
+        reported = 0.0
+        while True:
+            time.sleep(0.01)
+            last = beat[0]
+            if time.perf_counter() - last > 0.04 and last != reported:
+                reported = last
+                frame = sys._current_frames().get(main_thread)
+                stack = traceback.extract_stack(frame)[-12:] if frame else []
+                where = " < ".join(
+                    f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(stack)
+                )
+                print(f"bench-stall: {where}", file=sys.stderr)
+
+    _run = asyncio.run
+
+    def run(main, **kwargs):
+        async def wrapped():
+            asyncio.get_running_loop().create_task(heartbeat())
+            return await main
+
+        return _run(wrapped(), **kwargs)
+
+    asyncio.run = run
+    threading.Thread(target=watchdog, daemon=True).start()
+
+
 if __name__ == "__main__":
+    if os.environ.get("BENCH_STALL_STACKS"):
+        watch_stalls()
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
         notify.Outbox.__init__.__kwdefaults__["rate"] = float(rate)

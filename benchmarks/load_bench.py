@@ -79,6 +79,12 @@ NO_OPENAPI = Path("/nonexistent/discord-openapi.json")
 HAND_EVENTS = {"cards_drawn", "cards_discarded", "section_built", "sequence_extended"}
 HAND_EVENTS.add("player_removed")
 DEADLINE = 3.0
+#: Lines of the bot's diagnostics (bench-stall: only with BENCH_STALL_STACKS=1).
+BOT_DIAGNOSTICS = ("bench-gc", "bench-stall")
+#: A generation-2 threshold that the generator never reaches (it collects between steps).
+NO_FULL_COLLECTION = 1_000_000_000
+#: A first response slower than this is counted in --verbose's account of stalls.
+SLOW = 0.05
 #: A player waits at most this long for the board to show the state before clicking.
 BOARD_PATIENCE = 15.0
 #: Interactions unanswered after this long count as failed.
@@ -86,6 +92,26 @@ ANSWER_TIMEOUT = 10.0
 
 
 # ------------------------------------------------------------------ small helpers
+
+
+def stalls(slow: list[tuple[float, float]]) -> str:
+    """How first responses over SLOW cluster: a few bursts are stalls, a spread is a queue."""
+    if not slow:
+        return f"no first response over {SLOW * 1000:.0f} ms"
+    slow.sort()
+    bursts: list[list[tuple[float, float]]] = [[slow[0]]]
+    for at, latency in slow[1:]:
+        previous_at, previous_latency = bursts[-1][-1]
+        if at <= previous_at + previous_latency:
+            bursts[-1].append((at, latency))
+        else:
+            bursts.append([(at, latency)])
+    biggest = sorted(bursts, key=len, reverse=True)[:5]
+    return (
+        f"{len(slow)} first responses over {SLOW * 1000:.0f} ms in {len(bursts)} bursts; "
+        "largest (count, worst ms): "
+        + ", ".join(f"({len(b)}, {max(x[1] for x in b) * 1000:.0f})" for b in biggest)
+    )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -166,6 +192,7 @@ class BotProcess:
             "BENCH_GLOBAL_RATE": str(self.args.global_rate),
             "PYTHONUNBUFFERED": "1",
             "BENCH_GC_LOG": "1" if self.args.verbose else "",
+            "BENCH_STALL_STACKS": os.environ.get("BENCH_STALL_STACKS", ""),
             "BENCH_SLOW_CALLBACKS": os.environ.get("BENCH_SLOW_CALLBACKS", ""),
         }
         self.started = time.monotonic()
@@ -266,9 +293,13 @@ class Sample:
     unfinished: list[float] = field(default_factory=list)
     #: How late the generator's own event loop woke up (its lag inflates every latency).
     lag: list[float] = field(default_factory=list)
+    #: The generator's garbage collections of 10 ms or more: (generation, seconds).
+    gc_pauses: list[tuple[int, float]] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
     #: First-response latencies by kind of interaction (printed with --verbose).
     by_kind: dict[str, list[float]] = field(default_factory=dict)
+    #: (dispatched at, latency) of first responses over SLOW, to tell stalls from queues.
+    slow: list[tuple[float, float]] = field(default_factory=list)
 
 
 class Load:
@@ -366,6 +397,19 @@ class Load:
 
     # ---------------------------------------------------------------- interactions
 
+    def watch_gc(self) -> None:
+        """Record the generator's own garbage collections (they delay what it timestamps)."""
+        began = [0.0]
+
+        def callback(phase: str, info: dict) -> None:
+            now = time.monotonic()
+            if phase == "start":
+                began[0] = now
+            elif self.window is not None and now - began[0] >= 0.01:
+                self.window.gc_pauses.append((info["generation"], now - began[0]))
+
+        gc.callbacks.append(callback)
+
     async def watch_lag(self) -> None:
         while self.running:
             began = time.monotonic()
@@ -395,6 +439,8 @@ class Load:
         if sample is not None:
             sample.first.append(latency)
             sample.by_kind.setdefault(kind, []).append(latency)
+            if latency > SLOW:
+                sample.slow.append((interaction.created_at, latency))
             if attempt.status != 200 or latency > DEADLINE:
                 sample.failed += 1
         return attempt.status == 200
@@ -647,7 +693,12 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 raise RuntimeError("the bot did not answer within 120 s")
         load.open_db()
         load.tasks.append(asyncio.create_task(load.watch_lag()))
-        gc.collect()
+        load.watch_gc()
+        # The generator's own full collections, over all the fake's state, took hundreds of
+        # milliseconds and froze the clock that timestamps the bot's answers (bursts of
+        # "slow" answers that the bot had sent in time). So the generator collects fully
+        # only between steps, and what is alive then is frozen out of later collections.
+        gc.set_threshold(*gc.get_threshold()[:2], NO_FULL_COLLECTION)
         idle_rss = rss_kb(bot.pid)
         notes.append(
             f"bot ready (answering) {time.monotonic() - began:.1f} s after start, "
@@ -655,6 +706,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         )
         running = 0
         for games in args.steps:
+            gc.collect()
+            gc.freeze()
             for tab in load.tabs[running:games]:
                 delay = random.uniform(0, args.ramp)
                 load.tasks.append(asyncio.create_task(load.play(tab, delay)))
@@ -729,9 +782,16 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     ),
                     flush=True,
                 )
-                pauses = [line for line in bot.lines if line.startswith("bench-gc")]
-                print("    bot GC pauses >= 10 ms (last 200 log lines):", len(pauses), flush=True)
-                print("   ", "\n    ".join(pauses[-8:]), flush=True)
+                print("   ", stalls(sample.slow), flush=True)
+                print(
+                    f"    generator: lag max {max(sample.lag, default=0) * 1000:.0f} ms; "
+                    f"GC pauses >= 10 ms: {len(sample.gc_pauses)} "
+                    + ", ".join(f"gen{g} {t * 1000:.0f}" for g, t in sample.gc_pauses[:12]),
+                    flush=True,
+                )
+                pauses = [line for line in bot.lines if line.startswith(BOT_DIAGNOSTICS)]
+                print("    bot GC pauses >= 10 ms, stalls (last 200 log lines):", len(pauses))
+                print("   ", "\n    ".join(pauses[-30:]), flush=True)
             p99 = percentile(sample.first, 0.99)
             if (p99 > args.stop_p99 or sample.failed) and not args.all_steps:
                 notes.append(
