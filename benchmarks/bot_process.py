@@ -75,6 +75,27 @@ def log_gc_pauses() -> None:  # diagnostics for --verbose runs
     signal.signal(signal.SIGUSR1, census)
 
 
+def on_loop(hook) -> None:
+    """Call `hook(loop)` on the bot's event loop before the bot starts."""
+    import asyncio
+
+    from bot import app
+
+    run_bot = app.run
+
+    async def run(config):
+        hook(asyncio.get_running_loop())
+        await run_bot(config)
+
+    app.run = run
+
+
+def slow_callbacks(loop) -> None:
+    """BENCH_SLOW_CALLBACKS=1: debug mode names each callback holding the loop 50 ms."""
+    loop.set_debug(True)
+    loop.slow_callback_duration = 0.05
+
+
 def watch_stalls() -> None:  # diagnostics for --verbose runs
     """BENCH_STALL_STACKS=1: when the event loop has not turned for 40 ms, print where
     its thread is (innermost frames) to stderr, once per stall."""
@@ -105,16 +126,7 @@ def watch_stalls() -> None:  # diagnostics for --verbose runs
                 )
                 print(f"bench-stall: {where}", file=sys.stderr)
 
-    _run = asyncio.run
-
-    def run(main, **kwargs):
-        async def wrapped():
-            asyncio.get_running_loop().create_task(heartbeat())
-            return await main
-
-        return _run(wrapped(), **kwargs)
-
-    asyncio.run = run
+    on_loop(lambda loop: loop.create_task(heartbeat()))
     threading.Thread(target=watchdog, daemon=True).start()
 
 
@@ -127,16 +139,5 @@ if __name__ == "__main__":
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):
-        # asyncio's debug mode names every callback that holds the loop for 50 ms or more.
-        import asyncio
-
-        _new_loop = asyncio.events.new_event_loop
-
-        def _debug_loop():
-            loop = _new_loop()
-            loop.set_debug(True)
-            loop.slow_callback_duration = 0.05
-            return loop
-
-        asyncio.events.new_event_loop = _debug_loop
+        on_loop(slow_callbacks)
     sys.exit(main())

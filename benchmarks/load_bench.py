@@ -729,6 +729,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             sample = load.window = Sample()
             start = time.monotonic()
             load.window_span = (start, start + args.duration)
+            if args.verbose:  # e.g. to point a profiler at the bot for the window
+                print(f"  G={games:,}: measuring for {args.duration:.0f} s", flush=True)
             cpu0, gen0 = cpu_seconds(bot.pid), time.process_time()
             waits0 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
             prune_every = 10.0

@@ -13,6 +13,11 @@ import discord
 import yarl
 from dotenv import load_dotenv
 
+try:  # libuv's event loop: the same asyncio, with less of our CPU in the loop itself
+    import uvloop
+except ImportError:  # not built for Windows: the standard loop
+    uvloop = None
+
 from bot.client import ApophisBot
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.store import DatabaseUnusable, Store
@@ -89,7 +94,8 @@ def main() -> int:
     configure_logging(config.log_level)
     point_discord_at(config)
     try:
-        asyncio.run(run(config))
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop if uvloop else None) as runner:
+            runner.run(run(config))
     except discord.LoginFailure:
         print(
             f"apophis-bot: Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", file=sys.stderr
