@@ -285,6 +285,8 @@ class Sample:
 
     first: list[float] = field(default_factory=list)
     last: list[float] = field(default_factory=list)
+    #: From dispatch to the board showing the action (printed with --verbose).
+    board: list[float] = field(default_factory=list)
     actions: int = 0
     interactions: int = 0
     failed: int = 0
@@ -391,6 +393,7 @@ class Load:
         for p in done:
             if self.in_window(p.t0):
                 self.window.last.append(p.last - p.t0)
+                self.window.board.append(p.board_at - p.t0)
 
     def in_window(self, t: float) -> bool:
         return self.window is not None and self.window_span[0] <= t < self.window_span[1]
@@ -785,6 +788,14 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     flush=True,
                 )
                 print("   ", stalls(sample.slow), flush=True)
+                if sample.board:
+                    print(
+                        f"    board showing the action p50/p99/max ms: "
+                        f"{statistics.median(sample.board) * 1000:.0f}/"
+                        f"{percentile(sample.board, 0.99) * 1000:.0f}/"
+                        f"{max(sample.board) * 1000:.0f}",
+                        flush=True,
+                    )
                 print(
                     f"    generator: lag max {max(sample.lag, default=0) * 1000:.0f} ms; "
                     f"GC pauses >= 10 ms: {len(sample.gc_pauses)} "

@@ -11,8 +11,10 @@ and are paced by one token bucket. Most board edits and channel posts do not nee
 them: the interaction that last drew the board (a click on it, or the command that
 posted it) owns it as its "original response" for the token's 15 minutes, and an edit
 or a follow-up through that token is not counted against the global limit. Those go
-that way, and the channel routes are the fallback. Requests are sent as Discord's JSON
-through discord.py's HTTP client, so that no message object is built from each answer.
+that way, and the channel routes are the fallback. Hand DMs always spend the budget, so
+they queue in a lane of their own: when players outpace it, their backlog never holds
+boards back. Requests are sent as Discord's JSON through discord.py's HTTP client, so
+that no message object is built from each answer.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -45,6 +47,10 @@ BOARD_DELAY = 0.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
+#: The outbox's queues: hand DMs (always paced by the global budget) apart from the rest.
+LANES = ("tables", "dms")
+#: Jobs sent at once in each lane.
+WORKERS = 8
 #: How long after an interaction we still use its token (Discord: 15 minutes), leaving
 #: room for an edit that waits in the queue.
 TOKEN_USE_SECONDS = 14 * 60.0
@@ -94,24 +100,26 @@ class Outbox:
         store: Store,
         *,
         rate: float = GLOBAL_RATE,
-        workers: int = 8,
+        workers: int = WORKERS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
         self.store = store
         self.clock = clock
         self.limiter = RateLimiter(rate)
-        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
-        self._attempts: dict[Hashable, int] = {}
-        self._running: set[Hashable] = set()
-        self._wakeup = asyncio.Event()
+        self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in LANES}
+        self._attempts: dict[tuple, int] = {}
+        self._running: set[tuple] = set()
+        self._wakeup = {lane: asyncio.Event() for lane in LANES}
         self._idle = asyncio.Event()
-        self._workers = [asyncio.create_task(self._work()) for _ in range(workers)]
+        self._workers = [
+            asyncio.create_task(self._work(lane)) for lane in LANES for _ in range(workers)
+        ]
         self._post_seq = 0
         #: game id -> the latest version of a started game the board shows (a lobby has
         #: no versions: it is always redrawn).
         self._board_written: dict[int, int] = {}
-        self._board_due: set[Hashable] = set()
+        self._board_due: set[tuple] = set()
         self._dm_changes: dict[tuple[int, int], list[str]] = {}
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[tuple[int, int]] = set()
@@ -124,7 +132,7 @@ class Outbox:
     def board_changed(self, table: Table) -> None:
         """The board of `table` should show its latest state (soon: bursts coalesce)."""
         key = ("board", table.id)
-        if key not in self._jobs and key not in self._board_due:
+        if key not in self._jobs["tables"] and key not in self._board_due:
             self._board_due.add(key)
             asyncio.get_running_loop().call_later(BOARD_DELAY, self._board_due_now, table)
 
@@ -180,24 +188,28 @@ class Outbox:
 
     # ------------------------------------------------------------- machinery
 
-    def _submit(self, key: Hashable, job: Job) -> None:
+    def _submit(self, key: tuple, job: Job) -> None:
         # A pending job reads the latest state when it runs, so one per key is enough.
-        if key not in self._jobs:
-            self._jobs[key] = job
-        self._wakeup.set()
+        lane = "dms" if key[0] == "dm" else "tables"
+        self._jobs[lane].setdefault(key, job)
+        self._wakeup[lane].set()
 
-    async def _next_job(self) -> tuple[Hashable, Job]:
+    def _pending(self) -> int:
+        return sum(map(len, self._jobs.values()))
+
+    async def _next_job(self, lane: str) -> tuple[tuple, Job]:
+        jobs, wakeup = self._jobs[lane], self._wakeup[lane]
         while True:
-            for key in self._jobs:
+            for key in jobs:
                 if key not in self._running:  # one job per key at a time, in order
                     self._running.add(key)
-                    return key, self._jobs.pop(key)
-            self._wakeup.clear()
-            await self._wakeup.wait()
+                    return key, jobs.pop(key)
+            wakeup.clear()
+            await wakeup.wait()
 
-    async def _work(self) -> None:
+    async def _work(self, lane: str) -> None:
         while True:
-            key, job = await self._next_job()
+            key, job = await self._next_job(lane)
             try:
                 await job()
                 self._attempts.pop(key, None)
@@ -207,11 +219,11 @@ class Outbox:
                 self._retry_later(key, job, exc)
             finally:
                 self._running.discard(key)
-                self._wakeup.set()
-                if not self._jobs and not self._running:
+                self._wakeup[lane].set()
+                if not self._pending() and not self._running:
                     self._idle.set()
 
-    def _retry_later(self, key: Hashable, job: Job, exc: Exception) -> None:
+    def _retry_later(self, key: tuple, job: Job, exc: Exception) -> None:
         attempt = self._attempts.get(key, 0)
         self._attempts[key] = attempt + 1
         transient = isinstance(exc, discord.HTTPException) and (
@@ -228,7 +240,7 @@ class Outbox:
 
     async def drain(self) -> None:
         """Wait until nothing is queued or being sent (tests and shutdown)."""
-        while self._jobs or self._running or self._board_due:
+        while self._pending() or self._running or self._board_due:
             self._idle.clear()
             await self._idle.wait()
 
@@ -237,7 +249,7 @@ class Outbox:
         try:
             await asyncio.wait_for(self.drain(), timeout)
         except TimeoutError:
-            log.warning("shutting down with %d messages unsent", len(self._jobs))
+            log.warning("shutting down with %d messages unsent", self._pending())
         for worker in self._workers:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)

@@ -7,11 +7,12 @@ requests a second. Only hand DMs, and edits or posts with no usable token, spend
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
 
-from bot.notify import TOKEN_USE_SECONDS
+from bot.notify import TOKEN_USE_SECONDS, WORKERS
 from tests.bot.helpers import Scene, bot_state
 
 pytestmark = pytest.mark.e2e
@@ -117,4 +118,39 @@ async def test_a_click_on_an_older_board_does_not_take_the_board_over(fake_disco
         assert edits == [TOKEN_EDIT]  # through /board's token, not the click's
         assert button_versions(scene.board()) == {table.version}
         assert button_versions(fake_discord.world.messages[old_board.id]) == {table.version - 1}
+        fake_discord.assert_no_violations()
+
+
+async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, make_bot):
+    # More players are owed a DM than the outbox has workers, and the global budget is
+    # spent: the DMs wait, but the board (through its token) must still follow play.
+    bot = make_bot()
+    onlookers = [f"onlooker{i}" for i in range(2 * WORKERS)]
+    scene = Scene(fake_discord, bot, names=("ann", "bob", *onlookers))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C"], ["5D"]], deck=["7C", "8C", "9C", "10C", "JC"])
+        await bot.outbox.drain()
+        budget, waiting = asyncio.Event(), []
+
+        async def spent() -> None:
+            waiting.append(1)
+            await budget.wait()
+
+        bot.outbox._spend = spent
+        for name in onlookers:  # (a DM to someone not playing shows an empty hand)
+            bot.outbox.hand_changed(table, scene[name].user.id, ["a change"])
+        await bot_state(lambda: len(waiting) == WORKERS)  # every DM worker is stuck
+        start = len(fake_discord.requests)
+        await scene.cmd("draw", "ann")  # a slash command: the outbox edits the board
+        await fake_discord.wait_for(
+            lambda: button_versions(scene.board()) == {table.version}, timeout=5
+        )
+        sent = requests_since(fake_discord, start)
+        assert TOKEN_EDIT in sent and CHANNEL_POST not in sent
+        assert not fake_discord.dms(scene["ann"])[1:]  # her new hand waits for the budget
+        budget.set()
+        await bot.outbox.drain()
+        assert len(fake_discord.dms(scene["ann"])) == 2
+        assert all(len(fake_discord.dms(scene[name])) == 1 for name in onlookers)
         fake_discord.assert_no_violations()

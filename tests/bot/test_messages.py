@@ -110,9 +110,7 @@ async def test_a_failure_on_our_side_is_apologised_for_once(fake_discord, make_b
         by_button = await scene.click(scene.board(), "draw", "ann")
         await bot_state(lambda: not handling(bot))
         for interaction in (by_command, by_button):
-            assert interaction.ephemeral and "went wrong on my side" in text_of(
-                interaction.message
-            )
+            assert interaction.ephemeral and "went wrong on my side" in text_of(interaction.message)
             assert interaction.followups == []  # one answer, not one per error handler
         assert table.version == version
         failures = [r for r in caplog.records if r.levelname == "ERROR"]
