@@ -6,6 +6,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -23,6 +25,37 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
 COMMANDS_HASH_KEY = "commands_hash"
+#: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
+RATE_LIMIT_SWEEP_SECONDS = 60.0
+
+
+def sweep_now_and_then(
+    http: discord.http.HTTPClient,
+    every: float = RATE_LIMIT_SWEEP_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Let discord.py sweep its rate-limit records at most once every `every` seconds.
+
+    It keeps a record per route and channel, forgets those idle for five minutes, and
+    looks for them through all the records each time it adds one (once there are 256).
+    A hand DM goes to a channel of its own per player: with thousands of players, each
+    new DM channel meant a scan of thousands of records (a quarter of the bot's CPU
+    while 10,000 players got their first hands). Sweeping once a minute forgets the
+    same records, at most a minute later.
+    """
+    sweep = getattr(http, "_try_clear_expired_ratelimits", None)
+    if sweep is None:  # a discord.py that no longer sweeps this way
+        return
+    due = clock() + every
+
+    def sweep_if_due() -> None:
+        nonlocal due
+        now = clock()
+        if now >= due:
+            due = now + every
+            sweep()
+
+    http._try_clear_expired_ratelimits = sweep_if_due
 
 
 class ApophisBot(commands.Bot):
@@ -36,6 +69,7 @@ class ApophisBot(commands.Bot):
         options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        sweep_now_and_then(self.http)
         self.config = config
         self.store: Store | None = store
         self.outbox: Outbox
