@@ -14,8 +14,11 @@ What it does, in this process (the load generator) and one other (the bot):
   opened from the board (Build..., Launch..., Discard...), some slash commands
   (/draw /build /launch /scrap /discard, --command-share), now and then My hand or
   /hand. Games that end (won, lost on the clock) are reopened with /apophis new,
-  join x3, start. Countdowns are a mix of the standard lengths and 2-minute games, so
-  the clock warns and expires during the run;
+  join x3, start. Countdowns are a mix of the standard lengths and short games of 1 to
+  5 minutes, so the clock warns and expires during the run, and games end and are
+  reopened in every window (lengths are mixed: short games all of one length, opened
+  within the 10 s ramp, ended within seconds of each other, a burst of reopenings
+  that steady play never has);
 * players decide with engine.playout.choose_action on the state the bot committed,
   read from the bot's SQLite database read-only (option (c) of the issue): only the
   acting player's own view is used by the policy, so nobody cheats. Clicks use the
@@ -102,8 +105,9 @@ def on_uvloop(main):
         return runner.run(main)
 
 
-def stalls(slow: list[tuple[float, float]]) -> str:
-    """How first responses over SLOW cluster: a few bursts are stalls, a spread is a queue."""
+def stalls(slow: list[tuple[float, float]], origin: float) -> str:
+    """How first responses over SLOW cluster: a few bursts are stalls, a spread is a queue.
+    Each of the largest bursts is shown as (count, worst ms, seconds into the window)."""
     if not slow:
         return f"no first response over {SLOW * 1000:.0f} ms"
     slow.sort()
@@ -117,8 +121,11 @@ def stalls(slow: list[tuple[float, float]]) -> str:
     biggest = sorted(bursts, key=len, reverse=True)[:5]
     return (
         f"{len(slow)} first responses over {SLOW * 1000:.0f} ms in {len(bursts)} bursts; "
-        "largest (count, worst ms): "
-        + ", ".join(f"({len(b)}, {max(x[1] for x in b) * 1000:.0f})" for b in biggest)
+        "largest (count, worst ms, at s): "
+        + ", ".join(
+            f"({len(b)}, {max(x[1] for x in b) * 1000:.0f}, {b[0][0] - origin:.1f})"
+            for b in biggest
+        )
     )
 
 
@@ -303,6 +310,8 @@ class Sample:
     unfinished: list[float] = field(default_factory=list)
     #: How late the generator's own event loop woke up (its lag inflates every latency).
     lag: list[float] = field(default_factory=list)
+    #: (woke at, lag) of the generator's lags over SLOW.
+    lag_spikes: list[tuple[float, float]] = field(default_factory=list)
     #: The generator's garbage collections of 10 ms or more: (generation, seconds).
     gc_pauses: list[tuple[int, float]] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
@@ -426,7 +435,10 @@ class Load:
             began = time.monotonic()
             await asyncio.sleep(0.01)
             if self.window is not None:
-                self.window.lag.append(time.monotonic() - began - 0.01)
+                woke = time.monotonic()
+                self.window.lag.append(woke - began - 0.01)
+                if woke - began - 0.01 > SLOW:
+                    self.window.lag_spikes.append((woke, woke - began - 0.01))
 
     async def answered(self, interaction, kind: str) -> bool:
         """Wait for the first response; record its latency. False if refused or late."""
@@ -505,7 +517,7 @@ class Load:
         rng = tab.rng
         options: dict[str, Any] = {"rules": rng.choice(("basic", "advanced"))}
         if rng.random() < self.args.short_games:
-            options["minutes"] = 2
+            options["minutes"] = rng.randint(1, 5)
         else:
             options["difficulty"] = rng.choice(("beginner", "easy", "medium", "hard"))
         async with self.setup_gate:
@@ -639,6 +651,13 @@ class Load:
 
     # --------------------------------------------------------------------- upkeep
 
+    async def keep_pruning(self) -> None:
+        """Prune every second: a little at a time, as one large prune held the generator's
+        loop for up to a quarter of a second (and inflated the latencies it was timing)."""
+        while self.running:
+            await asyncio.sleep(1.0)
+            self.prune()
+
     def prune(self) -> None:
         """Forget what the fake recorded long ago (a long run would fill memory)."""
         world, cutoff = self.fake.world, time.monotonic() - 120
@@ -646,7 +665,12 @@ class Load:
             _, message_id = self._recent.popleft()
             if message_id not in self.boards:
                 world.messages.pop(message_id, None)
-        for key in [k for k, i in world.interactions.items() if i.created_at < cutoff]:
+        old = []
+        for key, interaction in world.interactions.items():  # oldest first
+            if interaction.created_at >= cutoff:
+                break
+            old.append(key)
+        for key in old:
             interaction = world.interactions.pop(key)
             world.interactions_by_token.pop(interaction.token, None)
         session = self.fake.gateway.session
@@ -704,6 +728,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 raise RuntimeError("the bot did not answer within 120 s")
         load.open_db()
         load.tasks.append(asyncio.create_task(load.watch_lag()))
+        load.tasks.append(asyncio.create_task(load.keep_pruning()))
         load.watch_gc()
         # The generator's own full collections, over all the fake's state, took hundreds of
         # milliseconds and froze the clock that timestamps the bot's answers (bursts of
@@ -734,9 +759,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 if started >= games and dealt >= len(players):
                     break
                 await asyncio.sleep(0.5)
-            await asyncio.sleep(args.warmup)
-            load.prune()
             fake.requests.clear()
+            await asyncio.sleep(args.warmup)
             sample = load.window = Sample()
             start = time.monotonic()
             load.window_span = (start, start + args.duration)
@@ -744,10 +768,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 print(f"  G={games:,}: measuring for {args.duration:.0f} s", flush=True)
             cpu0, gen0 = cpu_seconds(bot.pid), time.process_time()
             waits0 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
-            prune_every = 10.0
-            while time.monotonic() < start + args.duration:
-                await asyncio.sleep(min(prune_every, start + args.duration - time.monotonic()))
-                load.prune()
+            await asyncio.sleep(args.duration)
             end = time.monotonic()
             cpu1, gen1 = cpu_seconds(bot.pid), time.process_time()
             waits1 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
@@ -795,7 +816,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     ),
                     flush=True,
                 )
-                print("   ", stalls(sample.slow), flush=True)
+                print("   ", stalls(sample.slow, load.window_span[0]), flush=True)
                 if sample.board:
                     print(
                         f"    board showing the action p50/p99/max ms: "
@@ -807,7 +828,12 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 print(
                     f"    generator: lag max {max(sample.lag, default=0) * 1000:.0f} ms; "
                     f"GC pauses >= 10 ms: {len(sample.gc_pauses)} "
-                    + ", ".join(f"gen{g} {t * 1000:.0f}" for g, t in sample.gc_pauses[:12]),
+                    + ", ".join(f"gen{g} {t * 1000:.0f}" for g, t in sample.gc_pauses[:12])
+                    + "; lags over 50 ms (ms, at s): "
+                    + ", ".join(
+                        f"({lag * 1000:.0f}, {at - load.window_span[0]:.1f})"
+                        for at, lag in sample.lag_spikes[:12]
+                    ),
                     flush=True,
                 )
                 pauses = [line for line in bot.lines if line.startswith(BOT_DIAGNOSTICS)]
@@ -1021,7 +1047,7 @@ def parse_args(argv: list[str] | None = None):
         "--short-games",
         type=float,
         default=0.2,
-        help="share of games opened with a 2-minute countdown",
+        help="share of games opened with a short countdown (1 to 5 minutes)",
     )
     parser.add_argument("--setup-concurrency", type=int, default=100)
     parser.add_argument(
@@ -1061,7 +1087,7 @@ def main(argv: list[str] | None = None) -> None:
     say(
         f"load: 4-player games, think {args.think:g} s (x0.5-1.5), {args.duration:g} s measured "
         f"per step after {args.warmup:g} s warm-up; {args.command_share:.0%} slash commands, "
-        f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 2-minute games; "
+        f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 1-5 minute games; "
         f"time scale {args.time_scale:g}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
     )
