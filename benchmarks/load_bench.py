@@ -15,10 +15,9 @@ What it does, in this process (the load generator) and one other (the bot):
   (/draw /build /launch /scrap /discard, --command-share), now and then My hand or
   /hand. Games that end (won, lost on the clock) are reopened with /apophis new,
   join x3, start. Countdowns are a mix of the standard lengths and short games of 1 to
-  5 minutes, so the clock warns and expires during the run, and games end and are
-  reopened in every window (lengths are mixed: short games all of one length, opened
-  within the 10 s ramp, ended within seconds of each other, a burst of reopenings
-  that steady play never has);
+  5 minutes, so the clock warns and expires and games are reopened in every window.
+  (Short games of a single length, all opened within the 10 s ramp, would end within
+  seconds of each other: a burst of reopenings that steady play never has.)
 * players decide with engine.playout.choose_action on the state the bot committed,
   read from the bot's SQLite database read-only (option (c) of the issue): only the
   acting player's own view is used by the policy, so nobody cheats. Clicks use the
@@ -67,11 +66,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.app import on_fast_loop  # noqa: E402
 from bot.store import Store  # noqa: E402
 from engine import Game, Phase, Size  # noqa: E402
 from engine.playout import choose_action  # noqa: E402
@@ -96,13 +95,6 @@ ANSWER_TIMEOUT = 10.0
 
 
 # ------------------------------------------------------------------ small helpers
-
-
-def on_uvloop(main):
-    """Run the generator and the fake Discord on uvloop, as the bot runs: the lighter
-    they are on the machine's two cores, the less they weigh on what they measure."""
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        return runner.run(main)
 
 
 def stalls(slow: list[tuple[float, float]], origin: float) -> str:
@@ -436,9 +428,10 @@ class Load:
             await asyncio.sleep(0.01)
             if self.window is not None:
                 woke = time.monotonic()
-                self.window.lag.append(woke - began - 0.01)
-                if woke - began - 0.01 > SLOW:
-                    self.window.lag_spikes.append((woke, woke - began - 0.01))
+                lag = woke - began - 0.01
+                self.window.lag.append(lag)
+                if lag > SLOW:
+                    self.window.lag_spikes.append((woke, lag))
 
     async def answered(self, interaction, kind: str) -> bool:
         """Wait for the first response; record its latency. False if refused or late."""
@@ -1097,7 +1090,7 @@ def main(argv: list[str] | None = None) -> None:
         say("answer to the interaction; last message = the last board edit or hand DM it caused)")
         say(HEADER)
         say(SUBHEADER)
-        results, notes = on_uvloop(run_load(args))
+        results, notes = on_fast_loop(run_load(args))
         out.extend(row(r) for r in results)
         for r in results:
             s = r.sample
@@ -1121,7 +1114,7 @@ def main(argv: list[str] | None = None) -> None:
         say(f"{'games':>7} {'to resumed s':>13} {'to IDENTIFY s':>14} {'RSS MB':>8}")
         recovered = []
         for count in args.recovery:
-            r = on_uvloop(run_recovery(args, count))
+            r = on_fast_loop(run_recovery(args, count))
             recovered.append(r)
             say(
                 f"{r['games']:>7,} {r['resumed']:>13.2f} {r['identified']:>14.2f} "

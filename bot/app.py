@@ -7,6 +7,8 @@ import gc
 import logging
 import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -23,6 +25,7 @@ from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.store import DatabaseUnusable, Store
 
 log = logging.getLogger("bot")
+T = TypeVar("T")
 
 
 def point_discord_at(config: Config) -> None:
@@ -84,6 +87,12 @@ def _shutdown(bot: ApophisBot, sig: signal.Signals) -> None:
     asyncio.get_running_loop().create_task(bot.close())
 
 
+def on_fast_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run `main` on uvloop where it is built (the load benchmark's generator too)."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop if uvloop else None) as runner:
+        return runner.run(main)
+
+
 def main() -> int:
     load_dotenv()
     try:
@@ -94,8 +103,7 @@ def main() -> int:
     configure_logging(config.log_level)
     point_discord_at(config)
     try:
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop if uvloop else None) as runner:
-            runner.run(run(config))
+        on_fast_loop(run(config))
     except discord.LoginFailure:
         print(
             f"apophis-bot: Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", file=sys.stderr
