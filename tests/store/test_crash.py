@@ -76,7 +76,12 @@ def test_killed_worker_never_loses_or_breaks_a_game(tmp_path: Path) -> None:
         # The randomness under test: how far the worker gets before the kill.
         time.sleep(rng.uniform(0, 0.03))
         worker.send_signal(signal.SIGKILL)
-        rest, errors = worker.communicate()
+        # Read the rest through the same buffered file that readline() used: communicate()
+        # reads the raw pipe, past whatever readline() had already buffered, and can start
+        # in the middle of a line.
+        rest = worker.stdout.read()
+        errors = worker.stderr.read()
+        worker.wait()
         assert worker.returncode == -signal.SIGKILL, errors
         # A last line cut short by the kill is not a report.
         for line in rest.splitlines(keepends=True):
