@@ -89,10 +89,9 @@ class ApophisBot(commands.Bot):
         mine = self._connection
 
         def created(data: dict) -> None:
-            author = data.get("author") or {}
-            if mine.self_id is None or author.get("id") != str(mine.self_id):
-                if hasattr(self, "service"):
-                    self.service.message_posted(int(data["channel_id"]), int(data["id"]))
+            author = (data.get("author") or {}).get("id")
+            if author != str(mine.self_id) and hasattr(self, "service"):
+                self.service.message_posted(int(data["channel_id"]), int(data["id"]))
 
         def ignored(data: dict) -> None:
             return None

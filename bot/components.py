@@ -159,6 +159,11 @@ def lobby_message(table: Table) -> dict[str, Any]:
     return {"embed": render.lobby_embed(table), "view": rows(*items)}
 
 
+def drawn_version(table: Table) -> int:
+    """The version a board drawn now shows (-1 for a lobby, which has no versions)."""
+    return table.version if table.game is not None else -1
+
+
 def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
     """The live board and its buttons; those that cannot work now are disabled.
 

@@ -233,8 +233,8 @@ class Outbox:
         self._release(table.id)
 
     def board_written(self, table: Table, version: int) -> None:
-        """An interaction response already showed the board at `version`."""
-        if table.game is not None and self._board_written.get(table.id, -1) < version:
+        """A response already showed the board at `version` (`components.drawn_version`)."""
+        if self._board_written.get(table.id, -1) < version:
             self._board_written[table.id] = version
 
     def board_moved(self, table: Table, old_message_id: int | None) -> None:
@@ -405,10 +405,10 @@ class Outbox:
     # ----------------------------------------------------------------- board
 
     async def _write_board(self, table: Table, content: str | None = None) -> None:
-        version = table.version
-        shown = self._board_written.get(table.id, -1) if table.game is not None else -1
+        version = components.drawn_version(table)
         buried = table.below > REPOST_AFTER
-        if content is None and shown >= version and not buried:
+        shown = 0 <= version <= self._board_written.get(table.id, -1)
+        if content is None and shown and not buried:
             return  # an interaction response already showed this state
         payload = message_json(components.board_message(table), content)
         if table.board_message_id is not None and not buried:

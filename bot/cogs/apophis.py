@@ -86,7 +86,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
-            self.bot.outbox.answered(table, interaction, board_version=table.version)
+            self.bot.outbox.answered(
+                table, interaction, board_version=components.drawn_version(table)
+            )
 
     @app_commands.command(description="Join the game forming in this channel.")
     @app_commands.guild_only()
@@ -160,7 +162,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if isinstance(result, ActionResult):
             await interaction.response.send_message("\n".join(result.lines), ephemeral=True)
             return
-        shown = table.version
+        shown = components.drawn_version(table)
         await interaction.response.edit_message(**components.board_message(table))
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)

@@ -136,7 +136,7 @@ class Play(commands.Cog):
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        version, old = table.version, table.board_message_id
+        version, old = components.drawn_version(table), table.board_message_id
         response = await interaction.response.send_message(**components.board_message(table))
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -301,7 +301,7 @@ class Play(commands.Cog):
             await send_reason(interaction, str(exc))
             return
         if on_board:
-            shown = table.version
+            shown = components.drawn_version(table)
             await interaction.response.edit_message(**components.board_message(table))
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
@@ -315,7 +315,7 @@ class Play(commands.Cog):
     async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
         """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
-            shown = table.version
+            shown = components.drawn_version(table)
             await interaction.response.edit_message(**components.board_message(table))
             self.outbox.answered(table, interaction, board_version=shown)
             await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from bot.notify import TOKEN_USE_SECONDS, WORKERS
+from bot.notify import WORKERS
+from bot.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state
 
 pytestmark = pytest.mark.e2e
