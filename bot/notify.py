@@ -117,7 +117,7 @@ class Outbox:
             client.http,
             client,
             store,
-            spend=self._spend,
+            spend=lambda: self._spend(),
             tell_channel=self.post,
             clock=lambda: self.clock(),
         )
@@ -237,11 +237,18 @@ class Outbox:
         if self._board_written.get(table.id, -1) < version:
             self._board_written[table.id] = version
 
-    def board_moved(self, table: Table, old_message_id: int | None) -> None:
-        """The board was posted again below (`/board`): the old one becomes a stub."""
+    def board_moved(
+        self,
+        table: Table,
+        old_message_id: int | None,
+        interaction: discord.Interaction,
+        version: int,
+    ) -> None:
+        """`/board` posted the board again below (its response): the old one becomes a stub."""
+        old = self._board_owners.get(table.id)
         table.below = 0
+        self.answered(table, interaction, board_version=version)
         if old_message_id is not None and old_message_id != table.board_message_id:
-            old = self._board_owners.get(table.id)
             owner = old if old is not None and old.message_id == old_message_id else None
             self._submit(("stub", old_message_id), lambda: self._stub(table, old_message_id, owner))
 

@@ -142,8 +142,7 @@ class Play(commands.Cog):
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
-            self.outbox.answered(table, interaction, board_version=version)
-            self.outbox.board_moved(table, old)
+            self.outbox.board_moved(table, old, interaction, version)
 
     # --------------------------------------------------------------- helpers
 

@@ -295,7 +295,10 @@ async def test_each_players_hand_dm_is_remembered_per_game(store: Store) -> None
     await store.set_hand_dm(lobby.id, 7, 700)
     await store.set_hand_dm(lobby.id, 7, 701)
     await store.set_hand_dm(lobby.id, 8, 800)
-    assert (await store.get_hand_dm(lobby.id, 7), await store.get_hand_dm(lobby.id, 8)) == (701, 800)
+    assert (await store.get_hand_dm(lobby.id, 7), await store.get_hand_dm(lobby.id, 8)) == (
+        701,
+        800,
+    )
 
 
 async def test_unknown_games(store: Store) -> None:
