@@ -77,8 +77,7 @@ def situation(table: Table, view: PlayerView, now: float) -> str:
         wait = f" ({left} s left)" if left is not None else ""
         return f"🔀 The discard pile is being shuffled into a new deck{wait}."
     if not mine:
-        whose = render.mention(public.active_player)
-        return f"It is {whose}'s turn: {render.next_step(table, public, now)}"
+        return f"It is {render.mention(public.active_player)}'s turn."
     if public.phase is Phase.DISCARD:
         excess = len(view.hand) - HAND_LIMIT
         cards = f"{excess} card{'s' if excess != 1 else ''}"
