@@ -143,12 +143,6 @@ class ActionResult:
     events: list[ev.Event]
     lines: list[str]
 
-    @property
-    def launched(self) -> bool:
-        return any(
-            isinstance(e, ev.LaunchStarted | ev.RerollUsed | ev.RerollDeclined) for e in self.events
-        )
-
 
 class GameService:
     """Lobbies, games and clocks of every channel; see the module docstring."""

@@ -149,6 +149,13 @@ def button_id(message, action: str) -> str:
     raise LookupError(f"no {action!r} button on message {message.id}: {present}")
 
 
+def enabled(message, action: str) -> bool:
+    """Whether the button for `action` (see `button_id`) on `message` can be clicked."""
+    custom_id = button_id(message, action)
+    button = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
+    return not button.get("disabled", False)
+
+
 def text_of(message) -> str:
     """A message's content and embed text, for assertions."""
     parts = [message.content]

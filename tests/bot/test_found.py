@@ -5,16 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot import notify, render
-from tests.bot.helpers import Scene, button_id, text_of
+from tests.bot.helpers import Scene, enabled, text_of
 
 pytestmark = pytest.mark.e2e
-
-
-def disabled(message, action: str) -> bool:
-    custom_id = button_id(message, action)
-    return next(c for c in message.iter_components() if c.get("custom_id") == custom_id).get(
-        "disabled", False
-    )
 
 
 async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_given(
@@ -28,7 +21,7 @@ async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_gi
         await scene.cmd("draw", "ann")
         await bot.outbox.drain()
         board = scene.board()
-        assert disabled(board, "build") and not disabled(board, "launch")
+        assert not enabled(board, "build") and enabled(board, "launch")
         assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(board)
         panel = await scene.panel("bob")
         assert "Nothing to build: a launch sequence is under way" in text_of(panel)
@@ -44,10 +37,10 @@ async def test_launch_needs_a_rocket_and_is_disabled_without_one(fake_discord, m
         await scene.new_game("ann", "bob")
         await bot.outbox.drain()
         board = scene.board()
-        assert disabled(board, "launch") and disabled(board, "scrap")
+        assert not enabled(board, "launch") and not enabled(board, "scrap")
         assert "draw or build" in text_of(board)
         panel = await scene.panel("ann")
-        assert disabled(panel, "launch") and disabled(panel, "scrap")
+        assert not enabled(panel, "launch") and not enabled(panel, "scrap")
 
 
 async def test_ended_and_reset_games_are_not_drawn_as_losses(fake_discord, make_bot):

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from bot.tokens import TOKEN_USE_SECONDS
-from tests.bot.helpers import Scene, bot_state, button_id, text_of
+from tests.bot.helpers import Scene, bot_state, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -21,13 +21,6 @@ def uses_of(fake, interaction) -> list:
 
 def selects(message) -> list[dict]:
     return [c for c in message.iter_components() if c["type"] == 3]
-
-
-def enabled(message, action: str) -> bool:
-    custom_id = button_id(message, action)
-    return not next(c for c in message.iter_components() if c.get("custom_id") == custom_id).get(
-        "disabled", False
-    )
 
 
 async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord, make_bot):
