@@ -86,7 +86,9 @@ class ApophisBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.config.database)
         self.outbox = Outbox(self, self.store)
-        self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
+        self.service = GameService(
+            self.store, self.outbox, time_scale=self.config.time_scale, seed=self.config.seed
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error

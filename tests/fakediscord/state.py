@@ -310,13 +310,14 @@ class Attachment:
 
 @dataclass(frozen=True)
 class MessageVersion:
-    """One earlier state of an edited message."""
+    """One earlier state of an edited message, and when it began to be shown."""
 
     content: str
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
     attachments: list[Attachment]
     flags: int
+    at: datetime.datetime
 
 
 @dataclass
@@ -343,6 +344,7 @@ class Message:
     created_at: datetime.datetime = field(default_factory=utcnow)
     edited_at: datetime.datetime | None = None
     deleted: bool = False
+    deleted_at: datetime.datetime | None = None
     history: list[MessageVersion] = field(default_factory=list)
 
     @property
@@ -385,6 +387,7 @@ class Message:
             copy.deepcopy(self.components),
             list(self.attachments),
             self.flags,
+            self.edited_at or self.created_at,
         )
 
     def payload(self, url_base: str) -> dict[str, Any]:
