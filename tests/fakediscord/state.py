@@ -113,6 +113,8 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    #: The language the user chose in Discord (sent with each of their interactions).
+    locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -230,6 +232,8 @@ class Guild:
     name: str
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)
+    #: The server's preferred language (a Community server's setting; else en-US).
+    preferred_locale: str = "en-US"
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
 
@@ -276,7 +280,7 @@ class Guild:
             "premium_tier": 0,
             "system_channel_id": None,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "joined_at": iso_timestamp(utcnow()),
         }
 
