@@ -9,8 +9,8 @@ What a player waits for goes through interaction tokens (bot.tokens), outside
 Discord's global budget of 50 requests a second: the board through the token of the
 interaction that posted it or last updated it, reports, pings and posts as follow-ups
 of the latest interaction in the game, a player's panel through that player's latest
-interaction. Jobs caused by an interaction wait for its answer (or `BOARD_DELAY`), so
-that its fresh token can carry them. The channel routes, which spend the budget, are
+interaction. Jobs caused by an interaction wait for its answer (bot.jobs), so that its
+fresh token can carry them. The channel routes, which spend the budget, are
 the fallback when no token is usable; when the board's own token has expired, the
 board is posted again below as a follow-up instead (and when more than
 `REPOST_AFTER` messages were posted below it), the old one becoming a one-line stub.
@@ -25,8 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -34,6 +33,7 @@ from discord.http import Route
 
 from bot import components, panel, render
 from bot.dms import NO_MENTIONS, HandDMs
+from bot.jobs import WORKERS, Job, Jobs, RateLimiter
 from bot.tokens import Owned, Token, Tokens
 
 if TYPE_CHECKING:
@@ -42,19 +42,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
-
 #: Requests a second we allow ourselves out of Discord's global 50.
 GLOBAL_RATE = 45.0
-#: How long jobs caused by an interaction wait for its answer (and its token).
-BOARD_DELAY = 0.5
-RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
 #: The outbox's queues: hand DMs (always paced by the global budget) apart from the rest.
 LANES = ("tables", "dms")
-#: Jobs sent at once in each lane.
-WORKERS = 8
 #: Messages posted below the board after which its next update posts it again below.
 REPOST_AFTER = 10
 #: Seconds after a game's end before its tokens and records are forgotten.
@@ -73,27 +66,6 @@ def message_json(message: dict, content: str | None = None) -> dict:
     elif "content" in message:
         payload["content"] = message["content"]
     return payload
-
-
-class RateLimiter:
-    """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
-
-    def __init__(self, rate: float, burst: int = 10) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens = float(burst)
-        self._stamp = time.monotonic()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        async with self._lock:
-            while True:
-                now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
 
 
 class Outbox:
@@ -121,18 +93,14 @@ class Outbox:
             tell_channel=self.post,
             clock=lambda: self.clock(),
         )
-        self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in LANES}
-        self._attempts: dict[tuple, int] = {}
-        self._running: set[tuple] = set()
-        self._wakeup = {lane: asyncio.Event() for lane in LANES}
-        self._idle = asyncio.Event()
-        self._workers = [
-            asyncio.create_task(self._work(lane)) for lane in LANES for _ in range(workers)
-        ]
+        # Hand DMs (always paced by the global budget) queue apart from the rest.
+        self.jobs = Jobs(
+            LANES,
+            lambda key: "dms" if key[0] == "dm" else "tables",
+            workers=workers,
+            quiet=lambda key: key[0] == "post",
+        )
         self._post_seq = 0
-        #: game id -> jobs waiting for the answer to the interaction that caused them.
-        self._held: dict[int, dict[tuple, Job]] = {}
-        self._hold_timers: dict[int, asyncio.TimerHandle] = {}
         #: game id -> the latest version of a started game the board shows.
         self._board_written: dict[int, int] = {}
         #: game id -> the board message and the token that may edit it.
@@ -255,85 +223,21 @@ class Outbox:
     # ------------------------------------------------------------- machinery
 
     def _hold(self, table: Table, key: tuple, job: Job) -> None:
-        """Queue a job once the interaction that caused it is answered (or soon anyway)."""
-        self._held.setdefault(table.id, {}).setdefault(key, job)
-        if table.id not in self._hold_timers:
-            loop = asyncio.get_running_loop()
-            self._hold_timers[table.id] = loop.call_later(BOARD_DELAY, self._release, table.id)
+        self.jobs.hold(table.id, key, job)
 
     def _release(self, game_id: int) -> None:
-        timer = self._hold_timers.pop(game_id, None)
-        if timer is not None:
-            timer.cancel()
-        for key, job in self._held.pop(game_id, {}).items():
-            self._submit(key, job)
+        self.jobs.release(game_id)
 
     def _submit(self, key: tuple, job: Job) -> None:
-        # A pending job reads the latest state when it runs, so one per key is enough.
-        lane = "dms" if key[0] == "dm" else "tables"
-        self._jobs[lane].setdefault(key, job)
-        self._wakeup[lane].set()
-
-    def _pending(self) -> int:
-        return sum(map(len, self._jobs.values())) + sum(map(len, self._held.values()))
-
-    async def _next_job(self, lane: str) -> tuple[tuple, Job]:
-        jobs, wakeup = self._jobs[lane], self._wakeup[lane]
-        while True:
-            for key in jobs:
-                if key not in self._running:  # one job per key at a time, in order
-                    self._running.add(key)
-                    return key, jobs.pop(key)
-            wakeup.clear()
-            await wakeup.wait()
-
-    async def _work(self, lane: str) -> None:
-        while True:
-            key, job = await self._next_job(lane)
-            try:
-                await job()
-                self._attempts.pop(key, None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self._retry_later(key, job, exc)
-            finally:
-                self._running.discard(key)
-                self._wakeup[lane].set()
-                if not self._pending() and not self._running:
-                    self._idle.set()
-
-    def _retry_later(self, key: tuple, job: Job, exc: Exception) -> None:
-        attempt = self._attempts.get(key, 0)
-        self._attempts[key] = attempt + 1
-        transient = isinstance(exc, discord.HTTPException) and (
-            exc.status == 429 or exc.status >= 500
-        )
-        if not transient and (key[0] == "post" or attempt >= 2):
-            log.error("giving up on %s", key[0], exc_info=exc)
-            self._attempts.pop(key, None)
-            return
-        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-        log.warning("%s failed (%s); retrying in %.0f s", key[0], exc, delay)
-        asyncio.get_running_loop().call_later(delay, self._submit, key, job)
+        self.jobs.submit(key, job)
 
     async def drain(self) -> None:
         """Wait until nothing is queued, held or being sent (tests and shutdown)."""
-        while self._pending() or self._running:
-            self._idle.clear()
-            await self._idle.wait()
+        await self.jobs.drain()
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is queued (for at most `timeout` seconds), then stop."""
-        for game_id in list(self._held):
-            self._release(game_id)
-        try:
-            await asyncio.wait_for(self.drain(), timeout)
-        except TimeoutError:
-            log.warning("shutting down with %d messages unsent", self._pending())
-        for worker in self._workers:
-            worker.cancel()
-        await asyncio.gather(*self._workers, return_exceptions=True)
+        await self.jobs.close(timeout)
 
     def _forget_later(self, table: Table) -> None:
         asyncio.get_running_loop().call_later(FORGET_AFTER, self._forget, table.id)
@@ -491,8 +395,7 @@ class Outbox:
         live = game is not None and table.open and player == game.active_player
         if live and await self._pings_wanted(table.guild_id):
             payload = {
-                "content": f"🔔 {render.mention(player)}, your turn in Apophis: "
-                + render.next_step(table, game.public_view(), time.time()),
+                "content": f"🔔 {render.mention(player)}, it is your turn in Apophis.",
                 "allowed_mentions": {"users": [str(player)]},
             }
             sent = await self._follow_up(table, payload)

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from bot.notify import WORKERS
+from bot.jobs import WORKERS
 from bot.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state
 

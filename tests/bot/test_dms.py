@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot import dms, notify, render
+from bot import dms, jobs, render
 from engine import card_label
 from tests.bot.helpers import Scene, text_of
 
@@ -44,7 +44,7 @@ async def test_each_player_has_one_dm_a_game_edited_as_the_hand_changes(fake_dis
 async def test_dms_come_back_after_an_outage_with_the_latest_hand(
     fake_discord, make_bot, monkeypatch
 ):
-    monkeypatch.setattr(notify, "RETRY_DELAYS", (0.05,) * 6)
+    monkeypatch.setattr(jobs, "RETRY_DELAYS", (0.05,) * 6)
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import notify, render
+from bot import jobs, render
 from tests.bot.helpers import Scene, enabled, text_of
 
 pytestmark = pytest.mark.e2e
@@ -60,7 +60,7 @@ async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
 ):
     # Jobs that wait for an interaction's answer wait this long; a reshuffle has no
     # interaction, so its board must not wait at all (it showed "Shuffling…" 0.5 s late).
-    monkeypatch.setattr(notify, "BOARD_DELAY", 60.0)
+    monkeypatch.setattr(jobs, "HOLD_SECONDS", 60.0)
     bot = make_bot(time_scale=20)
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
