@@ -97,14 +97,22 @@ def situation(table: Table, view: PlayerView, now: float) -> str:
     return "\n".join(lines)
 
 
+def by_suit(hand: tuple[str, ...]) -> dict[Colour, list[str]]:
+    """The hand's cards of each colour, lowest rank first."""
+    suits: dict[Colour, list[str]] = {c: [] for c in Colour}
+    for card in sorted(hand, key=render.rank_order):
+        suits[colour_of(card)].append(card)
+    return suits
+
+
 def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
     """The sections this player can pay for that fit on the rocket now."""
     public = view.table
     if public.sequence:
         return []
     top = public.rocket[-1][1] if public.rocket else Size.LARGE
-    counts = {c: sum(1 for card in view.hand if colour_of(card) is c) for c in Colour}
-    return [(c, s) for c, s in public.depot if counts[c] >= s and s <= top]
+    suits = by_suit(view.hand)
+    return [(c, s) for c, s in public.depot if len(suits[c]) >= s and s <= top]
 
 
 def cannot_build(view: PlayerView) -> str:
@@ -112,8 +120,8 @@ def cannot_build(view: PlayerView) -> str:
     public = view.table
     if public.sequence:
         return "a launch sequence is under way (complete it, or scrap the rocket)."
-    counts = {c: sum(1 for card in view.hand if colour_of(card) is c) for c in Colour}
-    payable = [(c, s) for c, s in public.depot if counts[c] >= s]
+    suits = by_suit(view.hand)
+    payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
     if not payable:
         return "you do not hold enough cards of one suit for any section left in the depot."
     top = public.rocket[-1]
@@ -128,12 +136,8 @@ def launch_cards(view: PlayerView) -> list[str]:
     public = view.table
     if not public.rocket:
         return []
-    chosen = []
-    for colour in render.needed_suits(public):
-        held = sorted((c for c in view.hand if colour_of(c) is colour), key=render.rank_order)
-        if held:
-            chosen.append(held[0])
-    return chosen
+    suits = by_suit(view.hand)
+    return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
 
 
 def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
