@@ -29,6 +29,7 @@ RULES_CHOICES = [
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+@app_commands.guild_only()
 class Apophis(commands.GroupCog, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
