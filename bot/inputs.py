@@ -39,8 +39,7 @@ SIZES = frozenset(str(int(size)) for size in Size)
 SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
 SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
 SERVER_ONLY = (
-    "Apophis is played in a server's text channels: use its commands there, "
-    "not in direct messages."
+    "Apophis is played in a server's text channels: use its commands there, not in direct messages."
 )
 
 

@@ -493,7 +493,7 @@ class GameService:
             except Exception as exc:
                 delay = TIMER_RETRY_DELAYS[min(attempt, len(TIMER_RETRY_DELAYS) - 1)]
                 log.error(
-                    "game %s: %s could not be saved (attempt %d); retrying in %.0f s",
+                    "game %s: %s could not be saved (attempt %d); retrying in %g s",
                     table.id,
                     what,
                     attempt + 1,

@@ -53,7 +53,7 @@ def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
 
 
 def board_link(table: Table) -> str:
-    """" (link to the live board)", or nothing while it has no message."""
+    """A link to the live board, in parentheses after a space; "" while it has no message."""
     if table.board_message_id is None:
         return ""
     return (
@@ -258,8 +258,10 @@ class Play(commands.Cog):
         """Every button (values None) and picker choice arrives here."""
         table = self.service.tables.get(game_id)
         try:
-            if table is None or table.channel_id != interaction.channel_id:
+            if table is None:
                 raise UserError("This game is over; its buttons no longer work.")
+            if table.channel_id != interaction.channel_id:
+                raise UserError("That belongs to another channel's game, not to this one.")
             if values is None:
                 await self.on_button(interaction, table, version, action)
             else:

@@ -181,9 +181,7 @@ async def test_host_powers_pass_to_the_next_seated_player(fake_discord, make_bot
 # ------------------------------------------------------------- 6. a stale lobby's buttons
 
 
-async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(
-    fake_discord, make_bot
-):
+async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
