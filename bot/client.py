@@ -182,7 +182,9 @@ class ApophisBot(commands.Bot):
     ) -> None:
         """A bug or outage on our side: logged with its traceback, answered politely."""
         if isinstance(getattr(error, "original", error), StoreBusy):
-            log.warning("%s refused: the database is busy", what)
+            log.warning("%s: the database was busy", what)
+            if interaction.response.is_done():
+                return  # the player had their answer; only our own record of it waits
             await send_reason(
                 interaction,
                 "I am busy right now and could not save that, so it was not done. "
