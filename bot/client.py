@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.play import release, send_reason
 from bot.config import Config
+from bot.i18n import CommandTranslator
 from bot.inputs import command_problem
 from bot.notify import Outbox
 from bot.render import duration
@@ -106,9 +107,12 @@ class ApophisBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.config.database)
         self.outbox = Outbox(self, self.store)
-        self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
+        self.service = GameService(
+            self.store, self.outbox, time_scale=self.config.time_scale, seed=self.config.seed
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator())
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
         await self.resume_games()
@@ -138,7 +142,12 @@ class ApophisBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        # As Discord will get them, translations included: a changed word is a change.
+        translator = self.tree.translator
+        payload = [
+            await c.get_translated_payload(self.tree, translator)
+            for c in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(
             json.dumps([guild and guild.id, payload], sort_keys=True).encode()
         ).hexdigest()

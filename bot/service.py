@@ -10,6 +10,7 @@ asyncio timers owned here.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import logging
 import secrets
@@ -139,8 +140,11 @@ class GameService:
         *,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
+        seed: int | None = None,
     ) -> None:
         self.store = store
+        #: With a seed, every game is dealt from it and its id (reproducible demos).
+        self.seed = seed
         self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
@@ -280,7 +284,7 @@ class GameService:
                 raise UserError(f"Only the host ({render.mention(table.host_id)}) can start.")
             if start_player is not None and start_player not in table.seats:
                 raise UserError("The start player must be one of the seated players.")
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
             now = self.now()
             deadline = now + table.length_seconds / self.time_scale
@@ -583,3 +587,9 @@ def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:
     """Who hosts after `host` leaves: the next player still seated after them, in seat order."""
     at = seats.index(host)
     return next((p for p in seats[at + 1 :] + seats[:at] if p in remaining), None)
+
+
+def hash_seed(seed: int, game_id: int) -> int:
+    """A game's seed from the configured one: distinct per game, the same every run."""
+    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

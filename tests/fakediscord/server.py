@@ -236,12 +236,19 @@ class FakeDiscord:
 
     # -- building the world ---------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, owner: User | int | None = None) -> Guild:
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: User | int | None = None,
+        preferred_locale: str = "en-US",
+    ) -> Guild:
         """Add a guild (with its @everyone role and the bot as a member)."""
         world = self.world
         guild_id = world.snowflake()
         owner_id = world.user(owner).id if owner is not None else world.snowflake()
-        guild = world.guilds[guild_id] = Guild(guild_id, name, owner_id)
+        guild = Guild(guild_id, name, owner_id, preferred_locale=preferred_locale)
+        world.guilds[guild_id] = guild
         guild.roles[guild_id] = Role(
             guild_id, guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, 0
         )
@@ -403,7 +410,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "context": 1 if guild is None else 0,
@@ -411,7 +418,7 @@ class FakeDiscord:
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = guild.preferred_locale
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
         if source_message is not None:
