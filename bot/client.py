@@ -60,7 +60,7 @@ def sweep_now_and_then(
     http._try_clear_expired_ratelimits = sweep_if_due
 
 
-class CommandTree(app_commands.CommandTree):
+class CheckedCommandTree(app_commands.CommandTree):
     """The slash commands; each is checked on arrival, before its handler runs."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -85,8 +85,8 @@ class ApophisBot(commands.Bot):
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        options.setdefault("tree_cls", CommandTree)
-        # Every command is server-only (checked again on arrival: CommandTree).
+        options.setdefault("tree_cls", CheckedCommandTree)
+        # Every command is server-only (checked again on arrival: CheckedCommandTree).
         options.setdefault("allowed_contexts", app_commands.AppCommandContext(guild=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         sweep_now_and_then(self.http)

@@ -494,6 +494,9 @@ class GameService:
             try:
                 await fn(table)
                 return
+            except UserError as exc:  # refused by the rules: trying again changes nothing
+                log.error("game %s: %s was refused: %s", table.id, what, exc)
+                return
             except Exception as exc:
                 delay = TIMER_RETRY_DELAYS[min(attempt, len(TIMER_RETRY_DELAYS) - 1)]
                 log.error(
