@@ -335,7 +335,8 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
     for seat in view.seats:
         marker = "▶️" if seat.player == view.active_player else "▫️"
         plural = "" if seat.hand_size == 1 else "s"
-        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}")
+        host = " · host" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}{host}")
     embed.add_field(name="Players", value="\n".join(seats) or "nobody", inline=False)
     if table.recent:
         embed.add_field(name="Last actions", value="\n".join(table.recent)[-1024:], inline=False)

@@ -31,6 +31,7 @@ RULES_CHOICES = [
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+@app_commands.guild_only()
 class Apophis(commands.GroupCog, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
@@ -123,8 +124,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await send_reason(interaction, str(exc))
             return
         if isinstance(result, ActionResult):  # left a game in progress
+            told = [line for line in result.lines if "left the game" not in line]
             await interaction.response.send_message(
-                "You left the game; your cards went to the discard pile.", ephemeral=True
+                "\n".join(["You left the game; your cards went to the discard pile.", *told]),
+                ephemeral=True,
             )
             self.bot.outbox.answered(result.table, interaction)
             return

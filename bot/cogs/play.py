@@ -4,47 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, panel, render
+from bot import components, inputs, panel, render
+from bot.inputs import Click, parse_cards
 from bot.service import StaleBoard, Table, UserError
 from engine import Colour, Size
-from engine.cards import is_card
 
 if TYPE_CHECKING:
     from bot.client import ApophisBot
 
 log = logging.getLogger(__name__)
 
-SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
-SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
 COLOUR_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in Colour]
 SIZE_CHOICES = [
     app_commands.Choice(name=f"{s.label} ({int(s)} card{'s' if s > 1 else ''})", value=s.label)
     for s in Size
 ]
-GAME_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
-
-
-def parse_cards(text: str) -> list[str]:
-    """Cards typed by a player ("7H 10♣, ks") as codes; UserError for anything unreadable."""
-    cards = []
-    for token in text.replace(",", " ").split():
-        code = token.upper()
-        if code and code[-1] in SUIT_SYMBOLS:
-            code = code[:-1] + SUIT_SYMBOLS[code[-1]]
-        if not is_card(code):
-            raise UserError(
-                f"I could not read {token!r} as a card. Write cards like `7H 10C KS` "
-                "or `7♥ 10♣ K♠` (ranks 2-10, J, Q, K)."
-            )
-        cards.append(code)
-    return cards
+#: Seconds before `/board` may post the same game's board again.
+BOARD_REPOST_SECONDS = 10.0
+#: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
+CARDS_LENGTH = 100
 
 
 def release(interaction: discord.Interaction) -> None:
@@ -59,6 +44,13 @@ def release(interaction: discord.Interaction) -> None:
     """
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
+
+
+def board_link(table: Table) -> str:
+    """A link to the live board, in parentheses after a space; "" while it has no message."""
+    if table.board_message_id is None:
+        return ""
+    return f" ({render.message_link(table.guild_id, table.channel_id, table.board_message_id)})"
 
 
 def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
@@ -109,7 +101,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Add cards to the launch sequence (one per suit).")
     @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def launch(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def launch(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
@@ -120,7 +116,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Discard down to 5 cards after drawing.")
     @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
@@ -133,9 +133,15 @@ class Play(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         try:
             table = self.service.table_in(interaction.channel_id)
+            if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+                raise UserError(
+                    f"The board was posted a moment ago{board_link(table)}; "
+                    "it keeps itself up to date."
+                )
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
+        table.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.board_message_id
         response = await interaction.response.send_message(**components.board_message(table))
         message_id = getattr(response.resource, "id", None)
@@ -210,33 +216,29 @@ class Play(commands.Cog):
         """Every click on one of our buttons or selects, found by its custom id."""
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
-        match = components.CUSTOM_ID.fullmatch(interaction.data.get("custom_id", ""))
-        if match is None:
-            return
-        values = interaction.data.get("values", []) if match["kind"] == "p" else None
-        click = Click(
-            match["kind"],
-            int(match["game"]),
-            int(match["version"]),
-            match["action"],
-            match["arg"] or "",
-            values,
-        )
         try:
+            click = inputs.read_click(interaction.data)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+        else:
             await self.on_component(interaction, click)
         finally:
             release(interaction)
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
         """Every button and select arrives here."""
+        table = self.service.tables.get(click.game)
         try:
-            table = self.service.tables.get(click.game)
-            if table is None or table.channel_id != interaction.channel_id:
-                await send_reason(interaction, "This game is over; its buttons no longer work.")
-            elif click.kind == "b":
+            if table is None:
+                raise UserError("This game is over; its buttons no longer work.")
+            if table.channel_id != interaction.channel_id:
+                raise UserError("That belongs to another channel's game, not to this one.")
+            if click.kind == "b":
                 await self.on_button(interaction, table, click.version, click.action)
             else:
                 await self.on_panel(interaction, table, click)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
         except Exception as exc:
             what = f"{'button' if click.values is None else 'select'} {click.action!r}"
             await self.bot.apologise(interaction, f"{what} of game {click.game}", exc)
@@ -246,11 +248,14 @@ class Play(commands.Cog):
     ) -> None:
         """A click on a lobby, board or launch-report button."""
         if action in ("join", "leave", "start"):
+            if table.status != "lobby":
+                raise UserError(
+                    "The game has started: the lobby's buttons no longer work. "
+                    "Play on the board; `/apophis leave` leaves the game."
+                )
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
         elif action in ("hand", "build", "launch", "discard"):
             await self.show_hand(interaction)
-        elif action not in GAME_ACTIONS:
-            await send_reason(interaction, "That button is not one I know.")
         elif on_old_board(interaction, table):
             await interaction.response.edit_message(**stub_edit(table))
         else:
@@ -271,8 +276,8 @@ class Play(commands.Cog):
             note = "The game moved on since: here is your hand now."
             await self.answer_with_panel(interaction, table, note, update=True)
             return
+        action = inputs.panel_move(click)  # forged input: told apart, privately
         try:
-            action = panel_action(click)
             result = await self.service.act(
                 interaction.channel_id, user, action, expected_version=click.version
             )
@@ -324,34 +329,6 @@ class Play(commands.Cog):
                 "That button belongs to an older message: the game has moved on since. "
                 "Use the board (or `/board`) for the current state.",
             )
-
-
-@dataclass(frozen=True, slots=True)
-class Click:
-    """A component's custom id, read (see components.CUSTOM_ID), and a select's values."""
-
-    kind: str
-    game: int
-    version: int
-    action: str
-    arg: str
-    values: list[str] | None
-
-
-def panel_action(click: Click) -> dict[str, Any]:
-    """The move a panel button or select stands for; UserError for anything malformed."""
-    if click.values is not None and click.action in ("launch", "discard"):
-        return {"type": click.action, "cards": list(click.values)}
-    if click.action == "build":
-        colour, _, size = click.arg.partition(".")
-        if not size.isdigit():
-            raise UserError("That button is not one I know.")
-        return {"type": "build", "colour": colour, "size": int(size)}
-    if click.action == "launch" and click.arg:
-        return {"type": "launch", "cards": click.arg.split(".")}
-    if click.action in ("draw", "scrap", "reroll", "accept") and click.values is None:
-        return {"type": click.action}
-    raise UserError("That button is not one I know.")
 
 
 def on_old_board(interaction: discord.Interaction, table: Table) -> bool:

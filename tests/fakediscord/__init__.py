@@ -38,6 +38,10 @@ test at teardown (``fake_discord`` fixture) unless claimed with
 - message content is at most 2,000 characters (else 400, code 50035);
 - nothing is logged at ERROR by discord.py's loggers.
 
+``forged=True`` on :meth:`FakeDiscord.invoke`, ``click`` and ``select`` sends what a
+tampered client could: option values outside the declaration, a server-only command
+from a DM, custom ids and select values the message never offered.
+
 Discord's ordinary answers are given without being violations: DMs to a user whose
 DMs are closed get 403, code 50007; an ephemeral message is unknown to the channel
 routes (404, code 10008: only its interaction token reaches it), and once the user
