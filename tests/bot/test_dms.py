@@ -88,7 +88,7 @@ async def test_a_player_who_opens_their_dms_gets_them_again(fake_discord, make_b
         assert all(card_label(c) in dm.content for c in table.game.hands[1])
 
 
-async def test_the_dm_tells_how_the_game_ended(fake_discord, make_bot):
+async def test_an_ended_game_is_told_by_dm_and_not_drawn_as_a_loss(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -98,4 +98,6 @@ async def test_the_dm_tells_how_the_game_ended(fake_discord, make_bot):
         for name in ("ann", "bob"):
             (dm,) = fake_discord.dms(scene[name])
             assert "The game is over: it was ended without a result." in dm.content
-        assert "This game was ended" in text_of(scene.board(table))
+        board = scene.board(table)
+        assert "This game was ended" in text_of(board)
+        assert board.embeds[0]["color"] == render.ENDED_COLOUR != render.LOSS_COLOUR

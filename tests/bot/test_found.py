@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import jobs, render
+from bot import jobs
 from tests.bot.helpers import Scene, enabled, text_of
 
 pytestmark = pytest.mark.e2e
@@ -41,18 +41,6 @@ async def test_launch_needs_a_rocket_and_is_disabled_without_one(fake_discord, m
         assert "draw or build" in text_of(board)
         panel = await scene.panel("ann")
         assert not enabled(panel, "launch") and not enabled(panel, "scrap")
-
-
-async def test_ended_and_reset_games_are_not_drawn_as_losses(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await scene.cmd("apophis end", "ann")
-        await bot.outbox.drain()
-        board = scene.board(table)
-        assert "This game was ended" in text_of(board)
-        assert board.embeds[0]["color"] == render.ENDED_COLOUR != render.LOSS_COLOUR
 
 
 async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
