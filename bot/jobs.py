@@ -98,10 +98,6 @@ class Jobs:
         self._jobs[lane].setdefault(key, job)
         self._wakeup[lane].set()
 
-    def pending(self) -> int:
-        """Jobs waiting (queued or held)."""
-        return self._pending()
-
     def _pending(self) -> int:
         return sum(map(len, self._jobs.values())) + sum(map(len, self._held.values()))
 
