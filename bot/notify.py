@@ -177,21 +177,22 @@ class Outbox:
         table: Table,
         interaction: discord.Interaction,
         *,
-        panel_of: int | None = None,
+        panel_of: tuple[int, int] | None = None,
         board_version: int | None = None,
         report: Report | None = None,
     ) -> None:
         """An interaction in `table`'s channel was answered: its token may carry what follows.
 
-        `panel_of`: its response is that player's panel (at the table's version).
+        `panel_of`: its response is that (player's panel, showing that version).
         `board_version`: its response is the board message (showing that version).
         `report`: its response is the launch report (showing its latest lines).
         """
         token = self.tokens.new(interaction)
         self._fresh[table.id] = token
         if panel_of is not None:
-            self._panels.setdefault(table.id, {})[panel_of] = token
-            self._panel_versions.setdefault(table.id, {})[panel_of] = table.version
+            player, version = panel_of
+            self._panels.setdefault(table.id, {})[player] = token
+            self._panel_versions.setdefault(table.id, {})[player] = version
         if board_version is not None and table.board_message_id is not None:
             self._board_owners[table.id] = Owned(table.board_message_id, token)
             self.board_written(table, board_version)

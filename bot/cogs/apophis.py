@@ -133,11 +133,12 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             return
         self.bot.outbox.board_changed(result)
         if action == "start":  # the host's own panel, to play from at once
+            shown = result.version
             await interaction.response.send_message(
                 **panel.panel_message(result, interaction.user.id, "🚀 The game has started!"),
                 ephemeral=True,
             )
-            self.bot.outbox.answered(result, interaction, panel_of=interaction.user.id)
+            self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
             return
         text = {
             "join": f"You joined the game ({len(result.seats)}/4). The host starts it.",

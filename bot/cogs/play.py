@@ -185,12 +185,13 @@ class Play(commands.Cog):
         update: bool = False,
     ) -> None:
         """Answer with the player's panel: a new private message, or the clicked panel updated."""
+        shown = table.version
         message = panel.panel_message(table, interaction.user.id, note)
         if update:
             await interaction.response.edit_message(**message)
         else:
             await interaction.response.send_message(**message, ephemeral=True)
-        self.outbox.answered(table, interaction, panel_of=interaction.user.id)
+        self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
