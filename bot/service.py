@@ -91,6 +91,8 @@ class Table:
     seats: list[int]
     version: int = 0
     game: Game | None = None
+    #: The game's state as last committed (what a failed commit puts the game back to).
+    stored: dict[str, Any] | None = None
     board_message_id: int | None = None
     #: Unix time the clock runs out, while it runs.
     deadline: float | None = None
@@ -137,7 +139,7 @@ class Table:
             remaining=record.clock_remaining,
         )
         if record.state is not None:
-            table.game = Game.restore(record.state)
+            table.game, table.stored = Game.restore(record.state), record.state
             table.seats = list(table.game.players)
         return table
 
@@ -325,7 +327,7 @@ class GameService:
                 deadline=deadline,
                 now=now,
             )
-            table.game, table.status = game, record.status
+            table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
                 f"The countdown started: {render.duration(table.length_seconds)}. "
@@ -375,7 +377,6 @@ class GameService:
     ) -> ActionResult:
         game = table.game
         assert game is not None
-        saved = game.save()  # the game as stored: put back if the commit fails
         seats = list(game.players)
         try:
             events = game.apply(action)
@@ -385,11 +386,12 @@ class GameService:
         removed = action["player"] if action["type"] == "remove_player" else None
         host = _next_host(seats, game.players, table.host_id) if removed == table.host_id else None
         now = self.now()
+        state = game.save()
         try:
             table.version = await self.store.commit_action(
                 table.id,
                 table.version,
-                state=game.save(),
+                state=state,
                 actor=actor,
                 action=action,
                 events=[e.to_dict() for e in events],
@@ -401,11 +403,12 @@ class GameService:
         except Exception as exc:
             # A commit is all or nothing: the game is as stored before it, unless another
             # writer moved the stored game on.
-            table.game = Game.restore(saved)
             if isinstance(exc, StaleVersion):
                 record = await self.store.get_game(table.id)
-                table.game, table.version = Game.restore(record.state), record.version
+                table.stored, table.version = record.state, record.version
+            table.game = Game.restore(table.stored)
             raise
+        table.stored = state
         result = self._after_commit(table, events, now, actor)
         if host is not None:
             table.host_id = host

@@ -127,6 +127,7 @@ class Scene:
         layout.setdefault("rules", game.rules.value)
         layout.setdefault("active", game.active)
         table.game = position(**layout)
+        table.stored = table.game.save()  # as if committed: a failed commit comes back here
 
 
 async def bot_state(predicate, timeout: float = 5.0):
