@@ -250,3 +250,18 @@ async def test_a_buried_board_is_posted_again_with_one_live_board(fake_discord, 
         assert [m for m in scene.public() if m.components] == [board] and not old.components
         assert table.below == 0
         scene.assert_no_cards_in_public()
+
+
+async def test_a_skip_that_discards_for_a_player_refreshes_their_panel(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C", "3C", "4C", "5C", "6C"], ["2D"]], deck=["7H", "8H"])
+        ann = await scene.panel("ann")
+        await scene.press(ann, "draw", "ann")  # 7 cards: she must discard 2...
+        assert "discard 2 cards" in text_of(ann)
+        await scene.cmd("apophis skip", "ann")  # ...but the host (herself) skips her turn
+        await bot.outbox.drain()
+        assert "Your hand (5 cards)" in text_of(ann)  # redrawn through her token
+        assert "It is <@" in text_of(ann) and table.game.active_player == scene.id("bob")
