@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -68,18 +68,23 @@ class Jobs:
         self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in lanes}
         self._attempts: dict[tuple, int] = {}
         self._running: set[tuple] = set()
-        self._wakeup = {lane: asyncio.Event() for lane in lanes}
+        #: Workers of each lane waiting for a job, each woken alone (not all at once).
+        self._waiting: dict[str, deque[asyncio.Future]] = {lane: deque() for lane in lanes}
         self._idle = asyncio.Event()
         self._workers = [
             asyncio.create_task(self._work(lane)) for lane in lanes for _ in range(workers)
         ]
         #: group -> jobs waiting for the answer to the interaction that caused them.
         self._held: dict[int, dict[tuple, Job]] = {}
+        self._held_count = 0
         self._hold_timers: dict[int, asyncio.TimerHandle] = {}
 
     def hold(self, group: int, key: tuple, job: Job) -> None:
         """Queue a job once the interaction that caused it is answered (or soon anyway)."""
-        self._held.setdefault(group, {}).setdefault(key, job)
+        held = self._held.setdefault(group, {})
+        if key not in held:
+            held[key] = job
+            self._held_count += 1
         if group not in self._hold_timers:
             loop = asyncio.get_running_loop()
             self._hold_timers[group] = loop.call_later(HOLD_SECONDS, self.release, group)
@@ -89,27 +94,37 @@ class Jobs:
         timer = self._hold_timers.pop(game_id, None)
         if timer is not None:
             timer.cancel()
-        for key, job in self._held.pop(game_id, {}).items():
+        held = self._held.pop(game_id, {})
+        self._held_count -= len(held)
+        for key, job in held.items():
             self.submit(key, job)
 
     def submit(self, key: tuple, job: Job) -> None:
         """Queue a job, unless one with that key is already waiting."""
         lane = self._lane_of(key)
         self._jobs[lane].setdefault(key, job)
-        self._wakeup[lane].set()
+        waiting = self._waiting[lane]
+        while waiting:  # one worker is enough for one job
+            worker = waiting.popleft()
+            if not worker.done():
+                worker.set_result(None)
+                return
 
     def _pending(self) -> int:
-        return sum(map(len, self._jobs.values())) + sum(map(len, self._held.values()))
+        return sum(map(len, self._jobs.values())) + self._held_count
 
     async def _next_job(self, lane: str) -> tuple[tuple, Job]:
-        jobs, wakeup = self._jobs[lane], self._wakeup[lane]
+        jobs = self._jobs[lane]
         while True:
             for key in jobs:
                 if key not in self._running:  # one job per key at a time, in order
                     self._running.add(key)
                     return key, jobs.pop(key)
-            wakeup.clear()
-            await wakeup.wait()
+            # (A job skipped because its key is running is taken by the worker running
+            # it, which comes back here when it is done.)
+            woken = asyncio.get_running_loop().create_future()
+            self._waiting[lane].append(woken)
+            await woken
 
     async def _work(self, lane: str) -> None:
         while True:
@@ -123,7 +138,6 @@ class Jobs:
                 self._retry_later(key, job, exc)
             finally:
                 self._running.discard(key)
-                self._wakeup[lane].set()
                 if not self._pending() and not self._running:
                     self._idle.set()
 
