@@ -13,13 +13,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.audience import Audience
 from bot.cogs.play import release, send_reason
 from bot.config import Config
-from bot.i18n import CommandTranslator
+from bot.i18n import CommandTranslator, t
 from bot.inputs import command_problem
 from bot.notify import Outbox
 from bot.render import duration
-from bot.service import GameService
+from bot.service import GameService, UserError
 from bot.store import Store, StoreBusy
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ class CheckedCommandTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Server-only, and options as declared, whatever the client claims (bot.inputs)."""
+        interaction.client.audience.seen(interaction)
         problem = command_problem(interaction)
         if problem is None:
             return True
@@ -129,9 +131,14 @@ class ApophisBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.config.database)
-        self.outbox = Outbox(self, self.store)
+        self.audience = Audience(self.store)
+        self.outbox = Outbox(self, self.store, self.audience)
         self.service = GameService(
-            self.store, self.outbox, time_scale=self.config.time_scale, seed=self.config.seed
+            self.store,
+            self.outbox,
+            self.audience,
+            time_scale=self.config.time_scale,
+            seed=self.config.seed,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -148,9 +155,7 @@ class ApophisBot(commands.Bot):
             if table.status == "active":
                 left = table.time_left(self.service.now()) or 0
                 self.outbox.fresh_board(
-                    table,
-                    f"♻️ I am back after a restart. The countdown was paused while I was "
-                    f"away; **{duration(left)}** left. Play on!",
+                    table, t(table.language, "notice.back", left=duration(left))
                 )
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
@@ -202,7 +207,7 @@ class ApophisBot(commands.Bot):
         """Errors from slash commands: a failed check is explained, anything else apologised."""
         try:
             if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-                await send_reason(interaction, str(error) or "You cannot do that here.")
+                await send_reason(interaction, UserError("error.cannot_here"))
                 return
             command = interaction.command.qualified_name if interaction.command else "?"
             await self.apologise(interaction, f"command {command}", error)
@@ -217,18 +222,10 @@ class ApophisBot(commands.Bot):
             log.warning("%s: the database was busy", what)
             if interaction.response.is_done():
                 return  # the player had their answer; only our own record of it waits
-            await send_reason(
-                interaction,
-                "I am busy right now and could not save that, so it was not done. "
-                "Please try again in a moment.",
-            )
+            await send_reason(interaction, UserError("error.busy"))
             return
         log.error("%s failed", what, exc_info=error)
-        await send_reason(
-            interaction,
-            "Sorry, something went wrong on my side and that was not done. "
-            "The game is safe; please try again.",
-        )
+        await send_reason(interaction, UserError("error.sorry"))
 
     async def close(self) -> None:
         """Planned shutdown: stop the clocks where they are, send what is queued, close.

@@ -19,6 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot import render
+from bot.i18n import t
 from engine import Phase
 
 if TYPE_CHECKING:
@@ -148,13 +149,15 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
-    """The lobby: who has joined, and Join / Leave / Start."""
+    """The lobby: who has joined, Join / Leave / Start, and How to play."""
     items = []
+    language = table.language
     if table.status == "lobby":
         items = [
-            button(table.id, 0, "join", "Join", style=SUCCESS),
-            button(table.id, 0, "leave", "Leave"),
-            button(table.id, 0, "start", "Start", style=PRIMARY),
+            button(table.id, 0, "join", t(language, "button.join"), style=SUCCESS),
+            button(table.id, 0, "leave", t(language, "button.leave")),
+            button(table.id, 0, "start", t(language, "button.start"), style=PRIMARY),
+            button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
         ]
     return {"embed": render.lobby_embed(table), "view": rows(*items)}
 
@@ -177,22 +180,31 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
     embed = render.board_embed(table, view, table.time_left(now))
     if view.phase is Phase.OVER or not table.open:
         return {"embed": embed, "view": rows()}
-    gid, version = table.id, table.version
+    gid, version, language = table.id, table.version, table.language
     items = []
     if view.phase is Phase.DISCARD:
-        items.append(button(gid, version, "discard", "Discard…", emoji="🗑️", style=DANGER))
+        label = t(language, "button.discard_menu")
+        items.append(button(gid, version, "discard", label, emoji="🗑️", style=DANGER))
     elif view.phase is Phase.REROLL:
         rerolls = view.pending["rerolls"] if view.pending else 0
-        items += _reroll_buttons(gid, version, rerolls)
+        items += _reroll_buttons(gid, version, rerolls, language)
     else:
         playing = view.phase is Phase.PLAY
         items += [
-            button(gid, version, "draw", "Draw 2", emoji="🃏", style=PRIMARY, disabled=not playing),
+            button(
+                gid,
+                version,
+                "draw",
+                t(language, "button.draw"),
+                emoji="🃏",
+                style=PRIMARY,
+                disabled=not playing,
+            ),
             button(
                 gid,
                 version,
                 "build",
-                "Build…",
+                t(language, "button.build_menu"),
                 emoji="🏗️",
                 disabled=not playing or bool(view.sequence),
             ),
@@ -200,7 +212,7 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
                 gid,
                 version,
                 "launch",
-                "Launch…",
+                t(language, "button.launch_menu"),
                 emoji="🚀",
                 disabled=not playing or not view.rocket,
             ),
@@ -208,12 +220,13 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
                 gid,
                 version,
                 "scrap",
-                "Scrap",
+                t(language, "button.scrap"),
                 emoji="♻️",
                 disabled=not playing or not (view.rocket or view.sequence),
             ),
         ]
-    items.append(button(gid, version, "hand", "My hand", emoji="👁️", style=SUCCESS))
+    label = t(language, "button.hand")
+    items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
     return {"embed": embed, "view": rows(*items)}
 
 
@@ -222,10 +235,13 @@ def board_stub(table: Table) -> dict[str, Any]:
     return {"content": render.board_stub(table), "embeds": [], "components": []}
 
 
-def _reroll_buttons(game_id: int, version: int, rerolls: int) -> list[dict[str, Any]]:
+def _reroll_buttons(
+    game_id: int, version: int, rerolls: int, language: str
+) -> list[dict[str, Any]]:
+    reroll = t(language, "button.reroll", left=rerolls)
     return [
-        button(game_id, version, "reroll", f"Reroll ({rerolls} left)", emoji="🛟", style=PRIMARY),
-        button(game_id, version, "accept", "Accept", emoji="✔️"),
+        button(game_id, version, "reroll", reroll, emoji="🛟", style=PRIMARY),
+        button(game_id, version, "accept", t(language, "button.accept"), emoji="✔️"),
     ]
 
 
@@ -235,5 +251,7 @@ def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []
     if pending:
-        items = _reroll_buttons(table.id, table.version, game.public_view().pending["rerolls"])
-    return {"embed": render.launch_embed(lines, finished=not pending), "view": rows(*items)}
+        rerolls = game.public_view().pending["rerolls"]
+        items = _reroll_buttons(table.id, table.version, rerolls, table.language)
+    embed = render.launch_embed(table, lines, finished=not pending)
+    return {"embed": embed, "view": rows(*items)}

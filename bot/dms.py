@@ -1,8 +1,9 @@
 """Hand DMs: one message per player and game, sent at the deal and edited after that.
 
 The DM carries the player's latest hand and only the latest changes, within Discord's
-2,000 characters. Its id is stored (table hand_dms), so after a restart the same
-message is edited rather than a new one sent. A DM that fails is retried by the
+2,000 characters, in the player's language (the last Discord locale seen from them) and
+with cards as their server shows them. Its id is stored (table hand_dms), so after a
+restart the same message is edited rather than a new one sent. A DM that fails is retried by the
 outbox with the state of that moment. A player whose DMs are closed is told once per
 game in the channel; the bot tries again at a later change (backing off, as Discord
 bans bots that collect too many 403 answers), so a player who opens their DMs gets
@@ -18,9 +19,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import Route
 
-from bot import render
+from bot import narrate, render
+from bot.i18n import t
 
 if TYPE_CHECKING:
+    from bot.audience import Audience
     from bot.service import Table
     from bot.store import Store
 
@@ -40,22 +43,23 @@ class HandDMs:
         http: discord.http.HTTPClient,
         client: discord.Client,
         store: Store,
+        audience: Audience,
         *,
         spend: Callable[[], Awaitable[None]],
         tell_channel: Callable[[Table, str], None],
         clock: Callable[[], float],
     ) -> None:
-        self.http, self.client, self.store = http, client, store
+        self.http, self.client, self.store, self.audience = http, client, store, audience
         self.spend, self.tell_channel, self.clock = spend, tell_channel, clock
         #: (game, player) -> changes not yet shown in the DM (the latest DM_CHANGES).
-        self._changes: dict[tuple[int, int], list[str]] = {}
+        self._changes: dict[tuple[int, int], list[narrate.Change]] = {}
         self._messages: dict[tuple[int, int], int] = {}
         self._channels: dict[int, int] = {}
         #: (game, player) -> (not before, next backoff) while their DMs are closed.
         self._closed: dict[tuple[int, int], tuple[float, float]] = {}
         self._told_closed: set[tuple[int, int]] = set()
 
-    def changed(self, table: Table, player: int, changes: list[str]) -> bool:
+    def changed(self, table: Table, player: int, changes: list[narrate.Change]) -> bool:
         """Note what changed; whether a DM should be sent now."""
         key = (table.id, player)
         pending = self._changes.setdefault(key, [])
@@ -72,7 +76,9 @@ class HandDMs:
         playing = game is not None and player in game.players
         hand = game.view_for(player).hand if playing else None
         try:
-            content = render.hand_dm(table, hand, changes)
+            language = await self.audience.player(player)
+            said = [narrate.change_text(c, language, table.cards) for c in changes]
+            content = render.hand_dm(table, hand, said, language)
             await self._deliver(key, player, {"content": content, "allowed_mentions": NO_MENTIONS})
         except discord.Forbidden:
             self._closed_now(table, key, player)
@@ -86,7 +92,7 @@ class HandDMs:
                 self._messages.pop(key, None)
                 self._told_closed.discard(key)
 
-    def _keep(self, key: tuple[int, int], changes: list[str]) -> None:
+    def _keep(self, key: tuple[int, int], changes: list[narrate.Change]) -> None:
         """Put back what the DM did not carry, before anything newer."""
         pending = changes + self._changes.get(key, [])
         self._changes[key] = pending[-render.DM_CHANGES :]
@@ -123,10 +129,7 @@ class HandDMs:
         if key not in self._told_closed:
             self._told_closed.add(key)
             self.tell_channel(
-                table,
-                f"📪 {render.mention(player)}, I cannot send you direct messages, so your "
-                "hand is not coming by DM. Open your panel with **My hand** on the board "
-                "or `/hand`.",
+                table, t(table.language, "notice.dms_closed", player=render.mention(player))
             )
 
     async def _channel(self, user_id: int) -> int:

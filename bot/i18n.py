@@ -129,6 +129,10 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == DEFAULT_LANGUAGE:
             return None
+        if context.location is app_commands.TranslationContextLocation.choice_name and (
+            context.data.value in languages()
+        ):
+            return t(context.data.value, "language.name")  # a language by its own name
         key = command_key(context)
         if key is None or not has(key):
             return None

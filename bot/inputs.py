@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 
 from bot.components import CUSTOM_ID
+from bot.notation import UnreadableCard
+from bot.notation import parse_cards as read_cards
 from bot.service import UserError
 from engine import Colour, Size
 from engine.cards import is_card
@@ -26,7 +28,7 @@ CUSTOM_ID_LENGTH = 100
 #: "p": the panel's selects).
 ACTIONS = {
     "b": frozenset(
-        ("join", "leave", "start", "hand", "draw", "build", "launch", "scrap", "discard")
+        ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
     | {"reroll", "accept"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh")),
@@ -38,11 +40,6 @@ MAX_VALUES = 25
 ECHO = 20
 COLOURS = frozenset(colour.value for colour in Colour)
 SIZES = frozenset(str(int(size)) for size in Size)
-SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
-SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
-SERVER_ONLY = (
-    "Apophis is played in a server's text channels: use its commands there, not in direct messages."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +66,14 @@ def quote(text: str) -> str:
 # ------------------------------------------------------------------- slash commands
 
 
-def command_problem(interaction: discord.Interaction) -> str | None:
+def command_problem(interaction: discord.Interaction) -> UserError | None:
     """Why a slash command cannot be taken as it arrived (None: it can).
 
     Server-only, and every option as the synced command declares it: a declared
     name, the right type, one of its choices, within its range or length.
     """
     if interaction.guild_id is None:
-        return SERVER_ONLY
+        return UserError("error.server_only")
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return None  # discord.py answers unknown commands itself
@@ -84,7 +81,7 @@ def command_problem(interaction: discord.Interaction) -> str | None:
     for option in _leaf_options(interaction.data or {}):
         param = params.get(option.get("name"))
         if param is None:
-            return "That command came with an option it does not have. Please try again."
+            return UserError("error.unknown_option")
         problem = _option_problem(param, option.get("value"))
         if problem is not None:
             return problem
@@ -107,38 +104,30 @@ _TYPES = {
 }
 
 
-def _option_problem(param: app_commands.Parameter, value: Any) -> str | None:
+def _option_problem(param: app_commands.Parameter, value: Any) -> UserError | None:
     name = param.display_name
     kinds = _TYPES.get(param.type)
     if kinds is None:  # users, roles, channels: resolved by Discord, checked by discord.py
         return None
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        return f"`{name}` must be a {param.type.name}."
+        return UserError(f"error.option_type.{param.type.name}", name=name)
     if param.choices and value not in [choice.value for choice in param.choices]:
         offered = ", ".join(str(choice.value) for choice in param.choices)
-        return f"`{name}` must be one of: {offered}."
+        return UserError("error.option_choice", name=name, choices=offered)
     size = len(value) if isinstance(value, str) else value
     low, high = param.min_value, param.max_value
     if (low is not None and size < low) or (high is not None and size > high):
-        unit = " characters long" if isinstance(value, str) else ""
-        return f"`{name}` must be {low} to {high}{unit}."
+        key = "error.option_length" if isinstance(value, str) else "error.option_range"
+        return UserError(key, name=name, low=low, high=high)
     return None
 
 
 def parse_cards(text: str) -> list[str]:
-    """Cards typed by a player ("7H 10♣, ks") as codes; UserError for anything unreadable."""
-    cards = []
-    for token in text.replace(",", " ").split():
-        code = token.upper()
-        if code and code[-1] in SUIT_SYMBOLS:
-            code = code[:-1] + SUIT_SYMBOLS[code[-1]]
-        if not is_card(code):
-            raise UserError(
-                f"I could not read {quote(token)} as a card. Write cards like `7H 10C KS` "
-                "or `7♥ 10♣ K♠` (ranks 2-10, J, Q, K)."
-            )
-        cards.append(code)
-    return cards
+    """Cards typed by a player in any form (bot.notation); UserError for anything unreadable."""
+    try:
+        return read_cards(text)
+    except UnreadableCard as exc:
+        raise UserError("error.unreadable_card", token=quote(exc.token)) from None
 
 
 # ----------------------------------------------------------------- components
@@ -153,7 +142,7 @@ def read_click(data: dict[str, Any]) -> Click:
         else None
     )
     if match is None or match["action"] not in ACTIONS[match["kind"]]:
-        raise UserError("That button is not one I know.")
+        raise UserError("error.unknown_button")
     values = None
     if match["kind"] == "p":
         values = data.get("values")
@@ -162,7 +151,7 @@ def read_click(data: dict[str, Any]) -> Click:
             or not 0 < len(values) <= MAX_VALUES
             or not all(isinstance(v, str) for v in values)
         ):
-            raise UserError("Choose from the menu's options.")
+            raise UserError("error.menu_options")
     return Click(
         match["kind"],
         int(match["game"]),
@@ -177,16 +166,16 @@ def panel_move(click: Click) -> dict[str, Any]:
     """The move a panel button or select stands for; UserError for anything it never offers."""
     if click.values is not None:  # launch or discard: the chosen cards
         if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
-            raise UserError("Choose cards from the menu.")
+            raise UserError("error.menu_cards")
         return {"type": click.action, "cards": list(click.values)}
     if click.action == "build":
         colour, _, size = click.arg.partition(".")
         if colour not in COLOURS or size not in SIZES:
-            raise UserError("That button is not one I know.")
+            raise UserError("error.unknown_button")
         return {"type": "build", "colour": colour, "size": int(size)}
     if click.action == "launch":
         cards = click.arg.split(".")
         if not click.arg or not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
-            raise UserError("That button is not one I know.")
+            raise UserError("error.unknown_button")
         return {"type": "launch", "cards": cards}
     return {"type": click.action}

@@ -90,4 +90,5 @@ def card_text(card: str, language: str, style: str = "suits") -> str:
 
 
 def cards_text(cards: list[str] | tuple[str, ...], language: str, style: str = "suits") -> str:
-    return " ".join(card_text(c, language, style) for c in cards)
+    """Cards one after another: "7♥ K♠", or "7 red, K yellow" in colours."""
+    return (", " if style == "colours" else " ").join(card_text(c, language, style) for c in cards)

@@ -33,10 +33,13 @@ from discord.http import Route
 
 from bot import components, panel, render
 from bot.dms import NO_MENTIONS, HandDMs
+from bot.i18n import t
 from bot.jobs import WORKERS, Job, Jobs, RateLimiter
 from bot.tokens import Owned, Token, Tokens
 
 if TYPE_CHECKING:
+    from bot.audience import Audience
+    from bot.narrate import Change
     from bot.service import Report, Table
     from bot.store import Store
 
@@ -75,6 +78,7 @@ class Outbox:
         self,
         client: discord.Client,
         store: Store,
+        audience: Audience,
         *,
         rate: float = GLOBAL_RATE,
         workers: int = WORKERS,
@@ -82,6 +86,7 @@ class Outbox:
     ) -> None:
         self.client = client
         self.store = store
+        self.audience = audience
         self._clock = clock
         self.limiter = RateLimiter(rate)
         self.tokens = Tokens(client, lambda: self.clock())
@@ -89,6 +94,7 @@ class Outbox:
             client.http,
             client,
             store,
+            audience,
             spend=lambda: self._spend(),
             tell_channel=self.post,
             clock=lambda: self.clock(),
@@ -131,7 +137,7 @@ class Outbox:
         """The board of `table` should show its latest state."""
         self._hold(table, ("board", table.id), lambda: self._write_board(table))
 
-    def hand_changed(self, table: Table, player: int, changes: list[str]) -> None:
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
         """`player`'s DM should show their latest hand and what changed."""
         if self.dms.changed(table, player, changes):
             self._submit(("dm", table.id, player), lambda: self.dms.send(table, player))
@@ -396,7 +402,7 @@ class Outbox:
         live = game is not None and table.open and player == game.active_player
         if live and await self._pings_wanted(table.guild_id):
             payload = {
-                "content": f"🔔 {render.mention(player)}, it is your turn in Apophis.",
+                "content": t(table.language, "notice.ping", player=render.mention(player)),
                 "allowed_mentions": {"users": [str(player)]},
             }
             sent = await self._follow_up(table, payload)
@@ -443,8 +449,10 @@ class Outbox:
         if versions.get(player, -1) >= table.version and table.open:
             return
         version = table.version
+        language = await self.audience.player(player)
         try:
-            await self.tokens.edit(token, None, message_json(panel.panel_message(table, player)))
+            message = panel.panel_message(table, player, language)
+            await self.tokens.edit(token, None, message_json(message))
         except discord.HTTPException:
             return  # dismissed or expired (the token is dropped): their next click redraws it
         versions[player] = version

@@ -27,7 +27,9 @@ from bot.components import (
     picker,
     rows,
 )
-from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, card_label, colour_of
+from bot.i18n import t
+from bot.notation import card_text
+from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of
 
 if TYPE_CHECKING:
     from bot.service import Table
@@ -37,63 +39,65 @@ MAX_BUILD_BUTTONS = 10
 
 
 def panel_message(
-    table: Table, player: int, note: str | None = None, now: float | None = None
+    table: Table, player: int, language: str, note: str | None = None, now: float | None = None
 ) -> dict[str, Any]:
     """The player's panel: their hand, what the game waits for, and their legal moves.
 
-    `note` is a private line at the top (what the last click did, or why it was refused).
+    In the player's `language`, cards as the server shows them. `note` is a private
+    line at the top (what the last click did, or why it was refused).
     """
     now = time.time() if now is None else now
     game = table.game
     if game is None or player not in game.players:
         raise ValueError("a panel is only drawn for a seated player of a started game")
     view = game.view_for(player)
+    left = table.time_left(now)
     embed = discord.Embed(
-        title=f"🂠 Your hand ({len(view.hand)} card{'s' if len(view.hand) != 1 else ''})",
-        description=render.hand_text(view.hand),
-        colour=render.board_colour(table, view.table, table.time_left(now)),
+        title=t(
+            language, "panel.title", cards=render.count(language, "count.cards", len(view.hand))
+        ),
+        description=render.hand_text(view.hand, language, table.cards),
+        colour=render.board_colour(table, view.table, left),
     )
-    embed.add_field(name="Now", value=situation(table, view, now), inline=False)
-    clock = render.clock_text(table, table.time_left(now))
-    embed.set_footer(
-        text=f"Game #{table.id} · move {table.version}"
-        + (f" · {render.duration(table.time_left(now) or 0)} left" if clock else "")
+    embed.add_field(
+        name=t(language, "panel.now"), value=situation(table, view, now, language), inline=False
     )
+    footer = t(language, "board.footer", id=table.id, version=table.version)
+    if left is not None and (table.deadline is not None or table.remaining is not None):
+        footer += " · " + t(language, "panel.left", left=render.duration(left))
+    embed.set_footer(text=footer)
     return {
         "content": (note or "")[: render.CONTENT_LIMIT],
         "embed": embed,
-        "view": rows(*moves(table, view)),
+        "view": rows(*moves(table, view, language)),
     }
 
 
-def situation(table: Table, view: PlayerView, now: float) -> str:
+def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     """Whose turn it is and what is pending, from this player's side."""
     public = view.table
     if public.phase is Phase.OVER or not table.open:
-        return "The game is over."
+        return t(language, "panel.over")
     mine = public.active_player == view.player
     if public.phase is Phase.RESHUFFLE:
         left = render.reshuffle_left(table, now)
-        wait = f" ({left} s left)" if left is not None else ""
-        return f"🔀 The discard pile is being shuffled into a new deck{wait}."
+        if left is None:
+            return t(language, "panel.reshuffle")
+        return t(language, "panel.reshuffle_seconds", seconds=left)
     if not mine:
-        return f"It is {render.mention(public.active_player)}'s turn."
+        return t(language, "panel.their_turn", player=render.mention(public.active_player))
     if public.phase is Phase.DISCARD:
         excess = len(view.hand) - HAND_LIMIT
-        cards = f"{excess} card{'s' if excess != 1 else ''}"
-        return f"**Your turn:** discard {cards} (you hold {len(view.hand)})."
+        return t(language, "panel.discard", count=excess, held=len(view.hand))
     if public.phase is Phase.REROLL:
         left = (public.pending or {}).get("rerolls", 0)
-        return (
-            f"**Your turn:** a launch die failed. Reroll it ({left} fail-safe"
-            f"{'s' if left != 1 else ''} left) or accept it."
-        )
-    lines = ["**Your turn:** draw, build, launch or scrap."]
+        return t(language, "panel.reroll", count=left)
+    lines = [t(language, "panel.your_turn")]
     if not build_options(view):
-        lines.append(f"Nothing to build: {cannot_build(view)}")
+        lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if public.sequence:
-        needs = " ".join(c.symbol for c in render.needed_suits(public))
-        lines.append(f"The launch sequence needs {needs}.")
+        needs = render.suit_marks(render.needed_suits(public), table.cards)
+        lines.append(t(language, "panel.needs", suits=needs))
     return "\n".join(lines)
 
 
@@ -115,20 +119,17 @@ def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
     return [(c, s) for c, s in public.depot if len(suits[c]) >= s and s <= top]
 
 
-def cannot_build(view: PlayerView) -> str:
+def cannot_build(view: PlayerView, language: str) -> str:
     """The real reason nothing can be built."""
     public = view.table
     if public.sequence:
-        return "a launch sequence is under way (complete it, or scrap the rocket)."
+        return t(language, "panel.no_build.sequence")
     suits = by_suit(view.hand)
     payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
     if not payable:
-        return "you do not hold enough cards of one suit for any section left in the depot."
+        return t(language, "panel.no_build.cards")
     top = public.rocket[-1]
-    return (
-        f"no section you can pay for fits on the {render.section_text(*top)} at the top "
-        "(a section sits on one at least as large)."
-    )
+    return t(language, "panel.no_build.fit", section=render.section_text(*top, language))
 
 
 def launch_cards(view: PlayerView) -> list[str]:
@@ -140,21 +141,21 @@ def launch_cards(view: PlayerView) -> list[str]:
     return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
 
 
-def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
+def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] | None]:
     """The panel's components: legal moves enabled; the others shown disabled or left out."""
     public = view.table
-    gid, version = table.id, table.version
-    refresh = button(gid, version, "refresh", "Refresh", emoji="🔄", kind="h")
+    gid, version, style = table.id, table.version, table.cards
+    refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
     if public.phase is Phase.OVER or not table.open:
         return []
     mine = public.active_player == view.player
     if public.phase is Phase.DISCARD and mine:
         excess = len(view.hand) - HAND_LIMIT
         options = [
-            option(card_label(c), c, render.COLOUR_EMOJI[colour_of(c)])
+            option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour_of(c)])
             for c in sorted(view.hand, key=render.card_order)
         ]
-        prompt = f"Choose {excess} card{'s' if excess != 1 else ''} to discard"
+        prompt = t(language, "panel.choose_discard", count=excess)
         menu = picker(
             gid,
             version,
@@ -169,20 +170,29 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
         left = (public.pending or {}).get("rerolls", 0)
         return [
             button(
-                gid, version, "reroll", f"Reroll ({left} left)", emoji="🛟", style=PRIMARY, kind="h"
+                gid,
+                version,
+                "reroll",
+                t(language, "button.reroll", left=left),
+                emoji="🛟",
+                style=PRIMARY,
+                kind="h",
             ),
-            button(gid, version, "accept", "Accept", emoji="✔️", kind="h"),
+            button(gid, version, "accept", t(language, "button.accept"), emoji="✔️", kind="h"),
             refresh,
         ]
     playing = mine and public.phase is Phase.PLAY
     launch = launch_cards(view) if playing else []
-    suits = "".join(colour_of(c).symbol for c in launch)
+    suits = render.suit_marks([colour_of(c) for c in launch], style).replace(" ", "")
+    launch_label = (
+        t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
+    )
     items = [
         button(
             gid,
             version,
             "draw",
-            "Draw 2",
+            t(language, "button.draw"),
             emoji="🃏",
             style=PRIMARY,
             kind="h",
@@ -192,7 +202,7 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
             gid,
             version,
             "launch",
-            f"Launch {suits}" if suits else "Launch",
+            launch_label,
             emoji="🚀",
             style=SUCCESS,
             kind="h",
@@ -203,7 +213,7 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
             gid,
             version,
             "scrap",
-            "Scrap",
+            t(language, "button.scrap"),
             emoji="♻️",
             style=DANGER,
             kind="h",
@@ -214,7 +224,13 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
     if playing:
         items.append(None)  # sections on rows of their own
         for colour, size in build_options(view)[:MAX_BUILD_BUTTONS]:
-            label = f"Build {size.label} {colour.value} ({int(size)}{colour.symbol})"
+            cost = card_text(f"{int(size)}{colour.suit}", language, style)
+            label = t(
+                language,
+                "button.build",
+                section=t(language, f"build.{colour.value}.{size.label}"),
+                cost=cost,
+            )
             items.append(
                 button(
                     gid,
@@ -229,7 +245,11 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
             )
     if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
         options = [
-            option(f"{colour_of(c).symbol} {card_label(c)}", c, render.COLOUR_EMOJI[colour_of(c)])
+            option(
+                card_text(c, language, style),
+                c,
+                render.COLOUR_EMOJI[colour_of(c)],
+            )
             for c in launch
         ]
         items.append(
@@ -238,7 +258,7 @@ def moves(table: Table, view: PlayerView) -> list[dict[str, Any] | None]:
                 version,
                 "launch",
                 options,
-                placeholder="Or choose suits to add",
+                placeholder=t(language, "panel.choose_launch"),
                 min_values=1,
                 max_values=len(options),
             )

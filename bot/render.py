@@ -1,23 +1,23 @@
-"""Everything players read: the board, narration of events, hands and help texts.
+"""Everything players read about a game: the board, the lobby, hands, the hand DM, stats, rules.
 
-Pure functions of the engine's views and events (and a table's metadata); nothing
-here talks to Discord or the database. Public texts are built from public views and
-from events as the public sees them (`Event.seen_by(None)`), so no card of any hand
-can reach them.
+Pure functions of the engine's views (and a table's metadata); nothing here talks to
+Discord or the database. Every word comes from the catalogs (bot.i18n) in the language
+asked for: the server's for what the channel sees, the player's for what only they see.
+Public texts are built from public views, so no card of any hand can reach them.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot import notation
 from bot.i18n import t
-from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
-from engine import events as ev
+from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, colour_of
 
 if TYPE_CHECKING:
     from bot.service import Table
@@ -38,13 +38,6 @@ CONTENT_LIMIT = 2000
 DM_CHANGES = 6
 DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 RECENT_LINES = 6
-STEP_NAMES = {
-    "fuel": "Fuel check",
-    "launch": "Launch roll",
-    "accuracy": "Accuracy",
-    "damage": "Damage",
-    "deflection": "Deflection",
-}
 
 
 def mention(user_id: int | str) -> str:
@@ -57,34 +50,52 @@ def duration(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def cards_text(cards: Iterable[str]) -> str:
-    """Cards as a person reads them: "7♥ 10♣ K♠"."""
-    return " ".join(card_label(c) for c in cards) or "no cards"
+def cards_text(cards: Sequence[str], language: str, style: str = "suits") -> str:
+    """Cards as a person reads them: "7♥ 10♣ K♠" (or "7 red, 10 green" in colours)."""
+    return notation.cards_text(cards, language, style) or t(language, "cards.none")
 
 
-def section_text(colour: Colour | str, size: Size | int) -> str:
+def section_text(colour: Colour | str, size: Size | int, language: str) -> str:
+    """A section with its colour's square: "🟥 small red"."""
     colour, size = Colour(colour), Size(size)
-    return f"{COLOUR_EMOJI[colour]} {size.label} {colour.value}"
+    return f"{COLOUR_EMOJI[colour]} {t(language, f'section.{colour.value}.{size.label}')}"
 
 
-def _and(items: Sequence[str]) -> str:
+def suit_name(colour: Colour, language: str, style: str) -> str:
+    """A suit as the server's deck names it: "hearts" (suits) or "red" (colours)."""
+    return t(language, f"{'colour' if style == 'colours' else 'suit'}.{colour.value}")
+
+
+def suit_marks(colours: Sequence[Colour], style: str) -> str:
+    """Suits named briefly: "♥ ♦" (suits), or their colours' squares "🟥 🟦" (colours)."""
+    return " ".join(COLOUR_EMOJI[c] if style == "colours" else c.symbol for c in colours)
+
+
+def joined(items: Sequence[str], language: str) -> str:
+    """ "a, b and c" in the language's words."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return t(language, "list.and", items=", ".join(items[:-1]), last=items[-1])
+
+
+def count(language: str, key: str, n: int) -> str:
+    """A number with its noun, singular or plural as the language wants ("2 cards")."""
+    return t(language, key, count=n)
 
 
 # -------------------------------------------------------------------- hands
 
 
-def hand_text(hand: Sequence[str]) -> str:
+def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
     """A hand grouped by suit, for its owner only."""
     if not hand:
-        return "Your hand is empty."
+        return t(language, "hand.empty")
     lines = []
     for colour in Colour:
         cards = sorted((c for c in hand if colour_of(c) is colour), key=rank_order)
         if cards:
-            lines.append(f"{COLOUR_EMOJI[colour]} {colour.suit_name}: {cards_text(cards)}")
+            name = suit_name(colour, language, style)
+            lines.append(f"{COLOUR_EMOJI[colour]} {name}: {cards_text(cards, language, style)}")
     return "\n".join(lines)
 
 
@@ -97,250 +108,155 @@ def card_order(card: str) -> tuple[int, int]:
     return (list(Colour).index(colour_of(card)), rank_order(card))
 
 
-def hand_changes(events: Iterable[ev.Event], player: int) -> list[str]:
-    """What happened to one player's hand, in their own words ("you drew 7♥ and K♠")."""
-    changes = []
-    for event in events:
-        if getattr(event, "player", None) != player:
-            continue
-        if isinstance(event, ev.CardsDrawn):
-            changes.append(f"you drew {_and([card_label(c) for c in event.cards])}")
-        elif isinstance(event, ev.CardsDiscarded):
-            verb = "were discarded for you" if event.forced else "you discarded"
-            cards = _and([card_label(c) for c in event.cards])
-            changes.append(f"{cards} {verb}" if event.forced else f"{verb} {cards}")
-        elif isinstance(event, ev.SectionBuilt):
-            changes.append(f"you paid {_and([card_label(c) for c in event.cards])} to build")
-        elif isinstance(event, ev.SequenceExtended):
-            cards = _and([card_label(c) for c in event.cards])
-            changes.append(f"you put {cards} in the launch sequence")
-        elif isinstance(event, ev.PlayerRemoved):
-            changes.append("you left the game; your cards went to the discard pile")
-    return changes
-
-
-def private_note(events: Iterable[ev.Event], player: int) -> str:
-    """What an action did, told to the player who made it ("You drew 7♥ and K♠.")."""
-    said = hand_changes(events, player)
-    note = "; ".join(said)
-    note = (note[:1].upper() + note[1:] + ".") if note else ""
-    if any(isinstance(e, ev.LaunchStarted) for e in events):
-        note += " 🚀 Launch! The launch report is in the channel."
-    elif any(isinstance(e, ev.RocketScrapped) for e in events):
-        note += " ♻️ The rocket went back to the depot."
-    return note.strip() or "Done."
-
-
 def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
-def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str]) -> str:
+def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], language: str) -> str:
     """The one DM that carries a player's hand for a game (`hand` None: no longer playing).
 
-    It tells the latest changes only, and always fits Discord's 2,000 characters.
+    `changes` are already worded (bot.narrate.change_text). It tells the latest ones
+    only, and always fits Discord's 2,000 characters.
     """
     where = f"<#{table.channel_id}>"
     if table.board_message_id is not None:
         link = message_link(table.guild_id, table.channel_id, table.board_message_id)
-        where += f" ([board]({link}))"
-    lines = [f"**Apophis #{table.id} in {where}**"]
+        where += f" ([{t(language, 'dm.board')}]({link}))"
+    lines = [t(language, "dm.title", id=table.id, where=where)]
     game = table.game
     if game is not None and game.is_over:
-        lines.append(f"The game is over: {outcome_text(game.outcome)}")
+        lines.append(t(language, "dm.over", outcome=outcome_text(game.outcome, language)))
     elif hand is not None:
-        lines.append("Play from the board's **My hand** button or `/hand` in the channel.")
+        lines.append(t(language, "dm.play_from"))
     if hand is not None:
         lines += [
-            f"**Your hand** ({len(hand)} card{'s' if len(hand) != 1 else ''})",
-            hand_text(hand),
+            t(language, "dm.hand", cards=count(language, "count.cards", len(hand))),
+            hand_text(hand, language, table.cards),
         ]
     recent = [c for c in changes if c][-DM_CHANGES:]
     while True:
-        tail = ["Latest: " + "; ".join(recent) + "."] if recent else []
+        tail = [t(language, "dm.latest", changes="; ".join(recent))] if recent else []
         text = "\n".join(lines + tail)
         if len(text) <= CONTENT_LIMIT or not recent:
             return text[:CONTENT_LIMIT]
         recent = recent[1:]
 
 
-def outcome_text(outcome: Outcome | None) -> str:
-    return {
-        Outcome.DESTROYED: "Apophis was destroyed. Earth is safe!",
-        Outcome.DEFLECTED: "Apophis was deflected and will miss Earth!",
-        Outcome.LOST: "time ran out and Apophis hit Earth.",
-    }.get(outcome, "it was ended without a result.")
+def outcome_text(outcome: Outcome | None, language: str) -> str:
+    known = outcome is not None and outcome is not Outcome.ABANDONED
+    return t(language, f"outcome.{outcome.value if known else 'ended'}")
 
 
 def board_stub(table: Table) -> str:
     """What an older board says once a newer one is live below it."""
+    language = table.language
     if table.board_message_id is None:
-        return "☄️ This board is no longer live."
+        return t(language, "stub.dead")
     link = message_link(table.guild_id, table.channel_id, table.board_message_id)
-    return f"☄️ This board moved down: [the live board of game #{table.id}]({link})."
-
-
-# ---------------------------------------------------------------- narration
-
-
-def narrate_event(event: ev.Event) -> str | None:
-    """One event told publicly, or None for events not worth a line."""
-    match event.seen_by(None):
-        case ev.CardsDrawn(player=p, count=n):
-            return f"{mention(p)} drew {n} card{'s' if n != 1 else ''}."
-        case ev.ReshuffleStarted(cards=n, seconds=s):
-            return f"🔀 The deck is empty: shuffling {n} discarded cards into a new deck ({s} s)."
-        case ev.ReshuffleFinished(deck_size=n):
-            return f"🔀 The new deck is ready ({n} cards)."
-        case ev.DiscardRequired(player=p, count=n):
-            return f"{mention(p)} holds too many cards and must discard {n}."
-        case ev.CardsDiscarded(player=p, count=n, forced=forced):
-            if forced:
-                return f"{mention(p)}'s {n} newest card{'s' if n != 1 else ''} were discarded."
-            return f"{mention(p)} discarded {n} card{'s' if n != 1 else ''}."
-        case ev.SectionBuilt(player=p, colour=c, size=s):
-            return f"🏗️ {mention(p)} built a {section_text(c, s)} section."
-        case ev.SequenceExtended(player=p, added=added, colours=colours):
-            played = " ".join(COLOUR_EMOJI[Colour(c)] for c in added)
-            return f"🔢 {mention(p)} added {played} to the launch sequence ({len(colours)}/4)."
-        case ev.RocketScrapped(player=p, sections=s, cards=n):
-            return f"♻️ {mention(p)} scrapped the rocket ({s} sections, {n} sequence cards)."
-        case ev.LaunchStarted(total=t, rerolls=r):
-            extra = f", {r} fail-safe reroll{'s' if r != 1 else ''}" if r else ""
-            return f"🚀 **Launch!** A {t}-point rocket lifts off{extra}."
-        case ev.LaunchStep():
-            return step_text(event)
-        case ev.RerollOffered(player=p, step=step, rerolls=r):
-            return (
-                f"🛟 {mention(p)} may spend a fail-safe to reroll the "
-                f"{STEP_NAMES[step].lower()} ({r} left)."
-            )
-        case ev.RerollUsed(player=p, step=step):
-            return f"🛟 {mention(p)} rerolls the {STEP_NAMES[step].lower()}."
-        case ev.RerollDeclined(player=p, step=step):
-            return f"{mention(p)} keeps the {STEP_NAMES[step].lower()} result."
-        case ev.ApophisDamaged(damage=d, value=v):
-            if v == 0:
-                return "💥 Apophis takes its third hit and breaks apart!"
-            return f"💥 Apophis is hit ({d}/3 damage); its value is now {v}."
-        case ev.CounterAdded(counters=n):
-            return f"↪️ Apophis is nudged off course: {n}/5 deflection counters."
-        case ev.LaunchEnded(hit=hit):
-            return (
-                "The rocket's sections return to the depot."
-                if hit
-                else ("The launch failed; the sections return to the depot.")
-            )
-        case ev.TurnSkipped(player=p):
-            return f"⏭️ {mention(p)}'s turn was skipped."
-        case ev.PlayerRemoved(player=p, cards=n):
-            return f"🚪 {mention(p)} left the game; their {n} cards went to the discard pile."
-        case ev.GameWon(reason=reason):
-            if reason == Outcome.DESTROYED:
-                return "🎉 **Apophis is destroyed. Earth is safe!**"
-            return "🎉 **Apophis is deflected and will miss Earth!**"
-        case ev.GameLost():
-            return "☄️ **Time is up. Apophis hits Earth.**"
-        case ev.GameAbandoned(reason=reason):
-            return f"The game was ended ({reason})."
-    return None
-
-
-def step_text(step: ev.LaunchStep) -> str:
-    """One launch check, with its numbers: "Accuracy: 🎲 2 + Apophis 3 + guidance 1 = 6 ..."."""
-    name = STEP_NAMES[step.step]
-    if step.success is None:
-        return f"{name}: skipped (no warheads of that colour)."
-    if step.die is None:  # the fuel check has no die
-        parts = dict(step.parts)
-        verdict = "enough" if step.success else "not enough: the rocket cannot lift off"
-        return (
-            f"⛽ {name}: {parts['booster fuel']} fuel of {parts['rocket points']} points, "
-            f"needs {step.target} — {verdict}."
-        )
-    sum_text = " + ".join(
-        f"🎲 {value}" if label == "die" else f"{label} {value}" for label, value in step.parts
-    )
-    if step.below:
-        verdict = "the rocket flies" if step.success else "the rocket explodes"
-        return f"{name}: {sum_text} = {step.total} (explodes at {step.target}) — {verdict}."
-    verdict = {
-        "accuracy": ("hit", "miss"),
-        "damage": ("damage", "no damage"),
-        "deflection": ("deflected", "no deflection"),
-    }[step.step][0 if step.success else 1]
-    return f"{name}: {sum_text} = {step.total} (needs {step.target}) — {verdict}."
+    return t(language, "stub.moved", id=table.id, link=link)
 
 
 # -------------------------------------------------------------------- board
 
 
 def lobby_embed(table: Table) -> discord.Embed:
+    language = table.language
     embed = discord.Embed(
-        title="☄️ Apophis — a new game is forming",
-        description=(
-            "Apophis is heading for Earth. Build rockets together and launch them before "
-            "the countdown ends. Press **Join** (up to 4 players); the host presses **Start**."
-        ),
+        title=t(language, "lobby.title"),
+        description=t(language, "lobby.description"),
         colour=EMBED_COLOUR,
     )
-    embed.add_field(name="Rules", value=table.rules.capitalize())
+    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
     embed.add_field(
-        name="Countdown", value=f"{table.difficulty.capitalize()}: {duration(table.length_seconds)}"
+        name=t(language, "lobby.countdown"),
+        value=f"{t(language, f'difficulty.{table.difficulty}')}: {duration(table.length_seconds)}",
     )
-    embed.add_field(name="Host", value=mention(table.host_id))
-    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats)) or "nobody"
-    embed.add_field(name=f"Players ({len(table.seats)}/4)", value=seats, inline=False)
+    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
+    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
+    embed.add_field(
+        name=t(language, "lobby.players", seated=len(table.seats)),
+        value=seats or t(language, "board.nobody"),
+        inline=False,
+    )
     if table.status != "lobby":
-        embed.set_footer(text="This lobby is closed.")
+        embed.set_footer(text=t(language, "lobby.closed"))
     return embed
 
 
 def board_embed(table: Table, view: PublicView, time_left: float | None) -> discord.Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock."""
+    language = table.language
     embed = discord.Embed(
-        title=f"☄️ Apophis — {view.rules.value} rules, {table.difficulty}",
+        title=t(
+            language,
+            "board.title",
+            rules=t(language, f"rules.{view.rules.value}"),
+            difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
+        ),
         colour=board_colour(table, view, time_left),
     )
     embed.description = _status_line(table, view, time_left)
 
-    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or "destroyed"
-    apophis = f"value **{view.apophis_value}** {pyramids}\ndamage {view.damage}/3"
+    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or t(language, "board.destroyed")
+    apophis = t(
+        language, "board.apophis", value=view.apophis_value, pyramids=pyramids, damage=view.damage
+    )
     if view.rules is Rules.BASIC:
         dots = "●" * view.counters + "○" * (5 - view.counters)
-        apophis += f"\ndeflection {dots} {view.counters}/5"
+        apophis += "\n" + t(language, "board.deflection", dots=dots, counters=view.counters)
     embed.add_field(name="Apophis", value=apophis)
 
     if view.rocket:
-        rocket = "bottom to top:\n" + "\n".join(section_text(c, s) for c, s in view.rocket)
+        sections = "\n".join(
+            f"{COLOUR_EMOJI[c]} {t(language, f'build.{c.value}.{s.label}')}" for c, s in view.rocket
+        )
         points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
-        rocket += f"\npoints: {points} = {sum(view.points.values())}"
+        rocket = t(
+            language,
+            "board.rocket",
+            sections=sections,
+            points=points,
+            total=sum(view.points.values()),
+        )
     else:
-        rocket = "no rocket yet"
-    embed.add_field(name="Rocket", value=rocket)
+        rocket = t(language, "board.no_rocket")
+    embed.add_field(name=t(language, "board.rocket_title"), value=rocket)
 
-    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or "not started"
+    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or t(language, "board.not_started")
     if view.sequence:
-        sequence += "\nneeds " + " ".join(f"{c.symbol}" for c in needed_suits(view))
-    embed.add_field(name=f"Launch sequence ({len(view.sequence)}/4)", value=sequence)
+        needs = suit_marks(needed_suits(view), table.cards)
+        sequence += "\n" + t(language, "board.needs", suits=needs)
+    embed.add_field(
+        name=t(language, "board.sequence_title", played=len(view.sequence)), value=sequence
+    )
 
     depot = []
     for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
         here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
-        depot.append(f"{size.label}: {here or '—'}")
-    embed.add_field(name="Depot", value="\n".join(depot))
-    embed.add_field(name="Cards", value=f"deck {view.deck_size}\ndiscard pile {view.discard_size}")
+        depot.append(f"{t(language, f'size.{size.label}')}: {here or '—'}")
+    embed.add_field(name=t(language, "board.depot"), value="\n".join(depot))
+    embed.add_field(
+        name=t(language, "board.cards_title"),
+        value=t(language, "board.cards", deck=view.deck_size, discards=view.discard_size),
+    )
 
     seats = []
+    host = t(language, "board.host")
     for seat in view.seats:
         marker = "▶️" if seat.player == view.active_player else "▫️"
-        plural = "" if seat.hand_size == 1 else "s"
-        host = " · host" if seat.player == table.host_id else ""
-        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}{host}")
-    embed.add_field(name="Players", value="\n".join(seats) or "nobody", inline=False)
+        held = count(language, "count.cards", seat.hand_size)
+        mark = f" · {host}" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
+    embed.add_field(
+        name=t(language, "board.players"),
+        value="\n".join(seats) or t(language, "board.nobody"),
+        inline=False,
+    )
     if table.recent:
-        embed.add_field(name="Last actions", value="\n".join(table.recent)[-1024:], inline=False)
-    embed.set_footer(text=f"Game #{table.id} · move {table.version}")
+        embed.add_field(
+            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
+        )
+    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
     return embed
 
 
@@ -362,21 +278,24 @@ def needed_suits(view: PublicView) -> list[Colour]:
 
 def next_step(table: Table, view: PublicView, now: float) -> str:
     """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence...")."""
+    language = table.language
     player = mention(view.active_player)
     if view.phase is Phase.DISCARD:
-        count = (view.pending or {}).get("count", 1)
-        return f"{player} must discard {count}."
+        n = (view.pending or {}).get("count", 1)
+        return t(language, "next.discard", player=player, count=n)
     if view.phase is Phase.RESHUFFLE:
         left = reshuffle_left(table, now)
-        return "🔀 Shuffling a new deck" + (f", {left} s." if left is not None else "…")
+        if left is None:
+            return t(language, "next.reshuffle")
+        return t(language, "next.reshuffle_seconds", seconds=left)
     if view.phase is Phase.REROLL:
-        return f"{player} decides: reroll the failed die, or accept it."
+        return t(language, "next.reroll", player=player)
     if view.sequence:
-        suits = " ".join(c.symbol for c in needed_suits(view))
-        return f"{player}: add {suits} to the launch sequence (or draw, or scrap)."
+        suits = suit_marks(needed_suits(view), table.cards)
+        return t(language, "next.sequence", player=player, suits=suits)
     if view.rocket:
-        return f"{player}: draw, build, launch or scrap."
-    return f"{player}: draw or build."
+        return t(language, "next.rocket", player=player)
+    return t(language, "next.start", player=player)
 
 
 def reshuffle_left(table: Table, now: float) -> int | None:
@@ -388,62 +307,82 @@ def reshuffle_left(table: Table, now: float) -> int | None:
 
 def clock_text(table: Table, time_left: float | None) -> str:
     if table.deadline is not None and time_left is not None:
-        return f"⏱️ **{duration(time_left)}** left · Apophis arrives <t:{int(table.deadline)}:R>"
+        return t(table.language, "clock.running", left=duration(time_left), at=int(table.deadline))
     if time_left is not None:
-        return f"⏱️ {duration(time_left)} left (clock paused)"
+        return t(table.language, "clock.paused", left=duration(time_left))
     return ""
 
 
 def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
+    language = table.language
     if view.phase is Phase.OVER:
         outcome = view.outcome
         if outcome is Outcome.LOST:
-            return "☄️ **Apophis hit Earth.** The team ran out of time."
+            return t(language, "status.lost")
         if outcome is not None and outcome.won:
-            left = f" with {duration(time_left)} to spare" if time_left is not None else ""
-            how = "destroyed" if outcome is Outcome.DESTROYED else "deflected"
-            return f"🎉 **Victory!** Apophis was {how}{left}."
-        return "This game was ended."
+            key = f"status.{outcome.value}" + ("_spare" if time_left is not None else "")
+            return t(language, key, left=duration(time_left or 0))
+        return t(language, "status.ended")
     now = time.time()
     return f"{clock_text(table, time_left)}\n{next_step(table, view, now)}".strip()
 
 
-REPORT_TITLE = "🚀 Launch report"
-
-
-def launch_embed(lines: Sequence[str], finished: bool) -> discord.Embed:
+def launch_embed(table: Table, lines: Sequence[str], finished: bool) -> discord.Embed:
     """The launch report: each check with its die, total and result."""
     embed = discord.Embed(
-        title=REPORT_TITLE, description="\n".join(lines)[-4000:], colour=EMBED_COLOUR
+        title=report_title(table.language),
+        description="\n".join(lines)[-4000:],
+        colour=EMBED_COLOUR,
     )
     if not finished:
-        embed.set_footer(text="Waiting for the reroll decision…")
+        embed.set_footer(text=t(table.language, "report.waiting"))
     return embed
 
 
-LOSS_TEXT = "☄️ **Time is up: Apophis hits Earth.** Better luck next time, team."
+def report_title(language: str) -> str:
+    return t(language, "report.title")
 
 
-def stats_embed(stats: Stats) -> discord.Embed:
+def stats_embed(stats: Stats, language: str) -> discord.Embed:
     """A server's record: games by rule set and difficulty, and the fastest wins."""
-    embed = discord.Embed(title="☄️ Apophis on this server", colour=EMBED_COLOUR)
+    embed = discord.Embed(title=t(language, "stats.title"), colour=EMBED_COLOUR)
     if not stats.tallies:
-        embed.description = "No game has finished here yet. Open one with `/apophis new`."
+        embed.description = t(language, "stats.none")
         return embed
-    lines = [
-        f"**{t.rules}, {t.difficulty}**: {t.games} game{'s' if t.games != 1 else ''} — "
-        f"{t.wins} won, {t.losses} lost" + (f", {t.abandoned} abandoned" if t.abandoned else "")
-        for t in stats.tallies
-    ]
-    embed.add_field(name="Games", value="\n".join(lines)[:1024], inline=False)
+    lines = []
+    for tally in stats.tallies:
+        kind = _kind(tally.rules, tally.difficulty, language)
+        line = t(
+            language,
+            "stats.tally",
+            kind=kind,
+            games=count(language, "count.games", tally.games),
+            wins=tally.wins,
+            losses=tally.losses,
+        )
+        if tally.abandoned:
+            line += t(language, "stats.abandoned", count=tally.abandoned)
+        lines.append(line)
+    embed.add_field(name=t(language, "stats.games"), value="\n".join(lines)[:1024], inline=False)
     if stats.fastest_wins:
         wins = [
-            f"{i}. {duration(w.duration_seconds)} — {w.rules}, {w.difficulty}, "
-            f"{w.players} player{'s' if w.players != 1 else ''} ({w.outcome})"
+            t(
+                language,
+                "stats.win",
+                rank=i,
+                time=duration(w.duration_seconds),
+                kind=_kind(w.rules, w.difficulty, language),
+                players=count(language, "count.players", w.players),
+                outcome=t(language, f"stats.outcome.{w.outcome}"),
+            )
             for i, w in enumerate(stats.fastest_wins, 1)
         ]
-        embed.add_field(name="Fastest wins", value="\n".join(wins), inline=False)
+        embed.add_field(name=t(language, "stats.fastest"), value="\n".join(wins), inline=False)
     return embed
+
+
+def _kind(rules: str, difficulty: str, language: str) -> str:
+    return f"{t(language, f'rules.{rules}')}, {t(language, f'difficulty.{difficulty}').lower()}"
 
 
 # -------------------------------------------------------------------- rules

@@ -10,6 +10,7 @@ asyncio timers owned here.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import itertools
 import logging
@@ -20,7 +21,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot import render
+from bot import narrate, render
+from bot.audience import Audience
+from bot.i18n import refusal, t
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
@@ -43,7 +46,29 @@ TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 
 
 class UserError(Exception):
-    """Something a user asked for that cannot be done; the message says why, politely."""
+    """Something a user asked for that cannot be done; `text(language)` says why, politely.
+
+    It carries a message key and its parameters (an engine refusal: its code), so the
+    reason is worded in the language of whoever reads it.
+    """
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+    @classmethod
+    def refused(cls, exc: IllegalMove) -> UserError:
+        """The engine's refusal, by its code."""
+        error = cls(f"refusal.{exc.code}", **exc.params)
+        error.code = exc.code
+        return error
+
+    code: str | None = None
+
+    def text(self, language: str) -> str:
+        if self.code is not None:
+            return refusal(language, self.code, self.params)
+        return t(language, self.key, **self.params)
 
 
 class Notifier(Protocol):
@@ -51,7 +76,7 @@ class Notifier(Protocol):
 
     def board_changed(self, table: Table) -> None: ...
 
-    def hand_changed(self, table: Table, player: int, changes: list[str]) -> None: ...
+    def hand_changed(self, table: Table, player: int, changes: list[narrate.Change]) -> None: ...
 
     def panel_changed(self, table: Table, player: int) -> None: ...
 
@@ -111,6 +136,9 @@ class Table:
     below: int = 0
     #: When (time.monotonic) `/board` last posted this game's board again.
     reposted_at: float = float("-inf")
+    #: The server's language and card display (what the channel reads).
+    language: str = "en"
+    cards: str = "suits"
 
     @property
     def open(self) -> bool:
@@ -151,6 +179,8 @@ class ActionResult:
     table: Table
     events: list[ev.Event]
     lines: list[str]
+    #: Who hosts now, when the action made someone else host.
+    new_host: int | None = None
 
 
 class GameService:
@@ -160,12 +190,14 @@ class GameService:
         self,
         store: Store,
         notifier: Notifier,
+        audience: Audience,
         *,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
         seed: int | None = None,
     ) -> None:
         self.store = store
+        self.audience = audience
         #: With a seed, every game is dealt from it and its id (reproducible demos).
         self.seed = seed
         self.notifier = notifier
@@ -182,9 +214,7 @@ class GameService:
         """The channel's open lobby or game; UserError when there is none."""
         table = self.by_channel.get(channel_id)
         if table is None:
-            raise UserError(
-                "There is no Apophis game in this channel. Open one with `/apophis new`."
-            )
+            raise UserError("error.no_game")
         return table
 
     def message_posted(self, channel_id: int, message_id: int) -> None:
@@ -217,6 +247,7 @@ class GameService:
         tables = []
         for record in records:
             table = Table.from_record(record)
+            table.language, table.cards = await self.audience.server(table.guild_id)
             self._track(table)
             if table.status == "active":
                 self._arm_clock(table)
@@ -249,17 +280,15 @@ class GameService:
     ) -> Table:
         """A new lobby in the channel, the host in the first seat."""
         if channel_id in self.by_channel:
-            raise UserError(_busy_text(self.by_channel[channel_id]))
+            raise _busy(self.by_channel[channel_id])
         try:
             record = await self.store.create_lobby(
                 guild_id, channel_id, host_id, rules, difficulty, length_seconds, now=self.now()
             )
         except ChannelBusy:
-            raise UserError(
-                "This channel already has an Apophis game. Finish it, or ask the host or "
-                "a moderator to end it (`/apophis end`, `/apophis reset`)."
-            ) from None
+            raise UserError("error.channel_busy") from None
         table = Table.from_record(record)
+        table.language, table.cards = await self.audience.server(guild_id)
         self._track(table)
         return table
 
@@ -267,15 +296,17 @@ class GameService:
         table = self.table_in(channel_id)
         async with table.lock:
             if table.status != "lobby":
-                raise UserError("This game has already started; wait for the next one.")
+                raise UserError("error.started_wait")
             if user_id in table.seats:
-                raise UserError("You are already in this game.")
+                raise UserError("error.already_seated")
             if len(table.seats) >= MAX_PLAYERS:
-                raise UserError("This game is full: Apophis is played by 1 to 4 players.")
+                raise UserError("error.full")
             try:
                 record = await self.store.add_player(table.id, user_id, now=self.now())
-            except (AlreadySeated, LobbyFull) as exc:
-                raise UserError(str(exc)) from None
+            except AlreadySeated:
+                raise UserError("error.already_seated") from None
+            except LobbyFull:
+                raise UserError("error.full") from None
             table.seats = list(record.players)
         return table
 
@@ -287,9 +318,8 @@ class GameService:
         return await self._unseat(
             table,
             user_id,
-            host_refusal="The host cannot leave the lobby. Start the game, or close the lobby "
-            "with `/apophis end`.",
-            absent="You are not in this game.",
+            host_refusal="error.host_cannot_leave",
+            absent="error.not_seated",
         )
 
     async def _unseat(self, table: Table, user_id: int, *, host_refusal: str, absent: str) -> Table:
@@ -309,11 +339,11 @@ class GameService:
         table = self.table_in(channel_id)
         async with table.lock:
             if table.status != "lobby":
-                raise UserError("This game has already started.")
+                raise UserError("error.started")
             if user_id != table.host_id:
-                raise UserError(f"Only the host ({render.mention(table.host_id)}) can start.")
+                raise UserError("error.host_starts", host=render.mention(table.host_id))
             if start_player is not None and start_player not in table.seats:
-                raise UserError("The start player must be one of the seated players.")
+                raise UserError("error.first_not_seated")
             seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
             now = self.now()
@@ -330,12 +360,16 @@ class GameService:
             table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
-                f"The countdown started: {render.duration(table.length_seconds)}. "
-                f"{render.mention(game.active_player)} goes first."
+                t(
+                    table.language,
+                    "notice.started",
+                    length=render.duration(table.length_seconds),
+                    player=render.mention(game.active_player),
+                )
             )
             self._arm_clock(table)
             for player in game.players:
-                self.notifier.hand_changed(table, player, ["the game began"])
+                self.notifier.hand_changed(table, player, [narrate.BEGAN])
             if game.active_player != user_id:
                 self.notifier.turn_passed(table, game.active_player)
         return table
@@ -360,14 +394,14 @@ class GameService:
         table = self.table_in(channel_id)
         async with table.lock:
             if table.status == "lobby":
-                raise UserError("The game has not started yet: the host starts it.")
+                raise UserError("error.not_started")
             if not table.open:  # ended (the clock, a reset) while this waited its turn
-                raise UserError("This game is over.")
+                raise UserError("error.over")
             if expected_version is not None and expected_version != table.version:
                 raise StaleBoard(table)
             if self._clock_ran_out(table):
                 await self._expire_locked(table)
-                raise UserError("Too late: the countdown has run out.")
+                raise UserError("error.too_late")
             if as_player:
                 action = {**action, "player": user_id}
             return await self._apply_locked(table, action, actor=user_id)
@@ -381,7 +415,7 @@ class GameService:
         try:
             events = game.apply(action)
         except IllegalMove as exc:
-            raise UserError(exc.message) from None
+            raise UserError.refused(exc) from None
         outcome = game.outcome.value if game.outcome is not None else None
         removed = action["player"] if action["type"] == "remove_player" else None
         host = _next_host(seats, game.players, table.host_id) if removed == table.host_id else None
@@ -412,9 +446,10 @@ class GameService:
         result = self._after_commit(table, events, now, actor)
         if host is not None:
             table.host_id = host
-            line = f"👑 {render.mention(host)} is the host now."
+            line = t(table.language, "notice.new_host", player=render.mention(host))
             result.lines.append(line)
             table.recent.append(line)
+            result = dataclasses.replace(result, new_host=host)
         return result
 
     def _after_commit(
@@ -422,7 +457,8 @@ class GameService:
     ) -> ActionResult:
         game = table.game
         assert game is not None
-        told = [(e, line) for e in events if (line := render.narrate_event(e))]
+        language = table.language
+        told = [(e, line) for e in events if (line := narrate.narrate_event(e, language))]
         lines = [line for _, line in told]
         table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
         table.seats = list(game.players)
@@ -447,7 +483,7 @@ class GameService:
             table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
             self._forget(table)
             if game.outcome.won:
-                left = f"⏱️ The countdown stopped with {render.duration(table.remaining)} left."
+                left = t(language, "notice.stopped", left=render.duration(table.remaining))
                 lines.append(left)
                 table.recent.append(left)
             self.notifier.turn_passed(table, None)
@@ -463,7 +499,8 @@ class GameService:
         report = table.report
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
         if starts is not None:
-            launch = [line for e in events[starts:] if (line := render.narrate_event(e))]
+            language = table.language
+            launch = [line for e in events[starts:] if (line := narrate.narrate_event(e, language))]
             table.report = report = Report(launch)
         elif report is not None and report.open:
             report.lines += lines
@@ -484,11 +521,11 @@ class GameService:
             return await self._unseat(
                 table,
                 player,
-                host_refusal="The host cannot be removed from the lobby.",
-                absent="That member is not in this game.",
+                host_refusal="error.host_cannot_be_removed",
+                absent="error.member_not_seated",
             )
         if player not in table.seats:
-            raise UserError("That member is not in this game.")
+            raise UserError("error.member_not_seated")
         action = {"type": "remove_player", "player": player}
         return await self.act(channel_id, by, action, as_player=False)
 
@@ -504,6 +541,14 @@ class GameService:
                 return table
         await self.act(channel_id, by, {"type": "end", "reason": reason}, as_player=False)
         return table
+
+    def restyle(self, guild_id: int, language: str, cards: str) -> None:
+        """A server chose another language or card display: its open games show it now."""
+        for table in self.tables.values():
+            if table.guild_id == guild_id:
+                table.language, table.cards = language, cards
+                self.notifier.board_changed(table)
+                self.notifier.flush(table)
 
     # ----------------------------------------------------------------- clocks
 
@@ -529,9 +574,7 @@ class GameService:
                 table.timers.append(loop.call_later(at, self._warn, table, warning))
                 return
         table.timers.append(
-            loop.call_later(
-                max(left, 0), self._spawn, self._expire, table, "the end of the countdown"
-            )
+            loop.call_later(max(left, 0), self._spawn, self._expire, table, "timer.countdown")
         )
 
     def _arm_reshuffle(self, table: Table) -> None:
@@ -539,7 +582,7 @@ class GameService:
         delay = RESHUFFLE_SECONDS / self.time_scale
         table.reshuffle_ends = self.now() + delay
         table.reshuffle_timer = loop.call_later(
-            delay, self._spawn, self._reshuffled, table, "the end of the reshuffle"
+            delay, self._spawn, self._reshuffled, table, "timer.reshuffle"
         )
 
     def _spawn(
@@ -576,9 +619,7 @@ class GameService:
                 )
             if attempt == 0 and table.open:
                 self.notifier.post(
-                    table,
-                    f"⚠️ A problem on my side holds the game up: {what} could not be saved "
-                    "yet. I keep trying; nothing is lost, and play goes on as soon as it is.",
+                    table, t(table.language, "notice.held_up", what=t(table.language, what))
                 )
                 self.notifier.flush(table)
             await asyncio.sleep(delay)
@@ -587,12 +628,11 @@ class GameService:
         """A warning on the board (its Last actions, and its colour in the last minute)."""
         self._arm_clock(table, warned=seconds)
         if table.open:
-            left = (
-                f"{seconds // 60} minute{'s' if seconds >= 120 else ''}"
-                if seconds >= 60
-                else (f"{seconds} seconds")
-            )
-            table.recent.append(f"⏱️ **{left} left** before Apophis reaches Earth!")
+            if seconds >= 60:
+                line = t(table.language, "notice.minutes_left", count=seconds // 60)
+            else:
+                line = t(table.language, "notice.seconds_left", count=seconds)
+            table.recent.append(line)
             self.notifier.board_changed(table)
             self.notifier.flush(table)
 
@@ -603,7 +643,7 @@ class GameService:
 
     async def _expire_locked(self, table: Table) -> None:
         await self._apply_locked(table, {"type": "clock_expired"}, actor=None)
-        self.notifier.post(table, render.LOSS_TEXT)
+        self.notifier.post(table, t(table.language, "notice.lost"))
         self.notifier.flush(table)
 
     async def _reshuffled(self, table: Table) -> None:
@@ -629,22 +669,16 @@ class StaleBoard(UserError):
     """A button from an older board: the state has moved on since it was drawn."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(
-            "That button belongs to an older board: the game has moved on since. "
-            "Here is the current board; try again."
-        )
+        super().__init__("error.stale_board")
         self.table = table
 
 
-def _busy_text(table: Table) -> str:
-    what = "a lobby" if table.status == "lobby" else "a game in progress"
-    return (
-        f"This channel already has {what} (game #{table.id}). One game per channel: finish "
-        "it, or ask the host or a moderator to end it (`/apophis end`, `/apophis reset`)."
-    )
+def _busy(table: Table) -> UserError:
+    key = "error.busy_lobby" if table.status == "lobby" else "error.busy_game"
+    return UserError(key, id=table.id)
 
 
-def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
+def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[narrate.Change]]]:
     players: dict[int, None] = {}
     for event in events:
         if isinstance(
@@ -656,7 +690,7 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
             | ev.PlayerRemoved,
         ):
             players.setdefault(event.player)
-    return [(p, render.hand_changes(events, p)) for p in players]
+    return [(p, narrate.hand_changes(events, p)) for p in players]
 
 
 def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:

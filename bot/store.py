@@ -60,6 +60,7 @@ OPEN_BUSY_TIMEOUT_MS = 5_000
 MAX_SEATS = 4
 RULES = ("basic", "advanced")
 DIFFICULTIES = ("beginner", "easy", "medium", "hard", "custom")
+CARD_STYLES = ("suits", "colours")
 OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
 WINS = ("destroyed", "deflected")
 #: The meta key of the bot's heartbeat (unix time it was last known alive).
@@ -197,6 +198,12 @@ class GuildSettings:
     default_rules: str = "basic"
     #: Whether the player whose turn it is gets pinged in the channel.
     turn_pings: bool = True
+    #: Whether `language` was chosen (else the server's Discord locale decides).
+    language_chosen: bool = False
+    #: The server's preferred locale as Discord last gave it.
+    discord_locale: str | None = None
+    #: How cards are shown: "suits" (7♥) or "colours" (the coloured-deck edition).
+    cards: str = "suits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +491,13 @@ class Store:
         if "guild_id" in changes:
             raise TypeError("guild_id cannot be changed")
         return await self._run(_update_guild_settings, guild_id, changes)
+
+    async def get_user_locale(self, user_id: int) -> str | None:
+        """The Discord locale last seen from a user (None: never seen)."""
+        return await self._run(_get_user_locale, user_id)
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        await self._run(_set_user_locale, user_id, locale)
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
@@ -1008,13 +1022,32 @@ def _set_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int, message_i
         conn.execute(query, (game_id, user_id, message_id))
 
 
+def _get_user_locale(conn: sqlite3.Connection, user_id: int) -> str | None:
+    row = conn.execute("SELECT locale FROM user_locales WHERE user_id = ?", (user_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def _set_user_locale(conn: sqlite3.Connection, user_id: int, locale: str) -> None:
+    with _transaction(conn):
+        conn.execute(
+            "INSERT INTO user_locales (user_id, locale) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+            (user_id, locale),
+        )
+
+
+_SETTINGS_COLUMNS = (
+    "guild_id, moderator_role_id, language, default_difficulty, default_rules, turn_pings, "
+    "language_chosen, discord_locale, cards"
+)
+
+
 def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
-    query = (
-        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
-        "turn_pings FROM guild_settings WHERE guild_id = ?"
-    )
+    query = f"SELECT {_SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?"
     row = conn.execute(query, (guild_id,)).fetchone()
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row[:5], bool(row[5]))
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(*row[:5], bool(row[5]), bool(row[6]), *row[7:])
 
 
 def _update_guild_settings(
@@ -1024,9 +1057,10 @@ def _update_guild_settings(
         settings = dataclasses.replace(_guild_settings(conn, guild_id), **changes)
         _check_choice("difficulty", settings.default_difficulty, DIFFICULTIES)
         _check_choice("rules", settings.default_rules, RULES)
+        _check_choice("cards", settings.cards, CARD_STYLES)
         query = (
-            "INSERT OR REPLACE INTO guild_settings (guild_id, moderator_role_id, language, "
-            "default_difficulty, default_rules, turn_pings) VALUES (?, ?, ?, ?, ?, ?)"
+            f"INSERT OR REPLACE INTO guild_settings ({_SETTINGS_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

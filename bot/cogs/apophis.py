@@ -10,8 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import components, panel, render
-from bot.cogs.play import clicked_board, send_reason
-from bot.i18n import language_of, t
+from bot.audience import look
+from bot.cogs.play import clicked_board, send_reason, speaks
+from bot.i18n import languages, t
+from bot.narrate import narrate_event
+from bot.notation import STYLES
 from bot.service import ActionResult, Table, UserError
 from engine import events as ev
 
@@ -21,12 +24,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=f"{name} ({minutes} min)", value=name)
-    for name, minutes in render.DIFFICULTY_MINUTES.items()
+    app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
+    for name in render.DIFFICULTY_MINUTES
 ]
 RULES_CHOICES = [
-    app_commands.Choice(name="basic", value="basic"),
-    app_commands.Choice(name="advanced (fail-safes, no deflection)", value="advanced"),
+    app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
+    for name in ("basic", "advanced")
+]
+#: Each language by its own name (the choice is not translated: people look for their own).
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=t(language, "language.name"), value=language)
+    for language in languages()
+]
+CARDS_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{style}"), value=style) for style in STYLES
 ]
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -81,7 +92,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                 length_seconds=length,
             )
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         response = await interaction.response.send_message(
             **components.lobby_message(table), allowed_mentions=NO_MENTIONS
@@ -121,29 +132,25 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         try:
             result = await self.lobby_action(interaction, action, first)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
+        language = speaks(interaction)
         if isinstance(result, ActionResult):  # left a game in progress
-            told = [line for line in result.lines if "left the game" not in line]
-            await interaction.response.send_message(
-                "\n".join(["You left the game; your cards went to the discard pile.", *told]),
-                ephemeral=True,
-            )
+            await interaction.response.send_message(left_reply(result, language), ephemeral=True)
             self.bot.outbox.answered(result.table, interaction)
             return
         self.bot.outbox.board_changed(result)
         if action == "start":  # the host's own panel, to play from at once
             shown = result.version
             await interaction.response.send_message(
-                **panel.panel_message(result, interaction.user.id, "🚀 The game has started!"),
+                **panel.panel_message(
+                    result, interaction.user.id, language, t(language, "reply.started")
+                ),
                 ephemeral=True,
             )
             self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
             return
-        text = {
-            "join": f"You joined the game ({len(result.seats)}/4). The host starts it.",
-            "leave": "You left the lobby.",
-        }[action]
+        text = t(language, f"reply.{action}", seated=len(result.seats))
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(result, interaction)
 
@@ -164,10 +171,11 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         try:
             result = await self.lobby_action(interaction, action)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         if isinstance(result, ActionResult):
-            await interaction.response.send_message("\n".join(result.lines), ephemeral=True)
+            text = left_reply(result, speaks(interaction))
+            await interaction.response.send_message(text, ephemeral=True)
             return
         shown = components.drawn_version(table)
         await interaction.response.edit_message(**components.board_message(table))
@@ -189,7 +197,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     async def check_host_or_moderator(self, interaction: discord.Interaction) -> Table:
         table = self.service.table_in(interaction.channel_id)
         if interaction.user.id != table.host_id and not await self.is_moderator(interaction):
-            raise UserError("Only the game's host or a moderator can do that.")
+            raise UserError("error.host_or_moderator")
         return table
 
     @app_commands.command(description="End this game without a result (host or moderator).")
@@ -198,24 +206,22 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         try:
             table = await self.check_host_or_moderator(interaction)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
-        who = "the host" if interaction.user.id == table.host_id else "a moderator"
-        if table.status == "lobby":
-            told = f"🛑 {render.mention(interaction.user.id)} closed the lobby (#{{id}})."
-        else:
-            told = (
-                f"🛑 {render.mention(interaction.user.id)} ended the game (#{{id}}). "
-                "It counts as abandoned, not as a win or a loss."
-            )
-        await self.close_game(interaction, f"ended by {who}", told)
+        who = "host" if interaction.user.id == table.host_id else "moderator"
+        told = "told.closed_lobby" if table.status == "lobby" else "told.ended"
+        await self.close_game(interaction, who, told)
 
     async def close_game(self, interaction: discord.Interaction, reason: str, told: str) -> None:
-        """End the channel's game without a result; log it and tell the channel."""
+        """End the channel's game without a result; log it and tell the channel.
+
+        `reason` is recorded with the game ("host", "moderator", "reset"); `told` is the
+        key of what the channel is told.
+        """
         try:
             table = await self.service.end(interaction.channel_id, interaction.user.id, reason)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         log.info(
             "game %s %s (%s) in channel %s",
@@ -224,9 +230,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             interaction.user.id,
             interaction.channel_id,
         )
-        await interaction.response.send_message(
-            told.format(id=table.id), allowed_mentions=NO_MENTIONS
-        )
+        text = t(table.language, told, id=table.id, player=render.mention(interaction.user.id))
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
         self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Skip the active player's turn (host or moderator).")
@@ -236,20 +241,20 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             table = await self.check_host_or_moderator(interaction)
             result = await self.service.skip(interaction.channel_id, interaction.user.id)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         log.info("turn skipped in game %s by %s", table.id, interaction.user.id)
         skipped = next(e.player for e in result.events if isinstance(e, ev.TurnSkipped))
-        whose = (
-            "their own turn"
-            if skipped == interaction.user.id
-            else f"{render.mention(skipped)}'s turn"
-        )
-        skip_line = render.narrate_event(ev.TurnSkipped(skipped))
+        language = table.language
+        skip_line = narrate_event(ev.TurnSkipped(skipped), language)
         rest = [line for line in result.lines if line != skip_line]
+        by = render.mention(interaction.user.id)
+        if skipped == interaction.user.id:
+            said = t(language, "told.skipped_own", player=by)
+        else:
+            said = t(language, "told.skipped", player=by, skipped=render.mention(skipped))
         await interaction.response.send_message(
-            "\n".join([f"⏭️ {render.mention(interaction.user.id)} skipped {whose}.", *rest]),
-            allowed_mentions=NO_MENTIONS,
+            "\n".join([said, *rest]), allowed_mentions=NO_MENTIONS
         )
         self.bot.outbox.answered(table, interaction)
 
@@ -261,16 +266,20 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             table = await self.check_host_or_moderator(interaction)
             result = await self.service.kick(interaction.channel_id, interaction.user.id, player.id)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
         lines = result.lines if isinstance(result, ActionResult) else []
         if not isinstance(result, ActionResult):
             self.bot.outbox.board_changed(result)
+        said = t(
+            table.language,
+            "told.removed",
+            player=render.mention(interaction.user.id),
+            removed=render.mention(player.id),
+        )
         await interaction.response.send_message(
-            f"{render.mention(interaction.user.id)} removed {render.mention(player.id)} "
-            "from the game.\n" + "\n".join(lines),
-            allowed_mentions=NO_MENTIONS,
+            "\n".join([said, *lines]), allowed_mentions=NO_MENTIONS
         )
         self.bot.outbox.answered(table, interaction)
 
@@ -278,27 +287,27 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     @app_commands.guild_only()
     async def reset(self, interaction: discord.Interaction) -> None:
         if not await self.is_moderator(interaction):
-            await send_reason(
-                interaction,
-                "Only moderators can reset a game: you need the Manage Messages permission "
-                "or the moderator role set with `/apophis config`.",
-            )
+            await send_reason(interaction, UserError("error.moderators_reset"))
             return
-        await self.close_game(
-            interaction,
-            "reset by a moderator",
-            f"🧹 {render.mention(interaction.user.id)} reset this channel's game (#{{id}}). "
-            "The channel is free for a new one: `/apophis new`.",
-        )
+        await self.close_game(interaction, "reset", "told.reset")
 
-    @app_commands.command(description="Server settings: moderator role and defaults.")
+    @app_commands.command(
+        description="Server settings: moderator role, defaults, language and card display."
+    )
     @app_commands.describe(
         moderator_role="Members with this role may reset, end, skip and kick",
         difficulty="Default countdown for /apophis new",
         rules="Default rule set for /apophis new",
         pings="Ping the player whose turn it is (on by default)",
+        language="Language of the board and channel messages (default: the server's)",
+        cards="Cards shown as suits (7♥) or colours (the coloured-deck edition)",
     )
-    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
+    @app_commands.choices(
+        difficulty=DIFFICULTY_CHOICES,
+        rules=RULES_CHOICES,
+        language=LANGUAGE_CHOICES,
+        cards=CARDS_CHOICES,
+    )
     @app_commands.guild_only()
     async def config(
         self,
@@ -307,9 +316,11 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         difficulty: str | None = None,
         rules: str | None = None,
         pings: bool | None = None,
+        language: str | None = None,
+        cards: str | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
-            await send_reason(interaction, "You need the Manage Server permission for this.")
+            await send_reason(interaction, UserError("error.manage_server"))
             return
         changes = {}
         if moderator_role is not None:
@@ -320,9 +331,13 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             changes["default_rules"] = rules
         if pings is not None:
             changes["turn_pings"] = pings
-        store = self.service.store
+        if language is not None:
+            changes.update(language=language, language_chosen=True)
+        if cards is not None:
+            changes["cards"] = cards
+        audience = self.service.audience
         if changes:
-            settings = await store.update_guild_settings(interaction.guild_id, **changes)
+            settings = await audience.update(interaction.guild_id, **changes)
             log.info(
                 "settings of guild %s changed by %s: %s",
                 interaction.guild_id,
@@ -330,14 +345,29 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                 sorted(changes),
             )
         else:
-            settings = await store.get_guild_settings(interaction.guild_id)
+            settings = await audience.settings(interaction.guild_id)
         self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
-        role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "none set"
+        server_language, shown = look(settings)
+        if language is not None or cards is not None:
+            self.service.restyle(interaction.guild_id, server_language, shown)
+        reader = speaks(interaction)
+        role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
+        source = "chosen" if settings.language_chosen else "server"
         await interaction.response.send_message(
-            f"**Apophis settings**\nModerator role: {role}\n"
-            f"Default difficulty: {settings.default_difficulty}\n"
-            f"Default rules: {settings.default_rules}\n"
-            f"Turn pings: {'on' if settings.turn_pings else 'off'}",
+            t(
+                reader,
+                "reply.settings",
+                role=role or t(reader, "reply.settings.no_role"),
+                difficulty=t(reader, f"difficulty.{settings.default_difficulty}"),
+                rules=t(reader, f"rules.{settings.default_rules}"),
+                pings=t(reader, f"reply.settings.{'on' if settings.turn_pings else 'off'}"),
+                language=t(
+                    reader,
+                    f"reply.settings.language.{source}",
+                    name=t(server_language, "language.name"),
+                ),
+                cards=t(reader, f"choice.{shown}"),
+            ),
             ephemeral=True,
         )
 
@@ -345,7 +375,11 @@ class Apophis(commands.GroupCog, group_name="apophis"):
 
     @app_commands.command(description="How to play Apophis.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        language = language_of(interaction.locale)
+        await self.show_rules(interaction)
+
+    async def show_rules(self, interaction: discord.Interaction) -> None:
+        """The rules summary, privately, in the reader's language (also the lobby's button)."""
+        language = speaks(interaction)
         table = self.service.by_channel.get(interaction.channel_id)
         embed = discord.Embed(
             title=t(language, "rules.title"),
@@ -358,7 +392,20 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction) -> None:
         stats = await self.service.store.stats(interaction.guild_id)
-        await interaction.response.send_message(embed=render.stats_embed(stats), ephemeral=True)
+        embed = render.stats_embed(stats, speaks(interaction))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def left_reply(result: ActionResult, language: str) -> str:
+    """What a player who left a game in progress is told, privately, in their language."""
+    told = [
+        line
+        for event in result.events
+        if not isinstance(event, ev.PlayerRemoved) and (line := narrate_event(event, language))
+    ]
+    if result.new_host is not None:
+        told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
+    return "\n".join([t(language, "reply.left_game"), *told])
 
 
 async def setup(bot: ApophisBot) -> None:

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, inputs, panel, render
+from bot import components, inputs, narrate, panel, render
+from bot.i18n import language_of, languages, t
 from bot.inputs import Click, parse_cards
 from bot.service import StaleBoard, Table, UserError
 from engine import Colour, Size
@@ -21,11 +22,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COLOUR_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in Colour]
-SIZE_CHOICES = [
-    app_commands.Choice(name=f"{s.label} ({int(s)} card{'s' if s > 1 else ''})", value=s.label)
-    for s in Size
+COLOUR_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{c.value}"), value=c.value) for c in Colour
 ]
+SIZE_CHOICES = [app_commands.Choice(name=t("en", f"choice.{s.label}"), value=s.label) for s in Size]
+#: The launch report's title in every language (a click on a report is not on a board).
+REPORT_TITLES = frozenset(render.report_title(language) for language in languages())
 #: Seconds before `/board` may post the same game's board again.
 BOARD_REPOST_SECONDS = 10.0
 #: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
@@ -59,8 +61,17 @@ def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
     return message is not None and message.id == table.board_message_id
 
 
-async def send_reason(interaction: discord.Interaction, message: str) -> None:
-    """A short private answer: the first response if none was sent yet, else a follow-up."""
+def speaks(interaction: discord.Interaction) -> str:
+    """The language of the person who interacted (their Discord locale)."""
+    return language_of(interaction.locale)
+
+
+async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:
+    """A short private answer: the first response if none was sent yet, else a follow-up.
+
+    A UserError is worded in the language of the person who interacted.
+    """
+    message = reason.text(speaks(interaction)) if isinstance(reason, UserError) else reason
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
@@ -134,12 +145,9 @@ class Play(commands.Cog):
         try:
             table = self.service.table_in(interaction.channel_id)
             if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
-                raise UserError(
-                    f"The board was posted a moment ago{board_link(table)}; "
-                    "it keeps itself up to date."
-                )
+                raise UserError("error.board_just_posted", link=board_link(table))
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         table.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.board_message_id
@@ -162,7 +170,7 @@ class Play(commands.Cog):
         try:
             chosen = parse_cards(cards)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         await self.act_by_command(interaction, {"type": action, "cards": chosen})
 
@@ -171,10 +179,13 @@ class Play(commands.Cog):
         try:
             result = await self.service.act(interaction.channel_id, interaction.user.id, action)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
-        note = render.private_note(result.events, interaction.user.id)
-        await self.answer_with_panel(interaction, result.table, note)
+        table = result.table
+        note = narrate.private_note(
+            result.events, interaction.user.id, speaks(interaction), table.cards
+        )
+        await self.answer_with_panel(interaction, table, note)
 
     async def answer_with_panel(
         self,
@@ -186,7 +197,7 @@ class Play(commands.Cog):
     ) -> None:
         """Answer with the player's panel: a new private message, or the clicked panel updated."""
         shown = table.version
-        message = panel.panel_message(table, interaction.user.id, note)
+        message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
         if update:
             await interaction.response.edit_message(**message)
         else:
@@ -199,16 +210,16 @@ class Play(commands.Cog):
             table = self.service.table_in(interaction.channel_id)
             self.check_player(table, interaction.user.id)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         await self.answer_with_panel(interaction, table)
 
     def check_player(self, table: Table, user_id: int) -> None:
         game = table.game
         if game is None:
-            raise UserError("The game has not started yet: no cards have been dealt.")
+            raise UserError("error.no_cards_yet")
         if user_id not in game.players:
-            raise UserError("You are not playing in this game, so you have no hand.")
+            raise UserError("error.no_hand")
 
     # ------------------------------------------------------------ components
 
@@ -218,9 +229,10 @@ class Play(commands.Cog):
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         try:
+            self.bot.audience.seen(interaction)
             click = inputs.read_click(interaction.data)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
         else:
             await self.on_component(interaction, click)
         finally:
@@ -231,15 +243,15 @@ class Play(commands.Cog):
         table = self.service.tables.get(click.game)
         try:
             if table is None:
-                raise UserError("This game is over; its buttons no longer work.")
+                raise UserError("error.buttons_over")
             if table.channel_id != interaction.channel_id:
-                raise UserError("That belongs to another channel's game, not to this one.")
+                raise UserError("error.other_channel")
             if click.kind == "b":
                 await self.on_button(interaction, table, click.version, click.action)
             else:
                 await self.on_panel(interaction, table, click)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
         except Exception as exc:
             what = f"{'button' if click.values is None else 'select'} {click.action!r}"
             await self.bot.apologise(interaction, f"{what} of game {click.game}", exc)
@@ -248,12 +260,11 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
-        if action in ("join", "leave", "start"):
+        if action == "rules":
+            await self.bot.get_cog("Apophis").show_rules(interaction)
+        elif action in ("join", "leave", "start"):
             if table.status != "lobby":
-                raise UserError(
-                    "The game has started: the lobby's buttons no longer work. "
-                    "Play on the board; `/apophis leave` leaves the game."
-                )
+                raise UserError("error.lobby_buttons_over")
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
         elif action in ("hand", "build", "launch", "discard"):
             await self.show_hand(interaction)
@@ -268,13 +279,14 @@ class Play(commands.Cog):
         try:
             self.check_player(table, user)
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         if click.action == "refresh":
             await self.answer_with_panel(interaction, table, update=True)
             return
+        language = speaks(interaction)
         if click.version != table.version:
-            note = "The game moved on since: here is your hand now."
+            note = t(language, "note.moved_on")
             await self.answer_with_panel(interaction, table, note, update=True)
             return
         action = inputs.panel_move(click)  # forged input: told apart, privately
@@ -283,11 +295,11 @@ class Play(commands.Cog):
                 interaction.channel_id, user, action, expected_version=click.version
             )
         except StaleBoard:
-            note = "The game moved on since: here is your hand now."
+            note = t(language, "note.moved_on")
         except UserError as exc:
-            note = f"⚠️ {exc}"
+            note = f"⚠️ {exc.text(language)}"
         else:
-            note = render.private_note(result.events, user)
+            note = narrate.private_note(result.events, user, language, table.cards)
         await self.answer_with_panel(interaction, table, note, update=True)
 
     async def act_by_button(
@@ -303,7 +315,7 @@ class Play(commands.Cog):
             await self.refresh_stale(interaction, table)
             return
         except UserError as exc:
-            await send_reason(interaction, str(exc))
+            await send_reason(interaction, exc)
             return
         if on_board:
             shown = components.drawn_version(table)
@@ -323,13 +335,11 @@ class Play(commands.Cog):
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**components.board_message(table))
             self.outbox.answered(table, interaction, board_version=shown)
-            await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
-        else:
-            await send_reason(
-                interaction,
-                "That button belongs to an older message: the game has moved on since. "
-                "Use the board (or `/board`) for the current state.",
+            await interaction.followup.send(
+                StaleBoard(table).text(speaks(interaction)), ephemeral=True
             )
+        else:
+            await send_reason(interaction, UserError("error.stale_message"))
 
 
 def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
@@ -337,7 +347,7 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
     message = interaction.message
     if message is None or message.id == table.board_message_id:
         return False
-    return not (message.embeds and message.embeds[0].title == render.REPORT_TITLE)
+    return not (message.embeds and message.embeds[0].title in REPORT_TITLES)
 
 
 def stub_edit(table: Table) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from bot.jobs import WORKERS
+from bot.narrate import BEGAN
 from bot.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state
 
@@ -154,7 +155,7 @@ async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, 
 
         bot.outbox._spend = spent
         for name in onlookers:  # (a DM to someone not playing shows an empty hand)
-            bot.outbox.hand_changed(table, scene[name].user.id, ["a change"])
+            bot.outbox.hand_changed(table, scene[name].user.id, [BEGAN])
         await bot_state(lambda: len(waiting) == WORKERS)  # every DM worker is stuck
         start = len(fake_discord.requests)
         await scene.cmd("draw", "ann")  # a slash command: the outbox edits the board

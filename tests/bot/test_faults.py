@@ -229,7 +229,7 @@ async def test_forged_options_are_refused_politely(fake_discord, make_bot, caplo
             ({"minutes": 0}, "`minutes` must be 1 to 60"),
             ({"minutes": -5}, "`minutes` must be 1 to 60"),
             ({"minutes": 10**18}, "`minutes` must be 1 to 60"),
-            ({"minutes": "ten"}, "`minutes` must be a integer"),
+            ({"minutes": "ten"}, "`minutes` must be a whole number"),
             ({"difficulty": "nightmare"}, "`difficulty` must be one of: beginner"),
             ({"rules": "chaos"}, "`rules` must be one of: basic, advanced"),
         ]:

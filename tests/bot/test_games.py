@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot import render
+from engine import card_label
 from tests.bot.helpers import CARD, Scene, button_id, text_of
 
 pytestmark = pytest.mark.e2e
@@ -182,7 +183,7 @@ async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, ma
         hand = await scene.cmd("hand", "bob")
         assert hand.ephemeral and hand.message.visible_to == scene.id("bob")
         for card in table.game.hands[1]:
-            assert render.card_label(card) in text_of(hand.message)
+            assert card_label(card) in text_of(hand.message)
         scene.assert_no_cards_in_public()
 
 
@@ -203,9 +204,7 @@ async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make
             assert reply.ephemeral, (command, user)
             assert expected in reply.response_data["content"]
         reply = await scene.cmd("build", "ann", colour="red", size="large")
-        assert (
-            reply.ephemeral and "costs 3 hearts (♥); you have 1" in reply.response_data["content"]
-        )
+        assert reply.ephemeral and "costs 3 hearts ♥; you have 1" in reply.response_data["content"]
         reply = await scene.cmd("launch", "ann", cards="7Z")
         assert reply.ephemeral and "could not read" in reply.response_data["content"]
         reply = await scene.cmd("apophis start", "ann")

@@ -50,6 +50,10 @@ SEED = {
         UPDATE guild_settings SET turn_pings = 0 WHERE guild_id = 10;
         INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (2, 9, 900);
     """,
+    5: """
+        UPDATE guild_settings SET cards = 'colours', discord_locale = 'fr' WHERE guild_id = 10;
+        INSERT INTO user_locales (user_id, locale) VALUES (9, 'fr');
+    """,
 }
 
 
@@ -139,6 +143,12 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900
         assert await store.get_dm_channel(8) == 800
+        assert (settings.cards, settings.discord_locale, settings.language_chosen) == (
+            "colours",
+            "fr",
+            False,
+        )
+        assert await store.get_user_locale(9) == "fr"
         assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
     finally:
         await store.close()
