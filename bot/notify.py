@@ -137,6 +137,12 @@ class Outbox:
         """The board of `table` should show its latest state."""
         self._hold(table, ("board", table.id), lambda: self._write_board(table))
 
+    def board_reworded(self, table: Table) -> None:
+        """The board's words changed, not its state (another language): edit it now."""
+        self._board_written.pop(table.id, None)
+        self.board_changed(table)
+        self.flush(table)
+
     def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
         """`player`'s DM should show their latest hand and what changed."""
         if self.dms.changed(table, player, changes):

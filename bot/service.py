@@ -76,6 +76,8 @@ class Notifier(Protocol):
 
     def board_changed(self, table: Table) -> None: ...
 
+    def board_reworded(self, table: Table) -> None: ...
+
     def hand_changed(self, table: Table, player: int, changes: list[narrate.Change]) -> None: ...
 
     def panel_changed(self, table: Table, player: int) -> None: ...
@@ -547,8 +549,7 @@ class GameService:
         for table in self.tables.values():
             if table.guild_id == guild_id:
                 table.language, table.cards = language, cards
-                self.notifier.board_changed(table)
-                self.notifier.flush(table)
+                self.notifier.board_reworded(table)
 
     # ----------------------------------------------------------------- clocks
 
