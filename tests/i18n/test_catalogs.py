@@ -95,3 +95,24 @@ def test_refusals_read_in_each_language_from_their_code_and_parameters():
     )
     top = {"size": "large", "top_colour": "blue", "top_size": "small"}
     assert "petite section bleue" in refusal("fr", "too_large", top)
+
+
+def test_a_third_language_needs_only_its_catalog(tmp_path, monkeypatch):
+    """A copied catalog is a language: found by its folder, mapped from Discord's locales."""
+    for language in ("en", "fr", "de"):
+        folder = tmp_path / language / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        source = catalog_path("fr" if language == "de" else language).read_text(encoding="utf-8")
+        (folder / "apophis.po").write_text(source.replace("Language: fr", f"Language: {language}"))
+    caches = (i18n.languages, i18n._translations)
+    for cache in caches:
+        cache.cache_clear()
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    try:
+        assert languages() == ("en", "de", "fr")
+        assert language_of("de") == "de" and language_of("es-ES") == "en"
+        assert t("de", "board.depot") == "Réserve"  # the copy, as yet untranslated
+    finally:
+        monkeypatch.undo()
+        for cache in caches:
+            cache.cache_clear()
