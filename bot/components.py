@@ -190,16 +190,9 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
         items += _reroll_buttons(gid, version, rerolls, language)
     else:
         playing = view.phase is Phase.PLAY
+        draw = t(language, "button.draw")
         items += [
-            button(
-                gid,
-                version,
-                "draw",
-                t(language, "button.draw"),
-                emoji="🃏",
-                style=PRIMARY,
-                disabled=not playing,
-            ),
+            button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing),
             button(
                 gid,
                 version,

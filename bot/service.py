@@ -55,6 +55,8 @@ class UserError(Exception):
     def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(key)
         self.key, self.params = key, params
+        #: The engine's refusal code, when the engine refused.
+        self.code: str | None = None
 
     @classmethod
     def refused(cls, exc: IllegalMove) -> UserError:
@@ -62,8 +64,6 @@ class UserError(Exception):
         error = cls(f"refusal.{exc.code}", **exc.params)
         error.code = exc.code
         return error
-
-    code: str | None = None
 
     def text(self, language: str) -> str:
         if self.code is not None:
