@@ -77,15 +77,22 @@ def t(language: str, key: str, /, **params: object) -> str:
 
     A key that English lacks is a bug in the code, and raises KeyError.
     """
+    count = params["count"] if key in _plural_ids() else None
+    text = _text(language, key, None if count is None else int(count))  # type: ignore[arg-type]
+    return text.format(**params) if params else text
+
+
+@functools.lru_cache(maxsize=16384)
+def _text(language: str, key: str, count: int | None) -> str:
+    """A message's words before its placeholders are filled (looked up once, then cached)."""
     translations = _translations(language if language in languages() else DEFAULT_LANGUAGE)
-    plural = _plural_ids().get(key)
-    if plural is not None:
-        text = translations.ngettext(key, plural, int(params["count"]))  # type: ignore[arg-type]
+    if count is not None:
+        text = translations.ngettext(key, _plural_ids()[key], count)
     else:
         text = translations.gettext(key)
     if text == key:
         raise KeyError(f"no message {key!r} in the {DEFAULT_LANGUAGE} catalog")
-    return text.format(**params) if params else text
+    return text
 
 
 def has(key: str) -> bool:

@@ -104,7 +104,7 @@ def test_a_third_language_needs_only_its_catalog(tmp_path, monkeypatch):
         folder.mkdir(parents=True)
         source = catalog_path("fr" if language == "de" else language).read_text(encoding="utf-8")
         (folder / "apophis.po").write_text(source.replace("Language: fr", f"Language: {language}"))
-    caches = (i18n.languages, i18n._translations)
+    caches = (i18n.languages, i18n._translations, i18n._text)
     for cache in caches:
         cache.cache_clear()
     monkeypatch.setattr(i18n, "LOCALES", tmp_path)
