@@ -16,12 +16,12 @@ from engine import Colour
 
 RGB = tuple[int, int, int]
 
-#: Okabe and Ito's colours, chosen to stay apart under the common colour-vision
+#: After Okabe and Ito's colours, chosen to stay apart under the common colour-vision
 #: deficiencies (tests/bot/test_picture.py checks them with a simulation).
 PIECE_COLOURS: dict[Colour, RGB] = {
     Colour.GREEN: (0, 158, 115),
     Colour.RED: (213, 94, 0),
-    Colour.BLUE: (0, 114, 178),
+    Colour.BLUE: (20, 70, 160),  # darker than their blue: apart from green under tritanopia
     Colour.YELLOW: (240, 228, 66),
 }
 BACKGROUND: RGB = (30, 34, 51)
