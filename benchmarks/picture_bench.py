@@ -58,7 +58,7 @@ def report(name: str, times: list[float], largest: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--games", type=int, default=5)
     args = parser.parse_args()
     views, launches = tables_and_launches(args.games)
     picture.draw(views[0])  # sprites, glyphs and the palette are made once per process
