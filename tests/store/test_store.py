@@ -20,6 +20,7 @@ from bot.store import (
     SeatsChanged,
     StaleVersion,
     Store,
+    StoreBusy,
     Tally,
     WrongStatus,
 )
@@ -341,3 +342,24 @@ async def test_meta_values(db_path: Path, store: Store) -> None:
         assert await reopened.get_meta("last_alive") == 123.5
     finally:
         await reopened.close()
+
+
+async def test_writes_the_database_is_too_busy_for_fail_cleanly(
+    db_path: Path, store: Store
+) -> None:
+    record = await store.create_lobby(1, 2, 10, "basic", "medium", 600)
+    other = sqlite3.connect(db_path, isolation_level=None)  # another process's connection
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        results = await asyncio.gather(
+            *(store.add_player(record.id, user) for user in (11, 12, 13)),
+            store.get_game(record.id),
+            return_exceptions=True,
+        )
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert [type(result) for result in results[:3]] == [StoreBusy] * 3
+    assert results[3].players == (10,)  # reading does not need the write lock
+    assert (await store.get_game(record.id)).players == (10,)  # nothing was written
+    assert (await store.add_player(record.id, 11)).players == (10, 11)
