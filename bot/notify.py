@@ -27,10 +27,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
+from discord import utils
 from discord.http import Route
 from discord.webhook.async_ import async_context
 
-from bot import components, render
+from bot import board_picture, components, render
+from bot.board_picture import Picture
 
 if TYPE_CHECKING:
     from bot.service import Table
@@ -123,6 +125,9 @@ class Outbox:
         self._dm_changes: dict[tuple[int, int], list[str]] = {}
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[tuple[int, int]] = set()
+        #: game id -> (board message id, its picture's file name, that attachment's id), when
+        #: this outbox uploaded the picture the board shows.
+        self._board_pictures: dict[int, tuple[int, str, int]] = {}
         #: game id -> (board message id, token of the interaction owning it, usable until)
         self._board_owners: dict[int, tuple[int, str, float]] = {}
         self._webhook: discord.Webhook | None = None
@@ -135,6 +140,11 @@ class Outbox:
         if key not in self._jobs["tables"] and key not in self._board_due:
             self._board_due.add(key)
             asyncio.get_running_loop().call_later(BOARD_DELAY, self._board_due_now, table)
+
+    def board_outdated(self, table: Table) -> None:
+        """Redraw the board of `table` although its state did not change (a setting did)."""
+        self._board_written.pop(table.id, None)
+        self.board_changed(table)
 
     def _board_due_now(self, table: Table) -> None:
         self._board_due.discard(("board", table.id))
@@ -151,6 +161,7 @@ class Outbox:
         """
         if table.game is not None and self._board_written.get(table.id, -1) < version:
             self._board_written[table.id] = version
+        self._board_pictures.pop(table.id, None)  # a response may have replaced the picture
         if interaction is not None and table.board_message_id is not None:
             until = self.clock() + TOKEN_USE_SECONDS
             self._board_owners[table.id] = (table.board_message_id, interaction.token, until)
@@ -265,10 +276,13 @@ class Outbox:
         shown = self._board_written.get(table.id, -1) if table.game is not None else -1
         if content is None and shown >= version:
             return  # an interaction response already showed this state
-        payload = message_json(components.board_message(table), content)
+        message, shown = board_picture.with_picture(components.board_message(table), table)
+        payload = message_json(message, content)
+        sent = None
         if table.board_message_id is not None:
             try:
-                await self._to_table(table, "PATCH", payload)
+                upload = self._attach(table, payload, shown)
+                sent = await self._to_table(table, "PATCH", payload, upload)
             except discord.NotFound:
                 table.board_message_id = None
             except discord.HTTPException as exc:
@@ -276,17 +290,49 @@ class Outbox:
                     raise
                 table.board_message_id = None  # post a fresh board instead
         if table.board_message_id is None:
+            upload = self._attach(table, payload, shown)
             await self._spend()
-            sent = await self.client.http.request(
-                Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id),
-                json=payload,
-            )
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id)
+            sent = await self._request(route, payload, upload)
             table.board_message_id = int(sent["id"])
             await self.store.set_board_message(table.id, table.board_message_id)
         self.board_written(table, version)
+        if shown is not None and sent is not None:
+            uploaded = [a for a in sent.get("attachments", []) if a["filename"] == shown.filename]
+            if uploaded:
+                self._board_pictures[table.id] = (
+                    table.board_message_id,
+                    shown.filename,
+                    int(uploaded[0]["id"]),
+                )
 
-    async def _to_table(self, table: Table, method: str, payload: dict) -> None:
-        """PATCH the board or POST a message in the game's channel.
+    def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
+        """Name the board's attachments in `payload`; the picture to upload, if any.
+
+        A picture this outbox already uploaded to the board message is kept by its id,
+        not sent again: an unchanged table uploads nothing new.
+        """
+        if shown is None:
+            payload["attachments"] = []  # a lobby, or pictures turned off: none
+            return None
+        known = self._board_pictures.get(table.id)
+        if known is not None and known[:2] == (table.board_message_id, shown.filename):
+            payload["attachments"] = [{"id": known[2]}]
+            return None
+        payload["attachments"] = [shown.attachment()]
+        return shown
+
+    async def _request(self, route: Route, payload: dict, upload: Picture | None) -> dict:
+        """A channel-route request with Discord's JSON, multipart when a picture goes along."""
+        if upload is None:
+            return await self.client.http.request(route, json=payload)
+        file = upload.file()
+        return await self.client.http.request(route, form=_multipart(payload, file), files=[file])
+
+    async def _to_table(
+        self, table: Table, method: str, payload: dict, upload: Picture | None = None
+    ) -> dict | None:
+        """PATCH the board or POST a message in the game's channel; the message, if told.
 
         Through the token of the interaction owning the board when there is one (outside
         the global limit), else through the channel routes.
@@ -294,8 +340,7 @@ class Outbox:
         token = self._board_owner(table)
         if token is not None:
             try:
-                await self._through_token(method, token, payload)
-                return
+                return await self._through_token(method, token, payload, upload)
             except discord.HTTPException as exc:
                 # Token refused (expired, unknown) or message gone: the channel route decides.
                 log.debug("%s through the interaction token failed: %s", method, exc)
@@ -310,9 +355,11 @@ class Outbox:
             )
         else:
             route = Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id)
-        await self.client.http.request(route, json=payload)
+        return await self._request(route, payload, upload)
 
-    async def _through_token(self, method: str, token: str, payload: dict) -> None:
+    async def _through_token(
+        self, method: str, token: str, payload: dict, upload: Picture | None = None
+    ) -> dict | None:
         """Edit the original response (PATCH) or post a follow-up (POST) with `token`.
 
         Sent by discord.py's webhook adapter, which keeps no rate-limit record per token
@@ -330,13 +377,17 @@ class Outbox:
             if method == "PATCH"
             else adapter.execute_webhook
         )
-        await send(
+        body: dict = {"payload": payload}
+        if upload is not None:
+            file = upload.file()
+            body = {"multipart": _multipart(payload, file), "files": [file]}
+        return await send(
             webhook.id,
             token,
             session=webhook.session,
             proxy=webhook.proxy,
             proxy_auth=webhook.proxy_auth,
-            payload=payload,
+            **body,
         )
 
     async def _send_hand(self, table: Table, player: int) -> None:
@@ -386,3 +437,16 @@ class Outbox:
 
     async def _send_post(self, table: Table, content: str) -> None:
         await self._to_table(table, "POST", {"content": content, "allowed_mentions": NO_MENTIONS})
+
+
+def _multipart(payload: dict, file: discord.File) -> list[dict]:
+    """A message body with one upload, as Discord's multipart form (payload_json, files[0])."""
+    return [
+        {"name": "payload_json", "value": utils._to_json(payload)},
+        {
+            "name": "files[0]",
+            "value": file.fp,
+            "filename": file.filename,
+            "content_type": "image/png",
+        },
+    ]

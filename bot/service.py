@@ -84,6 +84,8 @@ class Table:
     reshuffle_timer: asyncio.TimerHandle | None = None
     #: When (time.monotonic) `/board` last posted this game's board again.
     reposted_at: float = float("-inf")
+    #: Whether the board carries its picture (the server's setting).
+    pictures: bool = True
 
     @property
     def open(self) -> bool:
@@ -152,6 +154,8 @@ class GameService:
         self.now = clock
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
+        #: Servers whose boards carry no picture (`/apophis config`).
+        self.pictures_off: set[int] = set()
         #: Timers' actions under way (retried until saved), cancelled at shutdown.
         self._timer_tasks: set[asyncio.Task] = set()
 
@@ -167,8 +171,20 @@ class GameService:
         return table
 
     def _track(self, table: Table) -> None:
+        table.pictures = table.guild_id not in self.pictures_off
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table
+
+    def set_pictures(self, guild_id: int, on: bool) -> list[Table]:
+        """Turn board pictures on or off for a server's games; the tables changed."""
+        if on:
+            self.pictures_off.discard(guild_id)
+        else:
+            self.pictures_off.add(guild_id)
+        changed = [t for t in self.tables.values() if t.guild_id == guild_id and t.pictures != on]
+        for table in changed:
+            table.pictures = on
+        return changed
 
     def _forget(self, table: Table) -> None:
         for timer in table.timers:
@@ -185,6 +201,7 @@ class GameService:
 
     async def recover(self) -> list[Table]:
         """Start-up: every open game comes back with its clock re-armed where it stopped."""
+        self.pictures_off = await self.store.guilds_without_pictures()
         records = await self.store.resume_clocks(self.now())
         tables = []
         for record in records:

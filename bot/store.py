@@ -195,6 +195,8 @@ class GuildSettings:
     language: str = "en"
     default_difficulty: str = "medium"
     default_rules: str = "basic"
+    #: Whether boards carry their picture.
+    pictures: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +476,10 @@ class Store:
         if "guild_id" in changes:
             raise TypeError("guild_id cannot be changed")
         return await self._run(_update_guild_settings, guild_id, changes)
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned board pictures off."""
+        return await self._run(_read, _guilds_without_pictures)
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
@@ -985,11 +991,16 @@ def _set_dm_channel(conn: sqlite3.Connection, user_id: int, channel_id: int) -> 
 
 def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
     query = (
-        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules "
-        "FROM guild_settings WHERE guild_id = ?"
+        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
+        "pictures FROM guild_settings WHERE guild_id = ?"
     )
     row = conn.execute(query, (guild_id,)).fetchone()
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row)
+    return GuildSettings(guild_id) if row is None else GuildSettings(*row[:5], bool(row[5]))
+
+
+def _guilds_without_pictures(conn: sqlite3.Connection) -> set[int]:
+    query = "SELECT guild_id FROM guild_settings WHERE pictures = 0"
+    return {guild_id for (guild_id,) in conn.execute(query)}
 
 
 def _update_guild_settings(
@@ -1001,7 +1012,7 @@ def _update_guild_settings(
         _check_choice("rules", settings.default_rules, RULES)
         query = (
             "INSERT OR REPLACE INTO guild_settings (guild_id, moderator_role_id, language, "
-            "default_difficulty, default_rules) VALUES (?, ?, ?, ?, ?)"
+            "default_difficulty, default_rules, pictures) VALUES (?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

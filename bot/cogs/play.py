@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, inputs, render
+from bot import board_picture, components, inputs, render
 from bot.inputs import parse_cards
 from bot.service import ActionResult, StaleBoard, Table, UserError
 from engine import Colour, Phase, Size
@@ -146,7 +146,9 @@ class Play(commands.Cog):
             return
         table.reposted_at = time.monotonic()
         version = table.version
-        response = await interaction.response.send_message(**components.board_message(table))
+        response = await interaction.response.send_message(
+            **board_picture.response_kwargs(table, new=True)
+        )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             table.board_message_id = message_id
@@ -342,7 +344,7 @@ class Play(commands.Cog):
             return
         if on_board:
             shown = table.version
-            await interaction.response.edit_message(**components.board_message(table))
+            await interaction.response.edit_message(**board_picture.response_kwargs(table))
             self.outbox.board_written(table, shown, interaction)
         else:  # an older board (before /board or a restart): left as it was
             note = f"(That board was replaced by a newer one{board_link(table)}.)"
@@ -358,7 +360,7 @@ class Play(commands.Cog):
         """An outdated button: show the current board in its place and say why."""
         if clicked_board(interaction, table):
             shown = table.version
-            await interaction.response.edit_message(**components.board_message(table))
+            await interaction.response.edit_message(**board_picture.response_kwargs(table))
             self.outbox.board_written(table, shown, interaction)
             await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
         else:

@@ -1,0 +1,92 @@
+"""The picture on a board message: its file, the embed's image, alt text, shorter text.
+
+`with_picture` takes a board message (`components.board_message`) and, when the game
+has started and its server shows pictures, makes the picture the embed's image
+(``attachment://``) and leaves in the text only what the picture does not say (the
+countdown and status, the players by name, the last actions) with the table in one
+line. The file is named after its content, so a board whose picture did not change
+names the same file and need not upload it again (see bot.notify).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import components, picture
+from engine import PublicView, Rules
+
+if TYPE_CHECKING:
+    from bot.service import Table
+
+#: The board's fields the picture does not replace (by their names in render.board_embed).
+KEPT_FIELDS = ("Players", "Last actions")
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A board picture ready to attach: file name, PNG bytes and alt text."""
+
+    filename: str
+    png: bytes
+    description: str
+
+    def file(self) -> discord.File:
+        """A fresh discord.py file (one is used up by each request that sends it)."""
+        return discord.File(io.BytesIO(self.png), self.filename, description=self.description)
+
+    def attachment(self, index: int = 0) -> dict[str, Any]:
+        """The upload `files[index]` as the JSON body's attachments list names it."""
+        return {"id": index, "filename": self.filename, "description": self.description}
+
+
+def picture_of(table: Table) -> Picture | None:
+    """The board picture of `table`; None in a lobby or where pictures are off."""
+    if table.game is None or not table.pictures:
+        return None
+    view = table.game.public_view()
+    png = picture.draw(view)
+    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+    return Picture(f"apophis-board-{digest}.png", png, picture.describe(view)[:1024])
+
+
+def with_picture(message: dict[str, Any], table: Table) -> tuple[dict[str, Any], Picture | None]:
+    """The board message with its picture as the embed's image, and that picture."""
+    shown = picture_of(table)
+    if shown is None:
+        return message, None
+    embed = message["embed"].copy()
+    kept = [f for f in embed.fields if f.name in KEPT_FIELDS]
+    embed.clear_fields()
+    embed.add_field(name="Table", value=summary(table.game.public_view()), inline=False)
+    for field in kept:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    embed.set_image(url=f"attachment://{shown.filename}")
+    return {**message, "embed": embed}, shown
+
+
+def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
+    """The board as discord.py's keyword arguments for an interaction response.
+
+    For an edit (`edit_message`) the attachments are replaced by the picture, or
+    removed when there is none; for a new message (`send_message`, `new`) it is a file.
+    """
+    message, shown = with_picture(components.board_message(table), table)
+    files = [shown.file()] if shown is not None else []
+    return {**message, "files" if new else "attachments": files}
+
+
+def summary(view: PublicView) -> str:
+    """The table in one line, for the text beside the picture."""
+    parts = [f"Apophis {view.apophis_value}, damage {view.damage}/3"]
+    if view.rules is Rules.BASIC:
+        parts.append(f"deflection {view.counters}/5")
+    total = sum(view.points.values())
+    parts.append(f"rocket {len(view.rocket)} sections, {total} pts" if view.rocket else "no rocket")
+    parts.append(f"sequence {len(view.sequence)}/4")
+    parts.append(f"deck {view.deck_size}, discard {view.discard_size}")
+    return " · ".join(parts)
