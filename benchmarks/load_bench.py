@@ -39,6 +39,8 @@ Results go to the screen and to benchmarks/results/ (machine and commit recorded
 Knobs that change the meaning of figures: the bot's outbox normally paces itself at
 45 requests a second; here that pacing is lifted (BENCH_GLOBAL_RATE) so that the demand
 on the global limit is measured, not a queue. `--global-rate 45` restores it.
+`--pictures off` runs the bot with no board pictures (as servers that turned them off
+with /apophis config), to compare its CPU and latencies with pictures on (the default).
 OpenAPI validation of request bodies in the fake is off for speed (`--validate` on).
 """
 
@@ -197,6 +199,7 @@ class BotProcess:
             "DISCORD_GATEWAY_URL": self.fake.gateway_url,
             "APOPHIS_TIME_SCALE": str(self.args.time_scale),
             "BENCH_GLOBAL_RATE": str(self.args.global_rate),
+            "BENCH_PICTURES": self.args.pictures,
             "PYTHONUNBUFFERED": "1",
             "BENCH_GC_LOG": "1" if self.args.verbose else "",
             "BENCH_STALL_STACKS": os.environ.get("BENCH_STALL_STACKS", ""),
@@ -1025,6 +1028,12 @@ def parse_args(argv: list[str] | None = None):
         help="outbox pacing in requests/s (the bot's own is 45)",
     )
     parser.add_argument(
+        "--pictures",
+        choices=("on", "off"),
+        default="on",
+        help="board pictures (off: every server as if /apophis config turned them off)",
+    )
+    parser.add_argument(
         "--command-share",
         type=float,
         default=0.15,
@@ -1081,7 +1090,7 @@ def main(argv: list[str] | None = None) -> None:
         f"load: 4-player games, think {args.think:g} s (x0.5-1.5), {args.duration:g} s measured "
         f"per step after {args.warmup:g} s warm-up; {args.command_share:.0%} slash commands, "
         f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 1-5 minute games; "
-        f"time scale {args.time_scale:g}; outbox pacing "
+        f"time scale {args.time_scale:g}; board pictures {args.pictures}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
     )
     say()
