@@ -40,9 +40,9 @@ APOPHIS_BASE = 112
 #: A stacked section shows this share of its height below the one on top of it.
 STACK_SHOWS = 0.55
 COLUMNS = {colour: 336 + i * 76 for i, colour in enumerate(Colour)}  # sequence and depot
-PNG_LEVEL = 3  # zlib effort: 1 is faster, 6 smaller
+PNG_LEVEL = 1  # zlib effort: 6 is a tenth smaller and twice as slow
 PALETTE_COLOURS = 96
-CACHE_SIZE = 512
+CACHE_SIZE = 128  # most tables are drawn once: a few megabytes at most
 ENDINGS = {
     Outcome.DESTROYED: ("APOPHIS DESTROYED", "Earth is safe"),
     Outcome.DEFLECTED: ("APOPHIS DEFLECTED", "It will miss Earth"),
@@ -137,10 +137,12 @@ def _fuel(rocket: tuple[Section, ...]) -> tuple[int, bool]:
 def _png(image: Image.Image) -> bytes:
     """PNG of `image` in the fixed palette: a third of the bytes, and fast to encode."""
     out = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=PNG_LEVEL
-    )
+    (image if image.mode == "P" else _quantize(image)).save(out, "PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
+
+
+def _quantize(image: Image.Image) -> Image.Image:
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=1)
@@ -166,8 +168,8 @@ def _palette() -> Image.Image:
         ShownStep("accuracy", 3, (("die", 3), ("Apophis", 2)), 5, 7, False, False),
     )
     images = [
-        _board_image(sample),
-        _board_image(sample._replace(outcome=Outcome.LOST, rocket=())),
+        _board_rgb(sample),
+        _board_rgb(sample._replace(outcome=Outcome.LOST, rocket=())),
         _launch_image(steps),
     ]
     strip = Image.new("RGB", (WIDTH, sum(image.height for image in images)))
@@ -203,21 +205,58 @@ def _board(s: Shown) -> bytes:
 
 
 def _board_image(s: Shown) -> Image.Image:
+    """The board in the palette, put together from parts drawn once for what they show."""
+    if s.outcome is not None:  # the end shades the whole board: drawn whole (once a game)
+        return _quantize(_board_rgb(s))
+    image = _background_in_palette(s.rules).copy()
+    for name, (box, _, _) in PARTS.items():
+        image.paste(_part(name, s), box[:2])
+    return image
+
+
+def _board_rgb(s: Shown) -> Image.Image:
+    image = _background(s.rules).copy()
+    canvas = ImageDraw.Draw(image)
+    for _, draw_part, _ in PARTS.values():
+        draw_part(image, canvas, s)
+    if s.outcome is not None:
+        _ending(image, s.outcome)
+    return image
+
+
+@lru_cache(maxsize=2)
+def _background(rules: Rules) -> Image.Image:
+    """The panels and the heading."""
     image = Image.new("RGB", (WIDTH, HEIGHT), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
     for name in ("apophis", "rocket", "sequence", "depot"):
         left, top, right, bottom = REGIONS[name]
         canvas.rounded_rectangle((left + 4, top, right - 4, bottom - 4), 8, fill=sp.PANEL)
-    _text(image, (8, 6), f"APOPHIS  ·  {s.rules.value} rules", 15, sp.MUTED)
-    _apophis(image, canvas, s)
-    _rocket(image, canvas, s)
-    _sequence(image, canvas, s)
-    _depot(image, s)
-    _cards(image, canvas, s)
-    _seats(image, canvas, s)
-    if s.outcome is not None:
-        _ending(image, s.outcome)
+    _text(image, (8, 6), f"APOPHIS  ·  {rules.value} rules", 15, sp.MUTED)
     return image
+
+
+@lru_cache(maxsize=2)
+def _background_in_palette(rules: Rules) -> Image.Image:
+    return _quantize(_background(rules))
+
+
+_parts: dict[tuple, Image.Image] = {}
+
+
+def _part(name: str, s: Shown) -> Image.Image:
+    """One part of the board (in the palette), drawn once for the facts it shows."""
+    box, draw_part, fields = PARTS[name]
+    key = (name, s.rules, *(getattr(s, field) for field in fields))
+    part = _parts.get(key)
+    if part is None:
+        image = _background(s.rules).copy()
+        draw_part(image, ImageDraw.Draw(image), s)
+        part = _quantize(image.crop(box))
+        if len(_parts) >= PART_CACHE_SIZE:
+            _parts.clear()
+        _parts[key] = part
+    return part
 
 
 def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -292,7 +331,7 @@ def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None
         _text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
 
 
-def _depot(image: Image.Image, s: Shown) -> None:
+def _depot(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """The twelve pieces by colour and size; those on the rocket are ghosts."""
     left, top = REGIONS["depot"][:2]
     _text(image, (left + 10, top + 6), "DEPOT", 14, sp.MUTED)
@@ -333,6 +372,18 @@ def _seats(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         )
         if active:
             _text(image, (box[0] + 28, y + 24), s.note, 13, sp.TEXT)
+
+
+#: The parts of a board: where each is drawn, by what, and the facts it shows.
+PARTS = {
+    "apophis": ((0, 28, 170, 250), _apophis, ("damage", "counters")),
+    "cards": (REGIONS["cards"], _cards, ("deck", "discard")),
+    "rocket": (REGIONS["rocket"], _rocket, ("rocket",)),
+    "sequence": ((330, 28, 640, 134), _sequence, ("sequence", "rocket")),
+    "depot": (REGIONS["depot"], _depot, ("depot",)),
+    "seats": (REGIONS["seats"], _seats, ("hands", "active", "note")),
+}
+PART_CACHE_SIZE = 2048  # parts are small: a few megabytes at most
 
 
 def _ending(image: Image.Image, outcome: Outcome) -> None:
