@@ -40,7 +40,7 @@ APOPHIS_BASE = 112
 #: A stacked section shows this share of its height below the one on top of it.
 STACK_SHOWS = 0.55
 COLUMNS = {colour: 336 + i * 76 for i, colour in enumerate(Colour)}  # sequence and depot
-PNG_LEVEL = 1  # zlib effort: 6 is a tenth smaller and twice as slow
+PNG_LEVEL = 1  # zlib effort: 6 is a fifth smaller and twice as slow
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # most tables are drawn once: a few megabytes at most
 ENDINGS = {
@@ -383,7 +383,7 @@ PARTS = {
     "depot": (REGIONS["depot"], _depot, ("depot",)),
     "seats": (REGIONS["seats"], _seats, ("hands", "active", "note")),
 }
-PART_CACHE_SIZE = 2048  # parts are small: a few megabytes at most
+PART_CACHE_SIZE = 256  # parts of 8 to 50 KB: 10 MB at most
 
 
 def _ending(image: Image.Image, outcome: Outcome) -> None:
