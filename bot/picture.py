@@ -164,8 +164,8 @@ def _palette() -> Image.Image:
         30,
     )
     steps = (
-        ShownStep("fuel", None, (("booster fuel", 3), ("rocket points", 6)), 3, 2, False, True),
-        ShownStep("accuracy", 3, (("die", 3), ("Apophis", 2)), 5, 7, False, False),
+        ev.LaunchStep("fuel", None, (("booster fuel", 3), ("rocket points", 6)), 3, 2, False, True),
+        ev.LaunchStep("accuracy", 3, (("die", 3), ("Apophis", 2)), 5, 7, False, False),
     )
     images = [
         _board_rgb(sample),
@@ -398,18 +398,6 @@ def _ending(image: Image.Image, outcome: Outcome) -> None:
 # ------------------------------------------------------------ launch report
 
 
-class ShownStep(NamedTuple):
-    """One launch check as its picture shows it."""
-
-    step: str
-    die: int | None
-    parts: tuple[tuple[str, int], ...]
-    total: int
-    target: int
-    below: bool
-    success: bool | None
-
-
 STEP_NAMES = {
     "fuel": "Fuel",
     "launch": "Launch roll",
@@ -423,19 +411,17 @@ ROW = 50
 def draw_launch(events: Iterable[ev.Event]) -> bytes:
     """The launch checks among `events` (as the public sees them): dice, sums, targets."""
     steps = tuple(
-        ShownStep(e.step, e.die, tuple(e.parts), e.total, e.target, e.below, e.success)
-        for e in (event.seen_by(None) for event in events)
-        if isinstance(e, ev.LaunchStep)
+        e for e in (event.seen_by(None) for event in events) if isinstance(e, ev.LaunchStep)
     )
     return _launch(steps)
 
 
 @lru_cache(maxsize=64)
-def _launch(steps: tuple[ShownStep, ...]) -> bytes:
+def _launch(steps: tuple[ev.LaunchStep, ...]) -> bytes:
     return _png(_launch_image(steps))
 
 
-def _launch_image(steps: tuple[ShownStep, ...]) -> Image.Image:
+def _launch_image(steps: tuple[ev.LaunchStep, ...]) -> Image.Image:
     image = Image.new("RGB", (WIDTH, 36 + ROW * max(len(steps), 1)), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
     _text(image, (12, 8), "LAUNCH REPORT", 15, sp.MUTED)
