@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from bot import picture
+from bot import launch_picture, picture
 from engine import Game, Rules
 from engine import events as ev
 from engine.playout import choose_action
@@ -40,7 +40,7 @@ def timed(draw, items, cold: bool = False) -> tuple[list[float], int]:
     times, largest = [], 0
     for item in items:
         picture._board.cache_clear()
-        picture._launch.cache_clear()
+        launch_picture._launch.cache_clear()
         if cold:
             picture._parts.clear()
         start = time.perf_counter()
@@ -67,7 +67,7 @@ def main() -> None:
     picture.draw(views[0])  # sprites, glyphs and the palette are made once per process
     report("boards", *timed(picture.draw, views))
     report("cold", *timed(picture.draw, views, cold=True))
-    report("launch", *timed(picture.draw_launch, launches))
+    report("launch", *timed(launch_picture.draw_launch, launches))
 
 
 if __name__ == "__main__":

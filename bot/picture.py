@@ -2,15 +2,14 @@
 
 `draw(view)` takes only a `PublicView`, so no card of any hand can reach a picture.
 Pictures are cached by what they show (`shown(view)`): the countdown is not in them,
-so a table that did not change draws nothing new. `draw_launch(events)` pictures a
-launch report from the launch's events as the public sees them. `describe(view)` is
-the picture's alt text. `REGIONS` says where each part of the table is drawn.
+so a table that did not change draws nothing new. `describe(view)` is the picture's alt
+text. `REGIONS` says where each part of the table is drawn. `png(image)` writes any of
+our pictures in the palette they share.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -18,7 +17,6 @@ from PIL import Image, ImageDraw
 
 from bot import sprites as sp
 from engine import Colour, Outcome, Phase, PublicView, Rules, Section, Size, rocket_points
-from engine import events as ev
 
 WIDTH, HEIGHT = 640, 360
 #: Where each public fact is drawn: (left, top, right, bottom).
@@ -134,7 +132,7 @@ def _fuel(rocket: tuple[Section, ...]) -> tuple[int, bool]:
 # ------------------------------------------------------------------ drawing
 
 
-def _png(image: Image.Image) -> bytes:
+def png(image: Image.Image) -> bytes:
     """PNG of `image` in the fixed palette: a third of the bytes, and fast to encode."""
     out = io.BytesIO()
     (image if image.mode == "P" else _quantize(image)).save(out, "PNG", compress_level=PNG_LEVEL)
@@ -163,31 +161,13 @@ def _palette() -> Image.Image:
         9,
         30,
     )
-    steps = (
-        ev.LaunchStep("fuel", None, (("booster fuel", 3), ("rocket points", 6)), 3, 2, False, True),
-        ev.LaunchStep("accuracy", 3, (("die", 3), ("Apophis", 2)), 5, 7, False, False),
-    )
-    images = [
-        _board_rgb(sample),
-        _board_rgb(sample._replace(outcome=Outcome.LOST, rocket=())),
-        _launch_image(steps),
-    ]
-    strip = Image.new("RGB", (WIDTH, sum(image.height for image in images)))
-    y = 0
-    for image in images:
-        strip.paste(image, (0, y))
-        y += image.height
+    images = [_board_rgb(sample), _board_rgb(sample._replace(outcome=Outcome.LOST, rocket=()))]
+    strip = Image.new("RGB", (WIDTH, HEIGHT * len(images)))
+    for i, image in enumerate(images):
+        strip.paste(image, (0, i * HEIGHT))
+    die = sp.die_face(5, 34)  # and the launch report's dice
+    strip.paste(die, (WIDTH // 2, HEIGHT // 2), die)
     return strip.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-
-
-def _text(
-    image: Image.Image, xy: tuple[int, int], text: str, size: int, colour: sp.RGB, align: str = "l"
-) -> int:
-    """Paste `text` with its top at xy[1], aligned left, centre or right of xy[0]; its width."""
-    mask = sp.text_mask(text, size)
-    x = xy[0] - {"l": 0, "c": mask.width // 2, "r": mask.width}[align]
-    image.paste(colour, (x, xy[1]), mask)
-    return mask.width
 
 
 def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int) -> None:
@@ -201,7 +181,7 @@ def _symbol(image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _board(s: Shown) -> bytes:
-    return _png(_board_image(s))
+    return png(_board_image(s))
 
 
 def _board_image(s: Shown) -> Image.Image:
@@ -232,7 +212,7 @@ def _background(rules: Rules) -> Image.Image:
     for name in ("apophis", "rocket", "sequence", "depot"):
         left, top, right, bottom = REGIONS[name]
         canvas.rounded_rectangle((left + 4, top, right - 4, bottom - 4), 8, fill=sp.PANEL)
-    _text(image, (8, 6), f"APOPHIS  ·  {rules.value} rules", 15, sp.MUTED)
+    sp.paste_text(image, (8, 6), f"APOPHIS  ·  {rules.value} rules", 15, sp.MUTED)
     return image
 
 
@@ -262,7 +242,7 @@ def _part(name: str, s: Shown) -> Image.Image:
 def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """The nest (large over medium over small), knocked-off pieces dashed; the counters."""
     cx, base = 85, 184
-    _text(image, (14, 34), "APOPHIS", 14, sp.MUTED)
+    sp.paste_text(image, (14, 34), "APOPHIS", 14, sp.MUTED)
     value = max(3 - s.damage, 0)
     for size in (3, 2, 1):
         if size > value:  # knocked off: only its dashed outline remains
@@ -272,7 +252,7 @@ def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         for size in range(value - 1, 0, -1):  # the smaller pieces nested inside
             _sprite(image, sp.outline_pyramid(size, APOPHIS_BASE, sp.OUTLINE, False), cx, base)
     status = f"value {value}  ·  damage {s.damage}/3" if value else "destroyed"
-    _text(image, (cx, 186), status, 14, sp.TEXT, "c")
+    sp.paste_text(image, (cx, 186), status, 14, sp.TEXT, "c")
     if s.rules is Rules.BASIC:
         for i in range(5):
             x, y, r = 33 + i * 26, 222, 9
@@ -280,19 +260,19 @@ def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
                 canvas.ellipse((x - r, y - r, x + r, y + r), fill=sp.TEXT)
             else:
                 canvas.ellipse((x - r, y - r, x + r, y + r), outline=sp.MUTED, width=2)
-        _text(image, (cx, 233), f"deflection {s.counters}/5", 13, sp.MUTED, "c")
+        sp.paste_text(image, (cx, 233), f"deflection {s.counters}/5", 13, sp.MUTED, "c")
     else:
-        _text(image, (cx, 222), "no deflection", 13, sp.MUTED, "c")
+        sp.paste_text(image, (cx, 222), "no deflection", 13, sp.MUTED, "c")
 
 
 def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """The rocket bottom to top on its pad, squeezed to fit when it is very tall."""
     left, top, right, bottom = REGIONS["rocket"]
     cx, pad = (left + right) // 2, bottom - 14
-    _text(image, (left + 10, top + 6), f"ROCKET  {len(s.rocket)}", 14, sp.MUTED)
+    sp.paste_text(image, (left + 10, top + 6), f"ROCKET  {len(s.rocket)}", 14, sp.MUTED)
     canvas.rectangle((cx - 46, pad, cx + 46, pad + 4), fill=sp.MUTED)
     if not s.rocket:
-        _text(image, (cx, pad - 28), "empty pad", 14, sp.MUTED, "c")
+        sp.paste_text(image, (cx, pad - 28), "empty pad", 14, sp.MUTED, "c")
         return
     heights = [sp.pyramid_size(size, ROCKET_BASE)[1] for _, size in s.rocket]
     steps = [h * STACK_SHOWS for h in heights[:-1]]
@@ -307,7 +287,9 @@ def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
 def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """Four suit slots, filled or still needed; under them the rocket's points and fuel."""
     left, top = REGIONS["sequence"][:2]
-    _text(image, (left + 10, top + 6), f"LAUNCH SEQUENCE  {len(s.sequence)}/4", 14, sp.MUTED)
+    sp.paste_text(
+        image, (left + 10, top + 6), f"LAUNCH SEQUENCE  {len(s.sequence)}/4", 14, sp.MUTED
+    )
     for colour, x in COLUMNS.items():
         box = (x + 4, top + 26, x + 68, top + 70)
         if colour in s.sequence:
@@ -322,19 +304,19 @@ def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None
     for i, colour in enumerate(Colour):
         x, ink = left + 10 + i * 46, sp.TEXT if points[colour] else sp.GHOST
         _symbol(image, colour, 16, (x, y + 2), ink)
-        _text(image, (x + 20, y), str(points[colour]), 17, ink)
+        sp.paste_text(image, (x + 20, y), str(points[colour]), 17, ink)
     if s.rocket:
         total, ok = _fuel(s.rocket)
         need = -(-total // 4)
         label = f"{total} pts, fuel ok" if ok else f"{total} pts, fuel needs {need}"
         image.paste(sp.TEXT, (WIDTH - 30, y + 2), sp.mark(ok, 16))
-        _text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
+        sp.paste_text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
 
 
 def _depot(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """The twelve pieces by colour and size; those on the rocket are ghosts."""
     left, top = REGIONS["depot"][:2]
-    _text(image, (left + 10, top + 6), "DEPOT", 14, sp.MUTED)
+    sp.paste_text(image, (left + 10, top + 6), "DEPOT", 14, sp.MUTED)
     bases = {Size.LARGE: top + 74, Size.MEDIUM: top + 116, Size.SMALL: top + 150}
     for colour, x in COLUMNS.items():
         for size, base in bases.items():
@@ -347,8 +329,8 @@ def _cards(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     for i, (label, count) in enumerate((("deck", s.deck), ("discard", s.discard))):
         x, y = left + 14 + i * 80, top + 6
         canvas.rounded_rectangle((x, y, x + 22, y + 32), 4, fill=sp.MUTED, outline=sp.TEXT)
-        _text(image, (x + 28, y - 2), str(count), 20, sp.TEXT)
-        _text(image, (x + 28, y + 20), label, 12, sp.MUTED)
+        sp.paste_text(image, (x + 28, y - 2), str(count), 20, sp.TEXT)
+        sp.paste_text(image, (x + 28, y + 20), label, 12, sp.MUTED)
 
 
 def _seats(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -366,12 +348,12 @@ def _seats(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         if active:
             canvas.polygon([(x, y + 4), (x + 12, y + 12), (x, y + 20)], fill=sp.TEXT)
             x += 18
-        _text(image, (x, y), f"Seat {i + 1}", 18, sp.TEXT)
-        _text(
+        sp.paste_text(image, (x, y), f"Seat {i + 1}", 18, sp.TEXT)
+        sp.paste_text(
             image, (box[2] - 10, y + 2), f"{hand} card{'s' if hand != 1 else ''}", 14, sp.TEXT, "r"
         )
         if active:
-            _text(image, (box[0] + 28, y + 24), s.note, 13, sp.TEXT)
+            sp.paste_text(image, (box[0] + 28, y + 24), s.note, 13, sp.TEXT)
 
 
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
@@ -391,66 +373,5 @@ def _ending(image: Image.Image, outcome: Outcome) -> None:
     band = (0, 110, WIDTH, 200)
     shade = Image.new("L", (band[2] - band[0], band[3] - band[1]), 215)
     image.paste(sp.OUTLINE, band, shade)
-    _text(image, (WIDTH // 2, 122), title, 34, sp.TEXT, "c")
-    _text(image, (WIDTH // 2, 166), line, 18, sp.MUTED, "c")
-
-
-# ------------------------------------------------------------ launch report
-
-
-STEP_NAMES = {
-    "fuel": "Fuel",
-    "launch": "Launch roll",
-    "accuracy": "Accuracy",
-    "damage": "Damage",
-    "deflection": "Deflection",
-}
-ROW = 50
-
-
-def draw_launch(events: Iterable[ev.Event]) -> bytes:
-    """The launch checks among `events` (as the public sees them): dice, sums, targets."""
-    steps = tuple(
-        e for e in (event.seen_by(None) for event in events) if isinstance(e, ev.LaunchStep)
-    )
-    return _launch(steps)
-
-
-@lru_cache(maxsize=64)
-def _launch(steps: tuple[ev.LaunchStep, ...]) -> bytes:
-    return _png(_launch_image(steps))
-
-
-def _launch_image(steps: tuple[ev.LaunchStep, ...]) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, 36 + ROW * max(len(steps), 1)), sp.BACKGROUND)
-    canvas = ImageDraw.Draw(image)
-    _text(image, (12, 8), "LAUNCH REPORT", 15, sp.MUTED)
-    for i, step in enumerate(steps):
-        y = 36 + i * ROW
-        canvas.rounded_rectangle((6, y, WIDTH - 6, y + ROW - 6), 8, fill=sp.PANEL)
-        _text(image, (16, y + 12), STEP_NAMES.get(step.step, step.step), 18, sp.TEXT)
-        if step.success is None:
-            _text(image, (150, y + 14), "skipped: no section of that colour", 15, sp.MUTED)
-            continue
-        x = 150
-        added = list(step.parts)
-        if step.step == "fuel":  # no die: the fuel against the rocket's points
-            parts = dict(step.parts)
-            fuel = f"yellow {parts['booster fuel']} of {parts['rocket points']} points"
-            _text(image, (x, y + 14), fuel, 15, sp.TEXT)
-            added = []
-        elif step.die is not None:
-            image.paste(sp.die_face(step.die, 34), (x, y + 5), sp.die_face(step.die, 34))
-            x += 42
-            added = added[1:]
-        for label, value in added:
-            x += _text(image, (x, y + 14), f"+ {label} {value}", 15, sp.TEXT) + 10
-        _text(image, (470, y + 10), f"= {step.total}", 22, sp.TEXT)
-        target = f"explodes at {step.target}" if step.below else f"needs {step.target}"
-        _text(image, (530, y + 16), target, 13, sp.MUTED)
-        image.paste(
-            sp.TEXT if step.success else sp.MUTED,
-            (WIDTH - 40, y + 10),
-            sp.mark(bool(step.success), 24),
-        )
-    return image
+    sp.paste_text(image, (WIDTH // 2, 122), title, 34, sp.TEXT, "c")
+    sp.paste_text(image, (WIDTH // 2, 166), line, 18, sp.MUTED, "c")

@@ -205,3 +205,13 @@ def text_mask(text: str, size: int) -> Image.Image:
     mask = Image.new("L", (max(right, 1), size + size // 3), 0)
     ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255)
     return mask
+
+
+def paste_text(
+    image: Image.Image, xy: tuple[int, int], text: str, size: int, colour: RGB, align: str = "l"
+) -> int:
+    """Paste `text` with its top at xy[1], aligned left, centre or right of xy[0]; its width."""
+    mask = text_mask(text, size)
+    x = xy[0] - {"l": 0, "c": mask.width // 2, "r": mask.width}[align]
+    image.paste(colour, (x, xy[1]), mask)
+    return mask.width

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot import picture, sprites
+from bot import launch_picture, picture, sprites
 from engine import Colour, Outcome, Phase, PublicView, SeatView, Size
 from tests.engine.helpers import table
 
@@ -166,17 +166,17 @@ def test_different_hands_of_the_same_sizes_draw_the_same_picture():
 
 def test_the_launch_picture_shows_the_public_launch_steps():
     events = launch_events()
-    png = picture.draw_launch(events)
-    assert png == picture.draw_launch([e.seen_by(None) for e in events])
+    png = launch_picture.draw_launch(events)
+    assert png == launch_picture.draw_launch([e.seen_by(None) for e in events])
     steps = sum(1 for e in events if e.kind == "launch_step")
-    assert pixels(png).height == 36 + picture.ROW * steps
+    assert pixels(png).height == 36 + launch_picture.ROW * steps
     rolled = [
         dataclasses.replace(e, die=6, total=e.total + 6 - e.die)
         if e.kind == "launch_step" and e.die
         else e
         for e in events
     ]
-    assert picture.draw_launch(rolled) != png
+    assert launch_picture.draw_launch(rolled) != png
 
 
 # ---------------------------------------------------------- reference pictures
@@ -185,7 +185,7 @@ def test_the_launch_picture_shows_the_public_launch_steps():
 REFERENCES = {
     "board_midgame.png": lambda: picture.draw(midgame()),
     "board_destroyed.png": lambda: picture.draw(destroyed()),
-    "launch.png": lambda: picture.draw_launch(launch_events()),
+    "launch.png": lambda: launch_picture.draw_launch(launch_events()),
 }
 
 
