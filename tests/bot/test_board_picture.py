@@ -99,3 +99,18 @@ async def test_a_server_can_turn_pictures_off(fake_discord, make_bot):
         await bot_state(lambda: table.pictures)
         await bot.outbox.drain()
         shown_picture(scene.board(table))
+
+
+async def test_without_a_token_the_channel_route_carries_the_picture(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        bot.outbox._board_owners.clear()  # as when the owning interaction's token expired
+        await scene.cmd("draw", "ann")
+        await bot.outbox.drain()
+        edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
+        assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
+        attachment = shown_picture(scene.board(table))
+        assert attachment.content == picture.draw(table.game.public_view())
