@@ -28,6 +28,7 @@ e2e: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load_bench.py
+	$(BIN)/python benchmarks/load_bench.py --global-rate 45 --steps 100,1000,2500 --all-steps --recovery ""
 
 # A whole game on a local fake Discord, written as a page (ARGS="--help" for options).
 demo: $(STAMP)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import utils
 
 from bot import components, picture
 from engine import PublicView, Rules
@@ -39,9 +40,24 @@ class Picture:
         """A fresh discord.py file (one is used up by each request that sends it)."""
         return discord.File(io.BytesIO(self.png), self.filename, description=self.description)
 
-    def attachment(self, index: int = 0) -> dict[str, Any]:
-        """The upload `files[index]` as the JSON body's attachments list names it."""
-        return {"id": index, "filename": self.filename, "description": self.description}
+    def attachment(self) -> dict[str, Any]:
+        """The upload (`files[0]`) as the JSON body's attachments list names it."""
+        return {"id": 0, "filename": self.filename, "description": self.description}
+
+    def multipart(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Keyword arguments for discord.py's request methods: `payload` with the picture
+        as Discord's multipart form (payload_json, files[0]), instead of plain JSON."""
+        file = self.file()
+        form = [
+            {"name": "payload_json", "value": utils._to_json(payload)},
+            {
+                "name": "files[0]",
+                "value": file.fp,
+                "filename": file.filename,
+                "content_type": "image/png",
+            },
+        ]
+        return {"form": form, "files": [file]}
 
 
 def picture_of(table: Table) -> Picture | None:

@@ -195,6 +195,8 @@ class GuildSettings:
     language: str = "en"
     default_difficulty: str = "medium"
     default_rules: str = "basic"
+    #: Whether the player whose turn it is gets pinged in the channel.
+    turn_pings: bool = True
     #: Whether boards carry their picture.
     pictures: bool = True
 
@@ -466,6 +468,14 @@ class Store:
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Remember the user's DM channel id."""
         await self._run(_set_dm_channel, user_id, channel_id)
+
+    async def get_hand_dm(self, game_id: int, user_id: int) -> int | None:
+        """The id of the one DM that carries the player's hand in this game, if sent."""
+        return await self._run(_get_hand_dm, game_id, user_id)
+
+    async def set_hand_dm(self, game_id: int, user_id: int, message_id: int) -> None:
+        """Remember the DM that carries the player's hand in this game."""
+        await self._run(_set_hand_dm, game_id, user_id, message_id)
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if it never changed any)."""
@@ -989,13 +999,30 @@ def _set_dm_channel(conn: sqlite3.Connection, user_id: int, channel_id: int) -> 
         conn.execute(query, (user_id, channel_id))
 
 
+def _get_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int) -> int | None:
+    query = "SELECT message_id FROM hand_dms WHERE game_id = ? AND user_id = ?"
+    row = conn.execute(query, (game_id, user_id)).fetchone()
+    return None if row is None else row[0]
+
+
+def _set_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int) -> None:
+    with _transaction(conn):
+        query = (
+            "INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id"
+        )
+        conn.execute(query, (game_id, user_id, message_id))
+
+
 def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
     query = (
         "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
-        "pictures FROM guild_settings WHERE guild_id = ?"
+        "turn_pings, pictures FROM guild_settings WHERE guild_id = ?"
     )
     row = conn.execute(query, (guild_id,)).fetchone()
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row[:5], bool(row[5]))
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(*row[:5], bool(row[5]), bool(row[6]))
 
 
 def _guilds_without_pictures(conn: sqlite3.Connection) -> set[int]:
@@ -1012,7 +1039,8 @@ def _update_guild_settings(
         _check_choice("rules", settings.default_rules, RULES)
         query = (
             "INSERT OR REPLACE INTO guild_settings (guild_id, moderator_role_id, language, "
-            "default_difficulty, default_rules, pictures) VALUES (?, ?, ?, ?, ?, ?)"
+            "default_difficulty, default_rules, turn_pings, pictures) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

@@ -1,4 +1,4 @@
--- 0004: board pictures, on or off per server (issue 14 planned it as 0007; numbered
+-- 0005: board pictures, on or off per server (issue 14 planned it as 0007; numbered
 -- here to follow the files present: the lead renumbers on merge if needed).
 -- Why: a server can turn the board's picture off with /apophis config (on by default).
 
