@@ -107,7 +107,7 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
         await bot.outbox.drain()
-        bot.outbox._board_owners.clear()  # as when the owning interaction's token expired
+        bot.outbox.tokens.usable = lambda token: False  # as when every token has expired
         await scene.cmd("draw", "ann")
         await bot.outbox.drain()
         edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
