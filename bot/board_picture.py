@@ -1,4 +1,4 @@
-"""The picture on a board message: its file, the embed's image, alt text, shorter text.
+"""The pictures on the board and the launch report: files, embed images, alt texts.
 
 `with_picture` takes a board message (`components.board_message`) and, when the game
 has started and its server shows pictures, makes the picture the embed's image
@@ -6,6 +6,7 @@ has started and its server shows pictures, makes the picture the embed's image
 countdown and status, the players by name, the last actions) with the table in one
 line. The file is named after its content, so a board whose picture did not change
 names the same file and need not upload it again (see bot.notify).
+`with_report_picture` does the same for the launch report, whose text stays whole.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import utils
 
-from bot import components, picture
+from bot import components, launch_picture, picture
 from engine import PublicView, Rules
 
 if TYPE_CHECKING:
-    from bot.service import Table
+    from bot.service import Report, Table
 
 #: The board's fields the picture does not replace (by their names in render.board_embed).
 KEPT_FIELDS = ("Players", "Last actions")
@@ -106,3 +107,33 @@ def summary(view: PublicView) -> str:
     parts.append(f"sequence {len(view.sequence)}/4")
     parts.append(f"deck {view.deck_size}, discard {view.discard_size}")
     return " · ".join(parts)
+
+
+def report_picture(table: Table) -> Picture | None:
+    """The picture of the current launch report; None where pictures are off."""
+    report = table.report
+    if report is None or not table.pictures:
+        return None
+    png = launch_picture.draw_launch(report.events)
+    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+    description = launch_picture.describe(report.events)[:1024]
+    return Picture(f"apophis-launch-{digest}.png", png, description)
+
+
+def with_report_picture(
+    message: dict[str, Any], table: Table
+) -> tuple[dict[str, Any], Picture | None]:
+    """The launch report (`components.launch_report`) with its picture, and that picture."""
+    shown = report_picture(table)
+    if shown is None:
+        return message, None
+    embed = message["embed"].copy()
+    embed.set_image(url=f"attachment://{shown.filename}")
+    return {**message, "embed": embed}, shown
+
+
+def report_kwargs(table: Table, report: Report) -> dict[str, Any]:
+    """The launch report (the table's) as discord.py's keyword arguments for `edit_message`."""
+    launch = components.launch_report(table, report.lines)
+    message, shown = with_report_picture(launch, table)
+    return {**message, "attachments": [shown.file()] if shown is not None else []}

@@ -25,12 +25,33 @@ STEP_NAMES = {
 ROW = 50
 
 
-def draw_launch(events: Iterable[ev.Event]) -> bytes:
-    """The launch checks among `events` (as the public sees them): dice, sums, targets."""
-    steps = tuple(
+def describe(events: Iterable[ev.Event]) -> str:
+    """The launch picture in words (its alt text)."""
+    told = []
+    for step in _steps(events):
+        name = STEP_NAMES.get(step.step, step.step)
+        if step.success is None:
+            told.append(f"{name} skipped")
+            continue
+        target = f"explodes at {step.target}" if step.below else f"needs {step.target}"
+        verdict = "passed" if step.success else "failed"
+        if step.die is None:  # the fuel check
+            points = dict(step.parts)["rocket points"]
+            told.append(f"{name}: {step.total} of {points} points, {target}: {verdict}")
+        else:
+            told.append(f"{name}: die {step.die}, total {step.total}, {target}: {verdict}")
+    return "Launch checks: " + ("; ".join(told) or "none yet") + "."
+
+
+def _steps(events: Iterable[ev.Event]) -> tuple[ev.LaunchStep, ...]:
+    return tuple(
         e for e in (event.seen_by(None) for event in events) if isinstance(e, ev.LaunchStep)
     )
-    return _launch(steps)
+
+
+def draw_launch(events: Iterable[ev.Event]) -> bytes:
+    """The launch checks among `events` (as the public sees them): dice, sums, targets."""
+    return _launch(_steps(events))
 
 
 @lru_cache(maxsize=64)

@@ -312,16 +312,22 @@ class Outbox:
         return await self.client.http.request(route, json=payload)
 
     async def _edit(
-        self, table: Table, owned: Owned | None, message_id: int, payload: dict
+        self,
+        table: Table,
+        owned: Owned | None,
+        message_id: int,
+        payload: dict,
+        upload: Picture | None = None,
     ) -> None:
         """Edit a message of the channel: through its token if usable, else the channel route."""
         if owned is not None and self.tokens.usable(owned.token):
             try:
-                await self.tokens.edit(owned.token, None if owned.original else message_id, payload)
+                mid = None if owned.original else message_id
+                await self.tokens.edit(owned.token, mid, payload, upload)
                 return
             except discord.HTTPException:
                 pass  # the channel route decides
-        await self._channel("PATCH", table, payload, message_id)
+        await self._channel("PATCH", table, payload, message_id, upload)
 
     async def _follow_up(
         self, table: Table, payload: dict, upload: Picture | None = None
@@ -434,11 +440,15 @@ class Outbox:
         if current is report and report.shown >= report.changes:
             return
         changes = report.changes
-        payload = message_json(components.launch_report(table, report.lines))
+        launch = components.launch_report(table, report.lines)
+        message, shown = board_picture.with_report_picture(launch, table)
+        payload = message_json(message)
+        if shown is not None:
+            payload["attachments"] = [shown.attachment()]  # the new picture replaces the old
         if current is report and owned is not None:
-            await self._edit(table, owned, owned.message_id, payload)
+            await self._edit(table, owned, owned.message_id, payload, shown)
         else:
-            sent = await self._follow_up(table, payload)
+            sent = await self._follow_up(table, payload, shown)
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             self._reports[table.id] = (report, sent)

@@ -69,6 +69,8 @@ class Report:
     """The current launch told step by step: one report per launch, updated in place."""
 
     lines: list[str]
+    #: The launch's events as the public sees them (its picture is drawn from them).
+    events: list[ev.Event] = field(default_factory=list)
     #: Whether it waits for a reroll decision.
     open: bool = False
     #: Bumped by every change; `shown` is the count the report message shows.
@@ -481,9 +483,10 @@ class GameService:
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
         if starts is not None:
             launch = [line for e in events[starts:] if (line := render.narrate_event(e))]
-            table.report = report = Report(launch)
+            table.report = report = Report(launch, [e.seen_by(None) for e in events[starts:]])
         elif report is not None and report.open:
             report.lines += lines
+            report.events += [e.seen_by(None) for e in events]
             report.changes += 1
         else:
             return

@@ -313,7 +313,7 @@ class Play(commands.Cog):
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
-            await interaction.response.edit_message(**components.launch_report(table, report.lines))
+            await interaction.response.edit_message(**board_picture.report_kwargs(table, report))
             self.outbox.answered(table, interaction, report=report)
         else:
             await interaction.response.defer()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot import picture
+from bot import launch_picture, picture
 from tests.bot.helpers import Scene, bot_state, text_of
 
 pytestmark = pytest.mark.e2e
@@ -114,3 +114,32 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
         assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
         attachment = shown_picture(scene.board(table))
         assert attachment.content == picture.draw(table.game.public_view())
+
+
+async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="advanced")
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            dice=[2, 1, 6, 1],  # launch roll 4; accuracy misses; rerolled 6 hits; no damage
+        )
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        (first,) = report.attachments
+        assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
+        assert first.content == launch_picture.draw_launch(table.report.events)
+        assert first.description.startswith("Launch checks: Fuel: 2 of 7 points, needs 2: passed")
+        assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
+        await scene.click(report, "reroll", "ann")  # the same report goes on
+        await bot.outbox.drain()
+        (after,) = report.attachments
+        assert report.embeds[0]["image"]["url"] == f"attachment://{after.filename}"
+        assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
+        assert after.content == launch_picture.draw_launch(table.report.events)
+        assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+        scene.assert_no_cards_in_public()
