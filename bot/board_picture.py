@@ -31,7 +31,7 @@ KEPT_FIELDS = ("Players", "Last actions")
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A board picture ready to attach: file name, PNG bytes and alt text."""
+    """A picture ready to attach: file name, PNG bytes and alt text."""
 
     filename: str
     png: bytes

@@ -351,7 +351,7 @@ class Outbox:
         shown = 0 <= version <= self._board_written.get(table.id, -1)
         if content is None and shown and not buried:
             return  # an interaction response already showed this state
-        message, shown = board_picture.with_picture(components.board_message(table), table)
+        message, pictured = board_picture.with_picture(components.board_message(table), table)
         payload = message_json(message, content)
         if table.board_message_id is not None and not buried:
             owner = self._board_owner(table)
@@ -361,24 +361,24 @@ class Outbox:
                         owner.token,
                         None if owner.original else owner.message_id,
                         payload,
-                        self._attach(table, payload, shown),
+                        self._attach(table, payload, pictured),
                     )
-                    return self._board_done(table, version, shown, sent)
+                    return self._board_done(table, version, pictured, sent)
                 except discord.HTTPException:
                     pass
             if self._fresh_token(table) is None:  # nothing to post it again with: edit it
                 try:
-                    upload = self._attach(table, payload, shown)
+                    upload = self._attach(table, payload, pictured)
                     sent = await self._channel(
                         "PATCH", table, payload, table.board_message_id, upload
                     )
-                    return self._board_done(table, version, shown, sent)
+                    return self._board_done(table, version, pictured, sent)
                 except discord.NotFound:
                     pass
                 except discord.HTTPException as exc:
                     if exc.code != TOO_OLD_TO_EDIT:
                         raise
-        await self._post_board(table, payload, shown)
+        await self._post_board(table, payload, pictured)
         self._board_done(table, version)
 
     def _board_done(
@@ -441,14 +441,14 @@ class Outbox:
             return
         changes = report.changes
         launch = components.launch_report(table, report.lines)
-        message, shown = board_picture.with_report_picture(launch, table)
+        message, pictured = board_picture.with_report_picture(launch, table)
         payload = message_json(message)
-        if shown is not None:
-            payload["attachments"] = [shown.attachment()]  # the new picture replaces the old
+        if pictured is not None:
+            payload["attachments"] = [pictured.attachment()]  # the new picture replaces the old
         if current is report and owned is not None:
-            await self._edit(table, owned, owned.message_id, payload, shown)
+            await self._edit(table, owned, owned.message_id, payload, pictured)
         else:
-            sent = await self._follow_up(table, payload, shown)
+            sent = await self._follow_up(table, payload, pictured)
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             self._reports[table.id] = (report, sent)
