@@ -13,13 +13,15 @@ import inspect
 import io
 import itertools
 import os
+import random
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot import launch_picture, picture, sprites
-from engine import Colour, Outcome, Phase, PublicView, SeatView, Size
+from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
+from engine.playout import choose_action
 from tests.engine.helpers import table
 
 PICTURES = Path(__file__).parent / "pictures"
@@ -83,6 +85,19 @@ def test_the_same_table_gives_the_same_bytes_even_redrawn():
     assert picture.draw(midgame()) == first
     assert first != picture.draw(destroyed())
     assert first.startswith(b"\x89PNG")
+
+
+def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole():
+    """Each part is cached by the facts it shows: if it read any other, a later table
+    would get a stale part, and differ from the same table drawn whole."""
+    game, rng = Game.new([1, 2, 3], Rules.BASIC, seed=3), random.Random(3)
+    for _ in range(120):
+        if game.is_over:
+            break
+        game.apply(choose_action(game, rng))
+        s = picture.shown(game.public_view())
+        whole = picture._quantize(picture._board_rgb(s))
+        assert picture._board_image(s).tobytes() == whole.tobytes()
 
 
 def test_pictures_are_cached_by_what_they_show():
