@@ -198,6 +198,8 @@ class GuildSettings:
     default_rules: str = "basic"
     #: Whether the player whose turn it is gets pinged in the channel.
     turn_pings: bool = True
+    #: Whether boards carry their picture.
+    pictures: bool = True
     #: Whether `language` was chosen (else the server's Discord locale decides).
     language_chosen: bool = False
     #: The server's preferred locale as Discord last gave it.
@@ -498,6 +500,10 @@ class Store:
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
         await self._run(_set_user_locale, user_id, locale)
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned board pictures off."""
+        return await self._run(_read, _guilds_without_pictures)
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
@@ -1038,7 +1044,7 @@ def _set_user_locale(conn: sqlite3.Connection, user_id: int, locale: str) -> Non
 
 _SETTINGS_COLUMNS = (
     "guild_id, moderator_role_id, language, default_difficulty, default_rules, turn_pings, "
-    "language_chosen, discord_locale, cards"
+    "pictures, language_chosen, discord_locale, cards"
 )
 
 
@@ -1047,7 +1053,12 @@ def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
     row = conn.execute(query, (guild_id,)).fetchone()
     if row is None:
         return GuildSettings(guild_id)
-    return GuildSettings(*row[:5], bool(row[5]), bool(row[6]), *row[7:])
+    return GuildSettings(*row[:5], bool(row[5]), bool(row[6]), bool(row[7]), *row[8:])
+
+
+def _guilds_without_pictures(conn: sqlite3.Connection) -> set[int]:
+    query = "SELECT guild_id FROM guild_settings WHERE pictures = 0"
+    return {guild_id for (guild_id,) in conn.execute(query)}
 
 
 def _update_guild_settings(
@@ -1060,7 +1071,7 @@ def _update_guild_settings(
         _check_choice("cards", settings.cards, CARD_STYLES)
         query = (
             f"INSERT OR REPLACE INTO guild_settings ({_SETTINGS_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

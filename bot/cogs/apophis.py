@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, panel, render
+from bot import board_picture, components, panel, render
 from bot.audience import look
 from bot.cogs.play import clicked_board, send_reason, speaks
 from bot.i18n import languages, t
@@ -178,7 +178,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await interaction.response.send_message(text, ephemeral=True)
             return
         shown = components.drawn_version(table)
-        await interaction.response.edit_message(**components.board_message(table))
+        await interaction.response.edit_message(**board_picture.response_kwargs(table))
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
 
@@ -292,7 +292,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         await self.close_game(interaction, "reset", "told.reset")
 
     @app_commands.command(
-        description="Server settings: moderator role, defaults, language and card display."
+        description="Server settings: moderator role, defaults, pings, pictures, language, cards."
     )
     @app_commands.describe(
         moderator_role="Members with this role may reset, end, skip and kick",
@@ -301,6 +301,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         pings="Ping the player whose turn it is (on by default)",
         language="Language of the board and channel messages (default: the server's)",
         cards="Cards shown as suits (7♥) or colours (the coloured-deck edition)",
+        pictures="Whether boards carry a picture of the table (on by default)",
     )
     @app_commands.choices(
         difficulty=DIFFICULTY_CHOICES,
@@ -318,6 +319,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         pings: bool | None = None,
         language: str | None = None,
         cards: str | None = None,
+        pictures: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             await send_reason(interaction, UserError("error.manage_server"))
@@ -335,6 +337,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             changes.update(language=language, language_chosen=True)
         if cards is not None:
             changes["cards"] = cards
+        if pictures is not None:
+            changes["pictures"] = pictures
         audience = self.service.audience
         if changes:
             settings = await audience.update(interaction.guild_id, **changes)
@@ -350,6 +354,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         server_language, shown = look(settings)
         if language is not None or cards is not None:
             self.service.restyle(interaction.guild_id, server_language, shown)
+        if pictures is not None:
+            for table in self.service.set_pictures(interaction.guild_id, pictures):
+                self.bot.outbox.board_outdated(table)
         reader = speaks(interaction)
         role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
         source = "chosen" if settings.language_chosen else "server"
@@ -367,6 +374,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                     name=t(server_language, "language.name"),
                 ),
                 cards=t(reader, f"choice.{shown}"),
+                pictures=t(reader, f"reply.settings.{'on' if settings.pictures else 'off'}"),
             ),
             ephemeral=True,
         )

@@ -53,6 +53,7 @@ def versions(message) -> list:
 def words_of(version) -> list[str]:
     """Everything a person reads in one version of a message (not ids or JSON keys)."""
     words = [version.content]
+    words += [a.description or "" for a in version.attachments]  # pictures' alt texts
     for embed in version.embeds:
         words += [embed.get("title", ""), embed.get("description", "")]
         words += [embed.get("footer", {}).get("text", "")]
@@ -127,6 +128,8 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
         assert not table.open and table.game.outcome.value == "destroyed"
         board = text_of(scene.board(table))
         assert "Victoire" in board and "Dernières actions" in board
+        (picture,) = scene.board(table).attachments
+        assert picture.description.startswith("Plateau :")
         stats = await scene.cmd("apophis stats", "bob")
         assert "Victoires les plus rapides" in text_of(stats.message)
         await bot.outbox.drain()
@@ -161,7 +164,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
         assert "Ce n’est pas votre tour" in refused.response_data["content"]
         await bot.outbox.drain()
         board = text_of(scene.board(table))
-        assert "Séquence de lancement" in board and "Launch sequence" not in board
+        assert "Dernières actions" in board and "Last actions" not in board
         (ping,) = [m for m in scene.public() if m.content.startswith("🔔")]
         assert "c’est votre tour" in ping.content  # the channel's language, even for bob
         assert "Votre main" in fake_discord.dms(scene["ann"])[0].content
@@ -173,7 +176,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
         done = await scene.cmd("apophis config", "boss", language="en")
         assert "Language: English (chosen)" in done.response_data["content"]
         await bot.outbox.drain()
-        assert "Launch sequence" in text_of(scene.board(table))
+        assert "Last actions" in text_of(scene.board(table))
 
 
 async def test_the_coloured_deck_shows_cards_by_colour_and_reads_them_typed(fake_discord, make_bot):

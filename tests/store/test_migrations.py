@@ -51,6 +51,10 @@ SEED = {
         INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (2, 9, 900);
     """,
     5: """
+        UPDATE guild_settings SET pictures = 0 WHERE guild_id = 10;
+        INSERT INTO guild_settings (guild_id, pictures) VALUES (11, 1);
+    """,
+    6: """
         UPDATE guild_settings SET cards = 'colours', discord_locale = 'fr' WHERE guild_id = 10;
         INSERT INTO user_locales (user_id, locale) VALUES (9, 'fr');
     """,
@@ -142,6 +146,7 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900
+        assert await store.guilds_without_pictures() == {10}
         assert await store.get_dm_channel(8) == 800
         assert (settings.cards, settings.discord_locale, settings.language_chosen) == (
             "colours",
