@@ -141,3 +141,20 @@ async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord,
         assert after.content == launch_picture.draw_launch(table.report.events, "en")
         assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
         scene.assert_no_cards_in_public()
+
+
+async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        old = scene.board(table)
+        shown_picture(old)
+        table.reposted_at = float("-inf")  # as if the board was posted long ago
+        await scene.cmd("board", "bob")
+        await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
+        await bot.outbox.drain()
+        assert table.board_message_id != old.id
+        assert shown_picture(scene.board(table)).content == picture.draw(table.game.public_view())
+        assert old.attachments == [] and old.content  # one line, no picture

@@ -1,6 +1,6 @@
-"""Draw the README's sample board picture (docs/board.png) from a real position.
+"""Draw the README's sample board picture (sample_board.png, beside this file).
 
-Run: .venv/bin/python scripts/sample_board.py
+Run: .venv/bin/python tests/bot/pictures/sample_board.py
 Plays a seeded 4-player game with the engine's automatic players until its table is
 worth showing (a rocket of three sections or more, a launch sequence under way and a
 first hit on Apophis), then draws that table exactly as the bot would.
@@ -15,7 +15,7 @@ from bot import picture
 from engine import Game, PublicView, Rules
 from engine.playout import choose_action
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "board.png"
+OUT = Path(__file__).resolve().parent / "sample_board.png"
 
 
 def interesting(view: PublicView) -> bool:
