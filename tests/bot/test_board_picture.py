@@ -156,5 +156,7 @@ async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_di
         await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
         await bot.outbox.drain()
         assert table.board_message_id != old.id
-        assert shown_picture(scene.board(table)).content == picture.draw(table.game.public_view())
+        assert shown_picture(scene.board(table)).content == picture.draw(
+            table.game.public_view(), "en"
+        )
         assert old.attachments == [] and old.content  # one line, no picture
