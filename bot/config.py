@@ -6,7 +6,6 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from bot.store import DEFAULT_DATABASE
 
@@ -24,7 +23,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
-    database: Path
+    database: str
     dev_guild: int | None
     log_level: int
     api_base_url: str | None
@@ -74,7 +73,7 @@ class Config:
 
         return cls(
             token=token,
-            database=Path(get("APOPHIS_DATABASE") or DEFAULT_DATABASE),
+            database=get("APOPHIS_DATABASE") or DEFAULT_DATABASE,
             dev_guild=int(dev_guild) if dev_guild else None,
             log_level=level,
             api_base_url=get("DISCORD_API_BASE_URL") or None,

@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections import Counter
+from contextlib import closing
 from typing import Any
 
-from bot.store import GameRecord, LoggedAction, Store
+import asyncpg
+
+from bot.store import GameRecord, LoggedAction, Store, is_postgresql
 from engine import Game, full_deck
 from engine.cards import ALL_SECTIONS
 from engine.playout import choose_action
 
 ALL_CARDS = Counter(full_deck())
 ALL_SECTION_PAIRS = Counter((colour.value, int(size)) for colour, size in ALL_SECTIONS)
+#: What the database itself raises when it refuses a statement, on either backend.
+RAW_ERRORS = (sqlite3.DatabaseError, asyncpg.PostgresError)
+
+
+async def raw_execute(database: str, sql: str) -> None:
+    """Run one statement straight on the database, past the store (and commit it)."""
+    if is_postgresql(database):
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    with closing(sqlite3.connect(database)) as conn, conn:
+        conn.execute(sql)
 
 
 async def start(

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store import Store, StoreError, _migrate, _statements
+from bot.db_sqlite import _migrate, _statements
+from bot.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = migrations.load()
