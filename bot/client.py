@@ -1,4 +1,4 @@
-"""The Discord client: start-up (store, recovery, command sync), errors and shutdown."""
+"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown."""
 
 from __future__ import annotations
 
@@ -18,12 +18,18 @@ from bot.config import Config
 from bot.notify import Outbox
 from bot.render import duration
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Shards, Store
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
+#: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
+#: process sends it.
+IDENTIFY_SECONDS = 5.0
+#: The advisory lock that takes IDENTIFYs in turn across processes on PostgreSQL (one
+#: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
+IDENTIFY_LOCK = 0x41504F02
 COMMANDS_HASH_KEY = "commands_hash"
 #: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
 RATE_LIMIT_SWEEP_SECONDS = 60.0
@@ -58,10 +64,17 @@ def sweep_now_and_then(
     http._try_clear_expired_ratelimits = sweep_if_due
 
 
-class ApophisBot(commands.Bot):
-    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
+class ApophisBot(commands.AutoShardedBot):
+    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause.
+
+    It runs the shards the configuration names (all, by default, as many as Discord
+    recommends), and only their games: recovery, clocks and timers cover those.
+    """
 
     def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
         # Interactions come whatever the intents; servers and channels are all we need.
         # (With the default intents, every message in every channel the bot can see
         # would be sent to it and parsed, for nothing.)
@@ -84,9 +97,14 @@ class ApophisBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await Store.open(self.config.database)
-        self.outbox = Outbox(self, self.store)
-        self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
+            self.store = await Store.open(self.config.database, self.config.shards)
+        self.outbox = Outbox(self, self.store, rate=self.config.global_rate)
+        self.service = GameService(
+            self.store,
+            self.outbox,
+            time_scale=self.config.time_scale,
+            shards=self.config.shards,
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error
@@ -108,9 +126,25 @@ class ApophisBot(commands.Bot):
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """One IDENTIFY every 5 seconds for the whole bot, as Discord requires.
+
+        Processes sharing a PostgreSQL database take turns through an advisory lock,
+        held 5 seconds from each IDENTIFY; alone on SQLite, the shards of this process
+        wait 5 seconds each (discord.py's own way).
+        """
+        if not await self.store.take_turn(IDENTIFY_LOCK, IDENTIFY_SECONDS):
+            await super().before_identify_hook(shard_id, initial=initial)
+
     async def on_ready(self) -> None:
+        if self.config.shard_ids is None and self.shard_count:
+            self.service.shards = Shards(tuple(range(self.shard_count)), self.shard_count)
         log.info(
-            "ready: logged in as %s (%s), in %d servers", self.user, self.user.id, len(self.guilds)
+            "ready: logged in as %s (%s), in %d servers, shards %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            self.service.shards,
         )
 
     async def sync_commands(self) -> None:

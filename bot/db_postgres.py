@@ -24,8 +24,7 @@ import os
 import random
 import re
 import urllib.parse
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
@@ -98,7 +97,7 @@ class PostgresDatabase:
         return database
 
     async def close(self) -> None:
-        """Close every connection of the pool."""
+        """Close every connection of the pool (turns still held end with the process)."""
         await self._pool.close()
 
     async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
@@ -131,19 +130,20 @@ class PostgresDatabase:
             f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
         )
 
-    @asynccontextmanager
-    async def session_lock(self, key: int) -> AsyncIterator[None]:
-        """Hold a PostgreSQL advisory lock, across every process on this database.
+    async def take_turn(self, key: int, hold: float) -> bool:
+        """Wait for advisory lock `key`, and hold it `hold` seconds from now.
 
-        On a connection of its own (a pooled one is reset when released): if this
-        process dies, the server ends the session and the lock with it.
+        On a connection of its own (the pool's are shared): closing it releases the
+        lock, and so does the server if this process dies meanwhile.
         """
         conn = await asyncpg.connect(self.url)
         try:
             await conn.execute("SELECT pg_advisory_lock($1)", key)
-            yield
-        finally:
+        except BaseException:
             await conn.close()
+            raise
+        asyncio.get_running_loop().call_later(hold, _close_soon, conn)
+        return True
 
 
 # ------------------------------------------------------------------ transactions
@@ -187,6 +187,17 @@ async def _answer(conn: asyncpg.Connection, query: Query) -> tuple[Any, Exceptio
     except asyncpg.UniqueViolationError as exc:
         return None, Duplicate(f"{exc} ({exc.detail})")
     return int(status.rpartition(" ")[2]), None
+
+
+def _close_soon(conn: asyncpg.Connection) -> None:
+    """End a turn: closing its connection releases its advisory lock."""
+    task = asyncio.ensure_future(conn.close())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+
+
+#: Connections being closed (a task must be referenced until it is done).
+_closing: set[asyncio.Future[None]] = set()
 
 
 async def _keep(conn: asyncpg.Connection) -> None:

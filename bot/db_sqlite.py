@@ -98,6 +98,10 @@ class SQLiteDatabase:
         """Run a transaction that only reads: its queries see one snapshot."""
         return await self._run(_drive, transaction, args, "DEFERRED")
 
+    async def take_turn(self, key: int, hold: float) -> bool:
+        """No other process shares an SQLite database: nobody to take turns with."""
+        return False
+
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Copy the live database to `dest` without pausing the bot; returns its size in bytes."""
         return await asyncio.to_thread(backup_database, self.path, dest)

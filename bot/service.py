@@ -20,12 +20,16 @@ from typing import Any, Protocol
 
 from bot import render
 from bot.store import (
+    ALL_SHARDS,
     AlreadySeated,
     ChannelBusy,
     GameRecord,
     LobbyFull,
     NotSeated,
+    Shards,
+    StaleVersion,
     Store,
+    WrongStatus,
 )
 from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase
 from engine import events as ev
@@ -133,13 +137,18 @@ class GameService:
         *,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
+        shards: Shards = ALL_SHARDS,
     ) -> None:
         self.store = store
         self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
+        #: The Discord shards this process runs (named when another process interferes).
+        self.shards = shards
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
+        #: Games another process wrote to (each reported once).
+        self._rivals: set[int] = set()
 
     # ---------------------------------------------------------------- lookups
 
@@ -347,13 +356,50 @@ class GameService:
                 removed_player=action["player"] if action["type"] == "remove_player" else None,
                 now=now,
             )
-        except Exception:
+        except Exception as exc:
             # Nothing was stored: put the game back as the store has it.
-            record = await self.store.get_game(table.id)
-            table.game = Game.restore(record.state) if record.state is not None else None
-            table.version = record.version
+            self._reload(table, await self.store.get_game(table.id))
+            if isinstance(exc, StaleVersion | WrongStatus):
+                self._report_rival(table)
+                raise StaleBoard(table) from None
             raise
         return self._after_commit(table, events, now)
+
+    def _reload(self, table: Table, record: GameRecord) -> None:
+        """The table as stored: after a refused write, what the store has is the truth."""
+        stored = Table.from_record(record)
+        table.game, table.version, table.status = stored.game, stored.version, stored.status
+        table.seats, table.deadline, table.remaining = (
+            stored.seats,
+            stored.deadline,
+            stored.remaining,
+        )
+        if not table.open:
+            self._forget(table)
+            return
+        self._arm_clock(table)
+        in_reshuffle = table.game is not None and table.game.phase is Phase.RESHUFFLE
+        if in_reshuffle and table.reshuffle_timer is None:
+            self._arm_reshuffle(table)
+
+    def _report_rival(self, table: Table) -> None:
+        """Another process wrote this game: say so once, naming the shard and the game."""
+        if table.id in self._rivals:
+            return
+        self._rivals.add(table.id)
+        shard = self.shards.of(table.guild_id)
+        log.error(
+            "game %d in channel %d (server %d, shard %d of %d) was changed by another "
+            "process: another bot process is running shard %d (check APOPHIS_SHARD_IDS of "
+            "every process). This process's write was refused by the version check and "
+            "nothing was lost; it reloaded the game as stored.",
+            table.id,
+            table.channel_id,
+            table.guild_id,
+            shard,
+            self.shards.count,
+            shard,
+        )
 
     def _after_commit(self, table: Table, events: list[ev.Event], now: float) -> ActionResult:
         game = table.game
@@ -516,5 +562,8 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
 
 
 def _log_failure(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("timer task failed", exc_info=task.exception())
+    if task.cancelled() or task.exception() is None:
+        return
+    if isinstance(task.exception(), StaleBoard):
+        return  # another process had moved the game on: reported and reloaded already
+    log.error("timer task failed", exc_info=task.exception())

@@ -311,6 +311,17 @@ class Store:
         """Ended games by rule set and difficulty, and the five fastest wins."""
         return await self._db.read(queries.stats, guild_id)
 
+    # ------------------------------------------------------- other processes
+
+    async def take_turn(self, key: int, hold: float) -> bool:
+        """Wait for this process's turn at something the bot's processes do one at a time.
+
+        On PostgreSQL, every process sharing the database takes turns (advisory lock
+        `key`), each holding its turn for `hold` seconds; False on SQLite, which only
+        one process uses: there is nobody to take turns with.
+        """
+        return await self._db.take_turn(key, hold)
+
     # ----------------------------------------------------------------- backup
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:

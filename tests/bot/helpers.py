@@ -24,9 +24,16 @@ class Scene:
     Build it before connecting the bot: the fake announces the world at connection.
     """
 
-    def __init__(self, fake: FakeDiscord, bot: ApophisBot, names=("ann", "bob", "cid", "dee")):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: ApophisBot,
+        names=("ann", "bob", "cid", "dee"),
+        *,
+        shard: tuple[int, int] | None = None,
+    ):
         self.fake, self.bot = fake, bot
-        self.guild = fake.add_guild()
+        self.guild = fake.add_guild(shard=shard)
         self.channel = fake.add_text_channel(self.guild, "apophis")
         self.members = {name: fake.add_member(self.guild, name) for name in names}
 

@@ -87,6 +87,9 @@ def test_defaults():
 
 @pytest.mark.e2e
 async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
     for _ in range(2):
         bot = make_bot()
         async with fake_discord.connected(bot):

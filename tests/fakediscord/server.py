@@ -139,7 +139,12 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
         #: The gateway, with its identify/resume/reconnect counters.
-        self.gateway = Gateway(self.world, self.bot_token, lambda: self.gateway_url)
+        self.gateway = Gateway(
+            self.world,
+            self.bot_token,
+            lambda: self.gateway_url,
+            violation=self.record_violation,
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -235,10 +240,19 @@ class FakeDiscord:
 
     # -- building the world ---------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, owner: User | int | None = None) -> Guild:
-        """Add a guild (with its @everyone role and the bot as a member)."""
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: User | int | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """Add a guild (with its @everyone role and the bot as a member).
+
+        ``shard=(shard_id, shard_count)`` gives it an id in that shard.
+        """
         world = self.world
-        guild_id = world.snowflake()
+        guild_id = world.snowflake(shard)
         owner_id = world.user(owner).id if owner is not None else world.snowflake()
         guild = world.guilds[guild_id] = Guild(guild_id, name, owner_id)
         guild.roles[guild_id] = Role(
@@ -392,7 +406,9 @@ class FakeDiscord:
             payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
         if source_message is not None:
             payload["message"] = source_message.payload(self.url)
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        await self.gateway.dispatch(
+            "INTERACTION_CREATE", payload, guild.id if guild is not None else None
+        )
         self.notifier.bump()
         return interaction
 
