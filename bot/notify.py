@@ -70,6 +70,24 @@ def message_json(message: dict, content: str | None = None) -> dict:
     return payload
 
 
+def _retry_after(exc: Exception) -> float | None:
+    """The wait a 429 asks for, when discord.py raised it instead of waiting itself.
+
+    It does so for a 429 without Discord's ``Via`` header: the answer of a REST proxy
+    (such as nirn-proxy) limiting the bot for all its processes. That is a request to
+    slow down like any other, so the job is retried, after the time it names.
+    """
+    if not isinstance(exc, discord.HTTPException) or exc.status != 429:
+        return None
+    headers = getattr(exc.response, "headers", None) or {}
+    for name in ("X-RateLimit-Reset-After", "Retry-After"):
+        try:
+            return max(float(headers[name]), 0.0)
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
 class RateLimiter:
     """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
 
@@ -233,8 +251,8 @@ class Outbox:
             log.error("giving up on %s", key, exc_info=exc)
             self._attempts.pop(key, None)
             return
-        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-        log.warning("%s failed (%s); retrying in %.0f s", key, exc, delay)
+        delay = _retry_after(exc) or RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        log.warning("%s failed (%s); retrying in %.1f s", key, exc, delay)
 
         asyncio.get_running_loop().call_later(delay, self._submit, key, job)
 

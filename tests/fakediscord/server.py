@@ -78,6 +78,7 @@ class _RateLimit:
     pattern: str
     retry_after: float
     is_global: bool
+    via: bool = True
 
     def matches(self, route: Route) -> bool:
         return self.pattern in (route.key, route.template)
@@ -473,14 +474,21 @@ class FakeDiscord:
         )
 
     def rate_limit_next(
-        self, pattern: str, *, retry_after: float = 0.05, is_global: bool = False
+        self,
+        pattern: str,
+        *,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        via: bool = True,
     ) -> None:
         """Answer the next request to a route with 429 (``retry_after`` s, ``Via`` header).
 
         ``pattern`` is a route's OpenAPI template, optionally after its method:
-        ``"POST /channels/{channel_id}/messages"``.
+        ``"POST /channels/{channel_id}/messages"``. ``via=False`` answers as a REST
+        proxy does when it limits the bot itself (nirn-proxy, for one): without the
+        ``Via`` header that Discord's own 429s carry, which discord.py does not retry.
         """
-        limit = _RateLimit(pattern, retry_after, is_global)
+        limit = _RateLimit(pattern, retry_after, is_global, via)
         if not any(limit.matches(route) for route in ROUTES):
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
@@ -613,7 +621,6 @@ class FakeDiscord:
 def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:
     """A 429 as Discord sends it: body with retry_after, Via and X-RateLimit-* headers."""
     headers = {
-        "Via": "1.1 google",
         "Retry-After": str(math.ceil(limit.retry_after)),
         "X-RateLimit-Limit": "5",
         "X-RateLimit-Remaining": "0",
@@ -622,6 +629,8 @@ def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:
         "X-RateLimit-Bucket": f"fake-{abs(hash(route.key)):x}",
         "X-RateLimit-Scope": "global" if limit.is_global else "user",
     }
+    if limit.via:
+        headers["Via"] = "1.1 google"
     if limit.is_global:
         headers["X-RateLimit-Global"] = "true"
     body = {
