@@ -18,7 +18,7 @@ from bot.config import Config
 from bot.notify import Outbox
 from bot.render import duration
 from bot.service import GameService
-from bot.store import Shards, Store
+from bot.store import Shards, Store, Turn
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,10 @@ HEARTBEAT_SECONDS = 5.0
 #: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
 #: process sends it.
 IDENTIFY_SECONDS = 5.0
+#: How long a turn to IDENTIFY lasts at most when no READY answers it.
+IDENTIFY_TURN_SECONDS = 10.0
+#: The meta key of when the bot last identified (or was answered), whichever process.
+LAST_IDENTIFY = "last_identify"
 #: The advisory lock that takes IDENTIFYs in turn across processes on PostgreSQL (one
 #: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
 IDENTIFY_LOCK = 0x41504F02
@@ -88,6 +92,8 @@ class ApophisBot(commands.AutoShardedBot):
         self.outbox: Outbox
         self.service: GameService
         self._heartbeat: asyncio.Task | None = None
+        #: shard id -> its turn to IDENTIFY, while READY has not answered it.
+        self._identify_turns: dict[int | None, Turn] = {}
         self.recovered: asyncio.Event = asyncio.Event()
 
     @property
@@ -129,12 +135,30 @@ class ApophisBot(commands.AutoShardedBot):
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """One IDENTIFY every 5 seconds for the whole bot, as Discord requires.
 
-        Processes sharing a PostgreSQL database take turns through an advisory lock,
-        held 5 seconds from each IDENTIFY; alone on SQLite, the shards of this process
-        wait 5 seconds each (discord.py's own way).
+        Processes sharing a PostgreSQL database take turns through an advisory lock;
+        in its turn a process waits until 5 seconds after the last IDENTIFY of any
+        process (a time kept in the database, so that a process killed in its turn
+        cannot make the next one too early), notes the time, and identifies. Its turn
+        ends with the READY that answers (noted too: Discord counts from when it
+        received the IDENTIFY, surely before). Alone on SQLite, the shards of this
+        process wait 5 seconds each (discord.py's own way).
         """
-        if not await self.store.take_turn(IDENTIFY_LOCK, IDENTIFY_SECONDS):
+        turn = await self.store.take_turn(IDENTIFY_LOCK)
+        if turn is None:
             await super().before_identify_hook(shard_id, initial=initial)
+            return
+        turn.end_in(IDENTIFY_TURN_SECONDS)
+        self._identify_turns[shard_id] = turn
+        last = await self.store.get_meta(LAST_IDENTIFY) or 0.0
+        await asyncio.sleep(max(last + IDENTIFY_SECONDS - time.time(), 0.0))
+        await self.store.set_meta(LAST_IDENTIFY, time.time())
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """READY answered a shard's IDENTIFY: the next may come 5 seconds from now."""
+        turn = self._identify_turns.pop(shard_id, None)
+        if turn is not None:
+            await self.store.set_meta(LAST_IDENTIFY, time.time())
+            turn.end_in(0)
 
     async def on_ready(self) -> None:
         if self.config.shard_ids is None and self.shard_count:

@@ -130,8 +130,8 @@ class PostgresDatabase:
             f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
         )
 
-    async def take_turn(self, key: int, hold: float) -> bool:
-        """Wait for advisory lock `key`, and hold it `hold` seconds from now.
+    async def take_turn(self, key: int) -> Turn:
+        """Wait for advisory lock `key`: this process's turn, until `Turn.end_in` ends it.
 
         On a connection of its own (the pool's are shared): closing it releases the
         lock, and so does the server if this process dies meanwhile.
@@ -142,8 +142,21 @@ class PostgresDatabase:
         except BaseException:
             await conn.close()
             raise
-        asyncio.get_running_loop().call_later(hold, _close_soon, conn)
-        return True
+        return Turn(conn)
+
+
+class Turn:
+    """A turn taken with `PostgresDatabase.take_turn`: an advisory lock, held until it ends."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+        self._end: asyncio.TimerHandle | None = None
+
+    def end_in(self, seconds: float) -> None:
+        """End the turn `seconds` from now (replacing any end set before)."""
+        if self._end is not None:
+            self._end.cancel()
+        self._end = asyncio.get_running_loop().call_later(seconds, _close_soon, self._conn)
 
 
 # ------------------------------------------------------------------ transactions
@@ -191,6 +204,8 @@ async def _answer(conn: asyncpg.Connection, query: Query) -> tuple[Any, Exceptio
 
 def _close_soon(conn: asyncpg.Connection) -> None:
     """End a turn: closing its connection releases its advisory lock."""
+    if conn.is_closed():
+        return
     task = asyncio.ensure_future(conn.close())
     _closing.add(task)
     task.add_done_callback(_closing.discard)

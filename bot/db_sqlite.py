@@ -98,9 +98,9 @@ class SQLiteDatabase:
         """Run a transaction that only reads: its queries see one snapshot."""
         return await self._run(_drive, transaction, args, "DEFERRED")
 
-    async def take_turn(self, key: int, hold: float) -> bool:
+    async def take_turn(self, key: int) -> None:
         """No other process shares an SQLite database: nobody to take turns with."""
-        return False
+        return None
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Copy the live database to `dest` without pausing the bot; returns its size in bytes."""

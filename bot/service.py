@@ -361,7 +361,7 @@ class GameService:
             self._reload(table, await self.store.get_game(table.id))
             if isinstance(exc, StaleVersion | WrongStatus):
                 self._report_rival(table)
-                raise StaleBoard(table) from None
+                raise MovedOn(table) from None
             raise
         return self._after_commit(table, events, now)
 
@@ -536,6 +536,17 @@ class StaleBoard(UserError):
             "Here is the current board; try again."
         )
         self.table = table
+
+
+class MovedOn(StaleBoard):
+    """Another process wrote the game first: this action was not made."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.args = (
+            "Another move reached the game at the same moment, so yours was not made. "
+            "Please try again.",
+        )
 
 
 def _busy_text(table: Table) -> str:

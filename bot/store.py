@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from bot import queries
-from bot.db_postgres import PostgresDatabase, is_postgresql
+from bot.db_postgres import PostgresDatabase, Turn, is_postgresql
 from bot.db_sqlite import DEFAULT_DATABASE, SQLiteDatabase, backup_database
 from bot.queries import LAST_ALIVE
 from bot.records import (
@@ -101,6 +101,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Tally",
+    "Turn",
     "UnreachableDatabase",
     "UnreadableDatabase",
     "Win",
@@ -313,14 +314,14 @@ class Store:
 
     # ------------------------------------------------------- other processes
 
-    async def take_turn(self, key: int, hold: float) -> bool:
+    async def take_turn(self, key: int) -> Turn | None:
         """Wait for this process's turn at something the bot's processes do one at a time.
 
         On PostgreSQL, every process sharing the database takes turns (advisory lock
-        `key`), each holding its turn for `hold` seconds; False on SQLite, which only
-        one process uses: there is nobody to take turns with.
+        `key`) and holds its turn until `Turn.end_in` ends it; None on SQLite, which
+        only one process uses: there is nobody to take turns with.
         """
-        return await self._db.take_turn(key, hold)
+        return await self._db.take_turn(key)
 
     # ----------------------------------------------------------------- backup
 

@@ -149,10 +149,13 @@ def text_of(message) -> str:
     return "\n".join(p for p in parts if p)
 
 
-async def start_bot_process(fake: FakeDiscord, database) -> asyncio.subprocess.Process:
+async def start_bot_process(
+    fake: FakeDiscord, database, *, timeout: float = 20, **settings: str
+) -> asyncio.subprocess.Process:
     """`python -m bot` in its own process, on `database`, connected to the fake and ready.
 
-    Its stderr (the log, at INFO) stays readable from `process.stderr`.
+    `settings` are more environment variables (APOPHIS_SHARD_IDS="0-1", ...). Its stderr
+    (the log, at INFO) stays readable from `process.stderr`.
     """
     env = {
         **os.environ,
@@ -161,12 +164,13 @@ async def start_bot_process(fake: FakeDiscord, database) -> asyncio.subprocess.P
         "DISCORD_API_BASE_URL": fake.api_base_url,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "APOPHIS_LOG_LEVEL": "INFO",
+        **settings,
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
     )
     while b"ready: logged in" not in (
-        line := await asyncio.wait_for(process.stderr.readline(), 20)
+        line := await asyncio.wait_for(process.stderr.readline(), timeout)
     ):
         assert line, "the bot process stopped before it was ready"
     return process

@@ -8,7 +8,9 @@ events it missed, as with Discord.
 Shards as on Discord: a session identifies as ``shard: [shard_id, shard_count]``
 (none means ``[0, 1]``) and gets the guilds of that shard only, those whose
 ``(guild_id >> 22) % shard_count`` is its id; each guild's events and interactions go
-to the session of its shard (the latest to identify for it). A session that would
+to one session of its shard: the first connected of those that identified for it (a
+second session on a taken shard gets nothing until the first disconnects; with none
+connected, the latest one buffers them for its RESUME). A session that would
 hold more than `MAX_GUILDS_PER_SHARD` guilds is closed with 4011 (sharding
 required). IDENTIFYs are paced like a bot with ``max_concurrency`` 1: one per
 `identify_interval` seconds across every connection; one sooner is a violation and
@@ -129,8 +131,8 @@ class Gateway:
         self._connections: set[web.WebSocketResponse] = set()
         #: The most recently identified session.
         self.session: Session | None = None
-        #: shard id -> the session its guilds' events go to (the latest to identify for it).
-        self.shards: dict[int, Session] = {}
+        #: shard id -> the sessions that identified for it, oldest first.
+        self.shard_sessions: dict[int, list[Session]] = {}
         #: Seconds required between two IDENTIFYs (Discord: 5, for max_concurrency 1).
         self.identify_interval = identify_interval
         self._last_identify: float | None = None
@@ -144,12 +146,22 @@ class Gateway:
         """What /gateway/bot recommends: a shard per thousand guilds, at least one."""
         return max(1, math.ceil(len(self._world.guilds) / GUILDS_PER_RECOMMENDED_SHARD))
 
+    @property
+    def shards(self) -> dict[int, Session]:
+        """shard id -> the session its guilds' events go to now."""
+        return {shard: self._route(sessions) for shard, sessions in self.shard_sessions.items()}
+
     def session_for(self, guild_id: int | None) -> Session | None:
         """The session a guild's events go to (shard 0 for events without a guild)."""
         if self.session is None:
             return None
         count = self.session.shard[1]
-        return self.shards.get(0 if guild_id is None else shard_of(guild_id, count))
+        sessions = self.shard_sessions.get(0 if guild_id is None else shard_of(guild_id, count))
+        return self._route(sessions) if sessions else None
+
+    @staticmethod
+    def _route(sessions: list[Session]) -> Session:
+        return next((s for s in sessions if s.ws is not None and not s.ws.closed), sessions[-1])
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """The websocket endpoint."""
@@ -207,11 +219,12 @@ class Gateway:
             await ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
         now = self._clock()
+        shard = data.get("shard") or [0, 1]
         if self._last_identify is not None and now - self._last_identify < self.identify_interval:
             self._violation(
                 ViolationKind.IDENTIFY_RATE,
-                f"IDENTIFY {now - self._last_identify:.2f} s after the previous one "
-                f"(at most one per {self.identify_interval:g} s)",
+                f"IDENTIFY of shard {shard} {now - self._last_identify:.2f} s after the previous "
+                f"one (at most one per {self.identify_interval:g} s)",
             )
             await ws.send_str(json.dumps({"op": Op.INVALID_SESSION, "d": False}))
             return
@@ -232,7 +245,8 @@ class Gateway:
             shard=(shard_id, shard_count),
             ws=ws,
         )
-        self._sessions[session.id] = self.session = self.shards[shard_id] = session
+        self._sessions[session.id] = self.session = session
+        self.shard_sessions.setdefault(shard_id, []).append(session)
         await session.dispatch(
             "READY",
             {
