@@ -7,10 +7,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.notify import GLOBAL_RATE
 from bot.store import DEFAULT_DATABASE, Shards
 
-#: Discord's global limit is 50 requests a second per bot; we keep a margin.
-GLOBAL_RATE = 45.0
 #: Discord's own limit on requests a second, the most APOPHIS_GLOBAL_RATE may be.
 DISCORD_GLOBAL_LIMIT = 50.0
 

@@ -48,6 +48,8 @@ _DIALECT = {
     "open_index": "INDEXED BY games_one_open_per_channel",
     # CROSS JOIN keeps the open games as the outer loop: players of ended games are skipped.
     "join": "CROSS JOIN",
+    # BEGIN IMMEDIATE has already taken the one write lock there is.
+    "lock": "",
 }
 
 T = TypeVar("T")

@@ -8,11 +8,12 @@ connection, each inside one database transaction that commits only if the genera
 returns (an exception rolls everything back).
 
 The SQL is the part of both dialects that is the same: `?` parameters (the PostgreSQL
-backend numbers them), and three fragments each backend fills in: ``{greatest}`` (the
+backend numbers them), and four fragments each backend fills in: ``{greatest}`` (the
 larger of two values), ``{open_index}`` (SQLite's hint to read only open games
-through their index) and ``{join}`` (SQLite's hint to keep the first table as the
-outer loop). A UNIQUE constraint that refuses a statement is thrown into the
-transaction as `Duplicate`.
+through their index), ``{join}`` (SQLite's hint to keep the first table as the
+outer loop) and ``{lock}`` (PostgreSQL's lock on a row read before it is changed).
+A UNIQUE constraint that refuses a statement is thrown into the transaction as
+`Duplicate`.
 """
 
 from __future__ import annotations
@@ -188,7 +189,9 @@ def _refuse(
 
 
 def _require_status(game_id: int, status: str) -> Transaction[None]:
-    if (yield one("SELECT 1 FROM games WHERE id = ? AND status = ?", game_id, status)) is None:
+    """The game has this status, and it is locked until the transaction ends."""
+    query = "SELECT 1 FROM games WHERE id = ? AND status = ? {lock}"
+    if (yield one(query, game_id, status)) is None:
         raise (yield from _refuse(game_id, status))
 
 
@@ -409,17 +412,22 @@ def set_dm_channel(user_id: int, channel_id: int) -> Transaction[None]:
     yield count(query, user_id, channel_id)
 
 
+_SETTINGS = (
+    "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules "
+    "FROM guild_settings WHERE guild_id = ?"
+)
+
+
 def guild_settings(guild_id: int) -> Transaction[GuildSettings]:
-    query = (
-        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules "
-        "FROM guild_settings WHERE guild_id = ?"
-    )
-    row = yield one(query, guild_id)
+    row = yield one(_SETTINGS, guild_id)
     return GuildSettings(guild_id) if row is None else GuildSettings(*row)
 
 
 def update_guild_settings(guild_id: int, changes: dict[str, Any]) -> Transaction[GuildSettings]:
-    settings = dataclasses.replace((yield from guild_settings(guild_id)), **changes)
+    # The server's row exists and is locked: a change made meanwhile is not overwritten.
+    yield count("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
+    row = yield one(_SETTINGS + " {lock}", guild_id)
+    settings = dataclasses.replace(GuildSettings(*row), **changes)
     check_choice("difficulty", settings.default_difficulty, DIFFICULTIES)
     check_choice("rules", settings.default_rules, RULES)
     columns = [field.name for field in dataclasses.fields(GuildSettings)]
