@@ -35,7 +35,7 @@ import asyncpg
 import orjson
 
 import migrations
-from bot.queries import Duplicate, Query, Transaction
+from bot.queries import Duplicate, Query, Run, Transaction
 from bot.records import SchemaTooNew, StoreError, UnreachableDatabase
 
 log = logging.getLogger(__name__)
@@ -174,15 +174,11 @@ async def _drive(
     conn: asyncpg.Connection, transaction: Callable[..., Transaction[T]], args: tuple[Any, ...]
 ) -> T:
     """Run a transaction of `bot.queries` to its end (the caller commits or rolls back)."""
-    steps = transaction(*args)
-    answer: Any = None
-    error: Exception | None = None
-    while True:
-        try:
-            query = steps.throw(error) if error is not None else steps.send(answer)
-        except StopIteration as done:
-            return done.value
-        answer, error = await _answer(conn, query)
+    run = Run(transaction, args)
+    query = run.next()
+    while query is not None:
+        query = run.next(*(await _answer(conn, query)))
+    return run.result
 
 
 async def _answer(conn: asyncpg.Connection, query: Query) -> tuple[Any, Exception | None]:

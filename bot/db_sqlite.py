@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 import migrations
-from bot.queries import Duplicate, Query, Transaction
+from bot.queries import Duplicate, Query, Run, Transaction
 from bot.records import (
     CorruptDatabase,
     ReadOnlyDatabase,
@@ -184,15 +184,11 @@ def _drive(
 ) -> T:
     """Run a transaction of `bot.queries` to its end inside BEGIN ... COMMIT."""
     with _transaction(conn, kind):
-        steps = transaction(*args)
-        answer: Any = None
-        error: Exception | None = None
-        while True:
-            try:
-                query = steps.throw(error) if error is not None else steps.send(answer)
-            except StopIteration as done:
-                return done.value
-            answer, error = _answer(conn, query)
+        run = Run(transaction, args)
+        query = run.next()
+        while query is not None:
+            query = run.next(*_answer(conn, query))
+        return run.result
 
 
 def _answer(conn: sqlite3.Connection, query: Query) -> tuple[Any, Exception | None]:

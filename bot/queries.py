@@ -19,7 +19,7 @@ A UNIQUE constraint that refuses a statement is thrown into the transaction as
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -71,6 +71,23 @@ class Duplicate(StoreError):
 
 
 Transaction = Generator[Query, Any, T]
+
+
+class Run:
+    """A transaction being run by a backend: each answer it is given yields its next query."""
+
+    def __init__(self, transaction: Callable[..., Transaction[T]], args: tuple[Any, ...]) -> None:
+        self._steps = transaction(*args)
+        #: What the transaction returned, once `next` has given None.
+        self.result: Any = None
+
+    def next(self, answer: Any = None, error: Exception | None = None) -> Query | None:
+        """The next query, given the last one's answer (or an error to throw in); None: done."""
+        try:
+            return self._steps.throw(error) if error is not None else self._steps.send(answer)
+        except StopIteration as done:
+            self.result = done.value
+            return None
 
 
 def one(sql: str, *args: Any) -> Query:
