@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint e2e bench clean
+.PHONY: run test lint e2e bench demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ e2e: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load_bench.py
+
+# A whole game on a local fake Discord, written as a page (ARGS="--help" for options).
+demo: $(STAMP)
+	$(BIN)/python -m tests.demo $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -49,6 +49,9 @@ class Config:
             return Shards()
         return Shards(self.shard_ids, self.shard_count)
 
+    #: Deals every game from this seed (with the game's id), for reproducible demos.
+    seed: int | None = None
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read and check every setting; ConfigError names the first one that is wrong."""
@@ -99,6 +102,9 @@ class Config:
                     "APOPHIS_GLOBAL_RATE must be the requests a second this process may send "
                     f"(more than 0, at most {DISCORD_GLOBAL_LIMIT:g}), not {rate_text!r}."
                 )
+        seed_text = get("APOPHIS_SEED")
+        if seed_text and not seed_text.isdigit():
+            raise ConfigError(f"APOPHIS_SEED must be a whole number, or empty, not {seed_text!r}.")
 
         for name in ("DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL"):
             value = get(name)
@@ -117,6 +123,7 @@ class Config:
             shard_ids=shard_ids,
             processes=processes,
             global_rate=global_rate,
+            seed=int(seed_text) if seed_text else None,
         )
 
 

@@ -28,7 +28,8 @@ import os
 import random
 import re
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import asyncpg
@@ -36,12 +37,16 @@ import orjson
 
 import migrations
 from bot.queries import Duplicate, Query, Run, Transaction
-from bot.records import SchemaTooNew, StoreError, UnreachableDatabase
+from bot.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
 
 log = logging.getLogger(__name__)
 
 #: Connections per process: a few transactions at once, without crowding a shared server.
 POOL_SIZE = 8
+#: How long a call may wait for a connection of the pool, and then for a row another
+#: transaction holds, before it gives up with StoreBusy (as on SQLite: inside Discord's
+#: 3 seconds for answering a player, who makes at most two calls first).
+BUSY_TIMEOUT_MS = 1_000
 #: How often a transaction ended by a deadlock is run again before the error stands.
 RETRIES = 20
 #: Advisory lock keys (one number space for the whole database).
@@ -84,7 +89,12 @@ class PostgresDatabase:
         """Connect and migrate; UnreachableDatabase when the server cannot be used."""
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, init=_configure, reset=_keep
+                url,
+                min_size=1,
+                max_size=pool_size,
+                init=_configure,
+                reset=_keep,
+                server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS)},
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise UnreachableDatabase(
@@ -108,21 +118,37 @@ class PostgresDatabase:
         """Run a transaction that writes, again from its start if a deadlock ended it."""
         for attempt in range(1, RETRIES + 1):
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
+                async with self._connection() as conn, conn.transaction():
                     return await _drive(conn, transaction, args)
             except _CONFLICTS:
                 if attempt == RETRIES:
                     raise
+            except asyncpg.LockNotAvailableError as exc:
+                raise StoreBusy(
+                    "Another connection held the game for too long; nothing was written."
+                ) from exc
             await asyncio.sleep(random.uniform(0, 0.002 * attempt))
         raise AssertionError("unreachable")
 
     async def read(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that only reads: its queries see one snapshot."""
         async with (
-            self._pool.acquire() as conn,
+            self._connection() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
             return await _drive(conn, transaction, args)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, if one is free in time; else StoreBusy."""
+        try:
+            conn = await self._pool.acquire(timeout=BUSY_TIMEOUT_MS / 1000)
+        except TimeoutError as exc:
+            raise StoreBusy("Every database connection stayed busy; nothing was done.") from exc
+        try:
+            yield conn
+        finally:
+            await self._pool.release(conn)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Refused: a PostgreSQL database is backed up with its own tool."""

@@ -7,6 +7,11 @@ How it stays safe:
   one thread hop per call, and transactions of concurrent tasks are serialised by
   aiosqlite's queue, so they can never interleave. (A caller cancelled while it waits
   does not cancel the call: it may still have committed.)
+* Every call ends about `BUSY_TIMEOUT_MS` after it was made at the latest, well inside
+  Discord's 3 seconds for answering a player: it waits (in the queue, then for another
+  process's write lock) only until then. A write that cannot get the lock in time fails
+  cleanly with `StoreBusy` before writing anything: SQLite's own busy timeout, never a
+  cancelled transaction.
 * WAL journal with ``synchronous=NORMAL``: a killed process loses nothing that was
   committed (a power cut may lose the last few commits, never consistency).
 * Opening checks the file before writing anything to it: a damaged, unreadable,
@@ -20,6 +25,7 @@ import asyncio
 import functools
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -33,14 +39,19 @@ from bot.records import (
     CorruptDatabase,
     ReadOnlyDatabase,
     SchemaTooNew,
+    StoreBusy,
     StoreError,
     UnreadableDatabase,
 )
 
 #: Where the database lives unless the configuration (APOPHIS_DATABASE) says otherwise.
 DEFAULT_DATABASE = "data/apophis.sqlite3"
-#: How long a write waits for another connection's lock before giving up.
-BUSY_TIMEOUT_MS = 5_000
+#: How long a call may wait for the database (in the connection's queue, and for another
+#: connection's write lock) before it gives up with StoreBusy; a player's command makes at
+#: most two calls before it is answered, inside Discord's 3 seconds.
+BUSY_TIMEOUT_MS = 1_000
+#: Opening (checks, migrations) and a backup wait longer: no player is waiting on them.
+OPEN_BUSY_TIMEOUT_MS = 5_000
 #: The fragments `bot.queries` leaves to each dialect.
 _DIALECT = {
     "greatest": "MAX",
@@ -61,6 +72,8 @@ class SQLiteDatabase:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
+        #: The busy timeout last set on the connection (milliseconds; only its thread reads it).
+        self._busy_ms = OPEN_BUSY_TIMEOUT_MS
 
     def __str__(self) -> str:
         return str(self.path)
@@ -82,7 +95,7 @@ class SQLiteDatabase:
             raise _unusable(exc, path) from exc
         database = cls(conn, path)
         try:
-            await database._run(_configure)
+            await conn._execute(_configure, conn._conn)
         except BaseException:
             await conn.close()
             raise
@@ -109,11 +122,37 @@ class SQLiteDatabase:
         return await asyncio.to_thread(backup_database, self.path, dest)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(connection, *args)` on the connection's thread, as one queue item."""
+        """Run `fn(connection, *args)` on the connection's thread, as one queue item.
+
+        It waits for another connection's write lock only for what is left of
+        BUSY_TIMEOUT_MS when it starts (none, if queued that long): else StoreBusy,
+        nothing written.
+        """
         # aiosqlite runs queued callables one at a time on its thread. It has no public
         # way to queue our own callable, so this is the one place that uses _execute:
         # a whole transaction in one hop that no other task's statements can split.
-        return await self._conn._execute(fn, self._conn._conn, *args)
+        # Each call's time runs from when it was made: a call queued behind others
+        # made earlier ends no later than its own time, however long the queue.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        return await self._conn._execute(self._in_time, deadline, fn, *args)
+
+    def _in_time(self, deadline: float, fn: Callable[..., T], *args: Any) -> T:
+        """On the connection's thread: `fn` with the busy timeout cut to the time left."""
+        conn = self._conn._conn
+        # In steps of 50 ms, rounded down: the pragma is rarely needed twice in a row. Out
+        # of time, it still runs, but without waiting: reading never needs the write lock.
+        busy_ms = max(int((deadline - time.monotonic()) * 20) * 50, 0)
+        if busy_ms != self._busy_ms:
+            conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            self._busy_ms = busy_ms
+        try:
+            return fn(conn, *args)
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+                raise StoreBusy(
+                    "Another connection held the database for too long; nothing was written."
+                ) from exc
+            raise
 
 
 def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> int:
@@ -134,7 +173,7 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
             closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
             closing(sqlite3.connect(partial)) as copy,
         ):
-            src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            src.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
             src.backup(copy)
             (verdict,) = copy.execute("PRAGMA quick_check").fetchone()
     except sqlite3.Error as exc:
@@ -258,7 +297,7 @@ def _prepare(path: Path) -> None:
 
 def _configure(conn: sqlite3.Connection) -> None:
     """The per-connection settings (WAL itself is stored in the file)."""
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
 

@@ -308,6 +308,7 @@ def commit_action(
     events: str,
     outcome: str | None,
     removed_player: int | None,
+    host_id: int | None,
     now: float,
 ) -> Transaction[int]:
     version = expected_version + 1
@@ -335,6 +336,8 @@ def commit_action(
         )
         if (yield count(query, now, game_id, removed_player)) == 0:
             raise NotSeated(f"Player {removed_player} has no seat in game {game_id}.")
+    if host_id is not None:
+        yield count("UPDATE games SET host_id = ? WHERE id = ?", host_id, game_id)
     query = (
         "INSERT INTO actions (game_id, version, at, actor, action, events) "
         "VALUES (?, ?, ?, ?, ?, ?)"

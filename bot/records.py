@@ -50,6 +50,10 @@ class SchemaTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot."""
 
 
+class StoreBusy(StoreError):
+    """The database stayed locked (or queued) too long; nothing was written: try again."""
+
+
 class GameNotFound(StoreError):
     """No game has that id."""
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import t
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
 from engine import events as ev
 
@@ -266,7 +267,8 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
     for seat in view.seats:
         marker = "▶️" if seat.player == view.active_player else "▫️"
         plural = "" if seat.hand_size == 1 else "s"
-        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}")
+        host = " · host" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}{host}")
     embed.add_field(name="Players", value="\n".join(seats) or "nobody", inline=False)
     if table.recent:
         embed.add_field(name="Last actions", value="\n".join(table.recent)[-1024:], inline=False)
@@ -337,31 +339,16 @@ def stats_embed(stats: Stats) -> discord.Embed:
 # -------------------------------------------------------------------- rules
 
 
-RULES_TEXT = """\
-**Apophis** is cooperative: everyone wins or loses together against the clock.
-
-**On your turn, do one thing:**
-• **Draw** 2 cards (`/draw`). More than 5 in hand? Discard down to 5 (`/discard`). \
-If the deck runs out, the discards are reshuffled, which takes 10 seconds.
-• **Build** a rocket section (`/build`): pay 1, 2 or 3 cards of one suit for a small, \
-medium or large section of that colour. Each piece exists once; a section can only sit \
-on one at least as large.
-• **Launch** (`/launch`): put cards in the launch sequence, at most one per suit. Once \
-all four suits are in, the rocket flies. No building while a sequence is under way.
-• **Scrap** (`/scrap`): send the rocket back to the depot and discard the sequence.
-
-**Colours:** ♣ green = deflecting warhead (advanced: fail-safe), ♥ red = nuclear \
-warhead, ♦ blue = guidance, ♠ yellow = booster fuel. Large 3 points, medium 2, small 1.
-
-**Launch checks, in order:**
-1. Fuel: at least a quarter of the rocket's points must be yellow.
-2. (Advanced) Launch roll: die + fuel of 8 or more and the rocket explodes.
-3. Accuracy: die + Apophis's value + blue of 7 or more hits.
-4. Damage (red only): die + red of 7 or more knocks a pyramid off Apophis \
-(basic rules: also a deflection counter).
-5. (Basic) Deflection (green only): die + green of 7 or more adds a deflection counter.
-
-**Win** by hitting Apophis three times, or (basic) with 5 deflection counters. \
-**Advanced:** no deflection; every 2 green points give one reroll of a failed die.
-Your hand is private: it comes by DM, and `/hand` shows it any time.
-"""
+def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
+    """The rules summary in `language`, for a game of basic or advanced rules."""
+    rules = Rules(rules).value
+    symbols = {c.value: c.symbol for c in Colour}
+    return t(
+        language,
+        "rules.summary",
+        **symbols,
+        green_role=t(language, f"role.green.{rules}"),
+        launch_steps=t(language, f"rules.steps.{rules}"),
+        win=t(language, f"rules.win.{rules}"),
+        other_rules=t(language, f"rules.other.{rules}"),
+    )

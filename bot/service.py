@@ -10,6 +10,8 @@ asyncio timers owned here.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -39,6 +41,8 @@ log = logging.getLogger(__name__)
 #: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
 MAX_PLAYERS = 4
+#: Seconds between attempts of a timer's action that could not be saved (the last repeats).
+TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 
 
 class UserError(Exception):
@@ -70,6 +74,8 @@ class Table:
     seats: list[int]
     version: int = 0
     game: Game | None = None
+    #: The game's state as last committed (what a failed commit puts the game back to).
+    stored: dict[str, Any] | None = None
     board_message_id: int | None = None
     #: Unix time the clock runs out, while it runs.
     deadline: float | None = None
@@ -79,6 +85,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     reshuffle_timer: asyncio.TimerHandle | None = None
+    #: When (time.monotonic) `/board` last posted this game's board again.
+    reposted_at: float = float("-inf")
 
     @property
     def open(self) -> bool:
@@ -107,7 +115,7 @@ class Table:
             remaining=record.clock_remaining,
         )
         if record.state is not None:
-            table.game = Game.restore(record.state)
+            table.game, table.stored = Game.restore(record.state), record.state
             table.seats = list(table.game.players)
         return table
 
@@ -137,9 +145,12 @@ class GameService:
         *,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
+        seed: int | None = None,
         shards: Shards = ALL_SHARDS,
     ) -> None:
         self.store = store
+        #: With a seed, every game is dealt from it and its id (reproducible demos).
+        self.seed = seed
         self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
@@ -149,6 +160,8 @@ class GameService:
         self.by_channel: dict[int, Table] = {}
         #: Games another process wrote to (each reported once).
         self._rivals: set[int] = set()
+        #: Timers' actions under way (retried until saved), cancelled at shutdown.
+        self._timer_tasks: set[asyncio.Task] = set()
 
     # ---------------------------------------------------------------- lookups
 
@@ -199,6 +212,8 @@ class GameService:
                 timer.cancel()
             if table.reshuffle_timer is not None:
                 table.reshuffle_timer.cancel()
+        for task in self._timer_tasks:
+            task.cancel()
 
     # ------------------------------------------------------------------ lobby
 
@@ -279,7 +294,7 @@ class GameService:
                 raise UserError(f"Only the host ({render.mention(table.host_id)}) can start.")
             if start_player is not None and start_player not in table.seats:
                 raise UserError("The start player must be one of the seated players.")
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
             now = self.now()
             deadline = now + table.length_seconds / self.time_scale
@@ -292,7 +307,7 @@ class GameService:
                 deadline=deadline,
                 now=now,
             )
-            table.game, table.status = game, record.status
+            table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
                 f"The countdown started: {render.duration(table.length_seconds)}. "
@@ -322,8 +337,10 @@ class GameService:
         """
         table = self.table_in(channel_id)
         async with table.lock:
-            if table.status != "active" or table.game is None:
+            if table.status == "lobby":
                 raise UserError("The game has not started yet: the host starts it.")
+            if not table.open:  # ended (the clock, a reset) while this waited its turn
+                raise UserError("This game is over.")
             if expected_version is not None and expected_version != table.version:
                 raise StaleBoard(table)
             if self._clock_ran_out(table):
@@ -338,37 +355,52 @@ class GameService:
     ) -> ActionResult:
         game = table.game
         assert game is not None
+        seats = list(game.players)
         try:
             events = game.apply(action)
         except IllegalMove as exc:
             raise UserError(exc.message) from None
         outcome = game.outcome.value if game.outcome is not None else None
+        removed = action["player"] if action["type"] == "remove_player" else None
+        host = _next_host(seats, game.players, table.host_id) if removed == table.host_id else None
         now = self.now()
+        state = game.save()
         try:
             table.version = await self.store.commit_action(
                 table.id,
                 table.version,
-                state=game.save(),
+                state=state,
                 actor=actor,
                 action=action,
                 events=[e.to_dict() for e in events],
                 outcome=outcome,
-                removed_player=action["player"] if action["type"] == "remove_player" else None,
+                removed_player=removed,
+                host_id=host,
                 now=now,
             )
         except Exception as exc:
-            # Nothing was stored: put the game back as the store has it.
-            self._reload(table, await self.store.get_game(table.id))
+            # A commit is all or nothing: the game is as stored before it, unless another
+            # writer (a process running this shard by mistake) moved the stored game on.
             if isinstance(exc, StaleVersion | WrongStatus):
+                self._reload(table, await self.store.get_game(table.id))
                 self._report_rival(table)
                 raise MovedOn(table) from None
+            table.game = Game.restore(table.stored)
             raise
-        return self._after_commit(table, events, now)
+        table.stored = state
+        result = self._after_commit(table, events, now)
+        if host is not None:
+            table.host_id = host
+            line = f"👑 {render.mention(host)} is the host now."
+            result.lines.append(line)
+            table.recent.append(line)
+        return result
 
     def _reload(self, table: Table, record: GameRecord) -> None:
         """The table as stored: after a refused write, what the store has is the truth."""
         stored = Table.from_record(record)
-        table.game, table.version, table.status = stored.game, stored.version, stored.status
+        table.game, table.stored = stored.game, stored.stored
+        table.version, table.status = stored.version, stored.status
         table.seats, table.deadline, table.remaining = (
             stored.seats,
             stored.deadline,
@@ -479,16 +511,60 @@ class GameService:
             if at > 0 and (warned is None or warning < warned):
                 table.timers.append(loop.call_later(at, self._warn, table, warning))
                 return
-        table.timers.append(loop.call_later(max(left, 0), self._spawn, self._expire, table))
+        table.timers.append(
+            loop.call_later(
+                max(left, 0), self._spawn, self._expire, table, "the end of the countdown"
+            )
+        )
 
     def _arm_reshuffle(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         delay = RESHUFFLE_SECONDS / self.time_scale
-        table.reshuffle_timer = loop.call_later(delay, self._spawn, self._reshuffled, table)
+        table.reshuffle_timer = loop.call_later(
+            delay, self._spawn, self._reshuffled, table, "the end of the reshuffle"
+        )
 
-    def _spawn(self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table) -> None:
-        task = asyncio.create_task(fn(table))
-        task.add_done_callback(_log_failure)
+    def _spawn(
+        self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table, what: str
+    ) -> None:
+        task = asyncio.create_task(self._until_saved(fn, table, what))
+        self._timer_tasks.add(task)
+        task.add_done_callback(self._timer_tasks.discard)
+
+    async def _until_saved(
+        self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table, what: str
+    ) -> None:
+        """A timer's action, retried with backoff until it is saved or no longer due.
+
+        (`fn` does nothing once the game has ended or moved on.) The channel is told
+        once that the game is held up; a failed commit leaves the game as stored.
+        """
+        for attempt in itertools.count():
+            try:
+                await fn(table)
+                return
+            except MovedOn:  # another process had moved the game on: reported, reloaded
+                return
+            except UserError as exc:  # refused by the rules: trying again changes nothing
+                log.error("game %s: %s was refused: %s", table.id, what, exc)
+                return
+            except Exception as exc:
+                delay = TIMER_RETRY_DELAYS[min(attempt, len(TIMER_RETRY_DELAYS) - 1)]
+                log.error(
+                    "game %s: %s could not be saved (attempt %d); retrying in %g s",
+                    table.id,
+                    what,
+                    attempt + 1,
+                    delay,
+                    exc_info=exc if attempt == 0 else None,
+                )
+            if attempt == 0 and table.open:
+                self.notifier.post(
+                    table,
+                    f"⚠️ A problem on my side holds the game up: {what} could not be saved "
+                    "yet. I keep trying; nothing is lost, and play goes on as soon as it is.",
+                )
+            await asyncio.sleep(delay)
 
     def _warn(self, table: Table, seconds: int) -> None:
         self._arm_clock(table, warned=seconds)
@@ -572,9 +648,13 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
     return [(p, render.hand_changes(events, p)) for p in players]
 
 
-def _log_failure(task: asyncio.Task) -> None:
-    if task.cancelled() or task.exception() is None:
-        return
-    if isinstance(task.exception(), StaleBoard):
-        return  # another process had moved the game on: reported and reloaded already
-    log.error("timer task failed", exc_info=task.exception())
+def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:
+    """Who hosts after `host` leaves: the next player still seated after them, in seat order."""
+    at = seats.index(host)
+    return next((p for p in seats[at + 1 :] + seats[:at] if p in remaining), None)
+
+
+def hash_seed(seed: int, game_id: int) -> int:
+    """A game's seed from the configured one: distinct per game, the same every run."""
+    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -16,6 +16,9 @@ The same guarantees on both:
   database itself.
 * A newer schema than the bot knows, or a database that cannot be used, is refused
   with a `DatabaseUnusable` error before anything is written.
+* Every call ends about a second after it was made at the latest, well inside Discord's
+  3 seconds for answering a player: one that cannot have the database in time fails
+  cleanly with `StoreBusy`, having written nothing.
 
 Clocks: while the bot runs, an active game's clock is a deadline (unix time). A
 planned shutdown calls `freeze_clocks`, turning deadlines into seconds remaining.
@@ -63,6 +66,7 @@ from bot.records import (
     Shards,
     StaleVersion,
     Stats,
+    StoreBusy,
     StoreError,
     Tally,
     UnreachableDatabase,
@@ -99,6 +103,7 @@ __all__ = [
     "StaleVersion",
     "Stats",
     "Store",
+    "StoreBusy",
     "StoreError",
     "Tally",
     "Turn",
@@ -214,6 +219,7 @@ class Store:
         events: Sequence[Mapping[str, Any]],
         outcome: str | None = None,
         removed_player: int | None = None,
+        host_id: int | None = None,
         now: float | None = None,
     ) -> int:
         """Store one accepted action atomically and return the game's new version.
@@ -221,8 +227,9 @@ class Store:
         `state` is the game after the action, `events` what it caused (as dicts),
         `actor` who acted (None for the bot). An `outcome` ends the game: status
         finished (or abandoned), clock stopped, result row written. `removed_player`
-        frees that player's seat (the engine's remove_player action). Raises
-        StaleVersion when the stored version is not `expected_version`.
+        frees that player's seat (the engine's remove_player action); `host_id` names
+        the game's new host (the host left). Raises StaleVersion when the stored version
+        is not `expected_version`.
         """
         if outcome is not None:
             check_choice("outcome", outcome, OUTCOMES)
@@ -236,6 +243,7 @@ class Store:
             _dumps(events),
             outcome,
             removed_player,
+            host_id,
             _now(now),
         )
 

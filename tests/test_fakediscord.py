@@ -24,6 +24,7 @@ from tests.fakediscord import (
     SchemaCheckSkipped,
     ViolationKind,
 )
+from tests.fakediscord.commands import check_usable_in_dms
 from tests.fakediscord.plugin import warn_if_schema_check_skipped
 from tests.fakediscord.rest import ROUTES
 
@@ -270,6 +271,20 @@ async def test_impossible_invocations_raise(
     await hand.wait_response()
     with pytest.raises(InvalidInvocation, match="cannot see"):
         await fake_discord.click(hand.message, "join", user=table.bob)
+
+    # A tampered client sends them anyway.
+    forged = await fake_discord.select(new.message, "launch", ["x"], user=table.bob, forged=True)
+    assert forged.data == {"custom_id": "launch", "component_type": 3, "values": ["x"]}
+    forged = await fake_discord.click(new.message, "9" * 200, user=table.bob, forged=True)
+    assert forged.data == {"custom_id": "9" * 200, "component_type": 2}
+
+
+def test_server_only_commands_are_not_offered_in_dms() -> None:
+    check_usable_in_dms({"name": "any"})  # Discord's default: global commands work in DMs
+    check_usable_in_dms({"name": "any", "contexts": [0, 1], "dm_permission": False})
+    for command in ({"name": "any", "contexts": [0]}, {"name": "any", "dm_permission": False}):
+        with pytest.raises(InvalidInvocation, match="server-only"):
+            check_usable_in_dms(command)
 
 
 async def test_dm_is_delivered_and_a_closed_dm_raises_50007_in_the_bot(

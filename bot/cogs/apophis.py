@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot import components, render
 from bot.cogs.play import clicked_board, send_reason
+from bot.i18n import language_of, t
 from bot.service import ActionResult, Table, UserError
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ RULES_CHOICES = [
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+@app_commands.guild_only()
 class Apophis(commands.GroupCog, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
@@ -64,7 +66,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             if difficulty != "custom" and render.DIFFICULTY_MINUTES[difficulty] != minutes:
                 difficulty = "custom"
         else:
-            difficulty = difficulty or settings.default_difficulty
+            # Advanced rules are meant for 10 minutes: the length they get unless asked.
+            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
+            difficulty = chosen or settings.default_difficulty
             length = render.DIFFICULTY_MINUTES[difficulty] * 60
         try:
             table = await self.service.open_lobby(
@@ -305,11 +309,13 @@ class Apophis(commands.GroupCog, group_name="apophis"):
 
     # ------------------------------------------------------------- reading
 
-    @app_commands.command(description="A short summary of the rules.")
+    @app_commands.command(description="How to play Apophis.")
     async def rules(self, interaction: discord.Interaction) -> None:
+        language = language_of(interaction.locale)
+        table = self.service.by_channel.get(interaction.channel_id)
         embed = discord.Embed(
-            title="☄️ How to play Apophis",
-            description=render.RULES_TEXT,
+            title=t(language, "rules.title"),
+            description=render.rules_text(language, table.rules if table else "basic"),
             colour=render.EMBED_COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

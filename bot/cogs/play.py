@@ -4,46 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, render
+from bot import components, inputs, render
+from bot.inputs import parse_cards
 from bot.service import ActionResult, StaleBoard, Table, UserError
 from engine import Colour, Phase, Size
-from engine.cards import is_card
 
 if TYPE_CHECKING:
     from bot.client import ApophisBot
 
 log = logging.getLogger(__name__)
 
-SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
-SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
 COLOUR_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in Colour]
 SIZE_CHOICES = [
     app_commands.Choice(name=f"{s.label} ({int(s)} card{'s' if s > 1 else ''})", value=s.label)
     for s in Size
 ]
-GAME_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
-
-
-def parse_cards(text: str) -> list[str]:
-    """Cards typed by a player ("7H 10♣, ks") as codes; UserError for anything unreadable."""
-    cards = []
-    for token in text.replace(",", " ").split():
-        code = token.upper()
-        if code and code[-1] in SUIT_SYMBOLS:
-            code = code[:-1] + SUIT_SYMBOLS[code[-1]]
-        if not is_card(code):
-            raise UserError(
-                f"I could not read {token!r} as a card. Write cards like `7H 10C KS` "
-                "or `7♥ 10♣ K♠` (ranks 2-10, J, Q, K)."
-            )
-        cards.append(code)
-    return cards
+#: Seconds before `/board` may post the same game's board again.
+BOARD_REPOST_SECONDS = 10.0
+#: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
+CARDS_LENGTH = 100
 
 
 def release(interaction: discord.Interaction) -> None:
@@ -64,6 +50,16 @@ def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
     """Whether the clicked button is on the game's current board message."""
     message = interaction.message
     return message is not None and message.id == table.board_message_id
+
+
+def board_link(table: Table) -> str:
+    """A link to the live board, in parentheses after a space; "" while it has no message."""
+    if table.board_message_id is None:
+        return ""
+    return (
+        f" (https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+        f"{table.board_message_id})"
+    )
 
 
 async def send_reason(interaction: discord.Interaction, message: str) -> None:
@@ -108,7 +104,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Add cards to the launch sequence (one per suit).")
     @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def launch(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def launch(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
@@ -119,7 +119,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Discard down to 5 cards after drawing.")
     @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
@@ -132,9 +136,15 @@ class Play(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         try:
             table = self.service.table_in(interaction.channel_id)
+            if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+                raise UserError(
+                    f"The board was posted a moment ago{board_link(table)}; "
+                    "it keeps itself up to date."
+                )
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
+        table.reposted_at = time.monotonic()
         version = table.version
         response = await interaction.response.send_message(**components.board_message(table))
         message_id = getattr(response.resource, "id", None)
@@ -226,13 +236,13 @@ class Play(commands.Cog):
         """Every click on one of our buttons or pickers, found by its custom id."""
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
-        match = components.CUSTOM_ID.fullmatch(interaction.data.get("custom_id", ""))
-        if match is None:
-            return
-        values = interaction.data.get("values", []) if match["kind"] == "p" else None
         try:
+            click = inputs.read_click(interaction.data)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+        else:
             await self.on_component(
-                interaction, int(match["game"]), int(match["version"]), match["action"], values
+                interaction, click.game, click.version, click.action, click.values
             )
         finally:
             release(interaction)
@@ -246,24 +256,32 @@ class Play(commands.Cog):
         values: list[str] | None,
     ) -> None:
         """Every button (values None) and picker choice arrives here."""
+        table = self.service.tables.get(game_id)
         try:
+            if table is None:
+                raise UserError("This game is over; its buttons no longer work.")
+            if table.channel_id != interaction.channel_id:
+                raise UserError("That belongs to another channel's game, not to this one.")
             if values is None:
-                await self.on_button(interaction, game_id, version, action)
+                await self.on_button(interaction, table, version, action)
             else:
-                await self.on_pick(interaction, game_id, version, action, values)
+                await self.on_pick(interaction, version, action, values)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
         except Exception as exc:
             kind = "button" if values is None else "picker"
             await self.bot.apologise(interaction, f"{kind} {action!r} of game {game_id}", exc)
 
     async def on_button(
-        self, interaction: discord.Interaction, game_id: int, version: int, action: str
+        self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
-        table = self.service.tables.get(game_id)
-        if table is None or table.channel_id != interaction.channel_id:
-            await send_reason(interaction, "This game is over; its buttons no longer work.")
-            return
         if action in ("join", "leave", "start"):
+            if table.status != "lobby":
+                raise UserError(
+                    "The game has started: the lobby's buttons no longer work. "
+                    "Play on the board; `/apophis leave` leaves the game."
+                )
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
         elif action == "hand":
             await self.show_hand(interaction)
@@ -272,28 +290,15 @@ class Play(commands.Cog):
                 await self.refresh_stale(interaction, table)
             else:
                 await self.offer_picker(interaction, action)
-        elif action in GAME_ACTIONS:
+        else:  # the other actions (inputs.ACTIONS)
             await self.act_by_button(interaction, table, version, {"type": action})
-        else:
-            await send_reason(interaction, "That button is not one I know.")
 
     async def on_pick(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        action: str,
-        values: list[str],
+        self, interaction: discord.Interaction, version: int, action: str, values: list[str]
     ) -> None:
-        """A choice in a private picker: build, launch or discard."""
-        if action == "build":
-            colour, _, size = values[0].partition(":") if values else ("", "", "")
-            move: dict[str, Any] = {"type": "build", "colour": colour, "size": int(size or 0)}
-        else:
-            move = {"type": action, "cards": list(values)}
+        """A choice in a private picker (of this channel's game): build, launch or discard."""
+        move = inputs.picked_move(action, values)
         try:
-            if self.service.tables.get(game_id) is None:
-                raise UserError("This game is over.")
             result = await self.service.act(
                 interaction.channel_id, interaction.user.id, move, expected_version=version
             )
@@ -329,20 +334,25 @@ class Play(commands.Cog):
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        report = action["type"] in ("reroll", "accept") and not on_board
-        if not report:
-            shown = table.version
-            await interaction.response.edit_message(**components.board_message(table))
-            self.outbox.board_written(table, shown, interaction if on_board else None)
-            if result.launched:
-                await interaction.followup.send(
-                    **components.launch_report(table, result.lines),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-        else:  # the launch report: continue its story
+        if action["type"] in ("reroll", "accept") and not on_board:
+            # The launch report: continue its story.
             before = interaction.message.embeds[0].description if interaction.message else ""
             lines = [*(before or "").split("\n"), *result.lines]
             await interaction.response.edit_message(**components.launch_report(table, lines))
+            return
+        if on_board:
+            shown = table.version
+            await interaction.response.edit_message(**components.board_message(table))
+            self.outbox.board_written(table, shown, interaction)
+        else:  # an older board (before /board or a restart): left as it was
+            note = f"(That board was replaced by a newer one{board_link(table)}.)"
+            told = "\n".join(result.lines)[: 1990 - len(note)]
+            await interaction.response.send_message(f"{told}\n{note}", ephemeral=True)
+        if result.launched:
+            await interaction.followup.send(
+                **components.launch_report(table, result.lines),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
         """An outdated button: show the current board in its place and say why."""

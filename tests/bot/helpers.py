@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import sqlite3
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from bot.client import ApophisBot
@@ -118,6 +121,7 @@ class Scene:
         layout.setdefault("rules", game.rules.value)
         layout.setdefault("active", game.active)
         table.game = position(**layout)
+        table.stored = table.game.save()  # as if committed: a failed commit comes back here
 
 
 async def bot_state(predicate, timeout: float = 5.0):
@@ -130,6 +134,38 @@ async def bot_state(predicate, timeout: float = 5.0):
         while not (result := predicate()):
             await asyncio.sleep(0)
     return result
+
+
+@contextlib.contextmanager
+def write_lock_held(database) -> Iterator[None]:
+    """Another process's connection holds the database's write lock (BEGIN IMMEDIATE)."""
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        yield
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+class DiskFull:
+    """Makes the store's commits of game actions fail as on a full disk while `full` is set.
+
+    The error is injected at the store, as SQLite raises it: nothing is written.
+    """
+
+    def __init__(self, store, monkeypatch) -> None:
+        self.full = False
+        self.refused = 0
+        commit = store.commit_action
+
+        async def commit_unless_full(*args: Any, **kwargs: Any) -> int:
+            if self.full:
+                self.refused += 1
+                raise sqlite3.OperationalError("database or disk is full")
+            return await commit(*args, **kwargs)
+
+        monkeypatch.setattr(store, "commit_action", commit_unless_full)
 
 
 def button_id(message, action: str) -> str:

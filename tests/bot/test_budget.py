@@ -109,15 +109,19 @@ async def test_a_click_on_an_older_board_does_not_take_the_board_over(fake_disco
         reposted = (await scene.cmd("board", "bob")).message  # /board: the board moves down
         await bot_state(lambda: table.board_message_id == reposted.id)
         assert reposted.id != old_board.id
-        await scene.click(old_board, "draw", "ann")  # same version: acts, redraws that message
-        assert button_versions(fake_discord.world.messages[old_board.id]) == {table.version}
+        # Same version: it acts, but answers privately and leaves that message as it was
+        # (it does not come back to life); the live board follows through /board's token.
+        edits_before = len(old_board.history)
         start = len(fake_discord.requests)
-        await scene.cmd("draw", "bob")  # a slash command: the board must follow
+        clicked = await scene.click(old_board, "draw", "ann")
+        assert clicked.ephemeral and "replaced by a newer one" in clicked.response_data["content"]
+        assert f"/{reposted.id})" in clicked.response_data["content"]  # a link to the live board
+        assert table.version == 1 and len(old_board.history) == edits_before
         await bot.outbox.drain()
         edits = [r.route for r in fake_discord.requests[start:] if "PATCH" in r.route]
-        assert edits == [TOKEN_EDIT]  # through /board's token, not the click's
-        assert button_versions(scene.board()) == {table.version}
-        assert button_versions(fake_discord.world.messages[old_board.id]) == {table.version - 1}
+        assert edits == [TOKEN_EDIT]
+        assert button_versions(scene.board()) == {1}
+        assert button_versions(fake_discord.world.messages[old_board.id]) == {0}
         fake_discord.assert_no_violations()
 
 

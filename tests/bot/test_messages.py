@@ -59,7 +59,7 @@ async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         rules = await scene.cmd("apophis rules", "ann")
-        assert rules.ephemeral and "Launch checks" in text_of(rules.message)
+        assert rules.ephemeral and "A launch, step by step" in text_of(rules.message)
         empty = await scene.cmd("apophis stats", "ann")
         assert empty.ephemeral and "No game has finished here yet" in text_of(empty.message)
         table = await scene.new_game("ann", minutes=3)

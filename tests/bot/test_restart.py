@@ -40,7 +40,7 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
         assert "Apophis arrives" in text_of(notice[0])
         draw = button_id(old_board, "draw")  # bob's turn; the old board's button still works
         reply = await (await fake_discord.click(old_board, draw, user=scene["bob"])).wait_response()
-        assert reply.response_type == 7 and not reply.followups
+        assert reply.ephemeral and "replaced by a newer one" in reply.response_data["content"]
         assert resumed.version == version + 1
         scene.assert_no_cards_in_public()
 

@@ -37,6 +37,10 @@ test at teardown (``fake_discord`` fixture) unless claimed with
   else 401, code 50027); time is ``fake.now()``, moved on by ``fake.advance_time()``;
 - nothing is logged at ERROR by discord.py's loggers.
 
+``forged=True`` on :meth:`FakeDiscord.invoke`, ``click`` and ``select`` sends what a
+tampered client could: option values outside the declaration, a server-only command
+from a DM, custom ids and select values the message never offered.
+
 Discord's ordinary answers are given without being violations: DMs to a user whose
 DMs are closed get 403, code 50007; ``fake.rate_limit_next(route)`` answers the next
 matching request with a 429 that discord.py retries.

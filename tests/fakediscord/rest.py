@@ -469,6 +469,7 @@ class RestApi:
 
     def _delete(self, message: Message) -> None:
         message.deleted = True
+        message.deleted_at = utcnow()
         self._world.notifier.bump()
 
     def _message_fields(

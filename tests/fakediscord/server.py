@@ -27,6 +27,7 @@ from .commands import (
     InvalidInvocation,
     build_command_data,
     build_component_data,
+    check_usable_in_dms,
     find_command,
     interaction_member_fields,
 )
@@ -246,6 +247,7 @@ class FakeDiscord:
         name: str = "Test Guild",
         *,
         owner: User | int | None = None,
+        preferred_locale: str = "en-US",
         shard: tuple[int, int] | None = None,
     ) -> Guild:
         """Add a guild (with its @everyone role and the bot as a member).
@@ -255,7 +257,8 @@ class FakeDiscord:
         world = self.world
         guild_id = world.snowflake(shard)
         owner_id = world.user(owner).id if owner is not None else world.snowflake()
-        guild = world.guilds[guild_id] = Guild(guild_id, name, owner_id)
+        guild = Guild(guild_id, name, owner_id, preferred_locale=preferred_locale)
+        world.guilds[guild_id] = guild
         guild.roles[guild_id] = Role(
             guild_id, guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, 0
         )
@@ -313,7 +316,13 @@ class FakeDiscord:
     # -- acting as players ------------------------------------------------------------------
 
     async def invoke(
-        self, command: str, *, user: User | Member | int, channel: Channel | int, **options: Any
+        self,
+        command: str,
+        *,
+        user: User | Member | int,
+        channel: Channel | int,
+        forged: bool = False,
+        **options: Any,
     ) -> Interaction:
         """Run a synced slash command: ``invoke("apophis new", user=u, channel=c, mode="easy")``.
 
@@ -321,21 +330,33 @@ class FakeDiscord:
         ``options`` are plain values (users, channels and roles as records or ids)
         typed by the synced command. Raises :class:`InvalidInvocation` for
         anything a Discord user could not do (unknown command or option,
-        a value outside the choices).
+        a value outside the choices or range, a server-only command in a DM).
+        ``forged=True`` sends it anyway, as a tampered client could: option
+        values unchecked, and in any channel.
         """
         user, channel = self.world.user(user), self.world.channel(channel)
         guild = self.world.guilds.get(channel.guild_id)
         definition, path = find_command(self.world.commands_for(channel.guild_id), command)
-        data = build_command_data(self.world, guild, definition, path, options)
+        if guild is None and not forged:
+            check_usable_in_dms(definition)
+        data = build_command_data(self.world, guild, definition, path, options, forged=forged)
         return await self._dispatch_interaction(
             InteractionType.APPLICATION_COMMAND, user, channel, data
         )
 
     async def click(
-        self, message: Message | int, custom_id: str, *, user: User | Member | int
+        self,
+        message: Message | int,
+        custom_id: str,
+        *,
+        user: User | Member | int,
+        forged: bool = False,
     ) -> Interaction:
-        """Click the button ``custom_id`` on a message the bot sent."""
-        return await self._component_interaction(message, custom_id, user, None)
+        """Click the button ``custom_id`` on a message the bot sent.
+
+        ``forged=True``: any custom id, as if clicked on that message by a tampered client.
+        """
+        return await self._component_interaction(message, custom_id, user, None, forged)
 
     async def select(
         self,
@@ -344,9 +365,13 @@ class FakeDiscord:
         values: Iterable[str],
         *,
         user: User | Member | int,
+        forged: bool = False,
     ) -> Interaction:
-        """Choose ``values`` in the string select ``custom_id`` on a message the bot sent."""
-        return await self._component_interaction(message, custom_id, user, list(values))
+        """Choose ``values`` in the string select ``custom_id`` on a message the bot sent.
+
+        ``forged=True``: any custom id and values, whatever the message offers.
+        """
+        return await self._component_interaction(message, custom_id, user, list(values), forged)
 
     async def _component_interaction(
         self,
@@ -354,9 +379,10 @@ class FakeDiscord:
         custom_id: str,
         user: User | Member | int,
         values: list[str] | None,
+        forged: bool,
     ) -> Interaction:
         message, user = self.world.message(message), self.world.user(user)
-        data = build_component_data(message, custom_id, user, values)
+        data = build_component_data(message, custom_id, user, values, forged=forged)
         channel = self.world.channel(message.channel_id)
         return await self._dispatch_interaction(
             InteractionType.MESSAGE_COMPONENT, user, channel, data, message
@@ -394,7 +420,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "context": 1 if guild is None else 0,
@@ -402,7 +428,7 @@ class FakeDiscord:
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = guild.preferred_locale
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
         if source_message is not None:

@@ -120,6 +120,8 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    #: The language the user chose in Discord (sent with each of their interactions).
+    locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -237,6 +239,8 @@ class Guild:
     name: str
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)
+    #: The server's preferred language (a Community server's setting; else en-US).
+    preferred_locale: str = "en-US"
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
 
@@ -283,7 +287,7 @@ class Guild:
             "premium_tier": 0,
             "system_channel_id": None,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "joined_at": iso_timestamp(utcnow()),
         }
 
@@ -317,13 +321,14 @@ class Attachment:
 
 @dataclass(frozen=True)
 class MessageVersion:
-    """One earlier state of an edited message."""
+    """One earlier state of an edited message, and when it began to be shown."""
 
     content: str
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
     attachments: list[Attachment]
     flags: int
+    at: datetime.datetime
 
 
 @dataclass
@@ -350,6 +355,7 @@ class Message:
     created_at: datetime.datetime = field(default_factory=utcnow)
     edited_at: datetime.datetime | None = None
     deleted: bool = False
+    deleted_at: datetime.datetime | None = None
     history: list[MessageVersion] = field(default_factory=list)
 
     @property
@@ -392,6 +398,7 @@ class Message:
             copy.deepcopy(self.components),
             list(self.attachments),
             self.flags,
+            self.edited_at or self.created_at,
         )
 
     def payload(self, url_base: str) -> dict[str, Any]:

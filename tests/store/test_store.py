@@ -19,12 +19,21 @@ from bot.store import (
     SeatsChanged,
     StaleVersion,
     Store,
+    StoreBusy,
     Tally,
     WrongStatus,
 )
 from engine import Game
 
-from .helpers import RAW_ERRORS, assert_consistent, commit, next_action, raw_execute, start
+from .helpers import (
+    RAW_ERRORS,
+    assert_consistent,
+    commit,
+    holding_the_game,
+    next_action,
+    raw_execute,
+    start,
+)
 
 
 async def play(store: Store, game_id: int, game: Game, rng: random.Random, count: int) -> int:
@@ -341,3 +350,19 @@ async def test_meta_values(database: str, store: Store) -> None:
         assert await reopened.get_meta("last_alive") == 123.5
     finally:
         await reopened.close()
+
+
+async def test_writes_the_database_is_too_busy_for_fail_cleanly(
+    database: str, store: Store
+) -> None:
+    record = await store.create_lobby(1, 2, 10, "basic", "medium", 600)
+    async with holding_the_game(database, record.id):  # another process's connection
+        results = await asyncio.gather(
+            *(store.add_player(record.id, user) for user in (11, 12, 13)),
+            store.get_game(record.id),
+            return_exceptions=True,
+        )
+    assert [type(result) for result in results[:3]] == [StoreBusy] * 3
+    assert results[3].players == (10,)  # reading does not need the write lock
+    assert (await store.get_game(record.id)).players == (10,)  # nothing was written
+    assert (await store.add_player(record.id, 11)).players == (10, 11)
