@@ -6,7 +6,8 @@ apply them.
 
 One sequence serves both backends. A file is written in the SQL both understand, as
 SQLite reads it: PostgreSQL reads its ``INTEGER`` as ``BIGINT`` and ``REAL`` as
-``DOUBLE PRECISION`` (SQLite's are 64 bits; Discord ids need them). Where the SQL
+``DOUBLE PRECISION`` (SQLite's are 64 bits; Discord ids need them), and leaves out
+SQLite's storage hint ``WITHOUT ROWID`` (its tables have none). Where the SQL
 cannot be shared (triggers, an auto-numbered key, SQLite's typeless columns), the
 same number has a PostgreSQL variant beside it, ``NNNN_name.postgresql.sql``, that
 builds the same schema in PostgreSQL's words.
@@ -20,10 +21,12 @@ from importlib import resources
 
 DIALECTS = ("sqlite", "postgresql")
 _NAME = re.compile(r"(\d{4})_(\w+)(?:\.(postgresql))?\.sql")
-#: How PostgreSQL reads a shared file: SQLite's 64-bit types by their PostgreSQL names.
-_POSTGRESQL_TYPES = (
+#: How PostgreSQL reads a shared file: SQLite's 64-bit types by their PostgreSQL names,
+#: without SQLite's storage hint.
+_FOR_POSTGRESQL = (
     (re.compile(r"\bINTEGER\b"), "BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+    (re.compile(r"\)\s*WITHOUT\s+ROWID\b"), ")"),
 )
 
 
@@ -65,6 +68,6 @@ def load(dialect: str = "sqlite") -> tuple[Migration, ...]:
 
 def _for_postgresql(migration: Migration) -> Migration:
     sql = migration.sql
-    for sqlite_type, postgresql_type in _POSTGRESQL_TYPES:
-        sql = sqlite_type.sub(postgresql_type, sql)
+    for sqlite_words, postgresql_words in _FOR_POSTGRESQL:
+        sql = sqlite_words.sub(postgresql_words, sql)
     return Migration(migration.version, migration.name, sql)

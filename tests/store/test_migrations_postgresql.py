@@ -40,6 +40,19 @@ def test_one_sequence_for_both_backends() -> None:
         assert any(line.startswith("-- Why:") for line in header), migration.name
 
 
+def test_postgresql_reads_a_shared_file_in_its_own_words() -> None:
+    shared = migrations.Migration(
+        9,
+        "example",
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, at REAL, realm TEXT) WITHOUT ROWID;\n"
+        "ALTER TABLE guild_settings ADD COLUMN flag INTEGER NOT NULL DEFAULT 1;\n",
+    )
+    assert migrations._for_postgresql(shared).sql == (
+        "CREATE TABLE t (id BIGINT PRIMARY KEY, at DOUBLE PRECISION, realm TEXT);\n"
+        "ALTER TABLE guild_settings ADD COLUMN flag BIGINT NOT NULL DEFAULT 1;\n"
+    )
+
+
 @pytest.mark.parametrize("migration", MIGRATIONS, ids=lambda m: f"{m.version:04d}_{m.name}")
 async def test_each_migration_applies_on_the_previous_schema_with_data(
     postgres_url: str, migration: migrations.Migration
