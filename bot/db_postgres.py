@@ -1,4 +1,4 @@
-"""The PostgreSQL backend of the store on asyncpg: a pool, serializable transactions, migrations.
+"""The PostgreSQL backend of the store on asyncpg: a pool, one transaction a call, migrations.
 
 How it stays safe when several processes share the database:
 
@@ -9,6 +9,9 @@ How it stays safe when several processes share the database:
   of different lobbies refuse each other by the hundred under load.) The rare deadlock,
   possible only between processes that run the same shard by mistake, has written
   nothing: that transaction is run again from its start.
+* Every call ends about `BUSY_TIMEOUT_MS` after it was made at the latest: waiting for a
+  pooled connection, or for a game's row another transaction holds, ends with
+  `StoreBusy`, nothing written.
 * The version check (``UPDATE games ... WHERE version = ?``) refuses a write based
   on an older game, whichever process wrote the newer one (`StaleVersion`).
 * Reads run REPEATABLE READ READ ONLY: their queries see one snapshot.
@@ -23,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import os
 import random
 import re
@@ -38,8 +40,6 @@ import orjson
 import migrations
 from bot.queries import Duplicate, Query, Run, Transaction
 from bot.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
-
-log = logging.getLogger(__name__)
 
 #: Connections per process: a few transactions at once, without crowding a shared server.
 POOL_SIZE = 8
@@ -85,13 +85,13 @@ class PostgresDatabase:
         return without_password(self.url)
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
+    async def open(cls, url: str) -> PostgresDatabase:
         """Connect and migrate; UnreachableDatabase when the server cannot be used."""
         try:
             pool = await asyncpg.create_pool(
                 url,
                 min_size=1,
-                max_size=pool_size,
+                max_size=POOL_SIZE,
                 init=_configure,
                 reset=_keep,
                 server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS)},
