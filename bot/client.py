@@ -96,10 +96,9 @@ class ApophisBot(commands.AutoShardedBot):
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
-        # Interactions come whatever the intents; servers and channels are all we need.
-        # (With the default intents, every message in every channel the bot can see
-        # would be sent to it and parsed, for nothing.)
-        options.setdefault("intents", discord.Intents(guilds=True))
+        # Interactions come whatever the intents. Servers and channels, and message events
+        # only to count the messages posted below a board (see `count_messages`).
+        options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
         options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         options.setdefault("tree_cls", CheckedCommandTree)
@@ -107,6 +106,7 @@ class ApophisBot(commands.AutoShardedBot):
         options.setdefault("allowed_contexts", app_commands.AppCommandContext(guild=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         sweep_now_and_then(self.http)
+        self.count_messages()
         self.config = config
         self.store: Store | None = store
         self.outbox: Outbox
@@ -116,6 +116,29 @@ class ApophisBot(commands.AutoShardedBot):
         self._identify_turns: dict[int | None, Turn] = {}
         self._closing = False
         self.recovered: asyncio.Event = asyncio.Event()
+
+    def count_messages(self) -> None:
+        """Message events only bump a count of the messages below a game's board.
+
+        discord.py would build a Message (author, member, mentions...) from every event
+        of every channel, and run the prefix-command machinery on it: for a count, a
+        dictionary look-up on the raw event does. Other message events are ignored. The
+        bot's own messages are counted when it posts them.
+        """
+        parsers = self._connection.parsers
+        mine = self._connection
+
+        def created(data: dict) -> None:
+            author = (data.get("author") or {}).get("id")
+            if author != str(mine.self_id) and hasattr(self, "service"):
+                self.service.message_posted(int(data["channel_id"]), int(data["id"]))
+
+        def ignored(data: dict) -> None:
+            return None
+
+        parsers["MESSAGE_CREATE"] = created
+        for event in ("MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"):
+            parsers[event] = ignored
 
     @property
     def play(self):

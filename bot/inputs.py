@@ -22,13 +22,15 @@ from engine.cards import is_card
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
-#: What each kind of component may ask for ("b": buttons, "p": pickers).
+#: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
+#: "p": the panel's selects).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "hand", "draw", "build", "launch", "scrap", "discard")
     )
     | {"reroll", "accept"},
-    "p": frozenset(("build", "launch", "discard")),
+    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh")),
+    "p": frozenset(("launch", "discard")),
 }
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
@@ -45,11 +47,17 @@ SERVER_ONLY = (
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    """A click on one of our buttons (values None) or a choice in one of our pickers."""
+    """A click on one of our buttons (values None) or a choice in one of our selects.
 
+    `kind` as in the custom id ("b", "h", "p"); `arg` the cards or section a panel
+    button carries ("" for none).
+    """
+
+    kind: str
     game: int
     version: int
     action: str
+    arg: str
     values: list[str] | None
 
 
@@ -155,16 +163,30 @@ def read_click(data: dict[str, Any]) -> Click:
             or not all(isinstance(v, str) for v in values)
         ):
             raise UserError("Choose from the menu's options.")
-    return Click(int(match["game"]), int(match["version"]), match["action"], values)
+    return Click(
+        match["kind"],
+        int(match["game"]),
+        int(match["version"]),
+        match["action"],
+        match["arg"] or "",
+        values,
+    )
 
 
-def picked_move(action: str, values: list[str]) -> dict[str, Any]:
-    """The action a picker's choice asks for; UserError for values no picker offers."""
-    if action == "build":
-        colour, _, size = values[0].partition(":")
-        if len(values) != 1 or colour not in COLOURS or size not in SIZES:
-            raise UserError("Choose a section from the menu.")
+def panel_move(click: Click) -> dict[str, Any]:
+    """The move a panel button or select stands for; UserError for anything it never offers."""
+    if click.values is not None:  # launch or discard: the chosen cards
+        if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
+            raise UserError("Choose cards from the menu.")
+        return {"type": click.action, "cards": list(click.values)}
+    if click.action == "build":
+        colour, _, size = click.arg.partition(".")
+        if colour not in COLOURS or size not in SIZES:
+            raise UserError("That button is not one I know.")
         return {"type": "build", "colour": colour, "size": int(size)}
-    if not all(is_card(v) for v in values) or len(set(values)) != len(values):
-        raise UserError("Choose cards from the menu.")
-    return {"type": action, "cards": list(values)}
+    if click.action == "launch":
+        cards = click.arg.split(".")
+        if not click.arg or not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
+            raise UserError("That button is not one I know.")
+        return {"type": "launch", "cards": cards}
+    return {"type": click.action}

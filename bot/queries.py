@@ -432,22 +432,41 @@ def set_dm_channel(user_id: int, channel_id: int) -> Transaction[None]:
     yield count(query, user_id, channel_id)
 
 
+def get_hand_dm(game_id: int, user_id: int) -> Transaction[int | None]:
+    query = "SELECT message_id FROM hand_dms WHERE game_id = ? AND user_id = ?"
+    row = yield one(query, game_id, user_id)
+    return None if row is None else row[0]
+
+
+def set_hand_dm(game_id: int, user_id: int, message_id: int) -> Transaction[None]:
+    query = (
+        "INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (?, ?, ?) "
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id"
+    )
+    yield count(query, game_id, user_id, message_id)
+
+
 _SETTINGS = (
-    "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules "
-    "FROM guild_settings WHERE guild_id = ?"
+    "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
+    "turn_pings FROM guild_settings WHERE guild_id = ?"
 )
+
+
+def _settings(row: Sequence[Any]) -> GuildSettings:
+    """A server's settings from a row of _SETTINGS (flags are stored as 0 or 1)."""
+    return GuildSettings(*row[:5], bool(row[5]))
 
 
 def guild_settings(guild_id: int) -> Transaction[GuildSettings]:
     row = yield one(_SETTINGS, guild_id)
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row)
+    return GuildSettings(guild_id) if row is None else _settings(row)
 
 
 def update_guild_settings(guild_id: int, changes: dict[str, Any]) -> Transaction[GuildSettings]:
     # The server's row exists and is locked: a change made meanwhile is not overwritten.
     yield count("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
     row = yield one(_SETTINGS + " {lock}", guild_id)
-    settings = dataclasses.replace(GuildSettings(*row), **changes)
+    settings = dataclasses.replace(_settings(row), **changes)
     check_choice("difficulty", settings.default_difficulty, DIFFICULTIES)
     check_choice("rules", settings.default_rules, RULES)
     columns = [field.name for field in dataclasses.fields(GuildSettings)]

@@ -148,6 +148,8 @@ class GuildSettings:
     language: str = "en"
     default_difficulty: str = "medium"
     default_rules: str = "basic"
+    #: Whether the player whose turn it is gets pinged in the channel.
+    turn_pings: bool = True
 
 
 @dataclass(frozen=True, slots=True)

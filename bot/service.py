@@ -56,7 +56,27 @@ class Notifier(Protocol):
 
     def hand_changed(self, table: Table, player: int, changes: list[str]) -> None: ...
 
+    def panel_changed(self, table: Table, player: int) -> None: ...
+
+    def turn_passed(self, table: Table, player: int | None) -> None: ...
+
+    def report_changed(self, table: Table) -> None: ...
+
     def post(self, table: Table, content: str) -> None: ...
+
+    def flush(self, table: Table) -> None: ...
+
+
+@dataclass(eq=False)
+class Report:
+    """The current launch told step by step: one report per launch, updated in place."""
+
+    lines: list[str]
+    #: Whether it waits for a reroll decision.
+    open: bool = False
+    #: Bumped by every change; `shown` is the count the report message shows.
+    changes: int = 1
+    shown: int = 0
 
 
 @dataclass(eq=False)
@@ -85,6 +105,13 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     reshuffle_timer: asyncio.TimerHandle | None = None
+    #: Unix time the running reshuffle ends, and how fast game time runs (demos).
+    reshuffle_ends: float | None = None
+    time_scale: float = 1.0
+    #: The current (or last) launch's report.
+    report: Report | None = None
+    #: Messages posted in the channel below the board since it was posted.
+    below: int = 0
     #: When (time.monotonic) `/board` last posted this game's board again.
     reposted_at: float = float("-inf")
 
@@ -128,12 +155,6 @@ class ActionResult:
     events: list[ev.Event]
     lines: list[str]
 
-    @property
-    def launched(self) -> bool:
-        return any(
-            isinstance(e, ev.LaunchStarted | ev.RerollUsed | ev.RerollDeclined) for e in self.events
-        )
-
 
 class GameService:
     """Lobbies, games and clocks of every channel; see the module docstring."""
@@ -174,7 +195,14 @@ class GameService:
             )
         return table
 
+    def message_posted(self, channel_id: int, message_id: int) -> None:
+        """Someone posted in a channel (a gateway event): count it if it is below a board."""
+        table = self.by_channel.get(channel_id)
+        if table is not None and message_id > (table.board_message_id or message_id):
+            table.below += 1
+
     def _track(self, table: Table) -> None:
+        table.time_scale = self.time_scale
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table
 
@@ -315,7 +343,9 @@ class GameService:
             )
             self._arm_clock(table)
             for player in game.players:
-                self.notifier.hand_changed(table, player, ["the game began; here is your hand"])
+                self.notifier.hand_changed(table, player, ["the game began"])
+            if game.active_player != user_id:
+                self.notifier.turn_passed(table, game.active_player)
         return table
 
     # ---------------------------------------------------------------- actions
@@ -388,7 +418,7 @@ class GameService:
             table.game = Game.restore(table.stored)
             raise
         table.stored = state
-        result = self._after_commit(table, events, now)
+        result = self._after_commit(table, events, now, actor)
         if host is not None:
             table.host_id = host
             line = f"👑 {render.mention(host)} is the host now."
@@ -433,17 +463,30 @@ class GameService:
             shard,
         )
 
-    def _after_commit(self, table: Table, events: list[ev.Event], now: float) -> ActionResult:
+    def _after_commit(
+        self, table: Table, events: list[ev.Event], now: float, actor: int | None
+    ) -> ActionResult:
         game = table.game
         assert game is not None
         told = [(e, line) for e in events if (line := render.narrate_event(e))]
         lines = [line for _, line in told]
         table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
         table.seats = list(game.players)
+        self._tell_report(table, events, lines)
         for player, changes in _hand_changes(events):
             self.notifier.hand_changed(table, player, changes)
+            if player != actor:
+                self.notifier.panel_changed(table, player)
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self._arm_reshuffle(table)
+        elif game.phase is not Phase.RESHUFFLE:
+            table.reshuffle_ends = None
+        turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
+        for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
+            self.notifier.panel_changed(table, skipped)
+        if turns and turns[-1] != actor:
+            self.notifier.turn_passed(table, turns[-1])
+            self.notifier.panel_changed(table, turns[-1])
         if game.is_over:
             table.remaining = table.time_left(now)
             table.deadline = None
@@ -453,8 +496,28 @@ class GameService:
                 left = f"⏱️ The countdown stopped with {render.duration(table.remaining)} left."
                 lines.append(left)
                 table.recent.append(left)
+            self.notifier.turn_passed(table, None)
+            for player in game.players:
+                self.notifier.hand_changed(table, player, [])
+                self.notifier.panel_changed(table, player)
         self.notifier.board_changed(table)
         return ActionResult(table, events, lines)
+
+    def _tell_report(self, table: Table, events: list[ev.Event], lines: list[str]) -> None:
+        """A launch starts a report; what follows while it is open continues the same one."""
+        game = table.game
+        report = table.report
+        starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
+        if starts is not None:
+            launch = [line for e in events[starts:] if (line := render.narrate_event(e))]
+            table.report = report = Report(launch)
+        elif report is not None and report.open:
+            report.lines += lines
+            report.changes += 1
+        else:
+            return
+        report.open = game.phase is Phase.REROLL and not game.is_over
+        self.notifier.report_changed(table)
 
     # ------------------------------------------------------------- moderation
 
@@ -520,6 +583,7 @@ class GameService:
     def _arm_reshuffle(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         delay = RESHUFFLE_SECONDS / self.time_scale
+        table.reshuffle_ends = self.now() + delay
         table.reshuffle_timer = loop.call_later(
             delay, self._spawn, self._reshuffled, table, "the end of the reshuffle"
         )
@@ -564,9 +628,11 @@ class GameService:
                     f"⚠️ A problem on my side holds the game up: {what} could not be saved "
                     "yet. I keep trying; nothing is lost, and play goes on as soon as it is.",
                 )
+                self.notifier.flush(table)
             await asyncio.sleep(delay)
 
     def _warn(self, table: Table, seconds: int) -> None:
+        """A warning on the board (its Last actions, and its colour in the last minute)."""
         self._arm_clock(table, warned=seconds)
         if table.open:
             left = (
@@ -574,7 +640,9 @@ class GameService:
                 if seconds >= 60
                 else (f"{seconds} seconds")
             )
-            self.notifier.post(table, f"⏱️ **{left} left** before Apophis reaches Earth!")
+            table.recent.append(f"⏱️ **{left} left** before Apophis reaches Earth!")
+            self.notifier.board_changed(table)
+            self.notifier.flush(table)
 
     async def _expire(self, table: Table) -> None:
         async with table.lock:
@@ -584,6 +652,7 @@ class GameService:
     async def _expire_locked(self, table: Table) -> None:
         await self._apply_locked(table, {"type": "clock_expired"}, actor=None)
         self.notifier.post(table, render.LOSS_TEXT)
+        self.notifier.flush(table)
 
     async def _reshuffled(self, table: Table) -> None:
         async with table.lock:
@@ -591,6 +660,7 @@ class GameService:
             game = table.game
             if table.open and game is not None and game.phase is Phase.RESHUFFLE:
                 await self._apply_locked(table, {"type": "finish_reshuffle"}, actor=None)
+                self.notifier.flush(table)  # no interaction answers for it: at once
 
 
 #: Launch events told in the launch report but left off the board's short history.

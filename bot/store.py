@@ -306,6 +306,14 @@ class Store:
         """Remember the user's DM channel id."""
         await self._db.write(queries.set_dm_channel, user_id, channel_id)
 
+    async def get_hand_dm(self, game_id: int, user_id: int) -> int | None:
+        """The id of the one DM that carries the player's hand in this game, if sent."""
+        return await self._db.read(queries.get_hand_dm, game_id, user_id)
+
+    async def set_hand_dm(self, game_id: int, user_id: int, message_id: int) -> None:
+        """Remember the DM that carries the player's hand in this game."""
+        await self._db.write(queries.set_hand_dm, game_id, user_id, message_id)
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if it never changed any)."""
         return await self._db.read(queries.guild_settings, guild_id)

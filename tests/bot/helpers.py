@@ -69,10 +69,23 @@ class Scene:
         await self.cmd("apophis new", players[0], **options)
         for name in players[1:]:
             reply = await self.cmd("apophis join", name)
-            assert not reply.ephemeral, reply.response_data
+            assert "You joined" in reply.response_data["content"], reply.response_data
         start = await self.cmd("apophis start", players[0], first=self[players[0]])
-        assert not start.ephemeral, start.response_data
+        assert "game has started" in start.response_data["content"], start.response_data
         return self.live()
+
+    async def panel(self, user: str):
+        """`user` opens their hand panel with the board's My hand; the panel message."""
+        await self.bot.outbox.drain()
+        opened = await self.click(self.board(), "hand", user)
+        assert opened.ephemeral, opened.response_data
+        return opened.message
+
+    async def press(self, panel, action: str, user: str, arg: str | None = None):
+        """Click a panel button (`action`, and its `arg` when several share the action)."""
+        custom_id = button_id(panel, action if arg is None else f"{action}:{arg}")
+        interaction = await self.fake.click(panel, custom_id, user=self[user])
+        return await interaction.wait_response()
 
     # --------------------------------------------------------------- reading
 
@@ -169,11 +182,21 @@ class DiskFull:
 
 
 def button_id(message, action: str) -> str:
+    """The custom id of the component for `action` ("draw", or "build:red.1" with its arg)."""
     for component in message.iter_components():
-        if component.get("custom_id", "").endswith(f":{action}"):
-            return component["custom_id"]
+        custom_id = component.get("custom_id", "")
+        tail = custom_id.split(":", 4)[-1] if custom_id.count(":") >= 4 else ""
+        if tail == action or tail.startswith(action + ":"):
+            return custom_id
     present = [c.get("custom_id") for c in message.iter_components()]
     raise LookupError(f"no {action!r} button on message {message.id}: {present}")
+
+
+def enabled(message, action: str) -> bool:
+    """Whether the button for `action` (see `button_id`) on `message` can be clicked."""
+    custom_id = button_id(message, action)
+    button = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
+    return not button.get("disabled", False)
 
 
 def text_of(message) -> str:

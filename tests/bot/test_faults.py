@@ -44,7 +44,7 @@ async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
         scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
         disk = DiskFull(bot.store, monkeypatch)
         drew = await scene.cmd("draw", "ann")  # the deck runs out: a reshuffle starts
-        assert "shuffling" in content(drew) and table.game.phase is Phase.RESHUFFLE
+        assert "being shuffled" in text_of(drew.message) and table.game.phase is Phase.RESHUFFLE
         disk.full = True  # ...and its end cannot be saved
         await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
         await bot_state(lambda: disk.refused >= 3)
@@ -57,7 +57,7 @@ async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
         stored = await bot.store.get_game(table.id)
         assert (stored.version, stored.state) == (2, table.game.save())
         assert len([m for m in scene.public() if HELD_UP in m.content]) == 1  # told once
-        assert not (await scene.cmd("draw", "bob")).ephemeral
+        assert "You drew" in text_of((await scene.cmd("draw", "bob")).message)
 
 
 async def test_a_clock_whose_end_cannot_be_saved_ends_the_game_once_it_can(
@@ -150,7 +150,7 @@ async def test_a_locked_database_gets_every_player_a_busy_answer_in_time(
             assert (await bot.store.get_game(table.id)).version == 0
         assert three.id not in bot.service.by_channel
         assert await bot.store.active_game_in_channel(three.id) is None
-        assert not (await scene.cmd("draw", "ann")).ephemeral  # free again: it works
+        assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
 
 
 # ---------------------------------------------------------------- 4. the host leaves
@@ -282,16 +282,19 @@ async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, m
         ]:
             reply = await choose(board, custom_id)
             assert reply.ephemeral and reason in content(reply), custom_id
-        picker = (await scene.cmd("launch", "ann")).message  # a private picker of this game
+        panel = (await scene.cmd("launch", "ann")).message  # her private hand panel
         for custom_id, values, reason in [
             (f"apo:p:{other.id}:0:launch", ["2C"], "another channel's game"),  # same version
             (f"apo:p:{table.id}:0:launch", ["ZZ"], "Choose cards from the menu"),
             (f"apo:p:{table.id}:0:launch", ["2C", "2C"], "Choose cards from the menu"),
-            (f"apo:p:{table.id}:0:build", ["red:abc"], "Choose a section from the menu"),
-            (f"apo:p:{table.id}:0:build", ["purple:1"], "Choose a section from the menu"),
-            (f"apo:p:{table.id}:0:build", [], "Choose from the menu's options"),
+            (f"apo:p:{table.id}:0:launch", [], "Choose from the menu's options"),
+            (f"apo:p:{table.id}:0:build", ["red:1"], "not one I know"),  # no such select
+            (f"apo:h:{table.id}:0:build:purple.1", None, "not one I know"),
+            (f"apo:h:{table.id}:0:build:red.abc", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:ZZ.2C", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:2C.2C", None, "not one I know"),
         ]:
-            reply = await choose(picker, custom_id, values)
+            reply = await choose(panel, custom_id, values)
             assert reply.ephemeral and reason in content(reply), (custom_id, values)
         assert table.version == 0 and other.version == 0
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -36,6 +36,7 @@ from .rest import BODY, FILES, ROUTES, DiscordError, RestApi, Route, Uploads, js
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .state import (
     DEFAULT_EVERYONE_PERMISSIONS,
+    GUILD_MESSAGES,
     ChangeNotifier,
     Channel,
     ChannelType,
@@ -49,6 +50,7 @@ from .state import (
     Violation,
     ViolationKind,
     World,
+    notified_by,
 )
 
 API_PREFIX = "/api/v10"
@@ -80,6 +82,19 @@ class _RateLimit:
     retry_after: float
     is_global: bool
     via: bool = True
+
+    def matches(self, route: Route) -> bool:
+        return self.pattern in (route.key, route.template)
+
+
+@dataclass
+class _Failure:
+    """An error answer waiting for the next ``times`` requests that match ``pattern``."""
+
+    pattern: str
+    status: int
+    code: int
+    times: int
 
     def matches(self, route: Route) -> bool:
         return self.pattern in (route.key, route.template)
@@ -136,6 +151,7 @@ class FakeDiscord:
         self._clock = clock
         self._time_offset = 0.0
         self._rate_limits: list[_RateLimit] = []
+        self._failures: list[_Failure] = []
         self._rest = RestApi(self)
         self._log_recorder = _ErrorLogRecorder(self)
         self._runner: web.AppRunner | None = None
@@ -312,6 +328,40 @@ class FakeDiscord:
     def set_dms_open(self, user: User | Member | int, is_open: bool) -> None:
         """Open or close a user's DMs; sending to closed DMs gets 403, code 50007."""
         self.world.user(user).dms_open = is_open
+
+    async def say(self, channel: Channel | int, user: User | Member | int, content: str) -> Message:
+        """A user posts in a channel; the bot gets MESSAGE_CREATE if it asked for message
+        events (the GUILD_MESSAGES intent), as on Discord."""
+        channel, user = self.world.channel(channel), self.world.user(user)
+        message = self.world.add_message(
+            channel, author=user, content=content, notified=notified_by(content, None)
+        )
+        session = self.gateway.session
+        if session is not None and session.intents & GUILD_MESSAGES:
+            payload = message.payload(self.url)
+            payload["member"] = (
+                self.world.guild(channel.guild_id).members[user.id].payload(with_user=False)
+            )
+            await self.gateway.dispatch("MESSAGE_CREATE", payload)
+        return message
+
+    def dismiss(self, message: Message | int) -> None:
+        """A user dismisses an ephemeral message: editing it through its token gets 404."""
+        message = self.world.message(message)
+        if not message.ephemeral:
+            raise ValueError("only ephemeral messages can be dismissed")
+        message.deleted = True
+        self.notifier.bump()
+
+    def expire_token(self, interaction: Interaction) -> None:
+        """Discord ends an interaction's token early: its uses get 401, code 50027 (not a
+        violation; using a token past its 15 minutes is)."""
+        interaction.token_expired = True
+
+    def notified(self, user: User | Member | int) -> list[Message]:
+        """The messages that notified ``user`` (mentioned and let through), oldest first."""
+        user_id = self.world.user(user).id
+        return [m for m in self.world.messages.values() if user_id in m.notified]
 
     # -- acting as players ------------------------------------------------------------------
 
@@ -519,6 +569,14 @@ class FakeDiscord:
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
 
+    def fail_next(self, pattern: str, *, status: int = 500, code: int = 0, times: int = 1) -> None:
+        """Answer the next ``times`` requests to a route with an error (an outage: 500, or
+        any status and JSON code); ``pattern`` as in :meth:`rate_limit_next`."""
+        failure = _Failure(pattern, status, code, times)
+        if not any(failure.matches(route) for route in ROUTES):
+            raise ValueError(f"{pattern!r} names no route the fake implements")
+        self._failures.append(failure)
+
     def now(self) -> float:
         """The fake's time in seconds: its clock plus every :meth:`advance_time`."""
         return self._clock() + self._time_offset
@@ -611,6 +669,13 @@ class FakeDiscord:
         if limit is not None:
             self._rate_limits.remove(limit)
             return _rate_limited(route, limit)
+        failure = next((f for f in self._failures if f.matches(route)), None)
+        if failure is not None:
+            failure.times -= 1
+            if failure.times <= 0:
+                self._failures.remove(failure)
+            body = {"code": failure.code, "message": f"{failure.status}: injected failure"}
+            return json_response(body, status=failure.status)
         if (
             route.counts_global
             and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {self.bot_token}"

@@ -68,7 +68,12 @@ async def test_each_migration_applies_on_the_previous_schema_with_data(
         assert await schema_version(conn) == migration.version
         after = await table_rows(conn)
         before.pop("schema_version", None)
-        assert {table: after[table] for table in before} == before
+        # Rows keep their values (a migration may add columns after the old ones).
+        kept = {
+            t: [row[: len(before[t][0])] for row in after[t]] if before[t] else after[t]
+            for t in before
+        }
+        assert kept == before
         await conn.execute(PG_SEED[migration.version])
     finally:
         await conn.close()
@@ -131,7 +136,9 @@ async def test_the_store_reads_data_written_under_every_schema(postgres_url: str
         assert (lobby.id, lobby.status, lobby.players) == (1, "lobby", (7,))
         assert (active.id, active.players, active.version) == (2, (8, 9), 1)
         assert await store.get_meta("last_alive") == 3.0
-        assert (await store.get_guild_settings(10)).moderator_role_id == 55
+        settings = await store.get_guild_settings(10)
+        assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
+        assert await store.get_hand_dm(2, 9) == 900
         assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
     finally:
         await store.close()

@@ -281,6 +281,9 @@ async def test_guild_settings(database: str, store: Store) -> None:
     with pytest.raises(TypeError):
         await store.update_guild_settings(5, colour="blue")
     assert await store.get_guild_settings(5) == changed
+    quiet = await store.update_guild_settings(5, turn_pings=False)
+    assert quiet == GuildSettings(5, 42, "fr", "hard", "basic", turn_pings=False)
+    assert await store.get_guild_settings(5) == quiet
 
     # The schema's defaults are the same as the code's.
     await raw_execute(database, "INSERT INTO guild_settings (guild_id) VALUES (6)")
@@ -292,6 +295,18 @@ async def test_dm_channels(store: Store) -> None:
     await store.set_dm_channel(7, 70)
     await store.set_dm_channel(7, 71)
     assert await store.get_dm_channel(7) == 71
+
+
+async def test_each_players_hand_dm_is_remembered_per_game(store: Store) -> None:
+    lobby = await store.create_lobby(1, 10, 7, "basic", "easy", 600, now=1.0)
+    assert await store.get_hand_dm(lobby.id, 7) is None
+    await store.set_hand_dm(lobby.id, 7, 700)
+    await store.set_hand_dm(lobby.id, 7, 701)
+    await store.set_hand_dm(lobby.id, 8, 800)
+    assert (await store.get_hand_dm(lobby.id, 7), await store.get_hand_dm(lobby.id, 8)) == (
+        701,
+        800,
+    )
 
 
 async def test_unknown_games(store: Store) -> None:
