@@ -179,11 +179,14 @@ def _retry_after(exc: Exception) -> float | None:
 
     It does so for a 429 without Discord's ``Via`` header: the answer of a REST proxy
     (such as nirn-proxy) limiting the bot for all its processes. That is a request to
-    slow down like any other, so the job is retried, after the time it names.
+    slow down like any other, so the job is retried, after the time it names. (Discord's
+    own 429s, which discord.py already waited out several times, wait the usual delays.)
     """
     if not isinstance(exc, discord.HTTPException) or exc.status != 429:
         return None
     headers = getattr(exc.response, "headers", None) or {}
+    if "Via" in headers:
+        return None
     for name in ("X-RateLimit-Reset-After", "Retry-After"):
         try:
             return max(float(headers[name]), 0.0)

@@ -20,7 +20,8 @@ async def identify(
     ws = await session.ws_connect(fake.gateway_url)
     hello = json.loads((await ws.receive()).data)
     assert hello["op"] == Op.HELLO
-    data: dict[str, Any] = {"token": fake.bot_token, "intents": 1, "properties": {}}
+    intents = discord.Intents(guilds=True, guild_messages=True).value
+    data: dict[str, Any] = {"token": fake.bot_token, "intents": intents, "properties": {}}
     if shard is not None:
         data["shard"] = shard
     await ws.send_json({"op": Op.IDENTIFY, "d": data})
@@ -57,6 +58,10 @@ async def test_each_shard_gets_its_guilds_and_their_interactions(fake_discord) -
         assert frame["t"] == "TYPING_START"
         assert fake_discord.gateway.session_for(guilds[2].id).shard == (0, 2)
         assert fake_discord.gateway.session_for(channels[3].guild_id).shard == (1, 2)
+        # So do the messages users post in its channels.
+        await fake_discord.say(channels[3], fake_discord.add_member(guilds[3], "ann"), "hi")
+        frame = json.loads((await connections[1].receive()).data)
+        assert (frame["t"], frame["d"]["content"]) == ("MESSAGE_CREATE", "hi")
         for ws in connections.values():
             await ws.close()
 

@@ -49,14 +49,16 @@ async def test_a_429_from_a_rest_proxy_is_retried(fake_discord, make_bot):
         await scene.new_game("ann")
         await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
         # A proxy's 429 has no Via header: discord.py raises it instead of waiting.
-        route = "POST /channels/{channel_id}/messages"
+        route = "PATCH /channels/{channel_id}/messages/{message_id}"  # the hand DM's edit
         fake_discord.rate_limit_next(route, retry_after=0.05, via=False)
         await scene.cmd("draw", "ann")
-        dm = await fake_discord.wait_for(
-            lambda: len(fake_discord.dms(scene["ann"])) > 1 and fake_discord.dms(scene["ann"])[-1]
+        await fake_discord.wait_for(
+            lambda: (
+                "you drew" in fake_discord.dms(scene["ann"])[0].content
+                and fake_discord.dms(scene["ann"])
+            )
         )
-        assert "you drew" in dm.content
-        assert [r.status for r in fake_discord.requests_to(route)][-2:] == [429, 200]
+        assert [r.status for r in fake_discord.requests_to(route)][:2] == [429, 200]
 
 
 async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):

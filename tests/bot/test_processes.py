@@ -82,9 +82,8 @@ async def play(scene: Scene, store: Store, moves: int) -> int:
     for _ in range(moves):
         record = await store.active_game_in_channel(scene.channel.id)
         reply = await (await move(scene, record)).wait_response(timeout=10)
-        assert not reply.ephemeral, reply.response_data
         after = (await store.active_game_in_channel(scene.channel.id)).version
-        assert after == record.version + 1
+        assert after == record.version + 1, reply.response_data
     return after
 
 

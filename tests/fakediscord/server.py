@@ -336,13 +336,13 @@ class FakeDiscord:
         message = self.world.add_message(
             channel, author=user, content=content, notified=notified_by(content, None)
         )
-        session = self.gateway.session
+        session = self.gateway.session_for(channel.guild_id)
         if session is not None and session.intents & GUILD_MESSAGES:
             payload = message.payload(self.url)
             payload["member"] = (
                 self.world.guild(channel.guild_id).members[user.id].payload(with_user=False)
             )
-            await self.gateway.dispatch("MESSAGE_CREATE", payload)
+            await self.gateway.dispatch("MESSAGE_CREATE", payload, channel.guild_id)
         return message
 
     def dismiss(self, message: Message | int) -> None:
