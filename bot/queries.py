@@ -448,13 +448,13 @@ def set_hand_dm(game_id: int, user_id: int, message_id: int) -> Transaction[None
 
 _SETTINGS = (
     "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
-    "turn_pings FROM guild_settings WHERE guild_id = ?"
+    "turn_pings, pictures FROM guild_settings WHERE guild_id = ?"
 )
 
 
 def _settings(row: Sequence[Any]) -> GuildSettings:
     """A server's settings from a row of _SETTINGS (flags are stored as 0 or 1)."""
-    return GuildSettings(*row[:5], bool(row[5]))
+    return GuildSettings(*row[:5], *map(bool, row[5:]))
 
 
 def guild_settings(guild_id: int) -> Transaction[GuildSettings]:
@@ -477,6 +477,13 @@ def update_guild_settings(guild_id: int, changes: dict[str, Any]) -> Transaction
     )
     yield count(query, *dataclasses.astuple(settings))
     return settings
+
+
+def guilds_without_pictures() -> Transaction[set[int]]:
+    return {
+        guild_id
+        for (guild_id,) in (yield rows("SELECT guild_id FROM guild_settings WHERE pictures = 0"))
+    }
 
 
 def stats(guild_id: int) -> Transaction[Stats]:

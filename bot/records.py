@@ -150,6 +150,8 @@ class GuildSettings:
     default_rules: str = "basic"
     #: Whether the player whose turn it is gets pinged in the channel.
     turn_pings: bool = True
+    #: Whether boards carry their picture.
+    pictures: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -324,6 +324,10 @@ class Store:
             raise TypeError("guild_id cannot be changed")
         return await self._db.write(queries.update_guild_settings, guild_id, changes)
 
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned board pictures off."""
+        return await self._db.read(queries.guilds_without_pictures)
+
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
         return await self._db.read(queries.stats, guild_id)

@@ -51,6 +51,10 @@ SEED = {
         UPDATE guild_settings SET turn_pings = 0 WHERE guild_id = 10;
         INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (2, 9, 900);
     """,
+    5: """
+        UPDATE guild_settings SET pictures = 0 WHERE guild_id = 10;
+        INSERT INTO guild_settings (guild_id, pictures) VALUES (11, 1);
+    """,
 }
 
 
@@ -139,6 +143,7 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900
+        assert await store.guilds_without_pictures() == {10}
         assert await store.get_dm_channel(8) == 800
         assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
     finally:
