@@ -38,6 +38,22 @@ from engine.odds import (
     points_of,
 )
 
+#: Below this many turns left, decisions say how many remain.
+_HURRY = 20
+#: Every reason code a decision may give (translations key on these).
+REASONS = (
+    "build",
+    "launch_start",
+    "launch_extend",
+    "launch_complete",
+    "draw_for_plan",
+    "draw_for_sequence",
+    "draw_nothing",
+    "scrap_restart",
+    "scrap_dead",
+    "discard",
+    "reroll",
+)
 #: Seconds a team takes for one turn, when the caller does not say.
 DEFAULT_PACE = 6.0
 #: Share of teammates' cards expected to be of use to a plan.
@@ -199,7 +215,10 @@ def _turns(rocket: _Rocket, have: tuple[int, ...], help_each: float, solo: bool)
     costs more; teammates are counted on for a share of theirs), a wait while this hand
     cannot pay for the next section, and the launch sequence."""
     total = biggest = 0.0
+    all_at_hand = True
     for cards, held in zip(rocket.cards, have, strict=True):
+        if cards > held:
+            all_at_hand = False
         short = cards - held - help_each
         if short > 0:
             total += short
@@ -210,7 +229,8 @@ def _turns(rocket: _Rocket, have: tuple[int, ...], help_each: float, solo: bool)
         for first, held in zip(rocket.firsts, have, strict=True):
             if first == size and size - held < lacking:
                 lacking = size - held if held < size else 0
-    launching = (1.0 if solo else 1.5) if rocket.launching else 0.0
+    # a launch sequence takes one turn from a hand that holds it all, longer when shared
+    launching = (1.0 if solo or all_at_hand else 1.5) if rocket.launching else 0.0
     return rocket.scrap + rocket.builds + total / 2 + biggest + lacking + launching
 
 
@@ -294,8 +314,12 @@ def _percent(chance: float) -> str:
 
 def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
     me = view.player
-    hurry = {"turns_left": round(turns_left)} if turns_left < 20 else {}
-    hurry_text = f" About {round(turns_left)} turns remain." if hurry else ""
+    hurry: dict[str, Any] = {}
+    hurry_text = ""
+    if turns_left < _HURRY:
+        left = round(turns_left)
+        hurry = {"turns_left": left}
+        hurry_text = f" Time for about {left} more turn{'s' if left != 1 else ''}."
     if not plans:
         return Decision(
             {"type": "draw", "player": me},
