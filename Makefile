@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint e2e bench clean
+.PHONY: run test lint e2e bench demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ e2e: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load_bench.py
+	$(BIN)/python benchmarks/load_bench.py --global-rate 45 --steps 100,1000,2500 --all-steps --recovery ""
+
+# A whole game on a local fake Discord, written as a page (ARGS="--help" for options).
+demo: $(STAMP)
+	$(BIN)/python -m tests.demo $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -10,10 +10,12 @@ What it does, in this process (the load generator) and one other (the bot):
   the load generator never shares the bot's event loop;
 * open-loop load in steps of G concurrent 4-player games: every game is its own
   task; whoever must act waits a think time (uniform 0.5-1.5 x --think, default 5 s),
-  then acts as a player would: board buttons (Draw, Scrap, Reroll/Accept), pickers
-  opened from the board (Build..., Launch..., Discard...), some slash commands
-  (/draw /build /launch /scrap /discard, --command-share), now and then My hand or
-  /hand. Games that end (won, lost on the clock) are reopened with /apophis new,
+  then acts as a player would: from their hand panel (opened once with the board's My
+  hand, then kept current by the bot; one click a move, a select for a chosen launch
+  subset or a discard), some slash commands (/draw /build /launch /scrap /discard,
+  --command-share), now and then a look at the hand; the team also chats in the
+  channel (--chat messages per game a minute), which the bot counts to re-post a
+  buried board. Games that end (won, lost on the clock) are reopened with /apophis new,
   join x3, start. Countdowns are a mix of the standard lengths and short games of 1 to
   5 minutes, so the clock warns and expires and games are reopened in every window.
   (Short games of a single length, all opened within the 10 s ramp, would end within
@@ -37,8 +39,12 @@ What it does, in this process (the load generator) and one other (the bot):
 Results go to the screen and to benchmarks/results/ (machine and commit recorded).
 
 Knobs that change the meaning of figures: the bot's outbox normally paces itself at
-45 requests a second; here that pacing is lifted (BENCH_GLOBAL_RATE) so that the demand
-on the global limit is measured, not a queue. `--global-rate 45` restores it.
+45 requests a second; by default that pacing is lifted here (BENCH_GLOBAL_RATE) so that
+the demand on the global limit is measured, not a queue. `--global-rate 45` is Discord's
+production pacing: then hand DMs queue behind the budget, and the DM lag is the figure
+to read. Each step also reports the share of the updates players wait for (boards,
+panels, pings, reports, posts) that went through the global budget rather than an
+interaction token.
 OpenAPI validation of request bodies in the fake is off for speed (`--validate` on).
 """
 
@@ -90,6 +96,8 @@ NO_FULL_COLLECTION = 1_000_000_000
 SLOW = 0.05
 #: A player waits at most this long for the board to show the state before clicking.
 BOARD_PATIENCE = 15.0
+#: A player waits at most this long for the bot to bring their panel up to date.
+PANEL_PATIENCE = 3.0
 #: Interactions unanswered after this long count as failed.
 ANSWER_TIMEOUT = 10.0
 
@@ -119,6 +127,18 @@ def stalls(slow: list[tuple[float, float]], origin: float) -> str:
             for b in biggest
         )
     )
+
+
+def median_ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:.0f}" if values else "-"
+
+
+def p99_ms(values: list[float]) -> str:
+    return f"{percentile(values, 0.99) * 1000:.0f}" if values else "-"
+
+
+def seconds_of(values: list[float], q: float) -> str:
+    return f"{percentile(values, q):.2f}" if values else "-"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -171,6 +191,15 @@ def commit() -> str:
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     return head + (" (with uncommitted changes)" if git("status", "--porcelain", "bot") else "")
+
+
+def shown_version(message) -> int:
+    """The state version a board or panel message was drawn for (-1: none)."""
+    for component in message.iter_components():
+        parts = component.get("custom_id", "").split(":")
+        if len(parts) >= 5 and parts[0] == "apo":
+            return int(parts[3])
+    return -1
 
 
 # ---------------------------------------------------------------- the bot process
@@ -282,8 +311,10 @@ class Tab:
     #: Version the board message shows; -1 for a lobby, None once the game is over.
     board_version: int | None = -1
     board_time: float = 0.0
-    board_changed: asyncio.Event = field(default_factory=asyncio.Event)
     pending: list[Pending] = field(default_factory=list)
+    #: user id -> their hand panel message (kept current by the bot through their token).
+    panels: dict[int, Any] = field(default_factory=dict)
+    panel_changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -292,8 +323,10 @@ class Sample:
 
     first: list[float] = field(default_factory=list)
     last: list[float] = field(default_factory=list)
-    #: From dispatch to the board showing the action (printed with --verbose).
+    #: From dispatch to the board showing the action.
     board: list[float] = field(default_factory=list)
+    #: From dispatch to each hand DM showing the action.
+    dm_lag: list[float] = field(default_factory=list)
     actions: int = 0
     interactions: int = 0
     failed: int = 0
@@ -322,13 +355,21 @@ class Load:
         self.db: sqlite3.Connection | None = None
         self.tabs: list[Tab] = []
         self.boards: dict[int, Tab] = {}
+        #: panel message id -> its tab
+        self.panels: dict[int, Tab] = {}
+        #: interactions the bot may still use the tokens of (kept when pruning)
+        self.latest_by_user: dict[int, deque] = {}
+        self.latest_by_channel: dict[int, deque] = {}
         self.user_tab: dict[int, Tab] = {}
+        self.channel_tab: dict[int, Tab] = {}
         self.last_dm: dict[int, float] = {}
         self.waiters: dict[int, asyncio.Future] = {}
         self.window: Sample | None = None
         self.window_span = (0.0, 0.0)
         self.tasks: list[asyncio.Task] = []
         self.running = True
+        #: How many tables are in play (the first ones).
+        self.playing = 0
         self.setup_gate = asyncio.Semaphore(args.setup_concurrency)
         self._recent: deque[tuple[float, int]] = deque()
         self._hook()
@@ -345,15 +386,29 @@ class Load:
             now = time.monotonic()
             if channel.type is ChannelType.DM:
                 self.on_dm(channel.recipient.id, now)
+            elif not message.ephemeral and ":hand" in str(message.components):
+                tab = self.channel_tab.get(channel.id)
+                if tab is not None and tab.board_id != message.id:  # the board, posted again
+                    self.boards.pop(tab.board_id, None)
+                    tab.board_id = message.id
+                    self.boards[message.id] = tab
+                    self.on_board(tab, message, now)
             self._recent.append((now, message.id))
             return message
 
         def on_edit(message, request, body=None):
             edit(message, request, body)
             message.history.clear()
+            now = time.monotonic()
             tab = self.boards.get(message.id)
-            if tab is not None:
-                self.on_board(tab, message, time.monotonic())
+            if tab is not None and message.components:  # (a stub has none: moved down)
+                self.on_board(tab, message, now)
+            elif message.id in self.panels:
+                self.panels[message.id].panel_changed.set()
+            elif message.guild_id is None and message.channel_id in world.channels:
+                recipient = world.channels[message.channel_id].recipient
+                if recipient is not None:
+                    self.on_dm(recipient.id, now)
 
         def on_attempt(interaction, body, status):
             attempt(interaction, body, status)
@@ -376,7 +431,6 @@ class Load:
         if "join" in actions or "start" in actions:
             version = -1
         tab.board_version, tab.board_time = version, now
-        tab.board_changed.set()
         for p in tab.pending:
             if p.board_at is None and (version is None or version >= p.version):
                 p.board_at = now
@@ -392,6 +446,8 @@ class Load:
             if user_id in p.dms and now >= p.t0:
                 p.dms.discard(user_id)
                 p.last = max(p.last, now)
+                if self.in_window(p.t0):
+                    self.window.dm_lag.append(now - p.t0)
         self._settle(tab)
 
     def _settle(self, tab: Tab) -> None:
@@ -435,6 +491,11 @@ class Load:
 
     async def answered(self, interaction, kind: str) -> bool:
         """Wait for the first response; record its latency. False if refused or late."""
+        for latest, key in (
+            (self.latest_by_user, interaction.user.id),
+            (self.latest_by_channel, interaction.channel.id),
+        ):
+            latest.setdefault(key, deque(maxlen=3)).append(interaction.id)
         if not interaction.attempts:
             waiter = asyncio.get_running_loop().create_future()
             self.waiters[interaction.id] = waiter
@@ -471,7 +532,10 @@ class Load:
             (
                 c["custom_id"]
                 for c in message.iter_components()
-                if c.get("custom_id", "").endswith(":" + action)
+                if c.get("custom_id", "").count(":") >= 4
+                and (tail := c["custom_id"].split(":", 4)[4]) is not None
+                and (tail == action or tail.startswith(action + ":"))
+                and not c.get("disabled")
             ),
             None,
         )
@@ -492,6 +556,7 @@ class Load:
             tab = Tab(i, guild, channel, members, random.Random(i))
             for member in members:
                 self.user_tab[member.user.id] = tab
+            self.channel_tab[channel.id] = tab
             self.tabs.append(tab)
 
     def open_db(self) -> None:
@@ -526,7 +591,10 @@ class Load:
             for member in others:
                 await self.command(tab, "apophis join", member)
             start = await self.command(tab, "apophis start", host)
-            tab.started = start.responded and not start.ephemeral
+            started = start.responded and "game has started" in str(start.response_data)
+            tab.started, tab.panels = started, {}
+            if started:
+                self.keep_panel(tab, host.user.id, start.message)
             return tab.started
 
     async def play(self, tab: Tab, first_delay: float) -> None:
@@ -560,18 +628,21 @@ class Load:
         kind = action["type"]
         player = next(m for m in tab.members if m.user.id == action["player"])
         rng = tab.rng
-        if rng.random() < self.args.hand_share:
+        if rng.random() < self.args.hand_share:  # a new panel, from the board or typed
             if rng.random() < 0.5 and tab.board_id is not None:
                 board = self.fake.world.messages[tab.board_id]
-                await self.click(tab, board, "hand", player, "button hand")
+                looked = await self.click(tab, board, "hand", player, "button hand")
             else:
-                await self.command(tab, "hand", player, "/hand")
+                looked = await self.command(tab, "hand", player, "/hand")
+            if looked is not None:
+                self.keep_panel(tab, player.user.id, looked.message)
         by_command = kind not in ("reroll", "accept") and rng.random() < self.args.command_share
         if by_command:
             interaction = await self.slash(tab, action, player)
+            if interaction.message is not None and interaction.message.embeds:
+                self.keep_panel(tab, player.user.id, interaction.message)  # answered with it
         else:
-            await self.wait_board(tab, version)
-            interaction = await self.by_board(tab, action, player)
+            interaction = await self.by_panel(tab, action, player, version)
         if interaction is None:
             return
         await self.applied(tab, interaction, version, player.user.id, kind)
@@ -586,35 +657,75 @@ class Load:
             )
         return await self.command(tab, kind, player, cards=" ".join(action["cards"]))
 
-    async def by_board(self, tab: Tab, action: dict, player):
-        kind = action["type"]
-        board = self.fake.world.messages[tab.board_id]
-        if kind in ("draw", "scrap", "reroll", "accept"):
-            return await self.click(tab, board, kind, player, "button " + kind)
-        opened = await self.click(tab, board, kind, player, "picker open")
-        picker = opened.message if opened is not None else None
-        if picker is None or not picker.ephemeral or not picker.components:
-            if opened is not None and self.window is not None:
-                self.window.stale += 1
-            return None
-        select = next(c for c in picker.iter_components() if c.get("type") == 3)
-        if kind == "build":
-            values = [f"{action['colour']}:{action['size']}"]
-        else:
-            values = list(action["cards"])
-        chosen = await self.fake.select(picker, select["custom_id"], values, user=player)
-        await self.answered(chosen, "picker choice")
-        return chosen
+    def keep_panel(self, tab: Tab, user_id: int, message) -> None:
+        """`message` is now the player's panel (the bot keeps it current)."""
+        if message is None or not message.ephemeral:
+            return
+        old = tab.panels.get(user_id)
+        if old is not None and old.id != message.id:
+            self.panels.pop(old.id, None)
+        tab.panels[user_id] = message
+        self.panels[message.id] = tab
+        tab.panel_changed.set()
 
-    async def wait_board(self, tab: Tab, version: int) -> None:
-        deadline = time.monotonic() + BOARD_PATIENCE
-        while tab.board_version is not None and tab.board_version < version:
+    async def panel_of(self, tab: Tab, player, version: int):
+        """The player's panel showing `version`: waits for the bot to refresh it (their turn
+        came), and opens a new one with My hand when there is none or it stays behind."""
+        user_id = player.user.id
+        deadline = time.monotonic() + PANEL_PATIENCE
+        while (panel := tab.panels.get(user_id)) is not None and shown_version(panel) < version:
             left = deadline - time.monotonic()
             if left <= 0:
-                return
-            tab.board_changed.clear()
+                break
+            tab.panel_changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(tab.board_changed.wait(), left)
+                await asyncio.wait_for(tab.panel_changed.wait(), left)
+        if panel is None or shown_version(panel) < version:
+            if self.window is not None and panel is not None:
+                self.window.kinds["panel behind"] = self.window.kinds.get("panel behind", 0) + 1
+            board = self.fake.world.messages.get(tab.board_id)
+            opened = await self.click(tab, board, "hand", player, "panel open") if board else None
+            if opened is None or opened.message is None:
+                return None
+            self.keep_panel(tab, user_id, opened.message)
+            panel = opened.message
+        return panel
+
+    async def by_panel(self, tab: Tab, action: dict, player, version: int):
+        """One click (or one select) on the player's panel."""
+        kind = action["type"]
+        panel = await self.panel_of(tab, player, version)
+        if panel is None:
+            return None
+        if kind == "build":
+            target = f"build:{action['colour']}.{action['size']}"
+        elif kind == "launch":
+            wanted = sorted(c[-1] for c in action["cards"])
+            button = next(
+                (c for c in panel.iter_components() if ":launch:" in c.get("custom_id", "")),
+                None,
+            )
+            if (
+                button is not None
+                and sorted(x[-1] for x in button["custom_id"].split(":")[5].split(".")) == wanted
+            ):
+                target = "launch"
+            else:  # a chosen subset: the panel's card of each chosen suit
+                select = next(c for c in panel.iter_components() if c.get("type") == 3)
+                values = [o["value"] for o in select["options"] if o["value"][-1] in wanted]
+                chosen = await self.fake.select(panel, select["custom_id"], values, user=player)
+                await self.answered(chosen, "panel launch subset")
+                return chosen
+        elif kind == "discard":
+            select = next(c for c in panel.iter_components() if c.get("type") == 3)
+            chosen = await self.fake.select(
+                panel, select["custom_id"], list(action["cards"]), user=player
+            )
+            await self.answered(chosen, "panel discard")
+            return chosen
+        else:
+            target = kind
+        return await self.click(tab, panel, target, player, "panel " + kind)
 
     async def applied(self, tab: Tab, interaction, before: int, actor: int, kind: str) -> None:
         """If the bot applied the action, wait for what it causes (board, DMs)."""
@@ -632,6 +743,10 @@ class Load:
             self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
         events = orjson.loads(row[1])
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
+        if self.in_window(t0):  # DMs that came before we looked
+            self.window.dm_lag += [
+                self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0
+            ]
         dms = {u for u in dms if self.last_dm.get(u, 0.0) < t0}
         pending = Pending(t0, before + 1, dms, last=t0)
         if tab.board_version is None or tab.board_version >= pending.version:
@@ -656,13 +771,18 @@ class Load:
         world, cutoff = self.fake.world, time.monotonic() - 120
         while self._recent and self._recent[0][0] < cutoff:
             _, message_id = self._recent.popleft()
-            if message_id not in self.boards:
+            if message_id not in self.boards and message_id not in self.panels:
                 world.messages.pop(message_id, None)
+        # Tokens the bot may still use: each player's and each channel's latest, the boards'.
+        keep = {i for latest in self.latest_by_user.values() for i in latest}
+        keep.update(i for latest in self.latest_by_channel.values() for i in latest)
+        keep.update(m.interaction_id for m in map(world.messages.get, self.boards) if m is not None)
         old = []
         for key, interaction in world.interactions.items():  # oldest first
             if interaction.created_at >= cutoff:
                 break
-            old.append(key)
+            if key not in keep:
+                old.append(key)
         for key in old:
             interaction = world.interactions.pop(key)
             world.interactions_by_token.pop(interaction.token, None)
@@ -688,6 +808,42 @@ class StepResult:
     kb_per_game: float
     global_requests: int
     routes: dict[str, int]
+    #: Updates players wait for (not DMs): through the global budget, and in all.
+    budget_updates: int = 0
+    updates: int = 0
+
+
+def updates_in(fake: FakeDiscord, records) -> tuple[int, int, int]:
+    """(global requests for boards/posts/pings/reports, all such updates, DM requests).
+
+    Updates are what the outbox sends to the game's channel: through an interaction's
+    token (edits, follow-ups, deletions: free) or through the channel routes (global).
+    """
+    budget = tokens = dms = 0
+    for r in records:
+        if r.counts_global:
+            parts = r.path.split("/")
+            channel = fake.world.channels.get(int(parts[4])) if "/channels/" in r.path else None
+            if r.route.startswith("POST /users/@me/channels") or (
+                channel is not None and channel.type is ChannelType.DM
+            ):
+                dms += 1
+            elif channel is not None:
+                budget += 1
+        elif "/webhooks/" in r.path:
+            tokens += 1
+    return budget, budget + tokens, dms
+
+
+async def chatter(load: Load, per_minute: float) -> None:
+    """The teams talk in their channels (the bot counts it to re-post buried boards)."""
+    rng = random.Random(7)
+    while load.running:
+        await asyncio.sleep(1.0)
+        tabs = load.tabs[: load.playing]
+        for _ in range(round(per_minute * len(tabs) / 60 + rng.random() - 0.5)):
+            tab = rng.choice(tabs)
+            await load.fake.say(tab.channel, rng.choice(tab.members), "nice one")
 
 
 async def run_load(args) -> tuple[list[StepResult], list[str]]:
@@ -722,6 +878,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         load.open_db()
         load.tasks.append(asyncio.create_task(load.watch_lag()))
         load.tasks.append(asyncio.create_task(load.keep_pruning()))
+        if args.chat:
+            load.tasks.append(asyncio.create_task(chatter(load, args.chat)))
         load.watch_gc()
         # The generator's own full collections, over all the fake's state, took hundreds of
         # milliseconds and froze the clock that timestamps the bot's answers (bursts of
@@ -740,7 +898,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             for tab in load.tabs[running:games]:
                 delay = random.uniform(0, args.ramp)
                 load.tasks.append(asyncio.create_task(load.play(tab, delay)))
-            running = games
+            running = load.playing = games
             await asyncio.sleep(args.ramp)
             # Settle: every table has a game and every player has had their hand by DM
             # (the first DMs open DM channels: a one-off burst that is not the steady state).
@@ -775,7 +933,9 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             load.window = None
             for tab in load.tabs[:games]:
                 sample.unfinished += [end - p.t0 for p in tab.pending if start <= p.t0 < end]
-            inside = [r for r in fake.requests if start <= r.at < end and r.counts_global]
+            window = [r for r in fake.requests if start <= r.at < end]
+            inside = [r for r in window if r.counts_global]
+            budget_updates, updates, _ = updates_in(fake, window)
             routes: dict[str, int] = {}
             for r in inside:
                 routes[r.route] = routes.get(r.route, 0) + 1
@@ -791,6 +951,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 (rss - idle_rss) / games,
                 len(inside),
                 routes,
+                budget_updates,
+                updates,
             )
             results.append(result)
             print(row(result), flush=True)
@@ -1042,6 +1204,12 @@ def parse_args(argv: list[str] | None = None):
         default=0.2,
         help="share of games opened with a short countdown (1 to 5 minutes)",
     )
+    parser.add_argument(
+        "--chat",
+        type=float,
+        default=2.0,
+        help="messages a minute each team posts in its channel (the bot counts them)",
+    )
     parser.add_argument("--setup-concurrency", type=int, default=100)
     parser.add_argument(
         "--stop-p99",
@@ -1080,7 +1248,8 @@ def main(argv: list[str] | None = None) -> None:
     say(
         f"load: 4-player games, think {args.think:g} s (x0.5-1.5), {args.duration:g} s measured "
         f"per step after {args.warmup:g} s warm-up; {args.command_share:.0%} slash commands, "
-        f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 1-5 minute games; "
+        f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 1-5 minute games, "
+        f"{args.chat:g} chat messages a team a minute; "
         f"time scale {args.time_scale:g}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
     )
@@ -1099,6 +1268,22 @@ def main(argv: list[str] | None = None) -> None:
                     f"  G={r.games}: {len(s.unfinished)} actions still missing a message "
                     f"after the grace period (counted in last-message max)"
                 )
+        say("What players wait for (board: dispatch to the board showing the action; DM: to")
+        say("the hand DM showing it; updates: board edits, posts, pings, reports and panel")
+        say("refreshes, and how many went through the global budget rather than a token)")
+        say(
+            f"{'games':>6} | {'board ms p50':>12} {'p99':>7} | {'DM s p50':>8} {'p99':>7} "
+            f"{'max':>7} | {'updates':>8} {'via budget':>10} | {'interactions/action':>19}"
+        )
+        for r in results:
+            s = r.sample
+            share = r.budget_updates / r.updates if r.updates else float("nan")
+            say(
+                f"{r.games:>6,} | {median_ms(s.board):>12} {p99_ms(s.board):>7} | "
+                f"{seconds_of(s.dm_lag, 0.5):>8} {seconds_of(s.dm_lag, 0.99):>7} "
+                f"{seconds_of(s.dm_lag, 1.0):>7} | {r.updates:>8,} {share:>10.2%} | "
+                f"{s.interactions / s.actions if s.actions else float('nan'):>19.2f}"
+            )
         for r in results:
             top = sorted(r.routes.items(), key=lambda kv: -kv[1])
             say(

@@ -15,10 +15,12 @@ from discord.ext import commands
 
 from bot.cogs.play import release, send_reason
 from bot.config import Config
+from bot.i18n import CommandTranslator
+from bot.inputs import command_problem
 from bot.notify import Outbox
 from bot.render import duration
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -58,24 +60,66 @@ def sweep_now_and_then(
     http._try_clear_expired_ratelimits = sweep_if_due
 
 
+class CheckedCommandTree(app_commands.CommandTree):
+    """The slash commands; each is checked on arrival, before its handler runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Server-only, and options as declared, whatever the client claims (bot.inputs)."""
+        problem = command_problem(interaction)
+        if problem is None:
+            return True
+        try:
+            await send_reason(interaction, problem)
+        finally:
+            release(interaction)
+        return False
+
+
 class ApophisBot(commands.Bot):
     """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
 
     def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
-        # Interactions come whatever the intents; servers and channels are all we need.
-        # (With the default intents, every message in every channel the bot can see
-        # would be sent to it and parsed, for nothing.)
-        options.setdefault("intents", discord.Intents(guilds=True))
+        # Interactions come whatever the intents. Servers and channels, and message events
+        # only to count the messages posted below a board (see `count_messages`).
+        options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
         options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("tree_cls", CheckedCommandTree)
+        # Every command is server-only (checked again on arrival: CheckedCommandTree).
+        options.setdefault("allowed_contexts", app_commands.AppCommandContext(guild=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         sweep_now_and_then(self.http)
+        self.count_messages()
         self.config = config
         self.store: Store | None = store
         self.outbox: Outbox
         self.service: GameService
         self._heartbeat: asyncio.Task | None = None
+        self._closing = False
         self.recovered: asyncio.Event = asyncio.Event()
+
+    def count_messages(self) -> None:
+        """Message events only bump a count of the messages below a game's board.
+
+        discord.py would build a Message (author, member, mentions...) from every event
+        of every channel, and run the prefix-command machinery on it: for a count, a
+        dictionary look-up on the raw event does. Other message events are ignored. The
+        bot's own messages are counted when it posts them.
+        """
+        parsers = self._connection.parsers
+        mine = self._connection
+
+        def created(data: dict) -> None:
+            author = (data.get("author") or {}).get("id")
+            if author != str(mine.self_id) and hasattr(self, "service"):
+                self.service.message_posted(int(data["channel_id"]), int(data["id"]))
+
+        def ignored(data: dict) -> None:
+            return None
+
+        parsers["MESSAGE_CREATE"] = created
+        for event in ("MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"):
+            parsers[event] = ignored
 
     @property
     def play(self):
@@ -86,9 +130,12 @@ class ApophisBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.config.database)
         self.outbox = Outbox(self, self.store)
-        self.service = GameService(self.store, self.outbox, time_scale=self.config.time_scale)
+        self.service = GameService(
+            self.store, self.outbox, time_scale=self.config.time_scale, seed=self.config.seed
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator())
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
         await self.resume_games()
@@ -118,7 +165,12 @@ class ApophisBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        # As Discord will get them, translations included: a changed word is a change.
+        translator = self.tree.translator
+        payload = [
+            await c.get_translated_payload(self.tree, translator)
+            for c in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(
             json.dumps([guild and guild.id, payload], sort_keys=True).encode()
         ).hexdigest()
@@ -161,6 +213,16 @@ class ApophisBot(commands.Bot):
         self, interaction: discord.Interaction, what: str, error: Exception
     ) -> None:
         """A bug or outage on our side: logged with its traceback, answered politely."""
+        if isinstance(getattr(error, "original", error), StoreBusy):
+            log.warning("%s: the database was busy", what)
+            if interaction.response.is_done():
+                return  # the player had their answer; only our own record of it waits
+            await send_reason(
+                interaction,
+                "I am busy right now and could not save that, so it was not done. "
+                "Please try again in a moment.",
+            )
+            return
         log.error("%s failed", what, exc_info=error)
         await send_reason(
             interaction,
@@ -169,14 +231,31 @@ class ApophisBot(commands.Bot):
         )
 
     async def close(self) -> None:
-        """Planned shutdown: stop the clocks where they are, send what is queued, close."""
+        """Planned shutdown: stop the clocks where they are, send what is queued, close.
+
+        It always completes. Clocks that cannot be frozen (a full disk) keep running in
+        the database: the next start resumes them as after a crash, from the heartbeat.
+        """
+        if self._closing:
+            return await super().close()
+        self._closing = True
         if self._heartbeat is not None:
             self._heartbeat.cancel()
-        if hasattr(self, "service"):
-            self.service.stop_timers()
-            frozen = await self.store.freeze_clocks(self.service.now())
-            log.info("froze %d running clocks", frozen)
-            await self.outbox.close()
-        await super().close()
-        if self.store is not None:
-            await self.store.close()
+        try:
+            if hasattr(self, "service"):
+                self.service.stop_timers()
+                try:
+                    frozen = await self.store.freeze_clocks(self.service.now())
+                    log.info("froze %d running clocks", frozen)
+                except Exception:
+                    log.exception(
+                        "could not freeze the clocks: the next start resumes them as after "
+                        "a crash, from the last heartbeat"
+                    )
+                await self.outbox.close()
+        finally:
+            try:
+                await super().close()
+            finally:
+                if self.store is not None:
+                    await self.store.close()

@@ -1,9 +1,10 @@
-"""Messages with buttons and pickers: the board, the lobby, the launch report.
+"""Messages with buttons: the board, the lobby, the launch report (and their parts).
 
 Every component is persistent: its custom_id carries the game id, the state version
-it was drawn for and what it does, so it keeps working after a restart and a click on
-an older board is recognised. Clicks are routed by their custom id (`CUSTOM_ID`) to
-the Play cog; discord.py keeps no view for them.
+it was drawn for and what it does (on the hand panel, also which cards or section),
+so it keeps working after a restart and a click on an older board is recognised.
+Clicks are routed by their custom id (`CUSTOM_ID`) to the Play cog; discord.py keeps
+no view for them.
 
 Components are written as Discord's JSON rather than as discord.ui views: a view and
 its items refer to each other, so every board drawn that way (several a second on a
@@ -18,14 +19,16 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot import render
-from engine import HAND_LIMIT, Colour, Phase, Size, card_label, colour_of
+from engine import Phase
 
 if TYPE_CHECKING:
     from bot.service import Table
 
-#: "apo:<b: button, p: picker>:<game id>:<version>:<action>".
+#: "apo:<b: board button, h: hand panel button, p: select>:<game id>:<version>:<action>",
+#: then ":<arg>" on panel buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bp]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhp]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
 #: Discord's button styles.
@@ -70,16 +73,21 @@ def button(
     *,
     emoji: str | None = None,
     style: int = SECONDARY,
+    kind: str = "b",
+    arg: str = "",
+    disabled: bool = False,
 ) -> dict[str, Any]:
-    """A board button; its custom id says which game, which state and what it does."""
+    """A button; its custom id says which game, which state and what it does."""
     item: dict[str, Any] = {
         "type": BUTTON,
         "style": style,
-        "label": label,
-        "custom_id": f"apo:b:{game_id}:{version}:{action}",
+        "label": label[:80],
+        "custom_id": f"apo:{kind}:{game_id}:{version}:{action}" + (f":{arg}" if arg else ""),
     }
     if emoji:
         item["emoji"] = {"name": emoji}
+    if disabled:
+        item["disabled"] = True
     return item
 
 
@@ -111,11 +119,19 @@ def option(label: str, value: str, emoji: str, description: str | None = None) -
     return item
 
 
-def rows(*items: dict[str, Any]) -> Components:
-    """Items laid out as Discord wants them: up to five buttons a row, a select alone."""
+def rows(*items: dict[str, Any] | None) -> Components:
+    """Items laid out as Discord wants them: up to five buttons a row, a select alone.
+
+    None starts a new row.
+    """
     laid: list[dict[str, Any]] = []
+    new_row = False
     for item in items:
-        last = laid[-1]["components"] if laid else None
+        if item is None:
+            new_row = True
+            continue
+        last = laid[-1]["components"] if laid and not new_row else None
+        new_row = False
         if (
             item["type"] == BUTTON
             and last
@@ -143,8 +159,17 @@ def lobby_message(table: Table) -> dict[str, Any]:
     return {"embed": render.lobby_embed(table), "view": rows(*items)}
 
 
+def drawn_version(table: Table) -> int:
+    """The version a board drawn now shows (-1 for a lobby, which has no versions)."""
+    return table.version if table.game is not None else -1
+
+
 def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
-    """The live board and its buttons (for whoever's turn it is)."""
+    """The live board and its buttons; those that cannot work now are disabled.
+
+    Build…, Launch… and Discard… open the player's hand panel, where those moves are
+    one click each.
+    """
     if table.game is None:
         return lobby_message(table)
     now = time.time() if now is None else now
@@ -159,15 +184,42 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
     elif view.phase is Phase.REROLL:
         rerolls = view.pending["rerolls"] if view.pending else 0
         items += _reroll_buttons(gid, version, rerolls)
-    elif view.phase is Phase.PLAY:
+    else:
+        playing = view.phase is Phase.PLAY
         items += [
-            button(gid, version, "draw", "Draw 2", emoji="🃏", style=PRIMARY),
-            button(gid, version, "build", "Build…", emoji="🏗️"),
-            button(gid, version, "launch", "Launch…", emoji="🚀"),
-            button(gid, version, "scrap", "Scrap", emoji="♻️"),
+            button(gid, version, "draw", "Draw 2", emoji="🃏", style=PRIMARY, disabled=not playing),
+            button(
+                gid,
+                version,
+                "build",
+                "Build…",
+                emoji="🏗️",
+                disabled=not playing or bool(view.sequence),
+            ),
+            button(
+                gid,
+                version,
+                "launch",
+                "Launch…",
+                emoji="🚀",
+                disabled=not playing or not view.rocket,
+            ),
+            button(
+                gid,
+                version,
+                "scrap",
+                "Scrap",
+                emoji="♻️",
+                disabled=not playing or not (view.rocket or view.sequence),
+            ),
         ]
-    items.append(button(gid, version, "hand", "My hand", emoji="👁️"))
+    items.append(button(gid, version, "hand", "My hand", emoji="👁️", style=SUCCESS))
     return {"embed": embed, "view": rows(*items)}
+
+
+def board_stub(table: Table) -> dict[str, Any]:
+    """An older board once a newer one is live: one line linking to it, no buttons."""
+    return {"content": render.board_stub(table), "embeds": [], "components": []}
 
 
 def _reroll_buttons(game_id: int, version: int, rerolls: int) -> list[dict[str, Any]]:
@@ -185,55 +237,3 @@ def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
     if pending:
         items = _reroll_buttons(table.id, table.version, game.public_view().pending["rerolls"])
     return {"embed": render.launch_embed(lines, finished=not pending), "view": rows(*items)}
-
-
-# ------------------------------------------------------------------ pickers
-
-
-def build_picker(table: Table, hand: tuple[str, ...]) -> dict[str, Any] | None:
-    """The sections this hand can pay for that fit on the rocket (None: nothing fits)."""
-    view = table.game.public_view()
-    top = view.rocket[-1][1] if view.rocket else Size.LARGE
-    counts = {c: sum(1 for card in hand if colour_of(card) is c) for c in Colour}
-    options = [
-        option(
-            f"{size.label.capitalize()} {colour.value} — pay {int(size)} {colour.symbol}",
-            f"{colour.value}:{int(size)}",
-            render.COLOUR_EMOJI[colour],
-            colour.role(view.rules),
-        )
-        for colour, size in view.depot
-        if counts[colour] >= size and size <= top
-    ]
-    if not options or view.sequence:
-        return None
-    menu = picker(
-        table.id, table.version, "build", options, placeholder="Choose a section to build"
-    )
-    return {"content": "What do you build?", "view": rows(menu)}
-
-
-def card_picker(table: Table, hand: tuple[str, ...], action: str) -> dict[str, Any] | None:
-    """Cards to choose for the launch sequence or for a discard (None: nothing to choose)."""
-    view = table.game.public_view()
-    if action == "launch":
-        cards = [c for c in hand if colour_of(c) not in view.sequence]
-        low, high = 1, min(len({colour_of(c) for c in cards}), 4)
-        prompt = "Choose cards for the launch sequence: at most one of each suit."
-    else:
-        cards = list(hand)
-        low = high = max(len(hand) - HAND_LIMIT, 1)
-        prompt = f"Choose {low} card{'s' if low > 1 else ''} to discard."
-    if not cards:
-        return None
-    options = [option(card_label(c), c, render.COLOUR_EMOJI[colour_of(c)]) for c in cards]
-    menu = picker(
-        table.id,
-        table.version,
-        action,
-        options,
-        placeholder=prompt,
-        min_values=low,
-        max_values=high,
-    )
-    return {"content": prompt, "view": rows(menu)}

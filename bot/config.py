@@ -30,6 +30,8 @@ class Config:
     api_base_url: str | None
     gateway_url: str | None
     time_scale: float
+    #: Deals every game from this seed (with the game's id), for reproducible demos.
+    seed: int | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -67,6 +69,10 @@ class Config:
                 f"not {scale_text!r}."
             )
 
+        seed_text = get("APOPHIS_SEED")
+        if seed_text and not seed_text.isdigit():
+            raise ConfigError(f"APOPHIS_SEED must be a whole number, or empty, not {seed_text!r}.")
+
         for name in ("DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL"):
             value = get(name)
             if value and "://" not in value:
@@ -80,4 +86,5 @@ class Config:
             api_base_url=get("DISCORD_API_BASE_URL") or None,
             gateway_url=get("DISCORD_GATEWAY_URL") or None,
             time_scale=time_scale,
+            seed=int(seed_text) if seed_text else None,
         )

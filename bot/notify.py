@@ -1,65 +1,61 @@
-"""The outbox: every message that is not an interaction response goes through here.
+"""The outbox: everything players see that is not the answer to their own interaction.
 
-Board edits, hand DMs and channel posts are coalesced by key: a board is edited once
-with its latest state however many actions happened meanwhile, and a player's DM
-always carries their latest hand with every change since the last one. A job that
-fails because Discord asked us to slow down, or had a passing fault, is retried later:
-the latest state of a hand is never dropped.
+Board edits, launch reports, turn pings, panel refreshes, channel posts and hand DMs
+are jobs, coalesced by key (a board is edited once with its latest state however many
+actions happened meanwhile) and retried later when Discord asks us to slow down or
+has a passing fault.
 
-Requests to the channel and DM routes spend Discord's global budget of 50 a second
-and are paced by one token bucket. Most board edits and channel posts do not need
-them: the interaction that last drew the board (a click on it, or the command that
-posted it) owns it as its "original response" for the token's 15 minutes, and an edit
-or a follow-up through that token is not counted against the global limit. Those go
-that way, and the channel routes are the fallback. Hand DMs always spend the budget, so
-they queue in a lane of their own: when players outpace it, their backlog never holds
-boards back. Requests are sent as Discord's JSON through discord.py's HTTP client, so
-that no message object is built from each answer.
+What a player waits for goes through interaction tokens (bot.tokens), outside
+Discord's global budget of 50 requests a second: the board through the token of the
+interaction that posted it or last updated it, reports, pings and posts as follow-ups
+of the latest interaction in the game, a player's panel through that player's latest
+interaction. Jobs caused by an interaction wait for its answer (bot.jobs), so that its
+fresh token can carry them. The channel routes, which spend the budget, are
+the fallback when no token is usable; when the board's own token has expired, the
+board is posted again below as a follow-up instead (and when more than
+`REPOST_AFTER` messages were posted below it), the old one becoming a one-line stub.
+
+Hand DMs (bot.dms) always spend the budget: they queue in a lane of their own, paced
+by one token bucket, so their backlog never holds the rest back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 from discord.http import Route
-from discord.webhook.async_ import async_context
 
-from bot import components, render
+from bot import components, panel, render
+from bot.dms import NO_MENTIONS, HandDMs
+from bot.jobs import WORKERS, Job, Jobs, RateLimiter
+from bot.tokens import Owned, Token, Tokens
 
 if TYPE_CHECKING:
-    from bot.service import Table
+    from bot.service import Report, Table
     from bot.store import Store
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
-
 #: Requests a second we allow ourselves out of Discord's global 50.
 GLOBAL_RATE = 45.0
-#: How long a board edit waits for more changes (and for an interaction response to claim it).
-BOARD_DELAY = 0.5
-RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
 #: The outbox's queues: hand DMs (always paced by the global budget) apart from the rest.
 LANES = ("tables", "dms")
-#: Jobs sent at once in each lane.
-WORKERS = 8
-#: How long after an interaction we still use its token (Discord: 15 minutes), leaving
-#: room for an edit that waits in the queue.
-TOKEN_USE_SECONDS = 14 * 60.0
-#: allowed_mentions that ping nobody.
-NO_MENTIONS = {"parse": []}
+#: Messages posted below the board after which its next update posts it again below.
+REPOST_AFTER = 10
+#: Seconds after a game's end before its tokens and records are forgotten.
+FORGET_AFTER = 60.0
 
 
 def message_json(message: dict, content: str | None = None) -> dict:
-    """A board/lobby/report message (`components.board_message` and co.) as Discord's JSON."""
+    """A board/lobby/report/panel message (`components.board_message` and co.) as JSON."""
     payload = {
         "embeds": [message["embed"].to_dict()],
         "components": message["view"].to_components(),
@@ -67,32 +63,13 @@ def message_json(message: dict, content: str | None = None) -> dict:
     }
     if content is not None:
         payload["content"] = content
+    elif "content" in message:
+        payload["content"] = message["content"]
     return payload
 
 
-class RateLimiter:
-    """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
-
-    def __init__(self, rate: float, burst: int = 10) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens = float(burst)
-        self._stamp = time.monotonic()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        async with self._lock:
-            while True:
-                now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
-
-
 class Outbox:
-    """Coalescing, rate-limited sender of boards, hand DMs and channel posts."""
+    """Coalescing, rate-limited sender of what the games cause (module docstring)."""
 
     def __init__(
         self,
@@ -105,79 +82,83 @@ class Outbox:
     ) -> None:
         self.client = client
         self.store = store
-        self.clock = clock
+        self._clock = clock
         self.limiter = RateLimiter(rate)
-        self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in LANES}
-        self._attempts: dict[tuple, int] = {}
-        self._running: set[tuple] = set()
-        self._wakeup = {lane: asyncio.Event() for lane in LANES}
-        self._idle = asyncio.Event()
-        self._workers = [
-            asyncio.create_task(self._work(lane)) for lane in LANES for _ in range(workers)
-        ]
+        self.tokens = Tokens(client, lambda: self.clock())
+        self.dms = HandDMs(
+            client.http,
+            client,
+            store,
+            spend=lambda: self._spend(),
+            tell_channel=self.post,
+            clock=lambda: self.clock(),
+        )
+        # Hand DMs (always paced by the global budget) queue apart from the rest.
+        self.jobs = Jobs(
+            LANES,
+            lambda key: "dms" if key[0] == "dm" else "tables",
+            workers=workers,
+            quiet=lambda key: key[0] == "post",
+        )
         self._post_seq = 0
-        #: game id -> the latest version of a started game the board shows (a lobby has
-        #: no versions: it is always redrawn).
+        #: game id -> the latest version of a started game the board shows.
         self._board_written: dict[int, int] = {}
-        self._board_due: set[tuple] = set()
-        self._dm_changes: dict[tuple[int, int], list[str]] = {}
-        self._dm_channels: dict[int, int] = {}
-        self._dms_closed: set[tuple[int, int]] = set()
-        #: game id -> (board message id, token of the interaction owning it, usable until)
-        self._board_owners: dict[int, tuple[int, str, float]] = {}
-        self._webhook: discord.Webhook | None = None
+        #: game id -> the board message and the token that may edit it.
+        self._board_owners: dict[int, Owned] = {}
+        #: game id -> the token of the latest interaction answered in the game.
+        self._fresh: dict[int, Token] = {}
+        #: game id -> player -> the token whose original response is their panel.
+        self._panels: dict[int, dict[int, Token]] = {}
+        self._panel_versions: dict[int, dict[int, int]] = {}
+        #: game id -> (report, its message) of the current launch.
+        self._reports: dict[int, tuple[Report, Owned | None]] = {}
+        #: game id -> the player to ping (None: nobody, take the last ping down).
+        self._ping_due: dict[int, int | None] = {}
+        self._pings: dict[int, Owned] = {}
+        self._pings_on: dict[int, bool] = {}
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:  # tests move time on
+        self._clock = clock
 
     # ------------------------------------------------- what the service calls
 
     def board_changed(self, table: Table) -> None:
-        """The board of `table` should show its latest state (soon: bursts coalesce)."""
-        key = ("board", table.id)
-        if key not in self._jobs["tables"] and key not in self._board_due:
-            self._board_due.add(key)
-            asyncio.get_running_loop().call_later(BOARD_DELAY, self._board_due_now, table)
-
-    def _board_due_now(self, table: Table) -> None:
-        self._board_due.discard(("board", table.id))
-        self._submit(("board", table.id), lambda: self._write_board(table))
-
-    def board_written(
-        self, table: Table, version: int, interaction: discord.Interaction | None = None
-    ) -> None:
-        """An interaction response already showed the board at `version`.
-
-        With `interaction`: its original response is the board message (a click on the
-        board answered by updating it, or the command that posted it), so its token may
-        edit the board and post in the channel for a while, outside the global limit.
-        """
-        if table.game is not None and self._board_written.get(table.id, -1) < version:
-            self._board_written[table.id] = version
-        if interaction is not None and table.board_message_id is not None:
-            until = self.clock() + TOKEN_USE_SECONDS
-            self._board_owners[table.id] = (table.board_message_id, interaction.token, until)
-
-    def _board_owner(self, table: Table) -> str | None:
-        """The token that may edit the current board now, if any."""
-        owner = self._board_owners.get(table.id)
-        if owner is None:
-            return None
-        message_id, token, until = owner
-        if message_id != table.board_message_id or self.clock() >= until:
-            del self._board_owners[table.id]
-            return None
-        return token
+        """The board of `table` should show its latest state."""
+        self._hold(table, ("board", table.id), lambda: self._write_board(table))
 
     def hand_changed(self, table: Table, player: int, changes: list[str]) -> None:
-        """`player` should get a DM with their latest hand and what changed."""
-        key = (table.id, player)
-        if key in self._dms_closed:
-            return
-        self._dm_changes.setdefault(key, []).extend(changes)
-        self._submit(("dm", *key), lambda: self._send_hand(table, player))
+        """`player`'s DM should show their latest hand and what changed."""
+        if self.dms.changed(table, player, changes):
+            self._submit(("dm", table.id, player), lambda: self.dms.send(table, player))
+
+    def panel_changed(self, table: Table, player: int) -> None:
+        """`player`'s panel should be redrawn (their turn came, or a change not theirs)."""
+        key = ("panel", table.id, player)
+        self._hold(table, key, lambda: self._refresh_panel(table, player))
+
+    def turn_passed(self, table: Table, player: int | None) -> None:
+        """Ping `player` (None: nobody now; take the standing ping down)."""
+        self._ping_due[table.id] = player
+        self._hold(table, ("ping", table.id), lambda: self._ping(table))
+
+    def report_changed(self, table: Table) -> None:
+        """The launch report (`table.report`) should show its latest lines."""
+        self._hold(table, ("report", table.id), lambda: self._write_report(table))
 
     def post(self, table: Table, content: str) -> None:
         """A message in the game's channel."""
         self._post_seq += 1
-        self._submit(("post", self._post_seq), lambda: self._send_post(table, content))
+        key = ("post", self._post_seq)
+        self._hold(table, key, lambda: self._send_post(table, content))
+
+    def flush(self, table: Table) -> None:
+        """No interaction will answer for what was just queued (a timer): send it now."""
+        self._release(table.id)
 
     def fresh_board(self, table: Table, content: str) -> None:
         """Post a new board message (after a restart) instead of editing the old one."""
@@ -186,73 +167,94 @@ class Outbox:
         self._board_owners.pop(table.id, None)
         self._submit(("board", table.id), lambda: self._write_board(table, content))
 
+    def set_pings(self, guild_id: int, on: bool) -> None:
+        self._pings_on[guild_id] = on
+
+    # ------------------------------------------- what the interaction handlers call
+
+    def answered(
+        self,
+        table: Table,
+        interaction: discord.Interaction,
+        *,
+        panel_of: tuple[int, int] | None = None,
+        board_version: int | None = None,
+        report: Report | None = None,
+    ) -> None:
+        """An interaction in `table`'s channel was answered: its token may carry what follows.
+
+        `panel_of`: its response is that (player's panel, showing that version).
+        `board_version`: its response is the board message (showing that version).
+        `report`: its response is the launch report (showing its latest lines).
+        """
+        token = self.tokens.new(interaction)
+        self._fresh[table.id] = token
+        if panel_of is not None:
+            player, version = panel_of
+            self._panels.setdefault(table.id, {})[player] = token
+            self._panel_versions.setdefault(table.id, {})[player] = version
+        if board_version is not None and table.board_message_id is not None:
+            self._board_owners[table.id] = Owned(table.board_message_id, token)
+            self.board_written(table, board_version)
+        if report is not None and interaction.message is not None:
+            self._reports[table.id] = (report, Owned(interaction.message.id, token))
+            report.shown = report.changes
+        self._release(table.id)
+
+    def board_written(self, table: Table, version: int) -> None:
+        """A response already showed the board at `version` (`components.drawn_version`)."""
+        if self._board_written.get(table.id, -1) < version:
+            self._board_written[table.id] = version
+
+    def board_moved(
+        self,
+        table: Table,
+        old_message_id: int | None,
+        interaction: discord.Interaction,
+        version: int,
+    ) -> None:
+        """`/board` posted the board again below (its response): the old one becomes a stub."""
+        old = self._board_owners.get(table.id)
+        table.below = 0
+        self.answered(table, interaction, board_version=version)
+        if old_message_id is not None and old_message_id != table.board_message_id:
+            owner = old if old is not None and old.message_id == old_message_id else None
+            self._submit(("stub", old_message_id), lambda: self._stub(table, old_message_id, owner))
+
     # ------------------------------------------------------------- machinery
 
+    def _hold(self, table: Table, key: tuple, job: Job) -> None:
+        self.jobs.hold(table.id, key, job)
+
+    def _release(self, game_id: int) -> None:
+        self.jobs.release(game_id)
+
     def _submit(self, key: tuple, job: Job) -> None:
-        # A pending job reads the latest state when it runs, so one per key is enough.
-        lane = "dms" if key[0] == "dm" else "tables"
-        self._jobs[lane].setdefault(key, job)
-        self._wakeup[lane].set()
-
-    def _pending(self) -> int:
-        return sum(map(len, self._jobs.values()))
-
-    async def _next_job(self, lane: str) -> tuple[tuple, Job]:
-        jobs, wakeup = self._jobs[lane], self._wakeup[lane]
-        while True:
-            for key in jobs:
-                if key not in self._running:  # one job per key at a time, in order
-                    self._running.add(key)
-                    return key, jobs.pop(key)
-            wakeup.clear()
-            await wakeup.wait()
-
-    async def _work(self, lane: str) -> None:
-        while True:
-            key, job = await self._next_job(lane)
-            try:
-                await job()
-                self._attempts.pop(key, None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self._retry_later(key, job, exc)
-            finally:
-                self._running.discard(key)
-                self._wakeup[lane].set()
-                if not self._pending() and not self._running:
-                    self._idle.set()
-
-    def _retry_later(self, key: tuple, job: Job, exc: Exception) -> None:
-        attempt = self._attempts.get(key, 0)
-        self._attempts[key] = attempt + 1
-        transient = isinstance(exc, discord.HTTPException) and (
-            exc.status == 429 or exc.status >= 500
-        )
-        if not transient and (key[0] == "post" or attempt >= 2):
-            log.error("giving up on %s", key, exc_info=exc)
-            self._attempts.pop(key, None)
-            return
-        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-        log.warning("%s failed (%s); retrying in %.0f s", key, exc, delay)
-
-        asyncio.get_running_loop().call_later(delay, self._submit, key, job)
+        self.jobs.submit(key, job)
 
     async def drain(self) -> None:
-        """Wait until nothing is queued or being sent (tests and shutdown)."""
-        while self._pending() or self._running or self._board_due:
-            self._idle.clear()
-            await self._idle.wait()
+        """Wait until nothing is queued, held or being sent (tests and shutdown)."""
+        await self.jobs.drain()
 
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is queued (for at most `timeout` seconds), then stop."""
-        try:
-            await asyncio.wait_for(self.drain(), timeout)
-        except TimeoutError:
-            log.warning("shutting down with %d messages unsent", self._pending())
-        for worker in self._workers:
-            worker.cancel()
-        await asyncio.gather(*self._workers, return_exceptions=True)
+        await self.jobs.close(timeout)
+
+    def _forget_later(self, table: Table) -> None:
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self._forget, table.id)
+
+    def _forget(self, game_id: int) -> None:
+        for records in (
+            self._board_written,
+            self._board_owners,
+            self._fresh,
+            self._panels,
+            self._panel_versions,
+            self._reports,
+            self._ping_due,
+            self._pings,
+        ):
+            records.pop(game_id, None)
 
     # ------------------------------------------------------------------ jobs
 
@@ -260,129 +262,189 @@ class Outbox:
         """Wait for a share of the global budget, before a request that counts against it."""
         await self.limiter.acquire()
 
-    async def _write_board(self, table: Table, content: str | None = None) -> None:
-        version = table.version
-        shown = self._board_written.get(table.id, -1) if table.game is not None else -1
-        if content is None and shown >= version:
-            return  # an interaction response already showed this state
-        payload = message_json(components.board_message(table), content)
-        if table.board_message_id is not None:
-            try:
-                await self._to_table(table, "PATCH", payload)
-            except discord.NotFound:
-                table.board_message_id = None
-            except discord.HTTPException as exc:
-                if exc.code != TOO_OLD_TO_EDIT:
-                    raise
-                table.board_message_id = None  # post a fresh board instead
-        if table.board_message_id is None:
-            await self._spend()
-            sent = await self.client.http.request(
-                Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id),
-                json=payload,
-            )
-            table.board_message_id = int(sent["id"])
-            await self.store.set_board_message(table.id, table.board_message_id)
-        self.board_written(table, version)
+    def _fresh_token(self, table: Table) -> Token | None:
+        """The newest usable token of the game (for follow-ups), if any."""
+        for token in (self._fresh.get(table.id), getattr(self._board_owner(table), "token", None)):
+            if self.tokens.usable(token):
+                return token
+        return None
 
-    async def _to_table(self, table: Table, method: str, payload: dict) -> None:
-        """PATCH the board or POST a message in the game's channel.
+    def _board_owner(self, table: Table) -> Owned | None:
+        owner = self._board_owners.get(table.id)
+        if owner is None or owner.message_id != table.board_message_id:
+            return None
+        return owner if self.tokens.usable(owner.token) else None
 
-        Through the token of the interaction owning the board when there is one (outside
-        the global limit), else through the channel routes.
-        """
-        token = self._board_owner(table)
-        if token is not None:
-            try:
-                await self._through_token(method, token, payload)
-                return
-            except discord.HTTPException as exc:
-                # Token refused (expired, unknown) or message gone: the channel route decides.
-                log.debug("%s through the interaction token failed: %s", method, exc)
-                self._board_owners.pop(table.id, None)
+    async def _channel(
+        self, method: str, table: Table, payload: dict | None, message_id: int | None = None
+    ) -> dict | None:
+        """A request to the game's channel through the channel routes (global budget)."""
         await self._spend()
-        if method == "PATCH":
+        if message_id is None:
+            route = Route(method, "/channels/{channel_id}/messages", channel_id=table.channel_id)
+        else:
             route = Route(
-                "PATCH",
+                method,
                 "/channels/{channel_id}/messages/{message_id}",
                 channel_id=table.channel_id,
-                message_id=table.board_message_id,
+                message_id=message_id,
             )
+        return await self.client.http.request(route, json=payload)
+
+    async def _edit(
+        self, table: Table, owned: Owned | None, message_id: int, payload: dict
+    ) -> None:
+        """Edit a message of the channel: through its token if usable, else the channel route."""
+        if owned is not None and self.tokens.usable(owned.token):
+            try:
+                await self.tokens.edit(owned.token, None if owned.original else message_id, payload)
+                return
+            except discord.HTTPException:
+                pass  # the channel route decides
+        await self._channel("PATCH", table, payload, message_id)
+
+    async def _follow_up(self, table: Table, payload: dict) -> Owned | int:
+        """Post in the channel: a follow-up of the game's newest token, else a channel post."""
+        token = self._fresh_token(table)
+        if token is not None:
+            try:
+                return Owned(await self.tokens.follow_up(token, payload), token, original=False)
+            except discord.HTTPException:
+                pass
+        sent = await self._channel("POST", table, payload)
+        return int(sent["id"])
+
+    # ----------------------------------------------------------------- board
+
+    async def _write_board(self, table: Table, content: str | None = None) -> None:
+        version = components.drawn_version(table)
+        buried = table.below > REPOST_AFTER
+        shown = 0 <= version <= self._board_written.get(table.id, -1)
+        if content is None and shown and not buried:
+            return  # an interaction response already showed this state
+        payload = message_json(components.board_message(table), content)
+        if table.board_message_id is not None and not buried:
+            owner = self._board_owner(table)
+            if owner is not None:
+                try:
+                    await self.tokens.edit(
+                        owner.token, None if owner.original else owner.message_id, payload
+                    )
+                    return self._board_done(table, version)
+                except discord.HTTPException:
+                    pass
+            if self._fresh_token(table) is None:  # nothing to post it again with: edit it
+                try:
+                    await self._channel("PATCH", table, payload, table.board_message_id)
+                    return self._board_done(table, version)
+                except discord.NotFound:
+                    pass
+                except discord.HTTPException as exc:
+                    if exc.code != TOO_OLD_TO_EDIT:
+                        raise
+        await self._post_board(table, payload)
+        self._board_done(table, version)
+
+    def _board_done(self, table: Table, version: int) -> None:
+        self.board_written(table, version)
+        if not table.open:
+            self._forget_later(table)
+
+    async def _post_board(self, table: Table, payload: dict) -> None:
+        """The board posted below (a follow-up when a token can carry it); the old one stubbed."""
+        old_id, old_owner = table.board_message_id, self._board_owners.pop(table.id, None)
+        sent = await self._follow_up(table, payload)
+        if isinstance(sent, Owned):
+            table.board_message_id = sent.message_id
+            self._board_owners[table.id] = sent
         else:
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=table.channel_id)
-        await self.client.http.request(route, json=payload)
+            table.board_message_id = sent
+        table.below = 0
+        await self.store.set_board_message(table.id, table.board_message_id)
+        if old_id is not None:
+            owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
+            self._submit(("stub", old_id), lambda: self._stub(table, old_id, owner))
 
-    async def _through_token(self, method: str, token: str, payload: dict) -> None:
-        """Edit the original response (PATCH) or post a follow-up (POST) with `token`.
+    async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
+            await self._edit(table, owner, message_id, components.board_stub(table))
 
-        Sent by discord.py's webhook adapter, which keeps no rate-limit record per token
-        (its HTTP client keeps one per route and token for five minutes, and scans them
-        all whenever it adds one: at hundreds of tokens a second, a third of our time).
-        """
-        if self._webhook is None:
-            # The client's session and proxy settings, as discord.py's own webhooks use them.
-            self._webhook = discord.Webhook.partial(
-                self.client.application_id, "-", client=self.client
-            )
-        webhook, adapter = self._webhook, async_context.get()
-        send = (
-            adapter.edit_original_interaction_response
-            if method == "PATCH"
-            else adapter.execute_webhook
-        )
-        await send(
-            webhook.id,
-            token,
-            session=webhook.session,
-            proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth,
-            payload=payload,
-        )
+    # ---------------------------------------------------- reports, pings, posts
 
-    async def _send_hand(self, table: Table, player: int) -> None:
-        key = (table.id, player)
-        changes = self._dm_changes.pop(key, [])
-        if not changes:
-            return  # an earlier DM already carried the latest hand
+    async def _write_report(self, table: Table) -> None:
+        report = table.report
+        if report is None:
+            return
+        current, owned = self._reports.get(table.id, (None, None))
+        if current is report and report.shown >= report.changes:
+            return
+        changes = report.changes
+        payload = message_json(components.launch_report(table, report.lines))
+        if current is report and owned is not None:
+            await self._edit(table, owned, owned.message_id, payload)
+        else:
+            sent = await self._follow_up(table, payload)
+            if not isinstance(sent, Owned):
+                sent = Owned(sent, None)
+            self._reports[table.id] = (report, sent)
+            table.below += 1
+        report.shown = max(report.shown, changes)
+
+    async def _ping(self, table: Table) -> None:
+        player = self._ping_due.pop(table.id, None)
         game = table.game
-        hand = (
-            tuple(game.hands[game.players.index(player)])
-            if (game is not None and player in game.players)
-            else ()
-        )
-        try:
-            channel_id = await self._dm_channel(player)
-            await self._spend()
-            await self.client.http.request(
-                Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id),
-                json={
-                    "content": render.hand_dm(table, hand, changes),
-                    "allowed_mentions": NO_MENTIONS,
-                },
-            )
-        except discord.Forbidden:
-            self._dms_closed.add(key)
-            self.post(
-                table,
-                f"📪 {render.mention(player)}, I cannot send you direct messages, so your "
-                "hand is not coming by DM. Use `/hand` here to see it privately.",
-            )
-        except Exception:
-            # Keep what changed for the retry, before anything newer.
-            self._dm_changes[key] = changes + self._dm_changes.get(key, [])
-            raise
+        live = game is not None and table.open and player == game.active_player
+        if live and await self._pings_wanted(table.guild_id):
+            payload = {
+                "content": f"🔔 {render.mention(player)}, it is your turn in Apophis.",
+                "allowed_mentions": {"users": [str(player)]},
+            }
+            sent = await self._follow_up(table, payload)
+            if not isinstance(sent, Owned):
+                sent = Owned(sent, None)
+            old, self._pings[table.id] = self._pings.get(table.id), sent
+        else:
+            old = self._pings.pop(table.id, None)
+        if old is not None:
+            await self._delete(table, old)
 
-    async def _dm_channel(self, user_id: int) -> int:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            channel_id = await self.store.get_dm_channel(user_id)
-        if channel_id is None:
-            await self._spend()
-            dm = await self.client.create_dm(discord.Object(user_id))
-            channel_id = dm.id
-            await self.store.set_dm_channel(user_id, channel_id)
-        self._dm_channels[user_id] = channel_id
-        return channel_id
+    async def _delete(self, table: Table, owned: Owned) -> None:
+        try:
+            if self.tokens.usable(owned.token):
+                try:
+                    await self.tokens.delete(owned.token, owned.message_id)
+                    return
+                except discord.HTTPException:
+                    pass
+            await self._channel("DELETE", table, None, owned.message_id)
+        except discord.NotFound:
+            pass
+
+    async def _pings_wanted(self, guild_id: int) -> bool:
+        on = self._pings_on.get(guild_id)
+        if on is None:
+            on = (await self.store.get_guild_settings(guild_id)).turn_pings
+            self._pings_on[guild_id] = on
+        return on
 
     async def _send_post(self, table: Table, content: str) -> None:
-        await self._to_table(table, "POST", {"content": content, "allowed_mentions": NO_MENTIONS})
+        await self._follow_up(table, {"content": content, "allowed_mentions": NO_MENTIONS})
+        table.below += 1
+
+    # ------------------------------------------------------------------ panels
+
+    async def _refresh_panel(self, table: Table, player: int) -> None:
+        """Redraw a player's panel through their latest token, while it is usable."""
+        token = self._panels.get(table.id, {}).get(player)
+        game = table.game
+        if not self.tokens.usable(token) or game is None or player not in game.players:
+            return
+        versions = self._panel_versions.setdefault(table.id, {})
+        if versions.get(player, -1) >= table.version and table.open:
+            return
+        version = table.version
+        try:
+            await self.tokens.edit(token, None, message_json(panel.panel_message(table, player)))
+        except discord.HTTPException:
+            return  # dismissed or expired (the token is dropped): their next click redraws it
+        versions[player] = version

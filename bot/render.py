@@ -8,11 +8,14 @@ can reach them.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import t
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
 from engine import events as ev
 
@@ -24,6 +27,15 @@ COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", C
 EMBED_COLOUR = 0x8E44AD
 WIN_COLOUR = 0x2ECC71
 LOSS_COLOUR = 0xE74C3C
+#: A game ended without a result (host's end, moderator's reset).
+ENDED_COLOUR = 0x95A5A6
+#: The board's colour in the last minute.
+URGENT_COLOUR = 0xE67E22
+URGENT_SECONDS = 60
+#: Discord's limit on a message's content.
+CONTENT_LIMIT = 2000
+#: Changes of a hand told in its DM: the latest ones only.
+DM_CHANGES = 6
 DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 RECENT_LINES = 6
 STEP_NAMES = {
@@ -70,14 +82,19 @@ def hand_text(hand: Sequence[str]) -> str:
         return "Your hand is empty."
     lines = []
     for colour in Colour:
-        cards = sorted((c for c in hand if colour_of(c) is colour), key=_rank_order)
+        cards = sorted((c for c in hand if colour_of(c) is colour), key=rank_order)
         if cards:
             lines.append(f"{COLOUR_EMOJI[colour]} {colour.suit_name}: {cards_text(cards)}")
     return "\n".join(lines)
 
 
-def _rank_order(card: str) -> int:
+def rank_order(card: str) -> int:
     return RANKS.index(card[:-1])
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """Cards by suit (as hands are grouped), then rank."""
+    return (list(Colour).index(colour_of(card)), rank_order(card))
 
 
 def hand_changes(events: Iterable[ev.Event], player: int) -> list[str]:
@@ -102,12 +119,65 @@ def hand_changes(events: Iterable[ev.Event], player: int) -> list[str]:
     return changes
 
 
-def hand_dm(table: Table, hand: Sequence[str], changes: Sequence[str]) -> str:
-    """The DM a player gets when their hand changes."""
-    head = f"**Apophis in <#{table.channel_id}>**"
-    if changes:
-        head += " — " + "; ".join(changes) + "."
-    return f"{head}\n{hand_text(hand)}"
+def private_note(events: Iterable[ev.Event], player: int) -> str:
+    """What an action did, told to the player who made it ("You drew 7♥ and K♠.")."""
+    said = hand_changes(events, player)
+    note = "; ".join(said)
+    note = (note[:1].upper() + note[1:] + ".") if note else ""
+    if any(isinstance(e, ev.LaunchStarted) for e in events):
+        note += " 🚀 Launch! The launch report is in the channel."
+    elif any(isinstance(e, ev.RocketScrapped) for e in events):
+        note += " ♻️ The rocket went back to the depot."
+    return note.strip() or "Done."
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str]) -> str:
+    """The one DM that carries a player's hand for a game (`hand` None: no longer playing).
+
+    It tells the latest changes only, and always fits Discord's 2,000 characters.
+    """
+    where = f"<#{table.channel_id}>"
+    if table.board_message_id is not None:
+        link = message_link(table.guild_id, table.channel_id, table.board_message_id)
+        where += f" ([board]({link}))"
+    lines = [f"**Apophis #{table.id} in {where}**"]
+    game = table.game
+    if game is not None and game.is_over:
+        lines.append(f"The game is over: {outcome_text(game.outcome)}")
+    elif hand is not None:
+        lines.append("Play from the board's **My hand** button or `/hand` in the channel.")
+    if hand is not None:
+        lines += [
+            f"**Your hand** ({len(hand)} card{'s' if len(hand) != 1 else ''})",
+            hand_text(hand),
+        ]
+    recent = [c for c in changes if c][-DM_CHANGES:]
+    while True:
+        tail = ["Latest: " + "; ".join(recent) + "."] if recent else []
+        text = "\n".join(lines + tail)
+        if len(text) <= CONTENT_LIMIT or not recent:
+            return text[:CONTENT_LIMIT]
+        recent = recent[1:]
+
+
+def outcome_text(outcome: Outcome | None) -> str:
+    return {
+        Outcome.DESTROYED: "Apophis was destroyed. Earth is safe!",
+        Outcome.DEFLECTED: "Apophis was deflected and will miss Earth!",
+        Outcome.LOST: "time ran out and Apophis hit Earth.",
+    }.get(outcome, "it was ended without a result.")
+
+
+def board_stub(table: Table) -> str:
+    """What an older board says once a newer one is live below it."""
+    if table.board_message_id is None:
+        return "☄️ This board is no longer live."
+    link = message_link(table.guild_id, table.channel_id, table.board_message_id)
+    return f"☄️ This board moved down: [the live board of game #{table.id}]({link})."
 
 
 # ---------------------------------------------------------------- narration
@@ -228,12 +298,9 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 def board_embed(table: Table, view: PublicView, time_left: float | None) -> discord.Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock."""
-    over = view.phase is Phase.OVER
-    colour = EMBED_COLOUR
-    if over and view.outcome is not None:
-        colour = WIN_COLOUR if view.outcome.won else LOSS_COLOUR
     embed = discord.Embed(
-        title=f"☄️ Apophis — {view.rules.value} rules, {table.difficulty}", colour=colour
+        title=f"☄️ Apophis — {view.rules.value} rules, {table.difficulty}",
+        colour=board_colour(table, view, time_left),
     )
     embed.description = _status_line(table, view, time_left)
 
@@ -253,6 +320,8 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
     embed.add_field(name="Rocket", value=rocket)
 
     sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or "not started"
+    if view.sequence:
+        sequence += "\nneeds " + " ".join(f"{c.symbol}" for c in needed_suits(view))
     embed.add_field(name=f"Launch sequence ({len(view.sequence)}/4)", value=sequence)
 
     depot = []
@@ -266,12 +335,63 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
     for seat in view.seats:
         marker = "▶️" if seat.player == view.active_player else "▫️"
         plural = "" if seat.hand_size == 1 else "s"
-        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}")
+        host = " · host" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {seat.hand_size} card{plural}{host}")
     embed.add_field(name="Players", value="\n".join(seats) or "nobody", inline=False)
     if table.recent:
         embed.add_field(name="Last actions", value="\n".join(table.recent)[-1024:], inline=False)
     embed.set_footer(text=f"Game #{table.id} · move {table.version}")
     return embed
+
+
+def board_colour(table: Table, view: PublicView, time_left: float | None) -> int:
+    """Win green, loss red, ended grey; urgent orange in the last minute."""
+    if view.phase is Phase.OVER or not table.open:
+        if view.outcome is not None and view.outcome.won:
+            return WIN_COLOUR
+        return LOSS_COLOUR if view.outcome is Outcome.LOST else ENDED_COLOUR
+    if time_left is not None and time_left <= URGENT_SECONDS:
+        return URGENT_COLOUR
+    return EMBED_COLOUR
+
+
+def needed_suits(view: PublicView) -> list[Colour]:
+    """The suits the launch sequence still needs."""
+    return [c for c in Colour if c not in view.sequence]
+
+
+def next_step(table: Table, view: PublicView, now: float) -> str:
+    """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence...")."""
+    player = mention(view.active_player)
+    if view.phase is Phase.DISCARD:
+        count = (view.pending or {}).get("count", 1)
+        return f"{player} must discard {count}."
+    if view.phase is Phase.RESHUFFLE:
+        left = reshuffle_left(table, now)
+        return "🔀 Shuffling a new deck" + (f", {left} s." if left is not None else "…")
+    if view.phase is Phase.REROLL:
+        return f"{player} decides: reroll the failed die, or accept it."
+    if view.sequence:
+        suits = " ".join(c.symbol for c in needed_suits(view))
+        return f"{player}: add {suits} to the launch sequence (or draw, or scrap)."
+    if view.rocket:
+        return f"{player}: draw, build, launch or scrap."
+    return f"{player}: draw or build."
+
+
+def reshuffle_left(table: Table, now: float) -> int | None:
+    """Whole seconds (game time) until the new deck is ready, if a reshuffle is timed."""
+    if table.reshuffle_ends is None:
+        return None
+    return max(math.ceil((table.reshuffle_ends - now) * table.time_scale), 0)
+
+
+def clock_text(table: Table, time_left: float | None) -> str:
+    if table.deadline is not None and time_left is not None:
+        return f"⏱️ **{duration(time_left)}** left · Apophis arrives <t:{int(table.deadline)}:R>"
+    if time_left is not None:
+        return f"⏱️ {duration(time_left)} left (clock paused)"
+    return ""
 
 
 def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
@@ -284,25 +404,17 @@ def _status_line(table: Table, view: PublicView, time_left: float | None) -> str
             how = "destroyed" if outcome is Outcome.DESTROYED else "deflected"
             return f"🎉 **Victory!** Apophis was {how}{left}."
         return "This game was ended."
-    clock = ""
-    if table.deadline is not None:
-        clock = f"⏱️ Apophis arrives <t:{int(table.deadline)}:R>"
-    elif time_left is not None:
-        clock = f"⏱️ {duration(time_left)} left (clock paused)"
-    player = mention(view.active_player)
-    waiting = {
-        Phase.PLAY: f"{player}'s turn: draw, build, launch or scrap.",
-        Phase.DISCARD: f"{player} must discard down to 5 cards.",
-        Phase.RESHUFFLE: "🔀 Shuffling the discard pile into a new deck…",
-        Phase.REROLL: f"{player} decides: reroll the failed die, or accept it.",
-    }[view.phase]
-    return f"{clock}\n{waiting}".strip()
+    now = time.time()
+    return f"{clock_text(table, time_left)}\n{next_step(table, view, now)}".strip()
+
+
+REPORT_TITLE = "🚀 Launch report"
 
 
 def launch_embed(lines: Sequence[str], finished: bool) -> discord.Embed:
     """The launch report: each check with its die, total and result."""
     embed = discord.Embed(
-        title="🚀 Launch report", description="\n".join(lines)[-4000:], colour=EMBED_COLOUR
+        title=REPORT_TITLE, description="\n".join(lines)[-4000:], colour=EMBED_COLOUR
     )
     if not finished:
         embed.set_footer(text="Waiting for the reroll decision…")
@@ -319,8 +431,8 @@ def stats_embed(stats: Stats) -> discord.Embed:
         embed.description = "No game has finished here yet. Open one with `/apophis new`."
         return embed
     lines = [
-        f"**{t.rules}, {t.difficulty}**: {t.games} games — {t.wins} won, {t.losses} lost"
-        + (f", {t.abandoned} abandoned" if t.abandoned else "")
+        f"**{t.rules}, {t.difficulty}**: {t.games} game{'s' if t.games != 1 else ''} — "
+        f"{t.wins} won, {t.losses} lost" + (f", {t.abandoned} abandoned" if t.abandoned else "")
         for t in stats.tallies
     ]
     embed.add_field(name="Games", value="\n".join(lines)[:1024], inline=False)
@@ -337,31 +449,16 @@ def stats_embed(stats: Stats) -> discord.Embed:
 # -------------------------------------------------------------------- rules
 
 
-RULES_TEXT = """\
-**Apophis** is cooperative: everyone wins or loses together against the clock.
-
-**On your turn, do one thing:**
-• **Draw** 2 cards (`/draw`). More than 5 in hand? Discard down to 5 (`/discard`). \
-If the deck runs out, the discards are reshuffled, which takes 10 seconds.
-• **Build** a rocket section (`/build`): pay 1, 2 or 3 cards of one suit for a small, \
-medium or large section of that colour. Each piece exists once; a section can only sit \
-on one at least as large.
-• **Launch** (`/launch`): put cards in the launch sequence, at most one per suit. Once \
-all four suits are in, the rocket flies. No building while a sequence is under way.
-• **Scrap** (`/scrap`): send the rocket back to the depot and discard the sequence.
-
-**Colours:** ♣ green = deflecting warhead (advanced: fail-safe), ♥ red = nuclear \
-warhead, ♦ blue = guidance, ♠ yellow = booster fuel. Large 3 points, medium 2, small 1.
-
-**Launch checks, in order:**
-1. Fuel: at least a quarter of the rocket's points must be yellow.
-2. (Advanced) Launch roll: die + fuel of 8 or more and the rocket explodes.
-3. Accuracy: die + Apophis's value + blue of 7 or more hits.
-4. Damage (red only): die + red of 7 or more knocks a pyramid off Apophis \
-(basic rules: also a deflection counter).
-5. (Basic) Deflection (green only): die + green of 7 or more adds a deflection counter.
-
-**Win** by hitting Apophis three times, or (basic) with 5 deflection counters. \
-**Advanced:** no deflection; every 2 green points give one reroll of a failed die.
-Your hand is private: it comes by DM, and `/hand` shows it any time.
-"""
+def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
+    """The rules summary in `language`, for a game of basic or advanced rules."""
+    rules = Rules(rules).value
+    symbols = {c.value: c.symbol for c in Colour}
+    return t(
+        language,
+        "rules.summary",
+        **symbols,
+        green_role=t(language, f"role.green.{rules}"),
+        launch_steps=t(language, f"rules.steps.{rules}"),
+        win=t(language, f"rules.win.{rules}"),
+        other_rules=t(language, f"rules.other.{rules}"),
+    )

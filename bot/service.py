@@ -10,6 +10,8 @@ asyncio timers owned here.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -25,6 +27,7 @@ from bot.store import (
     GameRecord,
     LobbyFull,
     NotSeated,
+    StaleVersion,
     Store,
 )
 from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase
@@ -35,6 +38,8 @@ log = logging.getLogger(__name__)
 #: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
 MAX_PLAYERS = 4
+#: Seconds between attempts of a timer's action that could not be saved (the last repeats).
+TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 
 
 class UserError(Exception):
@@ -48,7 +53,27 @@ class Notifier(Protocol):
 
     def hand_changed(self, table: Table, player: int, changes: list[str]) -> None: ...
 
+    def panel_changed(self, table: Table, player: int) -> None: ...
+
+    def turn_passed(self, table: Table, player: int | None) -> None: ...
+
+    def report_changed(self, table: Table) -> None: ...
+
     def post(self, table: Table, content: str) -> None: ...
+
+    def flush(self, table: Table) -> None: ...
+
+
+@dataclass(eq=False)
+class Report:
+    """The current launch told step by step: one report per launch, updated in place."""
+
+    lines: list[str]
+    #: Whether it waits for a reroll decision.
+    open: bool = False
+    #: Bumped by every change; `shown` is the count the report message shows.
+    changes: int = 1
+    shown: int = 0
 
 
 @dataclass(eq=False)
@@ -66,6 +91,8 @@ class Table:
     seats: list[int]
     version: int = 0
     game: Game | None = None
+    #: The game's state as last committed (what a failed commit puts the game back to).
+    stored: dict[str, Any] | None = None
     board_message_id: int | None = None
     #: Unix time the clock runs out, while it runs.
     deadline: float | None = None
@@ -75,6 +102,15 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[asyncio.TimerHandle] = field(default_factory=list)
     reshuffle_timer: asyncio.TimerHandle | None = None
+    #: Unix time the running reshuffle ends, and how fast game time runs (demos).
+    reshuffle_ends: float | None = None
+    time_scale: float = 1.0
+    #: The current (or last) launch's report.
+    report: Report | None = None
+    #: Messages posted in the channel below the board since it was posted.
+    below: int = 0
+    #: When (time.monotonic) `/board` last posted this game's board again.
+    reposted_at: float = float("-inf")
 
     @property
     def open(self) -> bool:
@@ -103,7 +139,7 @@ class Table:
             remaining=record.clock_remaining,
         )
         if record.state is not None:
-            table.game = Game.restore(record.state)
+            table.game, table.stored = Game.restore(record.state), record.state
             table.seats = list(table.game.players)
         return table
 
@@ -116,12 +152,6 @@ class ActionResult:
     events: list[ev.Event]
     lines: list[str]
 
-    @property
-    def launched(self) -> bool:
-        return any(
-            isinstance(e, ev.LaunchStarted | ev.RerollUsed | ev.RerollDeclined) for e in self.events
-        )
-
 
 class GameService:
     """Lobbies, games and clocks of every channel; see the module docstring."""
@@ -133,13 +163,18 @@ class GameService:
         *,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
+        seed: int | None = None,
     ) -> None:
         self.store = store
+        #: With a seed, every game is dealt from it and its id (reproducible demos).
+        self.seed = seed
         self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
+        #: Timers' actions under way (retried until saved), cancelled at shutdown.
+        self._timer_tasks: set[asyncio.Task] = set()
 
     # ---------------------------------------------------------------- lookups
 
@@ -152,7 +187,14 @@ class GameService:
             )
         return table
 
+    def message_posted(self, channel_id: int, message_id: int) -> None:
+        """Someone posted in a channel (a gateway event): count it if it is below a board."""
+        table = self.by_channel.get(channel_id)
+        if table is not None and message_id > (table.board_message_id or message_id):
+            table.below += 1
+
     def _track(self, table: Table) -> None:
+        table.time_scale = self.time_scale
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table
 
@@ -190,6 +232,8 @@ class GameService:
                 timer.cancel()
             if table.reshuffle_timer is not None:
                 table.reshuffle_timer.cancel()
+        for task in self._timer_tasks:
+            task.cancel()
 
     # ------------------------------------------------------------------ lobby
 
@@ -270,7 +314,7 @@ class GameService:
                 raise UserError(f"Only the host ({render.mention(table.host_id)}) can start.")
             if start_player is not None and start_player not in table.seats:
                 raise UserError("The start player must be one of the seated players.")
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
             now = self.now()
             deadline = now + table.length_seconds / self.time_scale
@@ -283,7 +327,7 @@ class GameService:
                 deadline=deadline,
                 now=now,
             )
-            table.game, table.status = game, record.status
+            table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
                 f"The countdown started: {render.duration(table.length_seconds)}. "
@@ -291,7 +335,9 @@ class GameService:
             )
             self._arm_clock(table)
             for player in game.players:
-                self.notifier.hand_changed(table, player, ["the game began; here is your hand"])
+                self.notifier.hand_changed(table, player, ["the game began"])
+            if game.active_player != user_id:
+                self.notifier.turn_passed(table, game.active_player)
         return table
 
     # ---------------------------------------------------------------- actions
@@ -313,8 +359,10 @@ class GameService:
         """
         table = self.table_in(channel_id)
         async with table.lock:
-            if table.status != "active" or table.game is None:
+            if table.status == "lobby":
                 raise UserError("The game has not started yet: the host starts it.")
+            if not table.open:  # ended (the clock, a reset) while this waited its turn
+                raise UserError("This game is over.")
             if expected_version is not None and expected_version != table.version:
                 raise StaleBoard(table)
             if self._clock_ran_out(table):
@@ -329,43 +377,70 @@ class GameService:
     ) -> ActionResult:
         game = table.game
         assert game is not None
+        seats = list(game.players)
         try:
             events = game.apply(action)
         except IllegalMove as exc:
             raise UserError(exc.message) from None
         outcome = game.outcome.value if game.outcome is not None else None
+        removed = action["player"] if action["type"] == "remove_player" else None
+        host = _next_host(seats, game.players, table.host_id) if removed == table.host_id else None
         now = self.now()
+        state = game.save()
         try:
             table.version = await self.store.commit_action(
                 table.id,
                 table.version,
-                state=game.save(),
+                state=state,
                 actor=actor,
                 action=action,
                 events=[e.to_dict() for e in events],
                 outcome=outcome,
-                removed_player=action["player"] if action["type"] == "remove_player" else None,
+                removed_player=removed,
+                host_id=host,
                 now=now,
             )
-        except Exception:
-            # Nothing was stored: put the game back as the store has it.
-            record = await self.store.get_game(table.id)
-            table.game = Game.restore(record.state) if record.state is not None else None
-            table.version = record.version
+        except Exception as exc:
+            # A commit is all or nothing: the game is as stored before it, unless another
+            # writer moved the stored game on.
+            if isinstance(exc, StaleVersion):
+                record = await self.store.get_game(table.id)
+                table.stored, table.version = record.state, record.version
+            table.game = Game.restore(table.stored)
             raise
-        return self._after_commit(table, events, now)
+        table.stored = state
+        result = self._after_commit(table, events, now, actor)
+        if host is not None:
+            table.host_id = host
+            line = f"👑 {render.mention(host)} is the host now."
+            result.lines.append(line)
+            table.recent.append(line)
+        return result
 
-    def _after_commit(self, table: Table, events: list[ev.Event], now: float) -> ActionResult:
+    def _after_commit(
+        self, table: Table, events: list[ev.Event], now: float, actor: int | None
+    ) -> ActionResult:
         game = table.game
         assert game is not None
         told = [(e, line) for e in events if (line := render.narrate_event(e))]
         lines = [line for _, line in told]
         table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
         table.seats = list(game.players)
+        self._tell_report(table, events, lines)
         for player, changes in _hand_changes(events):
             self.notifier.hand_changed(table, player, changes)
+            if player != actor:
+                self.notifier.panel_changed(table, player)
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self._arm_reshuffle(table)
+        elif game.phase is not Phase.RESHUFFLE:
+            table.reshuffle_ends = None
+        turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
+        for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
+            self.notifier.panel_changed(table, skipped)
+        if turns and turns[-1] != actor:
+            self.notifier.turn_passed(table, turns[-1])
+            self.notifier.panel_changed(table, turns[-1])
         if game.is_over:
             table.remaining = table.time_left(now)
             table.deadline = None
@@ -375,8 +450,28 @@ class GameService:
                 left = f"⏱️ The countdown stopped with {render.duration(table.remaining)} left."
                 lines.append(left)
                 table.recent.append(left)
+            self.notifier.turn_passed(table, None)
+            for player in game.players:
+                self.notifier.hand_changed(table, player, [])
+                self.notifier.panel_changed(table, player)
         self.notifier.board_changed(table)
         return ActionResult(table, events, lines)
+
+    def _tell_report(self, table: Table, events: list[ev.Event], lines: list[str]) -> None:
+        """A launch starts a report; what follows while it is open continues the same one."""
+        game = table.game
+        report = table.report
+        starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
+        if starts is not None:
+            launch = [line for e in events[starts:] if (line := render.narrate_event(e))]
+            table.report = report = Report(launch)
+        elif report is not None and report.open:
+            report.lines += lines
+            report.changes += 1
+        else:
+            return
+        report.open = game.phase is Phase.REROLL and not game.is_over
+        self.notifier.report_changed(table)
 
     # ------------------------------------------------------------- moderation
 
@@ -433,18 +528,63 @@ class GameService:
             if at > 0 and (warned is None or warning < warned):
                 table.timers.append(loop.call_later(at, self._warn, table, warning))
                 return
-        table.timers.append(loop.call_later(max(left, 0), self._spawn, self._expire, table))
+        table.timers.append(
+            loop.call_later(
+                max(left, 0), self._spawn, self._expire, table, "the end of the countdown"
+            )
+        )
 
     def _arm_reshuffle(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         delay = RESHUFFLE_SECONDS / self.time_scale
-        table.reshuffle_timer = loop.call_later(delay, self._spawn, self._reshuffled, table)
+        table.reshuffle_ends = self.now() + delay
+        table.reshuffle_timer = loop.call_later(
+            delay, self._spawn, self._reshuffled, table, "the end of the reshuffle"
+        )
 
-    def _spawn(self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table) -> None:
-        task = asyncio.create_task(fn(table))
-        task.add_done_callback(_log_failure)
+    def _spawn(
+        self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table, what: str
+    ) -> None:
+        task = asyncio.create_task(self._until_saved(fn, table, what))
+        self._timer_tasks.add(task)
+        task.add_done_callback(self._timer_tasks.discard)
+
+    async def _until_saved(
+        self, fn: Callable[[Table], Coroutine[Any, Any, None]], table: Table, what: str
+    ) -> None:
+        """A timer's action, retried with backoff until it is saved or no longer due.
+
+        (`fn` does nothing once the game has ended or moved on.) The channel is told
+        once that the game is held up; a failed commit leaves the game as stored.
+        """
+        for attempt in itertools.count():
+            try:
+                await fn(table)
+                return
+            except UserError as exc:  # refused by the rules: trying again changes nothing
+                log.error("game %s: %s was refused: %s", table.id, what, exc)
+                return
+            except Exception as exc:
+                delay = TIMER_RETRY_DELAYS[min(attempt, len(TIMER_RETRY_DELAYS) - 1)]
+                log.error(
+                    "game %s: %s could not be saved (attempt %d); retrying in %g s",
+                    table.id,
+                    what,
+                    attempt + 1,
+                    delay,
+                    exc_info=exc if attempt == 0 else None,
+                )
+            if attempt == 0 and table.open:
+                self.notifier.post(
+                    table,
+                    f"⚠️ A problem on my side holds the game up: {what} could not be saved "
+                    "yet. I keep trying; nothing is lost, and play goes on as soon as it is.",
+                )
+                self.notifier.flush(table)
+            await asyncio.sleep(delay)
 
     def _warn(self, table: Table, seconds: int) -> None:
+        """A warning on the board (its Last actions, and its colour in the last minute)."""
         self._arm_clock(table, warned=seconds)
         if table.open:
             left = (
@@ -452,7 +592,9 @@ class GameService:
                 if seconds >= 60
                 else (f"{seconds} seconds")
             )
-            self.notifier.post(table, f"⏱️ **{left} left** before Apophis reaches Earth!")
+            table.recent.append(f"⏱️ **{left} left** before Apophis reaches Earth!")
+            self.notifier.board_changed(table)
+            self.notifier.flush(table)
 
     async def _expire(self, table: Table) -> None:
         async with table.lock:
@@ -462,6 +604,7 @@ class GameService:
     async def _expire_locked(self, table: Table) -> None:
         await self._apply_locked(table, {"type": "clock_expired"}, actor=None)
         self.notifier.post(table, render.LOSS_TEXT)
+        self.notifier.flush(table)
 
     async def _reshuffled(self, table: Table) -> None:
         async with table.lock:
@@ -469,6 +612,7 @@ class GameService:
             game = table.game
             if table.open and game is not None and game.phase is Phase.RESHUFFLE:
                 await self._apply_locked(table, {"type": "finish_reshuffle"}, actor=None)
+                self.notifier.flush(table)  # no interaction answers for it: at once
 
 
 #: Launch events told in the launch report but left off the board's short history.
@@ -515,6 +659,13 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[str]]]:
     return [(p, render.hand_changes(events, p)) for p in players]
 
 
-def _log_failure(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("timer task failed", exc_info=task.exception())
+def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:
+    """Who hosts after `host` leaves: the next player still seated after them, in seat order."""
+    at = seats.index(host)
+    return next((p for p in seats[at + 1 :] + seats[:at] if p in remaining), None)
+
+
+def hash_seed(seed: int, game_id: int) -> int:
+    """A game's seed from the configured one: distinct per game, the same every run."""
+    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

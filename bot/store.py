@@ -9,6 +9,11 @@ How it stays safe:
   it: one thread hop per call, and transactions of concurrent tasks are serialised
   by aiosqlite's queue, so they can never interleave. (A caller cancelled while it
   waits does not cancel the call: it may still have committed.)
+* Every call ends about `BUSY_TIMEOUT_MS` after it was made at the latest, well inside
+  Discord's 3 seconds for answering a player: it waits (in the queue, then for another
+  process's write lock) only until then. A write that cannot get the lock in time fails
+  cleanly with `StoreBusy` before writing anything: SQLite's own busy timeout, never a
+  cancelled transaction.
 * One accepted action is one transaction: the new state, the bumped version and the
   log row (plus the result row when the game ends) commit together or not at all.
   A write naming a version other than the stored one is refused (`StaleVersion`).
@@ -46,8 +51,12 @@ import migrations
 
 #: Where the database lives unless the configuration (APOPHIS_DATABASE) says otherwise.
 DEFAULT_DATABASE = "data/apophis.sqlite3"
-#: How long a write waits for another connection's lock before giving up.
-BUSY_TIMEOUT_MS = 5_000
+#: How long a call may wait for the database (in the connection's queue, and for another
+#: connection's write lock) before it gives up with StoreBusy; a player's command makes at
+#: most two calls before it is answered, inside Discord's 3 seconds.
+BUSY_TIMEOUT_MS = 1_000
+#: Opening (checks, migrations) and a backup wait longer: no player is waiting on them.
+OPEN_BUSY_TIMEOUT_MS = 5_000
 MAX_SEATS = 4
 RULES = ("basic", "advanced")
 DIFFICULTIES = ("beginner", "easy", "medium", "hard", "custom")
@@ -86,6 +95,10 @@ class ReadOnlyDatabase(DatabaseUnusable):
 
 class SchemaTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot."""
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked (or queued) too long; nothing was written: try again."""
 
 
 class GameNotFound(StoreError):
@@ -182,6 +195,8 @@ class GuildSettings:
     language: str = "en"
     default_difficulty: str = "medium"
     default_rules: str = "basic"
+    #: Whether the player whose turn it is gets pinged in the channel.
+    turn_pings: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +241,8 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        #: The busy timeout last set on the connection (milliseconds; only its thread reads it).
+        self._busy_ms = OPEN_BUSY_TIMEOUT_MS
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_DATABASE) -> Store:
@@ -244,7 +261,7 @@ class Store:
             raise _unusable(exc, path) from exc
         store = cls(db, path)
         try:
-            await store._run(_configure)
+            await db._execute(_configure, db._conn)
         except BaseException:
             await db.close()
             raise
@@ -255,11 +272,37 @@ class Store:
         await self._db.close()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(connection, *args)` on the connection's thread, as one queue item."""
+        """Run `fn(connection, *args)` on the connection's thread, as one queue item.
+
+        It waits for another connection's write lock only for what is left of
+        BUSY_TIMEOUT_MS when it starts (none, if queued that long): else StoreBusy,
+        nothing written.
+        """
         # aiosqlite runs queued callables one at a time on its thread. It has no public
         # way to queue our own callable, so this is the one place that uses _execute:
         # a whole transaction in one hop that no other task's statements can split.
-        return await self._db._execute(fn, self._db._conn, *args)
+        # Each call's time runs from when it was made: a call queued behind others
+        # made earlier ends no later than its own time, however long the queue.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        return await self._db._execute(self._in_time, deadline, fn, *args)
+
+    def _in_time(self, deadline: float, fn: Callable[..., T], *args: Any) -> T:
+        """On the connection's thread: `fn` with the busy timeout cut to the time left."""
+        conn = self._db._conn
+        # In steps of 50 ms, rounded down: the pragma is rarely needed twice in a row. Out
+        # of time, it still runs, but without waiting: reading never needs the write lock.
+        busy_ms = max(int((deadline - time.monotonic()) * 20) * 50, 0)
+        if busy_ms != self._busy_ms:
+            conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            self._busy_ms = busy_ms
+        try:
+            return fn(conn, *args)
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+                raise StoreBusy(
+                    "Another connection held the database for too long; nothing was written."
+                ) from exc
+            raise
 
     # ----------------------------------------------------------------- lobbies
 
@@ -337,6 +380,7 @@ class Store:
         events: Sequence[Mapping[str, Any]],
         outcome: str | None = None,
         removed_player: int | None = None,
+        host_id: int | None = None,
         now: float | None = None,
     ) -> int:
         """Store one accepted action atomically and return the game's new version.
@@ -344,8 +388,9 @@ class Store:
         `state` is the game after the action, `events` what it caused (as dicts),
         `actor` who acted (None for the bot). An `outcome` ends the game: status
         finished (or abandoned), clock stopped, result row written. `removed_player`
-        frees that player's seat (the engine's remove_player action). Raises
-        StaleVersion when the stored version is not `expected_version`.
+        frees that player's seat (the engine's remove_player action); `host_id` names
+        the game's new host (the host left). Raises StaleVersion when the stored version
+        is not `expected_version`.
         """
         if outcome is not None:
             _check_choice("outcome", outcome, OUTCOMES)
@@ -359,6 +404,7 @@ class Store:
             _dumps(events),
             outcome,
             removed_player,
+            host_id,
             _now(now),
         )
 
@@ -421,6 +467,14 @@ class Store:
         """Remember the user's DM channel id."""
         await self._run(_set_dm_channel, user_id, channel_id)
 
+    async def get_hand_dm(self, game_id: int, user_id: int) -> int | None:
+        """The id of the one DM that carries the player's hand in this game, if sent."""
+        return await self._run(_get_hand_dm, game_id, user_id)
+
+    async def set_hand_dm(self, game_id: int, user_id: int, message_id: int) -> None:
+        """Remember the DM that carries the player's hand in this game."""
+        await self._run(_set_hand_dm, game_id, user_id, message_id)
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if it never changed any)."""
         return await self._run(_guild_settings, guild_id)
@@ -460,7 +514,7 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
             closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
             closing(sqlite3.connect(partial)) as copy,
         ):
-            src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            src.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
             src.backup(copy)
             (verdict,) = copy.execute("PRAGMA quick_check").fetchone()
     except sqlite3.Error as exc:
@@ -571,7 +625,7 @@ def _prepare(path: Path) -> None:
 
 def _configure(conn: sqlite3.Connection) -> None:
     """The per-connection settings (WAL itself is stored in the file)."""
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
 
@@ -814,6 +868,7 @@ def _commit_action(
     events: str,
     outcome: str | None,
     removed_player: int | None,
+    host_id: int | None,
     now: float,
 ) -> int:
     version = expected_version + 1
@@ -843,6 +898,9 @@ def _commit_action(
             )
             if conn.execute(query, (now, game_id, removed_player)).rowcount == 0:
                 raise NotSeated(f"Player {removed_player} has no seat in game {game_id}.")
+        if host_id is not None:
+            query = "UPDATE games SET host_id = ? WHERE id = ?"
+            conn.execute(query, (host_id, game_id))
         query = (
             "INSERT INTO actions (game_id, version, at, actor, action, events) "
             "VALUES (?, ?, ?, ?, ?, ?)"
@@ -935,13 +993,28 @@ def _set_dm_channel(conn: sqlite3.Connection, user_id: int, channel_id: int) -> 
         conn.execute(query, (user_id, channel_id))
 
 
+def _get_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int) -> int | None:
+    query = "SELECT message_id FROM hand_dms WHERE game_id = ? AND user_id = ?"
+    row = conn.execute(query, (game_id, user_id)).fetchone()
+    return None if row is None else row[0]
+
+
+def _set_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int, message_id: int) -> None:
+    with _transaction(conn):
+        query = (
+            "INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id"
+        )
+        conn.execute(query, (game_id, user_id, message_id))
+
+
 def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
     query = (
-        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules "
-        "FROM guild_settings WHERE guild_id = ?"
+        "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
+        "turn_pings FROM guild_settings WHERE guild_id = ?"
     )
     row = conn.execute(query, (guild_id,)).fetchone()
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row)
+    return GuildSettings(guild_id) if row is None else GuildSettings(*row[:5], bool(row[5]))
 
 
 def _update_guild_settings(
@@ -953,7 +1026,7 @@ def _update_guild_settings(
         _check_choice("rules", settings.default_rules, RULES)
         query = (
             "INSERT OR REPLACE INTO guild_settings (guild_id, moderator_role_id, language, "
-            "default_difficulty, default_rules) VALUES (?, ?, ?, ?, ?)"
+            "default_difficulty, default_rules, turn_pings) VALUES (?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

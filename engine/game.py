@@ -61,12 +61,17 @@ _GATES = ("fuel", "launch", "accuracy")
 
 
 class IllegalMove(Exception):
-    """A move the rules do not allow. The message says why in plain words; `code` is stable."""
+    """A move the rules do not allow. The message says why in plain words; `code` is stable.
 
-    def __init__(self, code: str, message: str) -> None:
+    `code` and `params` (plain values: numbers, colour and size names) say the same as
+    the English message, so a translation can be built from them alone.
+    """
+
+    def __init__(self, code: str, message: str, **params: str | int) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params
 
 
 class Phase(StrEnum):
@@ -262,12 +267,17 @@ class Game:
                 "not_in_depot",
                 f"The {section_label(section)} section is not in the depot "
                 "(it is already on the rocket).",
+                colour=colour.value,
+                size=size.label,
             )
         if self.rocket and self.rocket[-1][1] < size:
             raise IllegalMove(
                 "too_large",
                 f"A {size.label} section cannot sit on the {section_label(self.rocket[-1])} "
                 "at the top: a section must sit on one at least as large.",
+                size=size.label,
+                top_colour=self.rocket[-1][0].value,
+                top_size=self.rocket[-1][1].label,
             )
         hand = self.hands[self.active]
         if cards is None:
@@ -277,6 +287,10 @@ class Game:
                     "not_enough_cards",
                     f"A {section_label(section)} section costs {int(size)} "
                     f"{colour.suit_name} ({colour.symbol}); you have {len(of_colour)}.",
+                    colour=colour.value,
+                    size=size.label,
+                    cost=int(size),
+                    have=len(of_colour),
                 )
             paid = of_colour[: int(size)]
         else:
@@ -286,6 +300,9 @@ class Game:
                     "wrong_payment",
                     f"A {section_label(section)} section costs exactly {int(size)} "
                     f"{colour.suit_name} ({colour.symbol}).",
+                    colour=colour.value,
+                    size=size.label,
+                    cost=int(size),
                 )
         for card in paid:
             hand.remove(card)
@@ -317,6 +334,7 @@ class Game:
                 raise IllegalMove(
                     "suit_in_sequence",
                     f"The launch sequence already has a {colour.suit_name[:-1]} ({colour.symbol}).",
+                    colour=colour.value,
                 )
         for card in played:
             hand.remove(card)
@@ -358,6 +376,9 @@ class Game:
                 "wrong_discard_count",
                 f"Discard exactly {excess} card{'s' if excess > 1 else ''}: you hold "
                 f"{len(hand)} and the limit is {HAND_LIMIT}.",
+                count=excess,
+                held=len(hand),
+                limit=HAND_LIMIT,
             )
         for card in chosen:
             hand.remove(card)
@@ -453,12 +474,14 @@ class Game:
         kind = action.get("type")
         method = _ACTION_METHODS.get(kind)  # type: ignore[arg-type]
         if method is None:
-            raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.")
+            raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.", action=str(kind))
         args = {k: v for k, v in action.items() if k != "type"}
         try:
             _ACTION_SIGNATURES[kind].bind(self, **args)
         except TypeError as exc:
-            raise IllegalMove("bad_action", f"Malformed {kind} action: {exc}.") from None
+            raise IllegalMove(
+                "bad_action", f"Malformed {kind} action: {exc}.", action=kind
+            ) from None
         return method(self, **args)
 
     # ------------------------------------------------------------------ views
@@ -570,6 +593,7 @@ class Game:
             raise IllegalMove(
                 "must_discard",
                 f"First discard down to {HAND_LIMIT} cards; that ends your turn.",
+                limit=HAND_LIMIT,
             )
         if self.phase is Phase.REROLL:
             raise IllegalMove(
@@ -581,7 +605,9 @@ class Game:
         if self.phase is not Phase.REROLL:
             raise IllegalMove("no_reroll", "There is no die to reroll right now.")
         if self.players[self.active] != player:
-            raise IllegalMove("not_your_turn", "Only the player who launched decides on rerolls.")
+            raise IllegalMove(
+                "not_the_launcher", "Only the player who launched decides on rerolls."
+            )
 
     @staticmethod
     def _own_cards(hand: list[str], cards: Sequence[str]) -> list[str]:
@@ -805,7 +831,9 @@ def _parse_colour(value: Colour | str) -> Colour:
         return Colour(value)
     except ValueError:
         raise IllegalMove(
-            "bad_colour", f"Unknown colour {value!r}: choose green, red, blue or yellow."
+            "bad_colour",
+            f"Unknown colour {value!r}: choose green, red, blue or yellow.",
+            value=str(value),
         ) from None
 
 
@@ -816,5 +844,5 @@ def _parse_size(value: Size | int | str) -> Size:
         return Size(value)
     except (KeyError, ValueError):
         raise IllegalMove(
-            "bad_size", f"Unknown size {value!r}: choose small, medium or large."
+            "bad_size", f"Unknown size {value!r}: choose small, medium or large.", value=str(value)
         ) from None

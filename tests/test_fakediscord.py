@@ -24,6 +24,7 @@ from tests.fakediscord import (
     SchemaCheckSkipped,
     ViolationKind,
 )
+from tests.fakediscord.commands import check_usable_in_dms
 from tests.fakediscord.plugin import warn_if_schema_check_skipped
 from tests.fakediscord.rest import ROUTES
 
@@ -271,6 +272,20 @@ async def test_impossible_invocations_raise(
     with pytest.raises(InvalidInvocation, match="cannot see"):
         await fake_discord.click(hand.message, "join", user=table.bob)
 
+    # A tampered client sends them anyway.
+    forged = await fake_discord.select(new.message, "launch", ["x"], user=table.bob, forged=True)
+    assert forged.data == {"custom_id": "launch", "component_type": 3, "values": ["x"]}
+    forged = await fake_discord.click(new.message, "9" * 200, user=table.bob, forged=True)
+    assert forged.data == {"custom_id": "9" * 200, "component_type": 2}
+
+
+def test_server_only_commands_are_not_offered_in_dms() -> None:
+    check_usable_in_dms({"name": "any"})  # Discord's default: global commands work in DMs
+    check_usable_in_dms({"name": "any", "contexts": [0, 1], "dm_permission": False})
+    for command in ({"name": "any", "contexts": [0]}, {"name": "any", "dm_permission": False}):
+        with pytest.raises(InvalidInvocation, match="server-only"):
+            check_usable_in_dms(command)
+
 
 async def test_dm_is_delivered_and_a_closed_dm_raises_50007_in_the_bot(
     fake_discord: FakeDiscord, table: Table, bot: TestBot
@@ -463,3 +478,69 @@ def test_schema_check_is_skipped_with_a_reason_when_the_description_is_absent(
 def test_the_openapi_description_is_found_beside_the_repository() -> None:
     repo_root = Path(__file__).resolve().parents[1]
     assert repo_root.parent / "shared" / "discord-openapi.json" == DEFAULT_OPENAPI_PATH
+
+
+async def test_an_ephemeral_message_is_reached_only_through_its_token(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    hand = await fake_discord.invoke("hand", user=table.alice, channel=table.channel)
+    await hand.wait_response()
+    route = discord.http.Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=table.channel.id,
+        message_id=hand.message.id,
+    )
+    with pytest.raises(discord.NotFound):  # the channel route: Unknown Message
+        await bot.http.request(route, json={"content": "edited"})
+    webhook = discord.Webhook.partial(fake_discord.world.application_id, hand.token, client=bot)
+    await webhook.edit_message(hand.message.id, content="edited")
+    assert hand.message.content == "edited"
+    fake_discord.dismiss(hand.message)
+    with pytest.raises(discord.NotFound):  # dismissed: 404 through the token too
+        await webhook.edit_message(hand.message.id, content="again")
+    fake_discord.expire_token(hand)
+    with pytest.raises(discord.HTTPException) as expired:
+        await webhook.send("a follow-up", wait=True)
+    assert (expired.value.status, expired.value.code) == (401, 50027)
+
+
+async def test_mentions_notify_as_allowed_and_content_is_limited(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    alice, bob = table.alice.user.id, table.bob.user.id
+    channel = bot.get_channel(table.channel.id)
+    text = f"<@{alice}> and <@{bob}>"
+    only_bob = await channel.send(
+        text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(bob)])
+    )
+    nobody = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    messages = fake_discord.world.messages
+    assert messages[only_bob.id].notified == {bob} and messages[nobody.id].notified == set()
+    await only_bob.edit(content=f"<@{alice}>", allowed_mentions=discord.AllowedMentions.all())
+    assert fake_discord.notified(table.alice) == []  # an edit notifies nobody
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x" * 2001)
+    assert refused.value.code == 50035
+    await fake_discord.expect_violation(ViolationKind.CONTENT_TOO_LONG)
+
+
+async def test_a_route_fails_on_demand_and_users_post_as_message_events(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    seen: list[discord.Message] = []
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message)
+
+    bot.on_message = on_message
+    fake_discord.fail_next("POST /channels/{channel_id}/messages", status=503, times=1)
+    channel = bot.get_channel(table.channel.id)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("lost in the outage")
+    assert (await channel.send("after the outage")).content == "after the outage"
+    said = await fake_discord.say(table.channel, table.bob, "hello")
+    async with asyncio.timeout(5):  # the bot's own state: each turn of the loop lets it go on
+        while not seen:
+            await asyncio.sleep(0)
+    assert seen[0].id == said.id and seen[0].author.id == table.bob.user.id

@@ -9,9 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, render
+from bot import components, panel, render
 from bot.cogs.play import clicked_board, send_reason
+from bot.i18n import language_of, t
 from bot.service import ActionResult, Table, UserError
+from engine import events as ev
 
 if TYPE_CHECKING:
     from bot.client import ApophisBot
@@ -29,6 +31,7 @@ RULES_CHOICES = [
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+@app_commands.guild_only()
 class Apophis(commands.GroupCog, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
@@ -64,7 +67,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             if difficulty != "custom" and render.DIFFICULTY_MINUTES[difficulty] != minutes:
                 difficulty = "custom"
         else:
-            difficulty = difficulty or settings.default_difficulty
+            # Advanced rules are meant for 10 minutes: the length they get unless asked.
+            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
+            difficulty = chosen or settings.default_difficulty
             length = render.DIFFICULTY_MINUTES[difficulty] * 60
         try:
             table = await self.service.open_lobby(
@@ -85,7 +90,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
-            self.bot.outbox.board_written(table, table.version, interaction)
+            self.bot.outbox.answered(
+                table, interaction, board_version=components.drawn_version(table)
+            )
 
     @app_commands.command(description="Join the game forming in this channel.")
     @app_commands.guild_only()
@@ -110,23 +117,35 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     async def lobby_command(
         self, interaction: discord.Interaction, action: str, first: int | None = None
     ) -> None:
+        """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
         try:
             result = await self.lobby_action(interaction, action, first)
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
         if isinstance(result, ActionResult):  # left a game in progress
-            text = "\n".join(result.lines)
-        else:
-            self.bot.outbox.board_changed(result)
-            text = {
-                "join": f"{render.mention(interaction.user.id)} joined the game "
-                f"({len(result.seats)}/4).",
-                "leave": f"{render.mention(interaction.user.id)} left the lobby.",
-                "start": "🚀 The game has started! Your hands are on their way by DM; "
-                "`/hand` shows yours here at any time.",
-            }[action]
-        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+            told = [line for line in result.lines if "left the game" not in line]
+            await interaction.response.send_message(
+                "\n".join(["You left the game; your cards went to the discard pile.", *told]),
+                ephemeral=True,
+            )
+            self.bot.outbox.answered(result.table, interaction)
+            return
+        self.bot.outbox.board_changed(result)
+        if action == "start":  # the host's own panel, to play from at once
+            shown = result.version
+            await interaction.response.send_message(
+                **panel.panel_message(result, interaction.user.id, "🚀 The game has started!"),
+                ephemeral=True,
+            )
+            self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
+            return
+        text = {
+            "join": f"You joined the game ({len(result.seats)}/4). The host starts it.",
+            "leave": "You left the lobby.",
+        }[action]
+        await interaction.response.send_message(text, ephemeral=True)
+        self.bot.outbox.answered(result, interaction)
 
     async def lobby_action(
         self, interaction: discord.Interaction, action: str, first: int | None = None
@@ -150,10 +169,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if isinstance(result, ActionResult):
             await interaction.response.send_message("\n".join(result.lines), ephemeral=True)
             return
-        shown = table.version
+        shown = components.drawn_version(table)
         await interaction.response.edit_message(**components.board_message(table))
-        owner = interaction if clicked_board(interaction, table) else None
-        self.bot.outbox.board_written(table, shown, owner)
+        owner = clicked_board(interaction, table)
+        self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
 
     # ----------------------------------------------------------- moderation
 
@@ -182,12 +201,14 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await send_reason(interaction, str(exc))
             return
         who = "the host" if interaction.user.id == table.host_id else "a moderator"
-        await self.close_game(
-            interaction,
-            f"ended by {who}",
-            f"🛑 {render.mention(interaction.user.id)} ended the game (#{{id}}). "
-            "It counts as abandoned, not as a win or a loss.",
-        )
+        if table.status == "lobby":
+            told = f"🛑 {render.mention(interaction.user.id)} closed the lobby (#{{id}})."
+        else:
+            told = (
+                f"🛑 {render.mention(interaction.user.id)} ended the game (#{{id}}). "
+                "It counts as abandoned, not as a win or a loss."
+            )
+        await self.close_game(interaction, f"ended by {who}", told)
 
     async def close_game(self, interaction: discord.Interaction, reason: str, told: str) -> None:
         """End the channel's game without a result; log it and tell the channel."""
@@ -206,6 +227,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         await interaction.response.send_message(
             told.format(id=table.id), allowed_mentions=NO_MENTIONS
         )
+        self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Skip the active player's turn (host or moderator).")
     @app_commands.guild_only()
@@ -217,10 +239,19 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await send_reason(interaction, str(exc))
             return
         log.info("turn skipped in game %s by %s", table.id, interaction.user.id)
+        skipped = next(e.player for e in result.events if isinstance(e, ev.TurnSkipped))
+        whose = (
+            "their own turn"
+            if skipped == interaction.user.id
+            else f"{render.mention(skipped)}'s turn"
+        )
+        skip_line = render.narrate_event(ev.TurnSkipped(skipped))
+        rest = [line for line in result.lines if line != skip_line]
         await interaction.response.send_message(
-            f"{render.mention(interaction.user.id)} skipped a turn.\n" + "\n".join(result.lines),
+            "\n".join([f"⏭️ {render.mention(interaction.user.id)} skipped {whose}.", *rest]),
             allowed_mentions=NO_MENTIONS,
         )
+        self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Remove a player from this game (host or moderator).")
     @app_commands.describe(player="The player to remove; their cards go to the discard pile")
@@ -241,6 +272,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             "from the game.\n" + "\n".join(lines),
             allowed_mentions=NO_MENTIONS,
         )
+        self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
     @app_commands.guild_only()
@@ -264,6 +296,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         moderator_role="Members with this role may reset, end, skip and kick",
         difficulty="Default countdown for /apophis new",
         rules="Default rule set for /apophis new",
+        pings="Ping the player whose turn it is (on by default)",
     )
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
     @app_commands.guild_only()
@@ -273,6 +306,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         moderator_role: discord.Role | None = None,
         difficulty: str | None = None,
         rules: str | None = None,
+        pings: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             await send_reason(interaction, "You need the Manage Server permission for this.")
@@ -284,6 +318,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             changes["default_difficulty"] = difficulty
         if rules is not None:
             changes["default_rules"] = rules
+        if pings is not None:
+            changes["turn_pings"] = pings
         store = self.service.store
         if changes:
             settings = await store.update_guild_settings(interaction.guild_id, **changes)
@@ -295,21 +331,25 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             )
         else:
             settings = await store.get_guild_settings(interaction.guild_id)
+        self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
         role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "none set"
         await interaction.response.send_message(
             f"**Apophis settings**\nModerator role: {role}\n"
             f"Default difficulty: {settings.default_difficulty}\n"
-            f"Default rules: {settings.default_rules}",
+            f"Default rules: {settings.default_rules}\n"
+            f"Turn pings: {'on' if settings.turn_pings else 'off'}",
             ephemeral=True,
         )
 
     # ------------------------------------------------------------- reading
 
-    @app_commands.command(description="A short summary of the rules.")
+    @app_commands.command(description="How to play Apophis.")
     async def rules(self, interaction: discord.Interaction) -> None:
+        language = language_of(interaction.locale)
+        table = self.service.by_channel.get(interaction.channel_id)
         embed = discord.Embed(
-            title="☄️ How to play Apophis",
-            description=render.RULES_TEXT,
+            title=t(language, "rules.title"),
+            description=render.rules_text(language, table.rules if table else "basic"),
             colour=render.EMBED_COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -4,46 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, render
-from bot.service import ActionResult, StaleBoard, Table, UserError
-from engine import Colour, Phase, Size
-from engine.cards import is_card
+from bot import components, inputs, panel, render
+from bot.inputs import Click, parse_cards
+from bot.service import StaleBoard, Table, UserError
+from engine import Colour, Size
 
 if TYPE_CHECKING:
     from bot.client import ApophisBot
 
 log = logging.getLogger(__name__)
 
-SUIT_SYMBOLS = {colour.symbol: colour.suit for colour in Colour}
-SUIT_SYMBOLS.update({"♡": "H", "♢": "D", "♧": "C", "♤": "S"})
 COLOUR_CHOICES = [app_commands.Choice(name=c.value, value=c.value) for c in Colour]
 SIZE_CHOICES = [
     app_commands.Choice(name=f"{s.label} ({int(s)} card{'s' if s > 1 else ''})", value=s.label)
     for s in Size
 ]
-GAME_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
-
-
-def parse_cards(text: str) -> list[str]:
-    """Cards typed by a player ("7H 10♣, ks") as codes; UserError for anything unreadable."""
-    cards = []
-    for token in text.replace(",", " ").split():
-        code = token.upper()
-        if code and code[-1] in SUIT_SYMBOLS:
-            code = code[:-1] + SUIT_SYMBOLS[code[-1]]
-        if not is_card(code):
-            raise UserError(
-                f"I could not read {token!r} as a card. Write cards like `7H 10C KS` "
-                "or `7♥ 10♣ K♠` (ranks 2-10, J, Q, K)."
-            )
-        cards.append(code)
-    return cards
+#: Seconds before `/board` may post the same game's board again.
+BOARD_REPOST_SECONDS = 10.0
+#: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
+CARDS_LENGTH = 100
 
 
 def release(interaction: discord.Interaction) -> None:
@@ -58,6 +44,13 @@ def release(interaction: discord.Interaction) -> None:
     """
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
+
+
+def board_link(table: Table) -> str:
+    """A link to the live board, in parentheses after a space; "" while it has no message."""
+    if table.board_message_id is None:
+        return ""
+    return f" ({render.message_link(table.guild_id, table.channel_id, table.board_message_id)})"
 
 
 def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
@@ -108,7 +101,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Add cards to the launch sequence (one per suit).")
     @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def launch(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def launch(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
@@ -119,7 +116,11 @@ class Play(commands.Cog):
     @app_commands.command(description="Discard down to 5 cards after drawing.")
     @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
     @app_commands.guild_only()
-    async def discard(self, interaction: discord.Interaction, cards: str | None = None) -> None:
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
         await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
@@ -132,25 +133,31 @@ class Play(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         try:
             table = self.service.table_in(interaction.channel_id)
+            if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+                raise UserError(
+                    f"The board was posted a moment ago{board_link(table)}; "
+                    "it keeps itself up to date."
+                )
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        version = table.version
+        table.reposted_at = time.monotonic()
+        version, old = components.drawn_version(table), table.board_message_id
         response = await interaction.response.send_message(**components.board_message(table))
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             table.board_message_id = message_id
             await self.service.store.set_board_message(table.id, message_id)
-            self.outbox.board_written(table, version, interaction)
+            self.outbox.board_moved(table, old, interaction, version)
 
     # --------------------------------------------------------------- helpers
 
     async def play_cards(
         self, interaction: discord.Interaction, action: str, cards: str | None
     ) -> None:
-        """/launch or /discard: the typed cards, or a picker when none were typed."""
+        """/launch or /discard: the typed cards, or the panel to choose them when none were."""
         if cards is None:
-            await self.offer_picker(interaction, action)
+            await self.show_hand(interaction)
             return
         try:
             chosen = parse_cards(cards)
@@ -160,159 +167,128 @@ class Play(commands.Cog):
         await self.act_by_command(interaction, {"type": action, "cards": chosen})
 
     async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
-        """A slash command's action: the reply tells the channel, the board follows."""
+        """A slash command's action: answered privately with the panel; the board follows."""
         try:
             result = await self.service.act(interaction.channel_id, interaction.user.id, action)
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        await interaction.response.send_message(
-            **self.public_reply(result), allowed_mentions=discord.AllowedMentions.none()
-        )
+        note = render.private_note(result.events, interaction.user.id)
+        await self.answer_with_panel(interaction, result.table, note)
 
-    def public_reply(self, result: ActionResult) -> dict[str, Any]:
-        if result.launched:
-            return components.launch_report(result.table, result.lines)
-        return {"content": "\n".join(result.lines)[:2000] or "Done."}
+    async def answer_with_panel(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        note: str | None = None,
+        *,
+        update: bool = False,
+    ) -> None:
+        """Answer with the player's panel: a new private message, or the clicked panel updated."""
+        shown = table.version
+        message = panel.panel_message(table, interaction.user.id, note)
+        if update:
+            await interaction.response.edit_message(**message)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+        self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
+        """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
         try:
             table = self.service.table_in(interaction.channel_id)
-            hand = self.hand_of(table, interaction.user.id)
+            self.check_player(table, interaction.user.id)
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        await interaction.response.send_message(
-            f"**Your hand** ({len(hand)} cards)\n{render.hand_text(hand)}", ephemeral=True
-        )
+        await self.answer_with_panel(interaction, table)
 
-    def hand_of(self, table: Table, user_id: int) -> tuple[str, ...]:
+    def check_player(self, table: Table, user_id: int) -> None:
         game = table.game
         if game is None:
             raise UserError("The game has not started yet: no cards have been dealt.")
         if user_id not in game.players:
             raise UserError("You are not playing in this game, so you have no hand.")
-        return game.view_for(user_id).hand
-
-    async def offer_picker(self, interaction: discord.Interaction, action: str) -> None:
-        """A private select menu for building, launching or discarding."""
-        try:
-            table = self.service.table_in(interaction.channel_id)
-            hand = self.hand_of(table, interaction.user.id)
-            game = table.game
-            if game.active_player != interaction.user.id:
-                raise UserError("It is not your turn.")
-            if action == "discard" and game.phase is not Phase.DISCARD:
-                raise UserError("You have no cards to discard right now.")
-            if action != "discard" and game.phase is not Phase.PLAY:
-                raise UserError(_waiting_reason(game.phase))
-            if action == "build":
-                picker = components.build_picker(table, hand)
-                nothing = "Nothing can be built: no section you can pay for fits on the rocket."
-            else:
-                picker = components.card_picker(table, hand, action)
-                nothing = "You have no card that can go into the launch sequence."
-            if picker is None:
-                raise UserError(nothing)
-        except UserError as exc:
-            await send_reason(interaction, str(exc))
-            return
-        await interaction.response.send_message(**picker, ephemeral=True)
 
     # ------------------------------------------------------------ components
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every click on one of our buttons or pickers, found by its custom id."""
+        """Every click on one of our buttons or selects, found by its custom id."""
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
-        match = components.CUSTOM_ID.fullmatch(interaction.data.get("custom_id", ""))
-        if match is None:
-            return
-        values = interaction.data.get("values", []) if match["kind"] == "p" else None
         try:
-            await self.on_component(
-                interaction, int(match["game"]), int(match["version"]), match["action"], values
-            )
+            click = inputs.read_click(interaction.data)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+        else:
+            await self.on_component(interaction, click)
         finally:
             release(interaction)
 
-    async def on_component(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        action: str,
-        values: list[str] | None,
-    ) -> None:
-        """Every button (values None) and picker choice arrives here."""
+    async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
+        """Every button and select arrives here."""
+        table = self.service.tables.get(click.game)
         try:
-            if values is None:
-                await self.on_button(interaction, game_id, version, action)
+            if table is None:
+                raise UserError("This game is over; its buttons no longer work.")
+            if table.channel_id != interaction.channel_id:
+                raise UserError("That belongs to another channel's game, not to this one.")
+            if click.kind == "b":
+                await self.on_button(interaction, table, click.version, click.action)
             else:
-                await self.on_pick(interaction, game_id, version, action, values)
+                await self.on_panel(interaction, table, click)
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
         except Exception as exc:
-            kind = "button" if values is None else "picker"
-            await self.bot.apologise(interaction, f"{kind} {action!r} of game {game_id}", exc)
+            what = f"{'button' if click.values is None else 'select'} {click.action!r}"
+            await self.bot.apologise(interaction, f"{what} of game {click.game}", exc)
 
     async def on_button(
-        self, interaction: discord.Interaction, game_id: int, version: int, action: str
+        self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
-        table = self.service.tables.get(game_id)
-        if table is None or table.channel_id != interaction.channel_id:
-            await send_reason(interaction, "This game is over; its buttons no longer work.")
-            return
         if action in ("join", "leave", "start"):
+            if table.status != "lobby":
+                raise UserError(
+                    "The game has started: the lobby's buttons no longer work. "
+                    "Play on the board; `/apophis leave` leaves the game."
+                )
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
-        elif action == "hand":
+        elif action in ("hand", "build", "launch", "discard"):
             await self.show_hand(interaction)
-        elif action in ("build", "launch", "discard"):
-            if version != table.version:
-                await self.refresh_stale(interaction, table)
-            else:
-                await self.offer_picker(interaction, action)
-        elif action in GAME_ACTIONS:
+        elif on_old_board(interaction, table):
+            await interaction.response.edit_message(**stub_edit(table))
+        else:
             await self.act_by_button(interaction, table, version, {"type": action})
-        else:
-            await send_reason(interaction, "That button is not one I know.")
 
-    async def on_pick(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        action: str,
-        values: list[str],
-    ) -> None:
-        """A choice in a private picker: build, launch or discard."""
-        if action == "build":
-            colour, _, size = values[0].partition(":") if values else ("", "", "")
-            move: dict[str, Any] = {"type": "build", "colour": colour, "size": int(size or 0)}
-        else:
-            move = {"type": action, "cards": list(values)}
+    async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+        """A click on a hand panel: the panel itself is updated with what happened."""
+        user = interaction.user.id
         try:
-            if self.service.tables.get(game_id) is None:
-                raise UserError("This game is over.")
-            result = await self.service.act(
-                interaction.channel_id, interaction.user.id, move, expected_version=version
-            )
-        except StaleBoard:
-            await interaction.response.edit_message(
-                content="The game moved on since this menu was opened; open it again.", view=None
-            )
-            return
+            self.check_player(table, user)
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        await interaction.response.edit_message(
-            content="\n".join(result.lines)[:2000] or "Done.", view=None
-        )
-        if result.launched:
-            await interaction.followup.send(
-                **components.launch_report(result.table, result.lines),
-                allowed_mentions=discord.AllowedMentions.none(),
+        if click.action == "refresh":
+            await self.answer_with_panel(interaction, table, update=True)
+            return
+        if click.version != table.version:
+            note = "The game moved on since: here is your hand now."
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
+        action = inputs.panel_move(click)  # forged input: told apart, privately
+        try:
+            result = await self.service.act(
+                interaction.channel_id, user, action, expected_version=click.version
             )
+        except StaleBoard:
+            note = "The game moved on since: here is your hand now."
+        except UserError as exc:
+            note = f"⚠️ {exc}"
+        else:
+            note = render.private_note(result.events, user)
+        await self.answer_with_panel(interaction, table, note, update=True)
 
     async def act_by_button(
         self, interaction: discord.Interaction, table: Table, version: int, action: dict
@@ -320,7 +296,7 @@ class Play(commands.Cog):
         """A board or launch-report button: the clicked message is updated in the reply."""
         on_board = clicked_board(interaction, table)
         try:
-            result = await self.service.act(
+            await self.service.act(
                 interaction.channel_id, interaction.user.id, action, expected_version=version
             )
         except StaleBoard:
@@ -329,27 +305,24 @@ class Play(commands.Cog):
         except UserError as exc:
             await send_reason(interaction, str(exc))
             return
-        report = action["type"] in ("reroll", "accept") and not on_board
-        if not report:
-            shown = table.version
+        if on_board:
+            shown = components.drawn_version(table)
             await interaction.response.edit_message(**components.board_message(table))
-            self.outbox.board_written(table, shown, interaction if on_board else None)
-            if result.launched:
-                await interaction.followup.send(
-                    **components.launch_report(table, result.lines),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-        else:  # the launch report: continue its story
-            before = interaction.message.embeds[0].description if interaction.message else ""
-            lines = [*(before or "").split("\n"), *result.lines]
-            await interaction.response.edit_message(**components.launch_report(table, lines))
+            self.outbox.answered(table, interaction, board_version=shown)
+        elif table.report is not None:  # the launch report: the same report, continued
+            report = table.report
+            await interaction.response.edit_message(**components.launch_report(table, report.lines))
+            self.outbox.answered(table, interaction, report=report)
+        else:
+            await interaction.response.defer()
+            self.outbox.answered(table, interaction)
 
     async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
-        """An outdated button: show the current board in its place and say why."""
+        """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
-            shown = table.version
+            shown = components.drawn_version(table)
             await interaction.response.edit_message(**components.board_message(table))
-            self.outbox.board_written(table, shown, interaction)
+            self.outbox.answered(table, interaction, board_version=shown)
             await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
         else:
             await send_reason(
@@ -359,13 +332,16 @@ class Play(commands.Cog):
             )
 
 
-def _waiting_reason(phase: Phase) -> str:
-    return {
-        Phase.DISCARD: "First discard down to 5 cards.",
-        Phase.RESHUFFLE: "The deck is being reshuffled; wait a few seconds.",
-        Phase.REROLL: "First decide whether to reroll the failed die or accept it.",
-        Phase.OVER: "This game is over.",
-    }.get(phase, "You cannot do that now.")
+def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether the click is on a board message that a newer board replaced."""
+    message = interaction.message
+    if message is None or message.id == table.board_message_id:
+        return False
+    return not (message.embeds and message.embeds[0].title == render.REPORT_TITLE)
+
+
+def stub_edit(table: Table) -> dict[str, Any]:
+    return {"content": render.board_stub(table), "embeds": [], "view": None}
 
 
 async def setup(bot: ApophisBot) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import sqlite3
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from bot.client import ApophisBot
@@ -59,10 +62,23 @@ class Scene:
         await self.cmd("apophis new", players[0], **options)
         for name in players[1:]:
             reply = await self.cmd("apophis join", name)
-            assert not reply.ephemeral, reply.response_data
+            assert "You joined" in reply.response_data["content"], reply.response_data
         start = await self.cmd("apophis start", players[0], first=self[players[0]])
-        assert not start.ephemeral, start.response_data
+        assert "game has started" in start.response_data["content"], start.response_data
         return self.live()
+
+    async def panel(self, user: str):
+        """`user` opens their hand panel with the board's My hand; the panel message."""
+        await self.bot.outbox.drain()
+        opened = await self.click(self.board(), "hand", user)
+        assert opened.ephemeral, opened.response_data
+        return opened.message
+
+    async def press(self, panel, action: str, user: str, arg: str | None = None):
+        """Click a panel button (`action`, and its `arg` when several share the action)."""
+        custom_id = button_id(panel, action if arg is None else f"{action}:{arg}")
+        interaction = await self.fake.click(panel, custom_id, user=self[user])
+        return await interaction.wait_response()
 
     # --------------------------------------------------------------- reading
 
@@ -111,6 +127,7 @@ class Scene:
         layout.setdefault("rules", game.rules.value)
         layout.setdefault("active", game.active)
         table.game = position(**layout)
+        table.stored = table.game.save()  # as if committed: a failed commit comes back here
 
 
 async def bot_state(predicate, timeout: float = 5.0):
@@ -125,12 +142,54 @@ async def bot_state(predicate, timeout: float = 5.0):
     return result
 
 
+@contextlib.contextmanager
+def write_lock_held(database) -> Iterator[None]:
+    """Another process's connection holds the database's write lock (BEGIN IMMEDIATE)."""
+    other = sqlite3.connect(database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        yield
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+class DiskFull:
+    """Makes the store's commits of game actions fail as on a full disk while `full` is set.
+
+    The error is injected at the store, as SQLite raises it: nothing is written.
+    """
+
+    def __init__(self, store, monkeypatch) -> None:
+        self.full = False
+        self.refused = 0
+        commit = store.commit_action
+
+        async def commit_unless_full(*args: Any, **kwargs: Any) -> int:
+            if self.full:
+                self.refused += 1
+                raise sqlite3.OperationalError("database or disk is full")
+            return await commit(*args, **kwargs)
+
+        monkeypatch.setattr(store, "commit_action", commit_unless_full)
+
+
 def button_id(message, action: str) -> str:
+    """The custom id of the component for `action` ("draw", or "build:red.1" with its arg)."""
     for component in message.iter_components():
-        if component.get("custom_id", "").endswith(f":{action}"):
-            return component["custom_id"]
+        custom_id = component.get("custom_id", "")
+        tail = custom_id.split(":", 4)[-1] if custom_id.count(":") >= 4 else ""
+        if tail == action or tail.startswith(action + ":"):
+            return custom_id
     present = [c.get("custom_id") for c in message.iter_components()]
     raise LookupError(f"no {action!r} button on message {message.id}: {present}")
+
+
+def enabled(message, action: str) -> bool:
+    """Whether the button for `action` (see `button_id`) on `message` can be clicked."""
+    custom_id = button_id(message, action)
+    button = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
+    return not button.get("disabled", False)
 
 
 def text_of(message) -> str:

@@ -1,18 +1,21 @@
-"""Discord's global budget: board edits and channel posts ride on interaction tokens.
+"""Discord's global budget: boards, posts and pings ride on interaction tokens.
 
 The interaction that last drew the board (a click on it, or the command that posted
-it) may edit it and post follow-ups for 15 minutes, outside the global limit of 50
-requests a second. Only hand DMs, and edits or posts with no usable token, spend it.
+it) may edit it for 15 minutes, and any recent interaction may post follow-ups,
+outside the global limit of 50 requests a second. Only hand DMs, and edits or posts
+with no usable token, spend it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 
 import pytest
 
-from bot.notify import TOKEN_USE_SECONDS, WORKERS
+from bot.jobs import WORKERS
+from bot.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +30,7 @@ def requests_since(fake, start: int) -> list[str]:
     return [r.route for r in fake.requests[start:] if 200 <= r.status < 300]
 
 
-async def test_a_board_edit_after_a_picker_spends_no_global_request(fake_discord, make_bot):
+async def test_a_panel_click_spends_no_global_request_but_the_hand_dm(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -36,19 +39,20 @@ async def test_a_board_edit_after_a_picker_spends_no_global_request(fake_discord
         await bot.outbox.drain()
         refused = await scene.click(scene.board(), "draw", "bob")  # not his turn
         assert refused.ephemeral  # ...and his click does not become the board's owner
+        panel = await scene.panel("ann")
         start = len(fake_discord.requests)
         version = table.version
-        picker = (await scene.click(scene.board(), "build", "ann")).message
-        await scene.pick(picker, ["green:1"], "ann")
+        built = await scene.press(panel, "build:green.1", "ann")
+        assert built.response_type == 7  # the panel itself shows what happened
         await bot.outbox.drain()
         assert table.version == version + 1
         assert button_versions(scene.board()) == {table.version}
         sent = requests_since(fake_discord, start)
-        assert TOKEN_EDIT in sent and CHANNEL_EDIT not in sent
-        # The one global request is Ann's hand DM (she paid a card).
+        assert TOKEN_EDIT in sent  # the board, through the token of the command that posted it
+        # The one global request is Ann's hand DM (she paid a card), edited in place.
         global_requests = [r for r in fake_discord.requests[start:] if r.counts_global]
-        assert [r.route for r in global_requests] == [CHANNEL_POST]
-        assert len(fake_discord.dms(scene["ann"])) == 2
+        assert [r.route for r in global_requests] == [CHANNEL_EDIT]
+        assert len(fake_discord.dms(scene["ann"])) == 1
         fake_discord.assert_no_violations()
 
 
@@ -60,37 +64,43 @@ def button_versions(message) -> set[int]:
     }
 
 
-async def test_an_old_token_is_not_used_the_channel_route_is(fake_discord, make_bot):
+async def test_a_board_whose_token_is_old_is_posted_again_below(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
         scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
         await bot.outbox.drain()
-        picker = (await scene.click(scene.board(), "build", "ann")).message
+        old_board = scene.board()
+        owner = old_board.interaction_id
         # The board's owner (the /apophis new that posted it) is now too old to use.
         bot.outbox.clock = lambda: time.monotonic() + TOKEN_USE_SECONDS + 1
+        panel = await scene.panel("ann")
         start = len(fake_discord.requests)
-        await scene.pick(picker, ["green:1"], "ann")
-        bot.outbox.post(table, "A message for the table.")
+        await scene.press(panel, "build:green.1", "ann")
         await bot.outbox.drain()
-        sent = requests_since(fake_discord, start)
-        assert CHANNEL_EDIT in sent and TOKEN_EDIT not in sent and FOLLOW_UP not in sent
-        assert button_versions(scene.board()) == {table.version}
-        assert scene.public()[-1].content == "A message for the table."
+        old_token = fake_discord.world.interactions[owner].token
+        assert not [r for r in fake_discord.requests[start:] if old_token in r.path]
+        new_board = scene.board()
+        assert new_board.id != old_board.id and button_versions(new_board) == {table.version}
+        assert FOLLOW_UP in requests_since(fake_discord, start)  # posted through a fresh token
+        assert "moved down" in old_board.content and not old_board.components
+        live = [m for m in scene.public() if m.components]
+        assert live == [new_board]  # one live board
         fake_discord.assert_no_violations()
 
 
-async def test_channel_posts_are_follow_ups_of_the_board_owner(fake_discord, make_bot):
+async def test_channel_posts_are_follow_ups_of_the_latest_interaction(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
         await bot.outbox.drain()
         await scene.click(scene.board(), "draw", "ann")
-        await bot.outbox.drain()  # her hand DM
+        await bot.outbox.drain()  # her hand DM, bob's turn ping
         start = len(fake_discord.requests)
         bot.outbox.post(table, "⏱️ A warning for everyone.")
+        bot.outbox.flush(table)
         await bot.outbox.drain()
         assert requests_since(fake_discord, start) == [FOLLOW_UP]
         post = scene.public()[-1]
@@ -98,7 +108,7 @@ async def test_channel_posts_are_follow_ups_of_the_board_owner(fake_discord, mak
         fake_discord.assert_no_violations()
 
 
-async def test_a_click_on_an_older_board_does_not_take_the_board_over(fake_discord, make_bot):
+async def test_board_posts_the_board_again_and_the_old_one_becomes_a_stub(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -106,18 +116,23 @@ async def test_a_click_on_an_older_board_does_not_take_the_board_over(fake_disco
         scene.arrange(hands=[["2C"], ["5D"]], deck=["7C", "8C", "9C", "10C", "JC"])
         await bot.outbox.drain()
         old_board = scene.board()
+        seen = copy.deepcopy(old_board.components)
         reposted = (await scene.cmd("board", "bob")).message  # /board: the board moves down
-        await bot_state(lambda: table.board_message_id == reposted.id)
-        assert reposted.id != old_board.id
-        await scene.click(old_board, "draw", "ann")  # same version: acts, redraws that message
-        assert button_versions(fake_discord.world.messages[old_board.id]) == {table.version}
+        await fake_discord.wait_for(lambda: "moved down" in old_board.content)
+        assert table.board_message_id == reposted.id != old_board.id
+        assert not old_board.components
+        assert [m for m in scene.public() if m.components] == [reposted]
+        old_board.components = seen  # a client that still shows the old board
+        stale = await scene.click(old_board, "draw", "ann")
+        assert stale.response_type == 7 and table.version == 0  # made a stub again, no move
+        assert not old_board.components
         start = len(fake_discord.requests)
-        await scene.cmd("draw", "bob")  # a slash command: the board must follow
+        await scene.cmd("draw", "ann")  # a slash command: the board must follow
         await bot.outbox.drain()
-        edits = [r.route for r in fake_discord.requests[start:] if "PATCH" in r.route]
-        assert edits == [TOKEN_EDIT]  # through /board's token, not the click's
+        edits = [r for r in fake_discord.requests[start:] if "PATCH" in r.route]
+        assert TOKEN_EDIT in [r.route for r in edits]  # through /board's token...
+        assert not [r for r in edits if str(scene.channel.id) in r.path]  # not the channel's
         assert button_versions(scene.board()) == {table.version}
-        assert button_versions(fake_discord.world.messages[old_board.id]) == {table.version - 1}
         fake_discord.assert_no_violations()
 
 
@@ -147,10 +162,10 @@ async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, 
             lambda: button_versions(scene.board()) == {table.version}, timeout=5
         )
         sent = requests_since(fake_discord, start)
-        assert TOKEN_EDIT in sent and CHANNEL_POST not in sent
-        assert not fake_discord.dms(scene["ann"])[1:]  # her new hand waits for the budget
+        assert TOKEN_EDIT in sent and CHANNEL_EDIT not in sent
+        assert "you drew" not in fake_discord.dms(scene["ann"])[0].content  # waits for budget
         budget.set()
         await bot.outbox.drain()
-        assert len(fake_discord.dms(scene["ann"])) == 2
+        assert "you drew" in fake_discord.dms(scene["ann"])[0].content
         assert all(len(fake_discord.dms(scene[name])) == 1 for name in onlookers)
         fake_discord.assert_no_violations()

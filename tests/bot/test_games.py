@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 
 from bot import render
-from tests.bot.helpers import CARD, Scene, text_of
+from tests.bot.helpers import CARD, Scene, button_id, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -20,28 +21,37 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot)
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", difficulty="easy", rules="basic")
         await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
-        assert "here is your hand" in fake_discord.dms(scene["ann"])[0].content
+        assert "the game began" in fake_discord.dms(scene["ann"])[0].content
         scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"]], damage=2, dice=[6, 6])
         reply = await scene.cmd("build", "ann", colour="red", size="large")
-        assert "built a 🟥 large red section" in reply.response_data["content"]
+        assert reply.ephemeral and "You paid 3♥, 4♥ and 5♥ to build" in text_of(reply.message)
         reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
-        assert not reply.ephemeral
+        assert reply.ephemeral
         table.game.hands[0] += ALL_SUITS  # drawn meanwhile, in a longer game
         reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
-        report = text_of(reply.message)
-        assert "Fuel check: 2 fuel of 5 points, needs 2 — enough" in report
-        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in report
-        assert "Apophis takes its third hit" in report
+        assert reply.ephemeral and "Launch!" in text_of(reply.message)
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        text = text_of(report)
+        assert "Fuel check: 2 fuel of 5 points, needs 2 — enough" in text
+        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "Apophis takes its third hit" in text
         await bot.outbox.drain()
         board = text_of(scene.board(table))
         assert "Victory" in board and "destroyed" in board
+        assert scene.board(table).embeds[0]["color"] == render.WIN_COLOUR
         assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
         stats = await bot.store.stats(scene.guild.id)
         assert stats.tallies[0].wins == 1
+        (dm,) = fake_discord.dms(scene["ann"])  # one DM for the whole game, edited
+        assert "The game is over: Apophis was destroyed" in dm.content and dm.history
+        # The channel holds the board and the launch report, nothing else.
+        assert [m.id for m in scene.public()] == [table.board_message_id, report.id]
         scene.assert_no_cards_in_public()
 
 
-async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_discord, make_bot):
+async def test_two_players_basic_game_won_by_deflection_from_the_panel(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -52,24 +62,34 @@ async def test_two_players_basic_game_won_by_deflection_from_the_board(fake_disc
             counters=4,
             dice=[6, 6],
         )
-        await bot.outbox.drain()
-        board = scene.board()
-        refused = await scene.click(board, "launch", "bob")
-        assert refused.ephemeral and "not your turn" in refused.response_data["content"]
-        picker = await scene.click(board, "launch", "ann")
-        assert picker.ephemeral and picker.message.visible_to == scene.id("ann")
-        chosen = await scene.pick(picker.message, ALL_SUITS, "ann")
-        assert chosen.response_type == 7  # the picker now tells what happened
-        report = await fake_discord.wait_for(
+        bobs = await scene.panel("bob")
+        assert "It is <@" in text_of(bobs) and all(
+            c.get("disabled") for c in bobs.iter_components() if ":launch" in c.get("custom_id", "")
+        )
+        panel = await scene.panel("ann")
+        assert panel.visible_to == scene.id("ann")
+        assert button_label(panel, "launch") == "Launch ♣♥♦♠"
+        chosen = await scene.press(panel, "launch", "ann")  # one click for the four suits
+        assert chosen.response_type == 7 and chosen.message.id == panel.id
+        assert "Launch!" in text_of(panel)
+        (report,) = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
         )
-        text = text_of(report[0])
+        text = text_of(report)
         assert "Deflection: 🎲 6 + warheads 3 = 9 (needs 7) — deflected" in text
         assert "Apophis is deflected" in text
         await bot.outbox.drain()
         assert "Victory" in text_of(scene.board(table))
         assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
         scene.assert_no_cards_in_public()
+
+
+def button_label(message, action: str) -> str:
+    return next(
+        c["label"]
+        for c in message.iter_components()
+        if c.get("custom_id") == button_id(message, action)
+    )
 
 
 async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
@@ -86,17 +106,21 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
             damage=2,
             dice=[2, 1, 6, 4],  # launch roll 4; accuracy 1+1 misses; reroll 6 hits; damage 7
         )
-        reply = await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
-        report = reply.message
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
         assert "may spend a fail-safe to reroll the accuracy (1 left)" in text_of(report)
         refused = await scene.click(report, "reroll", "bob")
         assert refused.ephemeral and "Only the player who launched" in str(refused.response_data)
         rerolled = await scene.click(report, "reroll", "ann")
         assert rerolled.response_type == 7
+        await bot.outbox.drain()
         text = text_of(report)
         assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "breaks apart" in text and not list(report.iter_components())
         assert not table.open
+        assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
         scene.assert_no_cards_in_public()
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert logged and not [line for line in logged if CARD.search(line)]
@@ -111,9 +135,10 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot)
             lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
         )
         assert lost
-        assert any("10 seconds left" in m.content for m in scene.public())
         await bot.outbox.drain()
-        assert "ran out of time" in text_of(scene.board(table))
+        board = scene.board(table)
+        assert "ran out of time" in text_of(board) and "10 seconds left" in text_of(board)
+        assert board.embeds[0]["color"] == render.LOSS_COLOUR
         refused = await scene.cmd("draw", "ann")
         assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
         tally = (await bot.store.stats(scene.guild.id)).tallies[0]
@@ -124,16 +149,23 @@ async def test_each_warning_comes_once_and_in_order(fake_discord, make_bot):
     bot = make_bot(time_scale=240)  # six game minutes are a second and a half
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
-        await scene.new_game("ann", minutes=6)
+        table = await scene.new_game("ann", minutes=6)
         await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
         )
-        warnings = [m.content for m in scene.public() if "left** before Apophis" in m.content]
+        await bot.outbox.drain()
+        # On the board (its last actions), not as messages of their own.
+        assert not [m for m in scene.public() if "left** before Apophis" in m.content]
+        board = text_of(scene.board(table))
+        warnings = [line for line in board.split("\n") if "left** before Apophis" in line]
         assert [w.split("**")[1] for w in warnings] == [
             "5 minutes left",
             "1 minute left",
             "10 seconds left",
         ]
+        history = scene.board(table).history
+        urgent = [v for v in history if v.embeds and v.embeds[0]["color"] == render.URGENT_COLOUR]
+        assert urgent  # the board turned urgent in the last minute
 
 
 async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, make_bot):
@@ -150,7 +182,7 @@ async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, ma
         hand = await scene.cmd("hand", "bob")
         assert hand.ephemeral and hand.message.visible_to == scene.id("bob")
         for card in table.game.hands[1]:
-            assert render.card_label(card) in hand.response_data["content"]
+            assert render.card_label(card) in text_of(hand.message)
         scene.assert_no_cards_in_public()
 
 
@@ -188,16 +220,21 @@ async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_dis
         table = await scene.new_game("ann", "bob")
         scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
         reply = await scene.cmd("draw", "ann")
-        assert (
-            "shuffling 45 discarded cards into a new deck (10 s)" in reply.response_data["content"]
-        )
+        assert "You drew 4♣" in text_of(reply.message)
+        assert "The discard pile is being shuffled" in text_of(reply.message)
+        await bot.outbox.drain()
+        assert re.search(r"Shuffling a new deck, (10|[1-9]) s\.", text_of(scene.board()))
+        assert "shuffling 45 discarded cards into a new deck (10 s)" in text_of(scene.board())
         refused = await scene.cmd("draw", "bob")
         assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
         assert len(table.game.hands[0]) == 2  # the second card waits for the new deck
-        dm = await fake_discord.wait_for(  # "you drew 4♣" at once, the second card later
-            lambda: [m for m in fake_discord.dms(scene["ann"]) if "you drew" in m.content][1:]
+        (dm,) = await fake_discord.wait_for(  # one DM, edited when the second card comes
+            lambda: [m for m in fake_discord.dms(scene["ann"]) if "(3 cards)" in m.content]
         )
-        waited = (dm[0].created_at - reply.message.created_at).total_seconds()
+        waited = (dm.edited_at - reply.message.created_at).total_seconds()
         assert waited >= 10 / 20 - 0.05
         assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
         assert len(table.game.deck) == 44 and not table.game.discard_pile
+        # The board says the new deck is ready as soon as it is (no "Shuffling" left over).
+        board = await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board()))
+        assert board and "Shuffling a new deck" not in text_of(scene.board())

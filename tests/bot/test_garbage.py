@@ -32,8 +32,8 @@ async def test_interactions_leave_no_cycles(fake_discord, make_bot):
         gc.disable()
         try:
             before = alive(discord.Interaction)
-            picker = (await scene.click(scene.board(), "build", "ann")).message
-            await scene.pick(picker, ["green:1"], "ann")
+            panel = (await scene.click(scene.board(), "build", "ann")).message
+            await scene.press(panel, "build:green.1", "ann")
             await scene.click(scene.board(), "hand", "bob")
             await scene.cmd("draw", "bob")
             await scene.cmd("hand", "ann")

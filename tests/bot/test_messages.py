@@ -21,17 +21,22 @@ async def test_the_latest_hand_survives_discord_slowing_the_bot_down(fake_discor
             lambda: fake_discord.dms(scene["ann"]) and fake_discord.dms(scene["bob"])
         )
         for _ in range(6):  # more than discord.py retries by itself: the outbox must retry
-            fake_discord.rate_limit_next("POST /channels/{channel_id}/messages", retry_after=0.01)
+            fake_discord.rate_limit_next(
+                "PATCH /channels/{channel_id}/messages/{message_id}", retry_after=0.01
+            )
         await scene.cmd("draw", "ann")
         await scene.cmd("discard", "ann", cards=table.game.hands[0][0])
         hand = table.game.hands[0]
-        dm = await fake_discord.wait_for(
-            lambda: len(fake_discord.dms(scene["ann"])) > 1 and fake_discord.dms(scene["ann"])[-1]
+        (dm,) = await fake_discord.wait_for(
+            lambda: (
+                "you discarded" in fake_discord.dms(scene["ann"])[0].content
+                and fake_discord.dms(scene["ann"])
+            )
         )
         await bot.outbox.drain()
         assert "you drew" in dm.content and "you discarded" in dm.content
         assert all(card_label(card) in dm.content for card in hand)
-        assert len(fake_discord.dms(scene["ann"])) == 2  # both changes in one DM
+        assert len(fake_discord.dms(scene["ann"])) == 1  # the same DM, edited
         throttled = [r for r in fake_discord.requests if r.status == 429]
         assert len(throttled) == 6
 
@@ -41,7 +46,7 @@ async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         rules = await scene.cmd("apophis rules", "ann")
-        assert rules.ephemeral and "Launch checks" in text_of(rules.message)
+        assert rules.ephemeral and "A launch, step by step" in text_of(rules.message)
         empty = await scene.cmd("apophis stats", "ann")
         assert empty.ephemeral and "No game has finished here yet" in text_of(empty.message)
         table = await scene.new_game("ann", minutes=3)
@@ -55,7 +60,7 @@ async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):
         assert not table.open
         stats = await scene.cmd("apophis stats", "ann")
         text = text_of(stats.message)
-        assert "basic, custom**: 1 games — 1 won, 0 lost" in text
+        assert "basic, custom**: 1 game — 1 won, 0 lost" in text  # "1 game", not "1 games"
         assert "Fastest wins" in text and "1 player" in text
 
 
@@ -81,7 +86,7 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
             "bottom to top:\n🟥 large red\n🟦 medium blue",
             "points: 🟥3 🟦2 = 5",
             "Launch sequence (3/4)",
-            "🟨 🟩 🟥",
+            "🟨 🟩 🟥\nneeds ♦",
             "deck ",
             "discard pile ",
             "3 cards",
@@ -90,7 +95,8 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
             "added 🟩 🟥 to the launch sequence",
         ]:
             assert expected in board, expected
-        assert f"<@{scene.id('bob')}>'s turn" in board
+        assert f"<@{scene.id('bob')}>: add ♦ to the launch sequence (or draw, or scrap)" in board
+        assert "⏱️ **10:00** left" in board or "⏱️ **9:59** left" in board
         scene.assert_no_cards_in_public()
 
 

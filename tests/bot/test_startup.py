@@ -97,12 +97,14 @@ async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot
     assert names == {"apophis", "draw", "build", "launch", "scrap", "discard", "hand", "board"}
 
 
-async def test_the_bot_asks_discord_for_servers_and_channels_only(fake_discord, make_bot):
+async def test_the_bot_asks_discord_for_servers_channels_and_message_events(fake_discord, make_bot):
     bot = make_bot()
     async with fake_discord.connected(bot):
         intents = discord.Intents._from_value(fake_discord.gateway.session.intents)
-    # Not the message events of every channel it can see: interactions come regardless.
-    assert intents == discord.Intents(guilds=True)
+    # Message events only to count what is posted below a board (not their content, a
+    # privileged intent); interactions come regardless.
+    assert intents == discord.Intents(guilds=True, guild_messages=True)
+    assert not intents.message_content
 
 
 @pytest.mark.e2e

@@ -16,6 +16,8 @@ def refused(game: Game, code: str, action: dict) -> IllegalMove:
         game.apply(action)
     assert info.value.code == code, info.value.message
     assert str(info.value)  # a reason in words
+    # ...and the same reason as data, for translations: plain values only.
+    assert all(type(v) in (str, int) for v in info.value.params.values()), info.value.params
     assert game.save() == before
     return info.value
 
@@ -440,8 +442,8 @@ def test_only_the_launching_player_decides_on_rerolls():
         dice=[1, 1],
     )
     game.launch("ann", LAUNCH_CARDS)
-    refused(game, "not_your_turn", {"type": "reroll", "player": "bob"})
-    refused(game, "not_your_turn", {"type": "accept", "player": "bob"})
+    refused(game, "not_the_launcher", {"type": "reroll", "player": "bob"})
+    refused(game, "not_the_launcher", {"type": "accept", "player": "bob"})
     refused(game, "not_your_turn", {"type": "draw", "player": "bob"})
     refused(table(), "no_reroll", {"type": "accept", "player": "ann"})
 

@@ -35,11 +35,24 @@ test at teardown (``fake_discord`` fixture) unless claimed with
   seconds (3; else 404, code 10062), exactly once (else 400, code 40060), and the
   interaction token is used for ``fake.token_lifetime`` seconds at most (15 min;
   else 401, code 50027); time is ``fake.now()``, moved on by ``fake.advance_time()``;
+- message content is at most 2,000 characters (else 400, code 50035);
 - nothing is logged at ERROR by discord.py's loggers.
 
+``forged=True`` on :meth:`FakeDiscord.invoke`, ``click`` and ``select`` sends what a
+tampered client could: option values outside the declaration, a server-only command
+from a DM, custom ids and select values the message never offered.
+
 Discord's ordinary answers are given without being violations: DMs to a user whose
-DMs are closed get 403, code 50007; ``fake.rate_limit_next(route)`` answers the next
-matching request with a 429 that discord.py retries.
+DMs are closed get 403, code 50007; an ephemeral message is unknown to the channel
+routes (404, code 10008: only its interaction token reaches it), and once the user
+dismissed it (``fake.dismiss(message)``) its token's edits get 404 too;
+``fake.expire_token(interaction)`` makes a token answer 401, code 50027;
+``fake.rate_limit_next(route)`` answers the next matching request with a 429 that
+discord.py retries, and ``fake.fail_next(route, status=503, times=n)`` with an outage.
+Each new message records whom its mentions notified (``Message.notified``, as its
+``allowed_mentions`` let them; edits and ephemeral messages notify nobody), and
+``fake.say(channel, user, text)`` posts as a user, sent to the bot as MESSAGE_CREATE
+when it asked for message events.
 
 Build the world before connecting: guilds, channels and members added later are
 not announced over the gateway. Messages the bot sends are recorded, not

@@ -37,6 +37,8 @@ class OptionType(IntEnum):
 
 _NESTING = (OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP)
 CHAT_INPUT = 1
+#: The interaction context of a DM with the bot.
+BOT_DM = 1
 
 
 def find_command(commands: Iterable[dict[str, Any]], path: str) -> tuple[dict[str, Any], list[str]]:
@@ -49,16 +51,32 @@ def find_command(commands: Iterable[dict[str, Any]], path: str) -> tuple[dict[st
     raise InvalidInvocation(f"unknown command /{name}; the bot synced {known}")
 
 
+def check_usable_in_dms(command: dict[str, Any]) -> None:
+    """Raise InvalidInvocation if Discord offers this synced command in no DM with the bot.
+
+    ``contexts`` decides when present (1 is the bot's DM); otherwise ``dm_permission``.
+    """
+    contexts = command.get("contexts")
+    allowed = BOT_DM in contexts if contexts is not None else command.get("dm_permission", True)
+    if not allowed:
+        raise InvalidInvocation(f"/{command['name']} is server-only: Discord offers it in no DM")
+
+
 def build_command_data(
     world: World,
     guild: Guild | None,
     command: dict[str, Any],
     path: list[str],
     values: dict[str, Any],
+    *,
+    forged: bool = False,
 ) -> dict[str, Any]:
-    """The ``data`` of an APPLICATION_COMMAND interaction for this command and options."""
+    """The ``data`` of an APPLICATION_COMMAND interaction for this command and options.
+
+    ``forged``: scalar values are sent as given, unchecked against the declaration.
+    """
     resolved: dict[str, dict[str, Any]] = {}
-    options = _command_options(world, guild, command, path, values, resolved)
+    options = _command_options(world, guild, command, path, values, resolved, forged)
     data: dict[str, Any] = {
         "id": str(command["id"]),
         "name": command["name"],
@@ -79,6 +97,7 @@ def _command_options(
     path: list[str],
     values: dict[str, Any],
     resolved: dict[str, dict[str, Any]],
+    forged: bool,
 ) -> list[dict[str, Any]]:
     declared = node.get("options") or []
     nested = [o for o in declared if o["type"] in _NESTING]
@@ -89,12 +108,12 @@ def _command_options(
         step, *rest = path
         for option in nested:
             if option["name"] == step:
-                inner = _command_options(world, guild, option, rest, values, resolved)
+                inner = _command_options(world, guild, option, rest, values, resolved, forged)
                 return [{"type": option["type"], "name": step, "options": inner}]
         raise InvalidInvocation(f"/{node['name']} has no subcommand {step!r}")
     if path:
         raise InvalidInvocation(f"/{node['name']} has no subcommands, got {path}")
-    return _leaf_options(world, guild, node, declared, values, resolved)
+    return _leaf_options(world, guild, node, declared, values, resolved, forged)
 
 
 def _leaf_options(
@@ -104,6 +123,7 @@ def _leaf_options(
     declared: list[dict[str, Any]],
     values: dict[str, Any],
     resolved: dict[str, dict[str, Any]],
+    forged: bool,
 ) -> list[dict[str, Any]]:
     by_name = {option["name"]: option for option in declared}
     unknown = set(values) - set(by_name)
@@ -118,7 +138,7 @@ def _leaf_options(
         {
             "name": name,
             "type": by_name[name]["type"],
-            "value": _option_value(world, guild, by_name[name], value, resolved),
+            "value": _option_value(world, guild, by_name[name], value, resolved, forged),
         }
         for name, value in values.items()
     ]
@@ -130,11 +150,13 @@ def _option_value(
     option: dict[str, Any],
     value: Any,
     resolved: dict[str, dict[str, Any]],
+    forged: bool,
 ) -> Any:
     kind = OptionType(option["type"])
     name = option["name"]
     if kind in (OptionType.STRING, OptionType.INTEGER, OptionType.NUMBER, OptionType.BOOLEAN):
-        _check_scalar(kind, option, value)
+        if not forged:
+            _check_scalar(kind, option, value)
         return value
     if kind is OptionType.USER:
         user = world.user(value)
@@ -198,11 +220,24 @@ def _resolved_channel(channel: Channel) -> dict[str, Any]:
 
 
 def build_component_data(
-    message: Message, custom_id: str, user: User, values: list[str] | None
+    message: Message,
+    custom_id: str,
+    user: User,
+    values: list[str] | None,
+    *,
+    forged: bool = False,
 ) -> dict[str, Any]:
-    """The ``data`` of a MESSAGE_COMPONENT interaction: a click or a select choice."""
+    """The ``data`` of a MESSAGE_COMPONENT interaction: a click or a select choice.
+
+    ``forged``: whatever custom id and values, as a tampered client could send them.
+    """
     if not message.seen_by(user.id):
         raise InvalidInvocation(f"user {user.id} cannot see message {message.id}")
+    if forged:
+        if values is None:
+            return {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+        kind = ComponentType.STRING_SELECT
+        return {"custom_id": custom_id, "component_type": kind, "values": list(values)}
     try:
         component = message.component(custom_id)
     except LookupError as error:

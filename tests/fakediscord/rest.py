@@ -17,6 +17,7 @@ import orjson
 from aiohttp import web
 
 from .state import (
+    CONTENT_LIMIT,
     EPHEMERAL,
     LOADING,
     Attachment,
@@ -27,6 +28,7 @@ from .state import (
     Message,
     ResponseAttempt,
     ViolationKind,
+    notified_by,
     utcnow,
 )
 
@@ -255,6 +257,9 @@ class RestApi:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
         fields = _require_content(self._message_fields(request, existing=[]))
         fields["flags"] = fields.get("flags", 0) & ~EPHEMERAL
+        fields["notified"] = notified_by(
+            fields.get("content", ""), request[BODY].get("allowed_mentions")
+        )
         message = self._world.add_message(channel, **fields)
         return json_response(self._payload(message))
 
@@ -280,9 +285,15 @@ class RestApi:
         return channel
 
     def _channel_message(self, request: web.Request) -> Message:
+        """A message through the channel routes: ephemeral ones are unknown there."""
         channel = self._channel(request)
         message = self._world.messages.get(int(request.match_info["message_id"]))
-        if message is None or message.deleted or message.channel_id != channel.id:
+        if (
+            message is None
+            or message.deleted
+            or message.ephemeral
+            or message.channel_id != channel.id
+        ):
             raise DiscordError(404, 10008, "Unknown Message")
         return message
 
@@ -376,6 +387,10 @@ class RestApi:
         if require_content:
             _require_content(fields)
         flags = fields.get("flags", 0)
+        if not flags & EPHEMERAL:
+            fields["notified"] = notified_by(
+                fields.get("content", ""), data.get("allowed_mentions")
+            )
         return self._world.add_message(
             interaction.channel,
             **fields,
@@ -423,6 +438,8 @@ class RestApi:
         interaction = self._world.interactions_by_token.get(info["webhook_token"])
         if int(info["webhook_id"]) != self._world.application_id or interaction is None:
             raise DiscordError(404, 10015, "Unknown Webhook")
+        if interaction.token_expired:
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
         age = fake.now() - interaction.created_at
         if age > fake.token_lifetime:
             fake.record_violation(
@@ -469,6 +486,7 @@ class RestApi:
 
     def _delete(self, message: Message) -> None:
         message.deleted = True
+        message.deleted_at = utcnow()
         self._world.notifier.bump()
 
     def _message_fields(
@@ -487,6 +505,14 @@ class RestApi:
         """
         body = request[BODY] if body is None else body
         body = body or {}
+        content = body.get("content") or ""
+        if len(content) > CONTENT_LIMIT:
+            self._fake.record_violation(
+                ViolationKind.CONTENT_TOO_LONG,
+                f"message content of {len(content)} characters (Discord's limit: {CONTENT_LIMIT})",
+                request,
+            )
+            raise DiscordError(400, 50035, "Invalid Form Body: content too long")
         fields = {name: body[name] or _empty(name) for name in _CONTENT_FIELDS if name in body}
         if "flags" in body:
             fields["flags"] = body["flags"] or 0

@@ -27,6 +27,7 @@ from .commands import (
     InvalidInvocation,
     build_command_data,
     build_component_data,
+    check_usable_in_dms,
     find_command,
     interaction_member_fields,
 )
@@ -35,6 +36,7 @@ from .rest import BODY, FILES, ROUTES, DiscordError, RestApi, Route, Uploads, js
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .state import (
     DEFAULT_EVERYONE_PERMISSIONS,
+    GUILD_MESSAGES,
     ChangeNotifier,
     Channel,
     ChannelType,
@@ -48,6 +50,7 @@ from .state import (
     Violation,
     ViolationKind,
     World,
+    notified_by,
 )
 
 API_PREFIX = "/api/v10"
@@ -78,6 +81,19 @@ class _RateLimit:
     pattern: str
     retry_after: float
     is_global: bool
+
+    def matches(self, route: Route) -> bool:
+        return self.pattern in (route.key, route.template)
+
+
+@dataclass
+class _Failure:
+    """An error answer waiting for the next ``times`` requests that match ``pattern``."""
+
+    pattern: str
+    status: int
+    code: int
+    times: int
 
     def matches(self, route: Route) -> bool:
         return self.pattern in (route.key, route.template)
@@ -134,6 +150,7 @@ class FakeDiscord:
         self._clock = clock
         self._time_offset = 0.0
         self._rate_limits: list[_RateLimit] = []
+        self._failures: list[_Failure] = []
         self._rest = RestApi(self)
         self._log_recorder = _ErrorLogRecorder(self)
         self._runner: web.AppRunner | None = None
@@ -235,12 +252,19 @@ class FakeDiscord:
 
     # -- building the world ---------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, owner: User | int | None = None) -> Guild:
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: User | int | None = None,
+        preferred_locale: str = "en-US",
+    ) -> Guild:
         """Add a guild (with its @everyone role and the bot as a member)."""
         world = self.world
         guild_id = world.snowflake()
         owner_id = world.user(owner).id if owner is not None else world.snowflake()
-        guild = world.guilds[guild_id] = Guild(guild_id, name, owner_id)
+        guild = Guild(guild_id, name, owner_id, preferred_locale=preferred_locale)
+        world.guilds[guild_id] = guild
         guild.roles[guild_id] = Role(
             guild_id, guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, 0
         )
@@ -295,10 +319,50 @@ class FakeDiscord:
         """Open or close a user's DMs; sending to closed DMs gets 403, code 50007."""
         self.world.user(user).dms_open = is_open
 
+    async def say(self, channel: Channel | int, user: User | Member | int, content: str) -> Message:
+        """A user posts in a channel; the bot gets MESSAGE_CREATE if it asked for message
+        events (the GUILD_MESSAGES intent), as on Discord."""
+        channel, user = self.world.channel(channel), self.world.user(user)
+        message = self.world.add_message(
+            channel, author=user, content=content, notified=notified_by(content, None)
+        )
+        session = self.gateway.session
+        if session is not None and session.intents & GUILD_MESSAGES:
+            payload = message.payload(self.url)
+            payload["member"] = (
+                self.world.guild(channel.guild_id).members[user.id].payload(with_user=False)
+            )
+            await self.gateway.dispatch("MESSAGE_CREATE", payload)
+        return message
+
+    def dismiss(self, message: Message | int) -> None:
+        """A user dismisses an ephemeral message: editing it through its token gets 404."""
+        message = self.world.message(message)
+        if not message.ephemeral:
+            raise ValueError("only ephemeral messages can be dismissed")
+        message.deleted = True
+        self.notifier.bump()
+
+    def expire_token(self, interaction: Interaction) -> None:
+        """Discord ends an interaction's token early: its uses get 401, code 50027 (not a
+        violation; using a token past its 15 minutes is)."""
+        interaction.token_expired = True
+
+    def notified(self, user: User | Member | int) -> list[Message]:
+        """The messages that notified ``user`` (mentioned and let through), oldest first."""
+        user_id = self.world.user(user).id
+        return [m for m in self.world.messages.values() if user_id in m.notified]
+
     # -- acting as players ------------------------------------------------------------------
 
     async def invoke(
-        self, command: str, *, user: User | Member | int, channel: Channel | int, **options: Any
+        self,
+        command: str,
+        *,
+        user: User | Member | int,
+        channel: Channel | int,
+        forged: bool = False,
+        **options: Any,
     ) -> Interaction:
         """Run a synced slash command: ``invoke("apophis new", user=u, channel=c, mode="easy")``.
 
@@ -306,21 +370,33 @@ class FakeDiscord:
         ``options`` are plain values (users, channels and roles as records or ids)
         typed by the synced command. Raises :class:`InvalidInvocation` for
         anything a Discord user could not do (unknown command or option,
-        a value outside the choices).
+        a value outside the choices or range, a server-only command in a DM).
+        ``forged=True`` sends it anyway, as a tampered client could: option
+        values unchecked, and in any channel.
         """
         user, channel = self.world.user(user), self.world.channel(channel)
         guild = self.world.guilds.get(channel.guild_id)
         definition, path = find_command(self.world.commands_for(channel.guild_id), command)
-        data = build_command_data(self.world, guild, definition, path, options)
+        if guild is None and not forged:
+            check_usable_in_dms(definition)
+        data = build_command_data(self.world, guild, definition, path, options, forged=forged)
         return await self._dispatch_interaction(
             InteractionType.APPLICATION_COMMAND, user, channel, data
         )
 
     async def click(
-        self, message: Message | int, custom_id: str, *, user: User | Member | int
+        self,
+        message: Message | int,
+        custom_id: str,
+        *,
+        user: User | Member | int,
+        forged: bool = False,
     ) -> Interaction:
-        """Click the button ``custom_id`` on a message the bot sent."""
-        return await self._component_interaction(message, custom_id, user, None)
+        """Click the button ``custom_id`` on a message the bot sent.
+
+        ``forged=True``: any custom id, as if clicked on that message by a tampered client.
+        """
+        return await self._component_interaction(message, custom_id, user, None, forged)
 
     async def select(
         self,
@@ -329,9 +405,13 @@ class FakeDiscord:
         values: Iterable[str],
         *,
         user: User | Member | int,
+        forged: bool = False,
     ) -> Interaction:
-        """Choose ``values`` in the string select ``custom_id`` on a message the bot sent."""
-        return await self._component_interaction(message, custom_id, user, list(values))
+        """Choose ``values`` in the string select ``custom_id`` on a message the bot sent.
+
+        ``forged=True``: any custom id and values, whatever the message offers.
+        """
+        return await self._component_interaction(message, custom_id, user, list(values), forged)
 
     async def _component_interaction(
         self,
@@ -339,9 +419,10 @@ class FakeDiscord:
         custom_id: str,
         user: User | Member | int,
         values: list[str] | None,
+        forged: bool,
     ) -> Interaction:
         message, user = self.world.message(message), self.world.user(user)
-        data = build_component_data(message, custom_id, user, values)
+        data = build_component_data(message, custom_id, user, values, forged=forged)
         channel = self.world.channel(message.channel_id)
         return await self._dispatch_interaction(
             InteractionType.MESSAGE_COMPONENT, user, channel, data, message
@@ -379,7 +460,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "context": 1 if guild is None else 0,
@@ -387,7 +468,7 @@ class FakeDiscord:
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = guild.preferred_locale
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
         if source_message is not None:
@@ -468,6 +549,14 @@ class FakeDiscord:
         if not any(limit.matches(route) for route in ROUTES):
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
+
+    def fail_next(self, pattern: str, *, status: int = 500, code: int = 0, times: int = 1) -> None:
+        """Answer the next ``times`` requests to a route with an error (an outage: 500, or
+        any status and JSON code); ``pattern`` as in :meth:`rate_limit_next`."""
+        failure = _Failure(pattern, status, code, times)
+        if not any(failure.matches(route) for route in ROUTES):
+            raise ValueError(f"{pattern!r} names no route the fake implements")
+        self._failures.append(failure)
 
     def now(self) -> float:
         """The fake's time in seconds: its clock plus every :meth:`advance_time`."""
@@ -561,6 +650,13 @@ class FakeDiscord:
         if limit is not None:
             self._rate_limits.remove(limit)
             return _rate_limited(route, limit)
+        failure = next((f for f in self._failures if f.matches(route)), None)
+        if failure is not None:
+            failure.times -= 1
+            if failure.times <= 0:
+                self._failures.remove(failure)
+            body = {"code": failure.code, "message": f"{failure.status}: injected failure"}
+            return json_response(body, status=failure.status)
         if (
             route.counts_global
             and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {self.bot_token}"

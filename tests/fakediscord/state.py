@@ -11,6 +11,7 @@ import asyncio
 import copy
 import datetime
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,12 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 #: Message flag for "the bot is thinking" (a deferred interaction response).
 LOADING = 1 << 7
+#: Discord's limit on a message's content (characters).
+CONTENT_LIMIT = 2000
+#: The gateway intent for message events in guild channels.
+GUILD_MESSAGES = 1 << 9
+#: A user mention in message content: <@id> or <@!id>.
+USER_MENTION = re.compile(r"<@!?([0-9]+)>")
 
 #: Permissions a guild's @everyone role has unless a test says otherwise
 #: (view channels, send messages, embed links, attach files, read history,
@@ -57,6 +64,18 @@ class ComponentType(IntEnum):
 def iso_timestamp(moment: datetime.datetime) -> str:
     """Render a datetime the way Discord does in payloads."""
     return moment.isoformat()
+
+
+def notified_by(content: str, allowed: dict[str, Any] | None) -> set[int]:
+    """Users a new message's mentions notify, as its ``allowed_mentions`` lets them.
+
+    Without ``allowed_mentions`` every user mentioned is notified; with it, those of
+    ``users`` when ``parse`` holds "users", else only the ids listed in ``users``.
+    """
+    mentioned = {int(user_id) for user_id in USER_MENTION.findall(content or "")}
+    if allowed is None or "users" in allowed.get("parse", []):
+        return mentioned
+    return mentioned & {int(user_id) for user_id in allowed.get("users", [])}
 
 
 def utcnow() -> datetime.datetime:
@@ -113,6 +132,8 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    #: The language the user chose in Discord (sent with each of their interactions).
+    locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -230,6 +251,8 @@ class Guild:
     name: str
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)
+    #: The server's preferred language (a Community server's setting; else en-US).
+    preferred_locale: str = "en-US"
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
 
@@ -276,7 +299,7 @@ class Guild:
             "premium_tier": 0,
             "system_channel_id": None,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "joined_at": iso_timestamp(utcnow()),
         }
 
@@ -310,13 +333,14 @@ class Attachment:
 
 @dataclass(frozen=True)
 class MessageVersion:
-    """One earlier state of an edited message."""
+    """One earlier state of an edited message, and when it began to be shown."""
 
     content: str
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
     attachments: list[Attachment]
     flags: int
+    at: datetime.datetime
 
 
 @dataclass
@@ -343,7 +367,11 @@ class Message:
     created_at: datetime.datetime = field(default_factory=utcnow)
     edited_at: datetime.datetime | None = None
     deleted: bool = False
+    deleted_at: datetime.datetime | None = None
     history: list[MessageVersion] = field(default_factory=list)
+    #: Users this message notified when it was posted (mentions let through by its
+    #: allowed_mentions; an ephemeral message or an edit notifies nobody).
+    notified: set[int] = field(default_factory=set)
 
     @property
     def ephemeral(self) -> bool:
@@ -385,6 +413,7 @@ class Message:
             copy.deepcopy(self.components),
             list(self.attachments),
             self.flags,
+            self.edited_at or self.created_at,
         )
 
     def payload(self, url_base: str) -> dict[str, Any]:
@@ -449,6 +478,8 @@ class Interaction:
     message: Message | None = None
     followups: list[Message] = field(default_factory=list)
     attempts: list[ResponseAttempt] = field(default_factory=list)
+    #: Set by ``FakeDiscord.expire_token``: Discord answers 401, code 50027, from now on.
+    token_expired: bool = False
 
     @property
     def responded(self) -> bool:
@@ -507,6 +538,7 @@ class ViolationKind(StrEnum):
     DUPLICATE_RESPONSE = "duplicate_response"
     INVALID_RESPONSE = "invalid_response"
     EXPIRED_TOKEN = "expired_token"
+    CONTENT_TOO_LONG = "content_too_long"
     ERROR_LOG = "error_log"
     #: Not the bot's fault: the fake itself failed while answering a request.
     FAKE_ERROR = "fake_error"
@@ -574,12 +606,12 @@ class World:
         return local + self.global_commands
 
     def add_message(self, channel: Channel, **fields: Any) -> Message:
-        """Record a new message by the bot in ``channel``."""
+        """Record a new message in ``channel`` (by the bot unless ``author`` is given)."""
+        fields.setdefault("author", self.bot)
         message = Message(
             id=self.snowflake(),
             channel_id=channel.id,
             guild_id=channel.guild_id,
-            author=self.bot,
             **fields,
         )
         self.messages[message.id] = message

@@ -20,6 +20,7 @@ from bot.store import (
     SeatsChanged,
     StaleVersion,
     Store,
+    StoreBusy,
     Tally,
     WrongStatus,
 )
@@ -272,6 +273,9 @@ async def test_guild_settings(db_path: Path, store: Store) -> None:
     with pytest.raises(TypeError):
         await store.update_guild_settings(5, colour="blue")
     assert await store.get_guild_settings(5) == changed
+    quiet = await store.update_guild_settings(5, turn_pings=False)
+    assert quiet == GuildSettings(5, 42, "fr", "hard", "basic", turn_pings=False)
+    assert await store.get_guild_settings(5) == quiet
 
     # The schema's defaults are the same as the code's.
     with sqlite3.connect(db_path) as raw:
@@ -284,6 +288,18 @@ async def test_dm_channels(store: Store) -> None:
     await store.set_dm_channel(7, 70)
     await store.set_dm_channel(7, 71)
     assert await store.get_dm_channel(7) == 71
+
+
+async def test_each_players_hand_dm_is_remembered_per_game(store: Store) -> None:
+    lobby = await store.create_lobby(1, 10, 7, "basic", "easy", 600, now=1.0)
+    assert await store.get_hand_dm(lobby.id, 7) is None
+    await store.set_hand_dm(lobby.id, 7, 700)
+    await store.set_hand_dm(lobby.id, 7, 701)
+    await store.set_hand_dm(lobby.id, 8, 800)
+    assert (await store.get_hand_dm(lobby.id, 7), await store.get_hand_dm(lobby.id, 8)) == (
+        701,
+        800,
+    )
 
 
 async def test_unknown_games(store: Store) -> None:
@@ -341,3 +357,24 @@ async def test_meta_values(db_path: Path, store: Store) -> None:
         assert await reopened.get_meta("last_alive") == 123.5
     finally:
         await reopened.close()
+
+
+async def test_writes_the_database_is_too_busy_for_fail_cleanly(
+    db_path: Path, store: Store
+) -> None:
+    record = await store.create_lobby(1, 2, 10, "basic", "medium", 600)
+    other = sqlite3.connect(db_path, isolation_level=None)  # another process's connection
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        results = await asyncio.gather(
+            *(store.add_player(record.id, user) for user in (11, 12, 13)),
+            store.get_game(record.id),
+            return_exceptions=True,
+        )
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert [type(result) for result in results[:3]] == [StoreBusy] * 3
+    assert results[3].players == (10,)  # reading does not need the write lock
+    assert (await store.get_game(record.id)).players == (10,)  # nothing was written
+    assert (await store.add_player(record.id, 11)).players == (10, 11)

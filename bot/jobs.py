@@ -1,0 +1,174 @@
+"""The outbox's queue: jobs coalesced by key, in lanes, sent by workers, retried later.
+
+A job reads the latest state when it runs, so one pending job per key is enough
+however often it is asked for. Jobs of a group (a game) may be held until the
+interaction that caused them is answered, so that its fresh token can carry them, or
+for `HOLD_SECONDS` at most. A job that fails because Discord asked us to slow down, or
+had a passing fault, is retried later; the rest get three tries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+
+import discord
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+#: How long held jobs wait for the answer to the interaction that caused them.
+HOLD_SECONDS = 0.5
+RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+#: Jobs sent at once in each lane.
+WORKERS = 8
+
+
+class RateLimiter:
+    """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int = 10) -> None:
+        self.rate, self.burst = rate, burst
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+                self._stamp = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+
+class Jobs:
+    """Lanes of coalesced jobs, each worked by `workers` tasks (see the module docstring).
+
+    `lane_of(key)` names a key's lane, one of `lanes`; `quiet` keys' failures are not
+    retried unless transient (posts must not come twice).
+    """
+
+    def __init__(
+        self,
+        lanes: tuple[str, ...],
+        lane_of: Callable[[tuple], str],
+        *,
+        workers: int = WORKERS,
+        quiet: Callable[[tuple], bool] = lambda key: False,
+    ) -> None:
+        self._lane_of, self._once = lane_of, quiet
+        self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in lanes}
+        self._attempts: dict[tuple, int] = {}
+        self._running: set[tuple] = set()
+        #: Workers of each lane waiting for a job, each woken alone (not all at once).
+        self._waiting: dict[str, deque[asyncio.Future]] = {lane: deque() for lane in lanes}
+        self._idle = asyncio.Event()
+        self._workers = [
+            asyncio.create_task(self._work(lane)) for lane in lanes for _ in range(workers)
+        ]
+        #: group -> jobs waiting for the answer to the interaction that caused them.
+        self._held: dict[int, dict[tuple, Job]] = {}
+        self._held_count = 0
+        self._hold_timers: dict[int, asyncio.TimerHandle] = {}
+
+    def hold(self, group: int, key: tuple, job: Job) -> None:
+        """Queue a job once the interaction that caused it is answered (or soon anyway)."""
+        held = self._held.setdefault(group, {})
+        if key not in held:
+            held[key] = job
+            self._held_count += 1
+        if group not in self._hold_timers:
+            loop = asyncio.get_running_loop()
+            self._hold_timers[group] = loop.call_later(HOLD_SECONDS, self.release, group)
+
+    def release(self, game_id: int) -> None:
+        """Queue the group's held jobs now."""
+        timer = self._hold_timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+        held = self._held.pop(game_id, {})
+        self._held_count -= len(held)
+        for key, job in held.items():
+            self.submit(key, job)
+
+    def submit(self, key: tuple, job: Job) -> None:
+        """Queue a job, unless one with that key is already waiting."""
+        lane = self._lane_of(key)
+        self._jobs[lane].setdefault(key, job)
+        waiting = self._waiting[lane]
+        while waiting:  # one worker is enough for one job
+            worker = waiting.popleft()
+            if not worker.done():
+                worker.set_result(None)
+                return
+
+    def _pending(self) -> int:
+        return sum(map(len, self._jobs.values())) + self._held_count
+
+    async def _next_job(self, lane: str) -> tuple[tuple, Job]:
+        jobs = self._jobs[lane]
+        while True:
+            for key in jobs:
+                if key not in self._running:  # one job per key at a time, in order
+                    self._running.add(key)
+                    return key, jobs.pop(key)
+            # (A job skipped because its key is running is taken by the worker running
+            # it, which comes back here when it is done.)
+            woken = asyncio.get_running_loop().create_future()
+            self._waiting[lane].append(woken)
+            await woken
+
+    async def _work(self, lane: str) -> None:
+        while True:
+            key, job = await self._next_job(lane)
+            try:
+                await job()
+                self._attempts.pop(key, None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._retry_later(key, job, exc)
+            finally:
+                self._running.discard(key)
+                if not self._pending() and not self._running:
+                    self._idle.set()
+
+    def _retry_later(self, key: tuple, job: Job, exc: Exception) -> None:
+        attempt = self._attempts.get(key, 0)
+        self._attempts[key] = attempt + 1
+        transient = isinstance(exc, discord.HTTPException) and (
+            exc.status == 429 or exc.status >= 500
+        )
+        if not transient and (self._once(key) or attempt >= 2):
+            log.error("giving up on %s", key[0], exc_info=exc)
+            self._attempts.pop(key, None)
+            return
+        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        log.warning("%s failed (%s); retrying in %.0f s", key[0], exc, delay)
+        asyncio.get_running_loop().call_later(delay, self.submit, key, job)
+
+    async def drain(self) -> None:
+        """Wait until nothing is queued, held or being sent (tests and shutdown)."""
+        while self._pending() or self._running:
+            self._idle.clear()
+            await self._idle.wait()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Send what is queued (for at most `timeout` seconds), then stop."""
+        for group in list(self._held):
+            self.release(group)
+        try:
+            await asyncio.wait_for(self.drain(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with %d messages unsent", self._pending())
+        for worker in self._workers:
+            worker.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)

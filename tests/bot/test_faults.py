@@ -1,0 +1,327 @@
+"""Faults and hostile input (issue 13): a full disk, a locked database, forged clicks."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import discord
+import pytest
+
+from bot import service as service_module
+from engine import Phase
+from tests.bot.helpers import DiskFull, Scene, bot_state, text_of, write_lock_held
+from tests.fakediscord import InvalidInvocation
+
+pytestmark = pytest.mark.e2e
+
+HELD_UP = "holds the game up"
+
+
+def content(reply) -> str:
+    return reply.response_data["content"]
+
+
+async def forged(fake, command: str, scene: Scene, user: str, channel=None, **options):
+    """A slash command as a tampered client sends it (options unchecked), answered."""
+    interaction = await fake.invoke(
+        command, user=scene[user], channel=channel or scene.channel, forged=True, **options
+    )
+    return await interaction.wait_response()
+
+
+# ------------------------------------------------------------ 1. timers and a full disk
+
+
+async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
+    fake_discord, make_bot, monkeypatch
+):
+    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    bot = make_bot(time_scale=20)  # the 10-second reshuffle is half a second
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
+        disk = DiskFull(bot.store, monkeypatch)
+        drew = await scene.cmd("draw", "ann")  # the deck runs out: a reshuffle starts
+        assert "being shuffled" in text_of(drew.message) and table.game.phase is Phase.RESHUFFLE
+        disk.full = True  # ...and its end cannot be saved
+        await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
+        await bot_state(lambda: disk.refused >= 3)
+        assert table.game.phase is Phase.RESHUFFLE and table.version == 1
+        refused = await scene.cmd("draw", "bob")
+        assert refused.ephemeral and "being shuffled" in content(refused)
+        disk.full = False  # space came back: the game moves on by itself
+        await bot_state(lambda: table.version == 2)
+        assert table.game.phase is Phase.PLAY and table.game.active_player == scene.id("bob")
+        stored = await bot.store.get_game(table.id)
+        assert (stored.version, stored.state) == (2, table.game.save())
+        assert len([m for m in scene.public() if HELD_UP in m.content]) == 1  # told once
+        assert "You drew" in text_of((await scene.cmd("draw", "bob")).message)
+
+
+async def test_a_clock_whose_end_cannot_be_saved_ends_the_game_once_it_can(
+    fake_discord, make_bot, monkeypatch
+):
+    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    bot = make_bot(time_scale=120)  # one game minute is half a second
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        disk = DiskFull(bot.store, monkeypatch)
+        table = await scene.new_game("ann", minutes=1)
+        disk.full = True
+        await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
+        await bot_state(lambda: disk.refused >= 3)
+        assert table.status == "active"  # at 0:00, held up, nothing lost
+        disk.full = False
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
+        )
+        stored = await bot.store.get_game(table.id)
+        assert (stored.status, stored.outcome) == ("finished", "lost")
+
+
+# --------------------------------------------------------- 2. shutdown on a full disk
+
+
+async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
+    fake_discord, make_bot, database, monkeypatch, caplog
+):
+    first = make_bot()
+    scene = Scene(fake_discord, first, names=("ann", "bob"))
+    async with fake_discord.connected(first):
+        table = await scene.new_game("ann", "bob", difficulty="easy")
+
+        async def disk_full(now=None):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(first.store, "freeze_clocks", disk_full)
+        with caplog.at_level(logging.ERROR, logger="bot.client"):
+            await first.close()
+        assert first.is_closed() and first.store._db._connection is None
+        assert "could not freeze the clocks" in caplog.text
+    with sqlite3.connect(database) as db:
+        (deadline,) = db.execute("SELECT clock_deadline FROM games").fetchone()
+    assert deadline is not None  # still running in the database: as after a crash
+
+    second = make_bot()
+    scene.bot = second
+    async with fake_discord.connected(second):
+        resumed = scene.live()
+        assert resumed.id == table.id and resumed.status == "active"
+        left = resumed.time_left(second.service.now())
+        assert 12 * 60 - 30 < left <= 12 * 60  # stopped at the last sign of life
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "back after a restart" in m.content]
+        )
+
+
+# ------------------------------------------------- 3. another process holds the database
+
+
+async def test_a_locked_database_gets_every_player_a_busy_answer_in_time(
+    fake_discord, make_bot, database
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    two = fake_discord.add_text_channel(scene.guild, "two")
+    three = fake_discord.add_text_channel(scene.guild, "three")
+    async with fake_discord.connected(bot):
+        first = await scene.new_game("ann")
+        await scene.cmd("apophis new", "bob", channel=two)
+        await scene.cmd("apophis start", "bob", channel=two, first=scene["bob"])
+        second = scene.live(two)
+        await bot.outbox.drain()
+        with write_lock_held(database):
+            sent = [
+                await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel),
+                await fake_discord.invoke("draw", user=scene["bob"], channel=two),
+                await fake_discord.invoke("apophis new", user=scene["cid"], channel=three),
+            ]
+            # The fake fails the test if any answer comes after Discord's 3 seconds.
+            for interaction in sent:
+                reply = await interaction.wait_response()
+                assert reply.ephemeral and "busy" in content(reply)
+        for table in (first, second):  # nothing was done, in memory or stored
+            assert table.version == 0
+            assert (await bot.store.get_game(table.id)).version == 0
+        assert three.id not in bot.service.by_channel
+        assert await bot.store.active_game_in_channel(three.id) is None
+        assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
+
+
+# ---------------------------------------------------------------- 4. the host leaves
+
+
+async def test_host_powers_pass_to_the_next_seated_player(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    mods = fake_discord.add_role(
+        scene.guild, "mods", permissions=discord.Permissions(manage_messages=True).value
+    )
+    scene.members["mod"] = fake_discord.add_member(scene.guild, "mod", roles=[mods])
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", "cid")
+        left = await scene.cmd("apophis leave", "ann")  # the host leaves the game in play
+        assert f"<@{scene.id('bob')}> is the host now" in content(left)
+        for command in ("apophis skip", "apophis end"):
+            refused = await scene.cmd(command, "ann")
+            assert refused.ephemeral and "host or a moderator" in content(refused)
+        kicked = await scene.cmd("apophis kick", "mod", player=scene["bob"])  # kicked, too
+        assert f"<@{scene.id('cid')}> is the host now" in content(kicked)
+        refused = await scene.cmd("apophis kick", "bob", player=scene["cid"])
+        assert refused.ephemeral and "host or a moderator" in content(refused)
+        assert (await bot.store.get_game(table.id)).host_id == scene.id("cid")
+        await bot.outbox.drain()
+        assert f"<@{scene.id('cid')}> — " in text_of(scene.board())
+        assert " · host" in text_of(scene.board()).split(f"<@{scene.id('cid')}> — ")[1]
+        assert not (await scene.cmd("apophis skip", "cid")).ephemeral
+
+
+# ------------------------------------------------------------- 6. a stale lobby's buttons
+
+
+async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        await scene.cmd("apophis join", "bob")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table = scene.live()
+        hand = list(table.game.hands[1])
+        # A client still showing the lobby (its Leave button) clicks it.
+        stale = f"apo:b:{table.id}:0:leave"
+        click = await fake_discord.click(lobby, stale, user=scene["bob"], forged=True)
+        reply = await click.wait_response()
+        assert reply.ephemeral and "The game has started" in content(reply)
+        assert table.game.players == [scene.id("ann"), scene.id("bob")]
+        assert table.game.hands[1] == hand and table.version == 0
+
+
+# ------------------------------------------------------------------ 7. commands in DMs
+
+
+async def test_every_command_is_server_only(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        synced = fake_discord.synced_commands()
+        assert synced and all(c["contexts"] == [0] for c in synced)  # guild only
+        assert all(c["dm_permission"] is False for c in synced)
+        dm = fake_discord.world.dm_channel(scene["ann"].user)
+        with pytest.raises(InvalidInvocation):  # Discord offers them in no DM
+            await fake_discord.invoke("apophis new", user=scene["ann"], channel=dm)
+        for command in ("apophis new", "draw", "apophis rules"):  # an outdated client
+            reply = await forged(fake_discord, command, scene, "ann", channel=dm)
+            assert reply.ephemeral and "in a server's text channels" in content(reply)
+        assert not bot.service.tables
+
+
+# ----------------------------------------------------------------- 8. forged and racing
+
+
+async def test_forged_options_are_refused_politely(fake_discord, make_bot, caplog):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        for options, reason in [
+            ({"minutes": 0}, "`minutes` must be 1 to 60"),
+            ({"minutes": -5}, "`minutes` must be 1 to 60"),
+            ({"minutes": 10**18}, "`minutes` must be 1 to 60"),
+            ({"minutes": "ten"}, "`minutes` must be a integer"),
+            ({"difficulty": "nightmare"}, "`difficulty` must be one of: beginner"),
+            ({"rules": "chaos"}, "`rules` must be one of: basic, advanced"),
+        ]:
+            reply = await forged(fake_discord, "apophis new", scene, "ann", **options)
+            assert reply.ephemeral and reason in content(reply), options
+        assert scene.channel.id not in bot.service.by_channel
+        table = await scene.new_game("ann", "bob")
+        reply = await forged(fake_discord, "build", scene, "ann", colour="purple", size="large")
+        assert reply.ephemeral and "`colour` must be one of: green" in content(reply)
+        reply = await forged(fake_discord, "launch", scene, "ann", cards="7H " * 2000)
+        assert reply.ephemeral and "`cards` must be 1 to 100 characters long" in content(reply)
+        reply = await scene.cmd("launch", "ann", cards="Q" * 90)  # long, but as declared
+        assert reply.ephemeral and "could not read 'QQQQQQQQQQQQQQQQQQQQ…' as a card" in (
+            content(reply)
+        )
+        assert table.version == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, make_bot, caplog):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    two = fake_discord.add_text_channel(scene.guild, "two")
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await scene.cmd("apophis new", "cid", channel=two)
+        await scene.cmd("apophis start", "cid", channel=two)
+        other = scene.live(two)
+        scene.arrange(hands=[["2C", "3D"], ["5S"]])
+        await bot.outbox.drain()
+        board = scene.board()
+
+        async def choose(message, custom_id, values=None):
+            if values is None:
+                sent = await fake_discord.click(message, custom_id, user=scene["ann"], forged=True)
+            else:
+                sent = await fake_discord.select(
+                    message, custom_id, values, user=scene["ann"], forged=True
+                )
+            return await sent.wait_response()
+
+        for custom_id, reason in [
+            ("apo:b:" + "9" * 5000 + ":0:draw", "not one I know"),
+            (f"apo:b:{table.id}:0:explode", "not one I know"),
+            ("something else", "not one I know"),
+            (f"apo:b:{table.id + 100}:0:draw", "This game is over"),
+        ]:
+            reply = await choose(board, custom_id)
+            assert reply.ephemeral and reason in content(reply), custom_id
+        panel = (await scene.cmd("launch", "ann")).message  # her private hand panel
+        for custom_id, values, reason in [
+            (f"apo:p:{other.id}:0:launch", ["2C"], "another channel's game"),  # same version
+            (f"apo:p:{table.id}:0:launch", ["ZZ"], "Choose cards from the menu"),
+            (f"apo:p:{table.id}:0:launch", ["2C", "2C"], "Choose cards from the menu"),
+            (f"apo:p:{table.id}:0:launch", [], "Choose from the menu's options"),
+            (f"apo:p:{table.id}:0:build", ["red:1"], "not one I know"),  # no such select
+            (f"apo:h:{table.id}:0:build:purple.1", None, "not one I know"),
+            (f"apo:h:{table.id}:0:build:red.abc", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:ZZ.2C", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:2C.2C", None, "not one I know"),
+        ]:
+            reply = await choose(panel, custom_id, values)
+            assert reply.ephemeral and reason in content(reply), (custom_id, values)
+        assert table.version == 0 and other.version == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(
+    fake_discord, make_bot
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        async with table.lock:  # a moderator's reset holds the game...
+            draw = await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+            await bot_state(lambda: table.lock._waiters)  # ...while ann's /draw waits for it
+            await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
+        reply = await draw.wait_response()
+        assert reply.ephemeral and content(reply) == "This game is over."
+
+
+async def test_board_reposts_are_limited(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "eve"))
+    async with fake_discord.connected(bot):
+        await scene.new_game("ann")
+        posted = await scene.cmd("board", "eve")
+        assert not posted.ephemeral
+        before = len(scene.public())
+        for _ in range(5):
+            again = await scene.cmd("board", "eve")
+            assert again.ephemeral and "posted a moment ago" in content(again)
+            assert f"/{posted.message.id})" in content(again)  # a link to it
+        assert len(scene.public()) == before

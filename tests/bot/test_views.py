@@ -1,0 +1,69 @@
+"""The panel and the hand DM as pure functions of a game's views (no Discord)."""
+
+from __future__ import annotations
+
+from bot import panel, render
+from bot.service import Table
+from tests.engine.helpers import table as position
+
+
+def table_with(**layout) -> Table:
+    game = position(players=(1, 2), **layout)
+    return Table(1, 10, 100, 1, "basic", "easy", 600, "active", [1, 2], game=game, deadline=None)
+
+
+def actions(message: dict) -> dict[str, dict]:
+    """Enabled components by custom id tail ("draw", "build:red.3")."""
+    found = {}
+    for row in message["view"].to_components():
+        for item in row["components"]:
+            if not item.get("disabled"):
+                found[item["custom_id"].split(":", 4)[-1]] = item
+    return found
+
+
+def test_the_panel_offers_exactly_the_sections_this_hand_can_pay_for_that_fit():
+    table = table_with(hands=[["2H", "3H", "4H", "5D"], ["2C"]], rocket=[("yellow", 2)])
+    moves = actions(panel.panel_message(table, 1, now=0))
+    builds = sorted(k for k in moves if k.startswith("build:"))
+    # Red large does not fit on a medium; blue large and medium cannot be paid for.
+    assert builds == ["build:blue.1", "build:red.1", "build:red.2"]
+    assert moves["build:red.2"]["label"] == "Build medium red (2♥)"
+    assert moves["launch:2H.5D"]["label"] == "Launch ♥♦"
+
+
+def test_nothing_to_build_gives_the_real_reason():
+    cases = [
+        ({"hands": [["2H"], []], "rocket": [("red", 3)], "sequence": ["9S"]}, "launch sequence"),
+        ({"hands": [["2H"], []], "rocket": [("red", 1)]}, "not hold enough cards of one suit"),
+        ({"hands": [["2H", "3H"], []], "rocket": [("red", 1)]}, "fits on the 🟥 small red"),
+    ]
+    for layout, reason in cases:
+        text = panel.situation(table_with(**layout), table_with(**layout).game.view_for(1), 0)
+        assert "Nothing to build" in text and reason in text, (layout, text)
+
+
+def test_out_of_turn_every_move_is_disabled_but_refresh():
+    table = table_with(hands=[["2H"], ["2C", "3C"]])
+    message = panel.panel_message(table, 2, now=0)
+    assert list(actions(message)) == ["refresh"]
+    assert "It is <@1>'s turn." in message["embed"].fields[0].value
+
+
+def test_a_discard_is_one_select_of_exactly_the_excess():
+    table = table_with(hands=[["2H", "3H", "4H", "5H", "6H", "7H", "8H"], []])
+    table.game.phase = table.game.phase.DISCARD
+    table.game.pending = {"count": 2}
+    (select,) = [
+        m for m in actions(panel.panel_message(table, 1, now=0)).values() if m["type"] == 3
+    ]
+    assert select["min_values"] == select["max_values"] == 2 and len(select["options"]) == 7
+
+
+def test_a_hand_dm_fits_discords_limit_and_keeps_the_latest_changes():
+    table = table_with(hands=[["2H", "3H"], []])
+    changes = [f"change number {i} " + "x" * 300 for i in range(200)]
+    text = render.hand_dm(table, ("2H", "3H"), changes)
+    assert len(text) <= render.CONTENT_LIMIT
+    assert "change number 199" in text and "change number 190" not in text
+    assert "2♥ 3♥" in text

@@ -1,0 +1,68 @@
+"""`make demo`: watch a whole game of the real bot without a Discord application.
+
+python -m tests.demo [--people Ada,Brahim] [--rules advanced] [--seed 7] [--open]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+import webbrowser
+from pathlib import Path
+
+from bot.render import DIFFICULTY_MINUTES
+from tests.demo.run import NAMES, Options, play
+
+
+def parse_args(argv: list[str] | None = None) -> Options:
+    parser = argparse.ArgumentParser(
+        prog="make demo",
+        description="Play one game of Apophis on a local fake Discord, with the real bot in "
+        "its own process and automatic players, and write a page showing what everyone saw.",
+    )
+    parser.add_argument(
+        "--people", default=",".join(NAMES), help="the players' names, comma-separated (1 to 4)"
+    )
+    parser.add_argument("--rules", choices=("basic", "advanced"), default="basic")
+    parser.add_argument("--difficulty", choices=tuple(DIFFICULTY_MINUTES), default="easy")
+    parser.add_argument("--seed", type=int, default=1, help="the same seed plays the same game")
+    parser.add_argument(
+        "--time-scale", type=float, default=30.0, help="how much faster the countdown runs"
+    )
+    parser.add_argument("--out", type=Path, default=Path("demo"), help="where the page goes")
+    parser.add_argument("--open", action="store_true", help="open the page in a browser")
+    args = parser.parse_args(argv)
+    people = tuple(name.strip() for name in args.people.split(",") if name.strip())
+    if not 1 <= len(people) <= 4 or len(set(people)) != len(people):
+        parser.error("--people takes 1 to 4 different names")
+    if args.seed < 0 or not 0 < args.time_scale <= 1000:
+        parser.error("--seed must be 0 or more, --time-scale between 0 and 1000")
+    options = Options(
+        people=people,
+        rules=args.rules,
+        difficulty=args.difficulty,
+        seed=args.seed,
+        time_scale=args.time_scale,
+        out=args.out,
+    )
+    options.open = args.open
+    return options
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse_args(argv)
+    began = time.monotonic()
+    result = asyncio.run(play(options))
+    print(f"Apophis demo: {result.actions} moves in {time.monotonic() - began:.0f} s")
+    for line in result.summary:
+        print(f"  {line}")
+    print(f"The page: {result.page.resolve()}")
+    if getattr(options, "open", False):
+        webbrowser.open(result.page.resolve().as_uri())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""Cards as players type them (every form) and as they read them (suits or colours)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.notation import UnreadableCard, card_text, cards_text, parse_cards
+from engine import full_deck
+
+
+@pytest.mark.parametrize(
+    ("typed", "cards"),
+    [
+        ("7H 10C ks", ["7H", "10C", "KS"]),
+        ("7♥ 10♣, K♠;2♦", ["7H", "10C", "KS", "2D"]),
+        ("7♥️ 2♦️", ["7H", "2D"]),  # with the emoji variation selector phones add
+        ("7♡ 2♢ 3♧ 4♤", ["7H", "2D", "3C", "4S"]),
+        ("7 red, 2 blue 3green 4-yellow", ["7H", "2D", "3C", "4S"]),
+        ("7 rouge 2 bleue 3 vert 4 JAUNE", ["7H", "2D", "3C", "4S"]),
+        ("V♠ D♥ R♣ dd", ["JS", "QH", "KC", "QD"]),  # French ranks: valet, dame, roi
+        ("", []),
+    ],
+)
+def test_every_form_of_a_card_is_read(typed, cards):
+    assert parse_cards(typed) == cards
+
+
+@pytest.mark.parametrize(
+    ("typed", "bad"), [("7H 1H", "1H"), ("7X", "7X"), ("red", "red"), ("7H ♥7", "♥7")]
+)
+def test_anything_else_is_refused_by_name(typed, bad):
+    with pytest.raises(UnreadableCard) as info:
+        parse_cards(typed)
+    assert info.value.token == bad
+
+
+def test_a_very_long_token_is_named_briefly():
+    with pytest.raises(UnreadableCard) as info:
+        parse_cards("x" * 6000)
+    assert len(info.value.token) <= 40
+
+
+def test_each_card_written_in_every_style_and_language_reads_back():
+    for language in ("en", "fr"):
+        for style in ("suits", "colours"):
+            deck = full_deck()
+            assert parse_cards(cards_text(deck, language, style)) == deck
+
+
+def test_cards_as_players_read_them():
+    assert card_text("QH", "en") == "Q♥"
+    assert card_text("QH", "fr") == "D♥"
+    assert card_text("7D", "en", "colours") == "7 blue"
+    assert card_text("KS", "fr", "colours") == "R jaune"
