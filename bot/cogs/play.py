@@ -1,4 +1,4 @@
-"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /board, and the board's buttons."""
+"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /hint, /board, and buttons."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, inputs, panel, render
+from bot import components, hints, inputs, panel, render
 from bot.inputs import Click, parse_cards
 from bot.service import StaleBoard, Table, UserError
 from engine import Colour, Size
@@ -127,6 +127,18 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.show_hand(interaction)
+
+    @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            self.check_player(table, interaction.user.id)
+            line = hints.hint_line(table, interaction.user.id, time.time())
+        except UserError as exc:
+            await send_reason(interaction, str(exc))
+            return
+        await interaction.response.send_message(line, ephemeral=True)
 
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @app_commands.guild_only()
