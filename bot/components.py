@@ -148,13 +148,15 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
-    """The lobby: who has joined, and Join / Leave / Start."""
+    """The lobby: who has joined, and Join / Leave / Start, Add / Remove AI crewmate."""
     items = []
     if table.status == "lobby":
         items = [
             button(table.id, 0, "join", "Join", style=SUCCESS),
             button(table.id, 0, "leave", "Leave"),
             button(table.id, 0, "start", "Start", style=PRIMARY),
+            button(table.id, 0, "crewadd", "Add AI crewmate"),
+            button(table.id, 0, "crewdrop", "Remove AI crewmate"),
         ]
     return {"embed": render.lobby_embed(table), "view": rows(*items)}
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.crew import is_crewmate
 from bot.i18n import t
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
 from engine import events as ev
@@ -48,6 +49,9 @@ STEP_NAMES = {
 
 
 def mention(user_id: int | str) -> str:
+    """A player as the channel shows them: a Discord mention, or an AI crewmate's name."""
+    if isinstance(user_id, int) and is_crewmate(user_id):
+        return f"🤖 Crewmate {-user_id}"
     return f"<@{user_id}>"
 
 
@@ -280,7 +284,8 @@ def lobby_embed(table: Table) -> discord.Embed:
         title="☄️ Apophis — a new game is forming",
         description=(
             "Apophis is heading for Earth. Build rockets together and launch them before "
-            "the countdown ends. Press **Join** (up to 4 players); the host presses **Start**."
+            "the countdown ends. Press **Join** (up to 4 players); the host may add AI "
+            "crewmates, and presses **Start**."
         ),
         colour=EMBED_COLOUR,
     )

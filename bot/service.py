@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot import render
+from bot.crew import CrewDriver, is_crewmate, next_crewmate
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
@@ -168,9 +169,11 @@ class GameService:
         self.store = store
         #: With a seed, every game is dealt from it and its id (reproducible demos).
         self.seed = seed
-        self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
+        #: AI crewmates play through the service; the notifier is reached through them.
+        self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, clock)
+        self.notifier: Notifier = self.crew
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
         #: Timers' actions under way (retried until saved), cancelled at shutdown.
@@ -222,6 +225,7 @@ class GameService:
                 self._arm_clock(table)
                 if table.game is not None and table.game.phase is Phase.RESHUFFLE:
                     self._arm_reshuffle(table)
+                self.crew.wake(table)
             tables.append(table)
         return tables
 
@@ -234,6 +238,7 @@ class GameService:
                 table.reshuffle_timer.cancel()
         for task in self._timer_tasks:
             task.cancel()
+        self.crew.stop()
 
     # ------------------------------------------------------------------ lobby
 
@@ -278,6 +283,47 @@ class GameService:
                 raise UserError(str(exc)) from None
             table.seats = list(record.players)
         return table
+
+    async def add_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host seats an AI crewmate in the lobby."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            self._check_crew_change(table, by)
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("This game is full: Apophis is played by 1 to 4 players.")
+            crewmate = next_crewmate(table.seats)
+            record = await self.store.add_player(table.id, crewmate, now=self.now())
+            table.seats = list(record.players)
+        return table
+
+    async def remove_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host takes back the AI crewmate seated last."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            self._check_crew_change(table, by)
+            crewmates = [seat for seat in table.seats if is_crewmate(seat)]
+            if not crewmates:
+                raise UserError("There is no AI crewmate in this lobby.")
+            record = await self.store.remove_player(table.id, crewmates[-1])
+            table.seats = list(record.players)
+        return table
+
+    def _check_crew_change(self, table: Table, by: int) -> None:
+        if table.status != "lobby":
+            raise UserError("Crewmates join in the lobby, before the game starts.")
+        if by != table.host_id:
+            raise UserError(
+                f"Only the host ({render.mention(table.host_id)}) seats or removes crewmates."
+            )
+
+    async def _crewmate_acts(self, table: Table, crewmate: int, action: dict[str, Any]) -> bool:
+        """A crewmate's move, through the same path as a player's; False if refused."""
+        try:
+            await self.act(table.channel_id, crewmate, action)
+        except UserError as exc:
+            log.info("crewmate %s in game %s was refused: %s", crewmate, table.id, exc)
+            return False
+        return True
 
     async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
         """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
@@ -338,6 +384,7 @@ class GameService:
                 self.notifier.hand_changed(table, player, ["the game began"])
             if game.active_player != user_id:
                 self.notifier.turn_passed(table, game.active_player)
+            self.crew.wake(table)
         return table
 
     # ---------------------------------------------------------------- actions

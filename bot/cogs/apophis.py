@@ -143,6 +143,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         text = {
             "join": f"You joined the game ({len(result.seats)}/4). The host starts it.",
             "leave": "You left the lobby.",
+            "crewadd": f"An AI crewmate took a seat ({len(result.seats)}/4).",
+            "crewdrop": f"An AI crewmate left its seat ({len(result.seats)}/4).",
         }[action]
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(result, interaction)
@@ -155,6 +157,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             return await self.service.join(channel, user)
         if action == "leave":
             return await self.service.leave(channel, user)
+        if action == "crewadd":
+            return await self.service.add_crewmate(channel, user)
+        if action == "crewdrop":
+            return await self.service.remove_crewmate(channel, user)
         return await self.service.start(channel, user, first)
 
     async def lobby_button(

@@ -260,7 +260,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
-        if action in ("join", "leave", "start"):
+        if action in ("join", "leave", "start", "crewadd", "crewdrop"):
             if table.status != "lobby":
                 raise UserError(
                     "The game has started: the lobby's buttons no longer work. "
