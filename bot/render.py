@@ -430,13 +430,15 @@ LOSS_TEXT = "☄️ **Time is up: Apophis hits Earth.** Better luck next time, t
 
 
 def stats_embed(stats: Stats) -> discord.Embed:
-    """A server's record: games by rule set and difficulty, and the fastest wins."""
+    """A server's record: games by rule set and difficulty (with crewmates apart), and the
+    fastest wins of all-human teams."""
     embed = discord.Embed(title="☄️ Apophis on this server", colour=EMBED_COLOUR)
     if not stats.tallies:
         embed.description = "No game has finished here yet. Open one with `/apophis new`."
         return embed
     lines = [
-        f"**{t.rules}, {t.difficulty}**: {t.games} game{'s' if t.games != 1 else ''} — "
+        f"**{t.rules}, {t.difficulty}{' (with AI crewmates)' if t.with_crewmates else ''}**: "
+        f"{t.games} game{'s' if t.games != 1 else ''} — "
         f"{t.wins} won, {t.losses} lost" + (f", {t.abandoned} abandoned" if t.abandoned else "")
         for t in stats.tallies
     ]
@@ -447,7 +449,7 @@ def stats_embed(stats: Stats) -> discord.Embed:
             f"{w.players} player{'s' if w.players != 1 else ''} ({w.outcome})"
             for i, w in enumerate(stats.fastest_wins, 1)
         ]
-        embed.add_field(name="Fastest wins", value="\n".join(wins), inline=False)
+        embed.add_field(name="Fastest wins (all-human teams)", value="\n".join(wins), inline=False)
     return embed
 
 

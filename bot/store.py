@@ -201,7 +201,7 @@ class GuildSettings:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Ended games of one rule set and difficulty on one server."""
+    """Ended games of one rule set and difficulty on one server, with or without crewmates."""
 
     rules: str
     difficulty: str
@@ -209,6 +209,7 @@ class Tally:
     wins: int
     losses: int
     abandoned: int
+    with_crewmates: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -909,10 +910,12 @@ def _commit_action(
         if outcome is not None:
             query = (
                 "INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, "
-                "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at) "
+                "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at, "
+                "crewmates) "
                 "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
                 "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
-                "MAX(length_seconds - clock_remaining, 0), clock_remaining, ended_at "
+                "MAX(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
+                "(SELECT COUNT(*) FROM players WHERE game_id = games.id AND user_id < 0) "
                 "FROM games WHERE id = ?"
             )
             conn.execute(query, (game_id,))
@@ -1035,13 +1038,13 @@ def _update_guild_settings(
 def _stats(conn: sqlite3.Connection, guild_id: int) -> Stats:
     query = (
         f"SELECT rules, difficulty, COUNT(*), SUM(outcome IN {WINS}), SUM(outcome = 'lost'), "
-        "SUM(outcome = 'abandoned') FROM results WHERE guild_id = ? "
-        "GROUP BY rules, difficulty ORDER BY rules, difficulty"
+        "SUM(outcome = 'abandoned'), crewmates > 0 AS crew FROM results WHERE guild_id = ? "
+        "GROUP BY rules, difficulty, crew ORDER BY rules, difficulty, crew"
     )
-    tallies = tuple(Tally(*row) for row in conn.execute(query, (guild_id,)))
+    tallies = tuple(Tally(*row[:6], bool(row[6])) for row in conn.execute(query, (guild_id,)))
     query = (
         "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
-        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} "
+        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
         "ORDER BY duration_seconds, ended_at LIMIT 5"
     )
     wins = tuple(Win(*row) for row in conn.execute(query, (guild_id,)))

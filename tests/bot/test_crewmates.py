@@ -68,7 +68,9 @@ async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, make_b
         assert "🤖 Crewmate 1" in board and "🤖 Crewmate 2" in board
         assert len(fake_discord.dms(scene["ann"])) == 1  # her hand; crewmates get no DMs
         stats = await bot.store.stats(scene.guild.id)
-        assert stats.tallies[0].games == 1
+        (tally,) = stats.tallies
+        assert tally.games == 1 and tally.with_crewmates
+        assert stats.fastest_wins == ()  # fastest wins are all-human teams'
         scene.assert_no_cards_in_public()
 
 
