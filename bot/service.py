@@ -317,8 +317,14 @@ class GameService:
             )
 
     async def _crewmate_acts(self, table: Table, crewmate: int, action: dict[str, Any]) -> bool:
-        """A crewmate's move, through the same path as a player's; False if refused."""
+        """A crewmate's move, through the same path as a player's; False if refused.
+
+        Crewmates do not play on once every person has left: the game ends instead.
+        """
         try:
+            if table.game is not None and all(is_crewmate(p) for p in table.game.players):
+                await self.end(table.channel_id, crewmate, "only AI crewmates were left")
+                return True
             await self.act(table.channel_id, crewmate, action)
         except UserError as exc:
             log.info("crewmate %s in game %s was refused: %s", crewmate, table.id, exc)

@@ -97,3 +97,16 @@ async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_b
         )
         assert resumed.version >= version + 2  # both crewmates played
         assert any("Crewmate 1" in line for line in resumed.recent)
+
+
+async def test_crewmates_do_not_play_on_alone(fake_discord, make_bot):
+    bot = make_bot(time_scale=50)
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table = scene.live()
+        reply = await scene.cmd("apophis leave", "ann")
+        assert "You left the game" in text_of(reply.message)
+        await bot_state(lambda: table.status == "abandoned")
+        assert table.game.players == [-1]
