@@ -69,8 +69,8 @@ def main() -> None:
     parser.add_argument(
         "--games",
         type=int,
-        default=500,
-        help="games per rule set, player count and policy (default 500)",
+        default=250,
+        help="games per rule set, player count and policy (default 250)",
     )
     parser.add_argument("--pace", type=float, default=5.0, help="seconds a turn (default 5)")
     parser.add_argument("--policies", nargs="+", choices=list(POLICIES), default=list(POLICIES))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.balance import STEADY_TEAM_WINS
 from bot.crew import is_crewmate
 from bot.i18n import t
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, card_label, colour_of
@@ -457,7 +458,8 @@ def stats_embed(stats: Stats) -> discord.Embed:
 
 
 def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
-    """The rules summary in `language`, for a game of basic or advanced rules."""
+    """The rules summary in `language`, for a game of basic or advanced rules, with how
+    often a steady team wins each difficulty."""
     rules = Rules(rules).value
     symbols = {c.value: c.symbol for c in Colour}
     return t(
@@ -468,4 +470,16 @@ def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
         launch_steps=t(language, f"rules.steps.{rules}"),
         win=t(language, f"rules.win.{rules}"),
         other_rules=t(language, f"rules.other.{rules}"),
+    ) + "\n\n" + "\n".join(
+        [t(language, "rules.odds")]
+        + [
+            t(
+                language,
+                "rules.odds.line",
+                difficulty=t(language, f"difficulty.{difficulty}"),
+                minutes=DIFFICULTY_MINUTES[difficulty],
+                percent=percent,
+            )
+            for difficulty, percent in STEADY_TEAM_WINS[rules].items()
+        ]
     )

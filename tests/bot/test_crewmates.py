@@ -91,11 +91,13 @@ async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_b
     scene.bot = second
     async with fake_discord.connected(second):
         resumed = scene.live()
+        ann = scene.id("ann")
+        # both crewmates played (each move committed), and it is ann's turn again
         await bot_state(
-            lambda: resumed.game.active_player == scene.id("ann") or resumed.game.is_over,
+            lambda: resumed.version >= version + 2
+            and (resumed.game.active_player == ann or resumed.game.is_over),
             timeout=10,
         )
-        assert resumed.version >= version + 2  # both crewmates played
         assert any("Crewmate 1" in line for line in resumed.recent)
 
 
