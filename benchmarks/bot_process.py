@@ -1,10 +1,12 @@
 """The real bot (`python -m bot`), as the load benchmark starts it in its own process.
 
-Identical to `python -m bot` except for one benchmark knob: BENCH_GLOBAL_RATE, when
+Identical to `python -m bot` except for benchmark knobs. BENCH_GLOBAL_RATE, when
 set, replaces the outbox's own pacing (bot.notify.GLOBAL_RATE, 45 requests a second).
 The load benchmark lifts it so that the requests the bot *wants* to send (the demand
 on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
+BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no board picture, as on
+servers that turned pictures off.
 BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from bot import notify
+from bot import board_picture, notify
 from bot.app import main
 
 
@@ -136,6 +138,8 @@ if __name__ == "__main__":
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
         notify.Outbox.__init__.__kwdefaults__["rate"] = float(rate)
+    if os.environ.get("BENCH_PICTURES") == "off":
+        board_picture.picture_of = lambda table: None
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):

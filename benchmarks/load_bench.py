@@ -44,7 +44,8 @@ the demand on the global limit is measured, not a queue. `--global-rate 45` is D
 production pacing: then hand DMs queue behind the budget, and the DM lag is the figure
 to read. Each step also reports the share of the updates players wait for (boards,
 panels, pings, reports, posts) that went through the global budget rather than an
-interaction token.
+interaction token. `--pictures off` runs the bot with no board pictures (as servers
+that turned them off with /apophis config), to compare with pictures on (the default).
 OpenAPI validation of request bodies in the fake is off for speed (`--validate` on).
 """
 
@@ -226,6 +227,7 @@ class BotProcess:
             "DISCORD_GATEWAY_URL": self.fake.gateway_url,
             "APOPHIS_TIME_SCALE": str(self.args.time_scale),
             "BENCH_GLOBAL_RATE": str(self.args.global_rate),
+            "BENCH_PICTURES": self.args.pictures,
             "PYTHONUNBUFFERED": "1",
             "BENCH_GC_LOG": "1" if self.args.verbose else "",
             "BENCH_STALL_STACKS": os.environ.get("BENCH_STALL_STACKS", ""),
@@ -1187,6 +1189,12 @@ def parse_args(argv: list[str] | None = None):
         help="outbox pacing in requests/s (the bot's own is 45)",
     )
     parser.add_argument(
+        "--pictures",
+        choices=("on", "off"),
+        default="on",
+        help="board pictures (off: every server as if /apophis config turned them off)",
+    )
+    parser.add_argument(
         "--command-share",
         type=float,
         default=0.15,
@@ -1250,7 +1258,7 @@ def main(argv: list[str] | None = None) -> None:
         f"per step after {args.warmup:g} s warm-up; {args.command_share:.0%} slash commands, "
         f"{args.hand_share:.0%} hand looks, {args.short_games:.0%} 1-5 minute games, "
         f"{args.chat:g} chat messages a team a minute; "
-        f"time scale {args.time_scale:g}; outbox pacing "
+        f"time scale {args.time_scale:g}; board pictures {args.pictures}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
     )
     say()

@@ -220,8 +220,14 @@ def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
 
 
 def board_stub(table: Table) -> dict[str, Any]:
-    """An older board once a newer one is live: one line linking to it, no buttons."""
-    return {"content": render.board_stub(table), "embeds": [], "components": []}
+    """An older board once a newer one is live: one line linking to it, no buttons (nor
+    picture)."""
+    return {
+        "content": render.board_stub(table),
+        "embeds": [],
+        "components": [],
+        "attachments": [],
+    }
 
 
 def _reroll_buttons(game_id: int, version: int, rerolls: int) -> list[dict[str, Any]]:

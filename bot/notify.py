@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import Route
 
-from bot import components, panel, render
+from bot import board_picture, components, panel, render
+from bot.board_picture import Picture
 from bot.dms import NO_MENTIONS, HandDMs
 from bot.jobs import WORKERS, Job, Jobs, RateLimiter
 from bot.tokens import Owned, Token, Tokens
@@ -103,6 +104,9 @@ class Outbox:
         self._post_seq = 0
         #: game id -> the latest version of a started game the board shows.
         self._board_written: dict[int, int] = {}
+        #: game id -> (board message id, its picture's file name, that attachment's id), when
+        #: this outbox uploaded the picture the board shows.
+        self._board_pictures: dict[int, tuple[int, str, int]] = {}
         #: game id -> the board message and the token that may edit it.
         self._board_owners: dict[int, Owned] = {}
         #: game id -> the token of the latest interaction answered in the game.
@@ -130,6 +134,11 @@ class Outbox:
     def board_changed(self, table: Table) -> None:
         """The board of `table` should show its latest state."""
         self._hold(table, ("board", table.id), lambda: self._write_board(table))
+
+    def board_outdated(self, table: Table) -> None:
+        """Redraw the board of `table` although its state did not change (a setting did)."""
+        self._board_written.pop(table.id, None)
+        self.board_changed(table)
 
     def hand_changed(self, table: Table, player: int, changes: list[str]) -> None:
         """`player`'s DM should show their latest hand and what changed."""
@@ -195,6 +204,7 @@ class Outbox:
             self._panel_versions.setdefault(table.id, {})[player] = version
         if board_version is not None and table.board_message_id is not None:
             self._board_owners[table.id] = Owned(table.board_message_id, token)
+            self._board_pictures.pop(table.id, None)  # the response drew its own picture
             self.board_written(table, board_version)
         if report is not None and interaction.message is not None:
             self._reports[table.id] = (report, Owned(interaction.message.id, token))
@@ -246,6 +256,7 @@ class Outbox:
     def _forget(self, game_id: int) -> None:
         for records in (
             self._board_written,
+            self._board_pictures,
             self._board_owners,
             self._fresh,
             self._panels,
@@ -276,9 +287,16 @@ class Outbox:
         return owner if self.tokens.usable(owner.token) else None
 
     async def _channel(
-        self, method: str, table: Table, payload: dict | None, message_id: int | None = None
+        self,
+        method: str,
+        table: Table,
+        payload: dict | None,
+        message_id: int | None = None,
+        upload: Picture | None = None,
     ) -> dict | None:
-        """A request to the game's channel through the channel routes (global budget)."""
+        """A request to the game's channel through the channel routes (global budget).
+
+        With `upload`, the picture goes along (a multipart request)."""
         await self._spend()
         if message_id is None:
             route = Route(method, "/channels/{channel_id}/messages", channel_id=table.channel_id)
@@ -289,29 +307,40 @@ class Outbox:
                 channel_id=table.channel_id,
                 message_id=message_id,
             )
+        if upload is not None:
+            return await self.client.http.request(route, **upload.multipart(payload))
         return await self.client.http.request(route, json=payload)
 
     async def _edit(
-        self, table: Table, owned: Owned | None, message_id: int, payload: dict
+        self,
+        table: Table,
+        owned: Owned | None,
+        message_id: int,
+        payload: dict,
+        upload: Picture | None = None,
     ) -> None:
         """Edit a message of the channel: through its token if usable, else the channel route."""
         if owned is not None and self.tokens.usable(owned.token):
             try:
-                await self.tokens.edit(owned.token, None if owned.original else message_id, payload)
+                mid = None if owned.original else message_id
+                await self.tokens.edit(owned.token, mid, payload, upload)
                 return
             except discord.HTTPException:
                 pass  # the channel route decides
-        await self._channel("PATCH", table, payload, message_id)
+        await self._channel("PATCH", table, payload, message_id, upload)
 
-    async def _follow_up(self, table: Table, payload: dict) -> Owned | int:
+    async def _follow_up(
+        self, table: Table, payload: dict, upload: Picture | None = None
+    ) -> Owned | int:
         """Post in the channel: a follow-up of the game's newest token, else a channel post."""
         token = self._fresh_token(table)
         if token is not None:
             try:
-                return Owned(await self.tokens.follow_up(token, payload), token, original=False)
+                sent = await self.tokens.follow_up(token, payload, upload)
+                return Owned(sent, token, original=False)
             except discord.HTTPException:
                 pass
-        sent = await self._channel("POST", table, payload)
+        sent = await self._channel("POST", table, payload, upload=upload)
         return int(sent["id"])
 
     # ----------------------------------------------------------------- board
@@ -322,38 +351,70 @@ class Outbox:
         shown = 0 <= version <= self._board_written.get(table.id, -1)
         if content is None and shown and not buried:
             return  # an interaction response already showed this state
-        payload = message_json(components.board_message(table), content)
+        message, pictured = board_picture.with_picture(components.board_message(table), table)
+        payload = message_json(message, content)
         if table.board_message_id is not None and not buried:
             owner = self._board_owner(table)
             if owner is not None:
                 try:
-                    await self.tokens.edit(
-                        owner.token, None if owner.original else owner.message_id, payload
+                    sent = await self.tokens.edit(
+                        owner.token,
+                        None if owner.original else owner.message_id,
+                        payload,
+                        self._attach(table, payload, pictured),
                     )
-                    return self._board_done(table, version)
+                    return self._board_done(table, version, pictured, sent)
                 except discord.HTTPException:
                     pass
             if self._fresh_token(table) is None:  # nothing to post it again with: edit it
                 try:
-                    await self._channel("PATCH", table, payload, table.board_message_id)
-                    return self._board_done(table, version)
+                    upload = self._attach(table, payload, pictured)
+                    sent = await self._channel(
+                        "PATCH", table, payload, table.board_message_id, upload
+                    )
+                    return self._board_done(table, version, pictured, sent)
                 except discord.NotFound:
                     pass
                 except discord.HTTPException as exc:
                     if exc.code != TOO_OLD_TO_EDIT:
                         raise
-        await self._post_board(table, payload)
+        await self._post_board(table, payload, pictured)
         self._board_done(table, version)
 
-    def _board_done(self, table: Table, version: int) -> None:
+    def _board_done(
+        self, table: Table, version: int, shown: Picture | None = None, sent: dict | None = None
+    ) -> None:
         self.board_written(table, version)
+        if shown is not None and sent is not None:  # remember its picture, to keep it
+            for attachment in sent.get("attachments", []):
+                if attachment["filename"] == shown.filename:
+                    picture = (table.board_message_id, shown.filename, int(attachment["id"]))
+                    self._board_pictures[table.id] = picture
         if not table.open:
             self._forget_later(table)
 
-    async def _post_board(self, table: Table, payload: dict) -> None:
+    def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
+        """Name the board's attachments in `payload`; the picture to upload, if any.
+
+        A picture this outbox already uploaded to the board message is kept by its id,
+        not sent again: an unchanged table uploads nothing new.
+        """
+        if shown is None:
+            payload["attachments"] = []  # a lobby, or pictures turned off: none
+            return None
+        known = self._board_pictures.get(table.id)
+        if known is not None and known[:2] == (table.board_message_id, shown.filename):
+            payload["attachments"] = [{"id": known[2]}]
+            return None
+        payload["attachments"] = [shown.attachment()]
+        return shown
+
+    async def _post_board(self, table: Table, payload: dict, shown: Picture | None) -> None:
         """The board posted below (a follow-up when a token can carry it); the old one stubbed."""
         old_id, old_owner = table.board_message_id, self._board_owners.pop(table.id, None)
-        sent = await self._follow_up(table, payload)
+        if shown is not None:
+            payload["attachments"] = [shown.attachment()]
+        sent = await self._follow_up(table, payload, shown)
         if isinstance(sent, Owned):
             table.board_message_id = sent.message_id
             self._board_owners[table.id] = sent
@@ -379,11 +440,15 @@ class Outbox:
         if current is report and report.shown >= report.changes:
             return
         changes = report.changes
-        payload = message_json(components.launch_report(table, report.lines))
+        launch = components.launch_report(table, report.lines)
+        message, pictured = board_picture.with_report_picture(launch, table)
+        payload = message_json(message)
+        if pictured is not None:
+            payload["attachments"] = [pictured.attachment()]  # the new picture replaces the old
         if current is report and owned is not None:
-            await self._edit(table, owned, owned.message_id, payload)
+            await self._edit(table, owned, owned.message_id, payload, pictured)
         else:
-            sent = await self._follow_up(table, payload)
+            sent = await self._follow_up(table, payload, pictured)
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             self._reports[table.id] = (report, sent)

@@ -70,6 +70,8 @@ class Report:
     """The current launch told step by step: one report per launch, updated in place."""
 
     lines: list[str]
+    #: The launch's events as the public sees them (its picture is drawn from them).
+    events: list[ev.Event] = field(default_factory=list)
     #: Whether it waits for a reroll decision.
     open: bool = False
     #: Bumped by every change; `shown` is the count the report message shows.
@@ -112,6 +114,8 @@ class Table:
     below: int = 0
     #: When (time.monotonic) `/board` last posted this game's board again.
     reposted_at: float = float("-inf")
+    #: Whether the board carries its picture (the server's setting).
+    pictures: bool = True
 
     @property
     def open(self) -> bool:
@@ -176,6 +180,8 @@ class GameService:
         self.notifier: Notifier = self.crew
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
+        #: Servers whose boards carry no picture (`/apophis config`).
+        self.pictures_off: set[int] = set()
         #: Timers' actions under way (retried until saved), cancelled at shutdown.
         self._timer_tasks: set[asyncio.Task] = set()
 
@@ -197,9 +203,21 @@ class GameService:
             table.below += 1
 
     def _track(self, table: Table) -> None:
+        table.pictures = table.guild_id not in self.pictures_off
         table.time_scale = self.time_scale
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table
+
+    def set_pictures(self, guild_id: int, on: bool) -> list[Table]:
+        """Turn board pictures on or off for a server's games; the tables changed."""
+        if on:
+            self.pictures_off.discard(guild_id)
+        else:
+            self.pictures_off.add(guild_id)
+        changed = [t for t in self.tables.values() if t.guild_id == guild_id and t.pictures != on]
+        for table in changed:
+            table.pictures = on
+        return changed
 
     def _forget(self, table: Table) -> None:
         for timer in table.timers:
@@ -216,6 +234,7 @@ class GameService:
 
     async def recover(self) -> list[Table]:
         """Start-up: every open game comes back with its clock re-armed where it stopped."""
+        self.pictures_off = await self.store.guilds_without_pictures()
         records = await self.store.resume_clocks(self.now())
         tables = []
         for record in records:
@@ -517,9 +536,10 @@ class GameService:
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
         if starts is not None:
             launch = [line for e in events[starts:] if (line := render.narrate_event(e))]
-            table.report = report = Report(launch)
+            table.report = report = Report(launch, [e.seen_by(None) for e in events[starts:]])
         elif report is not None and report.open:
             report.lines += lines
+            report.events += [e.seen_by(None) for e in events]
             report.changes += 1
         else:
             return

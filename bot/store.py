@@ -197,6 +197,8 @@ class GuildSettings:
     default_rules: str = "basic"
     #: Whether the player whose turn it is gets pinged in the channel.
     turn_pings: bool = True
+    #: Whether boards carry their picture.
+    pictures: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +487,10 @@ class Store:
         if "guild_id" in changes:
             raise TypeError("guild_id cannot be changed")
         return await self._run(_update_guild_settings, guild_id, changes)
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned board pictures off."""
+        return await self._run(_read, _guilds_without_pictures)
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
@@ -1014,10 +1020,17 @@ def _set_hand_dm(conn: sqlite3.Connection, game_id: int, user_id: int, message_i
 def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
     query = (
         "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
-        "turn_pings FROM guild_settings WHERE guild_id = ?"
+        "turn_pings, pictures FROM guild_settings WHERE guild_id = ?"
     )
     row = conn.execute(query, (guild_id,)).fetchone()
-    return GuildSettings(guild_id) if row is None else GuildSettings(*row[:5], bool(row[5]))
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(*row[:5], bool(row[5]), bool(row[6]))
+
+
+def _guilds_without_pictures(conn: sqlite3.Connection) -> set[int]:
+    query = "SELECT guild_id FROM guild_settings WHERE pictures = 0"
+    return {guild_id for (guild_id,) in conn.execute(query)}
 
 
 def _update_guild_settings(
@@ -1029,7 +1042,8 @@ def _update_guild_settings(
         _check_choice("rules", settings.default_rules, RULES)
         query = (
             "INSERT OR REPLACE INTO guild_settings (guild_id, moderator_role_id, language, "
-            "default_difficulty, default_rules, turn_pings) VALUES (?, ?, ?, ?, ?, ?)"
+            "default_difficulty, default_rules, turn_pings, pictures) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
         conn.execute(query, dataclasses.astuple(settings))
         return settings

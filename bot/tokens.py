@@ -17,10 +17,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.webhook.async_ import async_context
+
+if TYPE_CHECKING:
+    from bot.board_picture import Picture
 
 log = logging.getLogger(__name__)
 
@@ -68,16 +71,20 @@ class Tokens:
     def usable(self, token: Token | None) -> bool:
         return token is not None and not token.dead and self.clock() < token.until
 
-    async def edit(self, token: Token, message_id: int | None, payload: dict) -> None:
-        """Edit the original response (`message_id` None) or a follow-up."""
-        if message_id is None:
-            await self._send(token, "edit_original_interaction_response", payload=payload)
-        else:
-            await self._send(token, "edit_webhook_message", message_id, payload=payload)
+    async def edit(
+        self, token: Token, message_id: int | None, payload: dict, upload: Picture | None = None
+    ) -> dict:
+        """Edit the original response (`message_id` None) or a follow-up; the message.
 
-    async def follow_up(self, token: Token, payload: dict) -> int:
-        """Post a follow-up message; its id."""
-        sent = await self._send(token, "execute_webhook", payload=payload, wait=True)
+        With `upload`, the picture goes along (a multipart request)."""
+        body = _body(payload, upload)
+        if message_id is None:
+            return await self._send(token, "edit_original_interaction_response", **body)
+        return await self._send(token, "edit_webhook_message", message_id, **body)
+
+    async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
+        """Post a follow-up message (with `upload`'s picture, if any); its id."""
+        sent = await self._send(token, "execute_webhook", **_body(payload, upload), wait=True)
         return int(sent["id"])
 
     async def delete(self, token: Token, message_id: int) -> None:
@@ -106,3 +113,11 @@ class Tokens:
                 token.dead = True
             log.debug("%s through an interaction token failed: %s", method, exc.status)
             raise
+
+
+def _body(payload: dict, upload: Picture | None) -> dict[str, Any]:
+    """The webhook adapter's keyword arguments for `payload`, multipart with a picture."""
+    if upload is None:
+        return {"payload": payload}
+    form = upload.multipart(payload)
+    return {"multipart": form["form"], "files": form["files"]}

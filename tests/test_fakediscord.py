@@ -544,3 +544,35 @@ async def test_a_route_fails_on_demand_and_users_post_as_message_events(
         while not seen:
             await asyncio.sleep(0)
     assert seen[0].id == said.id and seen[0].author.id == table.bob.user.id
+
+
+async def test_an_embed_image_must_name_an_attachment_of_its_message(
+    fake_discord: FakeDiscord,
+) -> None:
+    guild = fake_discord.add_guild()
+    channel = fake_discord.add_text_channel(guild, "uploads")
+    url = f"{fake_discord.api_base_url}/channels/{channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake_discord.bot_token}"}
+
+    def body(image: str) -> aiohttp.FormData:
+        form = aiohttp.FormData()
+        payload = {
+            "embeds": [{"title": "board", "image": {"url": f"attachment://{image}"}}],
+            "attachments": [{"id": 0, "filename": "board.png", "description": "alt text"}],
+        }
+        form.add_field("payload_json", discord.utils._to_json(payload))
+        form.add_field("files[0]", b"\x89PNG", filename="board.png")
+        return form
+
+    async with aiohttp.ClientSession(headers=headers) as session:
+        async with session.post(url, data=body("board.png")) as response:
+            assert response.status == 200
+            sent = await response.json()
+        assert [(a["filename"], a["description"]) for a in sent["attachments"]] == [
+            ("board.png", "alt text")
+        ]
+        assert fake_discord.requests[-1].uploads == 1
+        async with session.post(url, data=body("other.png")) as response:
+            assert response.status == 200  # Discord accepts it, and shows no image
+    violation = await fake_discord.expect_violation(ViolationKind.SCHEMA)
+    assert "attachment://other.png" in violation.message

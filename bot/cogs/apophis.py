@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, panel, render
+from bot import board_picture, components, panel, render
 from bot.cogs.play import clicked_board, send_reason
 from bot.i18n import language_of, t
 from bot.service import ActionResult, Table, UserError
@@ -176,7 +176,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await interaction.response.send_message("\n".join(result.lines), ephemeral=True)
             return
         shown = components.drawn_version(table)
-        await interaction.response.edit_message(**components.board_message(table))
+        await interaction.response.edit_message(**board_picture.response_kwargs(table))
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
 
@@ -297,12 +297,13 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             "The channel is free for a new one: `/apophis new`.",
         )
 
-    @app_commands.command(description="Server settings: moderator role and defaults.")
+    @app_commands.command(description="Server settings: moderator role, defaults, pings, pictures.")
     @app_commands.describe(
         moderator_role="Members with this role may reset, end, skip and kick",
         difficulty="Default countdown for /apophis new",
         rules="Default rule set for /apophis new",
         pings="Ping the player whose turn it is (on by default)",
+        pictures="Whether boards carry a picture of the table (on by default)",
     )
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
     @app_commands.guild_only()
@@ -313,6 +314,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         difficulty: str | None = None,
         rules: str | None = None,
         pings: bool | None = None,
+        pictures: bool | None = None,
     ) -> None:
         if not interaction.permissions.manage_guild:
             await send_reason(interaction, "You need the Manage Server permission for this.")
@@ -326,6 +328,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             changes["default_rules"] = rules
         if pings is not None:
             changes["turn_pings"] = pings
+        if pictures is not None:
+            changes["pictures"] = pictures
         store = self.service.store
         if changes:
             settings = await store.update_guild_settings(interaction.guild_id, **changes)
@@ -338,12 +342,16 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         else:
             settings = await store.get_guild_settings(interaction.guild_id)
         self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
+        if pictures is not None:
+            for table in self.service.set_pictures(interaction.guild_id, pictures):
+                self.bot.outbox.board_outdated(table)
         role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "none set"
         await interaction.response.send_message(
             f"**Apophis settings**\nModerator role: {role}\n"
             f"Default difficulty: {settings.default_difficulty}\n"
             f"Default rules: {settings.default_rules}\n"
-            f"Turn pings: {'on' if settings.turn_pings else 'off'}",
+            f"Turn pings: {'on' if settings.turn_pings else 'off'}\n"
+            f"Board pictures: {'on' if settings.pictures else 'off'}",
             ephemeral=True,
         )
 

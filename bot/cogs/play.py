@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components, hints, inputs, panel, render
+from bot import board_picture, components, hints, inputs, panel, render
 from bot.inputs import Click, parse_cards
 from bot.service import StaleBoard, Table, UserError
 from engine import Colour, Size
@@ -155,7 +155,9 @@ class Play(commands.Cog):
             return
         table.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.board_message_id
-        response = await interaction.response.send_message(**components.board_message(table))
+        response = await interaction.response.send_message(
+            **board_picture.response_kwargs(table, new=True)
+        )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             table.board_message_id = message_id
@@ -319,11 +321,11 @@ class Play(commands.Cog):
             return
         if on_board:
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**components.board_message(table))
+            await interaction.response.edit_message(**board_picture.response_kwargs(table))
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
-            await interaction.response.edit_message(**components.launch_report(table, report.lines))
+            await interaction.response.edit_message(**board_picture.report_kwargs(table, report))
             self.outbox.answered(table, interaction, report=report)
         else:
             await interaction.response.defer()
@@ -333,7 +335,7 @@ class Play(commands.Cog):
         """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**components.board_message(table))
+            await interaction.response.edit_message(**board_picture.response_kwargs(table))
             self.outbox.answered(table, interaction, board_version=shown)
             await interaction.followup.send(str(StaleBoard(table)), ephemeral=True)
         else:
@@ -353,7 +355,7 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
 
 
 def stub_edit(table: Table) -> dict[str, Any]:
-    return {"content": render.board_stub(table), "embeds": [], "view": None}
+    return {"content": render.board_stub(table), "embeds": [], "view": None, "attachments": []}
 
 
 async def setup(bot: ApophisBot) -> None:

@@ -68,6 +68,7 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
+        bot.service.set_pictures(scene.guild.id, False)  # in words only: test_board_picture
         table = await scene.new_game("ann", "bob", difficulty="medium")
         scene.arrange(
             hands=[["2C", "3C", "4C", "5H", "6H"], ["7D"]],

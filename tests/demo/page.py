@@ -118,7 +118,14 @@ class _Page:
             return f'<div class="did">{_e(shown.what)} {when}</div>'
         anchor = f' id="m{shown.message_id}"' if shown.edit == 0 else ""
         if shown.deleted:
-            return f'<div class="msg edit gone">message deleted {when}</div>'
+            return ""  # told on the message itself, below
+        if shown.gone_at is not None:  # short-lived (a turn ping): one grey line
+            lasted = (shown.gone_at - shown.at).total_seconds()
+            text = self.markdown(shown.content or shown.text(), shown.at)
+            return (
+                f'<div class="did gone">{text} {when} '
+                f'<span class="when">removed {lasted:.1f} s later</span></div>'
+            )
         body = self.body(shown)
         if shown.edit:
             return (
@@ -220,6 +227,7 @@ class _Page:
     def markdown(self, text: str, at: datetime.datetime) -> str:
         """The bit of Discord's markdown the bot uses, mentions and timestamps included."""
         out = _e(text)
+        out = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", self.link, out)
         out = MESSAGE_LINK.sub(lambda m: f'<a href="#m{m[1]}">↪ jump to message</a>', out)
         out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out, flags=re.S)
         out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
@@ -231,6 +239,13 @@ class _Page:
         )
         out = re.sub(r"&lt;t:(\d+)(?::[tTdDfFR])?&gt;", lambda m: self.relative(int(m[1]), at), out)
         return out.replace("\n", "<br>")
+
+    @staticmethod
+    def link(match: re.Match) -> str:
+        """A markdown link; one to a Discord message jumps to it on the page."""
+        text, url = match[1], match[2]
+        found = MESSAGE_LINK.fullmatch(url)
+        return f'<a href="{f"#m{found[1]}" if found else url}">{text}</a>'
 
     def mention(self, user_id: int, prefix: str) -> str:
         return (

@@ -33,6 +33,8 @@ class Shown:
     deleted: bool = False
     #: "ann used /draw": the interaction whose response this message is, if any.
     used_by: str | None = None
+    #: When the message was deleted, if it was (on every version of it).
+    gone_at: datetime.datetime | None = None
 
     def text(self) -> str:
         """Content and embed text, for assertions."""
@@ -64,8 +66,9 @@ class Record:
 
     @property
     def public_messages(self) -> int:
-        """Messages posted in the channel for everyone (edits not counted)."""
-        return sum(1 for s in self.channel if s.edit == 0 and not s.deleted)
+        """Messages left in the channel for everyone (edits, and messages deleted, not counted)."""
+        deleted = {s.message_id for s in self.channel if s.deleted}
+        return sum(1 for s in self.channel if s.edit == 0 and s.message_id not in deleted)
 
     def dms(self, name: str) -> list[Shown]:
         """The DM messages `name` received (their first versions)."""
@@ -128,6 +131,7 @@ def _timeline(fake: FakeDiscord, messages: list[Message], used_by: str | None = 
                     attachments=version.attachments,
                     ephemeral=bool(version.flags & 64),
                     used_by=label if edit == 0 else None,
+                    gone_at=message.deleted_at if message.deleted else None,
                 )
             )
         if message.deleted:
@@ -152,6 +156,8 @@ def _timeline(fake: FakeDiscord, messages: list[Message], used_by: str | None = 
 def _used_by(fake: FakeDiscord, message: Message) -> str | None:
     interaction = fake.world.interactions.get(message.interaction_id or -1)
     if interaction is None or interaction.type is not InteractionType.APPLICATION_COMMAND:
+        return None
+    if interaction.message is not message:  # a follow-up: Discord shows no header there
         return None
     # As Discord shows it above the reply: the command's name, not the options typed.
     return f"{interaction.user.name} used /{_command_name(interaction.data, bare=True)}"
@@ -199,9 +205,16 @@ def _clicked(interaction) -> str:
     custom_id = interaction.data.get("custom_id", "")
     source = interaction.source_message
     component: dict[str, Any] = {}
-    if source is not None:
+    if source is not None:  # the control as it was then (the message may have changed since)
+        versions = [v.components for v in source.history] + [source.components]
         component = next(
-            (c for c in source.iter_components() if c.get("custom_id") == custom_id), {}
+            (
+                c
+                for components in reversed(versions)
+                for c in _walk(components)
+                if c.get("custom_id") == custom_id
+            ),
+            {},
         )
     label = component.get("label") or component.get("placeholder") or custom_id
     values = interaction.data.get("values")
@@ -209,3 +222,9 @@ def _clicked(interaction) -> str:
         names = {o["value"]: o.get("label", o["value"]) for o in component.get("options", [])}
         return f"chose {', '.join(names.get(v, v) for v in values)} in “{label}”"
     return f"clicked {label}"
+
+
+def _walk(components: list[dict[str, Any]]):
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))

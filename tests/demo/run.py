@@ -25,6 +25,7 @@ import orjson
 from engine import Game, Phase
 from engine.playout import choose_action
 from tests.demo import page
+from tests.demo.player import Person, answered
 from tests.demo.record import Record, record
 from tests.fakediscord import FakeDiscord
 
@@ -134,13 +135,9 @@ async def _stop(bot) -> None:
     await bot.log_task
 
 
-async def _answered(interaction) -> None:
-    await interaction.wait_response(timeout=10)
-
-
 async def _open_and_start(fake, channel, members, options: Options) -> int:
     host = members[0]
-    await _answered(
+    await answered(
         await fake.invoke(
             "apophis new",
             user=host,
@@ -150,8 +147,8 @@ async def _open_and_start(fake, channel, members, options: Options) -> int:
         )
     )
     for member in members[1:]:
-        await _answered(await fake.invoke("apophis join", user=member, channel=channel))
-    await _answered(await fake.invoke("apophis start", user=host, channel=channel, first=host))
+        await answered(await fake.invoke("apophis join", user=member, channel=channel))
+    await answered(await fake.invoke("apophis start", user=host, channel=channel, first=host))
     return _game_id(fake, channel)
 
 
@@ -179,8 +176,8 @@ def _result(database: Path, game_id: int) -> tuple[str, str | None]:
 
 
 async def _play_to_the_end(fake, channel, members, database, game_id, options) -> int:
-    by_id = {m.user.id: m for m in members}
     rng = random.Random(options.seed)
+    people = {m.user.id: Person(fake, channel, m, rng) for m in members}
     actions = 0
     seen_version = -1
     while True:
@@ -197,56 +194,24 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
         seen_version = version
         action = choose_action(game, rng)
         await asyncio.sleep(options.think * rng.uniform(0.5, 1.5))  # a person thinking
-        await _act(fake, channel, by_id[action["player"]], action)
+        board = fake.world.messages[_board_id(database, game_id)]
+        await people[action["player"]].play(action, game_id, version, board)
         actions += 1
 
 
-async def _act(fake, channel, member, action: dict) -> None:
-    kind = action["type"]
-    if kind in ("reroll", "accept"):
-        board = _live_board(fake, channel, kind)
-        interaction = await fake.click(board, _custom_id(board, kind), user=member)
-    elif kind == "build":
-        size = {1: "small", 2: "medium", 3: "large"}[action["size"]]
-        interaction = await fake.invoke(
-            "build", user=member, channel=channel, colour=action["colour"], size=size
-        )
-    elif kind in ("launch", "discard"):
-        interaction = await fake.invoke(
-            kind, user=member, channel=channel, cards=" ".join(action["cards"])
-        )
-    else:
-        interaction = await fake.invoke(kind, user=member, channel=channel)
-    await _answered(interaction)
-
-
-def _custom_id(message, action: str) -> str:
-    return next(
-        c["custom_id"]
-        for c in message.iter_components()
-        if c.get("custom_id", "").endswith(f":{action}")
-    )
-
-
-def _live_board(fake, channel, action: str):
-    """The newest public message that offers `action` (the board or a launch report)."""
-    for message in reversed(fake.messages(channel)):
-        if message.ephemeral:
-            continue
-        if any(c.get("custom_id", "").endswith(f":{action}") for c in message.iter_components()):
-            return message
-    raise LookupError(f"no message offers {action}")
+def _board_id(database: Path, game_id: int) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        (message_id,) = db.execute(
+            "SELECT board_message_id FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    return message_id
 
 
 async def _settle(fake: FakeDiscord, database: Path, game_id: int) -> None:
     """Wait for the bot to draw the final board (no buttons left) before reading the record."""
 
     def final_board():
-        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
-            (message_id,) = db.execute(
-                "SELECT board_message_id FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-        message = fake.world.messages.get(message_id or -1)
+        message = fake.world.messages.get(_board_id(database, game_id) or -1)
         return message is not None and not list(message.iter_components())
 
     await fake.wait_for(final_board, timeout=20, description="the final board")

@@ -22,9 +22,9 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    """One short game (8 minutes at 60 times real speed), shared by the tests below."""
+    """One short game (8 minutes at 30 times real speed), shared by the tests below."""
     out = tmp_path_factory.mktemp("demo")
-    options = Options(people=("Ada", "Brahim"), difficulty="hard", time_scale=60, seed=3, out=out)
+    options = Options(people=("Ada", "Brahim"), difficulty="hard", time_scale=30, seed=2, out=out)
     return asyncio.run(play(options))
 
 
@@ -43,6 +43,19 @@ def test_the_demo_plays_a_whole_game_and_records_what_everyone_saw(demo):
         mine = [s for s in rec.private[name] if isinstance(s, Shown)]
         assert mine and any(CARD.search(s.text()) for s in mine)
         assert rec.actions(name)
+        assert len(rec.dms(name)) == 1  # one DM a game, kept current by editing it
+    # What stays in the channel: the board, the launch reports and the end, nothing more.
+    kept = {s.message_id: s for s in rec.channel if s.gone_at is None and not s.deleted}
+    kinds = [
+        "board"
+        if "Apophis —" in s.text()
+        else "report"
+        if "Launch report" in s.text()
+        else s.text()
+        for s in kept.values()
+    ]
+    assert kinds.count("board") == 1 and kinds.count("report") >= 1
+    assert len([k for k in kinds if k not in ("board", "report")]) <= 1, kinds
 
     document = demo.page.read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(document)

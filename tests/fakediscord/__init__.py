@@ -36,6 +36,9 @@ test at teardown (``fake_discord`` fixture) unless claimed with
   interaction token is used for ``fake.token_lifetime`` seconds at most (15 min;
   else 401, code 50027); time is ``fake.now()``, moved on by ``fake.advance_time()``;
 - message content is at most 2,000 characters (else 400, code 50035);
+- an embed's ``attachment://name`` image or thumbnail names an attachment of its
+  message (Discord would show the embed without it); the files each request
+  uploaded are counted in its :class:`RequestRecord` (``uploads``);
 - nothing is logged at ERROR by discord.py's loggers.
 
 ``forged=True`` on :meth:`FakeDiscord.invoke`, ``click`` and ``select`` sends what a

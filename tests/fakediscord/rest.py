@@ -518,6 +518,7 @@ class RestApi:
             fields["flags"] = body["flags"] or 0
         uploads: Uploads = request[FILES]
         if "attachments" not in body and not uploads:
+            self._check_attachment_links(request, fields, existing)
             return fields
         kept = {attachment.id: attachment for attachment in existing}
         listed = body.get("attachments")
@@ -544,7 +545,28 @@ class RestApi:
             else:
                 raise DiscordError(400, 50035, f"Invalid Form Body: unknown attachment {ref}")
         fields["attachments"] = attachments
+        self._check_attachment_links(request, fields, attachments)
         return fields
+
+    def _check_attachment_links(
+        self, request: web.Request, fields: dict[str, Any], attachments: list[Attachment]
+    ) -> None:
+        """An embed image naming ``attachment://file`` needs that file on the message.
+
+        Discord does not refuse such a message: it shows the embed without the image,
+        which for the bot is a picture lost, so the fake records it as a violation.
+        """
+        names = {attachment.filename for attachment in attachments}
+        for embed in fields.get("embeds") or []:
+            for part in ("image", "thumbnail"):
+                url = (embed.get(part) or {}).get("url", "")
+                if url.startswith("attachment://") and url[len("attachment://") :] not in names:
+                    self._fake.record_violation(
+                        ViolationKind.SCHEMA,
+                        f"embed {part} {url} names no attachment of the message "
+                        f"(it has {sorted(names)})",
+                        request,
+                    )
 
 
 def _require_content(fields: dict[str, Any]) -> dict[str, Any]:

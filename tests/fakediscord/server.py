@@ -72,6 +72,8 @@ class RequestRecord:
     at: float
     status: int
     counts_global: bool
+    #: Files uploaded with it (multipart ``files[n]``).
+    uploads: int = 0
 
 
 @dataclass
@@ -629,6 +631,7 @@ class FakeDiscord:
                     self.now(),
                     response.status,
                     route.counts_global,
+                    len(request.get(FILES) or {}),
                 )
             )
             self.notifier.bump()

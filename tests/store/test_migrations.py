@@ -52,6 +52,10 @@ SEED = {
         INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (2, 9, 900);
     """,
     5: """
+        UPDATE guild_settings SET pictures = 0 WHERE guild_id = 10;
+        INSERT INTO guild_settings (guild_id, pictures) VALUES (11, 1);
+    """,
+    6: """
         INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
                            status, created_at, updated_at)
             VALUES (3, 10, 300, 7, 'basic', 'easy', 720, 'finished', 1.0, 1.0);
@@ -150,6 +154,7 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900
+        assert await store.guilds_without_pictures() == {10}
         assert await store.get_dm_channel(8) == 800
         stats = await store.stats(10)
         assert [win.game_id for win in stats.fastest_wins] == [2]  # all-human teams only

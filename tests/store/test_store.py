@@ -283,6 +283,16 @@ async def test_guild_settings(db_path: Path, store: Store) -> None:
     assert await store.get_guild_settings(6) == GuildSettings(6)
 
 
+async def test_servers_can_turn_board_pictures_off(store: Store) -> None:
+    assert (await store.get_guild_settings(5)).pictures is True
+    await store.update_guild_settings(5, pictures=False)
+    await store.update_guild_settings(6, default_rules="advanced")
+    assert (await store.get_guild_settings(5)).pictures is False
+    assert await store.guilds_without_pictures() == {5}
+    await store.update_guild_settings(5, pictures=True)
+    assert await store.guilds_without_pictures() == set()
+
+
 async def test_dm_channels(store: Store) -> None:
     assert await store.get_dm_channel(7) is None
     await store.set_dm_channel(7, 70)

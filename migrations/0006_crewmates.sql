@@ -1,4 +1,4 @@
--- 0005: how many AI crewmates played each ended game.
+-- 0006: how many AI crewmates played each ended game.
 -- Why: statistics count games with crewmates apart from all-human games (a crewmate's
 -- seat holds a negative id); games ended before this migration had none.
 

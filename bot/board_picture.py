@@ -1,0 +1,139 @@
+"""The pictures on the board and the launch report: files, embed images, alt texts.
+
+`with_picture` takes a board message (`components.board_message`) and, when the game
+has started and its server shows pictures, makes the picture the embed's image
+(``attachment://``) and leaves in the text only what the picture does not say (the
+countdown and status, the players by name, the last actions) with the table in one
+line. The file is named after its content, so a board whose picture did not change
+names the same file and need not upload it again (see bot.notify).
+`with_report_picture` does the same for the launch report, whose text stays whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import utils
+
+from bot import components, launch_picture, picture
+from engine import PublicView, Rules
+
+if TYPE_CHECKING:
+    from bot.service import Report, Table
+
+#: The board's fields the picture does not replace (by their names in render.board_embed).
+KEPT_FIELDS = ("Players", "Last actions")
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture ready to attach: file name, PNG bytes and alt text."""
+
+    filename: str
+    png: bytes
+    description: str
+
+    def file(self) -> discord.File:
+        """A fresh discord.py file (one is used up by each request that sends it)."""
+        return discord.File(io.BytesIO(self.png), self.filename, description=self.description)
+
+    def attachment(self) -> dict[str, Any]:
+        """The upload (`files[0]`) as the JSON body's attachments list names it."""
+        return {"id": 0, "filename": self.filename, "description": self.description}
+
+    def multipart(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Keyword arguments for discord.py's request methods: `payload` with the picture
+        as Discord's multipart form (payload_json, files[0]), instead of plain JSON."""
+        file = self.file()
+        form = [
+            {"name": "payload_json", "value": utils._to_json(payload)},
+            {
+                "name": "files[0]",
+                "value": file.fp,
+                "filename": file.filename,
+                "content_type": "image/png",
+            },
+        ]
+        return {"form": form, "files": [file]}
+
+
+def picture_of(table: Table) -> Picture | None:
+    """The board picture of `table`; None in a lobby or where pictures are off."""
+    if table.game is None or not table.pictures:
+        return None
+    view = table.game.public_view()
+    png = picture.draw(view)
+    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+    return Picture(f"apophis-board-{digest}.png", png, picture.describe(view)[:1024])
+
+
+def with_picture(message: dict[str, Any], table: Table) -> tuple[dict[str, Any], Picture | None]:
+    """The board message with its picture as the embed's image, and that picture."""
+    shown = picture_of(table)
+    if shown is None:
+        return message, None
+    embed = message["embed"].copy()
+    kept = [f for f in embed.fields if f.name in KEPT_FIELDS]
+    embed.clear_fields()
+    embed.add_field(name="Table", value=summary(table.game.public_view()), inline=False)
+    for field in kept:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    embed.set_image(url=f"attachment://{shown.filename}")
+    return {**message, "embed": embed}, shown
+
+
+def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
+    """The board as discord.py's keyword arguments for an interaction response.
+
+    For an edit (`edit_message`) the attachments are replaced by the picture, or
+    removed when there is none; for a new message (`send_message`, `new`) it is a file.
+    """
+    message, shown = with_picture(components.board_message(table), table)
+    files = [shown.file()] if shown is not None else []
+    return {**message, "files" if new else "attachments": files}
+
+
+def summary(view: PublicView) -> str:
+    """The table in one line, for the text beside the picture."""
+    parts = [f"Apophis {view.apophis_value}, damage {view.damage}/3"]
+    if view.rules is Rules.BASIC:
+        parts.append(f"deflection {view.counters}/5")
+    total = sum(view.points.values())
+    parts.append(f"rocket {len(view.rocket)} sections, {total} pts" if view.rocket else "no rocket")
+    parts.append(f"sequence {len(view.sequence)}/4")
+    parts.append(f"deck {view.deck_size}, discard {view.discard_size}")
+    return " · ".join(parts)
+
+
+def report_picture(table: Table) -> Picture | None:
+    """The picture of the current launch report; None where pictures are off."""
+    report = table.report
+    if report is None or not table.pictures:
+        return None
+    png = launch_picture.draw_launch(report.events)
+    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+    description = launch_picture.describe(report.events)[:1024]
+    return Picture(f"apophis-launch-{digest}.png", png, description)
+
+
+def with_report_picture(
+    message: dict[str, Any], table: Table
+) -> tuple[dict[str, Any], Picture | None]:
+    """The launch report (`components.launch_report`) with its picture, and that picture."""
+    shown = report_picture(table)
+    if shown is None:
+        return message, None
+    embed = message["embed"].copy()
+    embed.set_image(url=f"attachment://{shown.filename}")
+    return {**message, "embed": embed}, shown
+
+
+def report_kwargs(table: Table, report: Report) -> dict[str, Any]:
+    """The launch report (the table's) as discord.py's keyword arguments for `edit_message`."""
+    launch = components.launch_report(table, report.lines)
+    message, shown = with_report_picture(launch, table)
+    return {**message, "attachments": [shown.file()] if shown is not None else []}

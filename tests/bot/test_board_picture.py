@@ -1,0 +1,162 @@
+"""The board message carries its picture through the fake Discord (which checks every
+request, multipart included, against Discord's OpenAPI description)."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot import launch_picture, picture
+from tests.bot.helpers import Scene, bot_state, text_of
+
+pytestmark = pytest.mark.e2e
+
+
+def shown_picture(message):
+    """The board's one attachment, checked to be the embed's image."""
+    assert len(message.attachments) == 1, message.attachments
+    attachment, embed = message.attachments[0], message.embeds[0]
+    assert embed["image"]["url"] == f"attachment://{attachment.filename}"
+    assert attachment.filename.startswith("apophis-board-") and attachment.filename.endswith(
+        ".png"
+    )
+    return attachment
+
+
+async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(
+            hands=[["2C", "3C", "4C", "5H", "6H"], ["7D"]],
+            rocket=[("red", 3), ("blue", 2)],
+            sequence=["9S"],
+            damage=1,
+        )
+        await scene.cmd("launch", "ann", cards="2C 5H")  # the outbox edits the board
+        await bot.outbox.drain()
+        attachment = shown_picture(scene.board(table))
+        view = table.game.public_view()
+        assert attachment.content == picture.draw(view)
+        assert attachment.description == picture.describe(view)
+        # The text keeps the countdown, the players and the last actions; the table is
+        # one line, the rest is in the picture.
+        text = text_of(scene.board(table))
+        assert "Apophis arrives <t:" in text and "Players:" in text
+        assert "Table: Apophis 2, damage 1/3" in text and "sequence 3/4" in text
+        assert "Depot" not in text and "bottom to top" not in text
+        uploads = fake_discord.requests_to(
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+        )
+        assert uploads and uploads[-1].uploads == 1  # through the interaction's token
+
+        # A click on the board answers with the new board and its new picture.
+        await scene.click(scene.board(table), "draw", "bob")
+        attachment_after = shown_picture(scene.board(table))
+        assert attachment_after.filename != attachment.filename
+        assert attachment_after.content == picture.draw(table.game.public_view())
+        scene.assert_no_cards_in_public()
+
+
+async def test_an_unchanged_table_uploads_nothing_new(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await scene.cmd("draw", "ann")
+        await bot.outbox.drain()
+        before = shown_picture(scene.board(table))
+        requests = len(fake_discord.requests)
+        bot.outbox.board_outdated(table)  # redraw, though the table did not change
+        await bot.outbox.drain()
+        edits = fake_discord.requests[requests:]
+        assert len(edits) == 1 and edits[0].method == "PATCH" and edits[0].uploads == 0
+        after = shown_picture(scene.board(table))
+        assert after.id == before.id
+
+
+async def test_a_server_can_turn_pictures_off(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        shown_picture(scene.board(table))
+        done = await scene.cmd("apophis config", "boss", pictures=False)
+        assert "Board pictures: off" in done.response_data["content"]
+        await bot.outbox.drain()
+        board = scene.board(table)
+        assert board.attachments == [] and "image" not in board.embeds[0]
+        assert "Depot" in text_of(board)  # the whole table in words again
+        await scene.click(board, "draw", "ann")
+        assert scene.board(table).attachments == []
+        assert await bot.store.guilds_without_pictures() == {scene.guild.id}
+        await scene.cmd("apophis config", "boss", pictures=True)
+        await bot_state(lambda: table.pictures)
+        await bot.outbox.drain()
+        shown_picture(scene.board(table))
+
+
+async def test_without_a_token_the_channel_route_carries_the_picture(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        bot.outbox.tokens.usable = lambda token: False  # as when every token has expired
+        await scene.cmd("draw", "ann")
+        await bot.outbox.drain()
+        edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
+        assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
+        attachment = shown_picture(scene.board(table))
+        assert attachment.content == picture.draw(table.game.public_view())
+
+
+async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="advanced")
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            dice=[2, 1, 6, 1],  # launch roll 4; accuracy misses; rerolled 6 hits; no damage
+        )
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        (first,) = report.attachments
+        assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
+        assert first.content == launch_picture.draw_launch(table.report.events)
+        assert first.description.startswith("Launch checks: Fuel: 2 of 7 points, needs 2: passed")
+        assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
+        await scene.click(report, "reroll", "ann")  # the same report goes on
+        await bot.outbox.drain()
+        (after,) = report.attachments
+        assert report.embeds[0]["image"]["url"] == f"attachment://{after.filename}"
+        assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
+        assert after.content == launch_picture.draw_launch(table.report.events)
+        assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+        scene.assert_no_cards_in_public()
+
+
+async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        old = scene.board(table)
+        shown_picture(old)
+        table.reposted_at = float("-inf")  # as if the board was posted long ago
+        await scene.cmd("board", "bob")
+        await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
+        await bot.outbox.drain()
+        assert table.board_message_id != old.id
+        assert shown_picture(scene.board(table)).content == picture.draw(table.game.public_view())
+        assert old.attachments == [] and old.content  # one line, no picture
