@@ -12,7 +12,7 @@ from typing import Any
 from tests.fakediscord import Channel, FakeDiscord, Member, Message
 
 #: Seconds a person waits for their panel to show the move's turn before refreshing it.
-PANEL_PATIENCE = 3.0
+PANEL_PATIENCE = 5.0
 SIZE_NAMES = {1: "small", 2: "medium", 3: "large"}
 
 

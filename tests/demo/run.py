@@ -195,7 +195,15 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
         action = choose_action(game, rng)
         await asyncio.sleep(options.think * rng.uniform(0.5, 1.5))  # a person thinking
         board = fake.world.messages[_board_id(database, game_id)]
-        await people[action["player"]].play(action, game_id, version, board)
+        try:
+            await people[action["player"]].play(action, game_id, version, board)
+        except TimeoutError:
+            now, status, _ = _state(database, game_id)
+            if status != "active":
+                return actions  # the clock ran out as they played
+            if now == version:
+                raise
+            continue  # the game moved on meanwhile (a reshuffle ended): look again
         actions += 1
 
 
