@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 #: Win rates (%) of teams playing the crew policy at 5 s a turn, the mean over 1 to 4
-#: players, from `.venv/bin/python benchmarks/balance_lab.py` (500 games per rule set,
+#: players, from `.venv/bin/python benchmarks/balance_lab.py --games 500` (per rule set,
 #: player count and policy; its table is in README.md). Rerun the lab after changing
 #: the rules or the crew policy, and copy its figures here.
 STEADY_TEAM_WINS = {
