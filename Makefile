@@ -26,9 +26,10 @@ test: lint
 e2e: $(STAMP)
 	$(BIN)/python -m pytest -m e2e
 
+# make bench BENCH_ARGS="--database postgresql --processes 2": the bot as 2 processes on PostgreSQL
 bench: $(STAMP)
-	$(BIN)/python benchmarks/load_bench.py
-	$(BIN)/python benchmarks/load_bench.py --global-rate 45 --steps 100,1000,2500 --all-steps --recovery ""
+	$(BIN)/python benchmarks/load_bench.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/load_bench.py --global-rate 45 --steps 100,1000,2500 --all-steps --recovery "" $(BENCH_ARGS)
 
 # A whole game on a local fake Discord, written as a page (ARGS="--help" for options).
 demo: $(STAMP)

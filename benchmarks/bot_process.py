@@ -1,7 +1,7 @@
 """The real bot (`python -m bot`), as the load benchmark starts it in its own process.
 
 Identical to `python -m bot` except for benchmark knobs. BENCH_GLOBAL_RATE, when
-set, replaces the outbox's own pacing (bot.notify.GLOBAL_RATE, 45 requests a second).
+set, replaces the outbox's own pacing (APOPHIS_GLOBAL_RATE, 45 requests a second).
 The load benchmark lifts it so that the requests the bot *wants* to send (the demand
 on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
@@ -137,7 +137,12 @@ if __name__ == "__main__":
         watch_stalls()
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
-        notify.Outbox.__init__.__kwdefaults__["rate"] = float(rate)
+        paced = notify.Outbox.__init__
+
+        def lifted(self, *args, **kwargs) -> None:
+            paced(self, *args, **{**kwargs, "rate": float(rate)})
+
+        notify.Outbox.__init__ = lifted
     if os.environ.get("BENCH_PICTURES") == "off":
         board_picture.picture_of = lambda table: None
     if os.environ.get("BENCH_GC_LOG"):

@@ -7,7 +7,12 @@ What it does, in this process (the load generator) and one other (the bot):
 * starts the fake Discord (tests/fakediscord) here, with one guild per game table
   (a text channel and 4 members each), and the real bot (`python -m bot`, through
   benchmarks/bot_process.py) as a separate process on a fresh SQLite database, so
-  the load generator never shares the bot's event loop;
+  the load generator never shares the bot's event loop. With `--database postgresql`
+  the database is a fresh one on a throwaway PostgreSQL server (tests/pgserver.py),
+  and `--processes N` runs the bot as N processes sharing it, process k running
+  shard k of N (APOPHIS_SHARD_IDS, APOPHIS_PROCESSES; the guilds spread evenly over
+  the shards); bot CPU and memory are then those of all N, and the database server's
+  CPU is given in the notes;
 * open-loop load in steps of G concurrent 4-player games: every game is its own
   task; whoever must act waits a think time (uniform 0.5-1.5 x --think, default 5 s),
   then acts as a player would: from their hand panel (opened once with the board's My
@@ -21,7 +26,7 @@ What it does, in this process (the load generator) and one other (the bot):
   (Short games of a single length, all opened within the 10 s ramp, would end within
   seconds of each other: a burst of reopenings that steady play never has.)
 * players decide with engine.playout.choose_action on the state the bot committed,
-  read from the bot's SQLite database read-only (option (c) of the issue): only the
+  read from the bot's database (SQLite read-only; option (c) of the issue): only the
   acting player's own view is used by the policy, so nobody cheats. Clicks use the
   buttons on the board message as the fake holds it; a player waits (up to 15 s) for
   the board to show the state before clicking, as a person would;
@@ -72,17 +77,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.app import on_fast_loop  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store import Store, is_postgresql  # noqa: E402
 from engine import Game, Phase, Size  # noqa: E402
 from engine.playout import choose_action  # noqa: E402
 from tests.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
 from tests.fakediscord.state import ChannelType  # noqa: E402
+from tests.pgserver import PostgresServer, unavailable_reason  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 NO_OPENAPI = Path("/nonexistent/discord-openapi.json")
@@ -194,6 +201,49 @@ def commit() -> str:
     return head + (" (with uncommitted changes)" if git("status", "--porcelain", "bot") else "")
 
 
+# ------------------------------------------------------------- the bot's database
+
+#: The throwaway PostgreSQL server of a run with --database postgresql.
+SERVER: PostgresServer | None = None
+
+
+def new_database(args, workdir: Path) -> str:
+    """A fresh database for one run: an SQLite file, or a new database on the server."""
+    if SERVER is None:
+        return str(workdir / "apophis.sqlite3")
+    return SERVER.create_database()
+
+
+def server_cpu() -> float:
+    """CPU seconds of the PostgreSQL server and its backends (0 without one)."""
+    if SERVER is None or SERVER.process is None:
+        return 0.0
+    pid_file = SERVER.data / "postmaster.pid"
+    postmaster = int(pid_file.read_text().split()[0])
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+                    total += cpu_seconds(int(entry.name))
+    return total
+
+
+def shard_settings(args, index: int) -> dict[str, str]:
+    """The environment of bot process `index` of --processes: its shard of as many."""
+    if args.processes == 1:
+        return {}
+    return {
+        "APOPHIS_SHARD_COUNT": str(args.processes),
+        "APOPHIS_SHARD_IDS": str(index),
+        "APOPHIS_PROCESSES": str(args.processes),
+    }
+
+
+# ------------------------------------------------------------- what messages show
+
+
 def shown_version(message) -> int:
     """The state version a board or panel message was drawn for (-1: none)."""
     for component in message.iter_components():
@@ -209,8 +259,20 @@ def shown_version(message) -> int:
 class BotProcess:
     """`python -m bot` (via benchmarks/bot_process.py) pointed at the fake."""
 
-    def __init__(self, fake: FakeDiscord, database: Path, *, log_level: str, args) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        database: str,
+        workdir: Path,
+        *,
+        log_level: str,
+        args,
+        settings: dict[str, str] | None = None,
+    ) -> None:
         self.fake, self.database, self.log_level, self.args = fake, database, log_level, args
+        self.workdir = workdir
+        #: More environment variables (the shards of one of several processes).
+        self.settings = settings or {}
         self.proc: asyncio.subprocess.Process | None = None
         self.started = 0.0
         self.lines: deque[str] = deque(maxlen=200)
@@ -232,12 +294,13 @@ class BotProcess:
             "BENCH_GC_LOG": "1" if self.args.verbose else "",
             "BENCH_STALL_STACKS": os.environ.get("BENCH_STALL_STACKS", ""),
             "BENCH_SLOW_CALLBACKS": os.environ.get("BENCH_SLOW_CALLBACKS", ""),
+            **self.settings,
         }
         self.started = time.monotonic()
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             str(ROOT / "benchmarks" / "bot_process.py"),
-            cwd=str(self.database.parent),
+            cwd=str(self.workdir),
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -247,7 +310,7 @@ class BotProcess:
 
     async def _read(self) -> None:
         assert self.proc is not None and self.proc.stderr is not None
-        log = open(self.database.parent / "bot.log", "a")  # noqa: SIM115
+        log = open(self.workdir / "bot.log", "a")  # noqa: SIM115
         while line := await self.proc.stderr.readline():
             text = line.decode(errors="replace").rstrip()
             self.lines.append(text)
@@ -282,6 +345,32 @@ class BotProcess:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
+
+
+class Bots:
+    """The bot's processes, measured together."""
+
+    def __init__(self, processes: list[BotProcess]) -> None:
+        self.processes = processes
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for p in self.processes for line in p.lines]
+
+    def exited(self) -> bool:
+        return any(p.proc is None or p.proc.returncode is not None for p in self.processes)
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.processes)
+
+    def rss_kb(self) -> int:
+        return sum(rss_kb(p.pid) for p in self.processes)
+
+    def runqueue_wait(self) -> float:
+        return sum(runqueue_wait(p.pid) or 0.0 for p in self.processes)
+
+    def errors(self) -> list[str]:
+        return [line for p in self.processes for line in p.errors()]
 
 
 # --------------------------------------------------------------------- load model
@@ -351,10 +440,11 @@ class Sample:
 class Load:
     """The fake Discord, the games on it, and what the bot does to them."""
 
-    def __init__(self, fake: FakeDiscord, args, database: Path) -> None:
+    def __init__(self, fake: FakeDiscord, args, database: str) -> None:
         self.fake, self.args = fake, args
         self.database = database
         self.db: sqlite3.Connection | None = None
+        self.pg: asyncpg.Pool | None = None
         self.tabs: list[Tab] = []
         self.boards: dict[int, Tab] = {}
         #: panel message id -> its tab
@@ -550,9 +640,9 @@ class Load:
     # ------------------------------------------------------------------- the world
 
     def build_world(self, count: int) -> None:
-        fake = self.fake
+        fake, shards = self.fake, self.args.processes
         for i in range(len(self.tabs), count):
-            guild = fake.add_guild(f"Club {i}")
+            guild = fake.add_guild(f"Club {i}", shard=(i % shards, shards) if shards > 1 else None)
             channel = fake.add_text_channel(guild, "apophis")
             members = [fake.add_member(guild, f"p{i}-{seat}") for seat in range(4)]
             tab = Tab(i, guild, channel, members, random.Random(i))
@@ -561,13 +651,27 @@ class Load:
             self.channel_tab[channel.id] = tab
             self.tabs.append(tab)
 
-    def open_db(self) -> None:
-        self.db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+    async def open_db(self) -> None:
+        if is_postgresql(self.database):
+            self.pg = await asyncpg.create_pool(self.database, min_size=1, max_size=8)
+        else:
+            self.db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
 
-    def row(self, game_id: int) -> tuple[str, str | None, int]:
-        return self.db.execute(
-            "SELECT status, state, version FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
+    async def close_db(self) -> None:
+        if self.pg is not None:
+            await self.pg.close()
+
+    async def fetchone(self, query: str, *args: Any) -> tuple | None:
+        """One row of the bot's database (queries with $1, $2... as parameters)."""
+        if self.pg is not None:
+            row = await self.pg.fetchrow(query, *args)
+            return None if row is None else tuple(row)
+        return self.db.execute(re.sub(r"\$\d+", "?", query), args).fetchone()
+
+    async def row(self, game_id: int) -> tuple[str, str | None, int]:
+        return await self.fetchone(
+            "SELECT status, state, version FROM games WHERE id = $1", game_id
+        )
 
     # ------------------------------------------------------------------- the games
 
@@ -619,7 +723,7 @@ class Load:
                 await asyncio.sleep(1.0)
 
     async def turn(self, tab: Tab) -> None:
-        status, state, version = self.row(tab.game_id)
+        status, state, version = await self.row(tab.game_id)
         if status != "active":
             tab.game_id = None
             return
@@ -731,10 +835,11 @@ class Load:
 
     async def applied(self, tab: Tab, interaction, before: int, actor: int, kind: str) -> None:
         """If the bot applied the action, wait for what it causes (board, DMs)."""
-        row = self.db.execute(
-            "SELECT actor, events FROM actions WHERE game_id = ? AND version = ?",
-            (tab.game_id, before + 1),
-        ).fetchone()
+        row = await self.fetchone(
+            "SELECT actor, events FROM actions WHERE game_id = $1 AND version = $2",
+            tab.game_id,
+            before + 1,
+        )
         if row is None or row[0] != actor:
             if self.in_window(interaction.created_at):
                 self.window.stale += 1
@@ -788,8 +893,7 @@ class Load:
         for key in old:
             interaction = world.interactions.pop(key)
             world.interactions_by_token.pop(interaction.token, None)
-        session = self.fake.gateway.session
-        if session is not None:
+        for session in self.fake.gateway.shards.values():
             session.sent.clear()
         for tab in self.tabs:
             if tab.pending and tab.pending[0].t0 < cutoff:
@@ -856,28 +960,43 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
     fake = FakeDiscord(**options)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="apophis-bench-"))
-    database = workdir / "apophis.sqlite3"
+    database = new_database(args, workdir)
     load = Load(fake, args, database)
     load.build_world(max(args.steps))
-    bot = BotProcess(fake, database, log_level="WARNING", args=args)
-    await bot.start()
+    bots = [
+        BotProcess(
+            fake,
+            database,
+            workdir,
+            log_level="WARNING",
+            args=args,
+            settings=shard_settings(args, k),
+        )
+        for k in range(args.processes)
+    ]
+    bot = Bots(bots)
+    await asyncio.gather(*(b.start() for b in bots))
     results: list[StepResult] = []
     try:
         # Ready when it answers: the probe is retried until the bot has the guilds.
         began = time.monotonic()
         while True:
-            if bot.proc.returncode is not None:
-                raise RuntimeError("the bot exited:\n" + "\n".join(bot.lines))
-            if fake.gateway.session is not None and fake.world.global_commands:
-                probe = await fake.invoke(
-                    "apophis rules", user=load.tabs[0].members[0], channel=load.tabs[0].channel
-                )
-                if await load.answered(probe, "probe"):
+            if bot.exited():
+                raise RuntimeError("a bot process exited:\n" + "\n".join(bot.lines))
+            # Every shard connected, and a table of each answers.
+            connected = len(fake.gateway.shards) == args.processes
+            if connected and fake.world.global_commands:
+                probes = [
+                    await fake.invoke("apophis rules", user=tab.members[0], channel=tab.channel)
+                    for tab in load.tabs[: args.processes]
+                ]
+                answered = [await load.answered(probe, "probe") for probe in probes]
+                if all(answered):
                     break
             await asyncio.sleep(0.5)
             if time.monotonic() - began > 120:
                 raise RuntimeError("the bot did not answer within 120 s")
-        load.open_db()
+        await load.open_db()
         load.tasks.append(asyncio.create_task(load.watch_lag()))
         load.tasks.append(asyncio.create_task(load.keep_pruning()))
         if args.chat:
@@ -888,7 +1007,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         # "slow" answers that the bot had sent in time). So the generator collects fully
         # only between steps, and what is alive then is frozen out of later collections.
         gc.set_threshold(*gc.get_threshold()[:2], NO_FULL_COLLECTION)
-        idle_rss = rss_kb(bot.pid)
+        idle_rss = bot.rss_kb()
         notes.append(
             f"bot ready (answering) {time.monotonic() - began:.1f} s after start, "
             f"{len(load.tabs):,} guilds; idle RSS {idle_rss / 1024:.1f} MB"
@@ -919,13 +1038,13 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             load.window_span = (start, start + args.duration)
             if args.verbose:  # e.g. to point a profiler at the bot for the window
                 print(f"  G={games:,}: measuring for {args.duration:.0f} s", flush=True)
-            cpu0, gen0 = cpu_seconds(bot.pid), time.process_time()
-            waits0 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
+            cpu0, gen0, db0 = bot.cpu(), time.process_time(), server_cpu()
+            waits0 = bot.runqueue_wait(), runqueue_wait(os.getpid())
             await asyncio.sleep(args.duration)
             end = time.monotonic()
-            cpu1, gen1 = cpu_seconds(bot.pid), time.process_time()
-            waits1 = runqueue_wait(bot.pid), runqueue_wait(os.getpid())
-            rss = rss_kb(bot.pid)
+            cpu1, gen1, db1 = bot.cpu(), time.process_time(), server_cpu()
+            waits1 = bot.runqueue_wait(), runqueue_wait(os.getpid())
+            rss = bot.rss_kb()
             # Let actions of the window finish their messages (board edit, DMs).
             grace = time.monotonic() + args.grace
             while time.monotonic() < grace:
@@ -963,6 +1082,11 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 f"G={games:,}: main threads runnable but waiting for a CPU: bot {bot_wait:.0%}, "
                 f"generator {gen_wait:.0%} of the window (above a few %, the machine is the limit)"
             )
+            if SERVER is not None:
+                notes.append(
+                    f"G={games:,}: PostgreSQL server CPU {(db1 - db0) / seconds:.0%} "
+                    f"({args.processes} bot process{'es' if args.processes > 1 else ''})"
+                )
             if args.verbose:
                 print("   ", sorted(sample.kinds.items()), routes, flush=True)
                 print(
@@ -1009,7 +1133,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             task.cancel()
         await asyncio.gather(*load.tasks, return_exceptions=True)
         errors = bot.errors()
-        await bot.stop()
+        await asyncio.gather(*(b.stop() for b in bots))
+        await load.close_db()
         await fake.stop()
         if errors:
             notes.append(f"bot logged {len(errors)} error lines, e.g. {errors[0][:200]}")
@@ -1058,9 +1183,9 @@ def row(r: StepResult) -> str:
 # ------------------------------------------------------------------- recovery
 
 
-async def stored_games(path: Path, channels: list[tuple[int, int]], seed: int = 0) -> None:
+async def stored_games(database: str, channels: list[tuple[int, int]], seed: int = 0) -> None:
     """Active 4-player games written as the bot writes them (Store API)."""
-    store = await Store.open(path)
+    store = await Store.open(database)
     rng = random.Random(seed)
     now = time.time()
     try:
@@ -1096,7 +1221,7 @@ async def run_recovery(args, count: int) -> dict[str, float]:
     fake = FakeDiscord(openapi_path=NO_OPENAPI)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="apophis-recovery-"))
-    database = workdir / "apophis.sqlite3"
+    database = new_database(args, workdir)
     channels = []
     per_guild = 100
     for i in range(0, count, per_guild):
@@ -1106,7 +1231,7 @@ async def run_recovery(args, count: int) -> dict[str, float]:
     began = time.monotonic()
     await stored_games(database, channels)
     prepared = time.monotonic() - began
-    bot = BotProcess(fake, database, log_level="INFO", args=args)
+    bot = BotProcess(fake, database, workdir, log_level="INFO", args=args)
     # Recovery as in production: the outbox paced at 45/s (it only queues here).
     bot.args = argparse.Namespace(**{**vars(args), "global_rate": 45})
     resumed = bot.watch(r"resumed (\d+) open games")
@@ -1213,6 +1338,18 @@ def parse_args(argv: list[str] | None = None):
         help="share of games opened with a short countdown (1 to 5 minutes)",
     )
     parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="the bot's database: an SQLite file, or a throwaway PostgreSQL server",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes sharing the database, one shard each (needs postgresql for > 1)",
+    )
+    parser.add_argument(
         "--chat",
         type=float,
         default=2.0,
@@ -1238,11 +1375,28 @@ def parse_args(argv: list[str] | None = None):
     args = parser.parse_args(argv)
     args.steps = [int(s) for s in args.steps.split(",") if s]
     args.recovery = [int(s) for s in args.recovery.split(",") if s]
+    if args.processes < 1 or (args.processes > 1 and args.database != "postgresql"):
+        parser.error("--processes above 1 needs --database postgresql (SQLite is one process's)")
     return args
 
 
 def main(argv: list[str] | None = None) -> None:
+    global SERVER
     args = parse_args(argv)
+    if args.database == "postgresql":
+        reason = unavailable_reason()
+        if reason is not None:
+            sys.exit(f"load_bench: cannot run on PostgreSQL: {reason}")
+        SERVER = PostgresServer().start()
+    try:
+        measure(args)
+    finally:
+        if SERVER is not None:
+            SERVER.stop()
+
+
+def measure(args) -> None:
+    """Every part of the benchmark, printed and written to benchmarks/results/."""
     out: list[str] = []
 
     def say(line: str = "") -> None:
@@ -1260,6 +1414,10 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.chat:g} chat messages a team a minute; "
         f"time scale {args.time_scale:g}; board pictures {args.pictures}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
+    )
+    say(
+        f"bot: {args.processes} process{'es' if args.processes > 1 else ''} on "
+        + ("SQLite" if args.database == "sqlite" else "PostgreSQL (a throwaway local server)")
     )
     say()
     if not args.skip_load and args.steps:

@@ -25,6 +25,8 @@ from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.store import DatabaseUnusable, Store
 
 log = logging.getLogger("bot")
+#: Discord's close code for a bot that must shard (or shard more) and does not.
+SHARDING_REQUIRED = 4011
 T = TypeVar("T")
 
 
@@ -48,7 +50,8 @@ def configure_logging(level: int) -> None:
 
 async def run(config: Config) -> None:
     """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly."""
-    store = await Store.open(config.database)  # an unusable database stops us before Discord
+    # an unusable database stops us before Discord
+    store = await Store.open(config.database, config.shards)
     bot = ApophisBot(config, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -117,5 +120,14 @@ def main() -> int:
         return 1
     except discord.PrivilegedIntentsRequired:
         print("apophis-bot: Discord refused the requested gateway intents.", file=sys.stderr)
+        return 2
+    except discord.ConnectionClosed as exc:
+        if exc.code != SHARDING_REQUIRED:
+            raise
+        print(
+            "apophis-bot: Discord requires more shards (the bot is in too many servers for "
+            "APOPHIS_SHARD_COUNT): raise it, or leave it unset to use Discord's recommendation.",
+            file=sys.stderr,
+        )
         return 2
     return 0

@@ -1,7 +1,8 @@
 """Online backup of the bot's database, safe while the bot is running.
 
 Usage: ``python -m bot.backup DEST [--database PATH]``. The database is --database,
-else $APOPHIS_DATABASE, else the default path. The copy is made with SQLite's backup
+else $APOPHIS_DATABASE, else the default path (a PostgreSQL database is backed up
+with pg_dump instead). The copy is made with SQLite's backup
 API (a consistent snapshot; the bot keeps writing meanwhile), checked, and only then
 moved to DEST.
 """
@@ -13,7 +14,7 @@ import os
 import sys
 import time
 
-from bot.store import DEFAULT_DATABASE, StoreError, backup_database
+from bot.store import DEFAULT_DATABASE, StoreError, backup_database, is_postgresql
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,6 +29,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     source = args.database or os.environ.get("APOPHIS_DATABASE") or DEFAULT_DATABASE
+    if is_postgresql(source):
+        print(
+            "Backup failed: that is a PostgreSQL database; back it up with pg_dump "
+            f"(pg_dump --format=custom --file={args.dest} DATABASE_URL).",
+            file=sys.stderr,
+        )
+        return 1
     started = time.perf_counter()
     try:
         size = backup_database(source, args.dest)

@@ -1,4 +1,4 @@
-"""The Discord client: start-up (store, recovery, command sync), errors and shutdown."""
+"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown."""
 
 from __future__ import annotations
 
@@ -20,12 +20,22 @@ from bot.inputs import command_problem
 from bot.notify import Outbox
 from bot.render import duration
 from bot.service import GameService
-from bot.store import Store, StoreBusy
+from bot.store import Shards, Store, StoreBusy, Turn
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
+#: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
+#: process sends it.
+IDENTIFY_SECONDS = 5.0
+#: How long a turn to IDENTIFY lasts at most when no READY answers it.
+IDENTIFY_TURN_SECONDS = 10.0
+#: The meta key of when the bot last identified (or was answered), whichever process.
+LAST_IDENTIFY = "last_identify"
+#: The advisory lock that takes IDENTIFYs in turn across processes on PostgreSQL (one
+#: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
+IDENTIFY_LOCK = 0x41504F02
 COMMANDS_HASH_KEY = "commands_hash"
 #: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
 RATE_LIMIT_SWEEP_SECONDS = 60.0
@@ -75,10 +85,17 @@ class CheckedCommandTree(app_commands.CommandTree):
         return False
 
 
-class ApophisBot(commands.Bot):
-    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause."""
+class ApophisBot(commands.AutoShardedBot):
+    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause.
+
+    It runs the shards the configuration names (all, by default, as many as Discord
+    recommends), and only their games: recovery, clocks and timers cover those.
+    """
 
     def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
         # Interactions come whatever the intents. Servers and channels, and message events
         # only to count the messages posted below a board (see `count_messages`).
         options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
@@ -95,6 +112,8 @@ class ApophisBot(commands.Bot):
         self.outbox: Outbox
         self.service: GameService
         self._heartbeat: asyncio.Task | None = None
+        #: shard id -> its turn to IDENTIFY, while READY has not answered it.
+        self._identify_turns: dict[int | None, Turn] = {}
         self._closing = False
         self.recovered: asyncio.Event = asyncio.Event()
 
@@ -128,10 +147,14 @@ class ApophisBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await Store.open(self.config.database)
-        self.outbox = Outbox(self, self.store)
+            self.store = await Store.open(self.config.database, self.config.shards)
+        self.outbox = Outbox(self, self.store, rate=self.config.global_rate)
         self.service = GameService(
-            self.store, self.outbox, time_scale=self.config.time_scale, seed=self.config.seed
+            self.store,
+            self.outbox,
+            time_scale=self.config.time_scale,
+            seed=self.config.seed,
+            shards=self.config.shards,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -155,9 +178,43 @@ class ApophisBot(commands.Bot):
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """One IDENTIFY every 5 seconds for the whole bot, as Discord requires.
+
+        Processes sharing a PostgreSQL database take turns through an advisory lock;
+        in its turn a process waits until 5 seconds after the last IDENTIFY of any
+        process (a time kept in the database, so that a process killed in its turn
+        cannot make the next one too early), notes the time, and identifies. Its turn
+        ends with the READY that answers (noted too: Discord counts from when it
+        received the IDENTIFY, surely before). Alone on SQLite, the shards of this
+        process wait 5 seconds each (discord.py's own way).
+        """
+        turn = await self.store.take_turn(IDENTIFY_LOCK)
+        if turn is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        turn.end_in(IDENTIFY_TURN_SECONDS)
+        self._identify_turns[shard_id] = turn
+        last = await self.store.get_meta(LAST_IDENTIFY) or 0.0
+        await asyncio.sleep(max(last + IDENTIFY_SECONDS - time.time(), 0.0))
+        await self.store.set_meta(LAST_IDENTIFY, time.time())
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """READY answered a shard's IDENTIFY: the next may come 5 seconds from now."""
+        turn = self._identify_turns.pop(shard_id, None)
+        if turn is not None:
+            await self.store.set_meta(LAST_IDENTIFY, time.time())
+            turn.end_in(0)
+
     async def on_ready(self) -> None:
+        if self.config.shard_ids is None and self.shard_count:
+            self.service.shards = Shards(tuple(range(self.shard_count)), self.shard_count)
         log.info(
-            "ready: logged in as %s (%s), in %d servers", self.user, self.user.id, len(self.guilds)
+            "ready: logged in as %s (%s), in %d servers, shards %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            self.service.shards,
         )
 
     async def sync_commands(self) -> None:

@@ -151,8 +151,8 @@ class Jobs:
             log.error("giving up on %s", key[0], exc_info=exc)
             self._attempts.pop(key, None)
             return
-        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-        log.warning("%s failed (%s); retrying in %.0f s", key[0], exc, delay)
+        delay = _retry_after(exc) or RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        log.warning("%s failed (%s); retrying in %.1f s", key[0], exc, delay)
         asyncio.get_running_loop().call_later(delay, self.submit, key, job)
 
     async def drain(self) -> None:
@@ -172,3 +172,24 @@ class Jobs:
         for worker in self._workers:
             worker.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """The wait a 429 asks for, when discord.py raised it instead of waiting itself.
+
+    It does so for a 429 without Discord's ``Via`` header: the answer of a REST proxy
+    (such as nirn-proxy) limiting the bot for all its processes. That is a request to
+    slow down like any other, so the job is retried, after the time it names. (Discord's
+    own 429s, which discord.py already waited out several times, wait the usual delays.)
+    """
+    if not isinstance(exc, discord.HTTPException) or exc.status != 429:
+        return None
+    headers = getattr(exc.response, "headers", None) or {}
+    if "Via" in headers:
+        return None
+    for name in ("X-RateLimit-Reset-After", "Retry-After"):
+        try:
+            return max(float(headers[name]), 0.0)
+        except (KeyError, ValueError):
+            continue
+    return None

@@ -23,13 +23,16 @@ from typing import Any, Protocol
 from bot import render
 from bot.crew import CrewDriver, is_crewmate, next_crewmate
 from bot.store import (
+    ALL_SHARDS,
     AlreadySeated,
     ChannelBusy,
     GameRecord,
     LobbyFull,
     NotSeated,
+    Shards,
     StaleVersion,
     Store,
+    WrongStatus,
 )
 from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase
 from engine import events as ev
@@ -169,6 +172,7 @@ class GameService:
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
         seed: int | None = None,
+        shards: Shards = ALL_SHARDS,
     ) -> None:
         self.store = store
         #: With a seed, every game is dealt from it and its id (reproducible demos).
@@ -178,8 +182,12 @@ class GameService:
         #: AI crewmates play through the service; the notifier is reached through them.
         self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, clock)
         self.notifier: Notifier = self.crew
+        #: The Discord shards this process runs (named when another process interferes).
+        self.shards = shards
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
+        #: Games another process wrote to (each reported once).
+        self._rivals: set[int] = set()
         #: Servers whose boards carry no picture (`/apophis config`).
         self.pictures_off: set[int] = set()
         #: Timers' actions under way (retried until saved), cancelled at shutdown.
@@ -474,10 +482,11 @@ class GameService:
             )
         except Exception as exc:
             # A commit is all or nothing: the game is as stored before it, unless another
-            # writer moved the stored game on.
-            if isinstance(exc, StaleVersion):
-                record = await self.store.get_game(table.id)
-                table.stored, table.version = record.state, record.version
+            # writer (a process running this shard by mistake) moved the stored game on.
+            if isinstance(exc, StaleVersion | WrongStatus):
+                self._reload(table, await self.store.get_game(table.id))
+                self._report_rival(table)
+                raise MovedOn(table) from None
             table.game = Game.restore(table.stored)
             raise
         table.stored = state
@@ -488,6 +497,43 @@ class GameService:
             result.lines.append(line)
             table.recent.append(line)
         return result
+
+    def _reload(self, table: Table, record: GameRecord) -> None:
+        """The table as stored: after a refused write, what the store has is the truth."""
+        stored = Table.from_record(record)
+        table.game, table.stored = stored.game, stored.stored
+        table.version, table.status = stored.version, stored.status
+        table.seats, table.deadline, table.remaining = (
+            stored.seats,
+            stored.deadline,
+            stored.remaining,
+        )
+        if not table.open:
+            self._forget(table)
+            return
+        self._arm_clock(table)
+        in_reshuffle = table.game is not None and table.game.phase is Phase.RESHUFFLE
+        if in_reshuffle and table.reshuffle_timer is None:
+            self._arm_reshuffle(table)
+
+    def _report_rival(self, table: Table) -> None:
+        """Another process wrote this game: say so once, naming the shard and the game."""
+        if table.id in self._rivals:
+            return
+        self._rivals.add(table.id)
+        shard = self.shards.of(table.guild_id)
+        log.error(
+            "game %d in channel %d (server %d, shard %d of %d) was changed by another "
+            "process: another bot process is running shard %d (check APOPHIS_SHARD_IDS of "
+            "every process). This process's write was refused by the version check and "
+            "nothing was lost; it reloaded the game as stored.",
+            table.id,
+            table.channel_id,
+            table.guild_id,
+            shard,
+            self.shards.count,
+            shard,
+        )
 
     def _after_commit(
         self, table: Table, events: list[ev.Event], now: float, actor: int | None
@@ -634,6 +680,8 @@ class GameService:
             try:
                 await fn(table)
                 return
+            except MovedOn:  # another process had moved the game on: reported, reloaded
+                return
             except UserError as exc:  # refused by the rules: trying again changes nothing
                 log.error("game %s: %s was refused: %s", table.id, what, exc)
                 return
@@ -707,6 +755,17 @@ class StaleBoard(UserError):
             "Here is the current board; try again."
         )
         self.table = table
+
+
+class MovedOn(StaleBoard):
+    """Another process wrote the game first: this action was not made."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.args = (
+            "Another move reached the game at the same moment, so yours was not made. "
+            "Please try again.",
+        )
 
 
 def _busy_text(table: Table) -> str:

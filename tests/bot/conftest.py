@@ -8,7 +8,8 @@ from bot.client import ApophisBot
 from bot.config import Config
 
 
-def make_config(fake, database, *, time_scale: float = 1.0) -> Config:
+def make_config(fake, database, *, time_scale: float = 1.0, **env: str) -> Config:
+    """The bot's configuration for the fake; `env` adds variables (APOPHIS_SHARD_COUNT=...)."""
     return Config.from_env(
         {
             "DISCORD_TOKEN": fake.bot_token,
@@ -16,6 +17,7 @@ def make_config(fake, database, *, time_scale: float = 1.0) -> Config:
             "APOPHIS_TIME_SCALE": str(time_scale),
             "DISCORD_API_BASE_URL": fake.api_base_url,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
+            **env,
         }
     )
 
@@ -29,8 +31,8 @@ def database(tmp_path):
 def make_bot(fake_discord, database):
     """Build a bot on the test database (call it again for a 'restarted' bot)."""
 
-    def build(time_scale: float = 1.0) -> ApophisBot:
-        config = make_config(fake_discord, database, time_scale=time_scale)
+    def build(time_scale: float = 1.0, **env: str) -> ApophisBot:
+        config = make_config(fake_discord, database, time_scale=time_scale, **env)
         return ApophisBot(config, guild_ready_timeout=0.05)
 
     return build

@@ -27,9 +27,16 @@ class Scene:
     Build it before connecting the bot: the fake announces the world at connection.
     """
 
-    def __init__(self, fake: FakeDiscord, bot: ApophisBot, names=("ann", "bob", "cid", "dee")):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: ApophisBot,
+        names=("ann", "bob", "cid", "dee"),
+        *,
+        shard: tuple[int, int] | None = None,
+    ):
         self.fake, self.bot = fake, bot
-        self.guild = fake.add_guild()
+        self.guild = fake.add_guild(shard=shard)
         self.channel = fake.add_text_channel(self.guild, "apophis")
         self.members = {name: fake.add_member(self.guild, name) for name in names}
 
@@ -201,10 +208,13 @@ def text_of(message) -> str:
     return "\n".join(p for p in parts if p)
 
 
-async def start_bot_process(fake: FakeDiscord, database) -> asyncio.subprocess.Process:
+async def start_bot_process(
+    fake: FakeDiscord, database, *, timeout: float = 20, **settings: str
+) -> asyncio.subprocess.Process:
     """`python -m bot` in its own process, on `database`, connected to the fake and ready.
 
-    Its stderr (the log, at INFO) stays readable from `process.stderr`.
+    `settings` are more environment variables (APOPHIS_SHARD_IDS="0-1", ...). Its stderr
+    (the log, at INFO) stays readable from `process.stderr`.
     """
     env = {
         **os.environ,
@@ -213,12 +223,13 @@ async def start_bot_process(fake: FakeDiscord, database) -> asyncio.subprocess.P
         "DISCORD_API_BASE_URL": fake.api_base_url,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "APOPHIS_LOG_LEVEL": "INFO",
+        **settings,
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
     )
     while b"ready: logged in" not in (
-        line := await asyncio.wait_for(process.stderr.readline(), 20)
+        line := await asyncio.wait_for(process.stderr.readline(), timeout)
     ):
         assert line, "the bot process stopped before it was ready"
     return process

@@ -75,6 +75,7 @@ async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, make_b
 
 
 async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_bot):
+    fake_discord.gateway.identify_interval = 0  # a test restart may identify again at once
     first = make_bot()  # crewmates pause 1 to 3 s: the bot stops before they move
     scene = Scene(fake_discord, first, names=("ann",))
     async with fake_discord.connected(first):

@@ -87,6 +87,9 @@ async def test_a_clock_whose_end_cannot_be_saved_ends_the_game_once_it_can(
 async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
     fake_discord, make_bot, database, monkeypatch, caplog
 ):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
     first = make_bot()
     scene = Scene(fake_discord, first, names=("ann", "bob"))
     async with fake_discord.connected(first):
@@ -98,7 +101,7 @@ async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
         monkeypatch.setattr(first.store, "freeze_clocks", disk_full)
         with caplog.at_level(logging.ERROR, logger="bot.client"):
             await first.close()
-        assert first.is_closed() and first.store._db._connection is None
+        assert first.is_closed() and first.store._db._conn._connection is None
         assert "could not freeze the clocks" in caplog.text
     with sqlite3.connect(database) as db:
         (deadline,) = db.execute("SELECT clock_deadline FROM games").fetchone()

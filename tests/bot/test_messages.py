@@ -41,6 +41,26 @@ async def test_the_latest_hand_survives_discord_slowing_the_bot_down(fake_discor
         assert len(throttled) == 6
 
 
+async def test_a_429_from_a_rest_proxy_is_retried(fake_discord, make_bot):
+    bot = make_bot(APOPHIS_PROCESSES="2")
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        assert bot.outbox.limiter.rate == 22.5  # its share of the bot's 45 a second
+        await scene.new_game("ann")
+        await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
+        # A proxy's 429 has no Via header: discord.py raises it instead of waiting.
+        route = "PATCH /channels/{channel_id}/messages/{message_id}"  # the hand DM's edit
+        fake_discord.rate_limit_next(route, retry_after=0.05, via=False)
+        await scene.cmd("draw", "ann")
+        await fake_discord.wait_for(
+            lambda: (
+                "you drew" in fake_discord.dms(scene["ann"])[0].content
+                and fake_discord.dms(scene["ann"])
+            )
+        )
+        assert [r.status for r in fake_discord.requests_to(route)][:2] == [429, 200]
+
+
 async def test_rules_and_stats_are_shown_privately(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann",))

@@ -12,6 +12,9 @@ pytestmark = pytest.mark.e2e
 
 
 async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
     first = make_bot()
     scene = Scene(fake_discord, first, names=("ann", "bob"))
     async with fake_discord.connected(first):
@@ -49,6 +52,9 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
 
 
 async def test_a_game_survives_the_bot_process_being_killed(fake_discord, make_bot, database):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
     scene = Scene(fake_discord, None, names=("ann", "bob"))
     process = await start_bot_process(fake_discord, database)
     try:

@@ -83,10 +83,55 @@ def test_defaults():
     config = Config.from_env({"DISCORD_TOKEN": TOKEN})
     assert config.time_scale == 1.0 and config.dev_guild is None
     assert str(config.database) == "data/apophis.sqlite3"
+    assert (config.shard_count, config.shard_ids, config.shards.all) == (None, None, True)
+    assert (config.processes, config.global_rate) == (1, 45.0)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"APOPHIS_SHARD_IDS": "0-1"}, "needs APOPHIS_SHARD_COUNT"),
+        ({"APOPHIS_SHARD_COUNT": "0"}, "APOPHIS_SHARD_COUNT must be a whole number"),
+        ({"APOPHIS_SHARD_COUNT": "4", "APOPHIS_SHARD_IDS": "2-5"}, "shard 5 does not exist"),
+        ({"APOPHIS_SHARD_COUNT": "4", "APOPHIS_SHARD_IDS": "3-1"}, "runs backwards"),
+        ({"APOPHIS_SHARD_COUNT": "4", "APOPHIS_SHARD_IDS": "0,1,1"}, "names a shard twice"),
+        ({"APOPHIS_SHARD_COUNT": "4", "APOPHIS_SHARD_IDS": "one"}, "such as 0-3 or 0,2"),
+        ({"APOPHIS_PROCESSES": "two"}, "APOPHIS_PROCESSES must be a whole number"),
+        ({"APOPHIS_GLOBAL_RATE": "51"}, "at most 50"),
+    ],
+)
+def test_bad_shard_and_process_settings_are_named(settings, message):
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, **settings})
+
+
+def test_shards_and_processes():
+    config = Config.from_env(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "APOPHIS_SHARD_COUNT": "8",
+            "APOPHIS_SHARD_IDS": "0-1, 6",
+            "APOPHIS_PROCESSES": "3",
+            "APOPHIS_DATABASE": "postgresql://bot@db/apophis",
+        }
+    )
+    assert (config.shard_count, config.shard_ids) == (8, (0, 1, 6))
+    assert config.shards.of(6 << 22) == 6 and (6 << 22) in config.shards
+    assert (7 << 22) not in config.shards
+    assert config.global_rate == 15.0 and config.database == "postgresql://bot@db/apophis"
+    all_shards = Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_SHARD_COUNT": "4"})
+    assert all_shards.shards.all and all_shards.shard_ids is None
+    proxied = Config.from_env(
+        {"DISCORD_TOKEN": TOKEN, "APOPHIS_PROCESSES": "4", "APOPHIS_GLOBAL_RATE": "50"}
+    )
+    assert proxied.global_rate == 50.0
 
 
 @pytest.mark.e2e
 async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
     for _ in range(2):
         bot = make_bot()
         async with fake_discord.connected(bot):

@@ -1,9 +1,20 @@
-"""The fake gateway: HELLO, heartbeats, IDENTIFY/READY, GUILD_CREATE, RESUME, RECONNECT.
+"""The fake gateway: HELLO, heartbeats, IDENTIFY/READY, GUILD_CREATE, RESUME, RECONNECT, shards.
 
 Frames are sent as plain JSON text (the client only inflates binary frames, so
 ``compress=zlib-stream`` in the query string can be ignored). Every dispatch
 is kept per session so that a client resuming after a reconnect receives the
 events it missed, as with Discord.
+
+Shards as on Discord: a session identifies as ``shard: [shard_id, shard_count]``
+(none means ``[0, 1]``) and gets the guilds of that shard only, those whose
+``(guild_id >> 22) % shard_count`` is its id; each guild's events and interactions go
+to one session of its shard: the first connected of those that identified for it (a
+second session on a taken shard gets nothing until the first disconnects; with none
+connected, the latest one buffers them for its RESUME). A session that would
+hold more than `MAX_GUILDS_PER_SHARD` guilds is closed with 4011 (sharding
+required). IDENTIFYs are paced like a bot with ``max_concurrency`` 1: one per
+`identify_interval` seconds across every connection; one sooner is a violation and
+is answered with op 9 INVALID_SESSION, as Discord does.
 """
 
 from __future__ import annotations
@@ -12,7 +23,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -21,13 +34,28 @@ from typing import Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from .state import World
+from .state import ViolationKind, World
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41_250
 #: Close code Discord uses for a bad token.
 AUTHENTICATION_FAILED = 4004
+#: Close code Discord uses for a bot that must shard and does not (or not enough).
+SHARDING_REQUIRED = 4011
+#: Close code for a shard id outside its shard count.
+INVALID_SHARD = 4010
+#: Discord's limit of guilds on one shard.
+MAX_GUILDS_PER_SHARD = 2_500
+#: Guilds a shard for each shard /gateway/bot recommends (Discord's own rule of thumb).
+GUILDS_PER_RECOMMENDED_SHARD = 1_000
+#: Seconds between two IDENTIFYs of a bot whose max_concurrency is 1 (Discord: 5).
+IDENTIFY_INTERVAL = 5.0
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord routes a guild's events to."""
+    return (guild_id >> 22) % shard_count
 
 
 class Op(IntEnum):
@@ -56,6 +84,8 @@ class Session:
 
     id: str
     intents: int
+    #: (shard_id, shard_count) the session identified with.
+    shard: tuple[int, int] = (0, 1)
     seq: int = 0
     sent: list[dict[str, Any]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
@@ -82,18 +112,56 @@ class Session:
 class Gateway:
     """Serves the websocket and keeps sessions; counts identifies and resumes."""
 
-    def __init__(self, world: World, token: str, resume_url: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        world: World,
+        token: str,
+        resume_url: Callable[[], str],
+        *,
+        violation: Callable[[ViolationKind, str], None],
+        clock: Callable[[], float] = time.monotonic,
+        identify_interval: float = IDENTIFY_INTERVAL,
+    ) -> None:
         self._world = world
         self._token = token
         self._resume_url = resume_url
+        self._violation = violation
+        self._clock = clock
         self._sessions: dict[str, Session] = {}
         self._connections: set[web.WebSocketResponse] = set()
-        #: The most recently identified session: the one events go to.
+        #: The most recently identified session.
         self.session: Session | None = None
+        #: shard id -> the sessions that identified for it, oldest first.
+        self.shard_sessions: dict[int, list[Session]] = {}
+        #: Seconds required between two IDENTIFYs (Discord: 5, for max_concurrency 1).
+        self.identify_interval = identify_interval
+        self._last_identify: float | None = None
         #: How many times a client sent IDENTIFY / RESUME, and how many RECONNECTs were sent.
         self.identify_count = 0
         self.resume_count = 0
         self.reconnect_count = 0
+
+    @property
+    def recommended_shards(self) -> int:
+        """What /gateway/bot recommends: a shard per thousand guilds, at least one."""
+        return max(1, math.ceil(len(self._world.guilds) / GUILDS_PER_RECOMMENDED_SHARD))
+
+    @property
+    def shards(self) -> dict[int, Session]:
+        """shard id -> the session its guilds' events go to now."""
+        return {shard: self._route(sessions) for shard, sessions in self.shard_sessions.items()}
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session a guild's events go to (shard 0 for events without a guild)."""
+        if self.session is None:
+            return None
+        count = self.session.shard[1]
+        sessions = self.shard_sessions.get(0 if guild_id is None else shard_of(guild_id, count))
+        return self._route(sessions) if sessions else None
+
+    @staticmethod
+    def _route(sessions: list[Session]) -> Session:
+        return next((s for s in sessions if s.ws is not None and not s.ws.closed), sessions[-1])
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """The websocket endpoint."""
@@ -114,11 +182,12 @@ class Gateway:
                     session.ws = None
         return ws
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Send an event to the bot's current session (buffered while it reconnects)."""
-        if self.session is None:
-            raise RuntimeError("no bot has identified with the fake gateway")
-        await self.session.dispatch(event, data)
+    async def dispatch(self, event: str, data: Any, guild_id: int | None = None) -> None:
+        """Send an event to the session of the guild's shard (buffered while it reconnects)."""
+        session = self.session_for(guild_id)
+        if session is None:
+            raise RuntimeError(f"no bot has identified with the fake gateway for guild {guild_id}")
+        await session.dispatch(event, data)
 
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT on the current session's connection."""
@@ -149,10 +218,35 @@ class Gateway:
         if data.get("token") != self._token:
             await ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
+        now = self._clock()
+        shard = data.get("shard") or [0, 1]
+        if self._last_identify is not None and now - self._last_identify < self.identify_interval:
+            self._violation(
+                ViolationKind.IDENTIFY_RATE,
+                f"IDENTIFY of shard {shard} {now - self._last_identify:.2f} s after the previous "
+                f"one (at most one per {self.identify_interval:g} s)",
+            )
+            await ws.send_str(json.dumps({"op": Op.INVALID_SESSION, "d": False}))
+            return
+        self._last_identify = now
         self.identify_count += 1
-        session = Session(id=secrets.token_hex(16), intents=data.get("intents", 0), ws=ws)
-        self._sessions[session.id] = self.session = session
+        shard_id, shard_count = data.get("shard") or (0, 1)
+        if not 0 <= shard_id < shard_count:
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return
         world = self._world
+        guilds = [g for g in world.guilds.values() if shard_of(g.id, shard_count) == shard_id]
+        if len(guilds) > MAX_GUILDS_PER_SHARD:
+            await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return
+        session = Session(
+            id=secrets.token_hex(16),
+            intents=data.get("intents", 0),
+            shard=(shard_id, shard_count),
+            ws=ws,
+        )
+        self._sessions[session.id] = self.session = session
+        self.shard_sessions.setdefault(shard_id, []).append(session)
         await session.dispatch(
             "READY",
             {
@@ -161,14 +255,15 @@ class Gateway:
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": self._resume_url(),
-                "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "application": {"id": str(world.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
                 "geo_ordered_rtc_regions": [],
+                "shard": [shard_id, shard_count],
             },
         )
-        for guild in world.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.payload())
         world.notifier.bump()
 

@@ -181,7 +181,7 @@ class RestApi:
         return json_response(
             {
                 "url": self._fake.gateway_url,
-                "shards": 1,
+                "shards": self._fake.gateway.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

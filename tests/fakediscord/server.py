@@ -83,6 +83,7 @@ class _RateLimit:
     pattern: str
     retry_after: float
     is_global: bool
+    via: bool = True
 
     def matches(self, route: Route) -> bool:
         return self.pattern in (route.key, route.template)
@@ -158,7 +159,12 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
         #: The gateway, with its identify/resume/reconnect counters.
-        self.gateway = Gateway(self.world, self.bot_token, lambda: self.gateway_url)
+        self.gateway = Gateway(
+            self.world,
+            self.bot_token,
+            lambda: self.gateway_url,
+            violation=self.record_violation,
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -260,10 +266,14 @@ class FakeDiscord:
         *,
         owner: User | int | None = None,
         preferred_locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """Add a guild (with its @everyone role and the bot as a member)."""
+        """Add a guild (with its @everyone role and the bot as a member).
+
+        ``shard=(shard_id, shard_count)`` gives it an id in that shard.
+        """
         world = self.world
-        guild_id = world.snowflake()
+        guild_id = world.snowflake(shard)
         owner_id = world.user(owner).id if owner is not None else world.snowflake()
         guild = Guild(guild_id, name, owner_id, preferred_locale=preferred_locale)
         world.guilds[guild_id] = guild
@@ -328,13 +338,13 @@ class FakeDiscord:
         message = self.world.add_message(
             channel, author=user, content=content, notified=notified_by(content, None)
         )
-        session = self.gateway.session
+        session = self.gateway.session_for(channel.guild_id)
         if session is not None and session.intents & GUILD_MESSAGES:
             payload = message.payload(self.url)
             payload["member"] = (
                 self.world.guild(channel.guild_id).members[user.id].payload(with_user=False)
             )
-            await self.gateway.dispatch("MESSAGE_CREATE", payload)
+            await self.gateway.dispatch("MESSAGE_CREATE", payload, channel.guild_id)
         return message
 
     def dismiss(self, message: Message | int) -> None:
@@ -475,7 +485,9 @@ class FakeDiscord:
             payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
         if source_message is not None:
             payload["message"] = source_message.payload(self.url)
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        await self.gateway.dispatch(
+            "INTERACTION_CREATE", payload, guild.id if guild is not None else None
+        )
         self.notifier.bump()
         return interaction
 
@@ -540,14 +552,21 @@ class FakeDiscord:
         )
 
     def rate_limit_next(
-        self, pattern: str, *, retry_after: float = 0.05, is_global: bool = False
+        self,
+        pattern: str,
+        *,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        via: bool = True,
     ) -> None:
         """Answer the next request to a route with 429 (``retry_after`` s, ``Via`` header).
 
         ``pattern`` is a route's OpenAPI template, optionally after its method:
-        ``"POST /channels/{channel_id}/messages"``.
+        ``"POST /channels/{channel_id}/messages"``. ``via=False`` answers as a REST
+        proxy does when it limits the bot itself (nirn-proxy, for one): without the
+        ``Via`` header that Discord's own 429s carry, which discord.py does not retry.
         """
-        limit = _RateLimit(pattern, retry_after, is_global)
+        limit = _RateLimit(pattern, retry_after, is_global, via)
         if not any(limit.matches(route) for route in ROUTES):
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
@@ -696,7 +715,6 @@ class FakeDiscord:
 def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:
     """A 429 as Discord sends it: body with retry_after, Via and X-RateLimit-* headers."""
     headers = {
-        "Via": "1.1 google",
         "Retry-After": str(math.ceil(limit.retry_after)),
         "X-RateLimit-Limit": "5",
         "X-RateLimit-Remaining": "0",
@@ -705,6 +723,8 @@ def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:
         "X-RateLimit-Bucket": f"fake-{abs(hash(route.key)):x}",
         "X-RateLimit-Scope": "global" if limit.is_global else "user",
     }
+    if limit.via:
+        headers["Via"] = "1.1 google"
     if limit.is_global:
         headers["X-RateLimit-Global"] = "true"
     body = {

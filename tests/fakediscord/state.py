@@ -89,9 +89,16 @@ class SnowflakeFactory:
     def __init__(self) -> None:
         self._counter = itertools.count()
 
-    def __call__(self) -> int:
-        """Return a new snowflake."""
+    def __call__(self, shard: tuple[int, int] | None = None) -> int:
+        """Return a new snowflake; with ``shard=(id, count)``, one that falls in that shard.
+
+        (A guild's shard is its id's timestamp modulo the shard count: the timestamp
+        is moved on by up to ``count - 1`` milliseconds.)
+        """
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        if shard is not None:
+            shard_id, count = shard
+            ms += (shard_id - ms) % count
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
@@ -540,6 +547,7 @@ class ViolationKind(StrEnum):
     EXPIRED_TOKEN = "expired_token"
     CONTENT_TOO_LONG = "content_too_long"
     ERROR_LOG = "error_log"
+    IDENTIFY_RATE = "identify_rate"
     #: Not the bot's fault: the fake itself failed while answering a request.
     FAKE_ERROR = "fake_error"
 

@@ -3,16 +3,57 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, closing
 from typing import Any
 
-from bot.store import GameRecord, LoggedAction, Store
+import asyncpg
+
+from bot.store import GameRecord, LoggedAction, Store, is_postgresql
 from engine import Game, full_deck
 from engine.cards import ALL_SECTIONS
 from engine.playout import choose_action
 
 ALL_CARDS = Counter(full_deck())
 ALL_SECTION_PAIRS = Counter((colour.value, int(size)) for colour, size in ALL_SECTIONS)
+#: What the database itself raises when it refuses a statement, on either backend.
+RAW_ERRORS = (sqlite3.DatabaseError, asyncpg.PostgresError)
+
+
+@asynccontextmanager
+async def holding_the_game(database: str, game_id: int) -> AsyncIterator[None]:
+    """Another connection holds what writing the game needs: SQLite's write lock, or
+    PostgreSQL's lock on the game's row (reads need neither)."""
+    if is_postgresql(database):
+        conn = await asyncpg.connect(database)
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+                yield
+        finally:
+            await conn.close()
+        return
+    with closing(sqlite3.connect(database, isolation_level=None)) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+
+
+async def raw_execute(database: str, sql: str) -> None:
+    """Run one statement straight on the database, past the store (and commit it)."""
+    if is_postgresql(database):
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    with closing(sqlite3.connect(database)) as conn, conn:
+        conn.execute(sql)
 
 
 async def start(

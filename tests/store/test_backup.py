@@ -37,7 +37,10 @@ async def assert_backup_consistent(path: Path) -> int:
     return len(game_ids)
 
 
-async def test_store_backup_while_the_store_keeps_writing(tmp_path: Path, store: Store) -> None:
+async def test_store_backup_while_the_store_keeps_writing(
+    tmp_path: Path, db_path: Path, sqlite_store: Store
+) -> None:
+    store = sqlite_store
     started = [await start(store, [i, i + 50], channel=i, seed=i) for i in range(6)]
     playing = asyncio.Event()
 
@@ -57,7 +60,7 @@ async def test_store_backup_while_the_store_keeps_writing(tmp_path: Path, store:
     assert await assert_backup_consistent(tmp_path / "copy.sqlite3") == 6
     assert not (tmp_path / "copy.sqlite3.partial").exists()
     with pytest.raises(StoreError, match="live database itself"):
-        await store.backup(store.path)
+        await store.backup(db_path)
 
 
 class Worker:
@@ -129,3 +132,13 @@ def test_backup_command_reports_failures(
     assert not missing.exists()  # never created by a backup
     assert main([str(tmp_path / "no" / "such" / "dir.sqlite3"), "--database", str(missing)]) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+async def test_a_postgresql_store_points_to_pg_dump(tmp_path: Path, postgres_url: str) -> None:
+    store = await Store.open(postgres_url)
+    try:
+        with pytest.raises(StoreError, match="pg_dump"):
+            await store.backup(tmp_path / "copy.sqlite3")
+    finally:
+        await store.close()
+    assert not (tmp_path / "copy.sqlite3").exists()

@@ -9,11 +9,13 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.store import Store
+from bot.store import Store, is_postgresql
 
 from .helpers import assert_consistent
 
@@ -21,20 +23,35 @@ ROOT = Path(__file__).resolve().parents[2]
 KILLS = 25
 
 
-async def check_database(path: Path, reported: dict[int, int], checked: dict[int, int]) -> None:
+async def stored_ids(database: str) -> tuple[list[int], set[int]]:
+    """Every game's id and the ids of games with a result, read past the store.
+
+    SQLite's file is also checked for damage (PostgreSQL's client has none to damage).
+    """
+    games, results = "SELECT id FROM games", "SELECT game_id FROM results"
+    if is_postgresql(database):
+        conn = await asyncpg.connect(database)
+        try:
+            return [r[0] for r in await conn.fetch(games)], {
+                r[0] for r in await conn.fetch(results)
+            }
+        finally:
+            await conn.close()
+    with closing(sqlite3.connect(database)) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+        return [r[0] for r in raw.execute(games)], {r[0] for r in raw.execute(results)}
+
+
+async def check_database(database: str, reported: dict[int, int], checked: dict[int, int]) -> None:
     """Every game is at its last committed version and replays to its stored state.
 
     `reported` is the last version the worker printed per game (committed for sure);
     the one commit in flight per game at the kill may have landed too. `checked` is
     each game's version at the previous check: unchanged games are not replayed again.
     """
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
-        game_ids = [game_id for (game_id,) in raw.execute("SELECT id FROM games")]
-        results = {game_id for (game_id,) in raw.execute("SELECT game_id FROM results")}
-    raw.close()
-    store = await Store.open(path)
+    game_ids, results = await stored_ids(database)
+    store = await Store.open(database)
     try:
         for game_id in game_ids:
             record = await store.get_game(game_id)
@@ -52,15 +69,14 @@ async def check_database(path: Path, reported: dict[int, int], checked: dict[int
 
 
 @pytest.mark.slow
-def test_killed_worker_never_loses_or_breaks_a_game(tmp_path: Path) -> None:
-    path = tmp_path / "crash.sqlite3"
+def test_killed_worker_never_loses_or_breaks_a_game(database: str) -> None:
     rng = random.Random(20_240)
     reported: dict[int, int] = {}
     checked: dict[int, int] = {}
     resumed = landed_unreported = 0
     for run in range(KILLS):
         worker = subprocess.Popen(
-            [sys.executable, "-m", "tests.store.crash_worker", str(path), str(run)],
+            [sys.executable, "-m", "tests.store.crash_worker", database, str(run)],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -89,7 +105,7 @@ def test_killed_worker_never_loses_or_breaks_a_game(tmp_path: Path) -> None:
                 game_id, version = map(int, line.split())
                 reported[game_id] = version
 
-        asyncio.run(check_database(path, reported, checked))
+        asyncio.run(check_database(database, reported, checked))
         landed_unreported += sum(checked[g] == reported.get(g, 0) + 1 for g in checked)
         reported.update((game_id, version) for game_id, version in checked.items())
 

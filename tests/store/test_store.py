@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,15 @@ from bot.store import (
 )
 from engine import Game
 
-from .helpers import assert_consistent, commit, next_action, start
+from .helpers import (
+    RAW_ERRORS,
+    assert_consistent,
+    commit,
+    holding_the_game,
+    next_action,
+    raw_execute,
+    start,
+)
 
 
 async def play(store: Store, game_id: int, game: Game, rng: random.Random, count: int) -> int:
@@ -39,12 +46,13 @@ async def play(store: Store, game_id: int, game: Game, rng: random.Random, count
 
 
 async def test_open_creates_the_folder_and_sets_up_the_connection(
-    db_path: Path, store: Store
+    db_path: Path, sqlite_store: Store
 ) -> None:
+    store = sqlite_store
     assert db_path.parent.is_dir()
     pragmas = {}
     for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout", "user_version"):
-        async with store._db.execute(f"PRAGMA {name}") as cursor:
+        async with store._db._conn.execute(f"PRAGMA {name}") as cursor:
             (pragmas[name],) = await cursor.fetchone()
     assert pragmas == {
         "journal_mode": "wal",
@@ -55,13 +63,13 @@ async def test_open_creates_the_folder_and_sets_up_the_connection(
     }
 
 
-async def test_game_round_trips_through_the_store(db_path: Path, store: Store) -> None:
+async def test_game_round_trips_through_the_store(database: str, store: Store) -> None:
     record, game = await start(store, [11, 22, 33], channel=5, guild=3, seed=99, rules="advanced")
     version = await play(store, record.id, game, random.Random(4), 40)
     await store.set_board_message(record.id, 777)
     await store.close()
 
-    reopened = await Store.open(db_path)
+    reopened = await Store.open(database)
     try:
         stored = await reopened.get_game(record.id)
         assert stored.state == game.save()
@@ -116,7 +124,7 @@ async def test_start_game_needs_the_lobby_as_stored(store: Store) -> None:
         await store.add_player(lobby.id, 300)
 
 
-async def test_one_open_game_per_channel(db_path: Path, store: Store) -> None:
+async def test_one_open_game_per_channel(database: str, store: Store) -> None:
     lobby = await store.create_lobby(1, 10, 100, "basic", "medium", 600)
     with pytest.raises(ChannelBusy):
         await store.create_lobby(1, 10, 200, "basic", "medium", 600)
@@ -124,10 +132,11 @@ async def test_one_open_game_per_channel(db_path: Path, store: Store) -> None:
     assert other.id != lobby.id
 
     # The database itself refuses a second open game, whatever the code does.
-    with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        raw.execute(
-            "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
-            "length_seconds, created_at, updated_at) VALUES (1, 10, 300, 'basic', 'easy', 60, 0, 0)"
+    with pytest.raises(RAW_ERRORS, match=r"(?i)unique"):
+        await raw_execute(
+            database,
+            "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, length_seconds, "
+            "created_at, updated_at) VALUES (1, 10, 300, 'basic', 'easy', 60, 0, 0)",
         )
 
     await store.cancel_lobby(lobby.id)
@@ -191,20 +200,19 @@ async def test_actions_of_a_finished_game_are_refused(store: Store) -> None:
     assert (await store.get_game(record.id)).version == version
 
 
-async def test_the_action_log_is_append_only(db_path: Path, store: Store) -> None:
+async def test_the_action_log_is_append_only(database: str, store: Store) -> None:
     record, game = await start(store, [1, 2], channel=1)
     await play(store, record.id, game, random.Random(3), 3)
-    with sqlite3.connect(db_path) as raw:
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            raw.execute("UPDATE actions SET actor = 5")
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            raw.execute("DELETE FROM actions")
-        with pytest.raises(sqlite3.DatabaseError, match="does not match"):
-            raw.execute(
-                "INSERT INTO actions (game_id, version, at, actor, action, events) "
-                "VALUES (?, 9, 0, NULL, '{}', '[]')",
-                (record.id,),
-            )
+    with pytest.raises(RAW_ERRORS, match="append-only"):
+        await raw_execute(database, "UPDATE actions SET actor = 5")
+    with pytest.raises(RAW_ERRORS, match="append-only"):
+        await raw_execute(database, "DELETE FROM actions")
+    with pytest.raises(RAW_ERRORS, match="does not match"):
+        await raw_execute(
+            database,
+            "INSERT INTO actions (game_id, version, at, actor, action, events) "
+            f"VALUES ({record.id}, 9, 0, NULL, '{{}}', '[]')",
+        )
     assert len(await store.game_log(record.id)) == 3
 
 
@@ -262,7 +270,7 @@ async def test_results_and_statistics(store: Store) -> None:
     assert (await store.stats(9)).tallies == ()
 
 
-async def test_guild_settings(db_path: Path, store: Store) -> None:
+async def test_guild_settings(database: str, store: Store) -> None:
     assert await store.get_guild_settings(5) == GuildSettings(5)
     changed = await store.update_guild_settings(5, language="fr", moderator_role_id=42)
     assert changed == GuildSettings(5, 42, "fr", "medium", "basic")
@@ -278,8 +286,7 @@ async def test_guild_settings(db_path: Path, store: Store) -> None:
     assert await store.get_guild_settings(5) == quiet
 
     # The schema's defaults are the same as the code's.
-    with sqlite3.connect(db_path) as raw:
-        raw.execute("INSERT INTO guild_settings (guild_id) VALUES (6)")
+    await raw_execute(database, "INSERT INTO guild_settings (guild_id) VALUES (6)")
     assert await store.get_guild_settings(6) == GuildSettings(6)
 
 
@@ -332,7 +339,8 @@ async def test_concurrent_games_never_mix_transactions(store: Store) -> None:
         assert_consistent(stored, await store.game_log(record.id))
 
 
-async def test_load_active_games_in_one_pass(store: Store) -> None:
+async def test_load_active_games_in_one_pass(sqlite_store: Store) -> None:
+    store = sqlite_store
     open_ids = []
     for channel in range(30):
         if channel % 3 == 0:
@@ -346,22 +354,22 @@ async def test_load_active_games_in_one_pass(store: Store) -> None:
             open_ids.append(record.id)
 
     statements: list[str] = []
-    await store._db.set_trace_callback(statements.append)
+    await store._db._conn.set_trace_callback(statements.append)
     loaded = await store.load_active_games()
-    await store._db.set_trace_callback(None)
+    await store._db._conn.set_trace_callback(None)
 
     assert [record.id for record in loaded] == open_ids
     assert loaded == [await store.get_game(game_id) for game_id in open_ids]
     assert sum(s.lstrip().upper().startswith("SELECT") for s in statements) == 2
 
 
-async def test_meta_values(db_path: Path, store: Store) -> None:
+async def test_meta_values(database: str, store: Store) -> None:
     assert await store.get_meta("commands_hash") is None
     await store.set_meta("commands_hash", "abc")
     await store.set_meta("commands_hash", "def")
     await store.touch_alive(now=123.5)
     await store.close()
-    reopened = await Store.open(db_path)
+    reopened = await Store.open(database)
     try:
         assert await reopened.get_meta("commands_hash") == "def"
         assert await reopened.get_meta("last_alive") == 123.5
@@ -370,20 +378,15 @@ async def test_meta_values(db_path: Path, store: Store) -> None:
 
 
 async def test_writes_the_database_is_too_busy_for_fail_cleanly(
-    db_path: Path, store: Store
+    database: str, store: Store
 ) -> None:
     record = await store.create_lobby(1, 2, 10, "basic", "medium", 600)
-    other = sqlite3.connect(db_path, isolation_level=None)  # another process's connection
-    try:
-        other.execute("BEGIN IMMEDIATE")
+    async with holding_the_game(database, record.id):  # another process's connection
         results = await asyncio.gather(
             *(store.add_player(record.id, user) for user in (11, 12, 13)),
             store.get_game(record.id),
             return_exceptions=True,
         )
-        other.execute("ROLLBACK")
-    finally:
-        other.close()
     assert [type(result) for result in results[:3]] == [StoreBusy] * 3
     assert results[3].players == (10,)  # reading does not need the write lock
     assert (await store.get_game(record.id)).players == (10,)  # nothing was written
