@@ -149,7 +149,7 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
-    """The lobby: who has joined, Join / Leave / Start, and How to play."""
+    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play."""
     items = []
     language = table.language
     if table.status == "lobby":
@@ -157,6 +157,8 @@ def lobby_message(table: Table) -> dict[str, Any]:
             button(table.id, 0, "join", t(language, "button.join"), style=SUCCESS),
             button(table.id, 0, "leave", t(language, "button.leave")),
             button(table.id, 0, "start", t(language, "button.start"), style=PRIMARY),
+            button(table.id, 0, "crewadd", t(language, "button.crew_add")),
+            button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
         ]
     return {"embed": render.lobby_embed(table), "view": rows(*items)}

@@ -30,7 +30,7 @@ ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
-    | {"reroll", "accept"},
+    | {"reroll", "accept", "crewadd", "crewdrop"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh")),
     "p": frozenset(("launch", "discard")),
 }

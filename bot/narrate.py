@@ -84,7 +84,7 @@ def narrate_event(event: ev.Event, language: str) -> str | None:
         case ev.GameLost():
             return t(language, "event.lost")
         case ev.GameAbandoned(reason=reason):
-            key = "abandoned." + str(reason).replace(" ", "_")
+            key = "abandoned." + str(reason).lower().replace(" ", "_")
             return t(language, key) if has(key) else t(language, "abandoned.other")
     return None
 

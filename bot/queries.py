@@ -347,10 +347,12 @@ def commit_action(
     if outcome is not None:
         query = (
             "INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, "
-            "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at) "
+            "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at, "
+            "crewmates) "
             "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
             "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
-            "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at "
+            "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
+            "(SELECT COUNT(*) FROM players WHERE game_id = games.id AND user_id < 0) "
             "FROM games WHERE id = ?"
         )
         yield count(query, game_id)
@@ -505,13 +507,14 @@ def guilds_without_pictures() -> Transaction[set[int]]:
 def stats(guild_id: int) -> Transaction[Stats]:
     query = (
         f"SELECT rules, difficulty, COUNT(*), COUNT(*) FILTER (WHERE outcome IN {WINS}), "
-        "COUNT(*) FILTER (WHERE outcome = 'lost'), COUNT(*) FILTER (WHERE outcome = 'abandoned') "
-        "FROM results WHERE guild_id = ? GROUP BY rules, difficulty ORDER BY rules, difficulty"
+        "COUNT(*) FILTER (WHERE outcome = 'lost'), COUNT(*) FILTER (WHERE outcome = 'abandoned'), "
+        "crewmates > 0 AS crew FROM results WHERE guild_id = ? "
+        "GROUP BY rules, difficulty, crew ORDER BY rules, difficulty, crew"
     )
-    tallies = tuple(Tally(*row) for row in (yield rows(query, guild_id)))
-    query = (
+    tallies = tuple(Tally(*row[:6], bool(row[6])) for row in (yield rows(query, guild_id)))
+    query = (  # the fastest wins are all-human teams'
         "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
-        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} "
+        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
         "ORDER BY duration_seconds, ended_at LIMIT 5"
     )
     wins = tuple(Win(*row) for row in (yield rows(query, guild_id)))

@@ -163,7 +163,7 @@ class GuildSettings:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Ended games of one rule set and difficulty on one server."""
+    """Ended games of one rule set and difficulty on one server, with or without crewmates."""
 
     rules: str
     difficulty: str
@@ -171,6 +171,7 @@ class Tally:
     wins: int
     losses: int
     abandoned: int
+    with_crewmates: bool = False
 
 
 @dataclass(frozen=True, slots=True)

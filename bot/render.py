@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import notation
+from bot.balance import STEADY_TEAM_WINS
+from bot.crew import is_crewmate
 from bot.i18n import t
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, colour_of
 
@@ -41,6 +43,12 @@ RECENT_LINES = 6
 
 
 def mention(user_id: int | str) -> str:
+    """A player as the channel shows them: a Discord mention, or an AI crewmate's name.
+
+    A crewmate's name reads the same in every language ("Robot" is English and French).
+    """
+    if isinstance(user_id, int) and is_crewmate(user_id):
+        return f"🤖 Robot {-user_id}"
     return f"<@{user_id}>"
 
 
@@ -344,7 +352,8 @@ def report_title(language: str) -> str:
 
 
 def stats_embed(stats: Stats, language: str) -> discord.Embed:
-    """A server's record: games by rule set and difficulty, and the fastest wins."""
+    """A server's record: games by rule set and difficulty (with crewmates apart), and the
+    fastest wins of all-human teams."""
     embed = discord.Embed(title=t(language, "stats.title"), colour=EMBED_COLOUR)
     if not stats.tallies:
         embed.description = t(language, "stats.none")
@@ -352,6 +361,8 @@ def stats_embed(stats: Stats, language: str) -> discord.Embed:
     lines = []
     for tally in stats.tallies:
         kind = _kind(tally.rules, tally.difficulty, language)
+        if tally.with_crewmates:
+            kind = t(language, "stats.with_crewmates", kind=kind)
         line = t(
             language,
             "stats.tally",
@@ -389,15 +400,32 @@ def _kind(rules: str, difficulty: str, language: str) -> str:
 
 
 def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
-    """The rules summary in `language`, for a game of basic or advanced rules."""
+    """The rules summary in `language`, for a game of basic or advanced rules, with how
+    often a steady team wins each difficulty."""
     rules = Rules(rules).value
     symbols = {c.value: c.symbol for c in Colour}
-    return t(
-        language,
-        "rules.summary",
-        **symbols,
-        green_role=t(language, f"role.green.{rules}"),
-        launch_steps=t(language, f"rules.steps.{rules}"),
-        win=t(language, f"rules.win.{rules}"),
-        other_rules=t(language, f"rules.other.{rules}"),
+    return (
+        t(
+            language,
+            "rules.summary",
+            **symbols,
+            green_role=t(language, f"role.green.{rules}"),
+            launch_steps=t(language, f"rules.steps.{rules}"),
+            win=t(language, f"rules.win.{rules}"),
+            other_rules=t(language, f"rules.other.{rules}"),
+        )
+        + "\n\n"
+        + "\n".join(
+            [t(language, "rules.odds")]
+            + [
+                t(
+                    language,
+                    "rules.odds.line",
+                    difficulty=t(language, f"difficulty.{difficulty}"),
+                    minutes=DIFFICULTY_MINUTES[difficulty],
+                    percent=percent,
+                )
+                for difficulty, percent in STEADY_TEAM_WINS[rules].items()
+            ]
+        )
     )

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from bot import narrate, render
 from bot.audience import Audience
+from bot.crew import CrewDriver, is_crewmate, next_crewmate
 from bot.i18n import refusal, t
 from bot.store import (
     ALL_SHARDS,
@@ -78,6 +79,8 @@ class Notifier(Protocol):
     """What the service needs from the Discord side (see bot.notify.Outbox)."""
 
     def board_changed(self, table: Table) -> None: ...
+
+    def board_outdated(self, table: Table) -> None: ...
 
     def hand_changed(self, table: Table, player: int, changes: list[narrate.Change]) -> None: ...
 
@@ -208,9 +211,11 @@ class GameService:
         self.audience = audience
         #: With a seed, every game is dealt from it and its id (reproducible demos).
         self.seed = seed
-        self.notifier = notifier
         self.time_scale = time_scale
         self.now = clock
+        #: AI crewmates play through the service; the notifier is reached through them.
+        self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, clock)
+        self.notifier: Notifier = self.crew
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         self.tables: dict[int, Table] = {}
@@ -280,6 +285,7 @@ class GameService:
                 self._arm_clock(table)
                 if table.game is not None and table.game.phase is Phase.RESHUFFLE:
                     self._arm_reshuffle(table)
+                self.crew.wake(table)
             tables.append(table)
         return tables
 
@@ -292,6 +298,7 @@ class GameService:
                 table.reshuffle_timer.cancel()
         for task in self._timer_tasks:
             task.cancel()
+        self.crew.stop()
 
     # ------------------------------------------------------------------ lobby
 
@@ -336,6 +343,51 @@ class GameService:
                 raise UserError("error.full") from None
             table.seats = list(record.players)
         return table
+
+    async def add_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host seats an AI crewmate in the lobby."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            self._check_crew_change(table, by)
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("error.full")
+            crewmate = next_crewmate(table.seats)
+            record = await self.store.add_player(table.id, crewmate, now=self.now())
+            table.seats = list(record.players)
+        return table
+
+    async def remove_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host takes back the AI crewmate seated last."""
+        table = self.table_in(channel_id)
+        async with table.lock:
+            self._check_crew_change(table, by)
+            crewmates = [seat for seat in table.seats if is_crewmate(seat)]
+            if not crewmates:
+                raise UserError("error.no_crewmate")
+            record = await self.store.remove_player(table.id, crewmates[-1])
+            table.seats = list(record.players)
+        return table
+
+    def _check_crew_change(self, table: Table, by: int) -> None:
+        if table.status != "lobby":
+            raise UserError("error.crew_in_lobby")
+        if by != table.host_id:
+            raise UserError("error.host_seats_crew", host=render.mention(table.host_id))
+
+    async def _crewmate_acts(self, table: Table, crewmate: int, action: dict[str, Any]) -> bool:
+        """A crewmate's move, through the same path as a player's; False if refused.
+
+        Crewmates do not play on once every person has left: the game ends instead.
+        """
+        try:
+            if table.game is not None and all(is_crewmate(p) for p in table.game.players):
+                await self.end(table.channel_id, crewmate, "only_crewmates")
+                return True
+            await self.act(table.channel_id, crewmate, action)
+        except UserError as exc:
+            log.info("crewmate %s in game %s was refused: %s", crewmate, table.id, exc)
+            return False
+        return True
 
     async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
         """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
@@ -399,6 +451,7 @@ class GameService:
                 self.notifier.hand_changed(table, player, [narrate.BEGAN])
             if game.active_player != user_id:
                 self.notifier.turn_passed(table, game.active_player)
+            self.crew.wake(table)
         return table
 
     # ---------------------------------------------------------------- actions

@@ -162,6 +162,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             return await self.service.join(channel, user)
         if action == "leave":
             return await self.service.leave(channel, user)
+        if action == "crewadd":
+            return await self.service.add_crewmate(channel, user)
+        if action == "crewdrop":
+            return await self.service.remove_crewmate(channel, user)
         return await self.service.start(channel, user, first)
 
     async def lobby_button(

@@ -1,4 +1,4 @@
-"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /board, and the board's buttons."""
+"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /hint, /board, and buttons."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import board_picture, components, inputs, narrate, panel, render
+from bot import board_picture, components, hints, inputs, narrate, panel, render
 from bot.i18n import language_of, languages, t
 from bot.inputs import Click, parse_cards
 from bot.service import StaleBoard, Table, UserError
@@ -139,6 +139,18 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.show_hand(interaction)
 
+    @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            self.check_player(table, interaction.user.id)
+            line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        await interaction.response.send_message(line, ephemeral=True)
+
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
@@ -264,7 +276,7 @@ class Play(commands.Cog):
         """A click on a lobby, board or launch-report button."""
         if action == "rules":
             await self.bot.get_cog("Apophis").show_rules(interaction)
-        elif action in ("join", "leave", "start"):
+        elif action in ("join", "leave", "start", "crewadd", "crewdrop"):
             if table.status != "lobby":
                 raise UserError("error.lobby_buttons_over")
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)

@@ -204,3 +204,21 @@ async def test_the_coloured_deck_shows_cards_by_colour_and_reads_them_typed(fake
         panel = await scene.panel("ann")
         labels = [c.get("label", "") for c in panel.iter_components()]
         assert "Build large red (3 red)" in labels
+
+
+async def test_a_french_player_with_an_ai_crewmate_reads_no_english(fake_discord, make_bot):
+    bot = make_bot()
+    scene = french_scene(fake_discord, bot, ("ann",))
+    async with fake_discord.connected(bot):
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        added = await scene.click(lobby, "crewadd", "ann")
+        assert "🤖 Robot 1" in text_of(added.message)
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
+        hint = await scene.cmd("hint", "ann")
+        assert hint.ephemeral
+        assert text_of(hint.message).startswith("💡 Construisez la grande section rouge")
+        rules = await scene.cmd("apophis rules", "ann")
+        assert "Débutant" in text_of(rules.message)
+        await bot.outbox.drain()
+        assert_no_english(seen_by(scene, "ann"))

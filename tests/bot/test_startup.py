@@ -139,7 +139,17 @@ async def test_commands_are_synced_only_when_they_changed(fake_discord, make_bot
     puts = fake_discord.requests_to("PUT /applications/{application_id}/commands")
     assert len(puts) == 1
     names = {c["name"] for c in fake_discord.synced_commands()}
-    assert names == {"apophis", "draw", "build", "launch", "scrap", "discard", "hand", "board"}
+    assert names == {
+        "apophis",
+        "draw",
+        "build",
+        "launch",
+        "scrap",
+        "discard",
+        "hand",
+        "hint",
+        "board",
+    }
 
 
 async def test_the_bot_asks_discord_for_servers_channels_and_message_events(fake_discord, make_bot):

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = migrations.load()
 
 # Rows to put in the database at each schema version before the next migration runs:
-# a lobby, a started game with an action, its seats; then settings; then a result.
+# a lobby, a started game with an action, its seats; then settings; then a result;
+# then a game won with a crewmate.
 # Every migration needs an entry here (test_every_migration_has_seed_data).
 SEED = {
     1: """
@@ -56,6 +57,17 @@ SEED = {
         INSERT INTO guild_settings (guild_id, pictures) VALUES (11, 1);
     """,
     6: """
+        INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
+                           status, created_at, updated_at)
+            VALUES (3, 10, 300, 7, 'basic', 'easy', 720, 'finished', 1.0, 1.0);
+        INSERT INTO players (game_id, seat, user_id, joined_at)
+            VALUES (3, 0, 7, 1.0), (3, 1, -1, 1.0);
+        INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, length_seconds,
+                             players, outcome, duration_seconds, time_left_seconds, ended_at,
+                             crewmates)
+            VALUES (3, 10, 300, 'basic', 'easy', 720, 2, 'destroyed', 100.0, 620.0, 101.0, 1);
+    """,
+    7: """
         UPDATE guild_settings SET cards = 'colours', discord_locale = 'fr' WHERE guild_id = 10;
         INSERT INTO user_locales (user_id, locale) VALUES (9, 'fr');
     """,
@@ -155,7 +167,12 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
             False,
         )
         assert await store.get_user_locale(9) == "fr"
-        assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
+        stats = await store.stats(10)
+        assert [win.game_id for win in stats.fastest_wins] == [2]  # all-human teams only
+        assert [(t.rules, t.games, t.with_crewmates) for t in stats.tallies] == [
+            ("advanced", 1, False),
+            ("basic", 1, True),
+        ]
     finally:
         await store.close()
 

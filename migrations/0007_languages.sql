@@ -1,4 +1,4 @@
--- 0006: languages and card display.
+-- 0007: languages and card display.
 -- Why: what a channel sees follows its server's language (chosen with /apophis config,
 -- else the server's Discord locale, remembered here) and card display (suits, or the
 -- coloured-deck edition's colours); what one player sees, including their hand DM,

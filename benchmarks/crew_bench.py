@@ -1,0 +1,64 @@
+"""How long the crew policy takes to decide, on one core: p50, p99 and the slowest.
+
+Run: .venv/bin/python benchmarks/crew_bench.py [--games N] [--cold]
+Plays N games (both rule sets, 1 to 4 players, a 10-minute clock at 5 s a turn) with
+every seat taken by the crew policy and times each `decide` call. The policy keeps a
+cache of the plans it worked out; it starts empty, as in a freshly started bot, and
+`--cold` empties it before every decision (the worst case: nothing ever seen before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from engine import Game, Phase, Rules
+from engine.crew import clear_cache, decide
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    parser.add_argument("--cold", action="store_true", help="empty the plan cache each time")
+    args = parser.parse_args()
+
+    clear_cache()
+    timings: list[int] = []
+    started = time.perf_counter()
+    for seed in range(args.games):
+        rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
+        game = Game.new(list(range(1, seed % 4 + 2)), rules, seed=seed)
+        elapsed, limit = 0.0, 600.0
+        while not game.is_over:
+            if game.phase is Phase.RESHUFFLE:
+                game.finish_reshuffle()
+                elapsed += 10
+                continue
+            if elapsed >= limit:
+                game.clock_expired()
+                break
+            view = game.view_for(game.active_player)
+            if args.cold:
+                clear_cache()
+            began = time.perf_counter_ns()
+            decision = decide(view, limit - elapsed)
+            timings.append(time.perf_counter_ns() - began)
+            game.apply(decision.action)
+            elapsed += 5
+    total = time.perf_counter() - started
+    timings.sort()
+
+    def ms(q: float) -> str:
+        return f"{timings[min(int(q * len(timings)), len(timings) - 1)] / 1e6:.2f}"
+
+    print(f"{platform.python_implementation()} {platform.python_version()}, "
+          f"{platform.processor() or platform.machine()}, one core")
+    print(f"{len(timings):,} decisions in {args.games} games ({total:.1f} s), "
+          f"cache {'emptied before each' if args.cold else 'warming from empty'}")
+    print(f"decision time ms: p50 {ms(0.5)}  p90 {ms(0.9)}  p99 {ms(0.99)}  "
+          f"max {timings[-1] / 1e6:.2f}")
+
+
+if __name__ == "__main__":
+    main()
