@@ -12,6 +12,7 @@ import time
 import webbrowser
 from pathlib import Path
 
+from bot.i18n import languages
 from bot.render import DIFFICULTY_MINUTES
 from tests.demo.run import NAMES, Options, play
 
@@ -31,6 +32,12 @@ def parse_args(argv: list[str] | None = None) -> Options:
         default=0,
         help="AI crewmates the host adds in the lobby (the bot plays them); "
         "with the people, 4 seats at most",
+    )
+    parser.add_argument(
+        "--language",
+        choices=languages(),
+        default="en",
+        help="everyone's Discord language and the server's",
     )
     parser.add_argument("--rules", choices=("basic", "advanced"), default="basic")
     parser.add_argument("--difficulty", choices=tuple(DIFFICULTY_MINUTES), default="easy")
@@ -54,6 +61,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
     options = Options(
         people=people,
         crewmates=args.crewmates,
+        language=args.language,
         rules=args.rules,
         difficulty=args.difficulty,
         seed=args.seed,

@@ -30,6 +30,8 @@ from tests.demo.record import Record, record
 from tests.fakediscord import FakeDiscord
 
 NAMES = ("Ada", "Brahim", "Chloé", "Dmitri")
+#: Discord's locale for a catalog language where the two differ.
+DISCORD_LOCALES = {"en": "en-US"}
 
 
 @dataclass
@@ -37,6 +39,8 @@ class Options:
     people: tuple[str, ...] = NAMES
     #: The bot's own AI seats, added from the lobby (people and crewmates: 4 at most).
     crewmates: int = 0
+    #: The language everyone plays in (their Discord language and the server's).
+    language: str = "en"
     rules: str = "basic"
     difficulty: str = "easy"
     seed: int = 1
@@ -62,9 +66,12 @@ class Outcome:
 async def play(options: Options) -> Outcome:
     """Run the bot, play one game to its end, write the page; return what happened."""
     async with FakeDiscord() as fake:
-        guild = fake.add_guild("Apophis demo")
+        locale = DISCORD_LOCALES.get(options.language, options.language)
+        guild = fake.add_guild("Apophis demo", preferred_locale=locale)
         channel = fake.add_text_channel(guild, "apophis")
         members = [fake.add_member(guild, name) for name in options.people]
+        for member in members:
+            member.user.locale = locale
         with tempfile.TemporaryDirectory(prefix="apophis-demo-") as tmp:
             database = Path(tmp) / "demo.sqlite3"
             bot = await _start_bot(fake, database, options)
