@@ -983,8 +983,9 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         while True:
             if bot.exited():
                 raise RuntimeError("a bot process exited:\n" + "\n".join(bot.lines))
-            # Every shard connected, and a table of each answers.
-            connected = len(fake.gateway.shards) == args.processes
+            # Every shard connected (a process runs one a thousand guilds, each logging in
+            # 5 s after the last), and a table of each process answers.
+            connected = all(fake.gateway.session_for(tab.guild.id) for tab in load.tabs)
             if connected and fake.world.global_commands:
                 probes = [
                     await fake.invoke("apophis rules", user=tab.members[0], channel=tab.channel)

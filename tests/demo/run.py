@@ -17,24 +17,30 @@ import signal
 import sqlite3
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
-from engine import Game, Phase
-from engine.playout import choose_action
+from engine import Game, Phase, crew
 from tests.demo import page
 from tests.demo.player import Person, answered
 from tests.demo.record import Record, record
 from tests.fakediscord import FakeDiscord
 
 NAMES = ("Ada", "Brahim", "Chloé", "Dmitri")
+#: Discord's locale for a catalog language where the two differ.
+DISCORD_LOCALES = {"en": "en-US"}
 
 
 @dataclass
 class Options:
     people: tuple[str, ...] = NAMES
+    #: The bot's own AI seats, added from the lobby (people and crewmates: 4 at most).
+    crewmates: int = 0
+    #: The language everyone plays in (their Discord language and the server's).
+    language: str = "en"
     rules: str = "basic"
     difficulty: str = "easy"
     seed: int = 1
@@ -60,9 +66,12 @@ class Outcome:
 async def play(options: Options) -> Outcome:
     """Run the bot, play one game to its end, write the page; return what happened."""
     async with FakeDiscord() as fake:
-        guild = fake.add_guild("Apophis demo")
+        locale = DISCORD_LOCALES.get(options.language, options.language)
+        guild = fake.add_guild("Apophis demo", preferred_locale=locale)
         channel = fake.add_text_channel(guild, "apophis")
         members = [fake.add_member(guild, name) for name in options.people]
+        for member in members:
+            member.user.locale = locale
         with tempfile.TemporaryDirectory(prefix="apophis-demo-") as tmp:
             database = Path(tmp) / "demo.sqlite3"
             bot = await _start_bot(fake, database, options)
@@ -75,6 +84,8 @@ async def play(options: Options) -> Outcome:
                 await _stop(bot)
         rec = record(fake, channel, members)
         names = ", ".join(options.people)
+        if options.crewmates:
+            names += f" and {options.crewmates} AI crewmate{'s' if options.crewmates > 1 else ''}"
         summary = [
             f"{names} ({options.rules} rules, {options.difficulty})",
             f"ended: {outcome or status}",
@@ -137,17 +148,24 @@ async def _stop(bot) -> None:
 
 async def _open_and_start(fake, channel, members, options: Options) -> int:
     host = members[0]
-    await answered(
-        await fake.invoke(
-            "apophis new",
-            user=host,
-            channel=channel,
-            rules=options.rules,
-            difficulty=options.difficulty,
-        )
+    opened = await fake.invoke(
+        "apophis new",
+        user=host,
+        channel=channel,
+        rules=options.rules,
+        difficulty=options.difficulty,
     )
+    await answered(opened)
     for member in members[1:]:
         await answered(await fake.invoke("apophis join", user=member, channel=channel))
+    lobby = opened.message
+    for _ in range(options.crewmates):  # the host presses Add AI crewmate
+        add = next(
+            c["custom_id"]
+            for c in lobby.iter_components()
+            if c.get("custom_id", "").endswith(":crewadd")
+        )
+        await answered(await fake.click(lobby, add, user=host))
     await answered(await fake.invoke("apophis start", user=host, channel=channel, first=host))
     return _game_id(fake, channel)
 
@@ -163,11 +181,17 @@ def _game_id(fake, channel) -> int:
 
 def _state(database: Path, game_id: int) -> tuple[int, str, Game | None]:
     """The game as the bot last committed it, read without disturbing the bot."""
+    version, status, game, _ = _clocked_state(database, game_id)
+    return version, status, game
+
+
+def _clocked_state(database: Path, game_id: int) -> tuple[int, str, Game | None, float | None]:
+    """`_state` and the unix time the game's countdown runs out."""
     with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
-        version, status, state = db.execute(
-            "SELECT version, status, state FROM games WHERE id = ?", (game_id,)
+        version, status, state, deadline = db.execute(
+            "SELECT version, status, state, clock_deadline FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-    return version, status, Game.restore(orjson.loads(state)) if state else None
+    return version, status, Game.restore(orjson.loads(state)) if state else None, deadline
 
 
 def _result(database: Path, game_id: int) -> tuple[str, str | None]:
@@ -181,10 +205,12 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
     actions = 0
     seen_version = -1
     while True:
-        version, status, game = _state(database, game_id)
+        version, status, game, deadline = _clocked_state(database, game_id)
         if status != "active" or game is None or game.is_over:
             return actions
-        if version == seen_version or game.phase is Phase.RESHUFFLE:
+        # A crewmate's turn is the bot's to play: the people wait for it, as at a table.
+        theirs = game.phase is Phase.RESHUFFLE or game.active_player not in people
+        if version == seen_version or theirs:
             await fake.wait_for(
                 lambda seen=version: _state(database, game_id)[0] != seen,
                 timeout=60,
@@ -192,7 +218,12 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
             )
             continue
         seen_version = version
-        action = choose_action(game, rng)
+        # Each person plays as the crew policy would, from what they may see.
+        left = None if deadline is None else (deadline - time.time()) * options.time_scale
+        decision = crew.decide(game.view_for(game.active_player), left)
+        if decision is None:
+            continue
+        action = decision.action
         await asyncio.sleep(options.think * rng.uniform(0.5, 1.5))  # a person thinking
         board = fake.world.messages[_board_id(database, game_id)]
         try:

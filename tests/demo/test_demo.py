@@ -24,7 +24,9 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 def demo(tmp_path_factory):
     """One short game (8 minutes at 30 times real speed), shared by the tests below."""
     out = tmp_path_factory.mktemp("demo")
-    options = Options(people=("Ada", "Brahim"), difficulty="hard", time_scale=30, seed=2, out=out)
+    options = Options(
+        people=("Ada", "Brahim"), crewmates=1, difficulty="hard", time_scale=30, seed=2, out=out
+    )
     return asyncio.run(play(options))
 
 
@@ -34,6 +36,8 @@ def test_the_demo_plays_a_whole_game_and_records_what_everyone_saw(demo):
     texts = [s.text() for s in rec.channel]
     assert any("Apophis —" in t and "rules" in t for t in texts)  # the board
     assert any("Launch report" in t for t in texts)
+    assert any("Crewmate" in t for t in texts)  # the host added one from the lobby
+    assert "1 AI crewmate" in demo.summary[0]
     assert any(
         word in texts[-1] or any(word in t for t in texts[-5:])
         for word in ("Victory", "hit Earth", "hits Earth")
