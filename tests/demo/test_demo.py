@@ -36,7 +36,7 @@ def test_the_demo_plays_a_whole_game_and_records_what_everyone_saw(demo):
     texts = [s.text() for s in rec.channel]
     assert any("Apophis —" in t and "rules" in t for t in texts)  # the board
     assert any("Launch report" in t for t in texts)
-    assert any("Crewmate" in t for t in texts)  # the host added one from the lobby
+    assert any("🤖 Robot" in t for t in texts)  # the host added one from the lobby
     assert "1 AI crewmate" in demo.summary[0]
     assert any(
         word in texts[-1] or any(word in t for t in texts[-5:])
