@@ -128,8 +128,10 @@ class _Page:
             )
         body = self.body(shown)
         if shown.edit:
+            anchor = f'id="m{shown.message_id}-{shown.edit}"'
             return (
-                f'<div class="msg edit"><div></div><div>edit {shown.edit} {when}{body}</div></div>'
+                f'<div class="msg edit" {anchor}><div></div>'
+                f"<div>edit {shown.edit} {when}{body}</div></div>"
             )
         used = (
             f'<div class="used">{_e(shown.used_by)}</div>'
