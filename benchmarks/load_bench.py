@@ -1088,6 +1088,16 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     f"G={games:,}: PostgreSQL server CPU {(db1 - db0) / seconds:.0%} "
                     f"({args.processes} bot process{'es' if args.processes > 1 else ''})"
                 )
+            every: dict[str, int] = {}
+            for r in window:
+                every[r.route] = every.get(r.route, 0) + 1
+            notes.append(
+                f"G={games:,}: requests per action by route (all): "
+                + ", ".join(
+                    f"{k} {v / max(sample.actions, 1):.2f}"
+                    for k, v in sorted(every.items(), key=lambda kv: -kv[1])
+                )
+            )
             if args.verbose:
                 print("   ", sorted(sample.kinds.items()), routes, flush=True)
                 print(
