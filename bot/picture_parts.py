@@ -108,13 +108,15 @@ def board_rgb(s: Shown) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def background(rules: Rules, language: str) -> Image.Image:
-    """The panels and the heading."""
+    """The panels and the headings that never change."""
     image = Image.new("RGB", (WIDTH, HEIGHT), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
     for box in PANELS:
         canvas.rounded_rectangle(box, 8, fill=sp.PANEL)
     heading = t(language, "picture.heading", rules=t(language, f"rules.{rules.value}"))
     sp.paste_text(image, (8, 6), heading, 15, sp.MUTED)
+    left, top = REGIONS["depot"][:2]
+    sp.paste_text(image, (left + 10, top + 6), t(language, "picture.depot"), 14, sp.MUTED)
     return image
 
 
@@ -203,15 +205,22 @@ def _points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         sp.paste_text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
 
 
-def _depot(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The twelve pieces by colour and size; those on the rocket are ghosts."""
-    left, top = REGIONS["depot"][:2]
-    sp.paste_text(image, (left + 10, top + 6), t(s.language, "picture.depot"), 14, sp.MUTED)
-    bases = {Size.LARGE: top + 74, Size.MEDIUM: top + 116, Size.SMALL: top + 150}
-    for colour, x in COLUMNS.items():
-        for size, base in bases.items():
-            ghost = (colour, size) not in s.depot
-            _sprite(image, sp.pyramid(colour, size, DEPOT_BASE, ghost), x + 36, base)
+def _depot_piece(piece: Section, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
+    """One of the depot's twelve pieces (by colour and size); a ghost when on the rocket."""
+    sprite = sp.pyramid(*piece, DEPOT_BASE, piece not in s.depot)
+    image.paste(sprite, DEPOT_BOXES[piece][:2], sprite)
+
+
+def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
+    """Where a piece of the depot stands: its column, on the line of its size."""
+    base = REGIONS["depot"][1] + {Size.LARGE: 74, Size.MEDIUM: 116, Size.SMALL: 150}[size]
+    width, height = sp.pyramid_size(size, DEPOT_BASE)
+    left = COLUMNS[colour] + 36 - width // 2
+    return left, base - height, left + width, base
+
+
+#: The depot's pieces: each drawn and cached apart, as a build ghosts only one of them.
+DEPOT_BOXES = {(colour, size): _depot_box(colour, size) for colour in Colour for size in Size}
 
 
 def _pile(image: Image.Image, canvas: ImageDraw.ImageDraw, y: int, count: int, label: str) -> None:
@@ -253,6 +262,10 @@ def _seat(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown)
         sp.paste_text(image, (x + 12, y), s.note, 12, sp.TEXT)
 
 
+def _in_depot(piece: Section, s: Shown) -> bool:
+    return piece in s.depot
+
+
 def _seat_facts(index: int, s: Shown) -> tuple:
     if index >= len(s.hands):
         return ()
@@ -265,7 +278,14 @@ PARTS = {
     "rocket": (REGIONS["rocket"], _rocket, attrgetter("rocket")),
     "sequence": (REGIONS["sequence"], _sequence, attrgetter("sequence")),
     "points": (REGIONS["points"], _points, attrgetter("rocket")),
-    "depot": (REGIONS["depot"], _depot, attrgetter("depot")),
+    **{
+        f"depot {colour.value} {size.label}": (
+            box,
+            partial(_depot_piece, (colour, size)),
+            partial(_in_depot, (colour, size)),
+        )
+        for (colour, size), box in DEPOT_BOXES.items()
+    },
     "deck": ((0, BAND_TOP, PILES_WIDTH, BAND_TOP + 31), _deck, attrgetter("deck")),
     "discard": ((0, BAND_TOP + 31, PILES_WIDTH, HEIGHT), _discard, attrgetter("discard")),
     **{f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i)) for i in range(4)},
