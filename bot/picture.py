@@ -33,9 +33,10 @@ from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
-#: The bands of rows above the bottom one, compressed: about 15 KB a table, kept for
-#: some 2,000 tables (at 2,500 games, a few seconds of their builds and launches).
-BAND_CACHE_BYTES = 32 << 20
+#: The bands of rows above the bottom one, compressed: about 17 KB a table's (4.6 KB
+#: and 12.8 KB), kept for some 2,800 tables; at 2,500 busy games, the bands their builds
+#: and launches made in the last half minute or so.
+BAND_CACHE_BYTES = 48 << 20
 PART_CACHE_BYTES = 2 << 20  # for each part: a few dozen rockets, hundreds of seats
 
 
