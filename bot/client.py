@@ -8,7 +8,6 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -255,11 +254,6 @@ class ApophisBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, command: app_commands.Command
     ) -> None:
         release(interaction)
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction":  # answered first: the outbox waits (bot.jobs)
-            self.outbox.arrived(args[0].id)
-        super().dispatch(event_name, *args, **kwargs)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -5,11 +5,6 @@ however often it is asked for. Jobs of a group (a game) may be held until the
 interaction that caused them is answered, so that its fresh token can carry them, or
 for `HOLD_SECONDS` at most. A job that fails because Discord asked us to slow down, or
 had a passing fault, is retried later; the rest get three tries.
-
-Interactions come first: while one is being answered (`answering` ... `done_answering`), no
-job starts, for `DEFER_AT_MOST` seconds at most. A player waits for the answer to their
-click; the board edits and panel refreshes that follow it can wait a few milliseconds,
-and when the bot is busy they coalesce all the more.
 """
 
 from __future__ import annotations
@@ -29,10 +24,6 @@ Job = Callable[[], Awaitable[None]]
 #: How long held jobs wait for the answer to the interaction that caused them.
 HOLD_SECONDS = 0.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
-#: Longest a job waits for the interactions being answered.
-DEFER_AT_MOST = 0.05
-#: An interaction said to be answered for longer than this was lost track of.
-ANSWER_FORGOTTEN = 5.0
 #: Jobs sent at once in a lane, unless the lane says otherwise.
 WORKERS = 8
 
@@ -89,45 +80,6 @@ class Jobs:
         self._held: dict[int, dict[tuple, Job]] = {}
         self._held_count = 0
         self._hold_timers: dict[int, asyncio.TimerHandle] = {}
-        #: interaction id -> when it arrived, while it is being answered.
-        self._answering: dict[int, float] = {}
-        #: Workers with a job, waiting for the interactions to be answered.
-        self._gated: list[asyncio.Future] = []
-        self._gate_timer: asyncio.TimerHandle | None = None
-
-    def answering(self, interaction_id: int) -> None:
-        """An interaction arrived: start no job until it is answered (see the docstring)."""
-        self._answering[interaction_id] = time.monotonic()
-
-    def done_answering(self, interaction_id: int) -> None:
-        """The interaction was answered (or will not be): jobs may start again."""
-        self._answering.pop(interaction_id, None)
-        if not self._answering:
-            self._open_gate()
-
-    async def _gate(self) -> None:
-        """Wait until no interaction is being answered, for DEFER_AT_MOST at most."""
-        woken = asyncio.get_running_loop().create_future()
-        self._gated.append(woken)
-        if self._gate_timer is None:
-            self._gate_timer = asyncio.get_running_loop().call_later(
-                DEFER_AT_MOST, self._open_gate, True
-            )
-        await woken
-
-    def _open_gate(self, timed_out: bool = False) -> None:
-        if timed_out:  # forget interactions whose end we never heard of
-            lost = time.monotonic() - ANSWER_FORGOTTEN
-            for interaction_id, began in list(self._answering.items()):
-                if began < lost:
-                    del self._answering[interaction_id]
-        if self._gate_timer is not None:
-            self._gate_timer.cancel()
-            self._gate_timer = None
-        gated, self._gated = self._gated, []
-        for woken in gated:
-            if not woken.done():
-                woken.set_result(None)
 
     def hold(self, group: int, key: tuple, job: Job) -> None:
         """Queue a job once the interaction that caused it is answered (or soon anyway)."""
@@ -179,9 +131,6 @@ class Jobs:
     async def _work(self, lane: str) -> None:
         while True:
             key, job = await self._next_job(lane)
-            if self._answering:
-                await self._gate()
-                job = self._jobs[lane].pop(key, job)  # asked again meanwhile: one run does
             try:
                 await job()
                 self._attempts.pop(key, None)

@@ -191,14 +191,6 @@ class Outbox:
 
     # ------------------------------------------- what the interaction handlers call
 
-    def arrived(self, interaction_id: int) -> None:
-        """An interaction arrived: what is queued waits until it is answered (bot.jobs)."""
-        self.jobs.answering(interaction_id)
-
-    def done_with(self, interaction_id: int) -> None:
-        """The interaction was answered, or will not be."""
-        self.jobs.done_answering(interaction_id)
-
     def answered(
         self,
         table: Table,

@@ -43,9 +43,8 @@ def release(interaction: discord.Interaction) -> None:
     objects), would otherwise be left to the cyclic collector, whose pauses at a few
     hundred interactions a second stop every game at once. Called when we are done
     with it; should anything ask for `interaction.response` later, discord.py makes a
-    new one. The outbox's queued messages, held back while it was answered, go on.
+    new one.
     """
-    interaction.client.outbox.done_with(interaction.id)
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
 
