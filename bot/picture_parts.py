@@ -262,6 +262,11 @@ def _seat(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown)
         sp.paste_text(image, (x + 12, y), s.note, 12, sp.TEXT)
 
 
+def _points_facts(s: Shown) -> tuple[int, ...]:
+    """All the points row shows (no points at all: no rocket, no fuel check)."""
+    return tuple(rocket_points(s.rocket).values())
+
+
 def _in_depot(piece: Section, s: Shown) -> bool:
     return piece in s.depot
 
@@ -277,7 +282,7 @@ PARTS = {
     "apophis": ((0, 28, 170, BAND_TOP), _apophis, attrgetter("damage", "counters")),
     "rocket": (REGIONS["rocket"], _rocket, attrgetter("rocket")),
     "sequence": (REGIONS["sequence"], _sequence, attrgetter("sequence")),
-    "points": (REGIONS["points"], _points, attrgetter("rocket")),
+    "points": (REGIONS["points"], _points, _points_facts),
     **{
         f"depot {colour.value} {size.label}": (
             box,
