@@ -114,7 +114,7 @@ def report(name: str, times: list[float], largest: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--policy", choices=sorted(POLICIES), default="crew")
     args = parser.parse_args()
     games, launches = games_and_launches(args.games, args.policy)
