@@ -192,8 +192,8 @@ def _points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     left, top = REGIONS["points"][:2]
     points = rocket_points(s.rocket)
     y = top + 4
-    for i, colour in enumerate(Colour):
-        x, ink = left + 10 + i * 46, sp.TEXT if points[colour] else sp.GHOST
+    for i, colour in enumerate(Colour):  # 6 points at most: one digit each
+        x, ink = left + 10 + i * 34, sp.TEXT if points[colour] else sp.GHOST
         _symbol(image, colour, 16, (x, y + 2), ink)
         sp.paste_text(image, (x + 20, y), str(points[colour]), 17, ink)
     if s.rocket:
@@ -202,7 +202,7 @@ def _points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         key = "picture.fuel_ok" if ok else "picture.fuel_needs"
         label = t(s.language, key, total=total, need=need)
         image.paste(sp.TEXT, (WIDTH - 30, y + 2), sp.mark(ok, 16))
-        sp.paste_text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
+        sp.paste_text(image, (WIDTH - 34, y + 3), label, 12, sp.TEXT, "r")
 
 
 def _depot_piece(piece: Section, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:

@@ -2,19 +2,23 @@
 
 Each is drawn once (four times larger, then scaled down, for smooth edges) and kept,
 so a picture is mostly pasting. Suit symbols are vector shapes and the only font is
-Pillow's built-in scalable one, so a fresh machine draws the same pictures without
-reading any font of the system.
+DejaVu Sans Condensed, shipped in bot/fonts (with its licence) and laid out without
+libraqm, so a fresh machine draws the same pictures without reading any font of the
+system, accented letters included.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import Colour
 
 RGB = tuple[int, int, int]
+#: The pictures' only font (Bitstream Vera licence: bot/fonts/LICENSE).
+FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSansCondensed.ttf"
 
 #: After Okabe and Ito's colours, chosen to stay apart under the common colour-vision
 #: deficiencies (tests/bot/test_picture.py checks them with a simulation).
@@ -193,17 +197,25 @@ def mark(ok: bool, size: int) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's built-in scalable font (shipped inside Pillow: no system font is read)."""
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    """The shipped font at `size` pixels, laid out the same with or without libraqm."""
+    return ImageFont.truetype(str(FONT_FILE), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def headroom(size: int) -> int:
+    """Rows above a line of text at `size` for accents over capitals (É reaches above it)."""
+    return size // 5
 
 
 @lru_cache(maxsize=1024)
 def text_mask(text: str, size: int) -> Image.Image:
-    """`text` as a smooth mask, as wide as its ink, with room for ascenders and descenders."""
+    """`text` as a smooth mask, as wide as its ink, with room for accents and descenders.
+
+    Its line's top is `headroom(size)` rows below the mask's top."""
     face = font(size)
     right = face.getbbox(text)[2]
-    mask = Image.new("L", (max(right, 1), size + size // 3), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255)
+    top = headroom(size)
+    mask = Image.new("L", (max(right, 1), top + size + size // 3), 0)
+    ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)
     return mask
 
 
@@ -213,5 +225,5 @@ def paste_text(
     """Paste `text` with its top at xy[1], aligned left, centre or right of xy[0]; its width."""
     mask = text_mask(text, size)
     x = xy[0] - {"l": 0, "c": mask.width // 2, "r": mask.width}[align]
-    image.paste(colour, (x, xy[1]), mask)
+    image.paste(colour, (x, xy[1] - headroom(size)), mask)
     return mask.width
