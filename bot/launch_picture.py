@@ -97,11 +97,8 @@ def _launch_image(steps: tuple[ev.LaunchStep, ...], language: str) -> Image.Imag
         for label, value in added:
             part = t(language, "part." + label.lower().replace(" ", "_"))
             x += sp.paste_text(image, (x, y + 14), f"+ {part} {value}", 15, sp.TEXT) + 10
-        sp.paste_text(image, (470, y + 10), f"= {step.total}", 22, sp.TEXT)
-        sp.paste_text(image, (530, y + 16), _target(step, language), 13, sp.MUTED)
-        image.paste(
-            sp.TEXT if step.success else sp.MUTED,
-            (WIDTH - 40, y + 10),
-            sp.mark(bool(step.success), 24),
-        )
+        sp.paste_text(image, (452, y + 10), f"= {step.total}", 22, sp.TEXT)
+        sp.paste_text(image, (510, y + 16), _target(step, language), 13, sp.MUTED)
+        ink = sp.TEXT if step.success else sp.MUTED
+        sp.paste_mark(image, (WIDTH - 40, y + 10), bool(step.success), 24, ink)
     return image

@@ -201,7 +201,7 @@ def _points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         need = -(-total // 4)
         key = "picture.fuel_ok" if ok else "picture.fuel_needs"
         label = t(s.language, key, total=total, need=need)
-        image.paste(sp.TEXT, (WIDTH - 30, y + 2), sp.mark(ok, 16))
+        sp.paste_mark(image, (WIDTH - 30, y + 2), ok, 16, sp.TEXT)
         sp.paste_text(image, (WIDTH - 34, y + 3), label, 12, sp.TEXT, "r")
 
 

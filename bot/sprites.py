@@ -192,6 +192,11 @@ def mark(ok: bool, size: int) -> Image.Image:
     return _smooth(big, (size, size))
 
 
+def paste_mark(image: Image.Image, xy: tuple[int, int], ok: bool, size: int, colour: RGB) -> None:
+    """Paste a tick (ok) or a cross `size` pixels square, its top left corner at xy."""
+    image.paste(colour, xy, mark(ok, size))
+
+
 # ---------------------------------------------------------------------- text
 
 

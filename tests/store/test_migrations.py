@@ -229,7 +229,7 @@ def test_scripts_split_into_whole_statements() -> None:
 
 
 @pytest.mark.slow
-def test_the_wheel_ships_the_migrations(tmp_path: Path) -> None:
+def test_the_wheel_ships_the_migrations_and_the_bots_data(tmp_path: Path) -> None:
     source = tmp_path / "src"
     source.mkdir()
     shutil.copy(ROOT / "pyproject.toml", source)
@@ -276,6 +276,20 @@ def test_the_wheel_ships_the_migrations(tmp_path: Path) -> None:
         text=True,
     )
     assert found.stdout.strip() == str(len(MIGRATIONS))
+
+    # The bot's data files too: the catalogs, and the pictures' font with its licence,
+    # found by the installed bot (ahead of the editable install on the path).
+    assert {"bot/fonts/DejaVuSansCondensed.ttf", "bot/fonts/LICENSE"} <= names
+    assert "bot/locales/fr/LC_MESSAGES/apophis.po" in names
+    font = subprocess.run(
+        [sys.executable, "-c", "from bot import sprites; print(sprites.font(12).path)"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target)},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert font.stdout.strip() == str(target / "bot" / "fonts" / "DejaVuSansCondensed.ttf")
 
 
 def test_the_installed_project_finds_the_migrations(tmp_path: Path) -> None:
