@@ -83,9 +83,9 @@ def decide(
     `time_left` is the game clock's remaining seconds (None: no clock); `pace` the
     seconds a team turn is expected to take, which together say how many turns remain.
     """
-    table = view.table
-    if table.phase in (Phase.OVER, Phase.RESHUFFLE) or table.active_player != view.player:
+    if not advises(view):
         return None
+    table = view.table
     if table.phase is Phase.REROLL:
         step = (table.pending or {}).get("step")
         rerolls = (table.pending or {}).get("rerolls")
@@ -99,6 +99,13 @@ def decide(
     if table.phase is Phase.DISCARD:
         return _discard(view, turns_left)
     return _play(view, _plans(view, turns_left), turns_left)
+
+
+def advises(view: PlayerView) -> bool:
+    """Whether `decide` has a move for the viewing player now (their turn, a discard or a
+    reroll decision; nothing during a reshuffle or once the game is over)."""
+    table = view.table
+    return table.phase not in (Phase.OVER, Phase.RESHUFFLE) and table.active_player == view.player
 
 
 # ------------------------------------------------------------------ planning
