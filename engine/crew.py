@@ -252,30 +252,19 @@ def _turns(rocket: _Row, have: tuple[int, ...], help_each: float, solo: bool) ->
     draws for the cards it lacks (two a draw, of random suits, so the suit most lacking
     costs more; teammates are counted on for a share of theirs), a wait while this hand
     cannot pay for the next section, and the launch sequence."""
-    # written out colour by colour: this is the policy's innermost loop
-    c0, c1, c2, c3 = rocket[_CARDS]
+    c0, c1, c2, c3 = rocket[_CARDS]  # colour by colour: this is the policy's innermost loop
     h0, h1, h2, h3 = have
     total = biggest = 0.0
-    short = c0 - h0 - help_each
-    if short > 0:
-        total += short
-        if short > biggest:
-            biggest = short
-    short = c1 - h1 - help_each
-    if short > 0:
-        total += short
-        if short > biggest:
-            biggest = short
-    short = c2 - h2 - help_each
-    if short > 0:
-        total += short
-        if short > biggest:
-            biggest = short
-    short = c3 - h3 - help_each
-    if short > 0:
-        total += short
-        if short > biggest:
-            biggest = short
+    for short in (
+        c0 - h0 - help_each,
+        c1 - h1 - help_each,
+        c2 - h2 - help_each,
+        c3 - h3 - help_each,
+    ):
+        if short > 0:
+            total += short
+            if short > biggest:
+                biggest = short
     size = lacking = rocket[_NEXT_SIZE]
     for i in rocket[_NEXT_COLOURS]:  # the colours whose largest section to build is that size
         held = have[i]
