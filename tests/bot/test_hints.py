@@ -102,34 +102,26 @@ async def test_the_hint_button_advises_a_discard_in_french(fake_discord, make_bo
         assert table.game.phase.value == "discard"  # a hint changes nothing
 
 
-async def test_stale_and_forged_hint_clicks_are_refused_politely(fake_discord, make_bot):
+async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, make_bot):
+    """Forged ids (an argument, another channel's game) are refused with the others in
+    test_faults; here, what is not forged in its form but still wrong."""
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    two = fake_discord.add_text_channel(scene.guild, "two")
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
-        await scene.cmd("apophis new", "cid", channel=two)
-        await scene.cmd("apophis start", "cid", channel=two)
-        other = scene.live(two)
-        ann, bob = await scene.panel("ann"), await scene.panel("bob")
+        ann = await scene.panel("ann")
         await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale
         while table.game.phase.value == "discard":
             await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
 
-        async def forge(panel, user, custom_id):
-            sent = await fake_discord.click(panel, custom_id, user=scene[user], forged=True)
+        async def forge(message, user, custom_id):
+            sent = await fake_discord.click(message, custom_id, user=scene[user], forged=True)
             return await sent.wait_response()
 
         stale = await forge(ann, "ann", f"apo:h:{table.id}:0:hint")
         assert stale.response_type == 7 and stale.message.id == ann.id
         assert ann.content == "The game moved on since: here is your hand now."
         now = table.version
-        for custom_id, reason in [
-            (f"apo:h:{table.id}:{now}:hint:xyz", "not one I know"),
-            (f"apo:h:{other.id}:{other.version}:hint", "another channel's game"),
-        ]:
-            reply = await forge(bob, "bob", custom_id)
-            assert reply.ephemeral and reason in text_of(reply.message), custom_id
         reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
         assert reply.ephemeral and "not playing" in text_of(reply.message)
         # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
@@ -137,4 +129,4 @@ async def test_stale_and_forged_hint_clicks_are_refused_politely(fake_discord, m
         reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
         assert reply.response_type == 7
         assert ann.content == "It is not your turn: ask again when it is."
-        assert table.version == now and other.version == 0
+        assert table.version == now
