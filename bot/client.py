@@ -25,6 +25,9 @@ from bot.store import Shards, Store, StoreBusy, Turn
 
 log = logging.getLogger(__name__)
 
+#: Discord's error for an interaction answered too late (or twice).
+UNKNOWN_INTERACTION = 10062
+
 EXTENSIONS = ("bot.cogs.play", "bot.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
 #: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
@@ -277,6 +280,11 @@ class ApophisBot(commands.AutoShardedBot):
             if interaction.response.is_done():
                 return  # the player had their answer; only our own record of it waits
             await send_reason(interaction, UserError("error.busy"))
+            return
+        if getattr(getattr(error, "original", error), "code", None) == UNKNOWN_INTERACTION:
+            # Answered after Discord's 3 s (the bot or its database was too busy): the
+            # move, if any, stands and the board shows it; nothing can answer it now.
+            log.warning("%s: answered too late for Discord", what)
             return
         log.error("%s failed", what, exc_info=error)
         await send_reason(interaction, UserError("error.sorry"))

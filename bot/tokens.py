@@ -7,19 +7,27 @@ used for at most `TOKEN_USE_SECONDS`, and dropped at once when Discord answers t
 the token or its message is gone (404, or 401 with code 50027): Discord restricts bots
 that keep calling a dead webhook.
 
-Requests go through discord.py's webhook adapter, which keeps no rate-limit record per
-token (its HTTP client keeps one per route and token for five minutes, and scans them
-all whenever it adds one: at hundreds of tokens a second, a third of the bot's time).
+JSON requests (most: panels, boards, pings, deletions, and the answers to interactions
+that show a panel) are sent straight with discord.py's HTTP session, and their answer is
+read only when we need it (a follow-up's id): at several requests an action, discord.py's
+request machinery and the messages it parsed from every answer were a tenth of the
+bot's time. Uploads (pictures) go through discord.py's webhook adapter, which also
+keeps no rate-limit record per token (its HTTP client keeps one per route and token for
+five minutes, and scans them all whenever it adds one: at hundreds of tokens a second,
+a third of the bot's time).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
+from discord.http import json_or_text
 from discord.webhook.async_ import async_context
 
 if TYPE_CHECKING:
@@ -30,6 +38,12 @@ log = logging.getLogger(__name__)
 #: How long after an interaction we still use its token (Discord: 15 minutes), leaving
 #: room for a request that waits in a queue.
 TOKEN_USE_SECONDS = 14 * 60.0
+#: Tries of a request Discord answers with 429 (each after the wait it asks for).
+TRIES = 5
+JSON = {"Content-Type": "application/json"}
+#: Interaction callback types: a new message, and an update of the clicked one.
+NEW_MESSAGE, UPDATE_MESSAGE = 4, 7
+EPHEMERAL = 1 << 6
 
 
 @dataclass(eq=False, slots=True)
@@ -71,48 +85,136 @@ class Tokens:
     def usable(self, token: Token | None) -> bool:
         return token is not None and not token.dead and self.clock() < token.until
 
+    async def respond(
+        self, interaction: discord.Interaction, payload: dict, *, update: bool = False
+    ) -> None:
+        """Answer `interaction` with `payload`: the clicked message updated, or a new
+        private message. discord.py's own response object is told it was answered."""
+        body = {
+            "type": UPDATE_MESSAGE if update else NEW_MESSAGE,
+            "data": payload if update else {**payload, "flags": EPHEMERAL},
+        }
+        path = f"/interactions/{interaction.id}/{interaction.token}/callback"
+        await self._json("POST", path, body)
+        interaction.response._response_type = (
+            discord.InteractionResponseType.message_update
+            if update
+            else discord.InteractionResponseType.channel_message
+        )
+
     async def edit(
         self, token: Token, message_id: int | None, payload: dict, upload: Picture | None = None
     ) -> dict:
-        """Edit the original response (`message_id` None) or a follow-up; the message.
+        """Edit the original response (`message_id` None) or a follow-up.
 
-        With `upload`, the picture goes along (a multipart request)."""
-        body = _body(payload, upload)
-        if message_id is None:
-            return await self._send(token, "edit_original_interaction_response", **body)
-        return await self._send(token, "edit_webhook_message", message_id, **body)
+        With `upload`, the picture goes along (a multipart request) and the edited message
+        is returned (its attachments' ids); else {}."""
+        if upload is not None:
+            method = (
+                "edit_original_interaction_response"
+                if message_id is None
+                else ("edit_webhook_message")
+            )
+            ids = () if message_id is None else (message_id,)
+            return await self._upload(token, method, *ids, **_body(payload, upload))
+        await self._through(token, "PATCH", _message_path(message_id), payload)
+        return {}
 
     async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
         """Post a follow-up message (with `upload`'s picture, if any); its id."""
-        sent = await self._send(token, "execute_webhook", **_body(payload, upload), wait=True)
+        if upload is not None:
+            sent = await self._upload(token, "execute_webhook", **_body(payload, upload), wait=True)
+        else:
+            sent = await self._through(token, "POST", "?wait=true", payload, want=True)
         return int(sent["id"])
 
     async def delete(self, token: Token, message_id: int) -> None:
-        await self._send(token, "delete_webhook_message", message_id)
+        await self._through(token, "DELETE", _message_path(message_id))
 
-    async def _send(self, token: Token, method: str, *args: Any, **kwargs: Any) -> Any:
+    def _hook(self) -> discord.Webhook:
         if self._webhook is None:
             # The client's session and proxy settings, as discord.py's own webhooks use them.
             self._webhook = discord.Webhook.partial(
                 self.client.application_id, "-", client=self.client
             )
-        webhook = self._webhook
+        return self._webhook
+
+    async def _through(
+        self, token: Token, method: str, tail: str, payload: dict | None = None, want: bool = False
+    ) -> Any:
+        """A JSON request on the token's webhook (`tail` after its path)."""
+        path = f"/webhooks/{self.client.application_id}/{token.value}{tail}"
+        try:
+            return await self._json(method, path, payload, want)
+        except discord.HTTPException as exc:
+            self._failed(token, method, exc)
+            raise
+
+    async def _json(
+        self, method: str, path: str, payload: dict | None = None, want: bool = False
+    ) -> Any:
+        """Send `payload` as JSON; the answer's JSON when `want`ed. Waits out 429s."""
+        hook = self._hook()
+        url = discord.http.Route.BASE + path
+        body = None if payload is None else orjson.dumps(payload)
+        for attempt in range(TRIES):
+            async with hook.session.request(
+                method,
+                url,
+                data=body,
+                headers=JSON if body is not None else None,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
+            ) as response:
+                if 200 <= response.status < 300:
+                    return orjson.loads(await response.read()) if want else None
+                data = await json_or_text(response)
+                # Discord's own 429 (with its Via header) is waited out here; a proxy's is
+                # the outbox's to retry (bot.jobs), as discord.py's adapter does.
+                if response.status == 429 and response.headers.get("Via") and attempt + 1 < TRIES:
+                    await asyncio.sleep(float(data["retry_after"]))
+                    continue
+                raise _error(response, data)
+        raise AssertionError("unreachable")
+
+    async def _upload(self, token: Token, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A multipart request through discord.py's webhook adapter."""
+        hook = self._hook()
         send = getattr(async_context.get(), method)
         try:
             return await send(
-                webhook.id,
+                hook.id,
                 token.value,
                 *args,
-                session=webhook.session,
-                proxy=webhook.proxy,
-                proxy_auth=webhook.proxy_auth,
+                session=hook.session,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
                 **kwargs,
             )
         except discord.HTTPException as exc:
-            if exc.status in (401, 404):  # token expired or message dismissed: never again
-                token.dead = True
-            log.debug("%s through an interaction token failed: %s", method, exc.status)
+            self._failed(token, method, exc)
             raise
+
+    @staticmethod
+    def _failed(token: Token, method: str, exc: discord.HTTPException) -> None:
+        if exc.status in (401, 404):  # token expired or message dismissed: never again
+            token.dead = True
+        log.debug("%s through an interaction token failed: %s", method, exc.status)
+
+
+def _message_path(message_id: int | None) -> str:
+    return f"/messages/{'@original' if message_id is None else message_id}"
+
+
+def _error(response: Any, data: Any) -> discord.HTTPException:
+    """The discord.py exception for a failed answer, as its own requests raise them."""
+    if response.status == 403:
+        return discord.Forbidden(response, data)
+    if response.status == 404:
+        return discord.NotFound(response, data)
+    if response.status >= 500:
+        return discord.DiscordServerError(response, data)
+    return discord.HTTPException(response, data)
 
 
 def _body(payload: dict, upload: Picture | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import board_picture, components, hints, inputs, narrate, panel, render
 from bot.i18n import language_of, languages, t
 from bot.inputs import Click, parse_cards
+from bot.notify import message_json
 from bot.service import StaleBoard, Table, UserError
 from engine import Colour, Size
 
@@ -212,10 +213,7 @@ class Play(commands.Cog):
         """Answer with the player's panel: a new private message, or the clicked panel updated."""
         shown = table.version
         message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
-        if update:
-            await interaction.response.edit_message(**message)
-        else:
-            await interaction.response.send_message(**message, ephemeral=True)
+        await self.outbox.tokens.respond(interaction, message_json(message), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def show_hand(self, interaction: discord.Interaction) -> None:

@@ -11,7 +11,7 @@ import pytest
 from bot import service as service_module
 from engine import Phase
 from tests.bot.helpers import DiskFull, Scene, bot_state, text_of, write_lock_held
-from tests.fakediscord import InvalidInvocation
+from tests.fakediscord import InvalidInvocation, ViolationKind
 
 pytestmark = pytest.mark.e2e
 
@@ -330,3 +330,22 @@ async def test_board_reposts_are_limited(fake_discord, make_bot):
             assert again.ephemeral and "posted a moment ago" in content(again)
             assert f"/{posted.message.id})" in content(again)  # a link to it
         assert len(scene.public()) == before
+
+
+async def test_an_answer_too_late_for_discord_is_a_warning_and_the_move_stands(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        fake_discord.interaction_deadline = 0.0  # every answer now comes too late
+        await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+        violation = await fake_discord.expect_violation(ViolationKind.LATE_RESPONSE)
+        assert "10062" in violation.message
+        await bot_state(lambda: "answered too late" in caplog.text)
+        assert table.version == 1  # the draw was saved
+        await bot.outbox.drain()
+    # No error logged (the fake turns one into a violation), no second answer tried.
+    fake_discord.assert_no_violations()
+    assert [r.levelno for r in caplog.records if "too late" in r.getMessage()] == [logging.WARNING]
