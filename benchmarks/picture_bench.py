@@ -1,11 +1,17 @@
 """How long a board picture takes to draw, and how much it weighs.
 
-Run: .venv/bin/python benchmarks/picture_bench.py [--games N]
-Tables come from random complete games (engine.playout, both rule sets, 1 to 4
-players): every distinct table they pass through is drawn once with the picture
-cache emptied (the first draw of a table: the cost that counts; the board's parts stay
-cached, as in the running bot, and "cold" empties those too), and the launch reports
-of those games too. Prints p50, p99 and max milliseconds and the largest PNG.
+Run: .venv/bin/python benchmarks/picture_bench.py [--games N] [--policy crew|random]
+(on one core: taskset -c 0 .venv/bin/python benchmarks/picture_bench.py)
+Tables come from games played by the crew policy (or another of engine.simulate's), both
+rule sets, 1 to 4 players, at most 300 actions each (a 15-minute game at 3 s a turn).
+"next" is what the bot pays per action: the games are played again side by
+side, each table drawn after the one before it in its game, with the caches warm as in
+the running bot (only the cache of whole pictures emptied, as nearly every table is
+new); it is split into tables where only the bottom band changed (the cards, the seats
+and the turn) and the others. "first" draws every table with the kept bands emptied
+too (only the board's parts cached), "cold" with everything emptied, and "launch" the
+launch reports of those games. Prints mean (what the CPU pays), p50, p99 and max
+milliseconds and the largest PNG.
 """
 
 from __future__ import annotations
@@ -14,35 +20,56 @@ import argparse
 import random
 import statistics
 import time
+from itertools import zip_longest
 
 from bot import launch_picture, picture
-from engine import Game, Rules
+from bot.picture_parts import Shown
+from engine import Game, Phase, Rules
 from engine import events as ev
-from engine.playout import choose_action
+from engine.simulate import POLICIES
+
+MAX_ACTIONS = 300
 
 
-def tables_and_launches(count: int):
-    """The public views and launch-event lists of `count` random games."""
-    views, launches = {}, []
+def games_and_launches(count: int, policy: str):
+    """The distinct tables of `count` games, each game's in order, and their launches."""
+    games, launches = [], []
+    play = POLICIES[policy]
     for seed in range(count):
         rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
-        game, rng = Game.new(list(range(seed % 4 + 1)), rules, seed=seed), random.Random(seed)
-        while not game.is_over and len(views) < 100_000:
-            events = game.apply(choose_action(game, rng))
+        players = list(range(1, seed % 4 + 2))
+        game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
+        tables, last = [], None
+        for _ in range(MAX_ACTIONS):
+            if game.is_over:
+                break
+            if game.phase is Phase.RESHUFFLE:  # the 10 seconds' wait ends
+                events = game.finish_reshuffle()
+            else:
+                events = game.apply(play(game, None, rng))
             view = game.public_view()
-            views.setdefault(picture.shown(view, "en"), view)
+            if picture.shown(view, "en") != last:
+                tables.append(view)
+                last = picture.shown(view, "en")
             if any(isinstance(e, ev.LaunchStep) for e in events):
                 launches.append(events)
-    return list(views.values()), launches
+        games.append(tables)
+    return games, launches
 
 
-def timed(draw, items, cold: bool = False) -> tuple[list[float], int]:
+def forget(bands: bool = False, parts: bool = False) -> None:
+    picture._board.cache_clear()
+    launch_picture._launch.cache_clear()
+    if bands:
+        picture._bands.clear()
+    if parts:
+        picture._parts.clear()
+
+
+def timed(draw, items, **empty) -> tuple[list[float], int]:
     times, largest = [], 0
     for item in items:
-        picture._board.cache_clear()
-        launch_picture._launch.cache_clear()
-        if cold:
-            picture._parts.clear()
+        forget(**empty)
         start = time.perf_counter()
         png = draw(item)
         times.append((time.perf_counter() - start) * 1000)
@@ -50,27 +77,59 @@ def timed(draw, items, cold: bool = False) -> tuple[list[float], int]:
     return times, largest
 
 
+def next_tables(games) -> dict[str, tuple[list[float], int]]:
+    """Each game's tables in turn, the games side by side, as the bot draws them."""
+    times: dict[str, list[float]] = {"next": [], "bottom": [], "top": []}
+    largest = dict.fromkeys(times, 0)
+    previous = {}
+    for step in zip_longest(*games):
+        for number, view in enumerate(step):
+            if view is None:
+                continue
+            s = picture.shown(view, "en")
+            before, previous[number] = previous.get(number), s
+            if before is None:
+                picture.draw(view, "en")  # a game's first table: counted in "first"
+                continue
+            [took], size = timed(lambda v: picture.draw(v, "en"), [view])
+            for name in ("next", "bottom" if _top(before) == _top(s) else "top"):
+                times[name].append(took)
+                largest[name] = max(largest[name], size)
+    return {name: (times[name], largest[name]) for name in times}
+
+
+def _top(s: Shown) -> tuple:
+    return (s.rules, s.damage, s.counters, s.rocket, s.sequence, s.depot, s.outcome)
+
+
 def report(name: str, times: list[float], largest: int) -> None:
     times = sorted(times)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     print(
-        f"{name:<7} {len(times):>6} pictures   p50 {statistics.median(times):5.2f} ms   "
-        f"p99 {p99:5.2f} ms   max {times[-1]:6.2f} ms   largest {largest / 1024:5.1f} KB"
+        f"{name:<7} {len(times):>6} pictures   mean {statistics.fmean(times):5.2f} ms   "
+        f"p50 {statistics.median(times):5.2f} ms   p99 {p99:5.2f} ms   max {times[-1]:6.2f} ms   "
+        f"largest {largest / 1024:5.1f} KB"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--policy", choices=sorted(POLICIES), default="crew")
     args = parser.parse_args()
-    views, launches = tables_and_launches(args.games)
+    games, launches = games_and_launches(args.games, args.policy)
+    views = [view for tables in games for view in tables]
     picture.draw(views[0], "en")  # sprites, glyphs and the palette are made once per process
+    forget(bands=True, parts=True)
+    for name, (times, largest) in next_tables(games).items():
+        report(name, times, largest)
+
     def board(view):
         return picture.draw(view, "en")
 
-    report("boards", *timed(board, views))
-    report("cold", *timed(board, views, cold=True))
-    report("launch", *timed(launch_picture.draw_launch, launches))
+    report("first", *timed(board, views, bands=True))
+    report("cold", *timed(board, views, bands=True, parts=True))
+    report("launch", *timed(lambda events: launch_picture.draw_launch(events, "en"), launches))
 
 
 if __name__ == "__main__":

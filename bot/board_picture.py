@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 from discord import utils
 
 from bot import components, launch_picture, picture
@@ -46,9 +47,33 @@ class Picture:
         """The upload (`files[0]`) as the JSON body's attachments list names it."""
         return {"id": 0, "filename": self.filename, "description": self.description}
 
+    def form(self, payload: dict[str, Any]) -> tuple[str, bytes]:
+        """`payload` with the picture as Discord's multipart form (payload_json, files[0]),
+        as one body: its content type and bytes (sent again as they are on a retry)."""
+        head = orjson.dumps(payload)
+        boundary = "apophis-" + hashlib.blake2b(head + self.png, digest_size=12).hexdigest()
+        # (A hash of the parts: its turning up inside them is all but impossible.)
+        while boundary.encode() in head or boundary.encode() in self.png:
+            boundary += "x"
+        name = self.filename.replace('"', "")
+        body = b"".join(
+            (
+                f"--{boundary}\r\n".encode(),
+                b'Content-Disposition: form-data; name="payload_json"\r\n',
+                b"Content-Type: application/json\r\n\r\n",
+                head,
+                f"\r\n--{boundary}\r\n".encode(),
+                f'Content-Disposition: form-data; name="files[0]"; filename="{name}"\r\n'.encode(),
+                b"Content-Type: image/png\r\n\r\n",
+                self.png,
+                f"\r\n--{boundary}--\r\n".encode(),
+            )
+        )
+        return f"multipart/form-data; boundary={boundary}", body
+
     def multipart(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Keyword arguments for discord.py's request methods: `payload` with the picture
-        as Discord's multipart form (payload_json, files[0]), instead of plain JSON."""
+        """The same form as keyword arguments for discord.py's own requests (the channel
+        routes, used when no interaction token can carry the board)."""
         file = self.file()
         form = [
             {"name": "payload_json", "value": utils._to_json(payload)},

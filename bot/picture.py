@@ -2,64 +2,42 @@
 
 `draw(view)` takes only a `PublicView`, so no card of any hand can reach a picture.
 Pictures are cached by what they show (`shown(view)`): the countdown is not in them,
-so a table that did not change draws nothing new. `describe(view)` is the picture's alt
-text. `REGIONS` says where each part of the table is drawn. `png(image)` writes any of
-our pictures in the palette they share.
-"""
+so a table that did not change draws nothing new. A new table is put together from
+parts already drawn (bot.picture_parts), band of rows by band: the bands above the
+cards and seats are kept compressed, so an action that changed only those compresses
+only the bottom band (bot.pngwrite). `describe(view)` is the picture's alt text.
+`png(image)` writes any of our pictures in the palette they share."""
 
 from __future__ import annotations
 
-import io
+from collections import OrderedDict
 from functools import lru_cache
-from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
+from bot import pngwrite
 from bot import sprites as sp
 from bot.i18n import t
-from engine import Colour, Outcome, Phase, PublicView, Rules, Section, Size, rocket_points
+from bot.picture_parts import (
+    BANDS,
+    HEIGHT,
+    PARTS,
+    WIDTH,
+    Shown,
+    background,
+    board_rgb,
+    ending_words,
+    fuel,
+)
+from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 
-WIDTH, HEIGHT = 640, 360
-#: Where each public fact is drawn: (left, top, right, bottom).
-REGIONS = {
-    "apophis": (0, 28, 170, 206),
-    "counters": (0, 206, 170, 250),
-    "cards": (0, 250, 170, 298),
-    "rocket": (170, 28, 330, 298),
-    "sequence": (330, 28, 640, 104),
-    "points": (330, 104, 640, 134),
-    "depot": (330, 134, 640, 298),
-    "seats": (0, 298, 640, 360),
-}
-#: Seat boxes inside "seats", one per seat in order.
-SEAT_BOXES = [(8 + i * 158, 304, 158 + i * 158, 354) for i in range(4)]
-ROCKET_BASE = 64  # width of a large section on the rocket
-DEPOT_BASE = 40
-APOPHIS_BASE = 112
-#: A stacked section shows this share of its height below the one on top of it.
-STACK_SHOWS = 0.55
-COLUMNS = {colour: 336 + i * 76 for i, colour in enumerate(Colour)}  # sequence and depot
-PNG_LEVEL = 1  # zlib effort: 6 is a fifth smaller and twice as slow
 PALETTE_COLOURS = 96
-CACHE_SIZE = 128  # most tables are drawn once: a few megabytes at most
-
-
-class Shown(NamedTuple):
-    """Exactly what a board picture shows: the cache key, and all the drawing reads."""
-
-    rules: Rules
-    language: str  # of the words on it (the server's)
-    outcome: Outcome | None
-    active: int | None  # seat index
-    note: str  # what the active seat is doing
-    hands: tuple[int, ...]
-    damage: int
-    counters: int
-    rocket: tuple[Section, ...]
-    sequence: frozenset[Colour]
-    depot: frozenset[Section]
-    deck: int
-    discard: int
+CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
+#: The bands of rows above the bottom one, compressed: about 17 KB a table's (4.6 KB
+#: and 12.8 KB), kept for some 2,800 tables; at 2,500 busy games, the bands their builds
+#: and launches made in the last half minute or so.
+BAND_CACHE_BYTES = 48 << 20
+PART_CACHE_BYTES = 2 << 20  # for each part: a few dozen rockets, hundreds of seats
 
 
 def shown(view: PublicView, language: str) -> Shown:
@@ -107,8 +85,8 @@ def describe(view: PublicView, language: str) -> str:
         parts.append(t(language, "picture.alt.deflection", counters=s.counters))
     if s.rocket:
         sections = ", ".join(t(language, f"build.{c.value}.{Size(z).label}") for c, z in s.rocket)
-        total, fuel = _fuel(s.rocket)
-        key = "picture.alt.rocket_fuelled" if fuel else "picture.alt.rocket_short"
+        total, fuelled = fuel(s.rocket)
+        key = "picture.alt.rocket_fuelled" if fuelled else "picture.alt.rocket_short"
         parts.append(t(language, key, sections=sections, total=total))
     else:
         parts.append(t(language, "picture.alt.no_rocket"))
@@ -119,24 +97,11 @@ def describe(view: PublicView, language: str) -> str:
     )
     parts.append(t(language, "picture.alt.hands", hands=hands))
     if s.outcome is not None:
-        title, line = _ending_words(s.outcome, language)
+        title, line = ending_words(s.outcome, language)
         parts.append(f"{title.capitalize()} {line}")
     elif s.active is not None:
         parts.append(t(language, "picture.alt.active", seat=s.active + 1, note=s.note))
     return t(language, "picture.alt.board", parts="; ".join(parts))
-
-
-def _ending_words(outcome: Outcome, language: str) -> tuple[str, str]:
-    """The big line and the small one across an ended board."""
-    return t(language, f"picture.end.{outcome.value}"), t(
-        language, f"picture.end.{outcome.value}.line"
-    )
-
-
-def _fuel(rocket: tuple[Section, ...]) -> tuple[int, bool]:
-    points = rocket_points(rocket)
-    total = sum(points.values())
-    return total, 4 * points[Colour.YELLOW] >= total
 
 
 # ------------------------------------------------------------------ drawing
@@ -144,9 +109,9 @@ def _fuel(rocket: tuple[Section, ...]) -> tuple[int, bool]:
 
 def png(image: Image.Image) -> bytes:
     """PNG of `image` in the fixed palette: a third of the bytes, and fast to encode."""
-    out = io.BytesIO()
-    (image if image.mode == "P" else _quantize(image)).save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    palette = image if image.mode == "P" else _quantize(image)
+    head = pngwrite.head(palette.width, palette.height, _palette_bytes())
+    return pngwrite.write(head, [pngwrite.band_of(palette)])
 
 
 def _quantize(image: Image.Image) -> Image.Image:
@@ -172,7 +137,7 @@ def _palette() -> Image.Image:
         9,
         30,
     )
-    images = [_board_rgb(sample), _board_rgb(sample._replace(outcome=Outcome.LOST, rocket=()))]
+    images = [board_rgb(sample), board_rgb(sample._replace(outcome=Outcome.LOST, rocket=()))]
     strip = Image.new("RGB", (WIDTH, HEIGHT * len(images)))
     for i, image in enumerate(images):
         strip.paste(image, (0, i * HEIGHT))
@@ -181,215 +146,99 @@ def _palette() -> Image.Image:
     return strip.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int) -> None:
-    """Paste a sprite standing on base_y, centred on centre_x."""
-    image.paste(sprite, (centre_x - sprite.width // 2, base_y - sprite.height), sprite)
-
-
-def _symbol(image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], ink: sp.RGB):
-    image.paste(ink, xy, sp.suit_mask(colour, size))
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    return bytes(_palette().getpalette()[: PALETTE_COLOURS * 3])
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _board(s: Shown) -> bytes:
-    return png(_board_image(s))
-
-
-def _board_image(s: Shown) -> Image.Image:
-    """The board in the palette, put together from parts drawn once for what they show."""
     if s.outcome is not None:  # the end shades the whole board: drawn whole (once a game)
-        return _quantize(_board_rgb(s))
-    image = _background_in_palette(s.rules, s.language).copy()
-    for name, (box, _, _) in PARTS.items():
-        image.paste(_part(name, s), box[:2])
-    return image
+        return png(board_rgb(s))
+    head = pngwrite.head(WIDTH, HEIGHT, _palette_bytes())
+    return pngwrite.write(head, [_band(index, s) for index in range(len(BANDS))])
 
 
-def _board_rgb(s: Shown) -> Image.Image:
-    image = _background(s.rules, s.language).copy()
-    canvas = ImageDraw.Draw(image)
-    for _, draw_part, _ in PARTS.values():
-        draw_part(image, canvas, s)
-    if s.outcome is not None:
-        _ending(image, s.outcome, s.language)
-    return image
+def _band(index: int, s: Shown) -> pngwrite.Band:
+    """One band of rows, compressed, put together from the parts it shows.
+
+    The bands above the last are kept (most actions change only the last one)."""
+    top = BANDS[index][0]
+    names = _BAND_PARTS[index]
+    kept = index < len(BANDS) - 1
+    if kept:
+        key = (index, s.rules, s.language, *(PARTS[name][2](s) for name in names))
+        band = _bands.get(key)
+        if band is not None:
+            return band
+    rows = _band_background(index, s.rules, s.language).copy()
+    for name in names:
+        left, part_top = PARTS[name][0][:2]
+        rows.paste(_part(name, s), (left + 1, part_top - top))
+    band = pngwrite.band(rows)
+    if kept:
+        _bands.put(key, band, len(band.chunk))
+    return band
 
 
-@lru_cache(maxsize=8)
-def _background(rules: Rules, language: str) -> Image.Image:
-    """The panels and the heading."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), sp.BACKGROUND)
-    canvas = ImageDraw.Draw(image)
-    for name in ("apophis", "rocket", "sequence", "depot"):
-        left, top, right, bottom = REGIONS[name]
-        canvas.rounded_rectangle((left + 4, top, right - 4, bottom - 4), 8, fill=sp.PANEL)
-    heading = t(language, "picture.heading", rules=t(language, f"rules.{rules.value}"))
-    sp.paste_text(image, (8, 6), heading, 15, sp.MUTED)
-    return image
+class _Kept:
+    """A cache holding at most `budget` bytes, forgetting first what it learnt first.
+
+    First in, first out rather than least recently used: at thousands of games, each
+    game's band is wanted again after all the others had a turn."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._items: OrderedDict[object, tuple[object, int]] = OrderedDict()
+
+    def get(self, key: object):
+        found = self._items.get(key)
+        return None if found is None else found[0]
+
+    def put(self, key: object, value: object, size: int) -> None:
+        self._items[key] = (value, size)
+        self.used += size
+        while self.used > self.budget:
+            self.used -= self._items.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.used = 0
 
 
-@lru_cache(maxsize=8)
-def _background_in_palette(rules: Rules, language: str) -> Image.Image:
-    return _quantize(_background(rules, language))
+_bands = _Kept(BAND_CACHE_BYTES)
 
 
-_parts: dict[tuple, Image.Image] = {}
+@lru_cache(maxsize=16)
+def _band_background(index: int, rules: Rules, language: str) -> Image.Image:
+    """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
+    top, bottom = BANDS[index]
+    rows = pngwrite.canvas(WIDTH, bottom - top)
+    rows.paste(_quantize(background(rules, language).crop((0, top, WIDTH, bottom))), (1, 0))
+    return rows
+
+
+_parts: dict[str, OrderedDict[tuple, Image.Image]] = {}
 
 
 def _part(name: str, s: Shown) -> Image.Image:
     """One part of the board (in the palette), drawn once for the facts it shows."""
-    box, draw_part, fields = PARTS[name]
-    key = (name, s.rules, s.language, *(getattr(s, field) for field in fields))
-    part = _parts.get(key)
+    box, draw_part, facts = PARTS[name]
+    kept = _parts.setdefault(name, OrderedDict())
+    key = (s.rules, s.language, facts(s))
+    part = kept.get(key)
     if part is None:
-        image = _background(s.rules, s.language).copy()
+        image = background(s.rules, s.language).copy()
         draw_part(image, ImageDraw.Draw(image), s)
         part = _quantize(image.crop(box))
-        if len(_parts) >= PART_CACHE_SIZE:
-            _parts.clear()
-        _parts[key] = part
+        if len(kept) * part.width * part.height >= PART_CACHE_BYTES:
+            kept.popitem(last=False)
+        kept[key] = part
     return part
 
 
-def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The nest (large over medium over small), knocked-off pieces dashed; the counters."""
-    cx, base = 85, 184
-    sp.paste_text(image, (14, 34), t(s.language, "picture.apophis"), 14, sp.MUTED)
-    value = max(3 - s.damage, 0)
-    for size in (3, 2, 1):
-        if size > value:  # knocked off: only its dashed outline remains
-            _sprite(image, sp.outline_pyramid(size, APOPHIS_BASE, sp.MUTED, True), cx, base)
-    if value:
-        _sprite(image, sp.pyramid(None, value, APOPHIS_BASE), cx, base)
-        for size in range(value - 1, 0, -1):  # the smaller pieces nested inside
-            _sprite(image, sp.outline_pyramid(size, APOPHIS_BASE, sp.OUTLINE, False), cx, base)
-    status = (
-        t(s.language, "picture.value", value=value, damage=s.damage)
-        if value
-        else t(s.language, "picture.destroyed")
-    )
-    sp.paste_text(image, (cx, 186), status, 14, sp.TEXT, "c")
-    if s.rules is Rules.BASIC:
-        for i in range(5):
-            x, y, r = 33 + i * 26, 222, 9
-            if i < s.counters:
-                canvas.ellipse((x - r, y - r, x + r, y + r), fill=sp.TEXT)
-            else:
-                canvas.ellipse((x - r, y - r, x + r, y + r), outline=sp.MUTED, width=2)
-        deflection = t(s.language, "picture.deflection", counters=s.counters)
-        sp.paste_text(image, (cx, 233), deflection, 13, sp.MUTED, "c")
-    else:
-        sp.paste_text(image, (cx, 222), t(s.language, "picture.no_deflection"), 13, sp.MUTED, "c")
-
-
-def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The rocket bottom to top on its pad, squeezed to fit when it is very tall."""
-    left, top, right, bottom = REGIONS["rocket"]
-    cx, pad = (left + right) // 2, bottom - 14
-    heading = t(s.language, "picture.rocket", sections=len(s.rocket))
-    sp.paste_text(image, (left + 10, top + 6), heading, 14, sp.MUTED)
-    canvas.rectangle((cx - 46, pad, cx + 46, pad + 4), fill=sp.MUTED)
-    if not s.rocket:
-        sp.paste_text(image, (cx, pad - 28), t(s.language, "picture.empty_pad"), 14, sp.MUTED, "c")
-        return
-    heights = [sp.pyramid_size(size, ROCKET_BASE)[1] for _, size in s.rocket]
-    steps = [h * STACK_SHOWS for h in heights[:-1]]
-    room = pad - (top + 28) - heights[-1]
-    squeeze = min(1.0, room / sum(steps)) if steps else 1.0
-    y = float(pad)
-    for (colour, size), step in zip(s.rocket, [*steps, 0.0], strict=True):
-        _sprite(image, sp.pyramid(colour, size, ROCKET_BASE), cx, round(y))
-        y -= step * squeeze
-
-
-def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """Four suit slots, filled or still needed; under them the rocket's points and fuel."""
-    left, top = REGIONS["sequence"][:2]
-    heading = t(s.language, "picture.sequence", played=len(s.sequence))
-    sp.paste_text(image, (left + 10, top + 6), heading, 14, sp.MUTED)
-    for colour, x in COLUMNS.items():
-        box = (x + 4, top + 26, x + 68, top + 70)
-        if colour in s.sequence:
-            fill = sp.PIECE_COLOURS[colour]
-            canvas.rounded_rectangle(box, 6, fill=fill, outline=sp.OUTLINE, width=2)
-            _symbol(image, colour, 28, (x + 22, top + 34), sp.ink_on(fill))
-        else:
-            canvas.rounded_rectangle(box, 6, outline=sp.GHOST, width=2)
-            _symbol(image, colour, 20, (x + 26, top + 38), sp.GHOST)
-    points = rocket_points(s.rocket)
-    y = REGIONS["points"][1] + 4
-    for i, colour in enumerate(Colour):
-        x, ink = left + 10 + i * 46, sp.TEXT if points[colour] else sp.GHOST
-        _symbol(image, colour, 16, (x, y + 2), ink)
-        sp.paste_text(image, (x + 20, y), str(points[colour]), 17, ink)
-    if s.rocket:
-        total, ok = _fuel(s.rocket)
-        need = -(-total // 4)
-        key = "picture.fuel_ok" if ok else "picture.fuel_needs"
-        label = t(s.language, key, total=total, need=need)
-        image.paste(sp.TEXT, (WIDTH - 30, y + 2), sp.mark(ok, 16))
-        sp.paste_text(image, (WIDTH - 34, y + 2), label, 13, sp.TEXT, "r")
-
-
-def _depot(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The twelve pieces by colour and size; those on the rocket are ghosts."""
-    left, top = REGIONS["depot"][:2]
-    sp.paste_text(image, (left + 10, top + 6), t(s.language, "picture.depot"), 14, sp.MUTED)
-    bases = {Size.LARGE: top + 74, Size.MEDIUM: top + 116, Size.SMALL: top + 150}
-    for colour, x in COLUMNS.items():
-        for size, base in bases.items():
-            ghost = (colour, size) not in s.depot
-            _sprite(image, sp.pyramid(colour, size, DEPOT_BASE, ghost), x + 36, base)
-
-
-def _cards(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    left, top = REGIONS["cards"][:2]
-    piles = ((t(s.language, "picture.deck"), s.deck), (t(s.language, "picture.discard"), s.discard))
-    for i, (label, count) in enumerate(piles):
-        x, y = left + 14 + i * 80, top + 6
-        canvas.rounded_rectangle((x, y, x + 22, y + 32), 4, fill=sp.MUTED, outline=sp.TEXT)
-        sp.paste_text(image, (x + 28, y - 2), str(count), 20, sp.TEXT)
-        sp.paste_text(image, (x + 28, y + 20), label, 12, sp.MUTED)
-
-
-def _seats(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """A box per seat: its number and hand size; the active seat lit, with what it does."""
-    for i, (box, hand) in enumerate(zip(SEAT_BOXES, s.hands, strict=False)):
-        active = i == s.active
-        canvas.rounded_rectangle(
-            box,
-            8,
-            fill=sp.GHOST if active else sp.PANEL,
-            outline=sp.TEXT if active else None,
-            width=3,
-        )
-        x, y = box[0] + 10, box[1] + 6
-        if active:
-            canvas.polygon([(x, y + 4), (x + 12, y + 12), (x, y + 20)], fill=sp.TEXT)
-            x += 18
-        sp.paste_text(image, (x, y), t(s.language, "picture.seat", seat=i + 1), 18, sp.TEXT)
-        held = t(s.language, "count.cards", count=hand)
-        sp.paste_text(image, (box[2] - 10, y + 2), held, 14, sp.TEXT, "r")
-        if active:
-            sp.paste_text(image, (box[0] + 28, y + 24), s.note, 13, sp.TEXT)
-
-
-#: The parts of a board: where each is drawn, by what, and the facts it shows.
-PARTS = {
-    "apophis": ((0, 28, 170, 250), _apophis, ("damage", "counters")),
-    "cards": (REGIONS["cards"], _cards, ("deck", "discard")),
-    "rocket": (REGIONS["rocket"], _rocket, ("rocket",)),
-    "sequence": ((330, 28, 640, 134), _sequence, ("sequence", "rocket")),
-    "depot": (REGIONS["depot"], _depot, ("depot",)),
-    "seats": (REGIONS["seats"], _seats, ("hands", "active", "note")),
-}
-PART_CACHE_SIZE = 256  # parts of 8 to 50 KB: 10 MB at most
-
-
-def _ending(image: Image.Image, outcome: Outcome, language: str) -> None:
-    title, line = _ending_words(outcome, language)
-    band = (0, 110, WIDTH, 200)
-    shade = Image.new("L", (band[2] - band[0], band[3] - band[1]), 215)
-    image.paste(sp.OUTLINE, band, shade)
-    sp.paste_text(image, (WIDTH // 2, 122), title, 34, sp.TEXT, "c")
-    sp.paste_text(image, (WIDTH // 2, 166), line, 18, sp.MUTED, "c")
+_BAND_PARTS = [
+    [name for name, (box, _, _) in PARTS.items() if box[1] < bottom and box[3] > top]
+    for top, bottom in BANDS
+]

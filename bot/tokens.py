@@ -7,14 +7,14 @@ used for at most `TOKEN_USE_SECONDS`, and dropped at once when Discord answers t
 the token or its message is gone (404, or 401 with code 50027): Discord restricts bots
 that keep calling a dead webhook.
 
-JSON requests (most: panels, boards, pings, deletions, and the answers to interactions
-that show a panel) are sent straight with discord.py's HTTP session, and their answer is
-read only when we need it (a follow-up's id): at several requests an action, discord.py's
-request machinery and the messages it parsed from every answer were a tenth of the
-bot's time. Uploads (pictures) go through discord.py's webhook adapter, which also
-keeps no rate-limit record per token (its HTTP client keeps one per route and token for
-five minutes, and scans them all whenever it adds one: at hundreds of tokens a second,
-a third of the bot's time).
+Requests go straight onto discord.py's HTTP session, as one prebuilt body (JSON, or
+the multipart form of a picture and its message), and their answer is read only when
+we need it (a follow-up's id, a picture's attachment id). At several requests an
+action, discord.py's request machinery, the messages it parsed from every answer and
+aiohttp's multipart writer (eight socket writes an upload) were a large share of the
+bot's time. No rate-limit record is kept per token (discord.py's HTTP client keeps one
+per route and token for five minutes and scans them all whenever it adds one: at
+hundreds of tokens a second, a third of the bot's time).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 import orjson
 from discord.http import json_or_text
-from discord.webhook.async_ import async_context
 
 if TYPE_CHECKING:
     from bot.board_picture import Picture
@@ -109,23 +108,14 @@ class Tokens:
 
         With `upload`, the picture goes along (a multipart request) and the edited message
         is returned (its attachments' ids); else {}."""
-        if upload is not None:
-            method = (
-                "edit_original_interaction_response"
-                if message_id is None
-                else ("edit_webhook_message")
-            )
-            ids = () if message_id is None else (message_id,)
-            return await self._upload(token, method, *ids, **_body(payload, upload))
-        await self._through(token, "PATCH", _message_path(message_id), payload)
-        return {}
+        sent = await self._through(
+            token, "PATCH", _message_path(message_id), payload, upload, want=upload is not None
+        )
+        return sent or {}
 
     async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
         """Post a follow-up message (with `upload`'s picture, if any); its id."""
-        if upload is not None:
-            sent = await self._upload(token, "execute_webhook", **_body(payload, upload), wait=True)
-        else:
-            sent = await self._through(token, "POST", "?wait=true", payload, want=True)
+        sent = await self._through(token, "POST", "?wait=true", payload, upload, want=True)
         return int(sent["id"])
 
     async def delete(self, token: Token, message_id: int) -> None:
@@ -140,29 +130,49 @@ class Tokens:
         return self._webhook
 
     async def _through(
-        self, token: Token, method: str, tail: str, payload: dict | None = None, want: bool = False
+        self,
+        token: Token,
+        method: str,
+        tail: str,
+        payload: dict | None = None,
+        upload: Picture | None = None,
+        want: bool = False,
     ) -> Any:
-        """A JSON request on the token's webhook (`tail` after its path)."""
+        """A request on the token's webhook (`tail` after its path)."""
         path = f"/webhooks/{self.client.application_id}/{token.value}{tail}"
         try:
-            return await self._json(method, path, payload, want)
+            return await self._send(method, path, payload, upload, want)
         except discord.HTTPException as exc:
             self._failed(token, method, exc)
             raise
 
-    async def _json(
-        self, method: str, path: str, payload: dict | None = None, want: bool = False
+    async def _json(self, method: str, path: str, payload: dict) -> None:
+        await self._send(method, path, payload)
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        payload: dict | None = None,
+        upload: Picture | None = None,
+        want: bool = False,
     ) -> Any:
-        """Send `payload` as JSON; the answer's JSON when `want`ed. Waits out 429s."""
+        """Send `payload` as JSON, or with `upload` as one multipart body; the answer's
+        JSON when `want`ed. Waits out Discord's 429s."""
         hook = self._hook()
         url = discord.http.Route.BASE + path
-        body = None if payload is None else orjson.dumps(payload)
+        if upload is not None:
+            content_type, body = upload.form(payload or {})
+            headers: dict[str, str] | None = {"Content-Type": content_type}
+        else:
+            body = None if payload is None else orjson.dumps(payload)
+            headers = JSON if body is not None else None
         for attempt in range(TRIES):
             async with hook.session.request(
                 method,
                 url,
                 data=body,
-                headers=JSON if body is not None else None,
+                headers=headers,
                 proxy=hook.proxy,
                 proxy_auth=hook.proxy_auth,
             ) as response:
@@ -176,24 +186,6 @@ class Tokens:
                     continue
                 raise _error(response, data)
         raise AssertionError("unreachable")
-
-    async def _upload(self, token: Token, method: str, *args: Any, **kwargs: Any) -> Any:
-        """A multipart request through discord.py's webhook adapter."""
-        hook = self._hook()
-        send = getattr(async_context.get(), method)
-        try:
-            return await send(
-                hook.id,
-                token.value,
-                *args,
-                session=hook.session,
-                proxy=hook.proxy,
-                proxy_auth=hook.proxy_auth,
-                **kwargs,
-            )
-        except discord.HTTPException as exc:
-            self._failed(token, method, exc)
-            raise
 
     @staticmethod
     def _failed(token: Token, method: str, exc: discord.HTTPException) -> None:
@@ -216,10 +208,3 @@ def _error(response: Any, data: Any) -> discord.HTTPException:
         return discord.DiscordServerError(response, data)
     return discord.HTTPException(response, data)
 
-
-def _body(payload: dict, upload: Picture | None) -> dict[str, Any]:
-    """The webhook adapter's keyword arguments for `payload`, multipart with a picture."""
-    if upload is None:
-        return {"payload": payload}
-    form = upload.multipart(payload)
-    return {"multipart": form["form"], "files": form["files"]}

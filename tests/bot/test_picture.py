@@ -20,6 +20,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot import launch_picture, picture, sprites
+from bot import picture_parts as parts
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
 from engine.playout import choose_action
 from tests.engine.helpers import table
@@ -73,7 +74,7 @@ def pixels(png: bytes) -> Image.Image:
 
 def changed_regions(before: bytes, after: bytes) -> set[str]:
     diff = ImageChops.difference(pixels(before), pixels(after))
-    return {name for name, box in picture.REGIONS.items() if diff.crop(box).getbbox()}
+    return {name for name, box in parts.REGIONS.items() if diff.crop(box).getbbox()}
 
 
 # ------------------------------------------------------------ determinism
@@ -87,17 +88,49 @@ def test_the_same_table_gives_the_same_bytes_even_redrawn():
     assert first.startswith(b"\x89PNG")
 
 
-def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole():
-    """Each part is cached by the facts it shows: if it read any other, a later table
-    would get a stale part, and differ from the same table drawn whole."""
-    game, rng = Game.new([1, 2, 3], Rules.BASIC, seed=3), random.Random(3)
+@pytest.mark.parametrize("players", [1, 3, 4])
+def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole(players):
+    """Each part and band is cached by the facts it shows: if it read any other, a later
+    table would get a stale one, and differ from the same table drawn whole. The PNG we
+    write decodes to exactly the palette image."""
+    game, rng = Game.new(list(range(players)), Rules.BASIC, seed=3), random.Random(3)
     for _ in range(120):
         if game.is_over:
             break
         game.apply(choose_action(game, rng))
         s = picture.shown(game.public_view(), "en")
-        whole = picture._quantize(picture._board_rgb(s))
-        assert picture._board_image(s).tobytes() == whole.tobytes()
+        whole = picture._quantize(parts.board_rgb(s))
+        drawn = Image.open(io.BytesIO(picture.draw(game.public_view(), "en")))
+        assert drawn.mode == "P" and drawn.size == whole.size
+        assert drawn.tobytes() == whole.tobytes()
+
+
+def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
+    """The rows above the cards and seats are kept compressed: a draw, a discard or a
+    turn passing compresses only the bottom band again."""
+    view = midgame()
+    picture.draw(view, "en")
+    compressed = []
+    original = picture.pngwrite.band
+    monkeypatch.setattr(
+        picture.pngwrite, "band", lambda rows: compressed.append(rows.height) or original(rows)
+    )
+    drew = _with_seats(dataclasses.replace(view, deck_size=view.deck_size - 2), (5, 2, 5, 0))
+    assert picture.draw(drew, "en") != picture.draw(view, "en")
+    assert compressed == [parts.BAND_HEIGHT]
+    compressed.clear()
+    built = (*view.rocket, (Colour.GREEN, Size.SMALL))
+    picture.draw(dataclasses.replace(drew, rocket=built), "en")  # the rocket is in every band
+    assert compressed == [bottom - top for top, bottom in parts.BANDS]
+    assert sum(compressed) == parts.HEIGHT
+
+
+def test_kept_bands_are_bounded_forgetting_the_oldest_first():
+    kept = picture._Kept(budget=100)
+    for key in range(5):
+        kept.put(key, f"band {key}", 30)
+    assert kept.used <= 100
+    assert [kept.get(key) for key in range(5)] == [None, None, "band 2", "band 3", "band 4"]
 
 
 def test_pictures_are_cached_by_what_they_show():
