@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/crew_bench.py [--games N] [--cold]
 Plays N games (both rule sets, 1 to 4 players, a 10-minute clock at 5 s a turn) with
-every seat taken by the crew policy and times each `decide` call. The policy keeps a
+every seat taken by the crew policy and times each `decide` call: all of them, then
+play decisions and discards (up to ten hands weighed) apart. The policy keeps a
 cache of the plans it worked out; it starts empty, as in a freshly started bot, and
 `--cold` empties it before every decision (the worst case: nothing ever seen before).
 """
@@ -24,7 +25,7 @@ def main() -> None:
     args = parser.parse_args()
 
     clear_cache()
-    timings: list[int] = []
+    timings: dict[str, list[int]] = {"play": [], "discard": []}
     started = time.perf_counter()
     for seed in range(args.games):
         rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
@@ -43,22 +44,31 @@ def main() -> None:
                 clear_cache()
             began = time.perf_counter_ns()
             decision = decide(view, limit - elapsed)
-            timings.append(time.perf_counter_ns() - began)
+            took = time.perf_counter_ns() - began
+            timings["discard" if game.phase is Phase.DISCARD else "play"].append(took)
             game.apply(decision.action)
             elapsed += 5
     total = time.perf_counter() - started
-    timings.sort()
+    every = sorted(timings["play"] + timings["discard"])
+
+    print(f"{platform.python_implementation()} {platform.python_version()}, "
+          f"{platform.processor() or platform.machine()}, one core")
+    print(f"{len(every):,} decisions in {args.games} games ({total:.1f} s), "
+          f"cache {'emptied before each' if args.cold else 'warming from empty'}")
+    print(f"decision time ms: {_quantiles(every)}")
+    for kind, taken in timings.items():
+        print(f"  {kind} ({len(taken):,}): {_quantiles(sorted(taken))}")
+
+
+def _quantiles(timings: list[int]) -> str:
+    """p50, p90, p99 and the slowest of sorted nanosecond timings, in milliseconds."""
+    if not timings:
+        return "none"
 
     def ms(q: float) -> str:
         return f"{timings[min(int(q * len(timings)), len(timings) - 1)] / 1e6:.2f}"
 
-    print(f"{platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.processor() or platform.machine()}, one core")
-    print(f"{len(timings):,} decisions in {args.games} games ({total:.1f} s), "
-          f"cache {'emptied before each' if args.cold else 'warming from empty'}")
-    print(f"decision time ms: p50 {ms(0.5)}  p90 {ms(0.9)}  p99 {ms(0.99)}  "
-          f"max {timings[-1] / 1e6:.2f}")
-
+    return f"p50 {ms(0.5)}  p90 {ms(0.9)}  p99 {ms(0.99)}  max {timings[-1] / 1e6:.2f}"
 
 if __name__ == "__main__":
     main()

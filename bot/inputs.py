@@ -31,9 +31,11 @@ ACTIONS = {
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
     | {"reroll", "accept", "crewadd", "crewdrop"},
-    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh")),
+    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
     "p": frozenset(("launch", "discard")),
 }
+#: The panel buttons that carry an argument (their cards or section); no other may.
+WITH_ARG = frozenset(("build", "launch"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
 #: Longest piece of a player's input quoted back to them.
@@ -141,7 +143,11 @@ def read_click(data: dict[str, Any]) -> Click:
         if isinstance(custom_id, str) and len(custom_id) <= CUSTOM_ID_LENGTH
         else None
     )
-    if match is None or match["action"] not in ACTIONS[match["kind"]]:
+    if (
+        match is None
+        or match["action"] not in ACTIONS[match["kind"]]
+        or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
+    ):
         raise UserError("error.unknown_button")
     values = None
     if match["kind"] == "p":

@@ -3,7 +3,8 @@
 Pure, like bot.render: built from `game.view_for(player)` and the table's public facts
 (game id, state version, clock), nothing else. The panel offers exactly the moves that
 are legal now, each as one button (a select for a chosen subset of the launch
-sequence, or for the cards to discard), and says why when a move cannot be made. Its
+sequence, or for the cards to discard), and says why when a move cannot be made; its
+Hint button is enabled whenever the crew policy has a move to advise. Its
 custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
 updating the panel itself.
@@ -30,6 +31,7 @@ from bot.components import (
 from bot.i18n import t
 from bot.notation import card_text
 from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of
+from engine.crew import advises
 
 if TYPE_CHECKING:
     from bot.service import Table
@@ -148,6 +150,15 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
     refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
     if public.phase is Phase.OVER or not table.open:
         return []
+    hint = button(
+        gid,
+        version,
+        "hint",
+        t(language, "button.hint"),
+        emoji="💡",
+        kind="h",
+        disabled=not advises(view),
+    )
     mine = public.active_player == view.player
     if public.phase is Phase.DISCARD and mine:
         excess = len(view.hand) - HAND_LIMIT
@@ -165,7 +176,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
             min_values=excess,
             max_values=excess,
         )
-        return [menu, refresh]
+        return [menu, hint, refresh]
     if public.phase is Phase.REROLL and mine:
         left = (public.pending or {}).get("rerolls", 0)
         return [
@@ -179,6 +190,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
                 kind="h",
             ),
             button(gid, version, "accept", t(language, "button.accept"), emoji="✔️", kind="h"),
+            hint,
             refresh,
         ]
     playing = mine and public.phase is Phase.PLAY
@@ -219,6 +231,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
             kind="h",
             disabled=not (playing and (public.rocket or public.sequence)),
         ),
+        hint,
         refresh,
     ]
     if playing:

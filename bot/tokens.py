@@ -94,7 +94,7 @@ class Tokens:
             "data": payload if update else {**payload, "flags": EPHEMERAL},
         }
         path = f"/interactions/{interaction.id}/{interaction.token}/callback"
-        await self._json("POST", path, body)
+        await self._send("POST", path, body)
         interaction.response._response_type = (
             discord.InteractionResponseType.message_update
             if update
@@ -145,9 +145,6 @@ class Tokens:
         except discord.HTTPException as exc:
             self._failed(token, method, exc)
             raise
-
-    async def _json(self, method: str, path: str, payload: dict) -> None:
-        await self._send(method, path, payload)
 
     async def _send(
         self,

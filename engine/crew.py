@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import Any
 
 from engine.cards import Colour, Rules, Size, card_label, colour_of, section_label
@@ -83,9 +83,9 @@ def decide(
     `time_left` is the game clock's remaining seconds (None: no clock); `pace` the
     seconds a team turn is expected to take, which together say how many turns remain.
     """
-    table = view.table
-    if table.phase in (Phase.OVER, Phase.RESHUFFLE) or table.active_player != view.player:
+    if not advises(view):
         return None
+    table = view.table
     if table.phase is Phase.REROLL:
         step = (table.pending or {}).get("step")
         rerolls = (table.pending or {}).get("rerolls")
@@ -101,20 +101,34 @@ def decide(
     return _play(view, _plans(view, turns_left), turns_left)
 
 
+def advises(view: PlayerView) -> bool:
+    """Whether `decide` has a move for the viewing player now (their turn, a discard or a
+    reroll decision; nothing during a reshuffle or once the game is over)."""
+    table = view.table
+    return table.phase not in (Phase.OVER, Phase.RESHUFFLE) and table.active_player == view.player
+
+
 # ------------------------------------------------------------------ planning
 
 
 @dataclass(frozen=True, slots=True)
 class _Rocket:
-    """A rocket to aim at from the pad as it is (or after scrapping it)."""
+    """A rocket to aim at from the pad as it is (or after scrapping it).
 
+    The plan caches hold each as a plain tuple of these fields (a `_Row`), which the
+    garbage collector stops tracking once it has seen it: tens of thousands of cached
+    rockets as objects made every full collection take a tenth of a second.
+    """
+
+    bound: float  # the most progress per turn it can make, whatever the hands hold
     scrap: bool  # reached by scrapping the rocket on the pad first
     adds: tuple[tuple[int, ...], ...]  # sizes still to build, per colour, largest first
     cards: tuple[int, ...]  # cards still to play per colour: sections and launch sequence
     builds: int  # sections still to build
     launching: bool  # whether the launch sequence still needs cards
-    firsts: tuple[int, ...]  # the largest size still to build of each colour (0: none)
     next_size: int  # the size of the next section to build (0: none)
+    next_colours: tuple[int, ...]  # the colours that can have a section of that size next
+    total_cards: int  # sum(cards)
     least_turns: float  # turns it takes if every card it needs is at hand
     value: float  # expected progress of its launch (shares of a win)
     points: Points  # the finished rocket's points
@@ -122,15 +136,21 @@ class _Rocket:
     deflect: float  # chance its launch adds a deflection counter
 
 
+#: A `_Rocket` as a plain tuple, and the positions in it that the search reads.
+_Row = tuple
+_BOUND, _SCRAP, _CARDS, _BUILDS, _LAUNCHING, _NEXT_SIZE, _NEXT_COLOURS = 0, 1, 3, 4, 5, 6, 7
+_TOTAL_CARDS, _LEAST_TURNS, _VALUE, _POINTS = 8, 9, 10, 11
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    rate: float  # expected progress per team turn
+    score: float  # expected progress per team turn; all but nothing if it would fly too late
     turns: float  # team turns until it launches, by estimate
-    rocket: _Rocket
+    row: _Row  # the rocket
 
-    def score(self, turns_left: float) -> float:
-        """The rate, all but nothing for a rocket that would not fly before time is up."""
-        return self.rate if self.turns <= turns_left else self.rate * 0.01
+    @property
+    def rocket(self) -> _Rocket:
+        return _Rocket(*self.row)
 
 
 def _weights(rules: Rules, damage: int, counters: int) -> tuple[float, float]:
@@ -153,9 +173,10 @@ _SUIT_INDEX = {colour.suit: i for i, colour in enumerate(COLOURS)}
 _FULL = ((3, 2, 1),) * 4
 
 
-def _plans(view: PlayerView, turns_left: float, have: tuple[int, ...] | None = None) -> list[_Plan]:
-    """The rockets worth aiming at from here, best first, down to the share of the best
-    worth considering (`have`: another hand's counts)."""
+def _setting(view: PlayerView) -> tuple[tuple[_Row, ...], float, bool]:
+    """What planning needs from the table, worked out once a decision: the rockets to
+    consider with their bounds (`_candidates`), the share of each colour teammates are
+    counted on for, and whether the player is alone."""
     table = view.table
     on_pad = {(COLOURS.index(c), int(s)) for c, s in table.rocket}
     top = int(table.rocket[-1][1]) if table.rocket else int(Size.LARGE)
@@ -171,67 +192,91 @@ def _plans(view: PlayerView, turns_left: float, have: tuple[int, ...] | None = N
     )
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
     rockets = _candidates(context, points_of(table.rocket), available, launch)
-    have = have if have is not None else _have(view.hand)
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
-    help_each = others * _TEAM_HELP / 4
-    solo = len(table.seats) == 1
+    return rockets, others * _TEAM_HELP / 4, len(table.seats) == 1
+
+
+def _plans(view: PlayerView, turns_left: float) -> list[_Plan]:
+    """The rockets worth aiming at from here, best first, down to the share of the best
+    worth considering."""
+    found = _search(_setting(view), _have(view.hand), turns_left, 0.0, _NEAR_BEST)
+    floor = max((score * _NEAR_BEST for score, _, _ in found), default=0.0)
+    plans = [_Plan(*plan) for plan in found if plan[0] >= floor]
+    plans.sort(key=lambda p: (-p.score, p.row[_SCRAP], p.row[_POINTS]))
+    return plans
+
+
+def _search(
+    setting: tuple[tuple[_Row, ...], float, bool],
+    have: tuple[int, ...],
+    turns_left: float,
+    floor: float,
+    share: float,
+) -> list[tuple[float, float, _Row]]:
+    """The plans (score, turns, rocket) for a hand holding `have` that may score `floor`
+    or more, the floor rising to `share` of the best score found (every plan left out
+    scores less). A plan's score is its expected progress per team turn, all but nothing
+    for a rocket that would not fly before time is up."""
+    rockets, help_each, solo = setting
     held = sum(have) + 4 * help_each
-    plans: list[_Plan] = []
-    floor = 0.0
-    for bound, rocket in rockets:
-        if bound < floor:
-            break  # sorted by bound: no plan further on can come near the best
-        lacking = sum(rocket.cards) - held  # at least this many cards must be drawn
-        if lacking > 0 and rocket.value / (rocket.least_turns + lacking * 0.75) < floor:
+    plans: list[tuple[float, float, _Row]] = []
+    for row in rockets:
+        if row[_BOUND] < floor:
+            break  # sorted by bound: no plan further on can reach the floor
+        lacking = row[_TOTAL_CARDS] - held  # at least this many cards must be drawn
+        if lacking > 0 and row[_VALUE] / (row[_LEAST_TURNS] + lacking * 0.75) < floor:
             continue
-        turns = _turns(rocket, have, help_each, solo)
-        plan = _Plan(rocket.value / max(turns, 1.0), turns, rocket)
-        plans.append(plan)
-        floor = max(floor, plan.score(turns_left) * _NEAR_BEST)
-    plans = [p for p in plans if p.score(turns_left) >= floor]
-    plans.sort(key=lambda p: (-p.score(turns_left), p.rocket.scrap, p.rocket.points))
+        turns = _turns(row, have, help_each, solo)
+        rate = row[_VALUE] / (turns if turns > 1.0 else 1.0)
+        score = rate if turns <= turns_left else rate * 0.01
+        plans.append((score, turns, row))
+        if score * share > floor:
+            floor = score * share
     return plans
 
 
 @lru_cache(maxsize=1 << 12)
 def _candidates(
     context: tuple, base: Points, available: tuple[tuple[int, ...], ...], launch: tuple[int, ...]
-) -> tuple[tuple[float, _Rocket], ...]:
-    """The rockets to consider from this pad (scrapping it too, if there is one), each with
-    the most its rate can be whatever the hands hold, highest first."""
+) -> tuple[_Row, ...]:
+    """The rockets to consider from this pad (scrapping it too, if there is one), highest
+    bound first."""
     rockets = _rockets(context, base, available, launch, False)
     if any(base):
         rockets += _rockets(context, (0, 0, 0, 0), _FULL, (1, 1, 1, 1), True)
-    bounded = [
-        (r.value / max(r.scrap + r.builds + (1.0 if r.launching else 0.0), 1.0), r) for r in rockets
-    ]
-    bounded.sort(key=lambda b: (-b[0], b[1].scrap, b[1].points))
-    return tuple(bounded)
+    return tuple(sorted(rockets, key=lambda r: (-r[_BOUND], r[_SCRAP], r[_POINTS])))
 
 
-def _turns(rocket: _Rocket, have: tuple[int, ...], help_each: float, solo: bool) -> float:
+def _turns(rocket: _Row, have: tuple[int, ...], help_each: float, solo: bool) -> float:
     """Team turns until a rocket launches, by estimate: scrapping first, its builds, the
     draws for the cards it lacks (two a draw, of random suits, so the suit most lacking
     costs more; teammates are counted on for a share of theirs), a wait while this hand
     cannot pay for the next section, and the launch sequence."""
+    c0, c1, c2, c3 = rocket[_CARDS]  # colour by colour: this is the policy's innermost loop
+    h0, h1, h2, h3 = have
     total = biggest = 0.0
-    all_at_hand = True
-    for cards, held in zip(rocket.cards, have, strict=True):
-        if cards > held:
-            all_at_hand = False
-        short = cards - held - help_each
+    for short in (
+        c0 - h0 - help_each,
+        c1 - h1 - help_each,
+        c2 - h2 - help_each,
+        c3 - h3 - help_each,
+    ):
         if short > 0:
             total += short
             if short > biggest:
                 biggest = short
-    size = lacking = rocket.next_size
-    if size:
-        for first, held in zip(rocket.firsts, have, strict=True):
-            if first == size and size - held < lacking:
-                lacking = size - held if held < size else 0
+    size = lacking = rocket[_NEXT_SIZE]
+    for i in rocket[_NEXT_COLOURS]:  # the colours whose largest section to build is that size
+        held = have[i]
+        if size - held < lacking:
+            lacking = size - held if held < size else 0
     # a launch sequence takes one turn from a hand that holds it all, longer when shared
-    launching = (1.0 if solo or all_at_hand else 1.5) if rocket.launching else 0.0
-    return rocket.scrap + rocket.builds + total / 2 + biggest + lacking + launching
+    if rocket[_LAUNCHING]:
+        at_hand = solo or (c0 <= h0 and c1 <= h1 and c2 <= h2 and c3 <= h3)
+        launching = 1.0 if at_hand else 1.5
+    else:
+        launching = 0.0
+    return rocket[_SCRAP] + rocket[_BUILDS] + total / 2 + biggest + lacking + launching
 
 
 @lru_cache(maxsize=1 << 10)
@@ -241,7 +286,7 @@ def _rockets(
     available: tuple[tuple[int, ...], ...],
     launch: tuple[int, ...],
     scrap: bool,
-) -> tuple[_Rocket, ...]:
+) -> tuple[_Row, ...]:
     """The rockets worth aiming at from `base` by adding available sections: each
     scoring, with the least yellow that fuels it."""
     rules, apophis, (w_damage, w_deflect) = context
@@ -258,36 +303,49 @@ def _rockets(
     fuelled = [
         next((o for o in opts[YELLOW] if base[YELLOW] + o[0] >= fuel), None) for fuel in range(7)
     ]
-    found: list[_Rocket] = []
+    base_green, base_red, base_blue, base_yellow = base
+    add_green, add_red, add_blue, add_yellow = launch
+    launching = any(launch)
+    launch_turn = 1.0 if launching else 0.0
+    found: list[_Row] = []
     for red, reds in opts[RED]:
+        r = base_red + red
         for blue, blues_added in blues:
+            b = base_blue + blue
             for green, greens_added in greens:
-                g, r, b = base[GREEN] + green, base[RED] + red, base[BLUE] + blue
+                g = base_green + green
                 fuel = fuelled[min(-(-(g + r + b) // 3), 6)]
                 if fuel is None:
                     continue
                 yellow, yellows_added = fuel
-                points = (g, r, b, base[YELLOW] + yellow)
+                points = (g, r, b, base_yellow + yellow)
                 damage, deflect = table[index(points)]
                 value = w_damage * damage + w_deflect * deflect
                 if value <= 0:
                     continue
-                adds = (greens_added, reds, blues_added, yellows_added)
-                cards = tuple(
-                    p + n for p, n in zip((green, red, blue, yellow), launch, strict=True)
-                )
-                builds = sum(len(sizes) for sizes in adds)
-                firsts = tuple(sizes[0] if sizes else 0 for sizes in adds)
+                builds = len(greens_added) + len(reds) + len(blues_added) + len(yellows_added)
+                next_size, next_colours = _NEXT[
+                    (
+                        greens_added[0] if greens_added else 0,
+                        reds[0] if reds else 0,
+                        blues_added[0] if blues_added else 0,
+                        yellows_added[0] if yellows_added else 0,
+                    )
+                ]
+                least_turns = scrap + builds + launch_turn
+                cards = (green + add_green, red + add_red, blue + add_blue, yellow + add_yellow)
                 found.append(
-                    _Rocket(
+                    (  # a _Rocket's fields, in order
+                        value / max(least_turns, 1.0),
                         scrap,
-                        adds,
+                        (greens_added, reds, blues_added, yellows_added),
                         cards,
                         builds,
-                        any(launch),
-                        firsts,
-                        max(firsts),
-                        scrap + builds + (1.0 if any(launch) else 0.0),
+                        launching,
+                        next_size,
+                        next_colours,
+                        sum(cards),
+                        least_turns,
                         value,
                         points,
                         damage,
@@ -295,6 +353,16 @@ def _rockets(
                     )
                 )
     return tuple(found)
+
+
+def _next_sections(firsts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """From the largest size still to build of each colour (0: none): the size of the
+    next section to build and the colours that can have it."""
+    size = max(firsts)
+    return size, tuple(i for i, first in enumerate(firsts) if size and first == size)
+
+
+_NEXT = {firsts: _next_sections(firsts) for firsts in product((0, 1, 2, 3), repeat=4)}
 
 
 # ------------------------------------------------------------------ acting
@@ -328,8 +396,9 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
             "Draw: no rocket can be planned with what is on the table." + hurry_text,
         )
     best = plans[0].rocket
+    hand = Counter(colour_of(c) for c in view.hand)
     for candidate in plans:
-        step = _next_step(view, candidate.rocket)
+        step = _next_step(view, hand, candidate.rocket)
         if step is not None:
             action, reason, params, text = step
             return Decision(action, reason, {**params, **hurry}, text + hurry_text)
@@ -346,7 +415,6 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
             f"Draw: the launch sequence still needs {suits} and you hold none of them."
             + hurry_text,
         )
-    hand = Counter(colour_of(c) for c in view.hand)
     short = {
         COLOURS[i]: sum(sizes) - hand[COLOURS[i]]
         for i, sizes in enumerate(best.adds)
@@ -362,14 +430,14 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
 
 
 def _next_step(
-    view: PlayerView, plan: _Rocket
+    view: PlayerView, hand: Counter[Colour], plan: _Rocket
 ) -> tuple[dict[str, Any], str, dict[str, Any], str] | None:
-    """The plan's next action if this player can take it now."""
+    """The plan's next action if this player (holding `hand`, cards per colour) can take
+    it now."""
     table = view.table
     me = view.player
     if plan.scrap:
         return None  # scrapping is chosen only when no plan on this rocket can move
-    hand = Counter(colour_of(c) for c in view.hand)
     if any(plan.adds):
         size = max(sizes[0] for sizes in plan.adds if sizes)
         options = [
@@ -441,15 +509,22 @@ def _discard(view: PlayerView, turns_left: float) -> Decision:
         if min(kept) >= 0:
             options.add(tuple(kept))
 
-    def worth(kept: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
-        plans = _plans(view, turns_left, kept)
-        return (plans[0].score(turns_left) if plans else 0.0), kept
-
-    best = max(options, key=worth)
+    # Each hand's worth is the score of its best plan (then the hand itself, to break
+    # ties). Plans that cannot reach the best worth found so far are not worked out.
+    setting = _setting(view)
+    best: tuple[float, tuple[int, ...]] | None = None
+    for kept in options:
+        floor = best[0] if best is not None else 0.0
+        plans = _search(setting, kept, turns_left, floor, 1.0)
+        worth = (max((score for score, _, _ in plans), default=0.0), kept)
+        if best is None or worth > best:
+            best = worth
+    assert best is not None
+    kept = best[1]
     dropped: list[str] = []
     for i, colour in enumerate(COLOURS):
         of_colour = [c for c in sorted(view.hand) if colour_of(c) is colour]
-        dropped += of_colour[: have[i] - best[i]]
+        dropped += of_colour[: have[i] - kept[i]]
     labels = " ".join(card_label(c) for c in dropped)
     return Decision(
         {"type": "discard", "player": view.player, "cards": dropped},

@@ -301,6 +301,10 @@ class Play(commands.Cog):
             note = t(language, "note.moved_on")
             await self.answer_with_panel(interaction, table, note, update=True)
             return
+        if click.action == "hint":  # the panel itself shows the hint, until the next change
+            note = hints.hint_line(table, user, time.time(), language)
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
         action = inputs.panel_move(click)  # forged input: told apart, privately
         try:
             result = await self.service.act(

@@ -293,6 +293,8 @@ async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, m
             (f"apo:h:{table.id}:0:build:red.abc", None, "not one I know"),
             (f"apo:h:{table.id}:0:launch:ZZ.2C", None, "not one I know"),
             (f"apo:h:{table.id}:0:launch:2C.2C", None, "not one I know"),
+            (f"apo:h:{table.id}:0:hint:2C", None, "not one I know"),  # a hint carries nothing
+            (f"apo:h:{other.id}:0:hint", None, "another channel's game"),
         ]:
             reply = await choose(panel, custom_id, values)
             assert reply.ephemeral and reason in content(reply), (custom_id, values)

@@ -1,4 +1,5 @@
-"""/hint: what the crew policy would do, told privately to the player whose turn it is."""
+"""/hint and the panel's Hint button: what the crew policy would do, told privately to the
+player whose turn it is."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from bot.hints import decision_text
 from engine.crew import decide
-from tests.bot.helpers import Scene, text_of
+from tests.bot.helpers import Scene, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -46,3 +47,86 @@ async def test_a_hint_outside_a_game_is_refused_politely(fake_discord, make_bot)
         await scene.new_game("ann", difficulty="medium")
         reply = await scene.cmd("hint", "bob")
         assert reply.ephemeral and "not playing" in text_of(reply.message)
+
+
+# ------------------------------------------------------------ the panel's Hint button
+
+
+async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
+        ann, bob = await scene.panel("ann"), await scene.panel("bob")
+        assert enabled(ann, "hint") and not enabled(bob, "hint")  # nothing to advise bob
+        private = len(scene.private_to("ann")), len(scene.private_to("bob"))
+        public, version = len(scene.public()), table.version
+
+        hinted = await scene.press(ann, "hint", "ann")
+        assert hinted.response_type == 7 and hinted.message.id == ann.id  # the panel, updated
+        decision = decide(table.game.view_for(scene.id("ann")), 600)
+        assert ann.content == f"💡 {decision_text(decision, 'en', 'suits')}"
+        assert ann.content.startswith("💡 Build the large red section") and "\n" not in ann.content
+        assert "Your hand (5 cards)" in text_of(ann) and enabled(ann, "build:red.3")
+        assert table.version == version and len(scene.public()) == public
+        assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
+
+        await scene.press(ann, "build", "ann", arg="red.3")  # as hinted: the hint gives way
+        assert "💡" not in ann.content and table.game.active_player == scene.id("bob")
+        assert not enabled(ann, "hint")
+        await bot.outbox.drain()
+        assert enabled(bob, "hint")  # his panel, refreshed when his turn came
+        await scene.press(bob, "hint", "bob")
+        assert bob.content.startswith("💡 ")
+        scene.assert_no_cards_in_public()
+
+
+async def test_the_hint_button_advises_a_discard_in_french(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", difficulty="medium", rules="advanced")
+        scene["ann"].user.locale = "fr"  # her Discord speaks French from now on
+        scene.arrange(
+            hands=[["2C", "3C", "4C", "5H", "6H"], ["2D"]], deck=["7S", "8S", "9S", "10S"]
+        )
+        ann = await scene.panel("ann")
+        await scene.press(ann, "draw", "ann")  # 7 cards: a discard is due
+        assert table.game.phase.value == "discard" and enabled(ann, "hint")
+        await scene.press(ann, "hint", "ann")
+        decision = decide(table.game.view_for(scene.id("ann")), 600)
+        assert decision.reason == "discard"
+        assert ann.content == f"💡 {decision_text(decision, 'fr', 'suits')}"
+        assert ann.content.startswith("💡 Défaussez ") and "Indice" in str(ann.components)
+        assert table.game.phase.value == "discard"  # a hint changes nothing
+
+
+async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, make_bot):
+    """Forged ids (an argument, another channel's game) are refused with the others in
+    test_faults; here, what is not forged in its form but still wrong."""
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        ann = await scene.panel("ann")
+        await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale
+        while table.game.phase.value == "discard":
+            await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
+
+        async def forge(message, user, custom_id):
+            sent = await fake_discord.click(message, custom_id, user=scene[user], forged=True)
+            return await sent.wait_response()
+
+        stale = await forge(ann, "ann", f"apo:h:{table.id}:0:hint")
+        assert stale.response_type == 7 and stale.message.id == ann.id
+        assert ann.content == "The game moved on since: here is your hand now."
+        now = table.version
+        reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
+        assert reply.ephemeral and "not playing" in text_of(reply.message)
+        # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
+        assert table.game.active_player == scene.id("bob")
+        reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
+        assert reply.response_type == 7
+        assert ann.content == "It is not your turn: ask again when it is."
+        assert table.version == now

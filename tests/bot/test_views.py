@@ -67,3 +67,21 @@ def test_a_hand_dm_fits_discords_limit_and_keeps_the_latest_changes():
     assert len(text) <= render.CONTENT_LIMIT
     assert "change number 199" in text and "change number 190" not in text
     assert "2♥ 3♥" in text
+
+
+def test_the_hint_button_is_enabled_exactly_when_the_crew_policy_has_advice():
+    def hint_enabled(table: Table, player: int) -> bool:
+        return "hint" in actions(panel.panel_message(table, player, "en", now=0))
+
+    table = table_with(hands=[["2H", "3H", "4H", "5H", "6H", "7H", "8H"], ["2C"]])
+    assert hint_enabled(table, 1) and not hint_enabled(table, 2)  # her turn, not his
+    phases = table.game.phase
+    for phase, pending in [
+        (phases.DISCARD, {"count": 2}),
+        (phases.REROLL, {"step": "accuracy", "index": 1, "rerolls": 1}),
+    ]:
+        table.game.phase, table.game.pending = phase, pending
+        assert hint_enabled(table, 1) and not hint_enabled(table, 2), phase
+    table.game.phase, table.game.pending = phases.RESHUFFLE, {"player": 1, "draws_left": 1}
+    assert not hint_enabled(table, 1) and not hint_enabled(table, 2)
+    assert ":hint" in str(panel.panel_message(table, 1, "en", now=0)["view"].to_components())
