@@ -817,13 +817,17 @@ class Load:
             ):
                 target = "launch"
             else:  # a chosen subset: the panel's card of each chosen suit
-                select = next(c for c in panel.iter_components() if c.get("type") == 3)
+                select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
+                if select is None:  # not the panel's cards (a higher one): typed instead
+                    return await self.slash(tab, action, player)
                 values = [o["value"] for o in select["options"] if o["value"][-1] in wanted]
                 chosen = await self.fake.select(panel, select["custom_id"], values, user=player)
                 await self.answered(chosen, "panel launch subset")
                 return chosen
         elif kind == "discard":
-            select = next(c for c in panel.iter_components() if c.get("type") == 3)
+            select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
+            if select is None:  # the panel does not offer it (yet): typed instead
+                return await self.slash(tab, action, player)
             chosen = await self.fake.select(
                 panel, select["custom_id"], list(action["cards"]), user=player
             )
