@@ -58,7 +58,7 @@ def games_and_launches(count: int, policy: str):
 
 
 def forget(bands: bool = False, parts: bool = False) -> None:
-    picture._board.cache_clear()
+    picture.drawn.cache_clear()
     launch_picture._launch.cache_clear()
     if bands:
         picture._bands.clear()

@@ -91,11 +91,10 @@ def picture_of(table: Table) -> Picture | None:
     """The board picture of `table`; None in a lobby or where pictures are off."""
     if table.game is None or not table.pictures:
         return None
-    view = table.game.public_view()
-    png = picture.draw(view, table.language)
+    shown = picture.shown(table.game.public_view(), table.language)
+    png = picture.drawn(shown)
     digest = hashlib.blake2b(png, digest_size=8).hexdigest()
-    description = picture.describe(view, table.language)[:1024]
-    return Picture(f"apophis-board-{digest}.png", png, description)
+    return Picture(f"apophis-board-{digest}.png", png, picture.described(shown)[:1024])
 
 
 def with_picture(message: dict[str, Any], table: Table) -> tuple[dict[str, Any], Picture | None]:

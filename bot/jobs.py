@@ -24,8 +24,6 @@ Job = Callable[[], Awaitable[None]]
 #: How long held jobs wait for the answer to the interaction that caused them.
 HOLD_SECONDS = 0.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
-#: Jobs sent at once in a lane, unless the lane says otherwise.
-WORKERS = 8
 
 
 class RateLimiter:
@@ -50,19 +48,18 @@ class RateLimiter:
 
 
 class Jobs:
-    """Lanes of coalesced jobs, each worked by `workers` tasks (see the module docstring).
+    """Lanes of coalesced jobs, each worked by its own tasks (see the module docstring).
 
-    `lane_of(key)` names a key's lane, one of `lanes`; `workers` is how many jobs each
-    lane sends at once (a number for all, or one per lane); `quiet` keys' failures are
-    not retried unless transient (posts must not come twice).
+    `lanes` maps each lane to how many jobs it sends at once; `lane_of(key)` names a
+    key's lane; `quiet` keys' failures are not retried unless transient (posts must not
+    come twice).
     """
 
     def __init__(
         self,
-        lanes: tuple[str, ...],
+        lanes: dict[str, int],
         lane_of: Callable[[tuple], str],
         *,
-        workers: int | dict[str, int] = WORKERS,
         quiet: Callable[[tuple], bool] = lambda key: False,
     ) -> None:
         self._lane_of, self._once = lane_of, quiet
@@ -72,9 +69,10 @@ class Jobs:
         #: Workers of each lane waiting for a job, each woken alone (not all at once).
         self._waiting: dict[str, deque[asyncio.Future]] = {lane: deque() for lane in lanes}
         self._idle = asyncio.Event()
-        width = workers if isinstance(workers, dict) else dict.fromkeys(lanes, workers)
         self._workers = [
-            asyncio.create_task(self._work(lane)) for lane in lanes for _ in range(width[lane])
+            asyncio.create_task(self._work(lane))
+            for lane, workers in lanes.items()
+            for _ in range(workers)
         ]
         #: group -> jobs waiting for the answer to the interaction that caused them.
         self._held: dict[int, dict[tuple, Job]] = {}

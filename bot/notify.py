@@ -35,7 +35,7 @@ from bot import board_picture, components, panel, render
 from bot.board_picture import Picture
 from bot.dms import NO_MENTIONS, HandDMs
 from bot.i18n import t
-from bot.jobs import WORKERS, Job, Jobs, RateLimiter
+from bot.jobs import Job, Jobs, RateLimiter
 from bot.tokens import Owned, Token, Tokens
 
 if TYPE_CHECKING:
@@ -50,12 +50,11 @@ log = logging.getLogger(__name__)
 GLOBAL_RATE = 45.0
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
-#: The outbox's queues: hand DMs (always paced by the global budget) apart from the rest.
-LANES = ("tables", "dms")
-#: Requests each lane has in flight at once. Tables go through interaction tokens, out of
-#: the global budget: at Discord's round trip of about 100 ms, 2,500 busy games ask for
-#: some 2,000 a second. DMs wait for the budget (45 a second) anyway.
-LANE_WORKERS = {"tables": 256, "dms": WORKERS}
+#: The outbox's queues, hand DMs (always paced by the global budget) apart from the rest,
+#: and the requests each has in flight at once. Tables go through interaction tokens, out
+#: of the global budget: at Discord's round trip of about 100 ms, 2,500 busy games ask
+#: for some 2,000 a second. DMs wait for the budget (45 a second) anyway.
+LANES = {"tables": 256, "dms": 8}
 #: Messages posted below the board after which its next update posts it again below.
 REPOST_AFTER = 10
 #: Seconds after a game's end before its tokens and records are forgotten.
@@ -86,7 +85,6 @@ class Outbox:
         audience: Audience,
         *,
         rate: float = GLOBAL_RATE,
-        workers: int | dict[str, int] = LANE_WORKERS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
@@ -108,7 +106,6 @@ class Outbox:
         self.jobs = Jobs(
             LANES,
             lambda key: "dms" if key[0] == "dm" else "tables",
-            workers=workers,
             quiet=lambda key: key[0] == "post",
         )
         self._post_seq = 0

@@ -74,12 +74,17 @@ def shown(view: PublicView, language: str) -> Shown:
 
 def draw(view: PublicView, language: str) -> bytes:
     """The board picture of `view` as PNG bytes (the same table gives the same bytes)."""
-    return _board(shown(view, language))
+    return drawn(shown(view, language))
 
 
 def describe(view: PublicView, language: str) -> str:
     """The board picture in words (its alt text), in `language`."""
-    s = shown(view, language)
+    return described(shown(view, language))
+
+
+def described(s: Shown) -> str:
+    """The alt text of the picture showing `s`."""
+    language = s.language
     parts = [t(language, "picture.alt.apophis", value=max(3 - s.damage, 0), damage=s.damage)]
     if s.rules is Rules.BASIC:
         parts.append(t(language, "picture.alt.deflection", counters=s.counters))
@@ -152,7 +157,8 @@ def _palette_bytes() -> bytes:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _board(s: Shown) -> bytes:
+def drawn(s: Shown) -> bytes:
+    """The PNG of the picture showing `s` (cached: a table drawn again costs nothing)."""
     if s.outcome is not None:  # the end shades the whole board: drawn whole (once a game)
         return png(board_rgb(s))
     head = pngwrite.head(WIDTH, HEIGHT, _palette_bytes())

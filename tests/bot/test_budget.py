@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from bot.jobs import WORKERS
 from bot.narrate import BEGAN
+from bot.notify import LANES
 from bot.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state
 
@@ -141,7 +141,7 @@ async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, 
     # More players are owed a DM than the outbox has workers, and the global budget is
     # spent: the DMs wait, but the board (through its token) must still follow play.
     bot = make_bot()
-    onlookers = [f"onlooker{i}" for i in range(2 * WORKERS)]
+    onlookers = [f"onlooker{i}" for i in range(2 * LANES["dms"])]
     scene = Scene(fake_discord, bot, names=("ann", "bob", *onlookers))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
@@ -156,7 +156,7 @@ async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, 
         bot.outbox._spend = spent
         for name in onlookers:  # (a DM to someone not playing shows an empty hand)
             bot.outbox.hand_changed(table, scene[name].user.id, [BEGAN])
-        await bot_state(lambda: len(waiting) == WORKERS)  # every DM worker is stuck
+        await bot_state(lambda: len(waiting) == LANES["dms"])  # every DM worker is stuck
         start = len(fake_discord.requests)
         await scene.cmd("draw", "ann")  # a slash command: the outbox edits the board
         await fake_discord.wait_for(

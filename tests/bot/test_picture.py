@@ -82,7 +82,7 @@ def changed_regions(before: bytes, after: bytes) -> set[str]:
 
 def test_the_same_table_gives_the_same_bytes_even_redrawn():
     first = picture.draw(midgame(), "en")
-    picture._board.cache_clear()
+    picture.drawn.cache_clear()
     assert picture.draw(midgame(), "en") == first
     assert first != picture.draw(destroyed(), "en")
     assert first.startswith(b"\x89PNG")
@@ -136,12 +136,12 @@ def test_kept_bands_are_bounded_forgetting_the_oldest_first():
 def test_pictures_are_cached_by_what_they_show():
     view = midgame()
     picture.draw(view, "en")
-    hits = picture._board.cache_info().hits
+    hits = picture.drawn.cache_info().hits
     # The turn number and the order the depot is listed in are not shown: same picture.
     same = dataclasses.replace(view, turn=view.turn + 7, depot=tuple(reversed(view.depot)))
     assert picture.shown(same, "en") == picture.shown(view, "en")
     picture.draw(same, "en")
-    assert picture._board.cache_info().hits == hits + 1
+    assert picture.drawn.cache_info().hits == hits + 1
 
 
 # ----------------------------------------------------- each fact in its place
