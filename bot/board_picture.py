@@ -11,7 +11,6 @@ names the same file and need not upload it again (see bot.notify).
 
 from __future__ import annotations
 
-import hashlib
 import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,13 +19,15 @@ import discord
 import orjson
 from discord import utils
 
-from bot import components, launch_picture, picture
+from bot import components, launch_picture, picture, pngwrite
 from bot.i18n import t
 from engine import PublicView, Rules
 
 if TYPE_CHECKING:
     from bot.service import Report, Table
 
+#: What separates the parts of a multipart body (it must not occur in them: checked).
+BOUNDARY = "apophis-Vx3q9TzR7mKd2WfLp8Ye"
 #: The board's fields the picture does not replace (their keys in render.board_embed).
 KEPT_FIELDS = ("board.players", "board.recent")
 
@@ -51,10 +52,9 @@ class Picture:
         """`payload` with the picture as Discord's multipart form (payload_json, files[0]),
         as one body: its content type and bytes (sent again as they are on a retry)."""
         head = orjson.dumps(payload)
-        boundary = "apophis-" + hashlib.blake2b(head + self.png, digest_size=12).hexdigest()
-        # (A hash of the parts: its turning up inside them is all but impossible.)
+        boundary = BOUNDARY
         while boundary.encode() in head or boundary.encode() in self.png:
-            boundary += "x"
+            boundary += "x"  # (never seen: 24 random characters turning up by chance)
         name = self.filename.replace('"', "")
         body = b"".join(
             (
@@ -93,8 +93,8 @@ def picture_of(table: Table) -> Picture | None:
         return None
     shown = picture.shown(table.game.public_view(), table.language)
     png = picture.drawn(shown)
-    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
-    return Picture(f"apophis-board-{digest}.png", png, picture.described(shown)[:1024])
+    name = f"apophis-board-{pngwrite.fingerprint(png)}.png"
+    return Picture(name, png, picture.described(shown)[:1024])
 
 
 def with_picture(message: dict[str, Any], table: Table) -> tuple[dict[str, Any], Picture | None]:
@@ -147,9 +147,9 @@ def report_picture(table: Table) -> Picture | None:
     if report is None or not table.pictures:
         return None
     png = launch_picture.draw_launch(report.events, table.language)
-    digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+    name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
     description = launch_picture.describe(report.events, table.language)[:1024]
-    return Picture(f"apophis-launch-{digest}.png", png, description)
+    return Picture(name, png, description)
 
 
 def with_report_picture(

@@ -85,28 +85,44 @@ def describe(view: PublicView, language: str) -> str:
 def described(s: Shown) -> str:
     """The alt text of the picture showing `s`."""
     language = s.language
-    parts = [t(language, "picture.alt.apophis", value=max(3 - s.damage, 0), damage=s.damage)]
-    if s.rules is Rules.BASIC:
-        parts.append(t(language, "picture.alt.deflection", counters=s.counters))
-    if s.rocket:
-        sections = ", ".join(t(language, f"build.{c.value}.{Size(z).label}") for c, z in s.rocket)
-        total, fuelled = fuel(s.rocket)
-        key = "picture.alt.rocket_fuelled" if fuelled else "picture.alt.rocket_short"
-        parts.append(t(language, key, sections=sections, total=total))
-    else:
-        parts.append(t(language, "picture.alt.no_rocket"))
-    parts.append(t(language, "picture.alt.sequence", played=len(s.sequence)))
-    parts.append(t(language, "picture.alt.cards", deck=s.deck, discards=s.discard))
-    hands = ", ".join(
-        t(language, "picture.alt.seat", seat=i + 1, cards=n) for i, n in enumerate(s.hands)
-    )
-    parts.append(t(language, "picture.alt.hands", hands=hands))
+    parts = [
+        _described_table(language, s.rules, s.damage, s.counters, s.rocket, len(s.sequence)),
+        t(language, "picture.alt.cards", deck=s.deck, discards=s.discard),
+        _described_hands(language, s.hands),
+    ]
     if s.outcome is not None:
         title, line = ending_words(s.outcome, language)
         parts.append(f"{title.capitalize()} {line}")
     elif s.active is not None:
         parts.append(t(language, "picture.alt.active", seat=s.active + 1, note=s.note))
     return t(language, "picture.alt.board", parts="; ".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def _described_table(
+    language: str, rules: Rules, damage: int, counters: int, rocket: tuple, played: int
+) -> str:
+    """Apophis, the rocket and the sequence in words (a build or a launch changes them)."""
+    parts = [t(language, "picture.alt.apophis", value=max(3 - damage, 0), damage=damage)]
+    if rules is Rules.BASIC:
+        parts.append(t(language, "picture.alt.deflection", counters=counters))
+    if rocket:
+        sections = ", ".join(t(language, f"build.{c.value}.{Size(z).label}") for c, z in rocket)
+        total, fuelled = fuel(rocket)
+        key = "picture.alt.rocket_fuelled" if fuelled else "picture.alt.rocket_short"
+        parts.append(t(language, key, sections=sections, total=total))
+    else:
+        parts.append(t(language, "picture.alt.no_rocket"))
+    parts.append(t(language, "picture.alt.sequence", played=played))
+    return "; ".join(parts)
+
+
+@lru_cache(maxsize=4096)
+def _described_hands(language: str, hands: tuple[int, ...]) -> str:
+    seats = ", ".join(
+        t(language, "picture.alt.seat", seat=i + 1, cards=n) for i, n in enumerate(hands)
+    )
+    return t(language, "picture.alt.hands", hands=seats)
 
 
 # ------------------------------------------------------------------ drawing
@@ -169,20 +185,17 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
     """One band of rows, compressed, put together from the parts it shows.
 
     The bands above the last are kept (most actions change only the last one)."""
-    top = BANDS[index][0]
-    names = _BAND_PARTS[index]
-    kept = index < len(BANDS) - 1
-    if kept:
-        key = (index, s.rules, s.language, *(PARTS[name][2](s) for name in names))
+    top, _, facts = BANDS[index]
+    if facts is not None:
+        key = (index, s.rules, s.language, facts(s))
         band = _bands.get(key)
         if band is not None:
             return band
     rows = _band_background(index, s.rules, s.language).copy()
-    for name in names:
-        left, part_top = PARTS[name][0][:2]
+    for name, (left, part_top) in _BAND_PARTS[index]:
         rows.paste(_part(name, s), (left + 1, part_top - top))
     band = pngwrite.band(rows)
-    if kept:
+    if facts is not None:
         _bands.put(key, band, len(band.chunk))
     return band
 
@@ -219,7 +232,7 @@ _bands = _Kept(BAND_CACHE_BYTES)
 @lru_cache(maxsize=16)
 def _band_background(index: int, rules: Rules, language: str) -> Image.Image:
     """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
-    top, bottom = BANDS[index]
+    top, bottom, _ = BANDS[index]
     rows = pngwrite.canvas(WIDTH, bottom - top)
     rows.paste(_quantize(background(rules, language).crop((0, top, WIDTH, bottom))), (1, 0))
     return rows
@@ -235,7 +248,8 @@ def _part(name: str, s: Shown) -> Image.Image:
     key = (s.rules, s.language, facts(s))
     part = kept.get(key)
     if part is None:
-        image = background(s.rules, s.language).copy()
+        image = _scratch(s.rules, s.language)
+        image.paste(_blank(name, s.rules, s.language), box[:2])  # what an earlier part drew
         draw_part(image, ImageDraw.Draw(image), s)
         part = _quantize(image.crop(box))
         if len(kept) * part.width * part.height >= PART_CACHE_BYTES:
@@ -244,7 +258,20 @@ def _part(name: str, s: Shown) -> Image.Image:
     return part
 
 
+#: The parts each band shows, and where they go in it.
+@lru_cache(maxsize=8)
+def _scratch(rules: Rules, language: str) -> Image.Image:
+    """A whole board to draw parts on (in their own boxes, each blanked first)."""
+    return background(rules, language).copy()
+
+
+@lru_cache(maxsize=len(PARTS) * 4)
+def _blank(name: str, rules: Rules, language: str) -> Image.Image:
+    """The background of a part's box."""
+    return background(rules, language).crop(PARTS[name][0])
+
+
 _BAND_PARTS = [
-    [name for name, (box, _, _) in PARTS.items() if box[1] < bottom and box[3] > top]
-    for top, bottom in BANDS
+    [(name, box[:2]) for name, (box, _, _) in PARTS.items() if box[1] < bottom and box[3] > top]
+    for top, bottom, _ in BANDS
 ]

@@ -7,6 +7,7 @@ bot.picture caches it. `BANDS` are the rows, grouped by what changes them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache, partial
 from operator import attrgetter
 from typing import NamedTuple
@@ -295,10 +296,26 @@ PARTS = {
     "discard": ((0, BAND_TOP + 31, PILES_WIDTH, HEIGHT), _discard, attrgetter("discard")),
     **{f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i)) for i in range(4)},
 }
+
+
+class Band(NamedTuple):
+    """Rows of the picture, and what they show: whatever draws them reads only `facts`
+    (the points follow from the rocket). None: nearly every action changes them, so
+    they are not kept."""
+
+    top: int
+    bottom: int
+    facts: Callable[[Shown], tuple] | None
+
+
 #: The rows of the picture by what changes them: the top (Apophis, the rocket, the
 #: sequence), the middle (the rocket, its points, the depot), the bottom (the cards, the
 #: seats and the turn, which nearly every action changes).
-BANDS = ((0, REGIONS["points"][1]), (REGIONS["points"][1], BAND_TOP), (BAND_TOP, HEIGHT))
+BANDS = (
+    Band(0, REGIONS["points"][1], attrgetter("damage", "counters", "rocket", "sequence")),
+    Band(REGIONS["points"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
+    Band(BAND_TOP, HEIGHT, None),
+)
 
 
 def ending(image: Image.Image, outcome: Outcome, language: str) -> None:

@@ -3,8 +3,9 @@
 Each band of rows becomes its own IDAT chunk: raw deflate blocks that end byte-aligned
 (a sync flush) and refer to nothing before them, so bands compressed at different
 times join into one zlib stream, as pigz joins its blocks. A picture whose top rows did
-not change reuses their chunk as it is: only the bands that changed are compressed
-(zlib level 1), and the stream's checksum is combined from the bands' own.
+not change reuses their chunk as it is: only the bands that changed are compressed, and
+the stream's checksum is combined from the bands' own. Compression is ISA-L's (python-isal),
+a deflate three times as fast as zlib's at its fastest, and its output a little smaller.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import zlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from isal import isal_zlib
 from PIL import Image
 
-LEVEL = 1  # zlib effort: 6 is a fifth smaller and three times slower
+LEVEL = 1  # ISA-L effort: 0 is a quarter faster and a quarter larger
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 #: The zlib header (deflate, 32 KB window, fastest), then the bands' chunks, then a final
@@ -49,9 +51,9 @@ def canvas(width: int, height: int) -> Image.Image:
 def band(rows: Image.Image) -> Band:
     """The band of a `canvas` (its rows), compressed."""
     raw = rows.tobytes()
-    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    data = deflate.compress(raw) + deflate.flush(zlib.Z_SYNC_FLUSH)
-    return Band(_chunk(b"IDAT", data), zlib.adler32(raw), len(raw))
+    deflate = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
+    data = deflate.compress(raw) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
+    return Band(_chunk(b"IDAT", data), isal_zlib.adler32(raw), len(raw))
 
 
 def band_of(image: Image.Image) -> Band:
@@ -89,3 +91,9 @@ def write(head_bytes: bytes, bands: Iterable[Band]) -> bytes:
     parts.append(_chunk(b"IDAT", _FINAL_BLOCK + struct.pack(">I", adler)))
     parts.append(_IEND)
     return b"".join(parts)
+
+
+def fingerprint(data: bytes) -> str:
+    """16 hex digits that tell pictures apart (two checksums of independent kinds, so
+    a file name changes with its picture): a tenth of the time of a cryptographic hash."""
+    return f"{isal_zlib.crc32(data):08x}{isal_zlib.adler32(data):08x}"

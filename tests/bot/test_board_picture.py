@@ -3,10 +3,14 @@ request, multipart included, against Discord's OpenAPI description)."""
 
 from __future__ import annotations
 
+import email.parser
+import json
+
 import discord
 import pytest
 
 from bot import launch_picture, picture
+from bot.board_picture import BOUNDARY, Picture
 from tests.bot.helpers import Scene, bot_state, text_of
 
 pytestmark = pytest.mark.e2e
@@ -160,3 +164,19 @@ async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_di
             table.game.public_view(), "en"
         )
         assert old.attachments == [] and old.content  # one line, no picture
+
+
+@pytest.mark.parametrize("inside", ["png", "payload"])
+def test_a_boundary_found_inside_a_part_is_made_longer(inside):
+    """The multipart body stays well formed even if a part holds the usual boundary."""
+    png = b"\x89PNG" + (BOUNDARY.encode() if inside == "png" else b"") + b"rest"
+    payload = {"content": BOUNDARY if inside == "payload" else "hi", "attachments": []}
+    content_type, body = Picture("board.png", png, "alt").form(payload)
+    assert content_type != f"multipart/form-data; boundary={BOUNDARY}"
+    message = email.parser.BytesParser().parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body
+    )
+    head, file = message.get_payload()
+    assert json.loads(head.get_payload(decode=True)) == payload
+    assert file.get_filename() == "board.png"
+    assert file.get_payload(decode=True) == png

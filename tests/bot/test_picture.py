@@ -105,6 +105,26 @@ def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole(players
         assert drawn.tobytes() == whole.tobytes()
 
 
+def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
+    """A band is kept by its facts alone: two tables that agree on them must agree on
+    the facts of every part drawn in its rows (tables of whole games, both rule sets)."""
+    seen: dict[tuple, tuple] = {}
+    for seed, rules in itertools.product(range(6), Rules):
+        game, rng = Game.new([1, 2, 3], rules, seed=seed), random.Random(seed)
+        while not game.is_over:
+            if game.phase is Phase.RESHUFFLE:
+                game.finish_reshuffle()
+            else:
+                game.apply(choose_action(game, rng))
+            s = picture.shown(game.public_view(), "en")
+            for index, (_, _, facts) in enumerate(parts.BANDS):
+                if facts is None:
+                    continue
+                drawn = tuple(parts.PARTS[name][2](s) for name, _ in picture._BAND_PARTS[index])
+                assert seen.setdefault((index, rules, facts(s)), drawn) == drawn
+    assert len(seen) > 50
+
+
 def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
     """The rows above the cards and seats are kept compressed: a draw, a discard or a
     turn passing compresses only the bottom band again."""
@@ -121,7 +141,7 @@ def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
     compressed.clear()
     built = (*view.rocket, (Colour.GREEN, Size.SMALL))
     picture.draw(dataclasses.replace(drew, rocket=built), "en")  # the rocket is in every band
-    assert compressed == [bottom - top for top, bottom in parts.BANDS]
+    assert compressed == [bottom - top for top, bottom, _ in parts.BANDS]
     assert sum(compressed) == parts.HEIGHT
 
 
