@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from functools import lru_cache
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from bot import pngwrite
@@ -185,15 +186,15 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
     """One band of rows, compressed, put together from the parts it shows.
 
     The bands above the last are kept (most actions change only the last one)."""
-    top, _, facts = BANDS[index]
+    facts = BANDS[index].facts
     if facts is not None:
         key = (index, s.rules, s.language, facts(s))
         band = _bands.get(key)
         if band is not None:
             return band
     rows = _band_background(index, s.rules, s.language).copy()
-    for name, (left, part_top) in _BAND_PARTS[index]:
-        rows.paste(_part(name, s), (left + 1, part_top - top))
+    for name, into, rows_of_part in _BAND_PARTS[index]:
+        rows[into] = _part(name, s)[rows_of_part]
     band = pngwrite.band(rows)
     if facts is not None:
         _bands.put(key, band, len(band.chunk))
@@ -230,19 +231,19 @@ _bands = _Kept(BAND_CACHE_BYTES)
 
 
 @lru_cache(maxsize=16)
-def _band_background(index: int, rules: Rules, language: str) -> Image.Image:
+def _band_background(index: int, rules: Rules, language: str) -> np.ndarray:
     """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
     top, bottom, _ = BANDS[index]
     rows = pngwrite.canvas(WIDTH, bottom - top)
-    rows.paste(_quantize(background(rules, language).crop((0, top, WIDTH, bottom))), (1, 0))
+    rows[:, 1:] = np.asarray(_quantize(background(rules, language).crop((0, top, WIDTH, bottom))))
     return rows
 
 
-_parts: dict[str, OrderedDict[tuple, Image.Image]] = {}
+_parts: dict[str, OrderedDict[tuple, np.ndarray]] = {}
 
 
-def _part(name: str, s: Shown) -> Image.Image:
-    """One part of the board (in the palette), drawn once for the facts it shows."""
+def _part(name: str, s: Shown) -> np.ndarray:
+    """One part of the board (its rows in the palette), drawn once for the facts it shows."""
     box, draw_part, facts = PARTS[name]
     kept = _parts.setdefault(name, OrderedDict())
     key = (s.rules, s.language, facts(s))
@@ -251,8 +252,8 @@ def _part(name: str, s: Shown) -> Image.Image:
         image = _scratch(s.rules, s.language)
         image.paste(_blank(name, s.rules, s.language), box[:2])  # what an earlier part drew
         draw_part(image, ImageDraw.Draw(image), s)
-        part = _quantize(image.crop(box))
-        if len(kept) * part.width * part.height >= PART_CACHE_BYTES:
+        part = np.asarray(_quantize(image.crop(box)))
+        if len(kept) * part.size >= PART_CACHE_BYTES:
             kept.popitem(last=False)
         kept[key] = part
     return part
@@ -271,7 +272,21 @@ def _blank(name: str, rules: Rules, language: str) -> Image.Image:
     return background(rules, language).crop(PARTS[name][0])
 
 
+def _placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tuple, slice]:
+    """Where a part's rows go among the rows of a band (on a canvas: x + 1), and which
+    of its rows are the band's."""
+    left, part_top, right, part_bottom = box
+    first, last = max(part_top, top), min(part_bottom, bottom)
+    into = (slice(first - top, last - top), slice(left + 1, right + 1))
+    return into, slice(first - part_top, last - part_top)
+
+
+#: The parts each band shows: where their rows go in it, and which of them.
 _BAND_PARTS = [
-    [(name, box[:2]) for name, (box, _, _) in PARTS.items() if box[1] < bottom and box[3] > top]
+    [
+        (name, *_placed(box, top, bottom))
+        for name, (box, _, _) in PARTS.items()
+        if box[1] < bottom and box[3] > top
+    ]
     for top, bottom, _ in BANDS
 ]

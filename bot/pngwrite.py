@@ -15,6 +15,7 @@ import zlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
+import numpy as np
 from isal import isal_zlib
 from PIL import Image
 
@@ -39,27 +40,23 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def canvas(width: int, height: int) -> Image.Image:
-    """An empty palette image one column wider than the rows: draw at x + 1.
-
-    Its bytes are then the rows as PNG stores them, each after its filter byte (0, none),
-    which is what column 0 holds as long as nothing is pasted there.
-    """
-    return Image.new("P", (width + 1, height), 0)
+def canvas(width: int, height: int) -> np.ndarray:
+    """Empty rows of a palette picture `width` wide, as PNG stores them: each after its
+    filter byte (column 0: none, as long as nothing is put there)."""
+    return np.zeros((height, width + 1), np.uint8)
 
 
-def band(rows: Image.Image) -> Band:
+def band(rows: np.ndarray) -> Band:
     """The band of a `canvas` (its rows), compressed."""
-    raw = rows.tobytes()
     deflate = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
-    data = deflate.compress(raw) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
-    return Band(_chunk(b"IDAT", data), isal_zlib.adler32(raw), len(raw))
+    data = deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
+    return Band(_chunk(b"IDAT", data), isal_zlib.adler32(rows), rows.nbytes)
 
 
 def band_of(image: Image.Image) -> Band:
     """The whole of a palette image as one band."""
     rows = canvas(image.width, image.height)
-    rows.paste(image, (1, 0))
+    rows[:, 1:] = np.asarray(image)
     return band(rows)
 
 
