@@ -5,8 +5,8 @@ set, replaces the outbox's own pacing (APOPHIS_GLOBAL_RATE, 45 requests a second
 The load benchmark lifts it so that the requests the bot *wants* to send (the demand
 on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
-BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no board picture, as on
-servers that turned pictures off.
+BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no pictures, as on servers
+that turned them off (every table is tracked with pictures off).
 BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from bot import board_picture, notify
+from bot import notify, service
 from bot.app import main
 
 
@@ -144,7 +144,13 @@ if __name__ == "__main__":
 
         notify.Outbox.__init__ = lifted
     if os.environ.get("BENCH_PICTURES") == "off":
-        board_picture.picture_of = lambda table: None
+        tracked = service.GameService._track
+
+        def without_pictures(self, table) -> None:
+            tracked(self, table)
+            table.pictures = False
+
+        service.GameService._track = without_pictures
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):

@@ -1,10 +1,9 @@
 """The pictures on the board and the launch report: files, embed images, alt texts.
 
-`with_picture` takes a board message (`components.board_message`) and, when the game
-has started and its server shows pictures, makes the picture the embed's image
-(``attachment://``) and leaves in the text only what the picture does not say (the
-countdown and status, the players by name, the last actions) with the table in one
-line. The file is named after its content, so a board whose picture did not change
+`board` is the board message (`components.board_message`): when the game has started
+and its server shows pictures, the picture is the embed's image (``attachment://``) and
+the text keeps only what the picture does not say (the countdown and status, the
+players by name, the last actions) with the table in one line. The file is named after its content, so a board whose picture did not change
 names the same file and need not upload it again (see bot.notify).
 `with_report_picture` does the same for the launch report, whose text stays whole.
 """
@@ -28,8 +27,6 @@ if TYPE_CHECKING:
 
 #: What separates the parts of a multipart body (it must not occur in them: checked).
 BOUNDARY = "apophis-Vx3q9TzR7mKd2WfLp8Ye"
-#: The board's fields the picture does not replace (their keys in render.board_embed).
-KEPT_FIELDS = ("board.players", "board.recent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,32 +84,27 @@ class Picture:
         return {"form": form, "files": [file]}
 
 
-def picture_of(table: Table) -> Picture | None:
-    """The board picture of `table`; None in a lobby or where pictures are off."""
+def picture_of(table: Table, view: PublicView) -> Picture | None:
+    """The board picture of `table` (whose public view is `view`); None in a lobby or
+    where pictures are off."""
     if table.game is None or not table.pictures:
         return None
-    shown = picture.shown(table.game.public_view(), table.language)
+    shown = picture.shown(view, table.language)
     png = picture.drawn(shown)
     name = f"apophis-board-{pngwrite.fingerprint(png)}.png"
     return Picture(name, png, picture.described(shown)[:1024])
 
 
-def with_picture(message: dict[str, Any], table: Table) -> tuple[dict[str, Any], Picture | None]:
-    """The board message with its picture as the embed's image, and that picture."""
-    shown = picture_of(table)
-    if shown is None:
-        return message, None
-    embed = message["embed"].copy()
-    language = table.language
-    names = {t(language, key) for key in KEPT_FIELDS}
-    kept = [f for f in embed.fields if f.name in names]
-    embed.clear_fields()
-    value = summary(table.game.public_view(), language)
-    embed.add_field(name=t(language, "picture.table"), value=value, inline=False)
-    for field in kept:
-        embed.add_field(name=field.name, value=field.value, inline=field.inline)
-    embed.set_image(url=f"attachment://{shown.filename}")
-    return {**message, "embed": embed}, shown
+def board(table: Table) -> tuple[dict[str, Any], Picture | None]:
+    """The board message (`components.board_message`), and its picture if it has one:
+    the embed's image, the table's fields in words shortened to one line beside it."""
+    if table.game is None or not table.pictures:
+        return components.board_message(table), None
+    view = table.game.public_view()
+    shown = picture_of(table, view)
+    message = components.board_message(table, view=view, summary=summary(view, table.language))
+    message["embed"].set_image(url=f"attachment://{shown.filename}")
+    return message, shown
 
 
 def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
@@ -121,7 +113,7 @@ def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
     For an edit (`edit_message`) the attachments are replaced by the picture, or
     removed when there is none; for a new message (`send_message`, `new`) it is a file.
     """
-    message, shown = with_picture(components.board_message(table), table)
+    message, shown = board(table)
     files = [shown.file()] if shown is not None else []
     return {**message, "files" if new else "attachments": files}
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.i18n import t
-from engine import Phase
+from engine import Phase, PublicView
 
 if TYPE_CHECKING:
     from bot.service import Table
@@ -169,17 +169,23 @@ def drawn_version(table: Table) -> int:
     return table.version if table.game is not None else -1
 
 
-def board_message(table: Table, now: float | None = None) -> dict[str, Any]:
+def board_message(
+    table: Table,
+    now: float | None = None,
+    view: PublicView | None = None,
+    summary: str | None = None,
+) -> dict[str, Any]:
     """The live board and its buttons; those that cannot work now are disabled.
 
     Build…, Launch… and Discard… open the player's hand panel, where those moves are
-    one click each.
+    one click each. `view` is the game's public view, if already at hand; `summary`
+    the line that stands for the table where a picture shows it (render.board_embed).
     """
     if table.game is None:
         return lobby_message(table)
     now = time.time() if now is None else now
-    view = table.game.public_view()
-    embed = render.board_embed(table, view, table.time_left(now))
+    view = table.game.public_view() if view is None else view
+    embed = render.board_embed(table, view, table.time_left(now), summary)
     if view.phase is Phase.OVER or not table.open:
         return {"embed": embed, "view": rows()}
     gid, version, language = table.id, table.version, table.language

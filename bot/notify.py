@@ -358,7 +358,7 @@ class Outbox:
         shown = 0 <= version <= self._board_written.get(table.id, -1)
         if content is None and shown and not buried:
             return  # an interaction response already showed this state
-        message, pictured = board_picture.with_picture(components.board_message(table), table)
+        message, pictured = board_picture.board(table)
         payload = message_json(message, content)
         if table.board_message_id is not None and not buried:
             owner = self._board_owner(table)

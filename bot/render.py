@@ -191,8 +191,13 @@ def lobby_embed(table: Table) -> discord.Embed:
     return embed
 
 
-def board_embed(table: Table, view: PublicView, time_left: float | None) -> discord.Embed:
-    """The live board: Apophis, counters, rocket, sequence, depot, players, clock."""
+def board_embed(
+    table: Table, view: PublicView, time_left: float | None, summary: str | None = None
+) -> discord.Embed:
+    """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
+
+    With a `summary` (the board's picture shows the table), that one line stands for
+    the table's fields: the players and the last actions stay in words."""
     language = table.language
     embed = discord.Embed(
         title=t(
@@ -204,7 +209,33 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
         colour=board_colour(table, view, time_left),
     )
     embed.description = _status_line(table, view, time_left)
+    if summary is None:
+        _table_fields(embed, table, view)
+    else:
+        embed.add_field(name=t(language, "picture.table"), value=summary, inline=False)
+    seats = []
+    host = t(language, "board.host")
+    for seat in view.seats:
+        marker = "▶️" if seat.player == view.active_player else "▫️"
+        held = count(language, "count.cards", seat.hand_size)
+        mark = f" · {host}" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
+    embed.add_field(
+        name=t(language, "board.players"),
+        value="\n".join(seats) or t(language, "board.nobody"),
+        inline=False,
+    )
+    if table.recent:
+        embed.add_field(
+            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
+        )
+    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
+    return embed
 
+
+def _table_fields(embed: discord.Embed, table: Table, view: PublicView) -> None:
+    """The table in words: Apophis, the rocket, the sequence, the depot, the cards."""
+    language = table.language
     pyramids = " ".join("▲" for _ in range(view.apophis_value)) or t(language, "board.destroyed")
     apophis = t(
         language, "board.apophis", value=view.apophis_value, pyramids=pyramids, damage=view.damage
@@ -247,25 +278,6 @@ def board_embed(table: Table, view: PublicView, time_left: float | None) -> disc
         name=t(language, "board.cards_title"),
         value=t(language, "board.cards", deck=view.deck_size, discards=view.discard_size),
     )
-
-    seats = []
-    host = t(language, "board.host")
-    for seat in view.seats:
-        marker = "▶️" if seat.player == view.active_player else "▫️"
-        held = count(language, "count.cards", seat.hand_size)
-        mark = f" · {host}" if seat.player == table.host_id else ""
-        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
-    embed.add_field(
-        name=t(language, "board.players"),
-        value="\n".join(seats) or t(language, "board.nobody"),
-        inline=False,
-    )
-    if table.recent:
-        embed.add_field(
-            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
-        )
-    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
-    return embed
 
 
 def board_colour(table: Table, view: PublicView, time_left: float | None) -> int:
