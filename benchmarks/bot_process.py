@@ -8,6 +8,7 @@ on Discord's global limit) are measured instead of the pace of a queue; pass
 BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no pictures, as on servers
 that turned them off (every table is tracked with pictures off).
 BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
+With pictures on, the bot's CPU spent making pictures is counted (see `count_picture_cpu`).
 """
 
 from __future__ import annotations
@@ -75,6 +76,39 @@ def log_gc_pauses() -> None:  # diagnostics for --verbose runs
     import signal
 
     signal.signal(signal.SIGUSR1, census)
+
+
+def count_picture_cpu() -> None:
+    """Count the CPU time (of the thread) spent on pictures: drawing them, naming them,
+    their alt texts and the one-line table beside them, their multipart bodies. On
+    SIGUSR2, print the total so far to stderr as "bench-pictures: <seconds> <calls>"."""
+    import signal
+    import time
+
+    from bot import board_picture
+
+    total = [0.0, 0]
+
+    def timed(function):
+        def counted(*args, **kwargs):
+            began = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                total[0] += time.thread_time() - began
+                total[1] += 1
+
+        return counted
+
+    for name in ("picture_of", "summary", "report_picture"):
+        setattr(board_picture, name, timed(getattr(board_picture, name)))
+    for name in ("form", "file", "multipart"):
+        setattr(board_picture.Picture, name, timed(getattr(board_picture.Picture, name)))
+
+    def report(signum, frame) -> None:
+        print(f"bench-pictures: {total[0]:.6f} {total[1]}", file=sys.stderr, flush=True)
+
+    signal.signal(signal.SIGUSR2, report)
 
 
 def on_loop(hook) -> None:
@@ -151,6 +185,8 @@ if __name__ == "__main__":
             table.pictures = False
 
         service.GameService._track = without_pictures
+    else:
+        count_picture_cpu()
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):

@@ -369,6 +369,16 @@ class Bots:
     def runqueue_wait(self) -> float:
         return sum(runqueue_wait(p.pid) or 0.0 for p in self.processes)
 
+    async def picture_cpu(self) -> float:
+        """CPU seconds the processes spent on pictures so far (bot_process.count_picture_cpu)."""
+        total = 0.0
+        for p in self.processes:
+            said = p.watch(r"^bench-pictures: (\S+) (\d+)$")
+            p.proc.send_signal(signal.SIGUSR2)
+            _, match = await asyncio.wait_for(said, 10)
+            total += float(match.group(1))
+        return total
+
     def errors(self) -> list[str]:
         return [line for p in self.processes for line in p.errors()]
 
@@ -1043,12 +1053,15 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             load.window_span = (start, start + args.duration)
             if args.verbose:  # e.g. to point a profiler at the bot for the window
                 print(f"  G={games:,}: measuring for {args.duration:.0f} s", flush=True)
+            pictures = args.pictures == "on"
+            drawing0 = await bot.picture_cpu() if pictures else 0.0
             cpu0, gen0, db0 = bot.cpu(), time.process_time(), server_cpu()
             waits0 = bot.runqueue_wait(), runqueue_wait(os.getpid())
             await asyncio.sleep(args.duration)
             end = time.monotonic()
             cpu1, gen1, db1 = bot.cpu(), time.process_time(), server_cpu()
             waits1 = bot.runqueue_wait(), runqueue_wait(os.getpid())
+            drawing1 = await bot.picture_cpu() if pictures else 0.0
             rss = bot.rss_kb()
             # Let actions of the window finish their messages (board edit, DMs).
             grace = time.monotonic() + args.grace
@@ -1092,6 +1105,20 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     f"G={games:,}: PostgreSQL server CPU {(db1 - db0) / seconds:.0%} "
                     f"({args.processes} bot process{'es' if args.processes > 1 else ''})"
                 )
+            actions = max(sample.actions, 1)
+            notes.append(
+                f"G={games:,}: bot CPU per action {(cpu1 - cpu0) / actions * 1000:.2f} ms"
+                + (
+                    f", of which pictures {(drawing1 - drawing0) / actions * 1000:.3f} ms "
+                    f"({(drawing1 - drawing0) / max(cpu1 - cpu0, 1e-9):.1%}): at the "
+                    f"{games / args.think:,.0f} actions a second {games:,} games ask for "
+                    f"(one every {args.think:g} s), "
+                    f"{(drawing1 - drawing0) / actions * games / args.think * 100:.1f} points "
+                    "of a core"
+                    if pictures
+                    else ""
+                )
+            )
             every: dict[str, int] = {}
             for r in window:
                 every[r.route] = every.get(r.route, 0) + 1

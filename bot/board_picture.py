@@ -51,7 +51,7 @@ class Picture:
         head = orjson.dumps(payload)
         boundary = BOUNDARY
         while boundary.encode() in head or boundary.encode() in self.png:
-            boundary += "x"  # (never seen: 24 random characters turning up by chance)
+            boundary += "x"  # (never seen: 20 random characters turning up by chance)
         name = self.filename.replace('"', "")
         body = b"".join(
             (
