@@ -3,8 +3,9 @@
 `board` is the board message (`components.board_message`): when the game has started
 and its server shows pictures, the picture is the embed's image (``attachment://``) and
 the text keeps only what the picture does not say (the countdown and status, the
-players by name, the last actions) with the table in one line. The file is named after its content, so a board whose picture did not change
-names the same file and need not upload it again (see bot.notify).
+players by name, the last actions) with the table in one line. The file is named after
+its content, so a board whose picture did not change names the same file and need not
+upload it again (see bot.notify).
 `with_report_picture` does the same for the launch report, whose text stays whole.
 """
 

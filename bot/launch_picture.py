@@ -11,12 +11,14 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot import picture, pngwrite
 from bot import sprites as sp
 from bot.i18n import t
-from bot.picture import WIDTH, png
+from bot.picture import WIDTH
 from engine import events as ev
 
-ROW = 50
+HEADING = 36  # the title's rows
+ROW = 50  # each check's
 
 
 def _name(step: ev.LaunchStep, language: str) -> str:
@@ -63,42 +65,72 @@ def draw_launch(events: Iterable[ev.Event], language: str) -> bytes:
 
 @lru_cache(maxsize=64)
 def _launch(steps: tuple[ev.LaunchStep, ...], language: str) -> bytes:
-    return png(_launch_image(steps, language))
+    """The PNG, joined from the heading's band and each step's (each kept: the same check
+    with the same die looks the same in every launch)."""
+    bands = [_heading_band(language, bool(steps))] + [_step_band(s, language) for s in steps]
+    return picture.joined(WIDTH, bands)
 
 
 def _launch_image(steps: tuple[ev.LaunchStep, ...], language: str) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, 36 + ROW * max(len(steps), 1)), sp.BACKGROUND)
-    canvas = ImageDraw.Draw(image)
+    """The whole picture in full colour, from the same rows as its PNG."""
+    rows = [_heading_image(language, bool(steps))] + [_step_image(s, language) for s in steps]
+    image = Image.new("RGB", (WIDTH, sum(row.height for row in rows)))
+    y = 0
+    for row in rows:
+        image.paste(row, (0, y))
+        y += row.height
+    return image
+
+
+@lru_cache(maxsize=4)
+def _heading_band(language: str, steps: bool) -> pngwrite.Band:
+    return picture.band(_heading_image(language, steps))
+
+
+@lru_cache(maxsize=1024)  # some 3 KB each
+def _step_band(step: ev.LaunchStep, language: str) -> pngwrite.Band:
+    return picture.band(_step_image(step, language))
+
+
+def _heading_image(language: str, steps: bool) -> Image.Image:
+    """The title, over an empty row when there is no check to show."""
+    image = Image.new("RGB", (WIDTH, HEADING + (0 if steps else ROW)), sp.BACKGROUND)
     sp.paste_text(image, (12, 8), t(language, "picture.launch_report"), 15, sp.MUTED)
-    for i, step in enumerate(steps):
-        y = 36 + i * ROW
-        canvas.rounded_rectangle((6, y, WIDTH - 6, y + ROW - 6), 8, fill=sp.PANEL)
-        sp.paste_text(image, (16, y + 12), _name(step, language), 18, sp.TEXT)
-        if step.success is None:
-            skipped = t(language, "picture.skipped")
-            sp.paste_text(image, (150, y + 14), skipped, 15, sp.MUTED)
-            continue
-        x = 150
-        added = list(step.parts)
-        if step.step == "fuel":  # no die: the fuel against the rocket's points
-            parts = dict(step.parts)
-            fuel = t(
-                language,
-                "picture.fuel",
-                fuel=parts["booster fuel"],
-                points=parts["rocket points"],
-            )
-            sp.paste_text(image, (x, y + 14), fuel, 15, sp.TEXT)
-            added = []
-        elif step.die is not None:
-            image.paste(sp.die_face(step.die, 34), (x, y + 5), sp.die_face(step.die, 34))
-            x += 42
-            added = added[1:]
-        for label, value in added:
-            part = t(language, "part." + label.lower().replace(" ", "_"))
-            x += sp.paste_text(image, (x, y + 14), f"+ {part} {value}", 15, sp.TEXT) + 10
-        sp.paste_text(image, (452, y + 10), f"= {step.total}", 22, sp.TEXT)
-        sp.paste_text(image, (510, y + 16), _target(step, language), 13, sp.MUTED)
-        ink = sp.TEXT if step.success else sp.MUTED
-        sp.paste_mark(image, (WIDTH - 40, y + 10), bool(step.success), 24, ink)
+    return image
+
+
+def _step_image(step: ev.LaunchStep, language: str) -> Image.Image:
+    """One check's row: its name, the die, what was added, the total, the target, the verdict."""
+    image = Image.new("RGB", (WIDTH, ROW), sp.BACKGROUND)
+    canvas = ImageDraw.Draw(image)
+    y = 0
+    canvas.rounded_rectangle((6, y, WIDTH - 6, y + ROW - 6), 8, fill=sp.PANEL)
+    sp.paste_text(image, (16, y + 12), _name(step, language), 18, sp.TEXT)
+    if step.success is None:
+        skipped = t(language, "picture.skipped")
+        sp.paste_text(image, (150, y + 14), skipped, 15, sp.MUTED)
+        return image
+    x = 150
+    added = list(step.parts)
+    if step.step == "fuel":  # no die: the fuel against the rocket's points
+        parts = dict(step.parts)
+        fuel = t(
+            language,
+            "picture.fuel",
+            fuel=parts["booster fuel"],
+            points=parts["rocket points"],
+        )
+        sp.paste_text(image, (x, y + 14), fuel, 15, sp.TEXT)
+        added = []
+    elif step.die is not None:
+        image.paste(sp.die_face(step.die, 34), (x, y + 5), sp.die_face(step.die, 34))
+        x += 42
+        added = added[1:]
+    for label, value in added:
+        part = t(language, "part." + label.lower().replace(" ", "_"))
+        x += sp.paste_text(image, (x, y + 14), f"+ {part} {value}", 15, sp.TEXT) + 10
+    sp.paste_text(image, (452, y + 10), f"= {step.total}", 22, sp.TEXT)
+    sp.paste_text(image, (510, y + 16), _target(step, language), 13, sp.MUTED)
+    ink = sp.TEXT if step.success else sp.MUTED
+    sp.paste_mark(image, (WIDTH - 40, y + 10), bool(step.success), 24, ink)
     return image

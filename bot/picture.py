@@ -131,9 +131,18 @@ def _described_hands(language: str, hands: tuple[int, ...]) -> str:
 
 def png(image: Image.Image) -> bytes:
     """PNG of `image` in the fixed palette: a third of the bytes, and fast to encode."""
-    palette = image if image.mode == "P" else _quantize(image)
-    head = pngwrite.head(palette.width, palette.height, _palette_bytes())
-    return pngwrite.write(head, [pngwrite.band_of(palette)])
+    return joined(image.width, [band(image)])
+
+
+def band(image: Image.Image) -> pngwrite.Band:
+    """The rows of `image` in the fixed palette, compressed: a band for `joined`."""
+    return pngwrite.band_of(image if image.mode == "P" else _quantize(image))
+
+
+def joined(width: int, bands: list[pngwrite.Band]) -> bytes:
+    """The PNG of rows `width` wide in the fixed palette, from their bands top to bottom."""
+    height = sum(each.length for each in bands) // (width + 1)
+    return pngwrite.write(pngwrite.head(width, height, _palette_bytes()), bands)
 
 
 def _quantize(image: Image.Image) -> Image.Image:

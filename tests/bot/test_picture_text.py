@@ -220,15 +220,18 @@ def _longest_launch() -> tuple[ev.LaunchStep, ...]:
 
 @pytest.mark.parametrize("language", languages())
 def test_every_text_of_a_launch_report_fits_its_row(language, recorder):
-    steps = _longest_launch()
-    launch_picture._launch_image(steps, language)
-    drawn = recorder.take()
-    rows = [(0, 0, parts.WIDTH, 36)] + [
-        (6, 36 + i * launch_picture.ROW, parts.WIDTH - 6, 36 + (i + 1) * launch_picture.ROW - 6)
-        for i in range(len(steps))
+    """The title, and each check in its own row (the picture is joined from those rows)."""
+    rows = [(lambda: launch_picture._heading_image(language, True), launch_picture.HEADING)]
+    rows += [
+        (lambda step=step: launch_picture._step_image(step, language), launch_picture.ROW - 6)
+        for step in _longest_launch()
     ]
-    for text, box in drawn:
-        assert not _missing(text), f"{text!r}: no glyph for {_missing(text)}"
-        assert any(_inside(box, row) for row in rows), f"{text!r} leaves its row"
-    for (a, box_a), (b, box_b) in combinations(drawn, 2):
-        assert not _overlap(box_a, box_b), f"{a!r} and {b!r} overlap ({language})"
+    for draw, height in rows:
+        draw()
+        drawn = recorder.take()
+        assert drawn
+        for text, box in drawn:
+            assert not _missing(text), f"{text!r}: no glyph for {_missing(text)}"
+            assert _inside(box, (0, 0, parts.WIDTH - 6, height)), f"{text!r} leaves its row"
+        for (a, box_a), (b, box_b) in combinations(drawn, 2):
+            assert not _overlap(box_a, box_b), f"{a!r} and {b!r} overlap ({language})"
