@@ -61,7 +61,8 @@ def forget(bands: bool = False, parts: bool = False) -> None:
     picture.drawn.cache_clear()
     launch_picture._launch.cache_clear()
     if bands:
-        picture._bands.clear()
+        for kept in picture._bands:
+            kept.clear()
     if parts:
         picture._parts.clear()
 

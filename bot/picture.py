@@ -34,10 +34,12 @@ from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
-#: The bands of rows above the bottom one, compressed: about 17 KB a table's (4.6 KB
-#: and 12.8 KB), kept for some 2,800 tables; at 2,500 busy games, the bands their builds
-#: and launches made in the last half minute or so.
-BAND_CACHE_BYTES = 48 << 20
+#: For each band (picture_parts.BANDS), how many bytes of it to keep compressed. The
+#: top and middle ones, about 3.5 KB and 12.8 KB a table, for some 3,000 tables: at
+#: 2,500 busy games, those their builds and launches made in the last half minute or so.
+#: The bottom one, about 3 KB, for some 2,700 tables: each game's is new after nearly
+#: every action, but games pass through the same few (a third of them, in 500 games).
+BAND_CACHE_BYTES = (1 << 20, 12 << 20, 36 << 20, 8 << 20)
 PART_CACHE_BYTES = 2 << 20  # for each part: a few dozen rockets, hundreds of seats
 
 
@@ -192,21 +194,17 @@ def drawn(s: Shown) -> bytes:
 
 
 def _band(index: int, s: Shown) -> pngwrite.Band:
-    """One band of rows, compressed, put together from the parts it shows.
-
-    The bands above the last are kept (most actions change only the last one)."""
-    facts = BANDS[index].facts
-    if facts is not None:
-        key = (index, s.rules, s.language, facts(s))
-        band = _bands.get(key)
-        if band is not None:
-            return band
+    """One band of rows, compressed, put together from the parts it shows (kept by the
+    facts it shows: most actions change only the bottom one)."""
+    key = (s.rules, s.language, BANDS[index].facts(s))
+    band = _bands[index].get(key)
+    if band is not None:
+        return band
     rows = _band_background(index, s.rules, s.language).copy()
     for name, into, rows_of_part in _BAND_PARTS[index]:
         rows[into] = _part(name, s)[rows_of_part]
     band = pngwrite.band(rows)
-    if facts is not None:
-        _bands.put(key, band, len(band.chunk))
+    _bands[index].put(key, band, len(band.chunk))
     return band
 
 
@@ -236,7 +234,7 @@ class _Kept:
         self.used = 0
 
 
-_bands = _Kept(BAND_CACHE_BYTES)
+_bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
 
 
 @lru_cache(maxsize=16)

@@ -300,21 +300,25 @@ PARTS = {
 
 class Band(NamedTuple):
     """Rows of the picture, and what they show: whatever draws them reads only `facts`
-    (the points follow from the rocket). None: nearly every action changes them, so
-    they are not kept."""
+    (the points follow from the rocket)."""
 
     top: int
     bottom: int
-    facts: Callable[[Shown], tuple] | None
+    facts: Callable[[Shown], tuple]
 
 
-#: The rows of the picture by what changes them: the top (Apophis, the rocket, the
-#: sequence), the middle (the rocket, its points, the depot), the bottom (the cards, the
-#: seats and the turn, which nearly every action changes).
+#: The rows of the picture by what changes them: the heading (nothing), the top
+#: (Apophis, the rocket, the sequence), the middle (the rocket, its points, the depot),
+#: the bottom (the cards, the seats and the turn, which nearly every action changes).
 BANDS = (
-    Band(0, REGIONS["points"][1], attrgetter("damage", "counters", "rocket", "sequence")),
+    Band(0, REGIONS["apophis"][1], lambda s: ()),
+    Band(
+        REGIONS["apophis"][1],
+        REGIONS["points"][1],
+        attrgetter("damage", "counters", "rocket", "sequence"),
+    ),
     Band(REGIONS["points"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
-    Band(BAND_TOP, HEIGHT, None),
+    Band(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "hands", "active", "note")),
 )
 
 
