@@ -3,10 +3,11 @@
 `draw(view)` takes only a `PublicView`, so no card of any hand can reach a picture.
 Pictures are cached by what they show (`shown(view)`): the countdown is not in them,
 so a table that did not change draws nothing new. A new table is put together from
-parts already drawn (bot.picture_parts), band of rows by band: the bands above the
-cards and seats are kept compressed, so an action that changed only those compresses
-only the bottom band (bot.pngwrite). `describe(view)` is the picture's alt text.
-`png(image)` writes any of our pictures in the palette they share."""
+parts already drawn (bot.picture_parts), band of rows by band: each band is kept
+compressed by the facts it shows, so an action that changed only the cards and seats
+compresses only the bottom band (bot.pngwrite). `describe(view)` is the picture's alt
+text. `png(image)`, `band` and `joined` write any of our pictures in the palette they
+share."""
 
 from __future__ import annotations
 
