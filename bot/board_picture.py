@@ -85,11 +85,8 @@ class Picture:
         return {"form": form, "files": [file]}
 
 
-def picture_of(table: Table, view: PublicView) -> Picture | None:
-    """The board picture of `table` (whose public view is `view`); None in a lobby or
-    where pictures are off."""
-    if table.game is None or not table.pictures:
-        return None
+def picture_of(table: Table, view: PublicView) -> Picture:
+    """The board picture of `table`, whose public view is `view`."""
     shown = picture.shown(view, table.language)
     png = picture.drawn(shown)
     name = f"apophis-board-{pngwrite.fingerprint(png)}.png"

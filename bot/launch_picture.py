@@ -71,17 +71,6 @@ def _launch(steps: tuple[ev.LaunchStep, ...], language: str) -> bytes:
     return picture.joined(WIDTH, bands)
 
 
-def _launch_image(steps: tuple[ev.LaunchStep, ...], language: str) -> Image.Image:
-    """The whole picture in full colour, from the same rows as its PNG."""
-    rows = [_heading_image(language, bool(steps))] + [_step_image(s, language) for s in steps]
-    image = Image.new("RGB", (WIDTH, sum(row.height for row in rows)))
-    y = 0
-    for row in rows:
-        image.paste(row, (0, y))
-        y += row.height
-    return image
-
-
 @lru_cache(maxsize=4)
 def _heading_band(language: str, steps: bool) -> pngwrite.Band:
     return picture.band(_heading_image(language, steps))

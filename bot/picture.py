@@ -267,7 +267,6 @@ def _part(name: str, s: Shown) -> np.ndarray:
     return part
 
 
-#: The parts each band shows, and where they go in it.
 @lru_cache(maxsize=8)
 def _scratch(rules: Rules, language: str) -> Image.Image:
     """A whole board to draw parts on (in their own boxes, each blanked first)."""

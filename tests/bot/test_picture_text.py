@@ -221,17 +221,19 @@ def _longest_launch() -> tuple[ev.LaunchStep, ...]:
 @pytest.mark.parametrize("language", languages())
 def test_every_text_of_a_launch_report_fits_its_row(language, recorder):
     """The title, and each check in its own row (the picture is joined from those rows)."""
-    rows = [(lambda: launch_picture._heading_image(language, True), launch_picture.HEADING)]
+    heading = (0, 0, parts.WIDTH, launch_picture.HEADING)
+    rows = [(lambda: launch_picture._heading_image(language, True), heading)]
+    step_box = (6, 0, parts.WIDTH - 6, launch_picture.ROW - 6)
     rows += [
-        (lambda step=step: launch_picture._step_image(step, language), launch_picture.ROW - 6)
+        (lambda step=step: launch_picture._step_image(step, language), step_box)
         for step in _longest_launch()
     ]
-    for draw, height in rows:
+    for draw, row in rows:
         draw()
         drawn = recorder.take()
         assert drawn
         for text, box in drawn:
             assert not _missing(text), f"{text!r}: no glyph for {_missing(text)}"
-            assert _inside(box, (0, 0, parts.WIDTH - 6, height)), f"{text!r} leaves its row"
+            assert _inside(box, row), f"{text!r} leaves its row"
         for (a, box_a), (b, box_b) in combinations(drawn, 2):
             assert not _overlap(box_a, box_b), f"{a!r} and {b!r} overlap ({language})"
