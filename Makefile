@@ -33,7 +33,7 @@ bench: $(STAMP)
 
 # A whole game on a local fake Discord, written as a page (ARGS="--help" for options).
 demo: $(STAMP)
-	$(BIN)/python -m tests.demo $(ARGS)
+	$(BIN)/python -m devtools.demo $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

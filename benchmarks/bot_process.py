@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 import sys
 
-from bot import notify, service
 from bot.app import main
+from bot.discord import outbox
+from bot.game import service
 
 
 def log_gc_pauses() -> None:  # diagnostics for --verbose runs
@@ -85,7 +86,7 @@ def count_picture_cpu() -> None:
     import signal
     import time
 
-    from bot import board_picture
+    from bot.views import attachments
 
     total = [0.0, 0]
 
@@ -101,9 +102,9 @@ def count_picture_cpu() -> None:
         return counted
 
     for name in ("picture_of", "summary", "report_picture"):
-        setattr(board_picture, name, timed(getattr(board_picture, name)))
+        setattr(attachments, name, timed(getattr(attachments, name)))
     for name in ("form", "file", "multipart"):
-        setattr(board_picture.Picture, name, timed(getattr(board_picture.Picture, name)))
+        setattr(attachments.Picture, name, timed(getattr(attachments.Picture, name)))
 
     def report(signum, frame) -> None:
         print(f"bench-pictures: {total[0]:.6f} {total[1]}", file=sys.stderr, flush=True)
@@ -171,12 +172,12 @@ if __name__ == "__main__":
         watch_stalls()
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
-        paced = notify.Outbox.__init__
+        paced = outbox.Outbox.__init__
 
         def lifted(self, *args, **kwargs) -> None:
             paced(self, *args, **{**kwargs, "rate": float(rate)})
 
-        notify.Outbox.__init__ = lifted
+        outbox.Outbox.__init__ = lifted
     if os.environ.get("BENCH_PICTURES") == "off":
         tracked = service.GameService._track
 

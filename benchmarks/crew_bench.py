@@ -51,10 +51,14 @@ def main() -> None:
     total = time.perf_counter() - started
     every = sorted(timings["play"] + timings["discard"])
 
-    print(f"{platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.processor() or platform.machine()}, one core")
-    print(f"{len(every):,} decisions in {args.games} games ({total:.1f} s), "
-          f"cache {'emptied before each' if args.cold else 'warming from empty'}")
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.processor() or platform.machine()}, one core"
+    )
+    print(
+        f"{len(every):,} decisions in {args.games} games ({total:.1f} s), "
+        f"cache {'emptied before each' if args.cold else 'warming from empty'}"
+    )
     print(f"decision time ms: {_quantiles(every)}")
     for kind, taken in timings.items():
         print(f"  {kind} ({len(taken):,}): {_quantiles(sorted(taken))}")
@@ -69,6 +73,7 @@ def _quantiles(timings: list[int]) -> str:
         return f"{timings[min(int(q * len(timings)), len(timings) - 1)] / 1e6:.2f}"
 
     return f"p50 {ms(0.5)}  p90 {ms(0.9)}  p99 {ms(0.99)}  max {timings[-1] / 1e6:.2f}"
+
 
 if __name__ == "__main__":
     main()

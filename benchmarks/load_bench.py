@@ -4,11 +4,11 @@ Run: make bench   (or .venv/bin/python benchmarks/load_bench.py --help for the k
 
 What it does, in this process (the load generator) and one other (the bot):
 
-* starts the fake Discord (tests/fakediscord) here, with one guild per game table
+* starts the fake Discord (devtools/fakediscord) here, with one guild per game table
   (a text channel and 4 members each), and the real bot (`python -m bot`, through
   benchmarks/bot_process.py) as a separate process on a fresh SQLite database, so
   the load generator never shares the bot's event loop. With `--database postgresql`
-  the database is a fresh one on a throwaway PostgreSQL server (tests/pgserver.py),
+  the database is a fresh one on a throwaway PostgreSQL server (devtools/pgserver.py),
   and `--processes N` runs the bot as N processes sharing it, process k running
   shard k of N (APOPHIS_SHARD_IDS, APOPHIS_PROCESSES; the guilds spread evenly over
   the shards); bot CPU and memory are then those of all N, and the database server's
@@ -36,7 +36,7 @@ What it does, in this process (the load generator) and one other (the bot):
   caused (board edit, hand DMs), interactions past Discord's 3 s deadline (or never
   answered), CPU and resident memory of the bot process (from /proc), memory per
   game, and the requests that count against Discord's global limit (50/s);
-* start-up recovery: N stored active games (written through bot.store.Store), then
+* start-up recovery: N stored active games (written through bot.store.store.Store), then
   the time from process start to "resumed N open games" (clocks re-armed, a fresh
   board for every channel queued), and to the gateway IDENTIFY;
 * the engine alone: actions a second with a save after each (Game.apply + orjson).
@@ -84,12 +84,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.app import on_fast_loop  # noqa: E402
-from bot.store import Store, is_postgresql  # noqa: E402
+from bot.store.store import Store, is_postgresql  # noqa: E402
+from devtools.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
+from devtools.fakediscord.state import ChannelType  # noqa: E402
+from devtools.pgserver import PostgresServer, unavailable_reason  # noqa: E402
 from engine import Game, Phase, Size  # noqa: E402
 from engine.playout import choose_action  # noqa: E402
-from tests.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
-from tests.fakediscord.state import ChannelType  # noqa: E402
-from tests.pgserver import PostgresServer, unavailable_reason  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 NO_OPENAPI = Path("/nonexistent/discord-openapi.json")

@@ -22,8 +22,8 @@ import statistics
 import time
 from itertools import zip_longest
 
-from bot import launch_picture, picture
-from bot.picture_parts import Shown
+from bot.pictures import board_picture, launch_picture
+from bot.pictures.parts import Shown
 from engine import Game, Phase, Rules
 from engine import events as ev
 from engine.simulate import POLICIES
@@ -48,9 +48,9 @@ def games_and_launches(count: int, policy: str):
             else:
                 events = game.apply(play(game, None, rng))
             view = game.public_view()
-            if picture.shown(view, "en") != last:
+            if board_picture.shown(view, "en") != last:
                 tables.append(view)
-                last = picture.shown(view, "en")
+                last = board_picture.shown(view, "en")
             if any(isinstance(e, ev.LaunchStep) for e in events):
                 launches.append(events)
         games.append(tables)
@@ -58,13 +58,13 @@ def games_and_launches(count: int, policy: str):
 
 
 def forget(bands: bool = False, parts: bool = False) -> None:
-    picture.drawn.cache_clear()
+    board_picture.drawn.cache_clear()
     launch_picture._launch.cache_clear()
     if bands:
-        for kept in picture._bands:
+        for kept in board_picture._bands:
             kept.clear()
     if parts:
-        picture._parts.clear()
+        board_picture._parts.clear()
 
 
 def timed(draw, items, **empty) -> tuple[list[float], int]:
@@ -87,12 +87,12 @@ def next_tables(games) -> dict[str, tuple[list[float], int]]:
         for number, view in enumerate(step):
             if view is None:
                 continue
-            s = picture.shown(view, "en")
+            s = board_picture.shown(view, "en")
             before, previous[number] = previous.get(number), s
             if before is None:
-                picture.draw(view, "en")  # a game's first table: counted in "first"
+                board_picture.draw(view, "en")  # a game's first table: counted in "first"
                 continue
-            [took], size = timed(lambda v: picture.draw(v, "en"), [view])
+            [took], size = timed(lambda v: board_picture.draw(v, "en"), [view])
             for name in ("next", "bottom" if _top(before) == _top(s) else "top"):
                 times[name].append(took)
                 largest[name] = max(largest[name], size)
@@ -120,13 +120,13 @@ def main() -> None:
     args = parser.parse_args()
     games, launches = games_and_launches(args.games, args.policy)
     views = [view for tables in games for view in tables]
-    picture.draw(views[0], "en")  # sprites, glyphs and the palette are made once per process
+    board_picture.draw(views[0], "en")  # sprites, glyphs and the palette are made once per process
     forget(bands=True, parts=True)
     for name, (times, largest) in next_tables(games).items():
         report(name, times, largest)
 
     def board(view):
-        return picture.draw(view, "en")
+        return board_picture.draw(view, "en")
 
     report("first", *timed(board, views, bands=True))
     report("cold", *timed(board, views, bands=True, parts=True))

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from bot.store import Store
+from bot.store.store import Store
 from engine import Game
 from engine.playout import choose_action
 

@@ -20,9 +20,9 @@ try:  # libuv's event loop: the same asyncio, with less of our CPU in the loop i
 except ImportError:  # not built for Windows: the standard loop
     uvloop = None
 
-from bot.client import ApophisBot
 from bot.config import TOKEN_HELP, Config, ConfigError
-from bot.store import DatabaseUnusable, Store
+from bot.discord.client import ApophisBot
+from bot.store.store import DatabaseUnusable, Store
 
 log = logging.getLogger("bot")
 #: Discord's close code for a bot that must shard (or shard more) and does not.

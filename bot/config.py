@@ -7,8 +7,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.notify import GLOBAL_RATE
-from bot.store import DEFAULT_DATABASE, Shards
+from bot.discord.outbox import GLOBAL_RATE
+from bot.store.store import DEFAULT_DATABASE, Shards
 
 #: Discord's own limit on requests a second, the most APOPHIS_GLOBAL_RATE may be.
 DISCORD_GLOBAL_LIMIT = 50.0

@@ -1,7 +1,7 @@
 """The database schema as numbered plain-SQL files, shipped as package data.
 
 Each file is ``NNNN_name.sql``, numbered from 0001 without gaps; its number is the
-schema version the database has once it is applied. bot.db_sqlite and bot.db_postgres
+schema version the database has once it is applied. bot.store.sqlite and bot.store.postgres
 apply them.
 
 One sequence serves both backends. A file is written in the SQL both understand, as

@@ -13,7 +13,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.fakediscord import (
+from devtools.fakediscord import (
     DEFAULT_OPENAPI_PATH,
     EPHEMERAL,
     Channel,
@@ -24,9 +24,9 @@ from tests.fakediscord import (
     SchemaCheckSkipped,
     ViolationKind,
 )
-from tests.fakediscord.commands import check_usable_in_dms
-from tests.fakediscord.plugin import warn_if_schema_check_skipped
-from tests.fakediscord.rest import ROUTES
+from devtools.fakediscord.commands import check_usable_in_dms
+from devtools.fakediscord.plugin import warn_if_schema_check_skipped
+from devtools.fakediscord.rest import ROUTES
 
 pytestmark = pytest.mark.e2e
 
@@ -387,7 +387,7 @@ async def test_a_reply_after_the_deadline_fails_like_unknown_interaction(
 def test_an_unclaimed_violation_fails_the_test_at_teardown(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         """
-        from tests.fakediscord import ViolationKind
+        from devtools.fakediscord import ViolationKind
 
         async def test_breaks_a_rule(fake_discord):
             fake_discord.record_violation(ViolationKind.LATE_RESPONSE, "too late")
@@ -401,7 +401,7 @@ def test_an_unclaimed_violation_fails_the_test_at_teardown(pytester: pytest.Pyte
         "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n"
     )
     result = pytester.runpytest_inprocess(
-        "-p", "tests.fakediscord.plugin", "-p", "no:hypothesispytest"
+        "-p", "devtools.fakediscord.plugin", "-p", "no:hypothesispytest"
     )
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*the bot broke Discord's rules*", "*late_response: too late*"])

@@ -9,8 +9,8 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, ViolationKind
-from tests.fakediscord.gateway import Op, shard_of
+from devtools.fakediscord import FakeDiscord, ViolationKind
+from devtools.fakediscord.gateway import Op, shard_of
 
 
 async def identify(

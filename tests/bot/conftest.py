@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.client import ApophisBot
 from bot.config import Config
+from bot.discord.client import ApophisBot
 
 
 def make_config(fake, database, *, time_scale: float = 1.0, **env: str) -> Config:

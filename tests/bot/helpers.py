@@ -12,10 +12,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from bot.client import ApophisBot
-from bot.service import Table
+from bot.discord.client import ApophisBot
+from bot.table import Table
+from devtools.fakediscord import FakeDiscord
 from tests.engine.helpers import table as position
-from tests.fakediscord import FakeDiscord
 
 #: A card of a hand written as a person reads it ("7♥", "10 ♣") or as a code ("7H").
 CARD = re.compile(r"(?<![\w<@#&:])(?:10|[2-9JQK])(?:\s?[♣♥♦♠]|[CHDS](?![\w]))")

@@ -9,8 +9,8 @@ import json
 import discord
 import pytest
 
-from bot import launch_picture, picture
-from bot.board_picture import BOUNDARY, Picture
+from bot.pictures import board_picture, launch_picture
+from bot.views.attachments import BOUNDARY, Picture
 from tests.bot.helpers import Scene, bot_state, text_of
 
 pytestmark = pytest.mark.e2e
@@ -40,8 +40,8 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot
         await bot.outbox.drain()
         attachment = shown_picture(scene.board(table))
         view = table.game.public_view()
-        assert attachment.content == picture.draw(view, "en")
-        assert attachment.description == picture.describe(view, "en")
+        assert attachment.content == board_picture.draw(view, "en")
+        assert attachment.description == board_picture.describe(view, "en")
         # The text keeps the countdown, the players and the last actions; the table is
         # one line, the rest is in the picture.
         text = text_of(scene.board(table))
@@ -57,7 +57,7 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot
         await scene.click(scene.board(table), "draw", "bob")
         attachment_after = shown_picture(scene.board(table))
         assert attachment_after.filename != attachment.filename
-        assert attachment_after.content == picture.draw(table.game.public_view(), "en")
+        assert attachment_after.content == board_picture.draw(table.game.public_view(), "en")
         scene.assert_no_cards_in_public()
 
 
@@ -115,7 +115,7 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
         edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
         assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
         attachment = shown_picture(scene.board(table))
-        assert attachment.content == picture.draw(table.game.public_view(), "en")
+        assert attachment.content == board_picture.draw(table.game.public_view(), "en")
 
 
 async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, make_bot):
@@ -160,7 +160,7 @@ async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_di
         await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
         await bot.outbox.drain()
         assert table.board_message_id != old.id
-        assert shown_picture(scene.board(table)).content == picture.draw(
+        assert shown_picture(scene.board(table)).content == board_picture.draw(
             table.game.public_view(), "en"
         )
         assert old.attachments == [] and old.content  # one line, no picture

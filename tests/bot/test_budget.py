@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from bot.narrate import BEGAN
-from bot.notify import LANES
-from bot.tokens import TOKEN_USE_SECONDS
+from bot.discord.outbox import LANES
+from bot.discord.tokens import TOKEN_USE_SECONDS
+from bot.views.narration import BEGAN
 from tests.bot.helpers import Scene, bot_state
 
 pytestmark = pytest.mark.e2e

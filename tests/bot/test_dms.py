@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from bot import dms, jobs, render
+from bot.discord import dms, jobs
+from bot.views import render
 from engine import card_label
 from tests.bot.helpers import Scene, text_of
 

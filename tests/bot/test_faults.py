@@ -8,10 +8,10 @@ import sqlite3
 import discord
 import pytest
 
-from bot import service as service_module
+from bot.game import service as service_module
+from devtools.fakediscord import InvalidInvocation, ViolationKind
 from engine import Phase
 from tests.bot.helpers import DiskFull, Scene, bot_state, text_of, write_lock_held
-from tests.fakediscord import InvalidInvocation, ViolationKind
 
 pytestmark = pytest.mark.e2e
 
@@ -99,7 +99,7 @@ async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
             raise sqlite3.OperationalError("database or disk is full")
 
         monkeypatch.setattr(first.store, "freeze_clocks", disk_full)
-        with caplog.at_level(logging.ERROR, logger="bot.client"):
+        with caplog.at_level(logging.ERROR, logger="bot.discord.client"):
             await first.close()
         assert first.is_closed() and first.store._db._conn._connection is None
         assert "could not freeze the clocks" in caplog.text

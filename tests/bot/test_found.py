@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import jobs
+from bot.discord import jobs
 from tests.bot.helpers import Scene, enabled, text_of
 
 pytestmark = pytest.mark.e2e

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot import render
+from bot.views import render
 from engine import card_label
 from tests.bot.helpers import CARD, Scene, button_id, text_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.hints import decision_text
+from bot.views.hints import decision_text
 from engine.crew import decide
 from tests.bot.helpers import Scene, enabled, text_of
 

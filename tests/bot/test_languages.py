@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from bot.audience import Audience
+from bot.game.audience import Audience
 from tests.bot.helpers import Scene, bot_state, text_of
 from tests.i18n.test_catalogs import messages
 

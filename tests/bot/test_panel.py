@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.tokens import TOKEN_USE_SECONDS
+from bot.discord.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state, enabled, text_of
 
 pytestmark = pytest.mark.e2e

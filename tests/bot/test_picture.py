@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot import launch_picture, picture, sprites
-from bot import picture_parts as parts
+from bot.pictures import board_picture, launch_picture, parts, sprites
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
 from engine.playout import choose_action
 from tests.engine.helpers import table
@@ -81,10 +80,10 @@ def changed_regions(before: bytes, after: bytes) -> set[str]:
 
 
 def test_the_same_table_gives_the_same_bytes_even_redrawn():
-    first = picture.draw(midgame(), "en")
-    picture.drawn.cache_clear()
-    assert picture.draw(midgame(), "en") == first
-    assert first != picture.draw(destroyed(), "en")
+    first = board_picture.draw(midgame(), "en")
+    board_picture.drawn.cache_clear()
+    assert board_picture.draw(midgame(), "en") == first
+    assert first != board_picture.draw(destroyed(), "en")
     assert first.startswith(b"\x89PNG")
 
 
@@ -98,9 +97,9 @@ def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole(players
         if game.is_over:
             break
         game.apply(choose_action(game, rng))
-        s = picture.shown(game.public_view(), "en")
-        whole = picture._quantize(parts.board_rgb(s))
-        drawn = Image.open(io.BytesIO(picture.draw(game.public_view(), "en")))
+        s = board_picture.shown(game.public_view(), "en")
+        whole = board_picture._quantize(parts.board_rgb(s))
+        drawn = Image.open(io.BytesIO(board_picture.draw(game.public_view(), "en")))
         assert drawn.mode == "P" and drawn.size == whole.size
         assert drawn.tobytes() == whole.tobytes()
 
@@ -116,9 +115,11 @@ def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
                 game.finish_reshuffle()
             else:
                 game.apply(choose_action(game, rng))
-            s = picture.shown(game.public_view(), "en")
+            s = board_picture.shown(game.public_view(), "en")
             for index, (_, _, facts) in enumerate(parts.BANDS):
-                drawn = tuple(parts.PARTS[name][2](s) for name, *_ in picture._BAND_PARTS[index])
+                drawn = tuple(
+                    parts.PARTS[name][2](s) for name, *_ in board_picture._BAND_PARTS[index]
+                )
                 assert seen.setdefault((index, rules, facts(s)), drawn) == drawn
     assert len(seen) > 50
 
@@ -127,24 +128,26 @@ def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
     """The rows above the cards and seats are kept compressed: a draw, a discard or a
     turn passing compresses only the bottom band again."""
     view = midgame()
-    picture.draw(view, "en")
+    board_picture.draw(view, "en")
     compressed = []
-    original = picture.pngwrite.band
+    original = board_picture.pngwrite.band
     monkeypatch.setattr(
-        picture.pngwrite, "band", lambda rows: compressed.append(rows.shape[0]) or original(rows)
+        board_picture.pngwrite,
+        "band",
+        lambda rows: compressed.append(rows.shape[0]) or original(rows),
     )
     drew = _with_seats(dataclasses.replace(view, deck_size=view.deck_size - 2), (5, 2, 5, 0))
-    assert picture.draw(drew, "en") != picture.draw(view, "en")
+    assert board_picture.draw(drew, "en") != board_picture.draw(view, "en")
     assert compressed == [parts.BAND_HEIGHT]
     compressed.clear()
     built = (*view.rocket, (Colour.GREEN, Size.SMALL))
-    picture.draw(dataclasses.replace(drew, rocket=built), "en")  # the same cards and seats
+    board_picture.draw(dataclasses.replace(drew, rocket=built), "en")  # the same cards and seats
     assert compressed == [bottom - top for top, bottom, _ in parts.BANDS[1:3]]
     assert sum(compressed) == parts.HEIGHT - parts.BANDS[1].top - parts.BAND_HEIGHT
 
 
 def test_kept_bands_are_bounded_forgetting_the_oldest_first():
-    kept = picture._Kept(budget=100)
+    kept = board_picture._Kept(budget=100)
     for key in range(5):
         kept.put(key, f"band {key}", 30)
     assert kept.used <= 100
@@ -153,13 +156,13 @@ def test_kept_bands_are_bounded_forgetting_the_oldest_first():
 
 def test_pictures_are_cached_by_what_they_show():
     view = midgame()
-    picture.draw(view, "en")
-    hits = picture.drawn.cache_info().hits
+    board_picture.draw(view, "en")
+    hits = board_picture.drawn.cache_info().hits
     # The turn number and the order the depot is listed in are not shown: same picture.
     same = dataclasses.replace(view, turn=view.turn + 7, depot=tuple(reversed(view.depot)))
-    assert picture.shown(same, "en") == picture.shown(view, "en")
-    picture.draw(same, "en")
-    assert picture.drawn.cache_info().hits == hits + 1
+    assert board_picture.shown(same, "en") == board_picture.shown(view, "en")
+    board_picture.draw(same, "en")
+    assert board_picture.drawn.cache_info().hits == hits + 1
 
 
 # ----------------------------------------------------- each fact in its place
@@ -199,37 +202,44 @@ def _cases():
 @pytest.mark.parametrize("fact", list(_cases()))
 def test_each_public_fact_changes_the_picture_where_it_is_shown(fact):
     changed, regions = _cases()[fact]
-    assert changed_regions(picture.draw(midgame(), "en"), picture.draw(changed, "en")) == regions
+    assert (
+        changed_regions(board_picture.draw(midgame(), "en"), board_picture.draw(changed, "en"))
+        == regions
+    )
 
 
 def test_the_end_of_the_game_is_drawn_across_the_board():
     view = midgame()
     lost = dataclasses.replace(view, phase=Phase.OVER, outcome=Outcome.LOST, active_player=None)
     assert {"apophis", "rocket", "depot"} <= changed_regions(
-        picture.draw(view, "en"), picture.draw(lost, "en")
+        board_picture.draw(view, "en"), board_picture.draw(lost, "en")
     )
     won = dataclasses.replace(lost, outcome=Outcome.DEFLECTED)
-    assert picture.draw(won, "en") != picture.draw(lost, "en")
-    assert "deflected" in picture.describe(won, "en").lower()
+    assert board_picture.draw(won, "en") != board_picture.draw(lost, "en")
+    assert "deflected" in board_picture.describe(won, "en").lower()
 
 
 # ------------------------------------------------------------- no hand in it
 
 
 def test_the_drawing_function_takes_only_the_public_view():
-    parameters = inspect.signature(picture.draw).parameters
+    parameters = inspect.signature(board_picture.draw).parameters
     assert list(parameters) == ["view", "language"]  # and the words' language, nothing else
     assert parameters["view"].annotation in (PublicView, "PublicView")
     player_view = table(players=(1, 2)).view_for(1)
     with pytest.raises(AttributeError):
-        picture.draw(player_view, "en")
+        board_picture.draw(player_view, "en")
 
 
 def test_different_hands_of_the_same_sizes_draw_the_same_picture():
     one = table(players=(1, 2), hands=[["2H", "3H", "4S"], ["5C", "6D"]])
     other = table(players=(1, 2), hands=[["9C", "9D", "9S"], ["KH", "QH"]])
-    assert picture.draw(one.public_view(), "en") == picture.draw(other.public_view(), "en")
-    assert picture.describe(one.public_view(), "en") == picture.describe(other.public_view(), "en")
+    assert board_picture.draw(one.public_view(), "en") == board_picture.draw(
+        other.public_view(), "en"
+    )
+    assert board_picture.describe(one.public_view(), "en") == board_picture.describe(
+        other.public_view(), "en"
+    )
 
 
 def test_the_launch_picture_shows_the_public_launch_steps():
@@ -251,8 +261,8 @@ def test_the_launch_picture_shows_the_public_launch_steps():
 
 
 REFERENCES = {
-    "board_midgame.png": lambda: picture.draw(midgame(), "en"),
-    "board_destroyed.png": lambda: picture.draw(destroyed(), "en"),
+    "board_midgame.png": lambda: board_picture.draw(midgame(), "en"),
+    "board_destroyed.png": lambda: board_picture.draw(destroyed(), "en"),
     "launch.png": lambda: launch_picture.draw_launch(launch_events(), "en"),
 }
 
@@ -279,11 +289,11 @@ def test_pictures_match_the_reference_pictures(name):
 
 @pytest.mark.parametrize("make", [midgame, destroyed, tallest])
 def test_a_picture_weighs_under_60_kb(make):
-    assert len(picture.draw(make(), "en")) < MAX_BYTES
+    assert len(board_picture.draw(make(), "en")) < MAX_BYTES
 
 
 def test_the_alt_text_says_what_the_picture_shows():
-    text = picture.describe(midgame(), "en")
+    text = board_picture.describe(midgame(), "en")
     for words in ("damage 1 of 3", "deflection 2 of 5", "large yellow", "launch sequence 2 of 4"):
         assert words in text
     assert "seat 2 to play" in text

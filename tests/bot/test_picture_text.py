@@ -16,9 +16,8 @@ import pytest
 from babel.messages.pofile import read_po
 from PIL import Image, ImageDraw, ImageFont
 
-from bot import launch_picture, picture, sprites
-from bot import picture_parts as parts
-from bot.i18n import catalog_path, languages
+from bot.i18n.catalogs import catalog_path, languages
+from bot.pictures import board_picture, launch_picture, parts, sprites
 from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 from engine import events as ev
 from tests.bot.test_picture import midgame, tallest
@@ -171,7 +170,7 @@ def _frames() -> list[Box]:
 @pytest.mark.parametrize("rules", list(Rules))
 def test_every_text_on_a_board_fits_its_place_and_clears_the_others(language, rules, recorder):
     for view in _boards():
-        s = picture.shown(_with(view, rules=rules), language)
+        s = board_picture.shown(_with(view, rules=rules), language)
         parts.background(s.rules, s.language)  # cached: the parts below draw on a copy
         recorder.take()
         parts.background.__wrapped__(s.rules, s.language)

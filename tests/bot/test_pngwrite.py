@@ -11,7 +11,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from bot import pngwrite
+from bot.pictures import pngwrite
 
 
 def noisy_palette_image(width: int, height: int, seed: int) -> Image.Image:

@@ -6,7 +6,7 @@ import asyncio
 
 import discord
 
-from bot.client import RATE_LIMIT_SWEEP_SECONDS, sweep_now_and_then
+from bot.discord.client import RATE_LIMIT_SWEEP_SECONDS, sweep_now_and_then
 
 IDLE = 301.0  # discord.py forgets a record idle for five minutes
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Store
+from bot.store.store import Store
 from engine import Game
 from tests.bot.helpers import Scene, button_id, start_bot_process, text_of
 

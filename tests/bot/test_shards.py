@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Store
+from bot.store.store import Store
 from tests.bot.helpers import Scene
 from tests.store.helpers import start
 

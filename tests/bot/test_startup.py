@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.store import Store
+from bot.store.store import Store
 from tests.bot.helpers import Scene, start_bot_process
 
 TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import panel, render
-from bot.service import Table
+from bot.table import Table
+from bot.views import panel, render
 from tests.engine.helpers import table as position
 
 

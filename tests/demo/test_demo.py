@@ -11,9 +11,9 @@ from pathlib import Path
 import html5lib
 import pytest
 
+from devtools.demo.record import Shown
+from devtools.demo.run import Options, play
 from tests.bot.helpers import CARD
-from tests.demo.record import Shown
-from tests.demo.run import Options, play
 
 pytestmark = pytest.mark.e2e
 

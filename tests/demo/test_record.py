@@ -5,9 +5,9 @@ from __future__ import annotations
 import html5lib
 import pytest
 
+from devtools.demo import page
+from devtools.demo.record import record
 from tests.bot.helpers import CARD, Scene
-from tests.demo import page
-from tests.demo.record import record
 
 pytestmark = pytest.mark.e2e
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.i18n import catalog_path, language_of, languages, refusal, t
+from bot.i18n import catalogs
+from bot.i18n.catalogs import catalog_path, language_of, languages, refusal, t
 
 ENGINE = Path(__file__).parents[2] / "engine" / "game.py"
 
@@ -81,7 +81,7 @@ def test_discord_locales_map_to_catalogs(locale, language):
 def test_every_refusal_of_the_engine_has_a_message():
     codes = set(re.findall(r'IllegalMove\(\s*"([a-z_]+)"', ENGINE.read_text()))
     assert len(codes) > 25
-    missing = [c for c in sorted(codes) if not i18n.has(f"refusal.{c}")]
+    missing = [c for c in sorted(codes) if not catalogs.has(f"refusal.{c}")]
     assert missing == []
 
 
@@ -104,10 +104,10 @@ def test_a_third_language_needs_only_its_catalog(tmp_path, monkeypatch):
         folder.mkdir(parents=True)
         source = catalog_path("fr" if language == "de" else language).read_text(encoding="utf-8")
         (folder / "apophis.po").write_text(source.replace("Language: fr", f"Language: {language}"))
-    caches = (i18n.languages, i18n._translations, i18n._text)
+    caches = (catalogs.languages, catalogs._translations, catalogs._text)
     for cache in caches:
         cache.cache_clear()
-    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path)
     try:
         assert languages() == ("en", "de", "fr")
         assert language_of("de") == "de" and language_of("es-ES") == "en"

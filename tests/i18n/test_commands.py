@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from bot import render
-from bot.i18n import languages
+from bot.i18n.catalogs import languages
+from bot.views import render
 from tests.bot.helpers import Scene, text_of
 
 pytestmark = pytest.mark.e2e

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.notation import UnreadableCard, card_text, cards_text, parse_cards
+from bot.i18n.notation import UnreadableCard, card_text, cards_text, parse_cards
 from engine import full_deck
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.store.store import Store
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from bot.store import GameRecord, Store
+from bot.store.store import GameRecord, Store
 from engine import Game
 
 from .helpers import commit, next_action, start_lobby

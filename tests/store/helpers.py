@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import GameRecord, LoggedAction, Store, is_postgresql
+from bot.store.store import GameRecord, LoggedAction, Store, is_postgresql
 from engine import Game, full_deck
 from engine.cards import ALL_SECTIONS
 from engine.playout import choose_action

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import main
-from bot.store import Store, StoreError
+from bot.store.backup import main
+from bot.store.store import Store, StoreError
 from engine import Game
 
 from .helpers import assert_consistent, commit, next_action, start
@@ -108,7 +108,7 @@ def test_backup_command_copies_a_live_database(tmp_path: Path, via: str) -> None
         if via == "APOPHIS_DATABASE":
             env["APOPHIS_DATABASE"] = str(live)
         result = subprocess.run(
-            [sys.executable, "-m", "bot.backup", str(copy), *args],
+            [sys.executable, "-m", "bot.store.backup", str(copy), *args],
             cwd=ROOT,
             env=env,
             capture_output=True,

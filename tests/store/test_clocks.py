@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.store import Store
+from bot.store.store import Store
 
 from .helpers import commit, next_action, start
 

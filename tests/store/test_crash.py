@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import Store, is_postgresql
+from bot.store.store import Store, is_postgresql
 
 from .helpers import assert_consistent
 

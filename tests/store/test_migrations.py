@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.db_sqlite import _migrate, _statements
-from bot.store import Store, StoreError
+from bot.store.sqlite import _migrate, _statements
+from bot.store.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = migrations.load()
@@ -279,17 +279,19 @@ def test_the_wheel_ships_the_migrations_and_the_bots_data(tmp_path: Path) -> Non
 
     # The bot's data files too: the catalogs, and the pictures' font with its licence,
     # found by the installed bot (ahead of the editable install on the path).
-    assert {"bot/fonts/DejaVuSansCondensed.ttf", "bot/fonts/LICENSE"} <= names
-    assert "bot/locales/fr/LC_MESSAGES/apophis.po" in names
+    assert {"bot/pictures/fonts/DejaVuSansCondensed.ttf", "bot/pictures/fonts/LICENSE"} <= names
+    assert "bot/i18n/locales/fr/LC_MESSAGES/apophis.po" in names
+    # ...and no development tool nor test.
+    assert not {name for name in names if name.startswith(("devtools/", "tests/"))}
     font = subprocess.run(
-        [sys.executable, "-c", "from bot import sprites; print(sprites.font(12).path)"],
+        [sys.executable, "-c", "from bot.pictures import sprites; print(sprites.font(12).path)"],
         cwd=tmp_path,
         env={"PYTHONPATH": str(target)},
         check=True,
         capture_output=True,
         text=True,
     )
-    assert font.stdout.strip() == str(target / "bot" / "fonts" / "DejaVuSansCondensed.ttf")
+    assert font.stdout.strip() == str(target / "bot" / "pictures" / "fonts" / "DejaVuSansCondensed.ttf")
 
 
 def test_the_installed_project_finds_the_migrations(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ import asyncpg
 import pytest
 
 import migrations
-from bot.db_postgres import migrate, schema_version
-from bot.store import SchemaTooNew, Store, UnreachableDatabase
+from bot.store.postgres import migrate, schema_version
+from bot.store.store import SchemaTooNew, Store, UnreachableDatabase
 
 from .test_migrations import SEED
 

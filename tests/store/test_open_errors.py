@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store import (
+from bot.store.store import (
     CorruptDatabase,
     SchemaTooNew,
     Store,
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Store.open in a child process; prints the error's class name and message as JSON.
 OPEN_SCRIPT = """
 import asyncio, json, sys
-from bot.store import Store, StoreError
+from bot.store.store import Store, StoreError
 
 async def main():
     try:

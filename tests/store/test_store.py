@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store import (
+from bot.store.store import (
     AlreadySeated,
     ChannelBusy,
     GameNotFound,

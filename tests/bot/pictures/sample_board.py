@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot import picture
+from bot.pictures import board_picture
 from engine import Game, PublicView, Rules
 from engine.playout import choose_action
 
@@ -34,7 +34,7 @@ def sample_position() -> PublicView:
 
 
 def main() -> None:
-    OUT.write_bytes(picture.draw(sample_position(), "en"))
+    OUT.write_bytes(board_picture.draw(sample_position(), "en"))
     print(f"wrote {OUT}")
 
 

@@ -1,0 +1,321 @@
+"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.discord.cogs.play import release, send_reason
+from bot.discord.inputs import command_problem
+from bot.discord.outbox import Outbox
+from bot.errors import UserError
+from bot.game.audience import Audience
+from bot.game.service import GameService
+from bot.i18n.catalogs import CommandTranslator, t
+from bot.store.store import Shards, Store, StoreBusy, Turn
+from bot.views.render import duration
+
+log = logging.getLogger(__name__)
+
+#: Discord's error for an interaction answered too late (or twice).
+UNKNOWN_INTERACTION = 10062
+
+EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.apophis")
+HEARTBEAT_SECONDS = 5.0
+#: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
+#: process sends it.
+IDENTIFY_SECONDS = 5.0
+#: How long a turn to IDENTIFY lasts at most when no READY answers it.
+IDENTIFY_TURN_SECONDS = 10.0
+#: The meta key of when the bot last identified (or was answered), whichever process.
+LAST_IDENTIFY = "last_identify"
+#: The advisory lock that takes IDENTIFYs in turn across processes on PostgreSQL (one
+#: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
+IDENTIFY_LOCK = 0x41504F02
+COMMANDS_HASH_KEY = "commands_hash"
+#: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
+RATE_LIMIT_SWEEP_SECONDS = 60.0
+
+
+def sweep_now_and_then(
+    http: discord.http.HTTPClient,
+    every: float = RATE_LIMIT_SWEEP_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """Let discord.py sweep its rate-limit records at most once every `every` seconds.
+
+    It keeps a record per route and channel, forgets those idle for five minutes, and
+    looks for them through all the records each time it adds one (once there are 256).
+    A hand DM goes to a channel of its own per player: with thousands of players, each
+    new DM channel meant a scan of thousands of records (a quarter of the bot's CPU
+    while 10,000 players got their first hands). Sweeping once a minute forgets the
+    same records, at most a minute later.
+    """
+    sweep = getattr(http, "_try_clear_expired_ratelimits", None)
+    if sweep is None:  # a discord.py that no longer sweeps this way
+        return
+    due = clock() + every
+
+    def sweep_if_due() -> None:
+        nonlocal due
+        now = clock()
+        if now >= due:
+            due = now + every
+            sweep()
+
+    http._try_clear_expired_ratelimits = sweep_if_due
+
+
+class CheckedCommandTree(app_commands.CommandTree):
+    """The slash commands; each is checked on arrival, before its handler runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Server-only, and options as declared, whatever the client claims (bot.discord.inputs)."""
+        interaction.client.audience.seen(interaction)
+        problem = command_problem(interaction)
+        if problem is None:
+            return True
+        try:
+            await send_reason(interaction, problem)
+        finally:
+            release(interaction)
+        return False
+
+
+class ApophisBot(commands.AutoShardedBot):
+    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause.
+
+    It runs the shards the configuration names (all, by default, as many as Discord
+    recommends), and only their games: recovery, clocks and timers cover those.
+    """
+
+    def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
+        # Interactions come whatever the intents. Servers and channels, and message events
+        # only to count the messages posted below a board (see `count_messages`).
+        options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
+        options.setdefault("max_messages", None)
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("tree_cls", CheckedCommandTree)
+        # Every command is server-only (checked again on arrival: CheckedCommandTree).
+        options.setdefault("allowed_contexts", app_commands.AppCommandContext(guild=True))
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        sweep_now_and_then(self.http)
+        self.count_messages()
+        self.config = config
+        self.store: Store | None = store
+        self.outbox: Outbox
+        self.service: GameService
+        self._heartbeat: asyncio.Task | None = None
+        #: shard id -> its turn to IDENTIFY, while READY has not answered it.
+        self._identify_turns: dict[int | None, Turn] = {}
+        self._closing = False
+        self.recovered: asyncio.Event = asyncio.Event()
+
+    def count_messages(self) -> None:
+        """Message events only bump a count of the messages below a game's board.
+
+        discord.py would build a Message (author, member, mentions...) from every event
+        of every channel, and run the prefix-command machinery on it: for a count, a
+        dictionary look-up on the raw event does. Other message events are ignored. The
+        bot's own messages are counted when it posts them.
+        """
+        parsers = self._connection.parsers
+        mine = self._connection
+
+        def created(data: dict) -> None:
+            author = (data.get("author") or {}).get("id")
+            if author != str(mine.self_id) and hasattr(self, "service"):
+                self.service.message_posted(int(data["channel_id"]), int(data["id"]))
+
+        def ignored(data: dict) -> None:
+            return None
+
+        parsers["MESSAGE_CREATE"] = created
+        for event in ("MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"):
+            parsers[event] = ignored
+
+    @property
+    def play(self):
+        """The Play cog, which handles every button and picker."""
+        return self.get_cog("Play")
+
+    async def setup_hook(self) -> None:
+        if self.store is None:
+            self.store = await Store.open(self.config.database, self.config.shards)
+        self.audience = Audience(self.store)
+        self.outbox = Outbox(self, self.store, self.audience, rate=self.config.global_rate)
+        self.service = GameService(
+            self.store,
+            self.outbox,
+            self.audience,
+            time_scale=self.config.time_scale,
+            seed=self.config.seed,
+            shards=self.config.shards,
+        )
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator())
+        self.tree.on_error = self.on_app_command_error
+        await self.sync_commands()
+        await self.resume_games()
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def resume_games(self) -> None:
+        """Every open game back in play, each channel told how much time is left."""
+        tables = await self.service.recover()
+        for table in tables:
+            if table.status == "active":
+                left = table.time_left(self.service.now()) or 0
+                self.outbox.fresh_board(
+                    table, t(table.language, "notice.back", left=duration(left))
+                )
+        log.info("resumed %d open games", len(tables))
+        self.recovered.set()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """One IDENTIFY every 5 seconds for the whole bot, as Discord requires.
+
+        Processes sharing a PostgreSQL database take turns through an advisory lock;
+        in its turn a process waits until 5 seconds after the last IDENTIFY of any
+        process (a time kept in the database, so that a process killed in its turn
+        cannot make the next one too early), notes the time, and identifies. Its turn
+        ends with the READY that answers (noted too: Discord counts from when it
+        received the IDENTIFY, surely before). Alone on SQLite, the shards of this
+        process wait 5 seconds each (discord.py's own way).
+        """
+        turn = await self.store.take_turn(IDENTIFY_LOCK)
+        if turn is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        turn.end_in(IDENTIFY_TURN_SECONDS)
+        self._identify_turns[shard_id] = turn
+        last = await self.store.get_meta(LAST_IDENTIFY) or 0.0
+        await asyncio.sleep(max(last + IDENTIFY_SECONDS - time.time(), 0.0))
+        await self.store.set_meta(LAST_IDENTIFY, time.time())
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """READY answered a shard's IDENTIFY: the next may come 5 seconds from now."""
+        turn = self._identify_turns.pop(shard_id, None)
+        if turn is not None:
+            await self.store.set_meta(LAST_IDENTIFY, time.time())
+            turn.end_in(0)
+
+    async def on_ready(self) -> None:
+        if self.config.shard_ids is None and self.shard_count:
+            self.service.shards = Shards(tuple(range(self.shard_count)), self.shard_count)
+        log.info(
+            "ready: logged in as %s (%s), in %d servers, shards %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            self.service.shards,
+        )
+
+    async def sync_commands(self) -> None:
+        """Send the slash commands to Discord, but only when they changed since last time."""
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        # As Discord will get them, translations included: a changed word is a change.
+        translator = self.tree.translator
+        payload = [
+            await c.get_translated_payload(self.tree, translator)
+            for c in self.tree.get_commands(guild=guild)
+        ]
+        digest = hashlib.sha256(
+            json.dumps([guild and guild.id, payload], sort_keys=True).encode()
+        ).hexdigest()
+        if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(COMMANDS_HASH_KEY, digest)
+        log.info(
+            "synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else ""
+        )
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self.store.touch_alive(self.service.now())
+            except Exception:
+                log.exception("heartbeat failed")
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command
+    ) -> None:
+        release(interaction)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Errors from slash commands: a failed check is explained, anything else apologised."""
+        try:
+            if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+                await send_reason(interaction, UserError("error.cannot_here"))
+                return
+            command = interaction.command.qualified_name if interaction.command else "?"
+            await self.apologise(interaction, f"command {command}", error)
+        finally:
+            release(interaction)
+
+    async def apologise(
+        self, interaction: discord.Interaction, what: str, error: Exception
+    ) -> None:
+        """A bug or outage on our side: logged with its traceback, answered politely."""
+        if isinstance(getattr(error, "original", error), StoreBusy):
+            log.warning("%s: the database was busy", what)
+            if interaction.response.is_done():
+                return  # the player had their answer; only our own record of it waits
+            await send_reason(interaction, UserError("error.busy"))
+            return
+        if getattr(getattr(error, "original", error), "code", None) == UNKNOWN_INTERACTION:
+            # Answered after Discord's 3 s (the bot or its database was too busy): the
+            # move, if any, stands and the board shows it; nothing can answer it now.
+            log.warning("%s: answered too late for Discord", what)
+            return
+        log.error("%s failed", what, exc_info=error)
+        await send_reason(interaction, UserError("error.sorry"))
+
+    async def close(self) -> None:
+        """Planned shutdown: stop the clocks where they are, send what is queued, close.
+
+        It always completes. Clocks that cannot be frozen (a full disk) keep running in
+        the database: the next start resumes them as after a crash, from the heartbeat.
+        """
+        if self._closing:
+            return await super().close()
+        self._closing = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        try:
+            if hasattr(self, "service"):
+                self.service.stop_timers()
+                try:
+                    frozen = await self.store.freeze_clocks(self.service.now())
+                    log.info("froze %d running clocks", frozen)
+                except Exception:
+                    log.exception(
+                        "could not freeze the clocks: the next start resumes them as after "
+                        "a crash, from the last heartbeat"
+                    )
+                await self.outbox.close()
+        finally:
+            try:
+                await super().close()
+            finally:
+                if self.store is not None:
+                    await self.store.close()

@@ -1,0 +1,1 @@
+"""Slash commands and buttons, as discord.py extensions."""

@@ -1,0 +1,426 @@
+"""The /apophis group: lobby, start, moderation, settings, rules and statistics."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs.play import clicked_board, send_reason, speaks
+from bot.errors import UserError
+from bot.game.audience import look
+from bot.game.service import ActionResult
+from bot.i18n.catalogs import languages, t
+from bot.i18n.notation import STYLES
+from bot.table import Table
+from bot.views import attachments, components, panel, render
+from bot.views.narration import narrate_event
+from engine import events as ev
+
+if TYPE_CHECKING:
+    from bot.discord.client import ApophisBot
+
+log = logging.getLogger(__name__)
+
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
+    for name in render.DIFFICULTY_MINUTES
+]
+RULES_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
+    for name in ("basic", "advanced")
+]
+#: Each language by its own name (the choice is not translated: people look for their own).
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=t(language, "language.name"), value=language)
+    for language in languages()
+]
+CARDS_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{style}"), value=style) for style in STYLES
+]
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@app_commands.guild_only()
+class Apophis(commands.GroupCog, group_name="apophis"):
+    """Open and run games; moderators can end, skip, kick and reset."""
+
+    def __init__(self, bot: ApophisBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    # ---------------------------------------------------------------- lobby
+
+    @app_commands.command(description="Open a game of Apophis in this channel.")
+    @app_commands.describe(
+        difficulty="Countdown: beginner 15, easy 12, medium 10, hard 8 minutes",
+        minutes="A custom countdown instead, 1 to 60 minutes",
+        rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        difficulty: str | None = None,
+        minutes: app_commands.Range[int, 1, 60] | None = None,
+        rules: str | None = None,
+    ) -> None:
+        settings = await self.service.store.get_guild_settings(interaction.guild_id)
+        rules = rules or settings.default_rules
+        if minutes is not None:
+            difficulty, length = difficulty or "custom", minutes * 60
+            if difficulty != "custom" and render.DIFFICULTY_MINUTES[difficulty] != minutes:
+                difficulty = "custom"
+        else:
+            # Advanced rules are meant for 10 minutes: the length they get unless asked.
+            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
+            difficulty = chosen or settings.default_difficulty
+            length = render.DIFFICULTY_MINUTES[difficulty] * 60
+        try:
+            table = await self.service.open_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                rules=rules,
+                difficulty=difficulty,
+                length_seconds=length,
+            )
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        response = await interaction.response.send_message(
+            **components.lobby_message(table), allowed_mentions=NO_MENTIONS
+        )
+        message_id = getattr(response.resource, "id", None)
+        if message_id is not None:
+            table.board_message_id = message_id
+            await self.service.store.set_board_message(table.id, message_id)
+            self.bot.outbox.answered(
+                table, interaction, board_version=components.drawn_version(table)
+            )
+
+    @app_commands.command(description="Join the game forming in this channel.")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.lobby_command(interaction, "join")
+
+    @app_commands.command(
+        description="Leave this channel's game; in play, your cards are discarded."
+    )
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.lobby_command(interaction, "leave")
+
+    @app_commands.command(description="Start the game (host only).")
+    @app_commands.describe(first="Who plays first (random if left out)")
+    @app_commands.guild_only()
+    async def start(
+        self, interaction: discord.Interaction, first: discord.Member | None = None
+    ) -> None:
+        await self.lobby_command(interaction, "start", first.id if first else None)
+
+    async def lobby_command(
+        self, interaction: discord.Interaction, action: str, first: int | None = None
+    ) -> None:
+        """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
+        try:
+            result = await self.lobby_action(interaction, action, first)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        language = speaks(interaction)
+        if isinstance(result, ActionResult):  # left a game in progress
+            await interaction.response.send_message(left_reply(result, language), ephemeral=True)
+            self.bot.outbox.answered(result.table, interaction)
+            return
+        self.bot.outbox.board_changed(result)
+        if action == "start":  # the host's own panel, to play from at once
+            shown = result.version
+            await interaction.response.send_message(
+                **panel.panel_message(
+                    result, interaction.user.id, language, t(language, "reply.started")
+                ),
+                ephemeral=True,
+            )
+            self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
+            return
+        text = t(language, f"reply.{action}", seated=len(result.seats))
+        await interaction.response.send_message(text, ephemeral=True)
+        self.bot.outbox.answered(result, interaction)
+
+    async def lobby_action(
+        self, interaction: discord.Interaction, action: str, first: int | None = None
+    ) -> Table | ActionResult:
+        channel, user = interaction.channel_id, interaction.user.id
+        if action == "join":
+            return await self.service.join(channel, user)
+        if action == "leave":
+            return await self.service.leave(channel, user)
+        if action == "crewadd":
+            return await self.service.add_crewmate(channel, user)
+        if action == "crewdrop":
+            return await self.service.remove_crewmate(channel, user)
+        return await self.service.start(channel, user, first)
+
+    async def lobby_button(
+        self, interaction: discord.Interaction, table: Table, action: str
+    ) -> None:
+        """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
+        try:
+            result = await self.lobby_action(interaction, action)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        if isinstance(result, ActionResult):
+            text = left_reply(result, speaks(interaction))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        shown = components.drawn_version(table)
+        await interaction.response.edit_message(**attachments.response_kwargs(table))
+        owner = clicked_board(interaction, table)
+        self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
+
+    # ----------------------------------------------------------- moderation
+
+    async def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Manage Messages in this channel, or the server's moderator role."""
+        if interaction.permissions.manage_messages:
+            return True
+        settings = await self.service.store.get_guild_settings(interaction.guild_id)
+        roles = getattr(interaction.user, "roles", [])
+        return settings.moderator_role_id is not None and any(
+            role.id == settings.moderator_role_id for role in roles
+        )
+
+    async def check_host_or_moderator(self, interaction: discord.Interaction) -> Table:
+        table = self.service.table_in(interaction.channel_id)
+        if interaction.user.id != table.host_id and not await self.is_moderator(interaction):
+            raise UserError("error.host_or_moderator")
+        return table
+
+    @app_commands.command(description="End this game without a result (host or moderator).")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        who = "host" if interaction.user.id == table.host_id else "moderator"
+        told = "told.closed_lobby" if table.status == "lobby" else "told.ended"
+        await self.close_game(interaction, who, told)
+
+    async def close_game(self, interaction: discord.Interaction, reason: str, told: str) -> None:
+        """End the channel's game without a result; log it and tell the channel.
+
+        `reason` is recorded with the game ("host", "moderator", "reset"); `told` is the
+        key of what the channel is told.
+        """
+        try:
+            table = await self.service.end(interaction.channel_id, interaction.user.id, reason)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        log.info(
+            "game %s %s (%s) in channel %s",
+            table.id,
+            reason,
+            interaction.user.id,
+            interaction.channel_id,
+        )
+        text = t(table.language, told, id=table.id, player=render.mention(interaction.user.id))
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+        self.bot.outbox.answered(table, interaction)
+
+    @app_commands.command(description="Skip the active player's turn (host or moderator).")
+    @app_commands.guild_only()
+    async def skip(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+            result = await self.service.skip(interaction.channel_id, interaction.user.id)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        log.info("turn skipped in game %s by %s", table.id, interaction.user.id)
+        skipped = next(e.player for e in result.events if isinstance(e, ev.TurnSkipped))
+        language = table.language
+        skip_line = narrate_event(ev.TurnSkipped(skipped), language)
+        rest = [line for line in result.lines if line != skip_line]
+        by = render.mention(interaction.user.id)
+        if skipped == interaction.user.id:
+            said = t(language, "told.skipped_own", player=by)
+        else:
+            said = t(language, "told.skipped", player=by, skipped=render.mention(skipped))
+        await interaction.response.send_message(
+            "\n".join([said, *rest]), allowed_mentions=NO_MENTIONS
+        )
+        self.bot.outbox.answered(table, interaction)
+
+    @app_commands.command(description="Remove a player from this game (host or moderator).")
+    @app_commands.describe(player="The player to remove; their cards go to the discard pile")
+    @app_commands.guild_only()
+    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        try:
+            table = await self.check_host_or_moderator(interaction)
+            result = await self.service.kick(interaction.channel_id, interaction.user.id, player.id)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
+        lines = result.lines if isinstance(result, ActionResult) else []
+        if not isinstance(result, ActionResult):
+            self.bot.outbox.board_changed(result)
+        said = t(
+            table.language,
+            "told.removed",
+            player=render.mention(interaction.user.id),
+            removed=render.mention(player.id),
+        )
+        await interaction.response.send_message(
+            "\n".join([said, *lines]), allowed_mentions=NO_MENTIONS
+        )
+        self.bot.outbox.answered(table, interaction)
+
+    @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
+    @app_commands.guild_only()
+    async def reset(self, interaction: discord.Interaction) -> None:
+        if not await self.is_moderator(interaction):
+            await send_reason(interaction, UserError("error.moderators_reset"))
+            return
+        await self.close_game(interaction, "reset", "told.reset")
+
+    @app_commands.command(
+        description="Server settings: moderator role, defaults, pings, pictures, language, cards."
+    )
+    @app_commands.describe(
+        moderator_role="Members with this role may reset, end, skip and kick",
+        difficulty="Default countdown for /apophis new",
+        rules="Default rule set for /apophis new",
+        pings="Ping the player whose turn it is (on by default)",
+        language="Language of the board and channel messages (default: the server's)",
+        cards="Cards shown as suits (7♥) or colours (the coloured-deck edition)",
+        pictures="Whether boards carry a picture of the table (on by default)",
+    )
+    @app_commands.choices(
+        difficulty=DIFFICULTY_CHOICES,
+        rules=RULES_CHOICES,
+        language=LANGUAGE_CHOICES,
+        cards=CARDS_CHOICES,
+    )
+    @app_commands.guild_only()
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        moderator_role: discord.Role | None = None,
+        difficulty: str | None = None,
+        rules: str | None = None,
+        pings: bool | None = None,
+        language: str | None = None,
+        cards: str | None = None,
+        pictures: bool | None = None,
+    ) -> None:
+        if not interaction.permissions.manage_guild:
+            await send_reason(interaction, UserError("error.manage_server"))
+            return
+        changes = {}
+        if moderator_role is not None:
+            changes["moderator_role_id"] = moderator_role.id
+        if difficulty is not None:
+            changes["default_difficulty"] = difficulty
+        if rules is not None:
+            changes["default_rules"] = rules
+        if pings is not None:
+            changes["turn_pings"] = pings
+        if language is not None:
+            changes.update(language=language, language_chosen=True)
+        if cards is not None:
+            changes["cards"] = cards
+        if pictures is not None:
+            changes["pictures"] = pictures
+        audience = self.service.audience
+        if changes:
+            settings = await audience.update(interaction.guild_id, **changes)
+            log.info(
+                "settings of guild %s changed by %s: %s",
+                interaction.guild_id,
+                interaction.user.id,
+                sorted(changes),
+            )
+        else:
+            settings = await audience.settings(interaction.guild_id)
+        self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
+        server_language, shown = look(settings)
+        if language is not None or cards is not None:
+            self.service.restyle(interaction.guild_id, server_language, shown)
+        if pictures is not None:
+            for table in self.service.set_pictures(interaction.guild_id, pictures):
+                self.bot.outbox.board_outdated(table)
+        reader = speaks(interaction)
+        role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
+        source = "chosen" if settings.language_chosen else "server"
+        await interaction.response.send_message(
+            t(
+                reader,
+                "reply.settings",
+                role=role or t(reader, "reply.settings.no_role"),
+                difficulty=t(reader, f"difficulty.{settings.default_difficulty}"),
+                rules=t(reader, f"rules.{settings.default_rules}"),
+                pings=t(reader, f"reply.settings.{'on' if settings.turn_pings else 'off'}"),
+                language=t(
+                    reader,
+                    f"reply.settings.language.{source}",
+                    name=t(server_language, "language.name"),
+                ),
+                cards=t(reader, f"choice.{shown}"),
+                pictures=t(reader, f"reply.settings.{'on' if settings.pictures else 'off'}"),
+            ),
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------- reading
+
+    @app_commands.command(description="How to play Apophis.")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.show_rules(interaction)
+
+    async def show_rules(self, interaction: discord.Interaction) -> None:
+        """The rules summary, privately, in the reader's language (also the lobby's button)."""
+        language = speaks(interaction)
+        table = self.service.by_channel.get(interaction.channel_id)
+        embed = discord.Embed(
+            title=t(language, "rules.title"),
+            description=render.rules_text(language, table.rules if table else "basic"),
+            colour=render.EMBED_COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="This server's games: wins, losses and fastest wins.")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction) -> None:
+        stats = await self.service.store.stats(interaction.guild_id)
+        embed = render.stats_embed(stats, speaks(interaction))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def left_reply(result: ActionResult, language: str) -> str:
+    """What a player who left a game in progress is told, privately, in their language."""
+    told = [
+        line
+        for event in result.events
+        if not isinstance(event, ev.PlayerRemoved) and (line := narrate_event(event, language))
+    ]
+    if result.new_host is not None:
+        told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
+    return "\n".join([t(language, "reply.left_game"), *told])
+
+
+async def setup(bot: ApophisBot) -> None:
+    await bot.add_cog(Apophis(bot))

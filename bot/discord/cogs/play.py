@@ -1,0 +1,376 @@
+"""Turns: /draw, /build, /launch, /scrap, /discard, /hand, /hint, /board, and buttons."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import inputs
+from bot.discord.inputs import Click, parse_cards
+from bot.discord.outbox import message_json
+from bot.errors import StaleBoard, UserError
+from bot.i18n.catalogs import language_of, languages, t
+from bot.table import Table
+from bot.views import attachments, components, hints, narration, panel, render
+from engine import Colour, Size
+
+if TYPE_CHECKING:
+    from bot.discord.client import ApophisBot
+
+log = logging.getLogger(__name__)
+
+COLOUR_CHOICES = [
+    app_commands.Choice(name=t("en", f"choice.{c.value}"), value=c.value) for c in Colour
+]
+SIZE_CHOICES = [app_commands.Choice(name=t("en", f"choice.{s.label}"), value=s.label) for s in Size]
+#: The launch report's title in every language (a click on a report is not on a board).
+REPORT_TITLES = frozenset(render.report_title(language) for language in languages())
+#: Seconds before `/board` may post the same game's board again.
+BOARD_REPOST_SECONDS = 10.0
+#: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
+CARDS_LENGTH = 100
+
+
+def release(interaction: discord.Interaction) -> None:
+    """Let an answered interaction be freed at once, without the garbage collector.
+
+    discord.py's Interaction and its InteractionResponse refer to each other, so each
+    interaction, with the message, member and components parsed from it (about thirty
+    objects), would otherwise be left to the cyclic collector, whose pauses at a few
+    hundred interactions a second stop every game at once. Called when we are done
+    with it; should anything ask for `interaction.response` later, discord.py makes a
+    new one.
+    """
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response
+
+
+def board_link(table: Table) -> str:
+    """A link to the live board, in parentheses after a space; "" while it has no message."""
+    if table.board_message_id is None:
+        return ""
+    return f" ({render.message_link(table.guild_id, table.channel_id, table.board_message_id)})"
+
+
+def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether the clicked button is on the game's current board message."""
+    message = interaction.message
+    return message is not None and message.id == table.board_message_id
+
+
+def speaks(interaction: discord.Interaction) -> str:
+    """The language of the person who interacted (their Discord locale)."""
+    return language_of(interaction.locale)
+
+
+async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:
+    """A short private answer: the first response if none was sent yet, else a follow-up.
+
+    A UserError is worded in the language of the person who interacted.
+    """
+    message = reason.text(speaks(interaction)) if isinstance(reason, UserError) else reason
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)
+
+
+class Play(commands.Cog):
+    """The four actions, hands and the board."""
+
+    def __init__(self, bot: ApophisBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @property
+    def outbox(self):
+        return self.bot.outbox
+
+    # ------------------------------------------------------------- commands
+
+    @app_commands.command(description="Draw 2 cards (your turn).")
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.act_by_command(interaction, {"type": "draw"})
+
+    @app_commands.command(description="Pay cards of one suit to build a rocket section.")
+    @app_commands.describe(colour="Which colour (suit) of section", size="How large")
+    @app_commands.choices(colour=COLOUR_CHOICES, size=SIZE_CHOICES)
+    @app_commands.guild_only()
+    async def build(self, interaction: discord.Interaction, colour: str, size: str) -> None:
+        await self.act_by_command(interaction, {"type": "build", "colour": colour, "size": size})
+
+    @app_commands.command(description="Add cards to the launch sequence (one per suit).")
+    @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
+    @app_commands.guild_only()
+    async def launch(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
+        await self.play_cards(interaction, "launch", cards)
+
+    @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
+    @app_commands.guild_only()
+    async def scrap(self, interaction: discord.Interaction) -> None:
+        await self.act_by_command(interaction, {"type": "scrap"})
+
+    @app_commands.command(description="Discard down to 5 cards after drawing.")
+    @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
+    @app_commands.guild_only()
+    async def discard(
+        self,
+        interaction: discord.Interaction,
+        cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
+    ) -> None:
+        await self.play_cards(interaction, "discard", cards)
+
+    @app_commands.command(description="Show your hand, privately.")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.show_hand(interaction)
+
+    @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            self.check_player(table, interaction.user.id)
+            line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        await interaction.response.send_message(line, ephemeral=True)
+
+    @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction) -> None:
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+                raise UserError("error.board_just_posted", link=board_link(table))
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        table.reposted_at = time.monotonic()
+        version, old = components.drawn_version(table), table.board_message_id
+        response = await interaction.response.send_message(
+            **attachments.response_kwargs(table, new=True)
+        )
+        message_id = getattr(response.resource, "id", None)
+        if message_id is not None:
+            table.board_message_id = message_id
+            await self.service.store.set_board_message(table.id, message_id)
+            self.outbox.board_moved(table, old, interaction, version)
+
+    # --------------------------------------------------------------- helpers
+
+    async def play_cards(
+        self, interaction: discord.Interaction, action: str, cards: str | None
+    ) -> None:
+        """/launch or /discard: the typed cards, or the panel to choose them when none were."""
+        if cards is None:
+            await self.show_hand(interaction)
+            return
+        try:
+            chosen = parse_cards(cards)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        await self.act_by_command(interaction, {"type": action, "cards": chosen})
+
+    async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
+        """A slash command's action: answered privately with the panel; the board follows."""
+        try:
+            result = await self.service.act(interaction.channel_id, interaction.user.id, action)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        table = result.table
+        note = narration.private_note(
+            result.events, interaction.user.id, speaks(interaction), table.cards
+        )
+        await self.answer_with_panel(interaction, table, note)
+
+    async def answer_with_panel(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        note: str | None = None,
+        *,
+        update: bool = False,
+    ) -> None:
+        """Answer with the player's panel: a new private message, or the clicked panel updated."""
+        shown = table.version
+        message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
+        await self.outbox.tokens.respond(interaction, message_json(message), update=update)
+        self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
+        try:
+            table = self.service.table_in(interaction.channel_id)
+            self.check_player(table, interaction.user.id)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        await self.answer_with_panel(interaction, table)
+
+    def check_player(self, table: Table, user_id: int) -> None:
+        game = table.game
+        if game is None:
+            raise UserError("error.no_cards_yet")
+        if user_id not in game.players:
+            raise UserError("error.no_hand")
+
+    # ------------------------------------------------------------ components
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every click on one of our buttons or selects, found by its custom id."""
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        try:
+            self.bot.audience.seen(interaction)
+            click = inputs.read_click(interaction.data)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+        else:
+            await self.on_component(interaction, click)
+        finally:
+            release(interaction)
+
+    async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
+        """Every button and select arrives here."""
+        table = self.service.tables.get(click.game)
+        try:
+            if table is None:
+                raise UserError("error.buttons_over")
+            if table.channel_id != interaction.channel_id:
+                raise UserError("error.other_channel")
+            if click.kind == "b":
+                await self.on_button(interaction, table, click.version, click.action)
+            else:
+                await self.on_panel(interaction, table, click)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+        except Exception as exc:
+            what = f"{'button' if click.values is None else 'select'} {click.action!r}"
+            await self.bot.apologise(interaction, f"{what} of game {click.game}", exc)
+
+    async def on_button(
+        self, interaction: discord.Interaction, table: Table, version: int, action: str
+    ) -> None:
+        """A click on a lobby, board or launch-report button."""
+        if action == "rules":
+            await self.bot.get_cog("Apophis").show_rules(interaction)
+        elif action in ("join", "leave", "start", "crewadd", "crewdrop"):
+            if table.status != "lobby":
+                raise UserError("error.lobby_buttons_over")
+            await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
+        elif action in ("hand", "build", "launch", "discard"):
+            await self.show_hand(interaction)
+        elif on_old_board(interaction, table):
+            await interaction.response.edit_message(**stub_edit(table))
+        else:
+            await self.act_by_button(interaction, table, version, {"type": action})
+
+    async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+        """A click on a hand panel: the panel itself is updated with what happened."""
+        user = interaction.user.id
+        try:
+            self.check_player(table, user)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        if click.action == "refresh":
+            await self.answer_with_panel(interaction, table, update=True)
+            return
+        language = speaks(interaction)
+        if click.version != table.version:
+            note = t(language, "note.moved_on")
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
+        if click.action == "hint":  # the panel itself shows the hint, until the next change
+            note = hints.hint_line(table, user, time.time(), language)
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
+        action = inputs.panel_move(click)  # forged input: told apart, privately
+        try:
+            result = await self.service.act(
+                interaction.channel_id, user, action, expected_version=click.version
+            )
+        except StaleBoard:
+            note = t(language, "note.moved_on")
+        except UserError as exc:
+            note = f"⚠️ {exc.text(language)}"
+        else:
+            note = narration.private_note(result.events, user, language, table.cards)
+        await self.answer_with_panel(interaction, table, note, update=True)
+
+    async def act_by_button(
+        self, interaction: discord.Interaction, table: Table, version: int, action: dict
+    ) -> None:
+        """A board or launch-report button: the clicked message is updated in the reply."""
+        on_board = clicked_board(interaction, table)
+        try:
+            await self.service.act(
+                interaction.channel_id, interaction.user.id, action, expected_version=version
+            )
+        except StaleBoard:
+            await self.refresh_stale(interaction, table)
+            return
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        if on_board:
+            shown = components.drawn_version(table)
+            await interaction.response.edit_message(**attachments.response_kwargs(table))
+            self.outbox.answered(table, interaction, board_version=shown)
+        elif table.report is not None:  # the launch report: the same report, continued
+            report = table.report
+            await interaction.response.edit_message(**attachments.report_kwargs(table, report))
+            self.outbox.answered(table, interaction, report=report)
+        else:
+            await interaction.response.defer()
+            self.outbox.answered(table, interaction)
+
+    async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
+        """An outdated button: show the current board (or report) in its place and say why."""
+        if clicked_board(interaction, table):
+            shown = components.drawn_version(table)
+            await interaction.response.edit_message(**attachments.response_kwargs(table))
+            self.outbox.answered(table, interaction, board_version=shown)
+            await interaction.followup.send(
+                StaleBoard(table).text(speaks(interaction)), ephemeral=True
+            )
+        else:
+            await send_reason(interaction, UserError("error.stale_message"))
+
+
+def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether the click is on a board message that a newer board replaced."""
+    message = interaction.message
+    if message is None or message.id == table.board_message_id:
+        return False
+    return not (message.embeds and message.embeds[0].title in REPORT_TITLES)
+
+
+def stub_edit(table: Table) -> dict[str, Any]:
+    return {"content": render.board_stub(table), "embeds": [], "view": None, "attachments": []}
+
+
+async def setup(bot: ApophisBot) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,187 @@
+"""What players send, checked on arrival: slash command options, custom ids, picked values.
+
+A Discord client can be made to send anything: an option outside its choices or range,
+a custom id that was never on a message, values a picker never offered, a command
+from a DM. Nothing here trusts what the client claims: each function either returns
+the input in our own terms or raises UserError with a short, polite reason (never
+echoing more than a few characters of what was sent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.i18n.notation import UnreadableCard
+from bot.i18n.notation import parse_cards as read_cards
+from bot.views.components import CUSTOM_ID
+from engine import Colour, Size
+from engine.cards import is_card
+
+#: Discord's longest custom id.
+CUSTOM_ID_LENGTH = 100
+#: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
+#: "p": the panel's selects).
+ACTIONS = {
+    "b": frozenset(
+        ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
+    )
+    | {"reroll", "accept", "crewadd", "crewdrop"},
+    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
+    "p": frozenset(("launch", "discard")),
+}
+#: The panel buttons that carry an argument (their cards or section); no other may.
+WITH_ARG = frozenset(("build", "launch"))
+#: Discord's most values a select menu returns.
+MAX_VALUES = 25
+#: Longest piece of a player's input quoted back to them.
+ECHO = 20
+COLOURS = frozenset(colour.value for colour in Colour)
+SIZES = frozenset(str(int(size)) for size in Size)
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A click on one of our buttons (values None) or a choice in one of our selects.
+
+    `kind` as in the custom id ("b", "h", "p"); `arg` the cards or section a panel
+    button carries ("" for none).
+    """
+
+    kind: str
+    game: int
+    version: int
+    action: str
+    arg: str
+    values: list[str] | None
+
+
+def quote(text: str) -> str:
+    """A player's input, cut short, to quote back in a reply."""
+    return repr(text if len(text) <= ECHO else text[:ECHO] + "…")
+
+
+# ------------------------------------------------------------------- slash commands
+
+
+def command_problem(interaction: discord.Interaction) -> UserError | None:
+    """Why a slash command cannot be taken as it arrived (None: it can).
+
+    Server-only, and every option as the synced command declares it: a declared
+    name, the right type, one of its choices, within its range or length.
+    """
+    if interaction.guild_id is None:
+        return UserError("error.server_only")
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None  # discord.py answers unknown commands itself
+    params = {param.display_name: param for param in command.parameters}
+    for option in _leaf_options(interaction.data or {}):
+        param = params.get(option.get("name"))
+        if param is None:
+            return UserError("error.unknown_option")
+        problem = _option_problem(param, option.get("value"))
+        if problem is not None:
+            return problem
+    return None
+
+
+def _leaf_options(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The options of the subcommand invoked (below its group, if any)."""
+    options = data.get("options") or []
+    while len(options) == 1 and options[0].get("type") in (1, 2):  # subcommand (group)
+        options = options[0].get("options") or []
+    return options
+
+
+_TYPES = {
+    discord.AppCommandOptionType.string: (str,),
+    discord.AppCommandOptionType.integer: (int,),
+    discord.AppCommandOptionType.number: (int, float),
+    discord.AppCommandOptionType.boolean: (bool,),
+}
+
+
+def _option_problem(param: app_commands.Parameter, value: Any) -> UserError | None:
+    name = param.display_name
+    kinds = _TYPES.get(param.type)
+    if kinds is None:  # users, roles, channels: resolved by Discord, checked by discord.py
+        return None
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        return UserError(f"error.option_type.{param.type.name}", name=name)
+    if param.choices and value not in [choice.value for choice in param.choices]:
+        offered = ", ".join(str(choice.value) for choice in param.choices)
+        return UserError("error.option_choice", name=name, choices=offered)
+    size = len(value) if isinstance(value, str) else value
+    low, high = param.min_value, param.max_value
+    if (low is not None and size < low) or (high is not None and size > high):
+        key = "error.option_length" if isinstance(value, str) else "error.option_range"
+        return UserError(key, name=name, low=low, high=high)
+    return None
+
+
+def parse_cards(text: str) -> list[str]:
+    """Cards typed by a player in any form (bot.i18n.notation); UserError if unreadable."""
+    try:
+        return read_cards(text)
+    except UnreadableCard as exc:
+        raise UserError("error.unreadable_card", token=quote(exc.token)) from None
+
+
+# ----------------------------------------------------------------- components
+
+
+def read_click(data: dict[str, Any]) -> Click:
+    """A component interaction's data as a Click; UserError for an id we never sent."""
+    custom_id = data.get("custom_id")
+    match = (
+        CUSTOM_ID.fullmatch(custom_id)
+        if isinstance(custom_id, str) and len(custom_id) <= CUSTOM_ID_LENGTH
+        else None
+    )
+    if (
+        match is None
+        or match["action"] not in ACTIONS[match["kind"]]
+        or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
+    ):
+        raise UserError("error.unknown_button")
+    values = None
+    if match["kind"] == "p":
+        values = data.get("values")
+        if (
+            not isinstance(values, list)
+            or not 0 < len(values) <= MAX_VALUES
+            or not all(isinstance(v, str) for v in values)
+        ):
+            raise UserError("error.menu_options")
+    return Click(
+        match["kind"],
+        int(match["game"]),
+        int(match["version"]),
+        match["action"],
+        match["arg"] or "",
+        values,
+    )
+
+
+def panel_move(click: Click) -> dict[str, Any]:
+    """The move a panel button or select stands for; UserError for anything it never offers."""
+    if click.values is not None:  # launch or discard: the chosen cards
+        if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
+            raise UserError("error.menu_cards")
+        return {"type": click.action, "cards": list(click.values)}
+    if click.action == "build":
+        colour, _, size = click.arg.partition(".")
+        if colour not in COLOURS or size not in SIZES:
+            raise UserError("error.unknown_button")
+        return {"type": "build", "colour": colour, "size": int(size)}
+    if click.action == "launch":
+        cards = click.arg.split(".")
+        if not click.arg or not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
+            raise UserError("error.unknown_button")
+        return {"type": "launch", "cards": cards}
+    return {"type": click.action}

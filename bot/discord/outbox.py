@@ -1,0 +1,523 @@
+"""The outbox: everything players see that is not the answer to their own interaction.
+
+Board edits, launch reports, turn pings, panel refreshes, channel posts and hand DMs
+are jobs, coalesced by key (a board is edited once with its latest state however many
+actions happened meanwhile) and retried later when Discord asks us to slow down or
+has a passing fault.
+
+What a player waits for goes through interaction tokens (bot.discord.tokens), outside
+Discord's global budget of 50 requests a second: the board through the token of the
+interaction that posted it or last updated it, reports, pings and posts as follow-ups
+of the latest interaction in the game, a player's panel through that player's latest
+interaction. Jobs caused by an interaction wait for its answer (bot.discord.jobs), so that its
+fresh token can carry them. The channel routes, which spend the budget, are
+the fallback when no token is usable; when the board's own token has expired, the
+board is posted again below as a follow-up instead (and when more than
+`REPOST_AFTER` messages were posted below it), the old one becoming a one-line stub.
+
+Hand DMs (bot.discord.dms) always spend the budget: they queue in a lane of their own, paced
+by one token bucket, so their backlog never holds the rest back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import Route
+
+from bot.discord.dms import NO_MENTIONS, HandDMs
+from bot.discord.jobs import Job, Jobs, RateLimiter
+from bot.discord.tokens import Owned, Token, Tokens
+from bot.i18n.catalogs import t
+from bot.views import attachments, components, panel, render
+from bot.views.attachments import Picture
+
+if TYPE_CHECKING:
+    from bot.game.audience import Audience
+    from bot.store.store import Store
+    from bot.table import Change, Report, Table
+
+log = logging.getLogger(__name__)
+
+#: Requests a second we allow ourselves out of Discord's global 50.
+GLOBAL_RATE = 45.0
+#: Discord's error for editing a message that is over an hour old too often.
+TOO_OLD_TO_EDIT = 30046
+#: The outbox's queues, hand DMs (always paced by the global budget) apart from the rest,
+#: and the requests each has in flight at once. Tables go through interaction tokens, out
+#: of the global budget: at Discord's round trip of about 100 ms, 2,500 busy games ask
+#: for some 2,000 a second. DMs wait for the budget (45 a second) anyway.
+LANES = {"tables": 256, "dms": 8}
+#: Messages posted below the board after which its next update posts it again below.
+REPOST_AFTER = 10
+#: Seconds after a game's end before its tokens and records are forgotten.
+FORGET_AFTER = 60.0
+
+
+def message_json(message: dict, content: str | None = None) -> dict:
+    """A board/lobby/report/panel message (`components.board_message` and co.) as JSON."""
+    payload = {
+        "embeds": [message["embed"].to_dict()],
+        "components": message["view"].to_components(),
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if content is not None:
+        payload["content"] = content
+    elif "content" in message:
+        payload["content"] = message["content"]
+    return payload
+
+
+class Outbox:
+    """Coalescing, rate-limited sender of what the games cause (module docstring)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        audience: Audience,
+        *,
+        rate: float = GLOBAL_RATE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.audience = audience
+        self._clock = clock
+        self.limiter = RateLimiter(rate)
+        self.tokens = Tokens(client, lambda: self.clock())
+        self.dms = HandDMs(
+            client.http,
+            client,
+            store,
+            audience,
+            spend=lambda: self._spend(),
+            tell_channel=self.post,
+            clock=lambda: self.clock(),
+        )
+        # Hand DMs (always paced by the global budget) queue apart from the rest.
+        self.jobs = Jobs(
+            LANES,
+            lambda key: "dms" if key[0] == "dm" else "tables",
+            quiet=lambda key: key[0] == "post",
+        )
+        self._post_seq = 0
+        #: game id -> the latest version of a started game the board shows.
+        self._board_written: dict[int, int] = {}
+        #: game id -> (board message id, its picture's file name, that attachment's id), when
+        #: this outbox uploaded the picture the board shows.
+        self._board_pictures: dict[int, tuple[int, str, int]] = {}
+        #: game id -> the board message and the token that may edit it.
+        self._board_owners: dict[int, Owned] = {}
+        #: game id -> the token of the latest interaction answered in the game.
+        self._fresh: dict[int, Token] = {}
+        #: game id -> player -> the token whose original response is their panel.
+        self._panels: dict[int, dict[int, Token]] = {}
+        self._panel_versions: dict[int, dict[int, int]] = {}
+        #: game id -> (report, its message) of the current launch.
+        self._reports: dict[int, tuple[Report, Owned | None]] = {}
+        #: game id -> the player to ping (None: nobody, take the last ping down).
+        self._ping_due: dict[int, int | None] = {}
+        self._pings: dict[int, Owned] = {}
+        self._pings_on: dict[int, bool] = {}
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:  # tests move time on
+        self._clock = clock
+
+    # ------------------------------------------------- what the service calls
+
+    def board_changed(self, table: Table) -> None:
+        """The board of `table` should show its latest state."""
+        self._hold(table, ("board", table.id), lambda: self._write_board(table))
+
+    def board_outdated(self, table: Table) -> None:
+        """Redraw the board of `table` although its state did not change (a setting did)."""
+        self._board_written.pop(table.id, None)
+        self.board_changed(table)
+
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
+        """`player`'s DM should show their latest hand and what changed."""
+        if self.dms.changed(table, player, changes):
+            self._submit(("dm", table.id, player), lambda: self.dms.send(table, player))
+
+    def panel_changed(self, table: Table, player: int) -> None:
+        """`player`'s panel should be redrawn (their turn came, or a change not theirs)."""
+        key = ("panel", table.id, player)
+        self._hold(table, key, lambda: self._refresh_panel(table, player))
+
+    def turn_passed(self, table: Table, player: int | None) -> None:
+        """Ping `player` (None: nobody now; take the standing ping down)."""
+        self._ping_due[table.id] = player
+        self._hold(table, ("ping", table.id), lambda: self._ping(table))
+
+    def report_changed(self, table: Table) -> None:
+        """The launch report (`table.report`) should show its latest lines."""
+        self._hold(table, ("report", table.id), lambda: self._write_report(table))
+
+    def post(self, table: Table, content: str) -> None:
+        """A message in the game's channel."""
+        self._post_seq += 1
+        key = ("post", self._post_seq)
+        self._hold(table, key, lambda: self._send_post(table, content))
+
+    def flush(self, table: Table) -> None:
+        """No interaction will answer for what was just queued (a timer): send it now."""
+        self._release(table.id)
+
+    def fresh_board(self, table: Table, content: str) -> None:
+        """Post a new board message (after a restart) instead of editing the old one."""
+        table.board_message_id = None
+        self._board_written.pop(table.id, None)
+        self._board_owners.pop(table.id, None)
+        self._submit(("board", table.id), lambda: self._write_board(table, content))
+
+    def set_pings(self, guild_id: int, on: bool) -> None:
+        self._pings_on[guild_id] = on
+
+    # ------------------------------------------- what the interaction handlers call
+
+    def answered(
+        self,
+        table: Table,
+        interaction: discord.Interaction,
+        *,
+        panel_of: tuple[int, int] | None = None,
+        board_version: int | None = None,
+        report: Report | None = None,
+    ) -> None:
+        """An interaction in `table`'s channel was answered: its token may carry what follows.
+
+        `panel_of`: its response is that (player's panel, showing that version).
+        `board_version`: its response is the board message (showing that version).
+        `report`: its response is the launch report (showing its latest lines).
+        """
+        token = self.tokens.new(interaction)
+        self._fresh[table.id] = token
+        if panel_of is not None:
+            player, version = panel_of
+            self._panels.setdefault(table.id, {})[player] = token
+            self._panel_versions.setdefault(table.id, {})[player] = version
+        if board_version is not None and table.board_message_id is not None:
+            self._board_owners[table.id] = Owned(table.board_message_id, token)
+            self._board_pictures.pop(table.id, None)  # the response drew its own picture
+            self.board_written(table, board_version)
+        if report is not None and interaction.message is not None:
+            self._reports[table.id] = (report, Owned(interaction.message.id, token))
+            report.shown = report.changes
+        self._release(table.id)
+
+    def board_written(self, table: Table, version: int) -> None:
+        """A response already showed the board at `version` (`components.drawn_version`)."""
+        if self._board_written.get(table.id, -1) < version:
+            self._board_written[table.id] = version
+
+    def board_moved(
+        self,
+        table: Table,
+        old_message_id: int | None,
+        interaction: discord.Interaction,
+        version: int,
+    ) -> None:
+        """`/board` posted the board again below (its response): the old one becomes a stub."""
+        old = self._board_owners.get(table.id)
+        table.below = 0
+        self.answered(table, interaction, board_version=version)
+        if old_message_id is not None and old_message_id != table.board_message_id:
+            owner = old if old is not None and old.message_id == old_message_id else None
+            self._submit(("stub", old_message_id), lambda: self._stub(table, old_message_id, owner))
+
+    # ------------------------------------------------------------- machinery
+
+    def _hold(self, table: Table, key: tuple, job: Job) -> None:
+        self.jobs.hold(table.id, key, job)
+
+    def _release(self, game_id: int) -> None:
+        self.jobs.release(game_id)
+
+    def _submit(self, key: tuple, job: Job) -> None:
+        self.jobs.submit(key, job)
+
+    async def drain(self) -> None:
+        """Wait until nothing is queued, held or being sent (tests and shutdown)."""
+        await self.jobs.drain()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Send what is queued (for at most `timeout` seconds), then stop."""
+        await self.jobs.close(timeout)
+
+    def _forget_later(self, table: Table) -> None:
+        asyncio.get_running_loop().call_later(FORGET_AFTER, self._forget, table.id)
+
+    def _forget(self, game_id: int) -> None:
+        for records in (
+            self._board_written,
+            self._board_pictures,
+            self._board_owners,
+            self._fresh,
+            self._panels,
+            self._panel_versions,
+            self._reports,
+            self._ping_due,
+            self._pings,
+        ):
+            records.pop(game_id, None)
+
+    # ------------------------------------------------------------------ jobs
+
+    async def _spend(self) -> None:
+        """Wait for a share of the global budget, before a request that counts against it."""
+        await self.limiter.acquire()
+
+    def _fresh_token(self, table: Table) -> Token | None:
+        """The newest usable token of the game (for follow-ups), if any."""
+        for token in (self._fresh.get(table.id), getattr(self._board_owner(table), "token", None)):
+            if self.tokens.usable(token):
+                return token
+        return None
+
+    def _board_owner(self, table: Table) -> Owned | None:
+        owner = self._board_owners.get(table.id)
+        if owner is None or owner.message_id != table.board_message_id:
+            return None
+        return owner if self.tokens.usable(owner.token) else None
+
+    async def _channel(
+        self,
+        method: str,
+        table: Table,
+        payload: dict | None,
+        message_id: int | None = None,
+        upload: Picture | None = None,
+    ) -> dict | None:
+        """A request to the game's channel through the channel routes (global budget).
+
+        With `upload`, the picture goes along (a multipart request)."""
+        await self._spend()
+        if message_id is None:
+            route = Route(method, "/channels/{channel_id}/messages", channel_id=table.channel_id)
+        else:
+            route = Route(
+                method,
+                "/channels/{channel_id}/messages/{message_id}",
+                channel_id=table.channel_id,
+                message_id=message_id,
+            )
+        if upload is not None:
+            return await self.client.http.request(route, **upload.multipart(payload))
+        return await self.client.http.request(route, json=payload)
+
+    async def _edit(
+        self,
+        table: Table,
+        owned: Owned | None,
+        message_id: int,
+        payload: dict,
+        upload: Picture | None = None,
+    ) -> None:
+        """Edit a message of the channel: through its token if usable, else the channel route."""
+        if owned is not None and self.tokens.usable(owned.token):
+            try:
+                mid = None if owned.original else message_id
+                await self.tokens.edit(owned.token, mid, payload, upload)
+                return
+            except discord.HTTPException:
+                pass  # the channel route decides
+        await self._channel("PATCH", table, payload, message_id, upload)
+
+    async def _follow_up(
+        self, table: Table, payload: dict, upload: Picture | None = None
+    ) -> Owned | int:
+        """Post in the channel: a follow-up of the game's newest token, else a channel post."""
+        token = self._fresh_token(table)
+        if token is not None:
+            try:
+                sent = await self.tokens.follow_up(token, payload, upload)
+                return Owned(sent, token, original=False)
+            except discord.HTTPException:
+                pass
+        sent = await self._channel("POST", table, payload, upload=upload)
+        return int(sent["id"])
+
+    # ----------------------------------------------------------------- board
+
+    async def _write_board(self, table: Table, content: str | None = None) -> None:
+        version = components.drawn_version(table)
+        buried = table.below > REPOST_AFTER
+        shown = 0 <= version <= self._board_written.get(table.id, -1)
+        if content is None and shown and not buried:
+            return  # an interaction response already showed this state
+        message, pictured = attachments.board(table)
+        payload = message_json(message, content)
+        if table.board_message_id is not None and not buried:
+            owner = self._board_owner(table)
+            if owner is not None:
+                try:
+                    sent = await self.tokens.edit(
+                        owner.token,
+                        None if owner.original else owner.message_id,
+                        payload,
+                        self._attach(table, payload, pictured),
+                    )
+                    return self._board_done(table, version, pictured, sent)
+                except discord.HTTPException:
+                    pass
+            if self._fresh_token(table) is None:  # nothing to post it again with: edit it
+                try:
+                    upload = self._attach(table, payload, pictured)
+                    sent = await self._channel(
+                        "PATCH", table, payload, table.board_message_id, upload
+                    )
+                    return self._board_done(table, version, pictured, sent)
+                except discord.NotFound:
+                    pass
+                except discord.HTTPException as exc:
+                    if exc.code != TOO_OLD_TO_EDIT:
+                        raise
+        await self._post_board(table, payload, pictured)
+        self._board_done(table, version)
+
+    def _board_done(
+        self, table: Table, version: int, shown: Picture | None = None, sent: dict | None = None
+    ) -> None:
+        self.board_written(table, version)
+        if shown is not None and sent is not None:  # remember its picture, to keep it
+            for attachment in sent.get("attachments", []):
+                if attachment["filename"] == shown.filename:
+                    picture = (table.board_message_id, shown.filename, int(attachment["id"]))
+                    self._board_pictures[table.id] = picture
+        if not table.open:
+            self._forget_later(table)
+
+    def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
+        """Name the board's attachments in `payload`; the picture to upload, if any.
+
+        A picture this outbox already uploaded to the board message is kept by its id,
+        not sent again: an unchanged table uploads nothing new.
+        """
+        if shown is None:
+            payload["attachments"] = []  # a lobby, or pictures turned off: none
+            return None
+        known = self._board_pictures.get(table.id)
+        if known is not None and known[:2] == (table.board_message_id, shown.filename):
+            payload["attachments"] = [{"id": known[2]}]
+            return None
+        payload["attachments"] = [shown.attachment()]
+        return shown
+
+    async def _post_board(self, table: Table, payload: dict, shown: Picture | None) -> None:
+        """The board posted below (a follow-up when a token can carry it); the old one stubbed."""
+        old_id, old_owner = table.board_message_id, self._board_owners.pop(table.id, None)
+        if shown is not None:
+            payload["attachments"] = [shown.attachment()]
+        sent = await self._follow_up(table, payload, shown)
+        if isinstance(sent, Owned):
+            table.board_message_id = sent.message_id
+            self._board_owners[table.id] = sent
+        else:
+            table.board_message_id = sent
+        table.below = 0
+        await self.store.set_board_message(table.id, table.board_message_id)
+        if old_id is not None:
+            owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
+            self._submit(("stub", old_id), lambda: self._stub(table, old_id, owner))
+
+    async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
+            await self._edit(table, owner, message_id, components.board_stub(table))
+
+    # ---------------------------------------------------- reports, pings, posts
+
+    async def _write_report(self, table: Table) -> None:
+        report = table.report
+        if report is None:
+            return
+        current, owned = self._reports.get(table.id, (None, None))
+        if current is report and report.shown >= report.changes:
+            return
+        changes = report.changes
+        launch = components.launch_report(table, report.lines)
+        message, pictured = attachments.with_report_picture(launch, table)
+        payload = message_json(message)
+        if pictured is not None:
+            payload["attachments"] = [pictured.attachment()]  # the new picture replaces the old
+        if current is report and owned is not None:
+            await self._edit(table, owned, owned.message_id, payload, pictured)
+        else:
+            sent = await self._follow_up(table, payload, pictured)
+            if not isinstance(sent, Owned):
+                sent = Owned(sent, None)
+            self._reports[table.id] = (report, sent)
+            table.below += 1
+        report.shown = max(report.shown, changes)
+
+    async def _ping(self, table: Table) -> None:
+        player = self._ping_due.pop(table.id, None)
+        game = table.game
+        live = game is not None and table.open and player == game.active_player
+        if live and await self._pings_wanted(table.guild_id):
+            payload = {
+                "content": t(table.language, "notice.ping", player=render.mention(player)),
+                "allowed_mentions": {"users": [str(player)]},
+            }
+            sent = await self._follow_up(table, payload)
+            if not isinstance(sent, Owned):
+                sent = Owned(sent, None)
+            old, self._pings[table.id] = self._pings.get(table.id), sent
+        else:
+            old = self._pings.pop(table.id, None)
+        if old is not None:
+            await self._delete(table, old)
+
+    async def _delete(self, table: Table, owned: Owned) -> None:
+        try:
+            if self.tokens.usable(owned.token):
+                try:
+                    await self.tokens.delete(owned.token, owned.message_id)
+                    return
+                except discord.HTTPException:
+                    pass
+            await self._channel("DELETE", table, None, owned.message_id)
+        except discord.NotFound:
+            pass
+
+    async def _pings_wanted(self, guild_id: int) -> bool:
+        on = self._pings_on.get(guild_id)
+        if on is None:
+            on = (await self.store.get_guild_settings(guild_id)).turn_pings
+            self._pings_on[guild_id] = on
+        return on
+
+    async def _send_post(self, table: Table, content: str) -> None:
+        await self._follow_up(table, {"content": content, "allowed_mentions": NO_MENTIONS})
+        table.below += 1
+
+    # ------------------------------------------------------------------ panels
+
+    async def _refresh_panel(self, table: Table, player: int) -> None:
+        """Redraw a player's panel through their latest token, while it is usable."""
+        token = self._panels.get(table.id, {}).get(player)
+        game = table.game
+        if not self.tokens.usable(token) or game is None or player not in game.players:
+            return
+        versions = self._panel_versions.setdefault(table.id, {})
+        if versions.get(player, -1) >= table.version and table.open:
+            return
+        version = table.version
+        language = await self.audience.player(player)
+        try:
+            message = panel.panel_message(table, player, language)
+            await self.tokens.edit(token, None, message_json(message))
+        except discord.HTTPException:
+            return  # dismissed or expired (the token is dropped): their next click redraws it
+        versions[player] = version

@@ -1,0 +1,206 @@
+"""Interaction tokens: which ones the bot may still use, and requests sent through them.
+
+An interaction's token may edit its original response and post, edit and delete
+follow-ups for 15 minutes, and none of that counts against Discord's global limit of
+50 requests a second. Tokens are kept in memory only (never on disk, never logged),
+used for at most `TOKEN_USE_SECONDS`, and dropped at once when Discord answers that
+the token or its message is gone (404, or 401 with code 50027): Discord restricts bots
+that keep calling a dead webhook.
+
+Requests go straight onto discord.py's HTTP session, as one prebuilt body (JSON, or
+the multipart form of a picture and its message), and their answer is read only when
+we need it (a follow-up's id, a picture's attachment id). At several requests an
+action, discord.py's request machinery, the messages it parsed from every answer and
+aiohttp's multipart writer (eight socket writes an upload) were a large share of the
+bot's time. No rate-limit record is kept per token (discord.py's HTTP client keeps one
+per route and token for five minutes and scans them all whenever it adds one: at
+hundreds of tokens a second, a third of the bot's time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+import orjson
+from discord.http import json_or_text
+
+if TYPE_CHECKING:
+    from bot.views.attachments import Picture
+
+log = logging.getLogger(__name__)
+
+#: How long after an interaction we still use its token (Discord: 15 minutes), leaving
+#: room for a request that waits in a queue.
+TOKEN_USE_SECONDS = 14 * 60.0
+#: Tries of a request Discord answers with 429 (each after the wait it asks for).
+TRIES = 5
+JSON = {"Content-Type": "application/json"}
+#: Interaction callback types: a new message, and an update of the clicked one.
+NEW_MESSAGE, UPDATE_MESSAGE = 4, 7
+EPHEMERAL = 1 << 6
+
+
+@dataclass(eq=False, slots=True)
+class Token:
+    """One interaction's token, usable until `until` (the sender's clock) unless dead."""
+
+    value: str
+    until: float
+    dead: bool = False
+
+    def __repr__(self) -> str:  # never show the token itself
+        return f"Token(until={self.until:.0f}, dead={self.dead})"
+
+
+@dataclass(slots=True)
+class Owned:
+    """A message in a channel, and the token that may edit it (None: channel routes only).
+
+    `original`: it is the token's original response (else one of its follow-ups).
+    """
+
+    message_id: int
+    token: Token | None
+    original: bool = True
+
+
+class Tokens:
+    """Sends requests through interaction tokens and forgets the dead ones."""
+
+    def __init__(self, client: discord.Client, clock: Callable[[], float]) -> None:
+        self.client = client
+        self.clock = clock
+        self._webhook: discord.Webhook | None = None
+
+    def new(self, interaction: discord.Interaction) -> Token:
+        """The token of an interaction just answered."""
+        return Token(interaction.token, self.clock() + TOKEN_USE_SECONDS)
+
+    def usable(self, token: Token | None) -> bool:
+        return token is not None and not token.dead and self.clock() < token.until
+
+    async def respond(
+        self, interaction: discord.Interaction, payload: dict, *, update: bool = False
+    ) -> None:
+        """Answer `interaction` with `payload`: the clicked message updated, or a new
+        private message. discord.py's own response object is told it was answered."""
+        body = {
+            "type": UPDATE_MESSAGE if update else NEW_MESSAGE,
+            "data": payload if update else {**payload, "flags": EPHEMERAL},
+        }
+        path = f"/interactions/{interaction.id}/{interaction.token}/callback"
+        await self._send("POST", path, body)
+        interaction.response._response_type = (
+            discord.InteractionResponseType.message_update
+            if update
+            else discord.InteractionResponseType.channel_message
+        )
+
+    async def edit(
+        self, token: Token, message_id: int | None, payload: dict, upload: Picture | None = None
+    ) -> dict:
+        """Edit the original response (`message_id` None) or a follow-up.
+
+        With `upload`, the picture goes along (a multipart request) and the edited message
+        is returned (its attachments' ids); else {}."""
+        sent = await self._through(
+            token, "PATCH", _message_path(message_id), payload, upload, want=upload is not None
+        )
+        return sent or {}
+
+    async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
+        """Post a follow-up message (with `upload`'s picture, if any); its id."""
+        sent = await self._through(token, "POST", "?wait=true", payload, upload, want=True)
+        return int(sent["id"])
+
+    async def delete(self, token: Token, message_id: int) -> None:
+        await self._through(token, "DELETE", _message_path(message_id))
+
+    def _hook(self) -> discord.Webhook:
+        if self._webhook is None:
+            # The client's session and proxy settings, as discord.py's own webhooks use them.
+            self._webhook = discord.Webhook.partial(
+                self.client.application_id, "-", client=self.client
+            )
+        return self._webhook
+
+    async def _through(
+        self,
+        token: Token,
+        method: str,
+        tail: str,
+        payload: dict | None = None,
+        upload: Picture | None = None,
+        want: bool = False,
+    ) -> Any:
+        """A request on the token's webhook (`tail` after its path)."""
+        path = f"/webhooks/{self.client.application_id}/{token.value}{tail}"
+        try:
+            return await self._send(method, path, payload, upload, want)
+        except discord.HTTPException as exc:
+            self._failed(token, method, exc)
+            raise
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        payload: dict | None = None,
+        upload: Picture | None = None,
+        want: bool = False,
+    ) -> Any:
+        """Send `payload` as JSON, or with `upload` as one multipart body; the answer's
+        JSON when `want`ed. Waits out Discord's 429s."""
+        hook = self._hook()
+        url = discord.http.Route.BASE + path
+        if upload is not None:
+            content_type, body = upload.form(payload or {})
+            headers: dict[str, str] | None = {"Content-Type": content_type}
+        else:
+            body = None if payload is None else orjson.dumps(payload)
+            headers = JSON if body is not None else None
+        for attempt in range(TRIES):
+            async with hook.session.request(
+                method,
+                url,
+                data=body,
+                headers=headers,
+                proxy=hook.proxy,
+                proxy_auth=hook.proxy_auth,
+            ) as response:
+                if 200 <= response.status < 300:
+                    return orjson.loads(await response.read()) if want else None
+                data = await json_or_text(response)
+                # Discord's own 429 (with its Via header) is waited out here; a proxy's is
+                # the outbox's to retry (bot.discord.jobs), as discord.py's adapter does.
+                if response.status == 429 and response.headers.get("Via") and attempt + 1 < TRIES:
+                    await asyncio.sleep(float(data["retry_after"]))
+                    continue
+                raise _error(response, data)
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _failed(token: Token, method: str, exc: discord.HTTPException) -> None:
+        if exc.status in (401, 404):  # token expired or message dismissed: never again
+            token.dead = True
+        log.debug("%s through an interaction token failed: %s", method, exc.status)
+
+
+def _message_path(message_id: int | None) -> str:
+    return f"/messages/{'@original' if message_id is None else message_id}"
+
+
+def _error(response: Any, data: Any) -> discord.HTTPException:
+    """The discord.py exception for a failed answer, as its own requests raise them."""
+    if response.status == 403:
+        return discord.Forbidden(response, data)
+    if response.status == 404:
+        return discord.NotFound(response, data)
+    if response.status >= 500:
+        return discord.DiscordServerError(response, data)
+    return discord.HTTPException(response, data)

@@ -1,0 +1,110 @@
+"""Who reads in which language: each player's Discord locale, each server's language and cards.
+
+What one player sees (private replies, their panel, their hand DM) is in that player's
+language: the locale of their latest interaction, stored so that a DM sent after a
+restart still speaks it. What a channel sees is in its server's language: the one
+chosen with `/apophis config`, else the server's preferred locale as Discord last gave
+it, else English; the server also chooses how cards are shown (suits or colours).
+Both are held in memory; the store is written (in the background) only when one changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.store.store import GuildSettings, Store
+
+log = logging.getLogger(__name__)
+
+
+class Audience:
+    """Languages of players and servers (see the module docstring)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: user id -> the Discord locale last seen from them.
+        self._locales: dict[int, str] = {}
+        #: guild id -> its preferred locale as last seen (ahead of the store's copy).
+        self._guild_locales: dict[int, str] = {}
+        self._servers: dict[int, GuildSettings] = {}
+        self._writes: set[asyncio.Task] = set()
+
+    def seen(self, interaction: discord.Interaction) -> None:
+        """Note the locales an interaction came with (stored in the background when new).
+
+        Nothing waits for the store: a slow or locked database must not delay an answer,
+        and a locale not saved is only saved at the next interaction.
+        """
+        locale = interaction.locale
+        user = interaction.user.id
+        if locale is not None and self._locales.get(user) != (value := str(locale.value)):
+            self._locales[user] = value
+            self._write(self.store.set_user_locale(user, value))
+        guild_id, guild_locale = interaction.guild_id, interaction.guild_locale
+        if guild_id is not None and guild_locale is not None:
+            value = str(guild_locale.value)
+            if self._guild_locales.get(guild_id) != value:
+                self._guild_locales[guild_id] = value
+                self._write(self._remember_guild_locale(guild_id, value))
+
+    def _write(self, write: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.create_task(write)
+        self._writes.add(task)
+        task.add_done_callback(self._written)
+
+    def _written(self, task: asyncio.Task) -> None:
+        self._writes.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a locale could not be saved: %s", task.exception())
+
+    async def _remember_guild_locale(self, guild_id: int, locale: str) -> None:
+        if (await self.store.get_guild_settings(guild_id)).discord_locale != locale:
+            await self.update(guild_id, discord_locale=locale)
+
+    async def player(self, user_id: int) -> str:
+        """A player's language, for what is sent to them unasked (their DM, their panel)."""
+        locale = self._locales.get(user_id)
+        if locale is None:
+            locale = await self.store.get_user_locale(user_id)
+            if locale is None:
+                return DEFAULT_LANGUAGE
+            self._locales[user_id] = locale
+        return language_of(locale)
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        settings = self._servers.get(guild_id)
+        if settings is None:
+            settings = await self.store.get_guild_settings(guild_id)
+            self._servers[guild_id] = settings
+        locale = self._guild_locales.get(guild_id)
+        if locale is not None and settings.discord_locale != locale:  # seen, not yet stored
+            settings = self._servers[guild_id] = replace(settings, discord_locale=locale)
+        return settings
+
+    async def update(self, guild_id: int, **changes: object) -> GuildSettings:
+        """Change a server's settings (GuildSettings fields), in the store and here."""
+        settings = await self.store.update_guild_settings(guild_id, **changes)
+        self._servers[guild_id] = settings
+        return settings
+
+    async def server(self, guild_id: int) -> tuple[str, str]:
+        """A server's language and card display."""
+        return look(await self.settings(guild_id))
+
+
+def look(settings: GuildSettings) -> tuple[str, str]:
+    """The language and card display a server's settings give its channels."""
+    if settings.language_chosen:
+        language = language_of(settings.language)
+    else:
+        language = language_of(settings.discord_locale)
+    return language, settings.cards

@@ -1,0 +1,130 @@
+"""AI crewmates at the table: each takes its turn after a human-like pause, played by engine.crew.
+
+A crewmate's seat holds a negative id (-1, -2, -3), which no Discord user has. The
+driver stands between the game service and the notifier: what is meant for a player
+(hand DMs, panels, turn pings) is not sent for a crewmate; and whenever a game
+changes (every change redraws its board), if a crewmate must act next, its move is
+scheduled 1 to 3 seconds later (scaled by APOPHIS_TIME_SCALE). The move is decided
+then, from the crewmate's view and the time left, and goes through the service like
+any player's, so it is told like one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.table import Change, Notifier, Table, is_crewmate
+from engine import Phase
+from engine.crew import decide
+
+log = logging.getLogger(__name__)
+
+#: The shortest and longest pause before a crewmate's move, in game seconds.
+PAUSE = (1.0, 3.0)
+
+#: Applies a crewmate's action to its game; False when it was refused (the game moved on).
+Act = Callable[[Table, int, dict[str, Any]], Awaitable[bool]]
+
+
+class CrewDriver:
+    """Plays the crewmates of every game; wraps the service's notifier (see module)."""
+
+    def __init__(
+        self,
+        notifier: Notifier,
+        act: Act,
+        time_scale: float = 1.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.notifier = notifier
+        self.act = act
+        self.time_scale = time_scale
+        self.now = clock
+        self.pending: dict[int, asyncio.TimerHandle] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.random = random.Random()
+
+    # -------------------------------------------------------------- notifier
+
+    def board_changed(self, table: Table) -> None:
+        self.notifier.board_changed(table)
+        self.wake(table)
+
+    def board_outdated(self, table: Table) -> None:
+        self.notifier.board_outdated(table)
+
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
+        if not is_crewmate(player):
+            self.notifier.hand_changed(table, player, changes)
+
+    def panel_changed(self, table: Table, player: int) -> None:
+        if not is_crewmate(player):
+            self.notifier.panel_changed(table, player)
+
+    def turn_passed(self, table: Table, player: int | None) -> None:
+        if player is None or not is_crewmate(player):
+            self.notifier.turn_passed(table, player)
+
+    def report_changed(self, table: Table) -> None:
+        self.notifier.report_changed(table)
+
+    def post(self, table: Table, content: str) -> None:
+        self.notifier.post(table, content)
+
+    def flush(self, table: Table) -> None:
+        self.notifier.flush(table)
+
+    # -------------------------------------------------------------- playing
+
+    def crewmate_to_move(self, table: Table) -> int | None:
+        """The crewmate who must act in this game now, if any."""
+        game = table.game
+        if table.status != "active" or game is None or game.is_over:
+            return None
+        if game.phase is Phase.RESHUFFLE:
+            return None
+        player = game.active_player
+        return player if player is not None and is_crewmate(player) else None
+
+    def wake(self, table: Table) -> None:
+        """Schedule the next crewmate move of this game if one is due and none is."""
+        if table.id in self.pending or self.crewmate_to_move(table) is None:
+            return
+        pause = self.random.uniform(*PAUSE) / self.time_scale
+        loop = asyncio.get_running_loop()
+        self.pending[table.id] = loop.call_later(pause, self._start_move, table)
+
+    def _start_move(self, table: Table) -> None:
+        task = asyncio.ensure_future(self._move(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _move(self, table: Table) -> None:
+        self.pending.pop(table.id, None)
+        player = self.crewmate_to_move(table)
+        if player is None:
+            return
+        game = table.game
+        assert game is not None
+        time_left = table.time_left(self.now())
+        game_time_left = None if time_left is None else time_left * self.time_scale
+        decision = decide(game.view_for(player), game_time_left)
+        if decision is None:
+            return
+        action = {k: v for k, v in decision.action.items() if k != "player"}
+        log.debug("crewmate %s in game %s: %s", player, table.id, decision.reason)
+        if not await self.act(table, player, action):
+            self.wake(table)  # the game moved on meanwhile: decide again from where it is
+
+    def stop(self) -> None:
+        """Shutdown: no crewmate moves any more (they resume with the game after a restart)."""
+        for timer in self.pending.values():
+            timer.cancel()
+        self.pending.clear()
+        for task in self.tasks:
+            task.cancel()

@@ -1,0 +1,1 @@
+"""The language layer: message catalogs, how cards are written and read. Imports only engine."""

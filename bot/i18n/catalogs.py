@@ -1,0 +1,167 @@
+"""Every text players read comes from here: message catalogs, one per language.
+
+Catalogs are gettext files, ``bot/i18n/locales/<language>/LC_MESSAGES/apophis.po``, read
+with Babel and compiled in memory when first needed. Their message ids are keys such
+as ``board.turn`` (code names a message, the catalog words it), with named
+placeholders: ``t("fr", "board.turn", player=...)``. A message with a plural form
+(gettext's ``msgid_plural``) is chosen by its ``count`` placeholder, with each
+language's own plural rule. English is complete by definition; a message missing
+from another language falls back to English (the catalog tests forbid that).
+
+Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
+part. `CommandTranslator` gives discord.py the French names and descriptions of the
+slash commands, keyed by where each string is used.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from discord import Locale, app_commands
+
+from engine import Colour
+
+LOCALES = Path(__file__).parent / "locales"
+DOMAIN = "apophis"
+DEFAULT_LANGUAGE = "en"
+
+
+def catalog_path(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The languages with a catalog, English first."""
+    found = sorted(p.name for p in LOCALES.iterdir() if catalog_path(p.name).is_file())
+    found.remove(DEFAULT_LANGUAGE)
+    return (DEFAULT_LANGUAGE, *found)
+
+
+@functools.cache
+def _plural_ids() -> dict[str, str]:
+    """Message id -> its plural id, for the messages that have a plural form."""
+    with catalog_path(DEFAULT_LANGUAGE).open("rb") as f:
+        catalog = read_po(f)
+    return {m.id[0]: m.id[1] for m in catalog if m.id and m.pluralizable}
+
+
+@functools.cache
+def _translations(language: str) -> Translations:
+    with catalog_path(language).open("rb") as f:
+        catalog = read_po(f, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    translations = Translations(buffer, domain=DOMAIN)
+    if language != DEFAULT_LANGUAGE:
+        translations.add_fallback(_translations(DEFAULT_LANGUAGE))
+    return translations
+
+
+def language_of(locale: str | Locale | None) -> str:
+    """The catalog language for a Discord locale ("fr" -> fr, "en-GB" -> en, else English)."""
+    if locale is None:
+        return DEFAULT_LANGUAGE
+    prefix = str(locale.value if isinstance(locale, Locale) else locale).split("-")[0].lower()
+    return prefix if prefix in languages() else DEFAULT_LANGUAGE
+
+
+def t(language: str, key: str, /, **params: object) -> str:
+    """The message `key` in `language`, its placeholders filled from `params`.
+
+    A key that English lacks is a bug in the code, and raises KeyError.
+    """
+    count = params["count"] if key in _plural_ids() else None
+    text = _text(language, key, None if count is None else int(count))  # type: ignore[arg-type]
+    return text.format(**params) if params else text
+
+
+@functools.lru_cache(maxsize=16384)
+def _text(language: str, key: str, count: int | None) -> str:
+    """A message's words before its placeholders are filled (looked up once, then cached)."""
+    translations = _translations(language if language in languages() else DEFAULT_LANGUAGE)
+    if count is not None:
+        text = translations.ngettext(key, _plural_ids()[key], count)
+    else:
+        text = translations.gettext(key)
+    if text == key:
+        raise KeyError(f"no message {key!r} in the {DEFAULT_LANGUAGE} catalog")
+    return text
+
+
+def has(key: str) -> bool:
+    """Whether the English catalog has `key` (for optional messages, e.g. refusal codes)."""
+    return _translations(DEFAULT_LANGUAGE).gettext(key) != key or key in _plural_ids()
+
+
+def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
+    """An engine refusal (`IllegalMove.code` and `.params`) in `language`'s words.
+
+    Colours and sizes come as plain values; here they become the words of the language
+    ("grande section rouge", "cœurs ♥"), so no English sentence of the engine is shown.
+    """
+    words: dict[str, object] = dict(params)
+    if "colour" in params and "size" in params:
+        words["section"] = t(language, f"section.{params['colour']}.{params['size']}")
+    if "top_colour" in params:
+        words["top_section"] = t(language, f"section.{params['top_colour']}.{params['top_size']}")
+    if "colour" in params:
+        colour = Colour(params["colour"])
+        words["suit"] = f"{t(language, f'suit.{colour.value}')} {colour.symbol}"
+    if "size" in params:
+        words["size"] = t(language, f"size.{params['size']}")
+    return t(language, f"refusal.{code}", **words)
+
+
+class CommandTranslator(app_commands.Translator):
+    """Slash command names, descriptions and choices in each catalog language.
+
+    The key of a string is where it is used: ``command.<qualified name>.name`` and
+    ``.description``, ``command.<qualified name>.<parameter>.name`` and ``.description``,
+    ``choice.<value>``. A string without a message in that language stays as written.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        language = language_of(locale)
+        if language == DEFAULT_LANGUAGE:
+            return None
+        if context.location is app_commands.TranslationContextLocation.choice_name and (
+            context.data.value in languages()
+        ):
+            return t(context.data.value, "language.name")  # a language by its own name
+        key = command_key(context)
+        if key is None or not has(key):
+            return None
+        return t(language, key)
+
+
+def command_key(context: app_commands.TranslationContext) -> str | None:
+    """The catalog key of a command string, from where discord.py says it is used."""
+    where, data = context.location, context.data
+    kinds = app_commands.TranslationContextLocation
+    if where in (kinds.command_name, kinds.group_name):
+        return f"command.{_dotted(data.qualified_name)}.name"
+    if where in (kinds.command_description, kinds.group_description):
+        return f"command.{_dotted(data.qualified_name)}.description"
+    if where is kinds.parameter_name:
+        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.name"
+    if where is kinds.parameter_description:
+        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.description"
+    if where is kinds.choice_name:
+        return f"choice.{data.value}"
+    return None
+
+
+def _dotted(qualified_name: str) -> str:
+    return qualified_name.replace(" ", ".")

@@ -1,0 +1,295 @@
+"""The PostgreSQL backend of the store on asyncpg: a pool, one transaction a call, migrations.
+
+How it stays safe when several processes share the database:
+
+* Every write is one transaction that first locks the row of the game it changes
+  (``FOR UPDATE``): the writes of one game run one after the other, as SQLite's single
+  writer runs them, while different games never wait on each other. (SERIALIZABLE
+  would do the same for more: its predicate locks on shared index pages made writes
+  of different lobbies refuse each other by the hundred under load.) The rare deadlock,
+  possible only between processes that run the same shard by mistake, has written
+  nothing: that transaction is run again from its start.
+* Every call ends about `BUSY_TIMEOUT_MS` after it was made at the latest: waiting for a
+  pooled connection, or for a game's row another transaction holds, ends with
+  `StoreBusy`, nothing written.
+* The version check (``UPDATE games ... WHERE version = ?``) refuses a write based
+  on an older game, whichever process wrote the newer one (`StaleVersion`).
+* Reads run REPEATABLE READ READ ONLY: their queries see one snapshot.
+* Migrations run one at a time under an advisory lock, each in the transaction that
+  records the new version in ``schema_version``; a newer schema is refused.
+
+Meta values are stored as JSON (``jsonb``); every other column is read as SQLite
+gives it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import random
+import re
+import urllib.parse
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import asyncpg
+import orjson
+
+import migrations
+from bot.store.queries import Duplicate, Query, Run, Transaction
+from bot.store.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
+
+#: Connections per process: a few transactions at once, without crowding a shared server.
+POOL_SIZE = 8
+#: How long a call may wait for a connection of the pool, and then for a row another
+#: transaction holds, before it gives up with StoreBusy (as on SQLite: inside Discord's
+#: 3 seconds for answering a player, who makes at most two calls first).
+BUSY_TIMEOUT_MS = 1_000
+#: How often a transaction ended by a deadlock is run again before the error stands.
+RETRIES = 20
+#: Advisory lock keys (one number space for the whole database).
+MIGRATION_LOCK = 0x41504F01
+#: The fragments `bot.store.queries` leaves to each dialect.
+_DIALECT = {"greatest": "GREATEST", "open_index": "", "join": "JOIN", "lock": "FOR UPDATE"}
+_PARAMETER = re.compile(r"\?")
+_CONFLICTS = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
+
+T = TypeVar("T")
+
+
+def is_postgresql(database: str | os.PathLike[str]) -> bool:
+    """Whether APOPHIS_DATABASE names a PostgreSQL database (a URL) rather than a file."""
+    return str(database).startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    """The URL as it may be logged or shown."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")
+    user = (parts.username or "") + ":***"
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}@{netloc[2]}"))
+
+
+class PostgresDatabase:
+    """A PostgreSQL database. Open with `await PostgresDatabase.open(url)`."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+
+    def __str__(self) -> str:
+        return without_password(self.url)
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Connect and migrate; UnreachableDatabase when the server cannot be used."""
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                init=_configure,
+                reset=_keep,
+                server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS)},
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise UnreachableDatabase(
+                f"Cannot connect to the PostgreSQL database {without_password(url)} ({exc}): "
+                "check APOPHIS_DATABASE, and that the server runs and lets this user in."
+            ) from exc
+        database = cls(pool, url)
+        try:
+            async with pool.acquire() as conn:
+                await _migrate(conn, migrations.load("postgresql"), str(database))
+        except BaseException:
+            await pool.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        """Close every connection of the pool (turns still held end with the process)."""
+        await self._pool.close()
+
+    async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
+        """Run a transaction that writes, again from its start if a deadlock ended it."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                async with self._connection() as conn, conn.transaction():
+                    return await _drive(conn, transaction, args)
+            except _CONFLICTS:
+                if attempt == RETRIES:
+                    raise
+            except asyncpg.LockNotAvailableError as exc:
+                raise StoreBusy(
+                    "Another connection held the game for too long; nothing was written."
+                ) from exc
+            await asyncio.sleep(random.uniform(0, 0.002 * attempt))
+        raise AssertionError("unreachable")
+
+    async def read(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
+        """Run a transaction that only reads: its queries see one snapshot."""
+        async with (
+            self._connection() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            return await _drive(conn, transaction, args)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, if one is free in time; else StoreBusy."""
+        try:
+            conn = await self._pool.acquire(timeout=BUSY_TIMEOUT_MS / 1000)
+        except TimeoutError as exc:
+            raise StoreBusy("Every database connection stayed busy; nothing was done.") from exc
+        try:
+            yield conn
+        finally:
+            await self._pool.release(conn)
+
+    async def backup(self, dest: str | os.PathLike[str]) -> int:
+        """Refused: a PostgreSQL database is backed up with its own tool."""
+        raise StoreError(
+            f"{self} is a PostgreSQL database: back it up with pg_dump "
+            f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
+        )
+
+    async def take_turn(self, key: int) -> Turn:
+        """Wait for advisory lock `key`: this process's turn, until `Turn.end_in` ends it.
+
+        On a connection of its own (the pool's are shared): closing it releases the
+        lock, and so does the server if this process dies meanwhile.
+        """
+        conn = await asyncpg.connect(self.url)
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1)", key)
+        except BaseException:
+            await conn.close()
+            raise
+        return Turn(conn)
+
+
+class Turn:
+    """A turn taken with `PostgresDatabase.take_turn`: an advisory lock, held until it ends."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+        self._end: asyncio.TimerHandle | None = None
+
+    def end_in(self, seconds: float) -> None:
+        """End the turn `seconds` from now (replacing any end set before)."""
+        if self._end is not None:
+            self._end.cancel()
+        self._end = asyncio.get_running_loop().call_later(seconds, _close_soon, self._conn)
+
+
+# ------------------------------------------------------------------ transactions
+
+
+@functools.cache
+def _sql(template: str) -> str:
+    """The PostgreSQL text of a query: its fragments filled in, its ? numbered $1, $2..."""
+    numbers = iter(range(1, 1_000))
+    return _PARAMETER.sub(lambda _: f"${next(numbers)}", template.format_map(_DIALECT))
+
+
+async def _drive(
+    conn: asyncpg.Connection, transaction: Callable[..., Transaction[T]], args: tuple[Any, ...]
+) -> T:
+    """Run a transaction of `bot.store.queries` to its end (the caller commits or rolls back)."""
+    run = Run(transaction, args)
+    query = run.next()
+    while query is not None:
+        query = run.next(*(await _answer(conn, query)))
+    return run.result
+
+
+async def _answer(conn: asyncpg.Connection, query: Query) -> tuple[Any, Exception | None]:
+    """What a query gives the transaction: its answer, or the Duplicate to throw into it.
+
+    (After a Duplicate, PostgreSQL has aborted the transaction: all it can do is raise.)
+    """
+    sql = _sql(query.sql)
+    try:
+        if query.want == "one":
+            row = await conn.fetchrow(sql, *query.args)
+            return (None if row is None else tuple(row)), None
+        if query.want == "all":
+            return [tuple(row) for row in await conn.fetch(sql, *query.args)], None
+        status = await conn.execute(sql, *query.args)
+    except asyncpg.UniqueViolationError as exc:
+        return None, Duplicate(f"{exc} ({exc.detail})")
+    return int(status.rpartition(" ")[2]), None
+
+
+def _close_soon(conn: asyncpg.Connection) -> None:
+    """End a turn: closing its connection releases its advisory lock."""
+    if conn.is_closed():
+        return
+    task = asyncio.ensure_future(conn.close())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+
+
+#: Connections being closed (a task must be referenced until it is done).
+_closing: set[asyncio.Future[None]] = set()
+
+
+async def _keep(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: no transaction is ever left open on it
+    (they are context managers) and it never holds session state (locks, LISTEN, SET),
+    so the pool's reset, a round trip on every release, has nothing to undo."""
+
+
+async def _configure(conn: asyncpg.Connection) -> None:
+    """Per connection: meta values as JSON in both directions."""
+    await conn.set_type_codec(
+        "jsonb",
+        encoder=lambda value: orjson.dumps(value).decode(),
+        decoder=orjson.loads,
+        schema="pg_catalog",
+    )
+
+
+# ------------------------------------------------------------------- migrations
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    """The version of the schema (0 for an empty database)."""
+    if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+        return 0
+    return await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+
+
+async def migrate(conn: asyncpg.Connection, known: Sequence[migrations.Migration]) -> None:
+    """Apply the pending migrations, each in one transaction that also records its version.
+
+    An advisory lock makes processes starting together migrate one after the other.
+    """
+    for migration in known:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+            if await schema_version(conn) >= migration.version:
+                continue
+            await conn.execute(migration.sql)
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", migration.version)
+
+
+async def _migrate(
+    conn: asyncpg.Connection, known: Sequence[migrations.Migration], name: str
+) -> None:
+    version = await schema_version(conn)
+    if version > len(known):
+        raise SchemaTooNew(
+            f"{name} has schema version {version}, but this bot only knows versions up to "
+            f"{len(known)}: it was written by a newer version of the bot. Run that version, "
+            "or restore a backup made by this one. The database was not modified."
+        )
+    await migrate(conn, known)

@@ -1,0 +1,521 @@
+"""Every SQL statement of the bot, written once for both backends as transactions.
+
+A transaction here is a generator: it yields each `Query` it needs and is sent the
+answer (a row, the rows, or the number of rows changed); what it returns is the
+result of the whole transaction. It does no I/O itself, so the SQLite backend runs it
+in one go on its connection's thread and the PostgreSQL backend runs it on a pooled
+connection, each inside one database transaction that commits only if the generator
+returns (an exception rolls everything back).
+
+The SQL is the part of both dialects that is the same: `?` parameters (the PostgreSQL
+backend numbers them), and four fragments each backend fills in: ``{greatest}`` (the
+larger of two values), ``{open_index}`` (SQLite's hint to read only open games
+through their index), ``{join}`` (SQLite's hint to keep the first table as the
+outer loop) and ``{lock}`` (PostgreSQL's lock on a row read before it is changed).
+A UNIQUE constraint that refuses a statement is thrown into the transaction as
+`Duplicate`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+import orjson
+
+from bot.store.records import (
+    CARD_STYLES,
+    DIFFICULTIES,
+    MAX_SEATS,
+    OPEN_STATUSES,
+    RULES,
+    WINS,
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    GameRecord,
+    GuildSettings,
+    LobbyFull,
+    LoggedAction,
+    NotSeated,
+    SeatsChanged,
+    Shards,
+    StaleVersion,
+    Stats,
+    StoreError,
+    Tally,
+    Win,
+    WrongStatus,
+    check_choice,
+)
+
+T = TypeVar("T")
+
+#: The meta key of the heartbeat of a process running every server (unix time it was
+#: last known alive); a process running some shards beats for each (`heartbeat_key`).
+LAST_ALIVE = "last_alive"
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One statement a transaction needs run, and what it wants back."""
+
+    sql: str
+    args: tuple[Any, ...]
+    want: Literal["one", "all", "count"]
+
+
+class Duplicate(StoreError):
+    """A UNIQUE constraint refused a statement (thrown into the transaction)."""
+
+
+Transaction = Generator[Query, Any, T]
+
+
+class Run:
+    """A transaction being run by a backend: each answer it is given yields its next query."""
+
+    def __init__(self, transaction: Callable[..., Transaction[T]], args: tuple[Any, ...]) -> None:
+        self._steps = transaction(*args)
+        #: What the transaction returned, once `next` has given None.
+        self.result: Any = None
+
+    def next(self, answer: Any = None, error: Exception | None = None) -> Query | None:
+        """The next query, given the last one's answer (or an error to throw in); None: done."""
+        try:
+            return self._steps.throw(error) if error is not None else self._steps.send(answer)
+        except StopIteration as done:
+            self.result = done.value
+            return None
+
+
+def one(sql: str, *args: Any) -> Query:
+    """The first row (a tuple), or None."""
+    return Query(sql, args, "one")
+
+
+def rows(sql: str, *args: Any) -> Query:
+    """Every row, as tuples."""
+    return Query(sql, args, "all")
+
+
+def count(sql: str, *args: Any) -> Query:
+    """The number of rows the statement changed."""
+    return Query(sql, args, "count")
+
+
+def heartbeat_key(shard: int, shard_count: int) -> str:
+    """The meta key of a shard's heartbeat (the plain one for an unsharded bot)."""
+    return LAST_ALIVE if shard_count == 1 else f"{LAST_ALIVE}:{shard}/{shard_count}"
+
+
+# ----------------------------------------------------------------- games: reads
+
+# Open games are read through the unique index on open games' channels, which holds
+# exactly those rows: however many ended games the table holds, only they are read.
+# Lobbies have no clock, so clock updates over open games touch only active ones.
+_IS_OPEN = f"status IN {OPEN_STATUSES}"
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, rules, difficulty, length_seconds, status, seed, "
+    "start_player, state, version, board_message_id, clock_deadline, clock_remaining, "
+    "created_at, updated_at, started_at, ended_at, outcome"
+)
+
+
+def _in_shards(shards: Shards, column: str = "guild_id") -> str:
+    """A condition on a server id column: its shard is one of `shards` (empty for all)."""
+    if shards.all:
+        return ""
+    ids = ", ".join(map(str, sorted(set(shards.ids))))
+    return f" AND ({column} >> 22) % {shards.count} IN ({ids})"
+
+
+def _game(row: Sequence[Any], seats: Sequence[tuple[int, float | None]]) -> GameRecord:
+    """A record from a row of _GAME_COLUMNS and the game's (user_id, left_at) in seat order."""
+    state = row[10]
+    return GameRecord(
+        *row[:10],
+        None if state is None else orjson.loads(state),
+        *row[11:],
+        players=tuple(user for user, left_at in seats if left_at is None),
+        starting_players=tuple(user for user, _ in seats),
+    )
+
+
+def _seats(game_id: int) -> Transaction[list[tuple[int, float | None]]]:
+    query = "SELECT user_id, left_at FROM players WHERE game_id = ? ORDER BY seat"
+    return (yield rows(query, game_id))
+
+
+def load_game(game_id: int) -> Transaction[GameRecord]:
+    row = yield one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+    if row is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return _game(row, (yield from _seats(game_id)))
+
+
+def open_game_in_channel(channel_id: int) -> Transaction[GameRecord | None]:
+    query = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_IS_OPEN}"
+    row = yield one(query, channel_id)
+    return None if row is None else _game(row, (yield from _seats(row[0])))
+
+
+def load_open_games(shards: Shards) -> Transaction[list[GameRecord]]:
+    """Every open game of these shards with its seats, in id order (two queries)."""
+    query = (
+        f"SELECT {_GAME_COLUMNS} FROM games {{open_index}} WHERE {_IS_OPEN}"
+        f"{_in_shards(shards)} ORDER BY id"
+    )
+    games = yield rows(query)
+    query = (
+        "SELECT p.game_id, p.user_id, p.left_at FROM games AS g {open_index} "
+        f"{{join}} players AS p ON p.game_id = g.id WHERE g.{_IS_OPEN}"
+        f"{_in_shards(shards, 'g.guild_id')} ORDER BY p.game_id, p.seat"
+    )
+    seats: dict[int, list[tuple[int, float | None]]] = {}
+    for game_id, user_id, left_at in (yield rows(query)):
+        seats.setdefault(game_id, []).append((user_id, left_at))
+    return [_game(row, seats.get(row[0], ())) for row in games]
+
+
+def game_log(game_id: int) -> Transaction[list[LoggedAction]]:
+    query = (
+        "SELECT version, at, actor, action, events FROM actions WHERE game_id = ? ORDER BY version"
+    )
+    return [
+        LoggedAction(version, at, actor, orjson.loads(action), orjson.loads(events))
+        for version, at, actor, action, events in (yield rows(query, game_id))
+    ]
+
+
+def _refuse(
+    game_id: int, status: str, expected_version: int | None = None
+) -> Transaction[StoreError]:
+    """Why a write guarded by status (and version) matched no row."""
+    row = yield one("SELECT status, version FROM games WHERE id = ?", game_id)
+    if row is None:
+        return GameNotFound(f"There is no game {game_id}.")
+    if row[0] != status:
+        return WrongStatus(f"Game {game_id} is {row[0]}, not {status}.")
+    return StaleVersion(
+        f"Game {game_id} is at version {row[1]}; this write was based on version "
+        f"{expected_version}."
+    )
+
+
+def _require_status(game_id: int, status: str) -> Transaction[None]:
+    """The game has this status, and it is locked until the transaction ends."""
+    query = "SELECT 1 FROM games WHERE id = ? AND status = ? {lock}"
+    if (yield one(query, game_id, status)) is None:
+        raise (yield from _refuse(game_id, status))
+
+
+# ---------------------------------------------------------------- games: writes
+
+
+def create_lobby(
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    rules: str,
+    difficulty: str,
+    length_seconds: int,
+    now: float,
+) -> Transaction[GameRecord]:
+    query = (
+        "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
+        "length_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    )
+    try:
+        (game_id,) = yield one(
+            query, guild_id, channel_id, host_id, rules, difficulty, length_seconds, now, now
+        )
+    except Duplicate as exc:
+        if "channel_id" in str(exc):
+            raise ChannelBusy(f"Channel {channel_id} already has an open game.") from None
+        raise
+    query = "INSERT INTO players (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)"
+    yield count(query, game_id, host_id, now)
+    return (yield from load_game(game_id))
+
+
+def add_player(game_id: int, user_id: int, now: float) -> Transaction[GameRecord]:
+    yield from _require_status(game_id, "lobby")
+    seated = [user for user, _ in (yield from _seats(game_id))]
+    if user_id in seated:
+        raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
+    if len(seated) >= MAX_SEATS:
+        raise LobbyFull(f"Game {game_id} already has {MAX_SEATS} players.")
+    query = (
+        "INSERT INTO players (game_id, seat, user_id, joined_at) "
+        "SELECT CAST(? AS BIGINT), COALESCE(MAX(seat) + 1, 0), CAST(? AS BIGINT), "
+        "CAST(? AS DOUBLE PRECISION) FROM players WHERE game_id = ?"
+    )
+    yield count(query, game_id, user_id, now, game_id)
+    return (yield from load_game(game_id))
+
+
+def remove_player(game_id: int, user_id: int) -> Transaction[GameRecord]:
+    yield from _require_status(game_id, "lobby")
+    query = "DELETE FROM players WHERE game_id = ? AND user_id = ?"
+    if (yield count(query, game_id, user_id)) == 0:
+        raise NotSeated(f"Player {user_id} has no seat in game {game_id}.")
+    return (yield from load_game(game_id))
+
+
+def cancel_lobby(game_id: int, now: float) -> Transaction[None]:
+    query = (
+        "UPDATE games SET status = 'abandoned', outcome = 'abandoned', ended_at = ?, "
+        "updated_at = ? WHERE id = ? AND status = 'lobby'"
+    )
+    if (yield count(query, now, now, game_id)) == 0:
+        raise (yield from _refuse(game_id, "lobby"))
+
+
+def start_game(
+    game_id: int,
+    seed: int,
+    start_player: int,
+    state: str,
+    players: list[int],
+    deadline: float,
+    now: float,
+) -> Transaction[GameRecord]:
+    yield from _require_status(game_id, "lobby")
+    seated = [user for user, _ in (yield from _seats(game_id))]
+    if seated != players:
+        raise SeatsChanged(
+            f"Game {game_id} has players {seated}, but the state being started has {players}."
+        )
+    if start_player not in seated:
+        raise NotSeated(f"The start player {start_player} has no seat in game {game_id}.")
+    query = (
+        "UPDATE games SET status = 'active', seed = ?, start_player = ?, state = ?, "
+        "clock_deadline = ?, started_at = ?, updated_at = ? WHERE id = ?"
+    )
+    yield count(query, seed, start_player, state, deadline, now, now, game_id)
+    return (yield from load_game(game_id))
+
+
+def commit_action(
+    game_id: int,
+    expected_version: int,
+    state: str,
+    actor: int | None,
+    action: str,
+    events: str,
+    outcome: str | None,
+    removed_player: int | None,
+    host_id: int | None,
+    now: float,
+) -> Transaction[int]:
+    version = expected_version + 1
+    if outcome is None:
+        query = (
+            "UPDATE games SET state = ?, version = ?, updated_at = ? "
+            "WHERE id = ? AND status = 'active' AND version = ?"
+        )
+        values: tuple[Any, ...] = (state, version, now, game_id, expected_version)
+    else:
+        # The clock stops for good: what was left is kept as the frozen remainder.
+        query = (
+            "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?, "
+            "outcome = ?, ended_at = ?, clock_deadline = NULL, "
+            "clock_remaining = {greatest}(COALESCE(clock_deadline - ?, clock_remaining), 0) "
+            "WHERE id = ? AND status = 'active' AND version = ?"
+        )
+        status = "abandoned" if outcome == "abandoned" else "finished"
+        values = (state, version, now, status, outcome, now, now, game_id, expected_version)
+    if (yield count(query, *values)) == 0:
+        raise (yield from _refuse(game_id, "active", expected_version))
+    if removed_player is not None:
+        query = (
+            "UPDATE players SET left_at = ? WHERE game_id = ? AND user_id = ? AND left_at IS NULL"
+        )
+        if (yield count(query, now, game_id, removed_player)) == 0:
+            raise NotSeated(f"Player {removed_player} has no seat in game {game_id}.")
+    if host_id is not None:
+        yield count("UPDATE games SET host_id = ? WHERE id = ?", host_id, game_id)
+    query = (
+        "INSERT INTO actions (game_id, version, at, actor, action, events) "
+        "VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    yield count(query, game_id, version, now, actor, action, events)
+    if outcome is not None:
+        query = (
+            "INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, "
+            "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at, "
+            "crewmates) "
+            "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
+            "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
+            "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
+            "(SELECT COUNT(*) FROM players WHERE game_id = games.id AND user_id < 0) "
+            "FROM games WHERE id = ?"
+        )
+        yield count(query, game_id)
+    return version
+
+
+def set_board_message(game_id: int, message_id: int | None) -> Transaction[None]:
+    query = "UPDATE games SET board_message_id = ? WHERE id = ?"
+    if (yield count(query, message_id, game_id)) == 0:
+        raise GameNotFound(f"There is no game {game_id}.")
+
+
+# ------------------------------------------------------ clocks and the bot itself
+
+
+def get_meta(key: str) -> Transaction[Any]:
+    row = yield one("SELECT value FROM meta WHERE key = ?", key)
+    return None if row is None else row[0]
+
+
+def set_meta(key: str, value: Any) -> Transaction[None]:
+    query = (
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    )
+    yield count(query, key, value)
+
+
+def touch_alive(shards: Shards, now: float) -> Transaction[None]:
+    for shard in sorted(set(shards.ids)):
+        yield from set_meta(heartbeat_key(shard, shards.count), now)
+
+
+def freeze_clocks(shards: Shards, now: float) -> Transaction[int]:
+    query = (
+        "UPDATE games {open_index} SET clock_remaining = {greatest}(clock_deadline - ?, 0), "
+        f"clock_deadline = NULL WHERE {_IS_OPEN} AND clock_deadline IS NOT NULL"
+        f"{_in_shards(shards)}"
+    )
+    return (yield count(query, now))
+
+
+def resume_clocks(shards: Shards, now: float) -> Transaction[list[GameRecord]]:
+    for shard in sorted(set(shards.ids)):
+        one_shard = Shards((shard,), shards.count)
+        # Clocks left running by a crash stopped when the shard was last known alive
+        # (a shard that never beat on its own: when the unsharded bot last did).
+        alive = yield from get_meta(heartbeat_key(shard, shards.count))
+        if alive is None and shards.count > 1:
+            alive = yield from get_meta(LAST_ALIVE)
+        query = (
+            "UPDATE games {open_index} SET clock_remaining = {greatest}(clock_deadline - "
+            "{greatest}(updated_at, ?), 0), clock_deadline = NULL "
+            f"WHERE {_IS_OPEN} AND clock_deadline IS NOT NULL{_in_shards(one_shard)}"
+        )
+        yield count(query, alive or 0.0)
+    query = (
+        "UPDATE games {open_index} SET clock_deadline = ? + clock_remaining, "
+        f"clock_remaining = NULL WHERE {_IS_OPEN} AND clock_remaining IS NOT NULL"
+        f"{_in_shards(shards)}"
+    )
+    yield count(query, now)
+    yield from touch_alive(shards, now)
+    return (yield from load_open_games(shards))
+
+
+# ------------------------------------------------------------- users and servers
+
+
+def get_dm_channel(user_id: int) -> Transaction[int | None]:
+    row = yield one("SELECT dm_channel_id FROM users WHERE user_id = ?", user_id)
+    return None if row is None else row[0]
+
+
+def set_dm_channel(user_id: int, channel_id: int) -> Transaction[None]:
+    query = (
+        "INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET dm_channel_id = excluded.dm_channel_id"
+    )
+    yield count(query, user_id, channel_id)
+
+
+def get_user_locale(user_id: int) -> Transaction[str | None]:
+    row = yield one("SELECT locale FROM user_locales WHERE user_id = ?", user_id)
+    return None if row is None else row[0]
+
+
+def set_user_locale(user_id: int, locale: str) -> Transaction[None]:
+    query = (
+        "INSERT INTO user_locales (user_id, locale) VALUES (?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale"
+    )
+    yield count(query, user_id, locale)
+
+
+def get_hand_dm(game_id: int, user_id: int) -> Transaction[int | None]:
+    query = "SELECT message_id FROM hand_dms WHERE game_id = ? AND user_id = ?"
+    row = yield one(query, game_id, user_id)
+    return None if row is None else row[0]
+
+
+def set_hand_dm(game_id: int, user_id: int, message_id: int) -> Transaction[None]:
+    query = (
+        "INSERT INTO hand_dms (game_id, user_id, message_id) VALUES (?, ?, ?) "
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id"
+    )
+    yield count(query, game_id, user_id, message_id)
+
+
+_SETTINGS = (
+    "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
+    "turn_pings, pictures, language_chosen, discord_locale, cards "
+    "FROM guild_settings WHERE guild_id = ?"
+)
+
+
+def _settings(row: Sequence[Any]) -> GuildSettings:
+    """A server's settings from a row of _SETTINGS (flags are stored as 0 or 1)."""
+    return GuildSettings(*row[:5], *map(bool, row[5:8]), *row[8:])
+
+
+def guild_settings(guild_id: int) -> Transaction[GuildSettings]:
+    row = yield one(_SETTINGS, guild_id)
+    return GuildSettings(guild_id) if row is None else _settings(row)
+
+
+def update_guild_settings(guild_id: int, changes: dict[str, Any]) -> Transaction[GuildSettings]:
+    # The server's row exists and is locked: a change made meanwhile is not overwritten.
+    yield count("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
+    row = yield one(_SETTINGS + " {lock}", guild_id)
+    settings = dataclasses.replace(_settings(row), **changes)
+    check_choice("difficulty", settings.default_difficulty, DIFFICULTIES)
+    check_choice("rules", settings.default_rules, RULES)
+    check_choice("cards", settings.cards, CARD_STYLES)
+    columns = [field.name for field in dataclasses.fields(GuildSettings)]
+    query = (
+        f"INSERT INTO guild_settings ({', '.join(columns)}) "
+        f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT (guild_id) DO UPDATE SET "
+        + ", ".join(f"{column} = excluded.{column}" for column in columns[1:])
+    )
+    yield count(query, *dataclasses.astuple(settings))
+    return settings
+
+
+def guilds_without_pictures() -> Transaction[set[int]]:
+    return {
+        guild_id
+        for (guild_id,) in (yield rows("SELECT guild_id FROM guild_settings WHERE pictures = 0"))
+    }
+
+
+def stats(guild_id: int) -> Transaction[Stats]:
+    query = (
+        f"SELECT rules, difficulty, COUNT(*), COUNT(*) FILTER (WHERE outcome IN {WINS}), "
+        "COUNT(*) FILTER (WHERE outcome = 'lost'), COUNT(*) FILTER (WHERE outcome = 'abandoned'), "
+        "crewmates > 0 AS crew FROM results WHERE guild_id = ? "
+        "GROUP BY rules, difficulty, crew ORDER BY rules, difficulty, crew"
+    )
+    tallies = tuple(Tally(*row[:6], bool(row[6])) for row in (yield rows(query, guild_id)))
+    query = (  # the fastest wins are all-human teams'
+        "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
+        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
+        "ORDER BY duration_seconds, ended_at LIMIT 5"
+    )
+    wins = tuple(Win(*row) for row in (yield rows(query, guild_id)))
+    return Stats(tallies, wins)

@@ -1,0 +1,232 @@
+"""What the game database stores and refuses: records, errors and choices, for every backend.
+
+The store (`bot.store.store`) returns these records and raises these errors whichever
+database is behind it (SQLite or PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MAX_SEATS = 4
+RULES = ("basic", "advanced")
+DIFFICULTIES = ("beginner", "easy", "medium", "hard", "custom")
+CARD_STYLES = ("suits", "colours")
+OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
+WINS = ("destroyed", "deflected")
+#: Statuses of a game that occupies its channel.
+OPEN_STATUSES = ("lobby", "active")
+
+
+# ------------------------------------------------------------------------ errors
+
+
+class StoreError(Exception):
+    """Base of every error the store raises on purpose."""
+
+
+class DatabaseUnusable(StoreError):
+    """The database cannot be used; it was not modified."""
+
+
+class CorruptDatabase(DatabaseUnusable):
+    """The file is not an SQLite database, or it is damaged."""
+
+
+class UnreadableDatabase(DatabaseUnusable):
+    """The file (or its folder) cannot be opened or read."""
+
+
+class ReadOnlyDatabase(DatabaseUnusable):
+    """The file can be read but not written."""
+
+
+class UnreachableDatabase(DatabaseUnusable):
+    """The database server cannot be reached, or it refused the connection."""
+
+
+class SchemaTooNew(DatabaseUnusable):
+    """The database was written by a newer version of the bot."""
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked (or queued) too long; nothing was written: try again."""
+
+
+class GameNotFound(StoreError):
+    """No game has that id."""
+
+
+class WrongStatus(StoreError):
+    """The game is not in the status this operation needs (e.g. joining a started game)."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a lobby or an active game."""
+
+
+class StaleVersion(StoreError):
+    """The write was based on an older version of the game than the stored one."""
+
+
+class LobbyFull(StoreError):
+    """The lobby already has the maximum number of players."""
+
+
+class AlreadySeated(StoreError):
+    """The player already has a seat in this game."""
+
+
+class NotSeated(StoreError):
+    """The player has no seat in this game."""
+
+
+class SeatsChanged(StoreError):
+    """The lobby's seats are not the players of the state being started."""
+
+
+# ------------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as stored, with its seats."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: str
+    difficulty: str
+    length_seconds: int
+    status: str
+    seed: int | None
+    start_player: int | None
+    #: The engine's `Game.save()` data; None for a lobby.
+    state: dict[str, Any] | None
+    version: int
+    board_message_id: int | None
+    #: Unix time the clock runs out, while it runs.
+    clock_deadline: float | None
+    #: Seconds left, while the clock is frozen (and once the game has ended).
+    clock_remaining: float | None
+    created_at: float
+    updated_at: float
+    started_at: float | None
+    ended_at: float | None
+    outcome: str | None
+    #: Players seated now, in seat order.
+    players: tuple[int, ...]
+    #: Everyone who took a seat, in seat order: the players `Game.new` was given.
+    starting_players: tuple[int, ...]
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds left on the clock at `now` (None for a lobby)."""
+        if self.clock_deadline is not None:
+            return max(self.clock_deadline - now, 0.0)
+        return self.clock_remaining
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One row of a game's append-only action log."""
+
+    version: int
+    at: float
+    actor: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings; a server that never changed them has these defaults."""
+
+    guild_id: int
+    moderator_role_id: int | None = None
+    language: str = "en"
+    default_difficulty: str = "medium"
+    default_rules: str = "basic"
+    #: Whether the player whose turn it is gets pinged in the channel.
+    turn_pings: bool = True
+    #: Whether boards carry their picture.
+    pictures: bool = True
+    #: Whether `language` was chosen (else the server's Discord locale decides).
+    language_chosen: bool = False
+    #: The server's preferred locale as Discord last gave it.
+    discord_locale: str | None = None
+    #: How cards are shown: "suits" (7♥) or "colours" (the coloured-deck edition).
+    cards: str = "suits"
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Ended games of one rule set and difficulty on one server, with or without crewmates."""
+
+    rules: str
+    difficulty: str
+    games: int
+    wins: int
+    losses: int
+    abandoned: int
+    with_crewmates: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One won game, for the fastest-wins table."""
+
+    game_id: int
+    rules: str
+    difficulty: str
+    players: int
+    outcome: str
+    duration_seconds: float
+    ended_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """A server's statistics."""
+
+    tallies: tuple[Tally, ...]
+    fastest_wins: tuple[Win, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards a process runs: a game belongs to the shard of its server."""
+
+    ids: tuple[int, ...] = (0,)
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} are not all in 0..{self.count - 1}")
+
+    @property
+    def all(self) -> bool:
+        """Whether these are all the shards there are (one process runs every server)."""
+        return len(set(self.ids)) == self.count
+
+    def of(self, guild_id: int) -> int:
+        """The shard of a server, as Discord routes it."""
+        return (guild_id >> 22) % self.count
+
+    def __contains__(self, guild_id: int) -> bool:
+        return self.of(guild_id) in self.ids
+
+    def __str__(self) -> str:
+        return f"{','.join(map(str, self.ids))} of {self.count}"
+
+
+#: One process running every server.
+ALL_SHARDS = Shards()
+
+
+def check_choice(what: str, value: str, allowed: Sequence[str]) -> None:
+    """ValueError unless `value` is one of `allowed`."""
+    if value not in allowed:
+        raise ValueError(f"Unknown {what} {value!r}: expected one of {', '.join(allowed)}.")

@@ -1,0 +1,368 @@
+"""The game database: games, seats, the action log, server settings and results.
+
+`Store` is the one interface the bot uses, whichever database is behind it: an SQLite
+file (`bot.store.sqlite`, the default) or PostgreSQL (`bot.store.postgres`, when
+APOPHIS_DATABASE is a ``postgresql://`` URL). Every statement is in `bot.store.queries`,
+written once for both; the records it returns and the errors it raises are in
+`bot.store.records` and are named here too.
+
+The same guarantees on both:
+
+* One accepted action is one transaction: the new state, the bumped version and the
+  log row (plus the result row when the game ends) commit together or not at all.
+  A write naming a version other than the stored one is refused (`StaleVersion`),
+  whichever process wrote the newer one.
+* At most one open game per channel, and an append-only action log, enforced by the
+  database itself.
+* A newer schema than the bot knows, or a database that cannot be used, is refused
+  with a `DatabaseUnusable` error before anything is written.
+* Every call ends about a second after it was made at the latest, well inside Discord's
+  3 seconds for answering a player: one that cannot have the database in time fails
+  cleanly with `StoreBusy`, having written nothing.
+
+Clocks: while the bot runs, an active game's clock is a deadline (unix time). A
+planned shutdown calls `freeze_clocks`, turning deadlines into seconds remaining.
+After a crash nothing was frozen, so the bot's heartbeat (`touch_alive`, every few
+seconds) tells `resume_clocks` when the bot was last known alive; the time between
+that and the restart is given back to the players. Clocks never run while the bot
+is down. A process running some of the bot's shards (`Shards`) freezes, resumes and
+beats for the games of its shards only: each shard has its own heartbeat.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from bot.store import queries
+from bot.store.postgres import PostgresDatabase, Turn, is_postgresql
+from bot.store.queries import LAST_ALIVE
+from bot.store.records import (
+    ALL_SHARDS,
+    DIFFICULTIES,
+    MAX_SEATS,
+    OPEN_STATUSES,
+    OUTCOMES,
+    RULES,
+    WINS,
+    AlreadySeated,
+    ChannelBusy,
+    CorruptDatabase,
+    DatabaseUnusable,
+    GameNotFound,
+    GameRecord,
+    GuildSettings,
+    LobbyFull,
+    LoggedAction,
+    NotSeated,
+    ReadOnlyDatabase,
+    SchemaTooNew,
+    SeatsChanged,
+    Shards,
+    StaleVersion,
+    Stats,
+    StoreBusy,
+    StoreError,
+    Tally,
+    UnreachableDatabase,
+    UnreadableDatabase,
+    Win,
+    WrongStatus,
+    check_choice,
+)
+from bot.store.sqlite import DEFAULT_DATABASE, SQLiteDatabase, backup_database
+
+__all__ = [
+    "ALL_SHARDS",
+    "DEFAULT_DATABASE",
+    "DIFFICULTIES",
+    "LAST_ALIVE",
+    "MAX_SEATS",
+    "OPEN_STATUSES",
+    "OUTCOMES",
+    "RULES",
+    "WINS",
+    "AlreadySeated",
+    "ChannelBusy",
+    "CorruptDatabase",
+    "DatabaseUnusable",
+    "GameNotFound",
+    "GameRecord",
+    "GuildSettings",
+    "LobbyFull",
+    "LoggedAction",
+    "NotSeated",
+    "ReadOnlyDatabase",
+    "SchemaTooNew",
+    "SeatsChanged",
+    "Shards",
+    "StaleVersion",
+    "Stats",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "Tally",
+    "Turn",
+    "UnreachableDatabase",
+    "UnreadableDatabase",
+    "Win",
+    "WrongStatus",
+    "backup_database",
+    "is_postgresql",
+]
+
+
+class Store:
+    """The bot's database. Create with `await Store.open(database)`; every method is a coroutine."""
+
+    def __init__(self, db: SQLiteDatabase | PostgresDatabase, shards: Shards = ALL_SHARDS) -> None:
+        self._db = db
+        #: The shards this process runs: clocks are frozen, resumed and beat for their games.
+        self.shards = shards
+
+    def __str__(self) -> str:
+        return str(self._db)
+
+    @classmethod
+    async def open(
+        cls, database: str | os.PathLike[str] = DEFAULT_DATABASE, shards: Shards = ALL_SHARDS
+    ) -> Store:
+        """Open (creating and migrating if needed) an SQLite file or a postgresql:// URL.
+
+        An unusable database raises a `DatabaseUnusable` error and is left as it was.
+        """
+        if is_postgresql(database):
+            return cls(await PostgresDatabase.open(str(database)), shards)
+        return cls(await SQLiteDatabase.open(database), shards)
+
+    async def close(self) -> None:
+        """Close the database's connections."""
+        await self._db.close()
+
+    # ----------------------------------------------------------------- lobbies
+
+    async def create_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules: str,
+        difficulty: str,
+        length_seconds: int,
+        *,
+        now: float | None = None,
+    ) -> GameRecord:
+        """Open a lobby in a channel with the host in seat 0; ChannelBusy if one is open."""
+        check_choice("rules", rules, RULES)
+        check_choice("difficulty", difficulty, DIFFICULTIES)
+        return await self._db.write(
+            queries.create_lobby,
+            guild_id,
+            channel_id,
+            host_id,
+            rules,
+            difficulty,
+            length_seconds,
+            _now(now),
+        )
+
+    async def add_player(
+        self, game_id: int, user_id: int, *, now: float | None = None
+    ) -> GameRecord:
+        """Seat a player in a lobby (after those already seated)."""
+        return await self._db.write(queries.add_player, game_id, user_id, _now(now))
+
+    async def remove_player(self, game_id: int, user_id: int) -> GameRecord:
+        """Free a player's seat in a lobby (the others keep their join order)."""
+        return await self._db.write(queries.remove_player, game_id, user_id)
+
+    async def cancel_lobby(self, game_id: int, *, now: float | None = None) -> None:
+        """Close a lobby that will not start (its channel becomes free)."""
+        await self._db.write(queries.cancel_lobby, game_id, _now(now))
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seed: int,
+        start_player: int,
+        state: Mapping[str, Any],
+        deadline: float,
+        now: float | None = None,
+    ) -> GameRecord:
+        """Turn a lobby into an active game at version 0 with its clock running."""
+        return await self._db.write(
+            queries.start_game,
+            game_id,
+            seed,
+            start_player,
+            _dumps(state),
+            list(state["players"]),
+            deadline,
+            _now(now),
+        )
+
+    # ------------------------------------------------------------------- play
+
+    async def commit_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: Mapping[str, Any],
+        actor: int | None,
+        action: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        outcome: str | None = None,
+        removed_player: int | None = None,
+        host_id: int | None = None,
+        now: float | None = None,
+    ) -> int:
+        """Store one accepted action atomically and return the game's new version.
+
+        `state` is the game after the action, `events` what it caused (as dicts),
+        `actor` who acted (None for the bot). An `outcome` ends the game: status
+        finished (or abandoned), clock stopped, result row written. `removed_player`
+        frees that player's seat (the engine's remove_player action); `host_id` names
+        the game's new host (the host left). Raises StaleVersion when the stored version
+        is not `expected_version`.
+        """
+        if outcome is not None:
+            check_choice("outcome", outcome, OUTCOMES)
+        return await self._db.write(
+            queries.commit_action,
+            game_id,
+            expected_version,
+            _dumps(state),
+            actor,
+            _dumps(action),
+            _dumps(events),
+            outcome,
+            removed_player,
+            host_id,
+            _now(now),
+        )
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the id of the game's board message."""
+        await self._db.write(queries.set_board_message, game_id, message_id)
+
+    # ------------------------------------------------------------------ reads
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """One game by id; GameNotFound if there is none."""
+        return await self._db.read(queries.load_game, game_id)
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or active game, if any."""
+        return await self._db.read(queries.open_game_in_channel, channel_id)
+
+    async def load_active_games(self) -> list[GameRecord]:
+        """Every lobby and active game with its seats and clock, in id order (two queries)."""
+        return await self._db.read(queries.load_open_games, self.shards)
+
+    async def game_log(self, game_id: int) -> list[LoggedAction]:
+        """A game's action log in version order (replays from its seed to its state)."""
+        return await self._db.read(queries.game_log, game_id)
+
+    # ------------------------------------------------- clocks and the bot itself
+
+    async def get_meta(self, key: str) -> Any:
+        """A value the bot keeps about itself (e.g. the hash of its synced commands)."""
+        return await self._db.read(queries.get_meta, key)
+
+    async def set_meta(self, key: str, value: Any) -> None:
+        """Remember a value the bot keeps about itself."""
+        await self._db.write(queries.set_meta, key, value)
+
+    async def touch_alive(self, now: float | None = None) -> None:
+        """Record that the bot is alive now (call every few seconds)."""
+        await self._db.write(queries.touch_alive, self.shards, _now(now))
+
+    async def freeze_clocks(self, now: float | None = None) -> int:
+        """Stop every running clock (planned shutdown); returns how many were running."""
+        return await self._db.write(queries.freeze_clocks, self.shards, _now(now))
+
+    async def resume_clocks(self, now: float | None = None) -> list[GameRecord]:
+        """Start-up recovery: restart every clock from where it stopped; return open games.
+
+        A clock frozen by `freeze_clocks` keeps its remaining time. A clock still
+        running (the bot crashed) stopped when the bot was last known alive: the later
+        of the last heartbeat and the game's last write.
+        """
+        return await self._db.write(queries.resume_clocks, self.shards, _now(now))
+
+    # ------------------------------------------------------- users and servers
+
+    async def get_dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel id, if known."""
+        return await self._db.read(queries.get_dm_channel, user_id)
+
+    async def get_user_locale(self, user_id: int) -> str | None:
+        """The Discord locale last seen from a user (None: never seen)."""
+        return await self._db.read(queries.get_user_locale, user_id)
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        await self._db.write(queries.set_user_locale, user_id, locale)
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember the user's DM channel id."""
+        await self._db.write(queries.set_dm_channel, user_id, channel_id)
+
+    async def get_hand_dm(self, game_id: int, user_id: int) -> int | None:
+        """The id of the one DM that carries the player's hand in this game, if sent."""
+        return await self._db.read(queries.get_hand_dm, game_id, user_id)
+
+    async def set_hand_dm(self, game_id: int, user_id: int, message_id: int) -> None:
+        """Remember the DM that carries the player's hand in this game."""
+        await self._db.write(queries.set_hand_dm, game_id, user_id, message_id)
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults if it never changed any)."""
+        return await self._db.read(queries.guild_settings, guild_id)
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a server's settings (keyword names are GuildSettings fields)."""
+        if "guild_id" in changes:
+            raise TypeError("guild_id cannot be changed")
+        return await self._db.write(queries.update_guild_settings, guild_id, changes)
+
+    async def guilds_without_pictures(self) -> set[int]:
+        """The servers that turned board pictures off."""
+        return await self._db.read(queries.guilds_without_pictures)
+
+    async def stats(self, guild_id: int) -> Stats:
+        """Ended games by rule set and difficulty, and the five fastest wins."""
+        return await self._db.read(queries.stats, guild_id)
+
+    # ------------------------------------------------------- other processes
+
+    async def take_turn(self, key: int) -> Turn | None:
+        """Wait for this process's turn at something the bot's processes do one at a time.
+
+        On PostgreSQL, every process sharing the database takes turns (advisory lock
+        `key`) and holds its turn until `Turn.end_in` ends it; None on SQLite, which
+        only one process uses: there is nobody to take turns with.
+        """
+        return await self._db.take_turn(key)
+
+    # ----------------------------------------------------------------- backup
+
+    async def backup(self, dest: str | os.PathLike[str]) -> int:
+        """Copy the live database to `dest` without pausing the bot; returns its size in bytes.
+
+        SQLite only: a PostgreSQL database is backed up with pg_dump (StoreError says so).
+        """
+        return await self._db.backup(dest)
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()

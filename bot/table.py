@@ -1,0 +1,140 @@
+"""The shared nouns of the bot: a channel's table, its launch report, hand changes, crewmate seats.
+
+Every layer above the store may import this module; it imports only the store's
+records and the engine. `Notifier` is what the game service tells whenever a table
+changes (the Discord outbox implements it, and the crewmates' driver wraps it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.store.records import GameRecord
+from engine import Game
+from engine import events as ev
+
+#: How many lines the board's *Last actions* keeps.
+RECENT_LINES = 6
+
+#: A change of one player's hand, to be worded later: (message key, its cards).
+Change = tuple[str, tuple[str, ...]]
+
+
+def is_crewmate(player: int) -> bool:
+    """Whether a seat is held by an AI crewmate (Discord ids are positive)."""
+    return player < 0
+
+
+def next_crewmate(seats: list[int]) -> int:
+    """The id for a new crewmate in a lobby: -1, -2 or -3, the first one free."""
+    return next(-n for n in range(1, len(seats) + 2) if -n not in seats)
+
+
+class Notifier(Protocol):
+    """What the service needs from the Discord side (see bot.discord.outbox.Outbox)."""
+
+    def board_changed(self, table: Table) -> None: ...
+
+    def board_outdated(self, table: Table) -> None: ...
+
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None: ...
+
+    def panel_changed(self, table: Table, player: int) -> None: ...
+
+    def turn_passed(self, table: Table, player: int | None) -> None: ...
+
+    def report_changed(self, table: Table) -> None: ...
+
+    def post(self, table: Table, content: str) -> None: ...
+
+    def flush(self, table: Table) -> None: ...
+
+
+@dataclass(eq=False)
+class Report:
+    """The current launch told step by step: one report per launch, updated in place."""
+
+    lines: list[str]
+    #: The launch's events as the public sees them (its picture is drawn from them).
+    events: list[ev.Event] = field(default_factory=list)
+    #: Whether it waits for a reroll decision.
+    open: bool = False
+    #: Bumped by every change; `shown` is the count the report message shows.
+    changes: int = 1
+    shown: int = 0
+
+
+@dataclass(eq=False)
+class Table:
+    """A channel's lobby or game, as the running bot holds it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: str
+    difficulty: str
+    length_seconds: int
+    status: str
+    seats: list[int]
+    version: int = 0
+    game: Game | None = None
+    #: The game's state as last committed (what a failed commit puts the game back to).
+    stored: dict[str, Any] | None = None
+    board_message_id: int | None = None
+    #: Unix time the clock runs out, while it runs.
+    deadline: float | None = None
+    #: Seconds that were left when the clock stopped (game over).
+    remaining: float | None = None
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    reshuffle_timer: asyncio.TimerHandle | None = None
+    #: Unix time the running reshuffle ends, and how fast game time runs (demos).
+    reshuffle_ends: float | None = None
+    time_scale: float = 1.0
+    #: The current (or last) launch's report.
+    report: Report | None = None
+    #: Messages posted in the channel below the board since it was posted.
+    below: int = 0
+    #: When (time.monotonic) `/board` last posted this game's board again.
+    reposted_at: float = float("-inf")
+    #: The server's language and card display (what the channel reads).
+    language: str = "en"
+    cards: str = "suits"
+    #: Whether the board carries its picture (the server's setting).
+    pictures: bool = True
+
+    @property
+    def open(self) -> bool:
+        return self.status in ("lobby", "active")
+
+    def time_left(self, now: float) -> float | None:
+        if self.deadline is not None:
+            return max(self.deadline - now, 0.0)
+        return self.remaining
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Table:
+        table = cls(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            rules=record.rules,
+            difficulty=record.difficulty,
+            length_seconds=record.length_seconds,
+            status=record.status,
+            seats=list(record.players),
+            version=record.version,
+            board_message_id=record.board_message_id,
+            deadline=record.clock_deadline,
+            remaining=record.clock_remaining,
+        )
+        if record.state is not None:
+            table.game, table.stored = Game.restore(record.state), record.state
+            table.seats = list(table.game.players)
+        return table

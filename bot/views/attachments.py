@@ -1,0 +1,162 @@
+"""The pictures on the board and the launch report: files, embed images, alt texts.
+
+`board` is the board message (`components.board_message`): when the game has started
+and its server shows pictures, the picture is the embed's image (``attachment://``) and
+the text keeps only what the picture does not say (the countdown and status, the
+players by name, the last actions) with the table in one line. The file is named after
+its content, so a board whose picture did not change names the same file and need not
+upload it again (see bot.discord.outbox).
+`with_report_picture` does the same for the launch report, whose text stays whole.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+import orjson
+from discord import utils
+
+from bot.i18n.catalogs import t
+from bot.pictures import board_picture, launch_picture, pngwrite
+from bot.views import components
+from engine import PublicView, Rules
+
+if TYPE_CHECKING:
+    from bot.table import Report, Table
+
+#: What separates the parts of a multipart body (it must not occur in them: checked).
+BOUNDARY = "apophis-Vx3q9TzR7mKd2WfLp8Ye"
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture ready to attach: file name, PNG bytes and alt text."""
+
+    filename: str
+    png: bytes
+    description: str
+
+    def file(self) -> discord.File:
+        """A fresh discord.py file (one is used up by each request that sends it)."""
+        return discord.File(io.BytesIO(self.png), self.filename, description=self.description)
+
+    def attachment(self) -> dict[str, Any]:
+        """The upload (`files[0]`) as the JSON body's attachments list names it."""
+        return {"id": 0, "filename": self.filename, "description": self.description}
+
+    def form(self, payload: dict[str, Any]) -> tuple[str, bytes]:
+        """`payload` with the picture as Discord's multipart form (payload_json, files[0]),
+        as one body: its content type and bytes (sent again as they are on a retry)."""
+        head = orjson.dumps(payload)
+        boundary = BOUNDARY
+        while boundary.encode() in head or boundary.encode() in self.png:
+            boundary += "x"  # (never seen: 20 random characters turning up by chance)
+        name = self.filename.replace('"', "")
+        body = b"".join(
+            (
+                f"--{boundary}\r\n".encode(),
+                b'Content-Disposition: form-data; name="payload_json"\r\n',
+                b"Content-Type: application/json\r\n\r\n",
+                head,
+                f"\r\n--{boundary}\r\n".encode(),
+                f'Content-Disposition: form-data; name="files[0]"; filename="{name}"\r\n'.encode(),
+                b"Content-Type: image/png\r\n\r\n",
+                self.png,
+                f"\r\n--{boundary}--\r\n".encode(),
+            )
+        )
+        return f"multipart/form-data; boundary={boundary}", body
+
+    def multipart(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The same form as keyword arguments for discord.py's own requests (the channel
+        routes, used when no interaction token can carry the board)."""
+        file = self.file()
+        form = [
+            {"name": "payload_json", "value": utils._to_json(payload)},
+            {
+                "name": "files[0]",
+                "value": file.fp,
+                "filename": file.filename,
+                "content_type": "image/png",
+            },
+        ]
+        return {"form": form, "files": [file]}
+
+
+def picture_of(table: Table, view: PublicView) -> Picture:
+    """The board picture of `table`, whose public view is `view`."""
+    shown = board_picture.shown(view, table.language)
+    png = board_picture.drawn(shown)
+    name = f"apophis-board-{pngwrite.fingerprint(png)}.png"
+    return Picture(name, png, board_picture.described(shown)[:1024])
+
+
+def board(table: Table) -> tuple[dict[str, Any], Picture | None]:
+    """The board message (`components.board_message`), and its picture if it has one:
+    the embed's image, the table's fields in words shortened to one line beside it."""
+    if table.game is None or not table.pictures:
+        return components.board_message(table), None
+    view = table.game.public_view()
+    shown = picture_of(table, view)
+    message = components.board_message(table, view=view, summary=summary(view, table.language))
+    message["embed"].set_image(url=f"attachment://{shown.filename}")
+    return message, shown
+
+
+def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
+    """The board as discord.py's keyword arguments for an interaction response.
+
+    For an edit (`edit_message`) the attachments are replaced by the picture, or
+    removed when there is none; for a new message (`send_message`, `new`) it is a file.
+    """
+    message, shown = board(table)
+    files = [shown.file()] if shown is not None else []
+    return {**message, "files" if new else "attachments": files}
+
+
+def summary(view: PublicView, language: str) -> str:
+    """The table in one line, for the text beside the picture."""
+    parts = [t(language, "picture.line.apophis", value=view.apophis_value, damage=view.damage)]
+    if view.rules is Rules.BASIC:
+        parts.append(t(language, "picture.line.deflection", counters=view.counters))
+    total = sum(view.points.values())
+    if view.rocket:
+        parts.append(t(language, "picture.line.rocket", sections=len(view.rocket), total=total))
+    else:
+        parts.append(t(language, "picture.line.no_rocket"))
+    parts.append(t(language, "picture.line.sequence", played=len(view.sequence)))
+    parts.append(t(language, "picture.line.cards", deck=view.deck_size, discards=view.discard_size))
+    return " · ".join(parts)
+
+
+def report_picture(table: Table) -> Picture | None:
+    """The picture of the current launch report; None where pictures are off."""
+    report = table.report
+    if report is None or not table.pictures:
+        return None
+    png = launch_picture.draw_launch(report.events, table.language)
+    name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
+    description = launch_picture.describe(report.events, table.language)[:1024]
+    return Picture(name, png, description)
+
+
+def with_report_picture(
+    message: dict[str, Any], table: Table
+) -> tuple[dict[str, Any], Picture | None]:
+    """The launch report (`components.launch_report`) with its picture, and that picture."""
+    shown = report_picture(table)
+    if shown is None:
+        return message, None
+    embed = message["embed"].copy()
+    embed.set_image(url=f"attachment://{shown.filename}")
+    return {**message, "embed": embed}, shown
+
+
+def report_kwargs(table: Table, report: Report) -> dict[str, Any]:
+    """The launch report (the table's) as discord.py's keyword arguments for `edit_message`."""
+    launch = components.launch_report(table, report.lines)
+    message, shown = with_report_picture(launch, table)
+    return {**message, "attachments": [shown.file()] if shown is not None else []}

@@ -1,0 +1,264 @@
+"""Messages with buttons: the board, the lobby, the launch report (and their parts).
+
+Every component is persistent: its custom_id carries the game id, the state version
+it was drawn for and what it does (on the hand panel, also which cards or section),
+so it keeps working after a restart and a click on an older board is recognised.
+Clicks are routed by their custom id (`CUSTOM_ID`) to the Play cog; discord.py keeps
+no view for them.
+
+Components are written as Discord's JSON rather than as discord.ui views: a view and
+its items refer to each other, so every board drawn that way (several a second on a
+busy bot) left a reference cycle for the garbage collector, whose pauses stop every
+game at once. `Components` carries the JSON wherever discord.py accepts a view.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n.catalogs import t
+from bot.views import render
+from engine import Phase, PublicView
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+#: "apo:<b: board button, h: hand panel button, p: select>:<game id>:<version>:<action>",
+#: then ":<arg>" on panel buttons that carry their cards or section ("7H.2D", "red.3").
+CUSTOM_ID = re.compile(
+    r"apo:(?P<kind>[bhp]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
+)
+
+#: Discord's button styles.
+PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
+ACTION_ROW, BUTTON, SELECT = 1, 2, 3
+BUTTONS_PER_ROW = 5
+
+
+class Components:
+    """Message components as Discord's JSON, given to discord.py in place of a view.
+
+    discord.py asks a view for `to_components()` when sending and then decides whether
+    to keep it for dispatch: these never are (`is_finished`), as our custom ids are
+    routed by the Play cog, before and after a restart alike.
+    """
+
+    __slots__ = ("rows",)
+    __discord_ui_view__ = True  # discord.py's mark of something that can be sent as a view
+    timeout = None
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def button(
+    game_id: int,
+    version: int,
+    action: str,
+    label: str,
+    *,
+    emoji: str | None = None,
+    style: int = SECONDARY,
+    kind: str = "b",
+    arg: str = "",
+    disabled: bool = False,
+) -> dict[str, Any]:
+    """A button; its custom id says which game, which state and what it does."""
+    item: dict[str, Any] = {
+        "type": BUTTON,
+        "style": style,
+        "label": label[:80],
+        "custom_id": f"apo:{kind}:{game_id}:{version}:{action}" + (f":{arg}" if arg else ""),
+    }
+    if emoji:
+        item["emoji"] = {"name": emoji}
+    if disabled:
+        item["disabled"] = True
+    return item
+
+
+def picker(
+    game_id: int,
+    version: int,
+    action: str,
+    options: list[dict[str, Any]],
+    *,
+    placeholder: str,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> dict[str, Any]:
+    """A select menu offered privately: what to build, which cards to launch or discard."""
+    return {
+        "type": SELECT,
+        "custom_id": f"apo:p:{game_id}:{version}:{action}",
+        "options": options[:25],
+        "placeholder": placeholder[:150],
+        "min_values": min_values,
+        "max_values": max_values,
+    }
+
+
+def option(label: str, value: str, emoji: str, description: str | None = None) -> dict[str, Any]:
+    item = {"label": label[:100], "value": value, "emoji": {"name": emoji}}
+    if description:
+        item["description"] = description[:100]
+    return item
+
+
+def rows(*items: dict[str, Any] | None) -> Components:
+    """Items laid out as Discord wants them: up to five buttons a row, a select alone.
+
+    None starts a new row.
+    """
+    laid: list[dict[str, Any]] = []
+    new_row = False
+    for item in items:
+        if item is None:
+            new_row = True
+            continue
+        last = laid[-1]["components"] if laid and not new_row else None
+        new_row = False
+        if (
+            item["type"] == BUTTON
+            and last
+            and last[0]["type"] == BUTTON
+            and len(last) < BUTTONS_PER_ROW
+        ):
+            last.append(item)
+        else:
+            laid.append({"type": ACTION_ROW, "components": [item]})
+    return Components(laid)
+
+
+# ----------------------------------------------------------------- messages
+
+
+def lobby_message(table: Table) -> dict[str, Any]:
+    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play."""
+    items = []
+    language = table.language
+    if table.status == "lobby":
+        items = [
+            button(table.id, 0, "join", t(language, "button.join"), style=SUCCESS),
+            button(table.id, 0, "leave", t(language, "button.leave")),
+            button(table.id, 0, "start", t(language, "button.start"), style=PRIMARY),
+            button(table.id, 0, "crewadd", t(language, "button.crew_add")),
+            button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
+            button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
+        ]
+    return {"embed": render.lobby_embed(table), "view": rows(*items)}
+
+
+def drawn_version(table: Table) -> int:
+    """The version a board drawn now shows (-1 for a lobby, which has no versions)."""
+    return table.version if table.game is not None else -1
+
+
+def board_message(
+    table: Table,
+    now: float | None = None,
+    view: PublicView | None = None,
+    summary: str | None = None,
+) -> dict[str, Any]:
+    """The live board and its buttons; those that cannot work now are disabled.
+
+    Build…, Launch… and Discard… open the player's hand panel, where those moves are
+    one click each. `view` is the game's public view, if already at hand; `summary`
+    the line that stands for the table where a picture shows it (render.board_embed).
+    """
+    if table.game is None:
+        return lobby_message(table)
+    now = time.time() if now is None else now
+    view = table.game.public_view() if view is None else view
+    embed = render.board_embed(table, view, table.time_left(now), summary)
+    if view.phase is Phase.OVER or not table.open:
+        return {"embed": embed, "view": rows()}
+    gid, version, language = table.id, table.version, table.language
+    items = []
+    if view.phase is Phase.DISCARD:
+        label = t(language, "button.discard_menu")
+        items.append(button(gid, version, "discard", label, emoji="🗑️", style=DANGER))
+    elif view.phase is Phase.REROLL:
+        rerolls = view.pending["rerolls"] if view.pending else 0
+        items += _reroll_buttons(gid, version, rerolls, language)
+    else:
+        playing = view.phase is Phase.PLAY
+        draw = t(language, "button.draw")
+        items += [
+            button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing),
+            button(
+                gid,
+                version,
+                "build",
+                t(language, "button.build_menu"),
+                emoji="🏗️",
+                disabled=not playing or bool(view.sequence),
+            ),
+            button(
+                gid,
+                version,
+                "launch",
+                t(language, "button.launch_menu"),
+                emoji="🚀",
+                disabled=not playing or not view.rocket,
+            ),
+            button(
+                gid,
+                version,
+                "scrap",
+                t(language, "button.scrap"),
+                emoji="♻️",
+                disabled=not playing or not (view.rocket or view.sequence),
+            ),
+        ]
+    label = t(language, "button.hand")
+    items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
+    return {"embed": embed, "view": rows(*items)}
+
+
+def board_stub(table: Table) -> dict[str, Any]:
+    """An older board once a newer one is live: one line linking to it, no buttons (nor
+    picture)."""
+    return {
+        "content": render.board_stub(table),
+        "embeds": [],
+        "components": [],
+        "attachments": [],
+    }
+
+
+def _reroll_buttons(
+    game_id: int, version: int, rerolls: int, language: str
+) -> list[dict[str, Any]]:
+    reroll = t(language, "button.reroll", left=rerolls)
+    return [
+        button(game_id, version, "reroll", reroll, emoji="🛟", style=PRIMARY),
+        button(game_id, version, "accept", t(language, "button.accept"), emoji="✔️"),
+    ]
+
+
+def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
+    """The launch told step by step; Reroll / Accept while a decision is pending."""
+    game = table.game
+    pending = game is not None and game.phase is Phase.REROLL and table.open
+    items = []
+    if pending:
+        rerolls = game.public_view().pending["rerolls"]
+        items = _reroll_buttons(table.id, table.version, rerolls, table.language)
+    embed = render.launch_embed(table, lines, finished=not pending)
+    return {"embed": embed, "view": rows(*items)}

@@ -1,0 +1,279 @@
+"""The hand panel: one player's private message to see their hand and play in one click.
+
+Pure, like bot.views.render: built from `game.view_for(player)` and the table's public facts
+(game id, state version, clock), nothing else. The panel offers exactly the moves that
+are legal now, each as one button (a select for a chosen subset of the launch
+sequence, or for the cards to discard), and says why when a move cannot be made; its
+Hint button is enabled whenever the crew policy has a move to advise. Its
+custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons and the pickers'
+"apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
+updating the panel itself.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n.catalogs import t
+from bot.i18n.notation import card_text
+from bot.views import render
+from bot.views.components import (
+    DANGER,
+    PRIMARY,
+    SECONDARY,
+    SUCCESS,
+    button,
+    option,
+    picker,
+    rows,
+)
+from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of
+from engine.crew import advises
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+#: Sections a panel offers at most (a hand of 5 can pay for at most 5 of them).
+MAX_BUILD_BUTTONS = 10
+
+
+def panel_message(
+    table: Table, player: int, language: str, note: str | None = None, now: float | None = None
+) -> dict[str, Any]:
+    """The player's panel: their hand, what the game waits for, and their legal moves.
+
+    In the player's `language`, cards as the server shows them. `note` is a private
+    line at the top (what the last click did, or why it was refused).
+    """
+    now = time.time() if now is None else now
+    game = table.game
+    if game is None or player not in game.players:
+        raise ValueError("a panel is only drawn for a seated player of a started game")
+    view = game.view_for(player)
+    left = table.time_left(now)
+    embed = discord.Embed(
+        title=t(
+            language, "panel.title", cards=render.count(language, "count.cards", len(view.hand))
+        ),
+        description=render.hand_text(view.hand, language, table.cards),
+        colour=render.board_colour(table, view.table, left),
+    )
+    embed.add_field(
+        name=t(language, "panel.now"), value=situation(table, view, now, language), inline=False
+    )
+    footer = t(language, "board.footer", id=table.id, version=table.version)
+    if left is not None and (table.deadline is not None or table.remaining is not None):
+        footer += " · " + t(language, "panel.left", left=render.duration(left))
+    embed.set_footer(text=footer)
+    return {
+        "content": (note or "")[: render.CONTENT_LIMIT],
+        "embed": embed,
+        "view": rows(*moves(table, view, language)),
+    }
+
+
+def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
+    """Whose turn it is and what is pending, from this player's side."""
+    public = view.table
+    if public.phase is Phase.OVER or not table.open:
+        return t(language, "panel.over")
+    mine = public.active_player == view.player
+    if public.phase is Phase.RESHUFFLE:
+        left = render.reshuffle_left(table, now)
+        if left is None:
+            return t(language, "panel.reshuffle")
+        return t(language, "panel.reshuffle_seconds", seconds=left)
+    if not mine:
+        return t(language, "panel.their_turn", player=render.mention(public.active_player))
+    if public.phase is Phase.DISCARD:
+        excess = len(view.hand) - HAND_LIMIT
+        return t(language, "panel.discard", count=excess, held=len(view.hand))
+    if public.phase is Phase.REROLL:
+        left = (public.pending or {}).get("rerolls", 0)
+        return t(language, "panel.reroll", count=left)
+    lines = [t(language, "panel.your_turn")]
+    if not build_options(view):
+        lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
+    if public.sequence:
+        needs = render.suit_marks(render.needed_suits(public), table.cards)
+        lines.append(t(language, "panel.needs", suits=needs))
+    return "\n".join(lines)
+
+
+def by_suit(hand: tuple[str, ...]) -> dict[Colour, list[str]]:
+    """The hand's cards of each colour, lowest rank first."""
+    suits: dict[Colour, list[str]] = {c: [] for c in Colour}
+    for card in sorted(hand, key=render.rank_order):
+        suits[colour_of(card)].append(card)
+    return suits
+
+
+def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
+    """The sections this player can pay for that fit on the rocket now."""
+    public = view.table
+    if public.sequence:
+        return []
+    top = public.rocket[-1][1] if public.rocket else Size.LARGE
+    suits = by_suit(view.hand)
+    return [(c, s) for c, s in public.depot if len(suits[c]) >= s and s <= top]
+
+
+def cannot_build(view: PlayerView, language: str) -> str:
+    """The real reason nothing can be built."""
+    public = view.table
+    if public.sequence:
+        return t(language, "panel.no_build.sequence")
+    suits = by_suit(view.hand)
+    payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
+    if not payable:
+        return t(language, "panel.no_build.cards")
+    top = public.rocket[-1]
+    return t(language, "panel.no_build.fit", section=render.section_text(*top, language))
+
+
+def launch_cards(view: PlayerView) -> list[str]:
+    """One card (the lowest) of every suit the sequence still needs that the player holds."""
+    public = view.table
+    if not public.rocket:
+        return []
+    suits = by_suit(view.hand)
+    return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
+
+
+def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] | None]:
+    """The panel's components: legal moves enabled; the others shown disabled or left out."""
+    public = view.table
+    gid, version, style = table.id, table.version, table.cards
+    refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
+    if public.phase is Phase.OVER or not table.open:
+        return []
+    hint = button(
+        gid,
+        version,
+        "hint",
+        t(language, "button.hint"),
+        emoji="💡",
+        kind="h",
+        disabled=not advises(view),
+    )
+    mine = public.active_player == view.player
+    if public.phase is Phase.DISCARD and mine:
+        excess = len(view.hand) - HAND_LIMIT
+        options = [
+            option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour_of(c)])
+            for c in sorted(view.hand, key=render.card_order)
+        ]
+        prompt = t(language, "panel.choose_discard", count=excess)
+        menu = picker(
+            gid,
+            version,
+            "discard",
+            options,
+            placeholder=prompt,
+            min_values=excess,
+            max_values=excess,
+        )
+        return [menu, hint, refresh]
+    if public.phase is Phase.REROLL and mine:
+        left = (public.pending or {}).get("rerolls", 0)
+        return [
+            button(
+                gid,
+                version,
+                "reroll",
+                t(language, "button.reroll", left=left),
+                emoji="🛟",
+                style=PRIMARY,
+                kind="h",
+            ),
+            button(gid, version, "accept", t(language, "button.accept"), emoji="✔️", kind="h"),
+            hint,
+            refresh,
+        ]
+    playing = mine and public.phase is Phase.PLAY
+    launch = launch_cards(view) if playing else []
+    suits = render.suit_marks([colour_of(c) for c in launch], style).replace(" ", "")
+    launch_label = (
+        t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
+    )
+    items = [
+        button(
+            gid,
+            version,
+            "draw",
+            t(language, "button.draw"),
+            emoji="🃏",
+            style=PRIMARY,
+            kind="h",
+            disabled=not playing,
+        ),
+        button(
+            gid,
+            version,
+            "launch",
+            launch_label,
+            emoji="🚀",
+            style=SUCCESS,
+            kind="h",
+            arg=".".join(launch),
+            disabled=not launch,
+        ),
+        button(
+            gid,
+            version,
+            "scrap",
+            t(language, "button.scrap"),
+            emoji="♻️",
+            style=DANGER,
+            kind="h",
+            disabled=not (playing and (public.rocket or public.sequence)),
+        ),
+        hint,
+        refresh,
+    ]
+    if playing:
+        items.append(None)  # sections on rows of their own
+        for colour, size in build_options(view)[:MAX_BUILD_BUTTONS]:
+            cost = card_text(f"{int(size)}{colour.suit}", language, style)
+            label = t(
+                language,
+                "button.build",
+                section=t(language, f"build.{colour.value}.{size.label}"),
+                cost=cost,
+            )
+            items.append(
+                button(
+                    gid,
+                    version,
+                    "build",
+                    label,
+                    emoji=render.COLOUR_EMOJI[colour],
+                    style=SECONDARY,
+                    kind="h",
+                    arg=f"{colour.value}.{int(size)}",
+                )
+            )
+    if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
+        options = [
+            option(
+                card_text(c, language, style),
+                c,
+                render.COLOUR_EMOJI[colour_of(c)],
+            )
+            for c in launch
+        ]
+        items.append(
+            picker(
+                gid,
+                version,
+                "launch",
+                options,
+                placeholder=t(language, "panel.choose_launch"),
+                min_values=1,
+                max_values=len(options),
+            )
+        )
+    return items

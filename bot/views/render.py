@@ -1,0 +1,442 @@
+"""Everything players read about a game: the board, the lobby, hands, the hand DM, stats, rules.
+
+Pure functions of the engine's views (and a table's metadata); nothing here talks to
+Discord or the database. Every word comes from the catalogs (bot.i18n.catalogs) in the language
+asked for: the server's for what the channel sees, the player's for what only they see.
+Public texts are built from public views, so no card of any hand can reach them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import notation
+from bot.i18n.catalogs import t
+from bot.table import is_crewmate
+from bot.views.balance import STEADY_TEAM_WINS
+from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, colour_of
+
+if TYPE_CHECKING:
+    from bot.store.store import Stats
+    from bot.table import Table
+
+COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", Colour.YELLOW: "🟨"}
+EMBED_COLOUR = 0x8E44AD
+WIN_COLOUR = 0x2ECC71
+LOSS_COLOUR = 0xE74C3C
+#: A game ended without a result (host's end, moderator's reset).
+ENDED_COLOUR = 0x95A5A6
+#: The board's colour in the last minute.
+URGENT_COLOUR = 0xE67E22
+URGENT_SECONDS = 60
+#: Discord's limit on a message's content.
+CONTENT_LIMIT = 2000
+#: Changes of a hand told in its DM: the latest ones only.
+DM_CHANGES = 6
+DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
+
+
+def mention(user_id: int | str) -> str:
+    """A player as the channel shows them: a Discord mention, or an AI crewmate's name.
+
+    A crewmate's name reads the same in every language ("Robot" is English and French).
+    """
+    if isinstance(user_id, int) and is_crewmate(user_id):
+        return f"🤖 Robot {-user_id}"
+    return f"<@{user_id}>"
+
+
+def duration(seconds: float) -> str:
+    """A duration as "4:05" (minutes:seconds)."""
+    seconds = max(round(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def cards_text(cards: Sequence[str], language: str, style: str = "suits") -> str:
+    """Cards as a person reads them: "7♥ 10♣ K♠" (or "7 red, 10 green" in colours)."""
+    return notation.cards_text(cards, language, style) or t(language, "cards.none")
+
+
+def section_text(colour: Colour | str, size: Size | int, language: str) -> str:
+    """A section with its colour's square: "🟥 small red"."""
+    colour, size = Colour(colour), Size(size)
+    return f"{COLOUR_EMOJI[colour]} {t(language, f'section.{colour.value}.{size.label}')}"
+
+
+def suit_name(colour: Colour, language: str, style: str) -> str:
+    """A suit as the server's deck names it: "hearts" (suits) or "red" (colours)."""
+    return t(language, f"{'colour' if style == 'colours' else 'suit'}.{colour.value}")
+
+
+def suit_marks(colours: Sequence[Colour], style: str) -> str:
+    """Suits named briefly: "♥ ♦" (suits), or their colours' squares "🟥 🟦" (colours)."""
+    return " ".join(COLOUR_EMOJI[c] if style == "colours" else c.symbol for c in colours)
+
+
+def joined(items: Sequence[str], language: str) -> str:
+    """ "a, b and c" in the language's words."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t(language, "list.and", items=", ".join(items[:-1]), last=items[-1])
+
+
+def count(language: str, key: str, n: int) -> str:
+    """A number with its noun, singular or plural as the language wants ("2 cards")."""
+    return t(language, key, count=n)
+
+
+# -------------------------------------------------------------------- hands
+
+
+def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
+    """A hand grouped by suit, for its owner only."""
+    if not hand:
+        return t(language, "hand.empty")
+    lines = []
+    for colour in Colour:
+        cards = sorted((c for c in hand if colour_of(c) is colour), key=rank_order)
+        if cards:
+            name = suit_name(colour, language, style)
+            lines.append(f"{COLOUR_EMOJI[colour]} {name}: {cards_text(cards, language, style)}")
+    return "\n".join(lines)
+
+
+def rank_order(card: str) -> int:
+    return RANKS.index(card[:-1])
+
+
+def card_order(card: str) -> tuple[int, int]:
+    """Cards by suit (as hands are grouped), then rank."""
+    return (list(Colour).index(colour_of(card)), rank_order(card))
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], language: str) -> str:
+    """The one DM that carries a player's hand for a game (`hand` None: no longer playing).
+
+    `changes` are already worded (bot.views.narration.change_text). It tells the latest ones
+    only, and always fits Discord's 2,000 characters.
+    """
+    where = f"<#{table.channel_id}>"
+    if table.board_message_id is not None:
+        link = message_link(table.guild_id, table.channel_id, table.board_message_id)
+        where += f" ([{t(language, 'dm.board')}]({link}))"
+    lines = [t(language, "dm.title", id=table.id, where=where)]
+    game = table.game
+    if game is not None and game.is_over:
+        lines.append(t(language, "dm.over", outcome=outcome_text(game.outcome, language)))
+    elif hand is not None:
+        lines.append(t(language, "dm.play_from"))
+    if hand is not None:
+        lines += [
+            t(language, "dm.hand", cards=count(language, "count.cards", len(hand))),
+            hand_text(hand, language, table.cards),
+        ]
+    recent = [c for c in changes if c][-DM_CHANGES:]
+    while True:
+        tail = [t(language, "dm.latest", changes="; ".join(recent))] if recent else []
+        text = "\n".join(lines + tail)
+        if len(text) <= CONTENT_LIMIT or not recent:
+            return text[:CONTENT_LIMIT]
+        recent = recent[1:]
+
+
+def outcome_text(outcome: Outcome | None, language: str) -> str:
+    known = outcome is not None and outcome is not Outcome.ABANDONED
+    return t(language, f"outcome.{outcome.value if known else 'ended'}")
+
+
+def board_stub(table: Table) -> str:
+    """What an older board says once a newer one is live below it."""
+    language = table.language
+    if table.board_message_id is None:
+        return t(language, "stub.dead")
+    link = message_link(table.guild_id, table.channel_id, table.board_message_id)
+    return t(language, "stub.moved", id=table.id, link=link)
+
+
+# -------------------------------------------------------------------- board
+
+
+def lobby_embed(table: Table) -> discord.Embed:
+    language = table.language
+    embed = discord.Embed(
+        title=t(language, "lobby.title"),
+        description=t(language, "lobby.description"),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
+    embed.add_field(
+        name=t(language, "lobby.countdown"),
+        value=f"{t(language, f'difficulty.{table.difficulty}')}: {duration(table.length_seconds)}",
+    )
+    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
+    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
+    embed.add_field(
+        name=t(language, "lobby.players", seated=len(table.seats)),
+        value=seats or t(language, "board.nobody"),
+        inline=False,
+    )
+    if table.status != "lobby":
+        embed.set_footer(text=t(language, "lobby.closed"))
+    return embed
+
+
+def board_embed(
+    table: Table, view: PublicView, time_left: float | None, summary: str | None = None
+) -> discord.Embed:
+    """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
+
+    With a `summary` (the board's picture shows the table), that one line stands for
+    the table's fields: the players and the last actions stay in words."""
+    language = table.language
+    embed = discord.Embed(
+        title=t(
+            language,
+            "board.title",
+            rules=t(language, f"rules.{view.rules.value}"),
+            difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
+        ),
+        colour=board_colour(table, view, time_left),
+    )
+    embed.description = _status_line(table, view, time_left)
+    if summary is None:
+        _table_fields(embed, table, view)
+    else:
+        embed.add_field(name=t(language, "picture.table"), value=summary, inline=False)
+    seats = []
+    host = t(language, "board.host")
+    for seat in view.seats:
+        marker = "▶️" if seat.player == view.active_player else "▫️"
+        held = count(language, "count.cards", seat.hand_size)
+        mark = f" · {host}" if seat.player == table.host_id else ""
+        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
+    embed.add_field(
+        name=t(language, "board.players"),
+        value="\n".join(seats) or t(language, "board.nobody"),
+        inline=False,
+    )
+    if table.recent:
+        embed.add_field(
+            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
+        )
+    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
+    return embed
+
+
+def _table_fields(embed: discord.Embed, table: Table, view: PublicView) -> None:
+    """The table in words: Apophis, the rocket, the sequence, the depot, the cards."""
+    language = table.language
+    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or t(language, "board.destroyed")
+    apophis = t(
+        language, "board.apophis", value=view.apophis_value, pyramids=pyramids, damage=view.damage
+    )
+    if view.rules is Rules.BASIC:
+        dots = "●" * view.counters + "○" * (5 - view.counters)
+        apophis += "\n" + t(language, "board.deflection", dots=dots, counters=view.counters)
+    embed.add_field(name="Apophis", value=apophis)
+
+    if view.rocket:
+        sections = "\n".join(
+            f"{COLOUR_EMOJI[c]} {t(language, f'build.{c.value}.{s.label}')}" for c, s in view.rocket
+        )
+        points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
+        rocket = t(
+            language,
+            "board.rocket",
+            sections=sections,
+            points=points,
+            total=sum(view.points.values()),
+        )
+    else:
+        rocket = t(language, "board.no_rocket")
+    embed.add_field(name=t(language, "board.rocket_title"), value=rocket)
+
+    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or t(language, "board.not_started")
+    if view.sequence:
+        needs = suit_marks(needed_suits(view), table.cards)
+        sequence += "\n" + t(language, "board.needs", suits=needs)
+    embed.add_field(
+        name=t(language, "board.sequence_title", played=len(view.sequence)), value=sequence
+    )
+
+    depot = []
+    for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
+        here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
+        depot.append(f"{t(language, f'size.{size.label}')}: {here or '—'}")
+    embed.add_field(name=t(language, "board.depot"), value="\n".join(depot))
+    embed.add_field(
+        name=t(language, "board.cards_title"),
+        value=t(language, "board.cards", deck=view.deck_size, discards=view.discard_size),
+    )
+
+
+def board_colour(table: Table, view: PublicView, time_left: float | None) -> int:
+    """Win green, loss red, ended grey; urgent orange in the last minute."""
+    if view.phase is Phase.OVER or not table.open:
+        if view.outcome is not None and view.outcome.won:
+            return WIN_COLOUR
+        return LOSS_COLOUR if view.outcome is Outcome.LOST else ENDED_COLOUR
+    if time_left is not None and time_left <= URGENT_SECONDS:
+        return URGENT_COLOUR
+    return EMBED_COLOUR
+
+
+def needed_suits(view: PublicView) -> list[Colour]:
+    """The suits the launch sequence still needs."""
+    return [c for c in Colour if c not in view.sequence]
+
+
+def next_step(table: Table, view: PublicView, now: float) -> str:
+    """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence...")."""
+    language = table.language
+    player = mention(view.active_player)
+    if view.phase is Phase.DISCARD:
+        n = (view.pending or {}).get("count", 1)
+        return t(language, "next.discard", player=player, count=n)
+    if view.phase is Phase.RESHUFFLE:
+        left = reshuffle_left(table, now)
+        if left is None:
+            return t(language, "next.reshuffle")
+        return t(language, "next.reshuffle_seconds", seconds=left)
+    if view.phase is Phase.REROLL:
+        return t(language, "next.reroll", player=player)
+    if view.sequence:
+        suits = suit_marks(needed_suits(view), table.cards)
+        return t(language, "next.sequence", player=player, suits=suits)
+    if view.rocket:
+        return t(language, "next.rocket", player=player)
+    return t(language, "next.start", player=player)
+
+
+def reshuffle_left(table: Table, now: float) -> int | None:
+    """Whole seconds (game time) until the new deck is ready, if a reshuffle is timed."""
+    if table.reshuffle_ends is None:
+        return None
+    return max(math.ceil((table.reshuffle_ends - now) * table.time_scale), 0)
+
+
+def clock_text(table: Table, time_left: float | None) -> str:
+    if table.deadline is not None and time_left is not None:
+        return t(table.language, "clock.running", left=duration(time_left), at=int(table.deadline))
+    if time_left is not None:
+        return t(table.language, "clock.paused", left=duration(time_left))
+    return ""
+
+
+def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
+    language = table.language
+    if view.phase is Phase.OVER:
+        outcome = view.outcome
+        if outcome is Outcome.LOST:
+            return t(language, "status.lost")
+        if outcome is not None and outcome.won:
+            key = f"status.{outcome.value}" + ("_spare" if time_left is not None else "")
+            return t(language, key, left=duration(time_left or 0))
+        return t(language, "status.ended")
+    now = time.time()
+    return f"{clock_text(table, time_left)}\n{next_step(table, view, now)}".strip()
+
+
+def launch_embed(table: Table, lines: Sequence[str], finished: bool) -> discord.Embed:
+    """The launch report: each check with its die, total and result."""
+    embed = discord.Embed(
+        title=report_title(table.language),
+        description="\n".join(lines)[-4000:],
+        colour=EMBED_COLOUR,
+    )
+    if not finished:
+        embed.set_footer(text=t(table.language, "report.waiting"))
+    return embed
+
+
+def report_title(language: str) -> str:
+    return t(language, "report.title")
+
+
+def stats_embed(stats: Stats, language: str) -> discord.Embed:
+    """A server's record: games by rule set and difficulty (with crewmates apart), and the
+    fastest wins of all-human teams."""
+    embed = discord.Embed(title=t(language, "stats.title"), colour=EMBED_COLOUR)
+    if not stats.tallies:
+        embed.description = t(language, "stats.none")
+        return embed
+    lines = []
+    for tally in stats.tallies:
+        kind = _kind(tally.rules, tally.difficulty, language)
+        if tally.with_crewmates:
+            kind = t(language, "stats.with_crewmates", kind=kind)
+        line = t(
+            language,
+            "stats.tally",
+            kind=kind,
+            games=count(language, "count.games", tally.games),
+            wins=tally.wins,
+            losses=tally.losses,
+        )
+        if tally.abandoned:
+            line += t(language, "stats.abandoned", count=tally.abandoned)
+        lines.append(line)
+    embed.add_field(name=t(language, "stats.games"), value="\n".join(lines)[:1024], inline=False)
+    if stats.fastest_wins:
+        wins = [
+            t(
+                language,
+                "stats.win",
+                rank=i,
+                time=duration(w.duration_seconds),
+                kind=_kind(w.rules, w.difficulty, language),
+                players=count(language, "count.players", w.players),
+                outcome=t(language, f"stats.outcome.{w.outcome}"),
+            )
+            for i, w in enumerate(stats.fastest_wins, 1)
+        ]
+        embed.add_field(name=t(language, "stats.fastest"), value="\n".join(wins), inline=False)
+    return embed
+
+
+def _kind(rules: str, difficulty: str, language: str) -> str:
+    return f"{t(language, f'rules.{rules}')}, {t(language, f'difficulty.{difficulty}').lower()}"
+
+
+# -------------------------------------------------------------------- rules
+
+
+def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
+    """The rules summary in `language`, for a game of basic or advanced rules, with how
+    often a steady team wins each difficulty."""
+    rules = Rules(rules).value
+    symbols = {c.value: c.symbol for c in Colour}
+    return (
+        t(
+            language,
+            "rules.summary",
+            **symbols,
+            green_role=t(language, f"role.green.{rules}"),
+            launch_steps=t(language, f"rules.steps.{rules}"),
+            win=t(language, f"rules.win.{rules}"),
+            other_rules=t(language, f"rules.other.{rules}"),
+        )
+        + "\n\n"
+        + "\n".join(
+            [t(language, "rules.odds")]
+            + [
+                t(
+                    language,
+                    "rules.odds.line",
+                    difficulty=t(language, f"difficulty.{difficulty}"),
+                    minutes=DIFFICULTY_MINUTES[difficulty],
+                    percent=percent,
+                )
+                for difficulty, percent in STEADY_TEAM_WINS[rules].items()
+            ]
+        )
+    )

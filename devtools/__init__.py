@@ -1,0 +1,1 @@
+"""Development tools, not shipped: the fake Discord, a throwaway PostgreSQL server, the demo."""

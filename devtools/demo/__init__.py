@@ -1,0 +1,1 @@
+"""`make demo`: a whole game played on the fake Discord, written as a page."""

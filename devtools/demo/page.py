@@ -1,0 +1,265 @@
+"""A Record drawn as one HTML page that looks like a Discord channel, beside each private view.
+
+The page is self-contained apart from its pictures, which are written once each (named by
+their content's hash) into an `images/` folder beside it. No script: each person's
+private view is a tab made of CSS alone.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+from devtools.demo.record import DM, Did, Record, Shown
+
+#: Discord's button colours by style (primary, secondary, success, danger, link).
+BUTTON_COLOURS = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058"}
+MESSAGE_LINK = re.compile(r"https://discord\.com/channels/\d+/\d+/(\d+)")
+
+STYLE = """
+* { box-sizing: border-box; }
+body { margin: 0; background: #313338; color: #dbdee1; font: 15px/1.4 "DejaVu Sans", sans-serif; }
+header { padding: 12px 20px; background: #2b2d31; border-bottom: 1px solid #1f2023; }
+header h1 { margin: 0; font-size: 18px; color: #f2f3f5; }
+header p { margin: 4px 0 0; color: #b5bac1; font-size: 13px; }
+main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+  height: calc(100vh - 64px); }
+section { overflow-y: auto; padding: 8px 0; }
+section.private { background: #2b2d31; border-left: 1px solid #1f2023; }
+h2 { margin: 8px 16px; font-size: 13px; text-transform: uppercase; color: #949ba4; }
+.msg { display: grid; grid-template-columns: 40px 1fr; gap: 0 14px; padding: 6px 16px; }
+.msg:hover { background: #2e3035; }
+.avatar { width: 40px; height: 40px; border-radius: 50%; background: #5865f2; color: #fff;
+  display: flex; align-items: center; justify-content: center; font-weight: bold; }
+.who { font-weight: 600; color: #f2f3f5; }
+.when, .tag { color: #949ba4; font-size: 12px; margin-left: 6px; }
+.tag { background: #5865f2; color: #fff; border-radius: 3px; padding: 0 4px; }
+.used { color: #949ba4; font-size: 13px; grid-column: 2; }
+.edit { border-left: 2px solid #4e5058; margin-left: 56px; padding-left: 12px; }
+.gone { color: #949ba4; font-style: italic; }
+.only { color: #949ba4; font-size: 12px; }
+.did { color: #b5bac1; font-size: 13px; padding: 2px 16px 2px 70px; }
+.did::before { content: "▸ "; color: #23a559; }
+.mention { background: rgba(88, 101, 242, .3); color: #c9cdfb; border-radius: 3px; padding: 0 2px; }
+code { background: #1e1f22; border-radius: 3px; padding: 0 3px; font-size: 13px; }
+.embed { display: grid; max-width: 520px; margin-top: 4px; background: #2b2d31; border-radius: 4px;
+  border-left: 4px solid #1e1f22; padding: 8px 16px 12px 12px; }
+.private .embed { background: #232428; }
+.embed .title { font-weight: 600; color: #f2f3f5; margin: 4px 0; }
+.fields { display: grid; grid-template-columns: repeat(3, 1fr); gap: 8px; margin-top: 8px; }
+.field.wide { grid-column: 1 / -1; }
+.field .name { font-weight: 600; color: #f2f3f5; font-size: 13px; }
+.embed img, .file img { max-width: 100%; border-radius: 4px; margin-top: 8px; }
+.footer { color: #949ba4; font-size: 12px; margin-top: 8px; }
+.row { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
+.button { color: #fff; border-radius: 3px; padding: 2px 12px; font-size: 14px; min-height: 32px;
+  display: inline-flex; align-items: center; gap: 4px; }
+.button.off { opacity: .5; }
+.select { background: #1e1f22; border-radius: 4px; padding: 8px; min-width: 300px; color: #949ba4; }
+.tabs > input { display: none; }
+.tabs > label { display: inline-block; padding: 6px 12px; margin: 4px 0 0 12px; cursor: pointer;
+  border-radius: 4px; color: #b5bac1; }
+.tabs > .pane { display: none; }
+"""
+
+
+def write(rec: Record, path: Path, title: str, summary: list[str]) -> Path:
+    """Write the page to `path` (its pictures beside it, in images/); return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    images = path.parent / "images"
+    page = _Page(rec, images)
+    path.write_text(page.document(title, summary), encoding="utf-8")
+    return path
+
+
+class _Page:
+    def __init__(self, rec: Record, images: Path) -> None:
+        self.rec, self.images = rec, images
+        self.start = rec.started_at or datetime.datetime.now(datetime.UTC)
+
+    def document(self, title: str, summary: list[str]) -> str:
+        people = list(self.rec.private)
+        tabs_css = "".join(
+            f"#tab{i}:checked ~ label[for=tab{i}] {{ background: #404249; color: #fff; }}\n"
+            f"#tab{i}:checked ~ #pane{i} {{ display: block; }}\n"
+            for i in range(len(people))
+        )
+        radios = "".join(
+            f'<input type="radio" name="tabs" id="tab{i}"{" checked" if i == 0 else ""}>'
+            for i in range(len(people))
+        )
+        labels = "".join(f'<label for="tab{i}">{_e(name)}</label>' for i, name in enumerate(people))
+        panes = "".join(
+            f'<div class="pane" id="pane{i}"><h2>What only {_e(name)} saw</h2>'
+            + "".join(self.entry(s, private=True) for s in self.rec.private[name])
+            + "</div>"
+            for i, name in enumerate(people)
+        )
+        channel = "".join(self.entry(s, private=False) for s in self.rec.channel)
+        return (
+            "<!DOCTYPE html>\n"
+            '<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{_e(title)}</title><style>{STYLE}{tabs_css}</style></head><body>"
+            f"<header><h1>{_e(title)}</h1><p>{_e(' · '.join(summary))}</p></header>"
+            f'<main><section class="channel"><h2># {_e(self.rec.channel_name)}</h2>{channel}'
+            f'</section><section class="private"><div class="tabs">{radios}{labels}{panes}'
+            "</div></section></main></body></html>\n"
+        )
+
+    # ------------------------------------------------------------------ entries
+
+    def entry(self, shown: Shown | Did, *, private: bool) -> str:
+        when = f'<span class="when">{self.offset(shown.at)}</span>'
+        if isinstance(shown, Did):
+            return f'<div class="did">{_e(shown.what)} {when}</div>'
+        anchor = f' id="m{shown.message_id}"' if shown.edit == 0 else ""
+        if shown.deleted:
+            return ""  # told on the message itself, below
+        if shown.gone_at is not None:  # short-lived (a turn ping): one grey line
+            lasted = (shown.gone_at - shown.at).total_seconds()
+            text = self.markdown(shown.content or shown.text(), shown.at)
+            return (
+                f'<div class="did gone">{text} {when} '
+                f'<span class="when">removed {lasted:.1f} s later</span></div>'
+            )
+        body = self.body(shown)
+        if shown.edit:
+            anchor = f'id="m{shown.message_id}-{shown.edit}"'
+            return (
+                f'<div class="msg edit" {anchor}><div></div>'
+                f"<div>edit {shown.edit} {when}{body}</div></div>"
+            )
+        used = (
+            f'<div class="used">{_e(shown.used_by)}</div>'
+            if shown.used_by not in (None, DM)
+            else ""
+        )
+        where = '<span class="tag">DM</span>' if shown.used_by == DM else ""
+        only = (
+            '<div class="only">Only you can see this</div>' if private and shown.ephemeral else ""
+        )
+        return (
+            f'<div class="msg"{anchor}>{used}<div class="avatar">A</div><div>'
+            f'<span class="who">Apophis</span><span class="tag">APP</span>{where}{when}'
+            f"{body}{only}</div></div>"
+        )
+
+    def body(self, shown: Shown) -> str:
+        parts = []
+        if shown.content:
+            parts.append(f"<div>{self.markdown(shown.content, shown.at)}</div>")
+        attached = {a.filename: a for a in shown.attachments}
+        for embed in shown.embeds:
+            parts.append(self.embed(embed, attached, shown.at))
+        for attachment in attached.values():
+            if attachment.filename not in self.used_in_embeds(shown.embeds):
+                parts.append(f'<div class="file">{self.image(attachment)}</div>')
+        for row in shown.components:
+            parts.append(
+                '<div class="row">'
+                + "".join(map(self.component, row.get("components", [])))
+                + "</div>"
+            )
+        return "".join(parts)
+
+    def embed(self, embed: dict[str, Any], attached: dict, at: datetime.datetime) -> str:
+        colour = embed.get("color")
+        style = f' style="border-left-color: #{colour:06x}"' if isinstance(colour, int) else ""
+        out = [f'<div class="embed"{style}>']
+        if embed.get("title"):
+            out.append(f'<div class="title">{self.markdown(embed["title"], at)}</div>')
+        if embed.get("description"):
+            out.append(f"<div>{self.markdown(embed['description'], at)}</div>")
+        fields = embed.get("fields", [])
+        if fields:
+            out.append('<div class="fields">')
+            for f in fields:
+                wide = "" if f.get("inline") else " wide"
+                name, value = self.markdown(f["name"], at), self.markdown(f["value"], at)
+                out.append(
+                    f'<div class="field{wide}"><div class="name">{name}</div>'
+                    f"<div>{value}</div></div>"
+                )
+            out.append("</div>")
+        url = (embed.get("image") or {}).get("url", "")
+        if url.startswith("attachment://") and url[13:] in attached:
+            out.append(self.image(attached[url[13:]]))
+        if embed.get("footer", {}).get("text"):
+            out.append(f'<div class="footer">{_e(embed["footer"]["text"])}</div>')
+        out.append("</div>")
+        return "".join(out)
+
+    @staticmethod
+    def used_in_embeds(embeds: list[dict[str, Any]]) -> set[str]:
+        urls = [(e.get("image") or {}).get("url", "") for e in embeds]
+        return {u[13:] for u in urls if u.startswith("attachment://")}
+
+    def image(self, attachment) -> str:
+        name = hashlib.sha1(attachment.content).hexdigest()[:16] + Path(attachment.filename).suffix
+        self.images.mkdir(parents=True, exist_ok=True)
+        target = self.images / name
+        if not target.exists():
+            target.write_bytes(attachment.content)
+        alt = attachment.description or attachment.filename
+        return f'<img src="images/{name}" alt="{_e(alt)}">'
+
+    def component(self, item: dict[str, Any]) -> str:
+        emoji = (item.get("emoji") or {}).get("name", "")
+        if item.get("type") == 2:
+            colour = BUTTON_COLOURS.get(item.get("style", 2), "#4e5058")
+            off = " off" if item.get("disabled") else ""
+            return (
+                f'<span class="button{off}" style="background: {colour}">'
+                f"{_e(emoji)} {_e(item.get('label', ''))}</span>"
+            )
+        options = ", ".join(o.get("label", "") for o in item.get("options", []))
+        placeholder = _e(item.get("placeholder", "Make a selection"))
+        return f'<span class="select" title="{_e(options)}">{placeholder} ▾</span>'
+
+    # ----------------------------------------------------------------- text
+
+    def offset(self, at: datetime.datetime) -> str:
+        seconds = max((at - self.start).total_seconds(), 0.0)
+        return f"+{int(seconds // 60)}:{seconds % 60:04.1f}"
+
+    def markdown(self, text: str, at: datetime.datetime) -> str:
+        """The bit of Discord's markdown the bot uses, mentions and timestamps included."""
+        out = _e(text)
+        out = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", self.link, out)
+        out = MESSAGE_LINK.sub(lambda m: f'<a href="#m{m[1]}">↪ jump to message</a>', out)
+        out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out, flags=re.S)
+        out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+        out = re.sub(r"&lt;@!?(\d+)&gt;", lambda m: self.mention(int(m[1]), "@"), out)
+        out = re.sub(
+            r"&lt;#(\d+)&gt;",
+            lambda m: f'<span class="mention">#{_e(self.rec.channel_name)}</span>',
+            out,
+        )
+        out = re.sub(r"&lt;t:(\d+)(?::[tTdDfFR])?&gt;", lambda m: self.relative(int(m[1]), at), out)
+        return out.replace("\n", "<br>")
+
+    @staticmethod
+    def link(match: re.Match) -> str:
+        """A markdown link; one to a Discord message jumps to it on the page."""
+        text, url = match[1], match[2]
+        found = MESSAGE_LINK.fullmatch(url)
+        return f'<a href="{f"#m{found[1]}" if found else url}">{text}</a>'
+
+    def mention(self, user_id: int, prefix: str) -> str:
+        return (
+            f'<span class="mention">{prefix}{_e(self.rec.names.get(user_id, str(user_id)))}</span>'
+        )
+
+    @staticmethod
+    def relative(unix: int, at: datetime.datetime) -> str:
+        seconds = round(unix - at.timestamp())
+        span = f"{abs(seconds) // 60}:{abs(seconds) % 60:02d}"
+        return f"<code>{'in ' + span if seconds >= 0 else span + ' ago'}</code>"
+
+
+def _e(text: str | None) -> str:
+    return html.escape(text or "", quote=True)
