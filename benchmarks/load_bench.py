@@ -84,7 +84,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.app import on_fast_loop  # noqa: E402
-from bot.store.store import Store, is_postgresql  # noqa: E402
+from bot.store.postgres import is_postgresql  # noqa: E402
+from bot.store.store import Store  # noqa: E402
 from devtools.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
 from devtools.fakediscord.state import ChannelType  # noqa: E402
 from devtools.pgserver import PostgresServer, unavailable_reason  # noqa: E402

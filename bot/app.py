@@ -22,7 +22,8 @@ except ImportError:  # not built for Windows: the standard loop
 
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot
-from bot.store.store import DatabaseUnusable, Store
+from bot.store.records import DatabaseUnusable
+from bot.store.store import Store
 
 log = logging.getLogger("bot")
 #: Discord's close code for a bot that must shard (or shard more) and does not.

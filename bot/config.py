@@ -7,9 +7,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.discord.outbox import GLOBAL_RATE
-from bot.store.store import DEFAULT_DATABASE, Shards
+from bot.store.records import Shards
+from bot.store.sqlite import DEFAULT_DATABASE
 
+#: Requests a second we allow ourselves out of Discord's global 50 (APOPHIS_GLOBAL_RATE).
+GLOBAL_RATE = 45.0
 #: Discord's own limit on requests a second, the most APOPHIS_GLOBAL_RATE may be.
 DISCORD_GLOBAL_LIMIT = 50.0
 

@@ -14,14 +14,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cogs.play import release, send_reason
+from bot.discord.answers import release, send_reason
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
 from bot.errors import UserError
 from bot.game.audience import Audience
 from bot.game.service import GameService
 from bot.i18n.catalogs import CommandTranslator, t
-from bot.store.store import Shards, Store, StoreBusy, Turn
+from bot.store.postgres import Turn
+from bot.store.records import Shards, StoreBusy
+from bot.store.store import Store
 from bot.views.render import duration
 
 log = logging.getLogger(__name__)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import Route
 
+from bot.config import GLOBAL_RATE
 from bot.discord.dms import NO_MENTIONS, HandDMs
 from bot.discord.jobs import Job, Jobs, RateLimiter
 from bot.discord.tokens import Owned, Token, Tokens
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Requests a second we allow ourselves out of Discord's global 50.
-GLOBAL_RATE = 45.0
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
 #: The outbox's queues, hand DMs (always paced by the global budget) apart from the rest,

@@ -21,7 +21,8 @@ from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of
 if TYPE_CHECKING:
     import discord
 
-    from bot.store.store import GuildSettings, Store
+    from bot.store.records import GuildSettings
+    from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from bot.errors import MovedOn, StaleBoard, UserError
 from bot.game.audience import Audience
 from bot.game.crewmates import CrewDriver
 from bot.i18n.catalogs import t
-from bot.store.store import (
+from bot.store.records import (
     ALL_SHARDS,
     AlreadySeated,
     ChannelBusy,
@@ -33,9 +33,9 @@ from bot.store.store import (
     NotSeated,
     Shards,
     StaleVersion,
-    Store,
     WrongStatus,
 )
+from bot.store.store import Store
 from bot.table import Change, Notifier, Report, Table, is_crewmate, next_crewmate
 from bot.views import narration, render
 from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase

@@ -14,7 +14,9 @@ import os
 import sys
 import time
 
-from bot.store.store import DEFAULT_DATABASE, StoreError, backup_database, is_postgresql
+from bot.store.postgres import is_postgresql
+from bot.store.records import StoreError
+from bot.store.sqlite import DEFAULT_DATABASE, backup_database
 
 
 def main(argv: list[str] | None = None) -> int:

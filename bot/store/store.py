@@ -4,7 +4,7 @@
 file (`bot.store.sqlite`, the default) or PostgreSQL (`bot.store.postgres`, when
 APOPHIS_DATABASE is a ``postgresql://`` URL). Every statement is in `bot.store.queries`,
 written once for both; the records it returns and the errors it raises are in
-`bot.store.records` and are named here too.
+`bot.store.records`.
 
 The same guarantees on both:
 
@@ -40,80 +40,19 @@ import orjson
 
 from bot.store import queries
 from bot.store.postgres import PostgresDatabase, Turn, is_postgresql
-from bot.store.queries import LAST_ALIVE
 from bot.store.records import (
     ALL_SHARDS,
     DIFFICULTIES,
-    MAX_SEATS,
-    OPEN_STATUSES,
     OUTCOMES,
     RULES,
-    WINS,
-    AlreadySeated,
-    ChannelBusy,
-    CorruptDatabase,
-    DatabaseUnusable,
-    GameNotFound,
     GameRecord,
     GuildSettings,
-    LobbyFull,
     LoggedAction,
-    NotSeated,
-    ReadOnlyDatabase,
-    SchemaTooNew,
-    SeatsChanged,
     Shards,
-    StaleVersion,
     Stats,
-    StoreBusy,
-    StoreError,
-    Tally,
-    UnreachableDatabase,
-    UnreadableDatabase,
-    Win,
-    WrongStatus,
     check_choice,
 )
-from bot.store.sqlite import DEFAULT_DATABASE, SQLiteDatabase, backup_database
-
-__all__ = [
-    "ALL_SHARDS",
-    "DEFAULT_DATABASE",
-    "DIFFICULTIES",
-    "LAST_ALIVE",
-    "MAX_SEATS",
-    "OPEN_STATUSES",
-    "OUTCOMES",
-    "RULES",
-    "WINS",
-    "AlreadySeated",
-    "ChannelBusy",
-    "CorruptDatabase",
-    "DatabaseUnusable",
-    "GameNotFound",
-    "GameRecord",
-    "GuildSettings",
-    "LobbyFull",
-    "LoggedAction",
-    "NotSeated",
-    "ReadOnlyDatabase",
-    "SchemaTooNew",
-    "SeatsChanged",
-    "Shards",
-    "StaleVersion",
-    "Stats",
-    "Store",
-    "StoreBusy",
-    "StoreError",
-    "Tally",
-    "Turn",
-    "UnreachableDatabase",
-    "UnreadableDatabase",
-    "Win",
-    "WrongStatus",
-    "backup_database",
-    "is_postgresql",
-]
+from bot.store.sqlite import DEFAULT_DATABASE, SQLiteDatabase
 
 
 class Store:

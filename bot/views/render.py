@@ -22,7 +22,7 @@ from bot.views.balance import STEADY_TEAM_WINS
 from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, colour_of
 
 if TYPE_CHECKING:
-    from bot.store.store import Stats
+    from bot.store.records import Stats
     from bot.table import Table
 
 COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", Colour.YELLOW: "🟨"}

@@ -14,7 +14,8 @@ import signal
 
 import pytest
 
-from bot.store.store import GameRecord, Store
+from bot.store.records import GameRecord
+from bot.store.store import Store
 from engine import HAND_LIMIT, Game
 from tests.bot.helpers import Scene, start_bot_process
 from tests.store.helpers import assert_consistent

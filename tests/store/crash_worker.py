@@ -16,7 +16,8 @@ import sys
 import time
 from typing import Any
 
-from bot.store.store import GameRecord, Store
+from bot.store.records import GameRecord
+from bot.store.store import Store
 from engine import Game
 
 from .helpers import commit, next_action, start_lobby

@@ -11,7 +11,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.store import GameRecord, LoggedAction, Store, is_postgresql
+from bot.store.postgres import is_postgresql
+from bot.store.records import GameRecord, LoggedAction
+from bot.store.store import Store
 from engine import Game, full_deck
 from engine.cards import ALL_SECTIONS
 from engine.playout import choose_action

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.store.backup import main
-from bot.store.store import Store, StoreError
+from bot.store.records import StoreError
+from bot.store.store import Store
 from engine import Game
 
 from .helpers import assert_consistent, commit, next_action, start

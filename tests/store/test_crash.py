@@ -15,7 +15,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store.store import Store, is_postgresql
+from bot.store.postgres import is_postgresql
+from bot.store.store import Store
 
 from .helpers import assert_consistent
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import migrations
+from bot.store.records import StoreError
 from bot.store.sqlite import _migrate, _statements
-from bot.store.store import Store, StoreError
+from bot.store.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = migrations.load()
@@ -291,7 +292,8 @@ def test_the_wheel_ships_the_migrations_and_the_bots_data(tmp_path: Path) -> Non
         capture_output=True,
         text=True,
     )
-    assert font.stdout.strip() == str(target / "bot" / "pictures" / "fonts" / "DejaVuSansCondensed.ttf")
+    shipped = target / "bot" / "pictures" / "fonts" / "DejaVuSansCondensed.ttf"
+    assert font.stdout.strip() == str(shipped)
 
 
 def test_the_installed_project_finds_the_migrations(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import pytest
 
 import migrations
 from bot.store.postgres import migrate, schema_version
-from bot.store.store import SchemaTooNew, Store, UnreachableDatabase
+from bot.store.records import SchemaTooNew, UnreachableDatabase
+from bot.store.store import Store
 
 from .test_migrations import SEED
 

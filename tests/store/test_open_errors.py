@@ -15,12 +15,8 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store.store import (
-    CorruptDatabase,
-    SchemaTooNew,
-    Store,
-    UnreadableDatabase,
-)
+from bot.store.records import CorruptDatabase, SchemaTooNew, UnreadableDatabase
+from bot.store.store import Store
 
 from .helpers import start
 
@@ -29,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Store.open in a child process; prints the error's class name and message as JSON.
 OPEN_SCRIPT = """
 import asyncio, json, sys
-from bot.store.store import Store, StoreError
+from bot.store.records import StoreError
+from bot.store.store import Store
 
 async def main():
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store.store import (
+from bot.store.records import (
     AlreadySeated,
     ChannelBusy,
     GameNotFound,
@@ -18,11 +18,11 @@ from bot.store.store import (
     NotSeated,
     SeatsChanged,
     StaleVersion,
-    Store,
     StoreBusy,
     Tally,
     WrongStatus,
 )
+from bot.store.store import Store
 from engine import Game
 
 from .helpers import (

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.cogs.play import clicked_board, send_reason, speaks
+from bot.discord.answers import clicked_board, send_reason, speaks
 from bot.errors import UserError
 from bot.game.audience import look
 from bot.game.service import ActionResult

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -12,10 +11,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import inputs
+from bot.discord.answers import clicked_board, release, send_reason, speaks
 from bot.discord.inputs import Click, parse_cards
 from bot.discord.outbox import message_json
 from bot.errors import StaleBoard, UserError
-from bot.i18n.catalogs import language_of, languages, t
+from bot.i18n.catalogs import languages, t
 from bot.table import Table
 from bot.views import attachments, components, hints, narration, panel, render
 from engine import Colour, Size
@@ -37,51 +37,11 @@ BOARD_REPOST_SECONDS = 10.0
 CARDS_LENGTH = 100
 
 
-def release(interaction: discord.Interaction) -> None:
-    """Let an answered interaction be freed at once, without the garbage collector.
-
-    discord.py's Interaction and its InteractionResponse refer to each other, so each
-    interaction, with the message, member and components parsed from it (about thirty
-    objects), would otherwise be left to the cyclic collector, whose pauses at a few
-    hundred interactions a second stop every game at once. Called when we are done
-    with it; should anything ask for `interaction.response` later, discord.py makes a
-    new one.
-    """
-    with contextlib.suppress(AttributeError):
-        del interaction._cs_response
-
-
 def board_link(table: Table) -> str:
     """A link to the live board, in parentheses after a space; "" while it has no message."""
     if table.board_message_id is None:
         return ""
     return f" ({render.message_link(table.guild_id, table.channel_id, table.board_message_id)})"
-
-
-def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
-    """Whether the clicked button is on the game's current board message."""
-    message = interaction.message
-    return message is not None and message.id == table.board_message_id
-
-
-def speaks(interaction: discord.Interaction) -> str:
-    """The language of the person who interacted (their Discord locale)."""
-    return language_of(interaction.locale)
-
-
-async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:
-    """A short private answer: the first response if none was sent yet, else a follow-up.
-
-    A UserError is worded in the language of the person who interacted.
-    """
-    message = reason.text(speaks(interaction)) if isinstance(reason, UserError) else reason
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id)
 
 
 class Play(commands.Cog):

@@ -1,0 +1,173 @@
+"""The architecture, checked: layers import only downwards, no import circles, a pure engine.
+
+Every import counts, those under `if TYPE_CHECKING:` and inside functions included. The
+one allowed back-reference is a cog naming the bot's class for its type hints.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Highest first: each layer may import only from the layers below it (and itself).
+LAYERS = (
+    ("bot.__main__", "bot.app"),  # start-up: reads the configuration, runs the client
+    ("bot.discord",),  # client, cogs, inputs, outbox, tokens, DMs
+    ("bot.config",),  # the configuration, read once
+    ("bot.game",),  # the service, clocks, crewmates, who reads in which language
+    ("bot.views",),  # what players read, as Discord's JSON
+    ("bot.pictures",),  # the board and launch pictures
+    ("bot.errors",),  # what the bot refuses, and why
+    ("bot.table",),  # the shared nouns
+    ("bot.store",),  # the database
+    ("bot.i18n",),  # catalogs, notation
+    ("engine",),  # the rules
+    ("migrations",),  # the schema
+)
+#: (importer, imported) pairs allowed against the order: type hints only.
+BACK_REFERENCES = {
+    ("bot.discord.cogs.apophis", "bot.discord.client"),
+    ("bot.discord.cogs.play", "bot.discord.client"),
+}
+FORBIDDEN_STDLIB = {"asyncio", "sqlite3", "time", "datetime", "threading", "socket"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(*packages: str) -> dict[str, Path]:
+    found = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[str, bool]]:
+    """Every module `name` imports (resolved to a known module where one is meant), and
+    whether the import is for type checking only."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(inner) for inner in ast.walk(node))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            yield target, id(node) in typing_only
+
+
+def layer_of(module: str) -> int | None:
+    for index, names in enumerate(LAYERS):
+        if any(module == n or module.startswith(n + ".") for n in names):
+            return index
+    return None
+
+
+SHIPPED = modules("bot", "engine", "migrations")
+
+
+def test_every_module_of_the_bot_has_a_layer():
+    assert not [name for name in SHIPPED if name != "bot" and layer_of(name) is None]
+
+
+def test_layers_import_only_downwards():
+    wrong = []
+    for name, path in SHIPPED.items():
+        here = layer_of(name)
+        for target, _ in imports(name, path, SHIPPED):
+            there = layer_of(target)
+            backwards = there is not None and here is not None and there < here
+            if backwards and (name, target) not in BACK_REFERENCES:
+                wrong.append(f"{name} imports {target}")
+    assert not wrong
+
+
+def test_the_only_back_references_are_type_hints():
+    for name, target in BACK_REFERENCES:
+        found = [typing for t, typing in imports(name, SHIPPED[name], SHIPPED) if t == target]
+        assert found and all(found), f"{name} -> {target} must be under TYPE_CHECKING"
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of a graph: Tarjan's strongly connected components of 2 or more."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while (member := stack.pop()) != node:
+                component.append(member)
+            if component:
+                found.append(sorted([node, *component]))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_circles_are_found():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles_type_hints_included():
+    graph: dict[str, set[str]] = {name: set() for name in SHIPPED}
+    for name, path in SHIPPED.items():
+        for target, _ in imports(name, path, SHIPPED):
+            if target in graph and target != name:
+                graph[name].add(target)
+    assert not circles(graph)
+
+
+def test_nothing_outside_the_tests_imports_them_and_nothing_shipped_imports_devtools():
+    everything = modules("bot", "engine", "migrations", "devtools", "benchmarks")
+    for name, path in everything.items():
+        for target, _ in imports(name, path, everything):
+            assert target.split(".")[0] != "tests", f"{name} imports {target}"
+            if name in SHIPPED:
+                assert target.split(".")[0] != "devtools", f"{name} imports {target}"
+
+
+def test_engine_imports_only_the_standard_library_and_itself():
+    engine = modules("engine")
+    assert engine
+    for name, path in engine.items():
+        for target, _ in imports(name, path, engine):
+            top = target.split(".")[0]
+            assert top == "engine" or top in sys.stdlib_module_names, f"{name}: {target}"
+            assert top not in FORBIDDEN_STDLIB, f"{name}: {target} (no I/O or wall clock)"
