@@ -23,11 +23,11 @@ import os
 import time
 from multiprocessing import Pool
 
-from engine.game import Outcome
-from engine.simulate import DIFFICULTIES, POLICIES, Record, record
+from engine import DIFFICULTY_MINUTES, MAX_PLAYERS, Outcome
+from engine.simulate import POLICIES, Record, record
 
 RULES = ("basic", "advanced")
-PLAYERS = (1, 2, 3, 4)
+PLAYERS = tuple(range(1, MAX_PLAYERS + 1))
 #: A game not won within this many actions counts as lost on every clock (beginner's
 #: 15 minutes at 2 s a turn).
 MAX_ACTIONS = 450
@@ -103,7 +103,7 @@ def main() -> None:
     )
     print("|---|---|---:|---|---|---:|---:|---:|---:|")
     for rules in RULES:
-        for difficulty, minutes in DIFFICULTIES.items():
+        for difficulty, minutes in DIFFICULTY_MINUTES.items():
             for players in PLAYERS:
                 for policy in args.policies:
                     records = results[(policy, rules, players)]

@@ -27,7 +27,7 @@ def record_games(count: int) -> list[tuple[Game, list[dict]]]:
         start = Game.new(list(range(seed % 4 + 1)), rules, seed=seed)
         game, rng, log = Game.restore(start.save()), random.Random(seed), []
         while not game.is_over and len(log) < 1000:
-            action = choose_action(game, rng)
+            action = choose_action(game.view_for(game.active_player), rng)
             game.apply(action)
             log.append(action)
         games.append((start, log))

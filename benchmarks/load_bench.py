@@ -89,7 +89,7 @@ from bot.store.store import Store  # noqa: E402
 from devtools.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
 from devtools.fakediscord.state import ChannelType  # noqa: E402
 from devtools.pgserver import PostgresServer, unavailable_reason  # noqa: E402
-from engine import Game, Phase, Size  # noqa: E402
+from engine import DIFFICULTY_MINUTES, Game, Phase, Size  # noqa: E402
 from engine.playout import choose_action  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -694,7 +694,7 @@ class Load:
         if rng.random() < self.args.short_games:
             options["minutes"] = rng.randint(1, 5)
         else:
-            options["difficulty"] = rng.choice(("beginner", "easy", "medium", "hard"))
+            options["difficulty"] = rng.choice(tuple(DIFFICULTY_MINUTES))
         async with self.setup_gate:
             reply = await self.command(tab, "apophis new", host, **options)
             lobby = reply.message
@@ -741,7 +741,7 @@ class Load:
         game = Game.restore(orjson.loads(state))
         if game.phase is Phase.RESHUFFLE:
             return  # the bot finishes it after 10 s (scaled); look again later
-        action = choose_action(game, tab.rng)
+        action = choose_action(game.view_for(game.active_player), tab.rng)
         kind = action["type"]
         player = next(m for m in tab.members if m.user.id == action["player"])
         rng = tab.rng
@@ -1236,7 +1236,13 @@ async def stored_games(database: str, channels: list[tuple[int, int]], seed: int
             players = [10_000_000 + 4 * i + seat for seat in range(4)]
             rules = rng.choice(("basic", "advanced"))
             record = await store.create_lobby(
-                guild_id, channel_id, players[0], rules, "medium", 600, now=now
+                guild_id,
+                channel_id,
+                players[0],
+                rules,
+                "medium",
+                DIFFICULTY_MINUTES["medium"] * 60,
+                now=now,
             )
             for player in players[1:]:
                 await store.add_player(record.id, player, now=now)
@@ -1245,7 +1251,7 @@ async def stored_games(database: str, channels: list[tuple[int, int]], seed: int
             for _ in range(rng.randrange(0, 12)):
                 if game.is_over:
                     break
-                game.apply(choose_action(game, rng))
+                game.apply(choose_action(game.view_for(game.active_player), rng))
             if game.is_over:
                 game = Game.new(players, rules, seed=i)
             await store.start_game(
@@ -1313,7 +1319,7 @@ def run_engine(games: int = 300) -> tuple[int, float]:
         start = Game.new(list(range(4)), "advanced" if seed % 2 else "basic", seed=seed)
         game, rng, log = Game.restore(start.save()), random.Random(seed), []
         while not game.is_over and len(log) < 1000:
-            action = choose_action(game, rng)
+            action = choose_action(game.view_for(game.active_player), rng)
             game.apply(action)
             log.append(action)
         logs.append((start.save(), log))

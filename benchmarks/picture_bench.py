@@ -46,7 +46,7 @@ def games_and_launches(count: int, policy: str):
             if game.phase is Phase.RESHUFFLE:  # the 10 seconds' wait ends
                 events = game.finish_reshuffle()
             else:
-                events = game.apply(play(game, None, rng))
+                events = game.apply(play(game.view_for(game.active_player), None, rng))
             view = game.public_view()
             if board_picture.shown(view, "en") != last:
                 tables.append(view)

@@ -81,7 +81,7 @@ class Table:
     async def step(self, slot: list[Any], latencies: list[float]) -> None:
         """Play one action of the slot's game and time its commit."""
         game_id, game, game_version = slot
-        action = choose_action(game, self.rng)
+        action = choose_action(game.view_for(game.active_player), self.rng)
         events = [event.to_dict() for event in game.apply(action)]
         state = game.save()
         if self.padding:
@@ -149,7 +149,7 @@ async def startup(folder: Path, count: int, moves: int) -> dict[str, float]:
     for channel in range(count):
         game_id, game = await new_game(store, channel, channel)
         for game_version in range(moves):
-            action = choose_action(game, rng)
+            action = choose_action(game.view_for(game.active_player), rng)
             events = [event.to_dict() for event in game.apply(action)]
             await store.commit_action(
                 game_id,

@@ -2,9 +2,10 @@
 
 Nothing here knows about Discord, asyncio, databases or the wall clock: real time
 belongs to the bot, which tells the engine when a reshuffle's 10 seconds are over
-and when the game clock has run out.
+and when the game clock has run out. How long that clock runs at each difficulty is
+``DIFFICULTY_MINUTES`` (minutes by difficulty name, easiest first).
 
-Create a game::
+Create a game (1 to ``MAX_PLAYERS``, that is 4, players)::
 
     game = Game.new([alice, bob], rules="advanced", seed=1234, start_player=None)
 
@@ -52,7 +53,9 @@ from engine.cards import (
 from engine.events import Event, PlayerId
 from engine.game import (
     ACTIONS,
+    DIFFICULTY_MINUTES,
     HAND_LIMIT,
+    MAX_PLAYERS,
     RESHUFFLE_SECONDS,
     SAVE_FORMAT,
     Game,
@@ -68,7 +71,9 @@ from engine.rng import Random, ScriptedRandom
 
 __all__ = [
     "ACTIONS",
+    "DIFFICULTY_MINUTES",
     "HAND_LIMIT",
+    "MAX_PLAYERS",
     "RANKS",
     "RESHUFFLE_SECONDS",
     "SAVE_FORMAT",

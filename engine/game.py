@@ -51,6 +51,8 @@ from engine.rng import Random
 SAVE_FORMAT = 1
 HAND_LIMIT = 5
 MAX_PLAYERS = 4
+#: Minutes on the countdown for each difficulty, easiest first.
+DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 RESHUFFLE_SECONDS = 10
 DAMAGE_TO_DESTROY = 3
 COUNTERS_TO_DEFLECT = 5
@@ -191,7 +193,7 @@ class Game:
         """Shuffle, deal (3 cards each, 4 with one or two players) and choose who starts."""
         players = list(players)
         if not 1 <= len(players) <= MAX_PLAYERS:
-            raise IllegalMove("player_count", "A game needs 1 to 4 players.")
+            raise IllegalMove("player_count", f"A game needs 1 to {MAX_PLAYERS} players.")
         if len(set(players)) != len(players):
             raise IllegalMove("duplicate_player", "A player cannot take two seats.")
         if start_player is not None and start_player not in players:

@@ -1,7 +1,7 @@
 """A simple, fair-minded automatic player, for scripted games, benchmarks and tests.
 
-It looks only at what the active player may see (their own hand and the table),
-so it never cheats, and it takes its randomness from the caller's generator so a
+It decides from the acting player's view alone (their own hand and the table), so
+it cannot cheat, and it takes its randomness from the caller's generator so a
 playout is reproducible.
 """
 
@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from engine.cards import Colour, Rules, Size, colour_of
-from engine.game import Game, Phase
+from engine.game import Game, Phase, PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
@@ -27,23 +27,21 @@ PLANS = [
 BASIC_PLANS = [*PLANS, [(G, L), (Y, M), (B, S)], [(G, L), (R, L), (Y, L), (B, M)]]
 
 
-def choose_action(game: Game, rng: random.Random) -> dict[str, Any]:
-    """A sensible action for whoever must act now, as data for `Game.apply`.
+def choose_action(view: PlayerView, rng: random.Random) -> dict[str, Any]:
+    """A sensible action for the viewing player, who must act now, as data for `Game.apply`.
 
     While a reshuffle is under way the answer is the bot's own `finish_reshuffle`.
     """
-    if game.phase is Phase.RESHUFFLE:
+    table, hand, player = view.table, list(view.hand), view.player
+    if table.phase is Phase.RESHUFFLE:
         return {"type": "finish_reshuffle"}
-    player = game.active_player
-    view = game.view_for(player)
-    table, hand = view.table, list(view.hand)
-    if game.phase is Phase.DISCARD:
+    if table.phase is Phase.DISCARD:
         return {
             "type": "discard",
             "player": player,
             "cards": rng.sample(hand, table.pending["count"]),
         }
-    if game.phase is Phase.REROLL:
+    if table.phase is Phase.REROLL:
         return {"type": rng.choice(("reroll", "reroll", "accept")), "player": player}
 
     draw = {"type": "draw", "player": player}
@@ -55,7 +53,7 @@ def choose_action(game: Game, rng: random.Random) -> dict[str, Any]:
         return rng.choice([draw, draw, draw, {"type": "scrap", "player": player}])
 
     rocket = list(table.rocket)
-    candidates = BASIC_PLANS if game.rules is Rules.BASIC else PLANS
+    candidates = BASIC_PLANS if table.rules is Rules.BASIC else PLANS
     plans = [plan for plan in candidates if plan[: len(rocket)] == rocket]
     if rng.random() < 0.1:
         plans = [[*rocket, (c, s)] for c, s in table.depot]  # now and then, improvise
@@ -89,6 +87,6 @@ def play_out(game: Game, rng: random.Random, max_actions: int = 1000) -> int:
         if applied >= max_actions:
             game.clock_expired()
         else:
-            game.apply(choose_action(game, rng))
+            game.apply(choose_action(game.view_for(game.active_player), rng))
         applied += 1
     return applied

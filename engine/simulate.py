@@ -16,34 +16,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.crew import decide
-from engine.game import RESHUFFLE_SECONDS, Game, Outcome, Phase
+from engine.game import RESHUFFLE_SECONDS, Game, Outcome, Phase, PlayerView
 from engine.greedy import greedy_action
 from engine.playout import choose_action
 
-#: A policy: (game, seconds left or None, a generator) -> the active player's action.
-#: Only the random playout policy reads the game itself (it, too, looks only at the view).
-Policy = Callable[[Game, float | None, random.Random], dict[str, Any]]
+#: A policy: (the acting player's view, seconds left or None, a generator) -> their action.
+#: It is shown only what that player may see, and ignores the arguments it does not use.
+Policy = Callable[[PlayerView, float | None, random.Random], dict[str, Any]]
 
-#: Minutes on the clock for each difficulty.
-DIFFICULTIES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 #: A follow-up decision (discard, reroll or accept) takes this share of a turn.
 FOLLOW_UP = 1 / 3
 
 
-def crew_policy(game: Game, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    decision = decide(game.view_for(game.active_player), time_left)
+def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+    decision = decide(view, time_left)
     assert decision is not None
     return decision.action
 
 
-def greedy_policy(game: Game, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    action = greedy_action(game.view_for(game.active_player))
+def greedy_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+    action = greedy_action(view)
     assert action is not None
     return action
 
 
-def random_policy(game: Game, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    return choose_action(game, rng)
+def random_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+    return choose_action(view, rng)
 
 
 POLICIES: dict[str, Policy] = {
@@ -96,5 +94,5 @@ def record(policy: Policy, players: int, rules: str, seed: int, max_actions: int
             follow_ups += 1
         else:
             turns += 1
-        game.apply(policy(game, None, rng))
+        game.apply(policy(game.view_for(game.active_player), None, rng))
     return Record(game.outcome if game.is_over else None, turns, follow_ups, reshuffles)

@@ -21,7 +21,7 @@ from bot.errors import UserError
 from bot.game.audience import Audience
 from bot.game.service import GameService
 from bot.i18n.catalogs import CommandTranslator, t
-from bot.store.postgres import Turn
+from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy
 from bot.store.store import Store
 from bot.views.render import duration

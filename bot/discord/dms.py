@@ -22,6 +22,7 @@ from discord.http import Route
 from bot.i18n.catalogs import t
 from bot.table import Change, Table
 from bot.views import narration, render
+from bot.views.message import Message
 
 if TYPE_CHECKING:
     from bot.game.audience import Audience
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: allowed_mentions that ping nobody.
-NO_MENTIONS = {"parse": []}
 #: After a 403 (DMs closed), seconds before trying that player again; doubles each time.
 CLOSED_RETRY = (60.0, 600.0)
 
@@ -79,7 +78,7 @@ class HandDMs:
             language = await self.audience.player(player)
             said = [narration.change_text(c, language, table.cards) for c in changes]
             content = render.hand_dm(table, hand, said, language)
-            await self._deliver(key, player, {"content": content, "allowed_mentions": NO_MENTIONS})
+            await self._deliver(key, player, Message(content=content).json())
         except discord.Forbidden:
             self._closed_now(table, key, player)
             self._keep(key, changes)

@@ -26,18 +26,20 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 from discord.http import Route
 
 from bot.config import GLOBAL_RATE
-from bot.discord.dms import NO_MENTIONS, HandDMs
+from bot.discord.dms import HandDMs
 from bot.discord.jobs import Job, Jobs, RateLimiter
 from bot.discord.tokens import Owned, Token, Tokens
 from bot.i18n.catalogs import t
 from bot.views import attachments, components, panel, render
 from bot.views.attachments import Picture
+from bot.views.message import Message
 
 if TYPE_CHECKING:
     from bot.game.audience import Audience
@@ -57,20 +59,6 @@ LANES = {"tables": 256, "dms": 8}
 REPOST_AFTER = 10
 #: Seconds after a game's end before its tokens and records are forgotten.
 FORGET_AFTER = 60.0
-
-
-def message_json(message: dict, content: str | None = None) -> dict:
-    """A board/lobby/report/panel message (`components.board_message` and co.) as JSON."""
-    payload = {
-        "embeds": [message["embed"].to_dict()],
-        "components": message["view"].to_components(),
-        "allowed_mentions": NO_MENTIONS,
-    }
-    if content is not None:
-        payload["content"] = content
-    elif "content" in message:
-        payload["content"] = message["content"]
-    return payload
 
 
 class Outbox:
@@ -356,8 +344,11 @@ class Outbox:
         shown = 0 <= version <= self._board_written.get(table.id, -1)
         if content is None and shown and not buried:
             return  # an interaction response already showed this state
-        message, pictured = attachments.board(table)
-        payload = message_json(message, content)
+        message = attachments.board(table)
+        if content is not None:
+            message = replace(message, content=content)
+        pictured = message.picture
+        payload = message.json(attachments=False)  # named by _attach or _post_board
         if table.board_message_id is not None and not buried:
             owner = self._board_owner(table)
             if owner is not None:
@@ -433,7 +424,7 @@ class Outbox:
 
     async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
         with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
-            await self._edit(table, owner, message_id, components.board_stub(table))
+            await self._edit(table, owner, message_id, components.board_stub(table).json())
 
     # ---------------------------------------------------- reports, pings, posts
 
@@ -445,11 +436,10 @@ class Outbox:
         if current is report and report.shown >= report.changes:
             return
         changes = report.changes
-        launch = components.launch_report(table, report.lines)
-        message, pictured = attachments.with_report_picture(launch, table)
-        payload = message_json(message)
-        if pictured is not None:
-            payload["attachments"] = [pictured.attachment()]  # the new picture replaces the old
+        message = attachments.report(table, report.lines)
+        pictured = message.picture
+        # The new picture replaces the old; without one, the attachments are left alone.
+        payload = message.json(attachments=pictured is not None)
         if current is report and owned is not None:
             await self._edit(table, owned, owned.message_id, payload, pictured)
         else:
@@ -465,11 +455,11 @@ class Outbox:
         game = table.game
         live = game is not None and table.open and player == game.active_player
         if live and await self._pings_wanted(table.guild_id):
-            payload = {
-                "content": t(table.language, "notice.ping", player=render.mention(player)),
-                "allowed_mentions": {"users": [str(player)]},
-            }
-            sent = await self._follow_up(table, payload)
+            ping = Message(
+                content=t(table.language, "notice.ping", player=render.mention(player)),
+                mentions={"users": [str(player)]},
+            )
+            sent = await self._follow_up(table, ping.json())
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             old, self._pings[table.id] = self._pings.get(table.id), sent
@@ -498,7 +488,7 @@ class Outbox:
         return on
 
     async def _send_post(self, table: Table, content: str) -> None:
-        await self._follow_up(table, {"content": content, "allowed_mentions": NO_MENTIONS})
+        await self._follow_up(table, Message(content=content).json())
         table.below += 1
 
     # ------------------------------------------------------------------ panels
@@ -516,7 +506,7 @@ class Outbox:
         language = await self.audience.player(player)
         try:
             message = panel.panel_message(table, player, language)
-            await self.tokens.edit(token, None, message_json(message))
+            await self.tokens.edit(token, None, message.json())
         except discord.HTTPException:
             return  # dismissed or expired (the token is dropped): their next click redraws it
         versions[player] = version

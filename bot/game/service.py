@@ -38,14 +38,13 @@ from bot.store.records import (
 from bot.store.store import Store
 from bot.table import Change, Notifier, Report, Table, is_crewmate, next_crewmate
 from bot.views import narration, render
-from engine import RESHUFFLE_SECONDS, Game, IllegalMove, Phase
+from engine import MAX_PLAYERS, RESHUFFLE_SECONDS, Game, IllegalMove, Phase
 from engine import events as ev
 
 log = logging.getLogger(__name__)
 
 #: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
-MAX_PLAYERS = 4
 #: Seconds between attempts of a timer's action that could not be saved (the last repeats).
 TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 

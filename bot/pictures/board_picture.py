@@ -6,7 +6,7 @@ so a table that did not change draws nothing new. A new table is put together fr
 parts already drawn (bot.pictures.parts), band of rows by band: each band is kept
 compressed by the facts it shows, so an action that changed only the cards and seats
 compresses only the bottom band (bot.pictures.pngwrite). `describe(view)` is the picture's alt
-text. `png(image)`, `band` and `joined` write any of our pictures in the palette they
+text. `png(image)`, `band` and `png_of_bands` write any of our pictures in the palette they
 share."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
-#: For each band (picture_parts.BANDS), how many bytes of it to keep compressed. The
+#: For each band (parts.BANDS), how many bytes of it to keep compressed. The
 #: top and middle ones, about 3.5 KB and 12.8 KB a table, for some 3,000 tables: at
 #: 2,500 busy games, those their builds and launches made in the last half minute or so.
 #: The bottom one, about 3 KB, for some 2,700 tables: each game's is new after nearly
@@ -134,15 +134,15 @@ def _described_hands(language: str, hands: tuple[int, ...]) -> str:
 
 def png(image: Image.Image) -> bytes:
     """PNG of `image` in the fixed palette: a third of the bytes, and fast to encode."""
-    return joined(image.width, [band(image)])
+    return png_of_bands(image.width, [band(image)])
 
 
 def band(image: Image.Image) -> pngwrite.Band:
-    """The rows of `image` in the fixed palette, compressed: a band for `joined`."""
+    """The rows of `image` in the fixed palette, compressed: a band for `png_of_bands`."""
     return pngwrite.band_of(image if image.mode == "P" else _quantize(image))
 
 
-def joined(width: int, bands: list[pngwrite.Band]) -> bytes:
+def png_of_bands(width: int, bands: list[pngwrite.Band]) -> bytes:
     """The PNG of rows `width` wide in the fixed palette, from their bands top to bottom."""
     height = sum(each.length for each in bands) // (width + 1)
     return pngwrite.write(pngwrite.head(width, height, _palette_bytes()), bands)

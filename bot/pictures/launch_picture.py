@@ -68,7 +68,7 @@ def _launch(steps: tuple[ev.LaunchStep, ...], language: str) -> bytes:
     """The PNG, joined from the heading's band and each step's (each kept: the same check
     with the same die looks the same in every launch)."""
     bands = [_heading_band(language, bool(steps))] + [_step_band(s, language) for s in steps]
-    return board_picture.joined(WIDTH, bands)
+    return board_picture.png_of_bands(WIDTH, bands)
 
 
 @lru_cache(maxsize=4)

@@ -2,7 +2,8 @@
 
 `Shown` is what a picture shows. `PARTS` names each part: its box, the function that
 draws it (in full colour, onto the whole board) and the facts it shows, by which
-bot.pictures.board_picture caches it. `BANDS` are the rows, grouped by what changes them.
+bot.pictures.board_picture caches it. `BANDS` lay out the rows in bands (`BandLayout`),
+grouped by what changes them.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from PIL import Image, ImageDraw
 
 from bot.i18n.catalogs import t
 from bot.pictures import sprites as sp
-from engine import Colour, Outcome, Rules, Section, Size, rocket_points
+from engine import MAX_PLAYERS, Colour, Outcome, Rules, Section, Size, rocket_points
 
 WIDTH, HEIGHT = 640, 360
 BAND_HEIGHT = 62  # the bottom band: the cards, the seats and the turn
 BAND_TOP = HEIGHT - BAND_HEIGHT
 PILES_WIDTH = 116
-SEAT_WIDTH = (WIDTH - PILES_WIDTH) // 4
+SEAT_WIDTH = (WIDTH - PILES_WIDTH) // MAX_PLAYERS
 #: Where each public fact is drawn: (left, top, right, bottom).
 REGIONS = {
     "apophis": (0, 28, 170, 228),
@@ -37,7 +38,7 @@ REGIONS = {
 #: Where each seat is drawn, and its box inside that.
 SEAT_SLOTS = [
     (PILES_WIDTH + i * SEAT_WIDTH, BAND_TOP, PILES_WIDTH + (i + 1) * SEAT_WIDTH, HEIGHT)
-    for i in range(4)
+    for i in range(MAX_PLAYERS)
 ]
 SEAT_BOXES = [(left + 4, top + 6, right - 4, bottom - 6) for left, top, right, bottom in SEAT_SLOTS]
 #: The panels behind Apophis, the rocket, the sequence and points, the depot, the piles.
@@ -294,13 +295,17 @@ PARTS = {
     },
     "deck": ((0, BAND_TOP, PILES_WIDTH, BAND_TOP + 31), _deck, attrgetter("deck")),
     "discard": ((0, BAND_TOP + 31, PILES_WIDTH, HEIGHT), _discard, attrgetter("discard")),
-    **{f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i)) for i in range(4)},
+    **{
+        f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i))
+        for i in range(MAX_PLAYERS)
+    },
 }
 
 
-class Band(NamedTuple):
-    """Rows of the picture, and what they show: whatever draws them reads only `facts`
-    (the points follow from the rocket)."""
+class BandLayout(NamedTuple):
+    """Where a band of the picture's rows lies, and what it shows: whatever draws it reads
+    only `facts` (the points follow from the rocket). Compressed, the band is a
+    `pngwrite.Band`."""
 
     top: int
     bottom: int
@@ -311,14 +316,14 @@ class Band(NamedTuple):
 #: (Apophis, the rocket, the sequence), the middle (the rocket, its points, the depot),
 #: the bottom (the cards, the seats and the turn, which nearly every action changes).
 BANDS = (
-    Band(0, REGIONS["apophis"][1], lambda s: ()),
-    Band(
+    BandLayout(0, REGIONS["apophis"][1], lambda s: ()),
+    BandLayout(
         REGIONS["apophis"][1],
         REGIONS["points"][1],
         attrgetter("damage", "counters", "rocket", "sequence"),
     ),
-    Band(REGIONS["points"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
-    Band(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "hands", "active", "note")),
+    BandLayout(REGIONS["points"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
+    BandLayout(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "hands", "active", "note")),
 )
 
 

@@ -32,12 +32,13 @@ import re
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import asyncpg
 import orjson
 
 import migrations
+from bot.store.database import Turn
 from bot.store.queries import Duplicate, Query, Run, Transaction
 from bot.store.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
 
@@ -75,7 +76,11 @@ def without_password(url: str) -> str:
 
 
 class PostgresDatabase:
-    """A PostgreSQL database. Open with `await PostgresDatabase.open(url)`."""
+    """A PostgreSQL database. Open with `await PostgresDatabase.open(url)`.
+
+    Implements `bot.store.database.Database`: its docstrings say what each method
+    guarantees; these say how PostgreSQL keeps it.
+    """
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -85,8 +90,9 @@ class PostgresDatabase:
         return without_password(self.url)
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
-        """Connect and migrate; UnreachableDatabase when the server cannot be used."""
+    async def open(cls, database: str | os.PathLike[str]) -> Self:
+        """Connect to the URL and migrate; UnreachableDatabase when the server cannot be used."""
+        url = str(database)
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -157,11 +163,12 @@ class PostgresDatabase:
             f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
         )
 
-    async def take_turn(self, key: int) -> Turn:
+    async def take_turn(self, key: int) -> Turn | None:
         """Wait for advisory lock `key`: this process's turn, until `Turn.end_in` ends it.
 
-        On a connection of its own (the pool's are shared): closing it releases the
-        lock, and so does the server if this process dies meanwhile.
+        Always a turn (never None): other processes may share the database. On a
+        connection of its own (the pool's are shared): closing it releases the lock,
+        and so does the server if this process dies meanwhile.
         """
         conn = await asyncpg.connect(self.url)
         try:
@@ -169,11 +176,11 @@ class PostgresDatabase:
         except BaseException:
             await conn.close()
             raise
-        return Turn(conn)
+        return AdvisoryTurn(conn)
 
 
-class Turn:
-    """A turn taken with `PostgresDatabase.take_turn`: an advisory lock, held until it ends."""
+class AdvisoryTurn:
+    """A `Turn` taken with `PostgresDatabase.take_turn`: an advisory lock, held until it ends."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self._conn = conn

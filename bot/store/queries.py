@@ -28,7 +28,6 @@ import orjson
 from bot.store.records import (
     CARD_STYLES,
     DIFFICULTIES,
-    MAX_SEATS,
     OPEN_STATUSES,
     RULES,
     WINS,
@@ -50,6 +49,7 @@ from bot.store.records import (
     WrongStatus,
     check_choice,
 )
+from engine import MAX_PLAYERS
 
 T = TypeVar("T")
 
@@ -247,8 +247,8 @@ def add_player(game_id: int, user_id: int, now: float) -> Transaction[GameRecord
     seated = [user for user, _ in (yield from _seats(game_id))]
     if user_id in seated:
         raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
-    if len(seated) >= MAX_SEATS:
-        raise LobbyFull(f"Game {game_id} already has {MAX_SEATS} players.")
+    if len(seated) >= MAX_PLAYERS:
+        raise LobbyFull(f"Game {game_id} already has {MAX_PLAYERS} players.")
     query = (
         "INSERT INTO players (game_id, seat, user_id, joined_at) "
         "SELECT CAST(? AS BIGINT), COALESCE(MAX(seat) + 1, 0), CAST(? AS BIGINT), "

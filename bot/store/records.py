@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-MAX_SEATS = 4
+from engine import DIFFICULTY_MINUTES
+
 RULES = ("basic", "advanced")
-DIFFICULTIES = ("beginner", "easy", "medium", "hard", "custom")
+DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
 CARD_STYLES = ("suits", "colours")
 OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
 WINS = ("destroyed", "deflected")

@@ -29,11 +29,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
 import migrations
+from bot.store.database import Turn
 from bot.store.queries import Duplicate, Query, Run, Transaction
 from bot.store.records import (
     CorruptDatabase,
@@ -67,7 +68,11 @@ T = TypeVar("T")
 
 
 class SQLiteDatabase:
-    """An SQLite file. Open with `await SQLiteDatabase.open(path)`."""
+    """An SQLite file. Open with `await SQLiteDatabase.open(path)`.
+
+    Implements `bot.store.database.Database`: its docstrings say what each method
+    guarantees; these say how SQLite keeps it.
+    """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
@@ -79,9 +84,9 @@ class SQLiteDatabase:
         return str(self.path)
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> SQLiteDatabase:
-        """Open (creating if needed) and migrate the database; refuse an unusable one."""
-        path = Path(path)
+    async def open(cls, database: str | os.PathLike[str]) -> Self:
+        """Open (creating if needed) and migrate the file; refuse an unusable one."""
+        path = Path(database)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -113,8 +118,8 @@ class SQLiteDatabase:
         """Run a transaction that only reads: its queries see one snapshot."""
         return await self._run(_drive, transaction, args, "DEFERRED")
 
-    async def take_turn(self, key: int) -> None:
-        """No other process shares an SQLite database: nobody to take turns with."""
+    async def take_turn(self, key: int) -> Turn | None:
+        """None: no other process shares an SQLite database, nobody to take turns with."""
         return None
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:

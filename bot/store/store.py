@@ -2,7 +2,8 @@
 
 `Store` is the one interface the bot uses, whichever database is behind it: an SQLite
 file (`bot.store.sqlite`, the default) or PostgreSQL (`bot.store.postgres`, when
-APOPHIS_DATABASE is a ``postgresql://`` URL). Every statement is in `bot.store.queries`,
+APOPHIS_DATABASE is a ``postgresql://`` URL). Both are a `bot.store.database.Database`,
+all the store knows of them once one is open. Every statement is in `bot.store.queries`,
 written once for both; the records it returns and the errors it raises are in
 `bot.store.records`.
 
@@ -39,7 +40,8 @@ from typing import Any
 import orjson
 
 from bot.store import queries
-from bot.store.postgres import PostgresDatabase, Turn, is_postgresql
+from bot.store.database import Database, Turn
+from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
     DIFFICULTIES,
@@ -58,7 +60,7 @@ from bot.store.sqlite import DEFAULT_DATABASE, SQLiteDatabase
 class Store:
     """The bot's database. Create with `await Store.open(database)`; every method is a coroutine."""
 
-    def __init__(self, db: SQLiteDatabase | PostgresDatabase, shards: Shards = ALL_SHARDS) -> None:
+    def __init__(self, db: Database, shards: Shards = ALL_SHARDS) -> None:
         self._db = db
         #: The shards this process runs: clocks are frozen, resumed and beat for their games.
         self.shards = shards
@@ -74,9 +76,8 @@ class Store:
 
         An unusable database raises a `DatabaseUnusable` error and is left as it was.
         """
-        if is_postgresql(database):
-            return cls(await PostgresDatabase.open(str(database)), shards)
-        return cls(await SQLiteDatabase.open(database), shards)
+        backend: type[Database] = PostgresDatabase if is_postgresql(database) else SQLiteDatabase
+        return cls(await backend.open(database), shards)
 
     async def close(self) -> None:
         """Close the database's connections."""
@@ -283,9 +284,9 @@ class Store:
     async def take_turn(self, key: int) -> Turn | None:
         """Wait for this process's turn at something the bot's processes do one at a time.
 
-        On PostgreSQL, every process sharing the database takes turns (advisory lock
-        `key`) and holds its turn until `Turn.end_in` ends it; None on SQLite, which
-        only one process uses: there is nobody to take turns with.
+        Every process sharing the database takes turns (on PostgreSQL, advisory lock
+        `key`) and holds its turn until `Turn.end_in` ends it. None when no other
+        process can share the database (SQLite): there is nobody to take turns with.
         """
         return await self._db.take_turn(key)
 

@@ -6,13 +6,15 @@ the text keeps only what the picture does not say (the countdown and status, the
 players by name, the last actions) with the table in one line. The file is named after
 its content, so a board whose picture did not change names the same file and need not
 upload it again (see bot.discord.outbox).
-`with_report_picture` does the same for the launch report, whose text stays whole.
+`report` does the same for the launch report, whose text stays whole.
+Both are whole messages (bot.views.message): shown in place of an older one, they take
+its picture away when they have none.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,10 +24,11 @@ from discord import utils
 from bot.i18n.catalogs import t
 from bot.pictures import board_picture, launch_picture, pngwrite
 from bot.views import components
+from bot.views.message import Message
 from engine import PublicView, Rules
 
 if TYPE_CHECKING:
-    from bot.table import Report, Table
+    from bot.table import Table
 
 #: What separates the parts of a multipart body (it must not occur in them: checked).
 BOUNDARY = "apophis-Vx3q9TzR7mKd2WfLp8Ye"
@@ -94,27 +97,16 @@ def picture_of(table: Table, view: PublicView) -> Picture:
     return Picture(name, png, board_picture.described(shown)[:1024])
 
 
-def board(table: Table) -> tuple[dict[str, Any], Picture | None]:
-    """The board message (`components.board_message`), and its picture if it has one:
+def board(table: Table) -> Message:
+    """The board message (`components.board_message`) with its picture if it has one:
     the embed's image, the table's fields in words shortened to one line beside it."""
     if table.game is None or not table.pictures:
-        return components.board_message(table), None
+        return replace(components.board_message(table), whole=True)
     view = table.game.public_view()
     shown = picture_of(table, view)
     message = components.board_message(table, view=view, summary=summary(view, table.language))
-    message["embed"].set_image(url=f"attachment://{shown.filename}")
-    return message, shown
-
-
-def response_kwargs(table: Table, *, new: bool = False) -> dict[str, Any]:
-    """The board as discord.py's keyword arguments for an interaction response.
-
-    For an edit (`edit_message`) the attachments are replaced by the picture, or
-    removed when there is none; for a new message (`send_message`, `new`) it is a file.
-    """
-    message, shown = board(table)
-    files = [shown.file()] if shown is not None else []
-    return {**message, "files" if new else "attachments": files}
+    message.embed.set_image(url=f"attachment://{shown.filename}")
+    return replace(message, picture=shown, whole=True)
 
 
 def summary(view: PublicView, language: str) -> str:
@@ -143,20 +135,13 @@ def report_picture(table: Table) -> Picture | None:
     return Picture(name, png, description)
 
 
-def with_report_picture(
-    message: dict[str, Any], table: Table
-) -> tuple[dict[str, Any], Picture | None]:
-    """The launch report (`components.launch_report`) with its picture, and that picture."""
+def report(table: Table, lines: list[str]) -> Message:
+    """The launch report (`components.launch_report`) told by `lines`, with its picture
+    if it has one."""
+    message = components.launch_report(table, lines)
     shown = report_picture(table)
     if shown is None:
-        return message, None
-    embed = message["embed"].copy()
+        return replace(message, whole=True)
+    embed = message.embed.copy()
     embed.set_image(url=f"attachment://{shown.filename}")
-    return {**message, "embed": embed}, shown
-
-
-def report_kwargs(table: Table, report: Report) -> dict[str, Any]:
-    """The launch report (the table's) as discord.py's keyword arguments for `edit_message`."""
-    launch = components.launch_report(table, report.lines)
-    message, shown = with_report_picture(launch, table)
-    return {**message, "attachments": [shown.file()] if shown is not None else []}
+    return replace(message, embed=embed, picture=shown, whole=True)

@@ -1,4 +1,5 @@
-"""Messages with buttons: the board, the lobby, the launch report (and their parts).
+"""Messages with buttons: the board, the lobby, the launch report (and their parts), and
+the one line an older board becomes.
 
 Every component is persistent: its custom_id carries the game id, the state version
 it was drawn for and what it does (on the hand panel, also which cards or section),
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.views import render
+from bot.views.message import Message
 from engine import Phase, PublicView
 
 if TYPE_CHECKING:
@@ -148,7 +150,7 @@ def rows(*items: dict[str, Any] | None) -> Components:
 # ----------------------------------------------------------------- messages
 
 
-def lobby_message(table: Table) -> dict[str, Any]:
+def lobby_message(table: Table) -> Message:
     """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play."""
     items = []
     language = table.language
@@ -161,7 +163,7 @@ def lobby_message(table: Table) -> dict[str, Any]:
             button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
         ]
-    return {"embed": render.lobby_embed(table), "view": rows(*items)}
+    return Message(embed=render.lobby_embed(table), components=rows(*items))
 
 
 def drawn_version(table: Table) -> int:
@@ -174,7 +176,7 @@ def board_message(
     now: float | None = None,
     view: PublicView | None = None,
     summary: str | None = None,
-) -> dict[str, Any]:
+) -> Message:
     """The live board and its buttons; those that cannot work now are disabled.
 
     Build…, Launch… and Discard… open the player's hand panel, where those moves are
@@ -187,7 +189,7 @@ def board_message(
     view = table.game.public_view() if view is None else view
     embed = render.board_embed(table, view, table.time_left(now), summary)
     if view.phase is Phase.OVER or not table.open:
-        return {"embed": embed, "view": rows()}
+        return Message(embed=embed, components=rows())
     gid, version, language = table.id, table.version, table.language
     items = []
     if view.phase is Phase.DISCARD:
@@ -228,18 +230,19 @@ def board_message(
         ]
     label = t(language, "button.hand")
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
-    return {"embed": embed, "view": rows(*items)}
+    return Message(embed=embed, components=rows(*items))
 
 
-def board_stub(table: Table) -> dict[str, Any]:
-    """An older board once a newer one is live: one line linking to it, no buttons (nor
-    picture)."""
-    return {
-        "content": render.board_stub(table),
-        "embeds": [],
-        "components": [],
-        "attachments": [],
-    }
+def board_stub(table: Table) -> Message:
+    """An older board once a newer one is live below it: one line linking to that one,
+    in place of the embed, the buttons and the picture."""
+    language = table.language
+    if table.board_message_id is None:
+        text = t(language, "stub.dead")
+    else:
+        link = render.message_link(table.guild_id, table.channel_id, table.board_message_id)
+        text = t(language, "stub.moved", id=table.id, link=link)
+    return Message(content=text, whole=True, mentions=None)
 
 
 def _reroll_buttons(
@@ -252,7 +255,7 @@ def _reroll_buttons(
     ]
 
 
-def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
+def launch_report(table: Table, lines: list[str]) -> Message:
     """The launch told step by step; Reroll / Accept while a decision is pending."""
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
@@ -261,4 +264,4 @@ def launch_report(table: Table, lines: list[str]) -> dict[str, Any]:
         rerolls = game.public_view().pending["rerolls"]
         items = _reroll_buttons(table.id, table.version, rerolls, table.language)
     embed = render.launch_embed(table, lines, finished=not pending)
-    return {"embed": embed, "view": rows(*items)}
+    return Message(embed=embed, components=rows(*items))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
-from bot.views.render import cards_text, joined
+from bot.views.render import and_list, cards_text
 from engine import Colour, Phase, Size
 from engine.crew import Decision, decide
 
@@ -49,7 +49,7 @@ def decision_text(decision: Decision, language: str, style: str) -> str:
         words["suits"] = " ".join(Colour(c).symbol for c in params["suits"])
     elif decision.reason == "draw_for_plan":
         short = [f"{n} {Colour(c).symbol}" for c, n in params["short"].items()]
-        words["wanted"] = joined(short, language) or t(language, "hint.more_cards")
+        words["wanted"] = and_list(short, language) or t(language, "hint.more_cards")
     elif decision.reason == "reroll":
         words["step"] = t(language, f"step.{params['step']}.inline")
     text = t(language, f"hint.{decision.reason}", **words)

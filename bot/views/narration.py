@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.i18n.catalogs import has, t
 from bot.table import Change
-from bot.views.render import COLOUR_EMOJI, cards_text, joined, mention, section_text
+from bot.views.render import COLOUR_EMOJI, and_list, cards_text, mention, section_text
 from engine import Colour, Outcome
 from engine import events as ev
 
@@ -154,7 +154,7 @@ def change_text(change: Change, language: str, style: str) -> str:
     if not cards:
         return t(language, key)
     return t(
-        language, key, cards=joined([cards_text((c,), language, style) for c in cards], language)
+        language, key, cards=and_list([cards_text((c,), language, style) for c in cards], language)
     )
 
 

@@ -30,6 +30,7 @@ from bot.views.components import (
     picker,
     rows,
 )
+from bot.views.message import Message
 from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of
 from engine.crew import advises
 
@@ -42,7 +43,7 @@ MAX_BUILD_BUTTONS = 10
 
 def panel_message(
     table: Table, player: int, language: str, note: str | None = None, now: float | None = None
-) -> dict[str, Any]:
+) -> Message:
     """The player's panel: their hand, what the game waits for, and their legal moves.
 
     In the player's `language`, cards as the server shows them. `note` is a private
@@ -68,11 +69,11 @@ def panel_message(
     if left is not None and (table.deadline is not None or table.remaining is not None):
         footer += " · " + t(language, "panel.left", left=render.duration(left))
     embed.set_footer(text=footer)
-    return {
-        "content": (note or "")[: render.CONTENT_LIMIT],
-        "embed": embed,
-        "view": rows(*moves(table, view, language)),
-    }
+    return Message(
+        content=(note or "")[: render.CONTENT_LIMIT],
+        embed=embed,
+        components=rows(*moves(table, view, language)),
+    )
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
@@ -103,21 +104,13 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     return "\n".join(lines)
 
 
-def by_suit(hand: tuple[str, ...]) -> dict[Colour, list[str]]:
-    """The hand's cards of each colour, lowest rank first."""
-    suits: dict[Colour, list[str]] = {c: [] for c in Colour}
-    for card in sorted(hand, key=render.rank_order):
-        suits[colour_of(card)].append(card)
-    return suits
-
-
 def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
     """The sections this player can pay for that fit on the rocket now."""
     public = view.table
     if public.sequence:
         return []
     top = public.rocket[-1][1] if public.rocket else Size.LARGE
-    suits = by_suit(view.hand)
+    suits = render.by_suit(view.hand)
     return [(c, s) for c, s in public.depot if len(suits[c]) >= s and s <= top]
 
 
@@ -126,7 +119,7 @@ def cannot_build(view: PlayerView, language: str) -> str:
     public = view.table
     if public.sequence:
         return t(language, "panel.no_build.sequence")
-    suits = by_suit(view.hand)
+    suits = render.by_suit(view.hand)
     payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
     if not payable:
         return t(language, "panel.no_build.cards")
@@ -139,7 +132,7 @@ def launch_cards(view: PlayerView) -> list[str]:
     public = view.table
     if not public.rocket:
         return []
-    suits = by_suit(view.hand)
+    suits = render.by_suit(view.hand)
     return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
 
 
@@ -163,8 +156,9 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
     if public.phase is Phase.DISCARD and mine:
         excess = len(view.hand) - HAND_LIMIT
         options = [
-            option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour_of(c)])
-            for c in sorted(view.hand, key=render.card_order)
+            option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour])
+            for colour, cards in render.by_suit(view.hand).items()
+            for c in cards
         ]
         prompt = t(language, "panel.choose_discard", count=excess)
         menu = picker(

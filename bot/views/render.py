@@ -19,7 +19,17 @@ from bot.i18n import notation
 from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.balance import STEADY_TEAM_WINS
-from engine import RANKS, Colour, Outcome, Phase, PublicView, Rules, Size, colour_of
+from engine import (
+    DIFFICULTY_MINUTES,
+    RANKS,
+    Colour,
+    Outcome,
+    Phase,
+    PublicView,
+    Rules,
+    Size,
+    colour_of,
+)
 
 if TYPE_CHECKING:
     from bot.store.records import Stats
@@ -38,7 +48,6 @@ URGENT_SECONDS = 60
 CONTENT_LIMIT = 2000
 #: Changes of a hand told in its DM: the latest ones only.
 DM_CHANGES = 6
-DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 
 
 def mention(user_id: int | str) -> str:
@@ -78,7 +87,7 @@ def suit_marks(colours: Sequence[Colour], style: str) -> str:
     return " ".join(COLOUR_EMOJI[c] if style == "colours" else c.symbol for c in colours)
 
 
-def joined(items: Sequence[str], language: str) -> str:
+def and_list(items: Sequence[str], language: str) -> str:
     """ "a, b and c" in the language's words."""
     if len(items) <= 1:
         return "".join(items)
@@ -98,21 +107,20 @@ def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
     if not hand:
         return t(language, "hand.empty")
     lines = []
-    for colour in Colour:
-        cards = sorted((c for c in hand if colour_of(c) is colour), key=rank_order)
+    for colour, cards in by_suit(hand).items():
         if cards:
             name = suit_name(colour, language, style)
             lines.append(f"{COLOUR_EMOJI[colour]} {name}: {cards_text(cards, language, style)}")
     return "\n".join(lines)
 
 
-def rank_order(card: str) -> int:
-    return RANKS.index(card[:-1])
-
-
-def card_order(card: str) -> tuple[int, int]:
-    """Cards by suit (as hands are grouped), then rank."""
-    return (list(Colour).index(colour_of(card)), rank_order(card))
+def by_suit(hand: Sequence[str]) -> dict[Colour, list[str]]:
+    """A hand's cards of each suit (every suit, in the engine's order), lowest rank first:
+    how every view of a hand groups it."""
+    suits: dict[Colour, list[str]] = {c: [] for c in Colour}
+    for card in sorted(hand, key=lambda card: RANKS.index(card[:-1])):
+        suits[colour_of(card)].append(card)
+    return suits
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
@@ -152,15 +160,6 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
 def outcome_text(outcome: Outcome | None, language: str) -> str:
     known = outcome is not None and outcome is not Outcome.ABANDONED
     return t(language, f"outcome.{outcome.value if known else 'ended'}")
-
-
-def board_stub(table: Table) -> str:
-    """What an older board says once a newer one is live below it."""
-    language = table.language
-    if table.board_message_id is None:
-        return t(language, "stub.dead")
-    link = message_link(table.guild_id, table.channel_id, table.board_message_id)
-    return t(language, "stub.moved", id=table.id, link=link)
 
 
 # -------------------------------------------------------------------- board

@@ -13,8 +13,8 @@ import webbrowser
 from pathlib import Path
 
 from bot.i18n.catalogs import languages
-from bot.views.render import DIFFICULTY_MINUTES
 from devtools.demo.run import NAMES, Options, play
+from engine import DIFFICULTY_MINUTES, MAX_PLAYERS
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
@@ -24,14 +24,16 @@ def parse_args(argv: list[str] | None = None) -> Options:
         "its own process and automatic players, and write a page showing what everyone saw.",
     )
     parser.add_argument(
-        "--people", default=",".join(NAMES), help="the players' names, comma-separated (1 to 4)"
+        "--people",
+        default=",".join(NAMES),
+        help=f"the players' names, comma-separated (1 to {MAX_PLAYERS})",
     )
     parser.add_argument(
         "--crewmates",
         type=int,
         default=0,
         help="AI crewmates the host adds in the lobby (the bot plays them); "
-        "with the people, 4 seats at most",
+        f"with the people, {MAX_PLAYERS} seats at most",
     )
     parser.add_argument(
         "--language",
@@ -49,13 +51,15 @@ def parse_args(argv: list[str] | None = None) -> Options:
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
     args = parser.parse_args(argv)
     people = tuple(name.strip() for name in args.people.split(",") if name.strip())
-    if not 1 <= len(people) <= 4 or len(set(people)) != len(people):
-        parser.error("--people takes 1 to 4 different names")
+    if not 1 <= len(people) <= MAX_PLAYERS or len(set(people)) != len(people):
+        parser.error(f"--people takes 1 to {MAX_PLAYERS} different names")
     if args.crewmates < 0:
-        parser.error("--crewmates takes 0 to 3")
-    people = people[: 4 - args.crewmates] if args.people == ",".join(NAMES) else people
-    if not people or len(people) + args.crewmates > 4:
-        parser.error("people and AI crewmates take 4 seats at most, and one person at least")
+        parser.error(f"--crewmates takes 0 to {MAX_PLAYERS - 1}")
+    people = people[: MAX_PLAYERS - args.crewmates] if args.people == ",".join(NAMES) else people
+    if not people or len(people) + args.crewmates > MAX_PLAYERS:
+        parser.error(
+            f"people and AI crewmates take {MAX_PLAYERS} seats at most, and one person at least"
+        )
     if args.seed < 0 or not 0 < args.time_scale <= 1000:
         parser.error("--seed must be 0 or more, --time-scale between 0 and 1000")
     options = Options(

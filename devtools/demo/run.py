@@ -37,7 +37,7 @@ DISCORD_LOCALES = {"en": "en-US"}
 @dataclass
 class Options:
     people: tuple[str, ...] = NAMES
-    #: The bot's own AI seats, added from the lobby (people and crewmates: 4 at most).
+    #: The bot's own AI seats, added from the lobby (with the people, MAX_PLAYERS at most).
     crewmates: int = 0
     #: The language everyone plays in (their Discord language and the server's).
     language: str = "en"

@@ -96,7 +96,7 @@ def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole(players
     for _ in range(120):
         if game.is_over:
             break
-        game.apply(choose_action(game, rng))
+        game.apply(choose_action(game.view_for(game.active_player), rng))
         s = board_picture.shown(game.public_view(), "en")
         whole = board_picture._quantize(parts.board_rgb(s))
         drawn = Image.open(io.BytesIO(board_picture.draw(game.public_view(), "en")))
@@ -114,7 +114,7 @@ def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
             if game.phase is Phase.RESHUFFLE:
                 game.finish_reshuffle()
             else:
-                game.apply(choose_action(game, rng))
+                game.apply(choose_action(game.view_for(game.active_player), rng))
             s = board_picture.shown(game.public_view(), "en")
             for index, (_, _, facts) in enumerate(parts.BANDS):
                 drawn = tuple(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.table import Table
 from bot.views import panel, render
+from bot.views.message import Message
 from tests.engine.helpers import table as position
 
 
@@ -12,10 +13,10 @@ def table_with(**layout) -> Table:
     return Table(1, 10, 100, 1, "basic", "easy", 600, "active", [1, 2], game=game, deadline=None)
 
 
-def actions(message: dict) -> dict[str, dict]:
+def actions(message: Message) -> dict[str, dict]:
     """Enabled components by custom id tail ("draw", "build:red.3")."""
     found = {}
-    for row in message["view"].to_components():
+    for row in message.components.to_components():
         for item in row["components"]:
             if not item.get("disabled"):
                 found[item["custom_id"].split(":", 4)[-1]] = item
@@ -47,7 +48,7 @@ def test_out_of_turn_every_move_is_disabled_but_refresh():
     table = table_with(hands=[["2H"], ["2C", "3C"]])
     message = panel.panel_message(table, 2, "en", now=0)
     assert list(actions(message)) == ["refresh"]
-    assert "It is <@1>'s turn." in message["embed"].fields[0].value
+    assert "It is <@1>'s turn." in message.embed.fields[0].value
 
 
 def test_a_discard_is_one_select_of_exactly_the_excess():
@@ -84,4 +85,4 @@ def test_the_hint_button_is_enabled_exactly_when_the_crew_policy_has_advice():
         assert hint_enabled(table, 1) and not hint_enabled(table, 2), phase
     table.game.phase, table.game.pending = phases.RESHUFFLE, {"player": 1, "draws_left": 1}
     assert not hint_enabled(table, 1) and not hint_enabled(table, 2)
-    assert ":hint" in str(panel.panel_message(table, 1, "en", now=0)["view"].to_components())
+    assert ":hint" in str(panel.panel_message(table, 1, "en", now=0).components.to_components())

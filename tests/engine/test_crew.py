@@ -51,7 +51,7 @@ def test_every_decision_is_legal_in_random_positions(seed, rules, players, crew_
             time_left = rng.choice([None, rng.uniform(0, 900)])
             game.apply(crew_move(game, time_left).action)
         else:
-            game.apply(choose_action(game, rng))
+            game.apply(choose_action(game.view_for(game.active_player), rng))
 
 
 @settings(FAST, max_examples=4)

@@ -120,7 +120,7 @@ def next_action(game: Game, rng: random.Random, version: int, limit: int = 120) 
     """A playout action, with the clock running out after `limit` actions."""
     if version >= limit:
         return {"type": "clock_expired"}
-    return choose_action(game, rng)
+    return choose_action(game.view_for(game.active_player), rng)
 
 
 def replay(record: GameRecord, log: list[LoggedAction]) -> Game:

@@ -18,6 +18,7 @@ from bot.i18n.notation import STYLES
 from bot.table import Table
 from bot.views import attachments, components, panel, render
 from bot.views.narration import narrate_event
+from engine import DIFFICULTY_MINUTES
 from engine import events as ev
 
 if TYPE_CHECKING:
@@ -26,9 +27,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
-    for name in render.DIFFICULTY_MINUTES
+    app_commands.Choice(name=t("en", f"choice.{name}"), value=name) for name in DIFFICULTY_MINUTES
 ]
+#: Each difficulty's countdown, as /apophis new describes them.
+COUNTDOWNS = ", ".join(f"{name} {minutes}" for name, minutes in DIFFICULTY_MINUTES.items())
 RULES_CHOICES = [
     app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
     for name in ("basic", "advanced")
@@ -60,7 +62,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
 
     @app_commands.command(description="Open a game of Apophis in this channel.")
     @app_commands.describe(
-        difficulty="Countdown: beginner 15, easy 12, medium 10, hard 8 minutes",
+        difficulty=f"Countdown: {COUNTDOWNS} minutes",
         minutes="A custom countdown instead, 1 to 60 minutes",
         rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
     )
@@ -77,13 +79,13 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         rules = rules or settings.default_rules
         if minutes is not None:
             difficulty, length = difficulty or "custom", minutes * 60
-            if difficulty != "custom" and render.DIFFICULTY_MINUTES[difficulty] != minutes:
+            if difficulty != "custom" and DIFFICULTY_MINUTES[difficulty] != minutes:
                 difficulty = "custom"
         else:
             # Advanced rules are meant for 10 minutes: the length they get unless asked.
             chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
             difficulty = chosen or settings.default_difficulty
-            length = render.DIFFICULTY_MINUTES[difficulty] * 60
+            length = DIFFICULTY_MINUTES[difficulty] * 60
         try:
             table = await self.service.open_lobby(
                 interaction.guild_id,
@@ -97,7 +99,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await send_reason(interaction, exc)
             return
         response = await interaction.response.send_message(
-            **components.lobby_message(table), allowed_mentions=NO_MENTIONS
+            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -147,7 +149,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await interaction.response.send_message(
                 **panel.panel_message(
                     result, interaction.user.id, language, t(language, "reply.started")
-                ),
+                ).kwargs(),
                 ephemeral=True,
             )
             self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
@@ -184,7 +186,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await interaction.response.send_message(text, ephemeral=True)
             return
         shown = components.drawn_version(table)
-        await interaction.response.edit_message(**attachments.response_kwargs(table))
+        await interaction.response.edit_message(**attachments.board(table).kwargs())
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
 

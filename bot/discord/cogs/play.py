@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,7 +13,6 @@ from discord.ext import commands
 from bot.discord import inputs
 from bot.discord.answers import clicked_board, release, send_reason, speaks
 from bot.discord.inputs import Click, parse_cards
-from bot.discord.outbox import message_json
 from bot.errors import StaleBoard, UserError
 from bot.i18n.catalogs import languages, t
 from bot.table import Table
@@ -127,7 +126,7 @@ class Play(commands.Cog):
         table.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.board_message_id
         response = await interaction.response.send_message(
-            **attachments.response_kwargs(table, new=True)
+            **attachments.board(table).kwargs(new=True)
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -175,7 +174,7 @@ class Play(commands.Cog):
         """Answer with the player's panel: a new private message, or the clicked panel updated."""
         shown = table.version
         message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
-        await self.outbox.tokens.respond(interaction, message_json(message), update=update)
+        await self.outbox.tokens.respond(interaction, message.json(), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
@@ -243,7 +242,7 @@ class Play(commands.Cog):
         elif action in ("hand", "build", "launch", "discard"):
             await self.show_hand(interaction)
         elif on_old_board(interaction, table):
-            await interaction.response.edit_message(**stub_edit(table))
+            await interaction.response.edit_message(**components.board_stub(table).kwargs())
         else:
             await self.act_by_button(interaction, table, version, {"type": action})
 
@@ -297,11 +296,13 @@ class Play(commands.Cog):
             return
         if on_board:
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**attachments.response_kwargs(table))
+            await interaction.response.edit_message(**attachments.board(table).kwargs())
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
-            await interaction.response.edit_message(**attachments.report_kwargs(table, report))
+            await interaction.response.edit_message(
+                **attachments.report(table, report.lines).kwargs()
+            )
             self.outbox.answered(table, interaction, report=report)
         else:
             await interaction.response.defer()
@@ -311,7 +312,7 @@ class Play(commands.Cog):
         """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**attachments.response_kwargs(table))
+            await interaction.response.edit_message(**attachments.board(table).kwargs())
             self.outbox.answered(table, interaction, board_version=shown)
             await interaction.followup.send(
                 StaleBoard(table).text(speaks(interaction)), ephemeral=True
@@ -326,10 +327,6 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
     if message is None or message.id == table.board_message_id:
         return False
     return not (message.embeds and message.embeds[0].title in REPORT_TITLES)
-
-
-def stub_edit(table: Table) -> dict[str, Any]:
-    return {"content": render.board_stub(table), "embeds": [], "view": None, "attachments": []}
 
 
 async def setup(bot: ApophisBot) -> None:

@@ -1,6 +1,6 @@
-"""Draw the README's sample board picture (sample_board.png, beside this file).
+"""Draw the README's sample board picture (docs/sample_board.png).
 
-Run: .venv/bin/python tests/bot/pictures/sample_board.py
+Run: .venv/bin/python -m devtools.sample_board
 Plays a seeded 4-player game with the engine's automatic players until its table is
 worth showing (a rocket of three sections or more, a launch sequence under way and a
 first hit on Apophis), then draws that table exactly as the bot would.
@@ -15,7 +15,7 @@ from bot.pictures import board_picture
 from engine import Game, PublicView, Rules
 from engine.playout import choose_action
 
-OUT = Path(__file__).resolve().parent / "sample_board.png"
+OUT = Path(__file__).resolve().parent.parent / "docs" / "sample_board.png"
 
 
 def interesting(view: PublicView) -> bool:
@@ -27,7 +27,7 @@ def sample_position() -> PublicView:
     for seed in range(1000):
         game, rng = Game.new([1, 2, 3, 4], Rules.BASIC, seed=seed), random.Random(seed)
         while not game.is_over:
-            game.apply(choose_action(game, rng))
+            game.apply(choose_action(game.view_for(game.active_player), rng))
             if interesting(view := game.public_view()):
                 return view
     raise SystemExit("no seeded game reached an interesting table")

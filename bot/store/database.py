@@ -1,0 +1,94 @@
+"""The one interface `Store` uses of a database backend, whichever it is.
+
+Both backends, `bot.store.sqlite.SQLiteDatabase` and `bot.store.postgres.PostgresDatabase`,
+implement `Database` exactly: the same members with the same parameters and return
+types (tests/store/test_database.py checks it, and that `Store` uses nothing else).
+`Store` picks one when it opens a database and never asks which it has after that.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Protocol, Self, TypeVar
+
+from bot.store.queries import Transaction
+
+T = TypeVar("T")
+
+
+class Turn(Protocol):
+    """This process's turn at something the processes sharing a database do one at a time.
+
+    Held from `Database.take_turn` until `end_in` ends it, or until the process ends.
+    """
+
+    def end_in(self, seconds: float) -> None:
+        """End the turn `seconds` from now (replacing any end set before; 0: now)."""
+        ...
+
+
+class Database(Protocol):
+    """A database the store runs its transactions on (`bot.store.queries`).
+
+    Open with `await Backend.open(database)`; every other method is a coroutine too.
+    """
+
+    @classmethod
+    async def open(cls, database: str | os.PathLike[str]) -> Self:
+        """Open the database (an SQLite file, created if needed; a postgresql:// URL) and
+        bring its schema up to date (the pending migrations, each in one transaction).
+
+        Checks come before anything is written: a database that cannot be used (damaged,
+        unreadable, read-only, unreachable, or of a newer schema than this bot knows)
+        raises a `DatabaseUnusable` error and is left exactly as it was.
+        """
+        ...
+
+    def __str__(self) -> str:
+        """The database as it may be shown or logged (a file's path, a URL without its
+        password)."""
+        ...
+
+    async def close(self) -> None:
+        """Close the database's connections (nothing is used after)."""
+        ...
+
+    async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
+        """Run `transaction(*args)` as one database transaction that writes; its result.
+
+        Everything it wrote commits together when it returns, or nothing does when it
+        raises. Writes of one game run one after the other whichever process makes them
+        (a write based on an older version is refused by the transaction itself:
+        `StaleVersion`). The call ends about a second (``BUSY_TIMEOUT_MS``) after it was
+        made at the latest: one that cannot have the database (or the game's row) in
+        time raises `StoreBusy`, having written nothing.
+        """
+        ...
+
+    async def read(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
+        """Run `transaction(*args)` as one database transaction that only reads; its result.
+
+        Its queries see one snapshot of the database. The same deadline as `write`:
+        `StoreBusy` about a second after the call when the database is not had in time.
+        """
+        ...
+
+    async def take_turn(self, key: int) -> Turn | None:
+        """Wait for this process's turn at something the processes sharing the database
+        do one at a time (`key` names which), and return it: held until `Turn.end_in`
+        ends it, or the process ends (a process that dies in its turn ends it).
+
+        None when no other process can share the database: nobody to take turns with.
+        Not bound by the one-second deadline: a turn is waited for as long as it takes.
+        """
+        ...
+
+    async def backup(self, dest: str | os.PathLike[str]) -> int:
+        """Copy the live database to `dest` without pausing the bot; the copy's size in bytes.
+
+        The copy is written beside `dest` and renamed into place only once complete and
+        checked. A database backed up with its own tool instead (PostgreSQL: pg_dump)
+        raises `StoreError` saying how.
+        """
+        ...
