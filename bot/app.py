@@ -26,6 +26,8 @@ from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
 
 log = logging.getLogger("bot")
+#: The longest a planned shutdown (SIGTERM, Ctrl-C) takes, whatever Discord is doing.
+SHUTDOWN_SECONDS = 4.0
 #: Discord's close code for a bot that must shard (or shard more) and does not.
 SHARDING_REQUIRED = 4011
 T = TypeVar("T")
@@ -50,17 +52,27 @@ def configure_logging(level: int) -> None:
 
 
 async def run(config: Config) -> None:
-    """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly."""
+    """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly within
+    SHUTDOWN_SECONDS, whatever Discord is doing (even while reconnecting after an outage)."""
     # an unusable database stops us before Discord
     store = await Store.open(config.database, config.shards)
     bot = ApophisBot(config, store=store)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
     async with bot:
         tuning = loop.create_task(_tune_runtime(bot))
-        await bot.start(config.token)
-        tuning.cancel()
+        connected = loop.create_task(bot.start(config.token))
+        stopping: list[asyncio.Task] = []
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, _shutdown, bot, connected, sig, stopping)
+        try:
+            await connected
+        except asyncio.CancelledError:
+            if not stopping:  # not ours: run itself was cancelled
+                raise
+        finally:
+            tuning.cancel()
+        if stopping:
+            await stopping[0]
 
 
 #: Allocations between young collections (CPython's default is 700). Fewer, larger young
@@ -86,9 +98,25 @@ async def _tune_runtime(bot: ApophisBot) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def _shutdown(bot: ApophisBot, sig: signal.Signals) -> None:
+def _shutdown(
+    bot: ApophisBot, connected: asyncio.Task, sig: signal.Signals, stopping: list[asyncio.Task]
+) -> None:
     log.info("received %s: shutting down", sig.name)
-    asyncio.get_running_loop().create_task(bot.close())
+    if not stopping:
+        stopping.append(asyncio.get_running_loop().create_task(_stop(bot, connected)))
+
+
+async def _stop(bot: ApophisBot, connected: asyncio.Task) -> None:
+    """Close the bot (clocks frozen first), then stop connecting to Discord: discord.py
+    would otherwise sleep out its reconnect back-off, tens of seconds after an outage."""
+    try:
+        async with asyncio.timeout(SHUTDOWN_SECONDS):
+            await bot.close()
+    except TimeoutError:
+        log.warning(
+            "shutdown took over %g s: stopping without waiting any longer", SHUTDOWN_SECONDS
+        )
+    connected.cancel()
 
 
 def on_fast_loop(main: Coroutine[Any, Any, T]) -> T:

@@ -33,6 +33,8 @@ UNKNOWN_INTERACTION = 10062
 
 EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
+#: At shutdown, seconds to send what the outbox still holds (the whole stop takes 4 s at most).
+OUTBOX_GRACE = 2.0
 #: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
 #: process sends it.
 IDENTIFY_SECONDS = 5.0
@@ -314,7 +316,7 @@ class ApophisBot(commands.AutoShardedBot):
                         "could not freeze the clocks: the next start resumes them as after "
                         "a crash, from the last heartbeat"
                     )
-                await self.outbox.close()
+                await self.outbox.close(OUTBOX_GRACE)
         finally:
             try:
                 await super().close()

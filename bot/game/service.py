@@ -10,13 +10,14 @@ asyncio timers owned here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 
 #: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
+#: The longest a player's action waits for its game's lock: with the store's own 1 s
+#: limit, every interaction is answered well inside Discord's 3 seconds, busy or not.
+LOCK_WAIT = 1.0
 #: Seconds between attempts of a timer's action that could not be saved (the last repeats).
 TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
 
@@ -195,7 +199,7 @@ class GameService:
 
     async def join(self, channel_id: int, user_id: int) -> Table:
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             if table.status != "lobby":
                 raise UserError("error.started_wait")
             if user_id in table.seats:
@@ -214,7 +218,7 @@ class GameService:
     async def add_crewmate(self, channel_id: int, by: int) -> Table:
         """The host seats an AI crewmate in the lobby."""
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             self._check_crew_change(table, by)
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("error.full")
@@ -226,7 +230,7 @@ class GameService:
     async def remove_crewmate(self, channel_id: int, by: int) -> Table:
         """The host takes back the AI crewmate seated last."""
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             self._check_crew_change(table, by)
             crewmates = [seat for seat in table.seats if is_crewmate(seat)]
             if not crewmates:
@@ -244,17 +248,27 @@ class GameService:
     async def _crewmate_acts(self, table: Table, crewmate: int, action: dict[str, Any]) -> bool:
         """A crewmate's move, through the same path as a player's; False if refused.
 
-        Crewmates do not play on once every person has left: the game ends instead.
+        Crewmates do not play on once every person has left: the game ends instead, as
+        abandoned. A move that cannot be saved is retried as timers are (the channel is
+        told once that the game is held up), until it is saved or no longer possible.
         """
-        try:
-            if table.game is not None and all(is_crewmate(p) for p in table.game.players):
-                await self.end(table.channel_id, crewmate, "only_crewmates")
-                return True
-            await self.act(table.channel_id, crewmate, action)
-        except UserError as exc:
-            log.info("crewmate %s in game %s was refused: %s", crewmate, table.id, exc)
-            return False
-        return True
+        refused: list[UserError] = []
+
+        async def move(table: Table) -> None:
+            if not table.open:
+                return
+            try:
+                if table.game is not None and all(is_crewmate(p) for p in table.game.players):
+                    await self.end(table.channel_id, crewmate, "only_crewmates")
+                else:
+                    await self.act(table.channel_id, crewmate, action)
+            except UserError as exc:  # the game moved on: the driver decides again
+                refused.append(exc)
+
+        await self._until_saved(move, table, "timer.crewmate")
+        if refused:
+            log.info("crewmate %s in game %s was refused: %s", crewmate, table.id, refused[0])
+        return not refused
 
     async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
         """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
@@ -270,7 +284,7 @@ class GameService:
 
     async def _unseat(self, table: Table, user_id: int, *, host_refusal: str, absent: str) -> Table:
         """Free a lobby seat (the host's stays: a lobby always has its host)."""
-        async with table.lock:
+        async with _held(table):
             if user_id == table.host_id:
                 raise UserError(host_refusal)
             try:
@@ -283,7 +297,7 @@ class GameService:
     async def start(self, channel_id: int, user_id: int, start_player: int | None = None) -> Table:
         """Deal, start the clock and send every player their hand (host only)."""
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             if table.status != "lobby":
                 raise UserError("error.started")
             if user_id != table.host_id:
@@ -339,7 +353,7 @@ class GameService:
         (skip, remove someone else, end) pass False and name their target themselves.
         """
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             if table.status == "lobby":
                 raise UserError("error.not_started")
             if not table.open:  # ended (the clock, a reset) while this waited its turn
@@ -520,7 +534,7 @@ class GameService:
     async def end(self, channel_id: int, by: int, reason: str) -> Table:
         """End the channel's lobby or game without a result (recorded as abandoned)."""
         table = self.table_in(channel_id)
-        async with table.lock:
+        async with _held(table):
             if table.status == "lobby":
                 await self.store.cancel_lobby(table.id, now=self.now())
                 table.status = "abandoned"
@@ -655,6 +669,21 @@ _LAUNCH_DETAIL = (
 )
 
 
+@contextlib.asynccontextmanager
+async def _held(table: Table) -> AsyncIterator[None]:
+    """The game's lock for a player's action, waited for at most LOCK_WAIT seconds: past
+    that the player is told the bot is busy, and nothing is done."""
+    try:
+        async with asyncio.timeout(LOCK_WAIT):
+            await table.lock.acquire()
+    except TimeoutError:
+        raise UserError("error.busy") from None
+    try:
+        yield
+    finally:
+        table.lock.release()
+
+
 def _busy(table: Table) -> UserError:
     key = "error.busy_lobby" if table.status == "lobby" else "error.busy_game"
     return UserError(key, id=table.id)
@@ -676,9 +705,11 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[Change]]]:
 
 
 def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:
-    """Who hosts after `host` leaves: the next player still seated after them, in seat order."""
+    """Who hosts after `host` leaves: the next person still seated after them, in seat
+    order (never a crewmate: with no person left, the game ends instead)."""
     at = seats.index(host)
-    return next((p for p in seats[at + 1 :] + seats[:at] if p in remaining), None)
+    after = seats[at + 1 :] + seats[:at]
+    return next((p for p in after if p in remaining and not is_crewmate(p)), None)
 
 
 def hash_seed(seed: int, game_id: int) -> int:

@@ -176,7 +176,8 @@ class FakeDiscord:
             app.router.add_route(
                 route.method, API_PREFIX + route.template, self._rest.handler(route)
             )
-        self._runner = web.AppRunner(app, access_log=None)
+        # Stopping waits at most a second for requests in flight (aiohttp's default: 60 s).
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()

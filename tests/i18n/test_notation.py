@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.i18n.notation import UnreadableCard, card_text, cards_text, parse_cards
+from bot.views.render import hand_text
 from engine import full_deck
+from engine.cards import is_card
 
 
 @pytest.mark.parametrize(
@@ -18,6 +22,11 @@ from engine import full_deck
         ("7 red, 2 blue 3green 4-yellow", ["7H", "2D", "3C", "4S"]),
         ("7 rouge 2 bleue 3 vert 4 JAUNE", ["7H", "2D", "3C", "4S"]),
         ("V♠ D♥ R♣ dd", ["JS", "QH", "KC", "QD"]),  # French ranks: valet, dame, roi
+        ("10♣︎ 7♥︎", ["10C", "7H"]),  # with the text variation selector
+        ("7🟥 2🟦 3 🟩 4🟨", ["7H", "2D", "3C", "4S"]),  # the bot's own colour squares
+        ("7ſ", ["7S"]),  # a long s folds to s
+        ("🟥 hearts: 3♥ 7♥", ["3H", "7H"]),  # a line copied from a hand
+        ("🟩 vert\u202f: 3 vert, 🟥 rouge : 7 rouge", ["3C", "7H"]),
         ("", []),
     ],
 )
@@ -52,3 +61,23 @@ def test_cards_as_players_read_them():
     assert card_text("QH", "fr") == "D♥"
     assert card_text("7D", "en", "colours") == "7 blue"
     assert card_text("KS", "fr", "colours") == "R jaune"
+
+
+@given(st.text())
+@settings(max_examples=2000, deadline=None)
+def test_any_text_is_read_or_refused_by_name(text):
+    try:
+        cards = parse_cards(text)
+    except UnreadableCard as exc:
+        assert exc.token and len(exc.token) <= 40
+    else:
+        assert all(is_card(card) for card in cards)
+
+
+@given(st.lists(st.sampled_from(full_deck()), max_size=12))
+def test_a_hand_as_the_bot_shows_it_reads_back(hand):
+    for language in ("en", "fr"):
+        for style in ("suits", "colours"):
+            shown = hand_text(hand, language, style)
+            if hand:
+                assert sorted(parse_cards(shown)) == sorted(hand)
