@@ -58,6 +58,9 @@ class Report:
     """The current launch told step by step: one report per launch, updated in place."""
 
     lines: list[str]
+    #: The language it is told in: the channel's when the launch started, kept to its end
+    #: (a language chosen meanwhile speaks from the next message on).
+    language: str = "en"
     #: The launch's events as the public sees them (its picture is drawn from them).
     events: list[ev.Event] = field(default_factory=list)
     #: Whether it waits for a reroll decision.

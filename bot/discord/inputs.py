@@ -84,7 +84,7 @@ def command_problem(interaction: discord.Interaction) -> UserError | None:
         param = params.get(option.get("name"))
         if param is None:
             return UserError("error.unknown_option")
-        problem = _option_problem(param, option.get("value"))
+        problem = _option_problem(param, option.get("value"), interaction.guild)
         if problem is not None:
             return problem
     return None
@@ -106,10 +106,15 @@ _TYPES = {
 }
 
 
-def _option_problem(param: app_commands.Parameter, value: Any) -> UserError | None:
+def _option_problem(
+    param: app_commands.Parameter, value: Any, guild: discord.Guild | None
+) -> UserError | None:
     name = param.display_name
+    if param.type is discord.AppCommandOptionType.role:  # one of this server's roles only
+        known = guild is not None and str(value).isdigit() and guild.get_role(int(value))
+        return None if known else UserError("error.option_role", name=name)
     kinds = _TYPES.get(param.type)
-    if kinds is None:  # users, roles, channels: resolved by Discord, checked by discord.py
+    if kinds is None:  # users, channels: resolved by Discord, checked by discord.py
         return None
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
         return UserError(f"error.option_type.{param.type.name}", name=name)

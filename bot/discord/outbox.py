@@ -436,7 +436,7 @@ class Outbox:
         if current is report and report.shown >= report.changes:
             return
         changes = report.changes
-        message = attachments.report(table, report.lines)
+        message = attachments.report(table, report)
         pictured = message.picture
         # The new picture replaces the old; without one, the attachments are left alone.
         payload = message.json(attachments=pictured is not None)

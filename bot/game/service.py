@@ -461,7 +461,7 @@ class GameService:
         lines = [line for _, line in told]
         table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
         table.seats = list(game.players)
-        self._tell_report(table, events, lines)
+        self._tell_report(table, events)
         for player, changes in _hand_changes(events):
             self.notifier.hand_changed(table, player, changes)
             if player != actor:
@@ -492,7 +492,7 @@ class GameService:
         self.notifier.board_changed(table)
         return ActionResult(table, events, lines)
 
-    def _tell_report(self, table: Table, events: list[ev.Event], lines: list[str]) -> None:
+    def _tell_report(self, table: Table, events: list[ev.Event]) -> None:
         """A launch starts a report; what follows while it is open continues the same one."""
         game = table.game
         report = table.report
@@ -502,9 +502,12 @@ class GameService:
             launch = [
                 line for e in events[starts:] if (line := narration.narrate_event(e, language))
             ]
-            table.report = report = Report(launch, [e.seen_by(None) for e in events[starts:]])
+            public = [e.seen_by(None) for e in events[starts:]]
+            table.report = report = Report(launch, language, public)
         elif report is not None and report.open:
-            report.lines += lines
+            report.lines += [
+                line for e in events if (line := narration.narrate_event(e, report.language))
+            ]
             report.events += [e.seen_by(None) for e in events]
             report.changes += 1
         else:

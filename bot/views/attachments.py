@@ -28,7 +28,7 @@ from bot.views.message import Message
 from engine import PublicView, Rules
 
 if TYPE_CHECKING:
-    from bot.table import Table
+    from bot.table import Report, Table
 
 #: What separates the parts of a multipart body (it must not occur in them: checked).
 BOUNDARY = "apophis-Vx3q9TzR7mKd2WfLp8Ye"
@@ -124,22 +124,20 @@ def summary(view: PublicView, language: str) -> str:
     return " · ".join(parts)
 
 
-def report_picture(table: Table) -> Picture | None:
-    """The picture of the current launch report; None where pictures are off."""
-    report = table.report
-    if report is None or not table.pictures:
+def report_picture(table: Table, report: Report) -> Picture | None:
+    """The picture of a launch report, in its language; None where pictures are off."""
+    if not table.pictures:
         return None
-    png = launch_picture.draw_launch(report.events, table.language)
+    png = launch_picture.draw_launch(report.events, report.language)
     name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
-    description = launch_picture.describe(report.events, table.language)[:1024]
+    description = launch_picture.describe(report.events, report.language)[:1024]
     return Picture(name, png, description)
 
 
-def report(table: Table, lines: list[str]) -> Message:
-    """The launch report (`components.launch_report`) told by `lines`, with its picture
-    if it has one."""
-    message = components.launch_report(table, lines)
-    shown = report_picture(table)
+def report(table: Table, report: Report) -> Message:
+    """A launch report (`components.launch_report`), with its picture if it has one."""
+    message = components.launch_report(table, report)
+    shown = report_picture(table, report)
     if shown is None:
         return replace(message, whole=True)
     embed = message.embed.copy()

@@ -25,7 +25,7 @@ from bot.views.message import Message
 from engine import Phase, PublicView
 
 if TYPE_CHECKING:
-    from bot.table import Table
+    from bot.table import Report, Table
 
 #: "apo:<b: board button, h: hand panel button, p: select>:<game id>:<version>:<action>",
 #: then ":<arg>" on panel buttons that carry their cards or section ("7H.2D", "red.3").
@@ -255,13 +255,14 @@ def _reroll_buttons(
     ]
 
 
-def launch_report(table: Table, lines: list[str]) -> Message:
-    """The launch told step by step; Reroll / Accept while a decision is pending."""
+def launch_report(table: Table, report: Report) -> Message:
+    """The launch told step by step, in the report's language; Reroll / Accept while a
+    decision is pending."""
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []
     if pending:
         rerolls = game.public_view().pending["rerolls"]
-        items = _reroll_buttons(table.id, table.version, rerolls, table.language)
-    embed = render.launch_embed(table, lines, finished=not pending)
+        items = _reroll_buttons(table.id, table.version, rerolls, report.language)
+    embed = render.launch_embed(report.language, report.lines, finished=not pending)
     return Message(embed=embed, components=rows(*items))

@@ -345,15 +345,15 @@ def _status_line(table: Table, view: PublicView, time_left: float | None) -> str
     return f"{clock_text(table, time_left)}\n{next_step(table, view, now)}".strip()
 
 
-def launch_embed(table: Table, lines: Sequence[str], finished: bool) -> discord.Embed:
+def launch_embed(language: str, lines: Sequence[str], finished: bool) -> discord.Embed:
     """The launch report: each check with its die, total and result."""
     embed = discord.Embed(
-        title=report_title(table.language),
+        title=report_title(language),
         description="\n".join(lines)[-4000:],
         colour=EMBED_COLOUR,
     )
     if not finished:
-        embed.set_footer(text=t(table.language, "report.waiting"))
+        embed.set_footer(text=t(language, "report.waiting"))
     return embed
 
 

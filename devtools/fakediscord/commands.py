@@ -175,7 +175,12 @@ def _option_value(
         resolved.setdefault("channels", {})[str(channel.id)] = _resolved_channel(channel)
         return str(channel.id)
     if kind is OptionType.ROLE:
-        role = value if isinstance(value, Role) else _role_by_id(guild, value)
+        if isinstance(value, Role):  # another guild's role, sent as a tampered client would
+            role = value
+        elif forged and (guild is None or value not in guild.roles):
+            role = Role(int(value), 0, "forged", 0, 0)  # an id no guild has
+        else:
+            role = _role_by_id(guild, value)
         resolved.setdefault("roles", {})[str(role.id)] = role.payload()
         return str(role.id)
     raise InvalidInvocation(

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 from typing import Any
 
+import discord
 import pytest
 
 from bot.game import service as service_module
@@ -27,6 +28,18 @@ from tests.bot.test_crewmates import open_lobby_with_crewmates
 pytestmark = pytest.mark.e2e
 
 HELD_UP = "holds the game up"
+
+
+def content(reply) -> str:
+    return reply.response_data["content"]
+
+
+async def forged(fake, command: str, scene: Scene, user: str, **options):
+    """A slash command as a tampered client sends it (options unchecked), answered."""
+    interaction = await fake.invoke(
+        command, user=scene[user], channel=scene.channel, forged=True, **options
+    )
+    return await interaction.wait_response()
 
 
 class CrewmateDiskFull:
@@ -219,3 +232,59 @@ async def test_sigterm_while_discord_is_unreachable_exits_within_5_seconds(fake_
     finally:
         await store.close()
     assert record.clock_deadline is None and record.clock_remaining > 7 * 60
+
+
+# ------------------------------------------------------- 8. a moderator role of this server
+
+
+async def test_only_a_role_of_this_server_can_be_the_moderator_role(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    helpers = fake_discord.add_role(scene.guild, "game helpers")
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    elsewhere = fake_discord.add_guild("elsewhere")
+    foreign = fake_discord.add_role(elsewhere, "their mods")
+    async with fake_discord.connected(bot):
+        for role in (foreign, 123):  # another server's role, an id nobody has
+            reply = await forged(fake_discord, "apophis config", scene, "boss", moderator_role=role)
+            assert reply.ephemeral and "role of this server" in content(reply)
+            assert "<@&" not in content(reply)
+            assert (await bot.store.get_guild_settings(scene.guild.id)).moderator_role_id is None
+        done = await scene.cmd("apophis config", "boss", moderator_role=helpers)
+        assert f"<@&{helpers.id}>" in content(done)
+        assert (await bot.store.get_guild_settings(scene.guild.id)).moderator_role_id == helpers.id
+
+
+# ------------------------------------------------------ 10. a language chosen mid-launch
+
+
+async def test_a_language_chosen_mid_launch_speaks_from_the_next_message(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="advanced")
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            damage=2,
+            dice=[2, 1, 6, 4],  # launch roll 4; accuracy 1+1 misses; reroll 6 hits
+        )
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        told = list(table.recent)
+        await scene.cmd("apophis config", "boss", language="fr")  # mid-launch
+        await scene.click(report, "reroll", "ann")
+        await bot.outbox.drain()
+        text = text_of(report)  # the open report goes on in the language it started in
+        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "Précision" not in text and "Launch report" in text
+        assert list(table.recent)[: len(told)] == told  # what was told is kept as told
+        board = text_of(scene.board(table))  # the board speaks the new language
+        assert "Dernières actions" in board and "Last actions" not in board

@@ -300,9 +300,7 @@ class Play(commands.Cog):
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
-            await interaction.response.edit_message(
-                **attachments.report(table, report.lines).kwargs()
-            )
+            await interaction.response.edit_message(**attachments.report(table, report).kwargs())
             self.outbox.answered(table, interaction, report=report)
         else:
             await interaction.response.defer()
