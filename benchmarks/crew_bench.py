@@ -1,35 +1,45 @@
 """How long the crew policy takes to decide, on one core: p50, p99 and the slowest.
 
-Run: .venv/bin/python benchmarks/crew_bench.py [--games N] [--cold]
+Run: .venv/bin/python benchmarks/crew_bench.py [--games N] [--cold] [--beside POLICY]
 Plays N games (both rule sets, 1 to 4 players, a 10-minute clock at 5 s a turn) with
 every seat taken by the crew policy and times each `decide` call: all of them, then
 play decisions and discards (up to ten hands weighed) apart. The policy keeps a
 cache of the plans it worked out; it starts empty, as in a freshly started bot, and
 `--cold` empties it before every decision (the worst case: nothing ever seen before).
+`--beside standin` (or another of engine.simulate's policies) seats the crew in the
+first seat only, beside that policy (2 to 4 players), and times the crew alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import random
 import time
 
 from engine import Game, Phase, Rules
 from engine.crew import clear_cache, decide
+from engine.simulate import POLICIES
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--cold", action="store_true", help="empty the plan cache each time")
+    parser.add_argument(
+        "--beside", choices=sorted(set(POLICIES) - {"crew"}), help="the other seats' policy"
+    )
     args = parser.parse_args()
+    other = POLICIES[args.beside] if args.beside else None
 
     clear_cache()
     timings: dict[str, list[int]] = {"play": [], "discard": []}
     started = time.perf_counter()
     for seed in range(args.games):
         rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
-        game = Game.new(list(range(1, seed % 4 + 2)), rules, seed=seed)
+        players = seed % 3 + 2 if other else seed % 4 + 1
+        game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+        rng = random.Random(seed)
         elapsed, limit = 0.0, 600.0
         while not game.is_over:
             if game.phase is Phase.RESHUFFLE:
@@ -40,6 +50,10 @@ def main() -> None:
                 game.clock_expired()
                 break
             view = game.view_for(game.active_player)
+            if other is not None and game.active_player != 1:
+                game.apply(other(view, limit - elapsed, rng))
+                elapsed += 5
+                continue
             if args.cold:
                 clear_cache()
             began = time.perf_counter_ns()
@@ -55,8 +69,9 @@ def main() -> None:
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"{platform.processor() or platform.machine()}, one core"
     )
+    beside = f", the crew beside {args.beside}" if args.beside else ""
     print(
-        f"{len(every):,} decisions in {args.games} games ({total:.1f} s), "
+        f"{len(every):,} decisions in {args.games} games ({total:.1f} s){beside}, "
         f"cache {'emptied before each' if args.cold else 'warming from empty'}"
     )
     print(f"decision time ms: {_quantiles(every)}")

@@ -27,7 +27,8 @@ or, for replaying a log, ``game.apply({"type": "build", "player": ..., ...})``.
 See only what you may::
 
     game.view_for(player)   # PlayerView: own hand plus the table
-    game.public_view()      # PublicView: the table, hand sizes only
+    game.public_view()      # PublicView: the table, hand sizes only; who built each
+                            # section (builders) and played each sequence card
     event.seen_by(viewer)   # an event with other players' cards removed
 
 Save and restore (JSON-compatible, versioned; the random generator's state is

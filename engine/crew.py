@@ -1,4 +1,4 @@
-"""The crew policy: a good player of Apophis that decides from one player's view alone.
+"""The crew policy: a strong player of Apophis and a teammate first, deciding from one view.
 
 `decide(view, time_left)` is given a PlayerView (its own hand and the table) and the
 game time left, nothing else, so it cannot peek at other hands or the deck. It plans
@@ -6,11 +6,61 @@ the rocket whose expected progress per team turn is best (fuel check passed, acc
 damage and deflection odds, fail-safe rerolls, the cards its own hand holds and those
 its teammates probably hold, the turns left on the clock), then takes that plan's next
 step: build, start or extend the launch sequence (completing teammates' sequences),
-draw for what is missing, or scrap a rocket that starting over beats. It is
-deterministic: the same view and time give the same decision.
+draw for what is missing, or scrap. It is deterministic: the same view and time give
+the same decision.
 
-Each decision explains itself: a stable reason code with its parameters (for
-translations) and one English line (for hints).
+The table is shared. The policy plans from the rocket the team has: while that rocket
+holds a section a teammate built, or a launch card a teammate played (or one whose
+player is not known), it never scraps it unless the rocket cannot fly: no sections
+left in the depot can make it pass the fuel check (`scrap_no_fuel`), none can give it a
+warhead that scores with fuel enough (`scrap_no_warhead`), its launch sequence is under
+way on a rocket that cannot score (`scrap_sequence_dead`), or it cannot be finished
+before the clock runs out while a new one can (`scrap_too_late`). A rocket of its own
+it scraps only for a new one clearly better: expected progress per turn at least
+`RESTART_MARGIN` times that of the best plan on the pad (`scrap_restart`). It adds to
+any launch sequence under way on a rocket that can fly, and while a teammate builds on
+the rocket (the top section is theirs) it starts the launch sequence only if launching
+now is `LAUNCH_MARGIN` times better than the best plan that builds on.
+
+Each decision explains itself: a stable reason code (`reason`, one of `REASONS`) with
+its parameters (`params`, for translations) and one English line (`text`, for hints):
+
+- `build`: {"colour", "size" (1-3), "plan": the rocket in English, "damage"}.
+- `launch_start`, `launch_extend`, `launch_complete`: {"cards", "damage", "deflect"}.
+- `draw_for_plan`: {"short": cards lacking per colour, "plan"}; `draw_for_sequence`:
+  {"suits": the colours the launch sequence still needs}; `draw_nothing`: {}.
+- `scrap_dead` (the rocket cannot fly: notices `scrap_no_fuel`, `scrap_no_warhead`,
+  `scrap_sequence_dead`) and `scrap_restart` (`scrap_too_late`, `scrap_restart`):
+  {"plan": the rocket aimed for after it}.
+- `discard`: {"cards"}; `reroll`: {"step", "rerolls"}.
+- Any of them: "turns_left" when fewer than 20 turns remain.
+
+A move a teammate might not expect (every scrap, and a launch whose odds are poor)
+also carries a public notice: `notice` (one of `NOTICES`), `notice_params` and one
+English line `notice_text`, for the board. The notices and their parameters (chances
+are shares of 1, rounded to 3 places; colours by name):
+
+- `scrap_no_fuel`: {"fuel": booster points the rocket could reach at most, "points":
+  its points then, "needed": the booster points the check would need}.
+- `scrap_no_warhead`: {"warheads": the colours that score under these rules}: no
+  warhead fits on it with fuel enough.
+- `scrap_sequence_dead`: {"cause": "fuel" or "warhead", "fuel": its booster points,
+  "needed": those the check needs}: a launch sequence is under way on a rocket that
+  would fail the fuel check, or has no warhead; no section can be added any more.
+- `scrap_too_late`: {"turns_left", "turns_needed"}: by estimate the rocket cannot be
+  finished and launched in the turns left; a new one can.
+- `scrap_restart`: {"gain": how many times better the new plan's progress per turn
+  is}: the rocket is the crewmate's own, and starting over is clearly quicker.
+- `launch_risky`: {"success": the chance the launch damages Apophis or adds a counter,
+  "damage", "deflect", "hit": the accuracy check's chance, "explode": the chance the
+  launch roll explodes the rocket (advanced rules; 0 in basic), "rerolls": fail-safe
+  rerolls}: a launch this move starts, extends or completes succeeds less often than
+  `RISKY`.
+
+The plan a decision aims for is data too (`plan`, a `Target`, or None when there is
+none): the target rocket's sections bottom to top, which the team already has and who
+built them, and what this move adds to it (a section, cards to the launch sequence, or
+the cards still lacking, which a draw is for).
 """
 
 from __future__ import annotations
@@ -22,7 +72,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from engine.cards import Colour, Rules, Size, card_label, colour_of, section_label
+from engine.cards import Colour, Rules, Section, Size, card_label, colour_of, section_label
+from engine.events import PlayerId
 from engine.game import HAND_LIMIT, Phase, PlayerView
 from engine.odds import (
     ADDITIONS,
@@ -54,6 +105,15 @@ REASONS = (
     "discard",
     "reroll",
 )
+#: Every public notice a decision may carry (see the module's docstring for their params).
+NOTICES = (
+    "scrap_no_fuel",
+    "scrap_no_warhead",
+    "scrap_sequence_dead",
+    "scrap_too_late",
+    "scrap_restart",
+    "launch_risky",
+)
 #: Seconds a team takes for one turn, when the caller does not say.
 DEFAULT_PACE = 6.0
 #: Share of teammates' cards expected to be of use to a plan.
@@ -63,16 +123,56 @@ _KEEP = 8
 _QUICK = 4
 #: A plan within this share of the best one is preferred if its next step is possible now.
 _NEAR_BEST = 0.8
+#: A rocket of the crewmate's own is scrapped only for a plan whose expected progress per
+#: turn is at least this many times the best plan's on it (tuned in the balance lab).
+RESTART_MARGIN = 2.0
+#: A teammate who just built on the pad means to go on: launching it as it is must be this
+#: many times better than the best plan that builds on (tuned in the balance lab).
+LAUNCH_MARGIN = 1.5
+#: Basic rules: a deflection counter counts for this share of its part of the counters
+#: still to win. Progress shared between the two ways to win is worth less than its sum,
+#: and teammates mostly aim at damage (tuned in the balance lab: all-crew and mixed teams
+#: both win more often than at 1).
+DEFLECT_WEIGHT = 0.25
+#: A launch that damages Apophis or adds a counter less often than this is announced.
+RISKY = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The rocket a decision aims for, and this move's part in it, as plain data.
+
+    Colours are names ("red"), sizes 1 to 3 (small, medium, large).
+    """
+
+    pieces: tuple[tuple[str, int], ...]  # its sections (colour, size), bottom to top
+    built: tuple[bool, ...]  # for each piece: already on the rocket
+    builders: tuple[PlayerId | None, ...]  # for each piece: who built it (None: not yet/known)
+    scrap_first: bool  # reached by scrapping the rocket on the pad first
+    section: tuple[str, int] | None  # the piece this move builds
+    cards: tuple[str, ...]  # the cards this move plays into the launch sequence
+    sequence_needs: tuple[str, ...]  # colours the launch sequence still needs after this move
+    short: dict[str, int]  # cards per colour this hand still lacks for the rest of it
+    damage: float  # the chance its launch damages Apophis
+    deflect: float  # the chance its launch adds a deflection counter (basic rules)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What to do now (`action`, data for `Game.apply`) and why (`reason`, `params`, `text`)."""
+    """What to do now (`action`, data for `Game.apply`) and why (`reason`, `params`, `text`).
+
+    `notice`, `notice_params` and `notice_text` tell teammates, in public, why a move they
+    might not expect is made (None: nothing to tell); `plan` is the rocket aimed for.
+    """
 
     action: dict[str, Any]
     reason: str
     params: dict[str, Any] = field(default_factory=dict)
     text: str = ""
+    notice: str | None = None
+    notice_params: dict[str, Any] = field(default_factory=dict)
+    notice_text: str = ""
+    plan: Target | None = None
 
 
 def decide(
@@ -98,7 +198,7 @@ def decide(
     turns_left = math.inf if time_left is None else max(time_left, 0.0) / max(pace, 0.1)
     if table.phase is Phase.DISCARD:
         return _discard(view, turns_left)
-    return _play(view, _plans(view, turns_left), turns_left)
+    return _play(view, _choose(view, turns_left), turns_left)
 
 
 def advises(view: PlayerView) -> bool:
@@ -144,7 +244,8 @@ _TOTAL_CARDS, _LEAST_TURNS, _VALUE, _POINTS = 8, 9, 10, 11
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    score: float  # expected progress per team turn; all but nothing if it would fly too late
+    score: float  # expected progress per team turn (a restart's divided by its margin);
+    # all but nothing if it would fly too late
     turns: float  # team turns until it launches, by estimate
     row: _Row  # the rocket
 
@@ -153,12 +254,36 @@ class _Plan:
         return _Rocket(*self.row)
 
 
+@dataclass(frozen=True, slots=True)
+class _Setting:
+    """What planning needs from the table, worked out once a decision."""
+
+    keep: tuple[_Row, ...]  # rockets the pad can grow into (or launch as it is), best bound first
+    restart: tuple[_Row, ...]  # rockets reached by scrapping the pad first, best bound first
+    help_each: float  # cards of each colour teammates are counted on for
+    solo: bool  # the player is alone at the table
+    shared: bool  # the pad holds a section or launch card not known to be this player's
+    hold: float  # the factor on launching the pad as it is (below 1: a teammate builds on it)
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """The plans worth aiming at, and whether and why the pad may be scrapped."""
+
+    plans: list[_Plan]  # best first, down to the share of the best worth considering
+    keep_best: _Plan | None  # the best plan on the pad (None: the pad cannot fly)
+    notice: str | None  # why scrapping is allowed (a scrap notice), None: only to restart
+    notice_params: dict[str, Any]
+
+
 def _weights(rules: Rules, damage: int, counters: int) -> tuple[float, float]:
-    """What a damage and a deflection counter are worth now, as shares of a win."""
+    """What a damage and a deflection counter are worth now, as shares of a win (a
+    counter's share of the counters still to win, times `DEFLECT_WEIGHT`)."""
     if rules is Rules.ADVANCED:
         return 1 / (3 - damage), 0.0
     counters_left = 5 - counters
-    return min(1.0, 1 / (3 - damage) + 1 / counters_left), min(1.0, 1 / counters_left)
+    deflect = DEFLECT_WEIGHT / counters_left
+    return min(1.0, 1 / (3 - damage) + deflect), min(1.0, deflect)
 
 
 def _have(cards) -> tuple[int, ...]:
@@ -173,17 +298,19 @@ _SUIT_INDEX = {colour.suit: i for i, colour in enumerate(COLOURS)}
 _FULL = ((3, 2, 1),) * 4
 
 
-def _setting(view: PlayerView) -> tuple[tuple[_Row, ...], float, bool]:
-    """What planning needs from the table, worked out once a decision: the rockets to
-    consider with their bounds (`_candidates`), the share of each colour teammates are
-    counted on for, and whether the player is alone."""
+def _available(view: PlayerView) -> tuple[tuple[int, ...], ...]:
+    """Per colour, the sizes that can still be added to the pad (none once a launch
+    sequence is under way)."""
     table = view.table
+    if table.sequence:
+        return ((), (), (), ())
     on_pad = {(COLOURS.index(c), int(s)) for c, s in table.rocket}
     top = int(table.rocket[-1][1]) if table.rocket else int(Size.LARGE)
-    available = tuple(
-        () if table.sequence else tuple(s for s in (3, 2, 1) if s <= top and (i, s) not in on_pad)
-        for i in range(4)
-    )
+    return tuple(tuple(s for s in (3, 2, 1) if s <= top and (i, s) not in on_pad) for i in range(4))
+
+
+def _setting(view: PlayerView) -> _Setting:
+    table = view.table
     in_sequence = set(table.sequence)
     context = (
         table.rules,
@@ -191,36 +318,96 @@ def _setting(view: PlayerView) -> tuple[tuple[_Row, ...], float, bool]:
         _weights(table.rules, table.damage, table.counters),
     )
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
-    rockets = _candidates(context, points_of(table.rocket), available, launch)
+    keep, restart = _candidates(context, points_of(table.rocket), _available(view), launch)
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
-    return rockets, others * _TEAM_HELP / 4, len(table.seats) == 1
+    solo = len(table.seats) == 1
+    shared = not solo and any(
+        owner != view.player for owner in (*table.builders, *table.sequence_players)
+    )
+    hold = 1.0
+    if table.builders and not table.sequence and table.builders[-1] != view.player and not solo:
+        hold = 1 / LAUNCH_MARGIN
+    return _Setting(keep, restart, others * _TEAM_HELP / 4, solo, shared, hold)
 
 
-def _plans(view: PlayerView, turns_left: float) -> list[_Plan]:
-    """The rockets worth aiming at from here, best first, down to the share of the best
-    worth considering."""
-    found = _search(_setting(view), _have(view.hand), turns_left, 0.0, _NEAR_BEST)
+def _choose(view: PlayerView, turns_left: float) -> _Choice:
+    """The plans worth aiming at from here: those on the pad, and those after scrapping
+    it where scrapping is allowed (see the module's docstring)."""
+    setting = _setting(view)
+    have = _have(view.hand)
+    kept = _search(setting, have, turns_left, 0.0, _NEAR_BEST)
+    keep_best = max(kept, default=None)
+    notice: str | None = None
+    notice_params: dict[str, Any] = {}
+    if not setting.restart:
+        factor = 0.0  # nothing on the pad
+    elif keep_best is None:
+        factor = 1.0
+        notice, notice_params = _why_dead(view)
+    else:
+        factor = 0.0 if setting.shared else 1 / RESTART_MARGIN
+        if keep_best[1] > turns_left:  # too late for every plan on the pad: is a new one not?
+            fresh = max(_search(setting, have, turns_left, 0.0, 1.0, keep=False), default=None)
+            if fresh is not None and fresh[1] <= turns_left:
+                factor = 1.0
+                notice = "scrap_too_late"
+                notice_params = {
+                    "turns_left": round(turns_left),
+                    "turns_needed": math.ceil(keep_best[1]),
+                }
+    floor = keep_best[0] * _NEAR_BEST if keep_best is not None else 0.0
+    restarts = (
+        _search(setting, have, turns_left, floor, _NEAR_BEST, False, factor) if factor else []
+    )
+    found = kept + restarts
     floor = max((score * _NEAR_BEST for score, _, _ in found), default=0.0)
     plans = [_Plan(*plan) for plan in found if plan[0] >= floor]
     plans.sort(key=lambda p: (-p.score, p.row[_SCRAP], p.row[_POINTS]))
-    return plans
+    return _Choice(plans, None if keep_best is None else _Plan(*keep_best), notice, notice_params)
+
+
+def _why_dead(view: PlayerView) -> tuple[str, dict[str, Any]]:
+    """Why the pad cannot fly (no plan on it scores): the notice and its params."""
+    table = view.table
+    points = points_of(table.rocket)
+    total = sum(points)
+    if table.sequence:
+        fuelled = 4 * points[YELLOW] >= total
+        return "scrap_sequence_dead", {
+            "cause": "warhead" if fuelled else "fuel",
+            "fuel": points[YELLOW],
+            "needed": -(-total // 4),
+        }
+    yellow_left = sum(_available(view)[YELLOW])  # all the yellow that fits: the most fuel
+    fuel, total = points[YELLOW] + yellow_left, total + yellow_left
+    if 4 * fuel < total:
+        return "scrap_no_fuel", {"fuel": fuel, "points": total, "needed": -(-total // 4)}
+    warheads = ["red"] if table.rules is Rules.ADVANCED else ["red", "green"]
+    return "scrap_no_warhead", {"warheads": warheads}
 
 
 def _search(
-    setting: tuple[tuple[_Row, ...], float, bool],
+    setting: _Setting,
     have: tuple[int, ...],
     turns_left: float,
     floor: float,
     share: float,
+    keep: bool = True,
+    factor: float = 1.0,
 ) -> list[tuple[float, float, _Row]]:
     """The plans (score, turns, rocket) for a hand holding `have` that may score `floor`
     or more, the floor rising to `share` of the best score found (every plan left out
-    scores less). A plan's score is its expected progress per team turn, all but nothing
-    for a rocket that would not fly before time is up."""
-    rockets, help_each, solo = setting
+    scores less): on the pad (`keep`), else after scrapping it, their scores times
+    `factor`. A plan's score is its expected progress per team turn, all but nothing for
+    a rocket that would not fly before time is up."""
+    rows = setting.keep if keep else setting.restart
+    if not keep:
+        floor /= factor
+    help_each, solo = setting.help_each, setting.solo
+    hold = setting.hold if keep else 1.0
     held = sum(have) + 4 * help_each
     plans: list[tuple[float, float, _Row]] = []
-    for row in rockets:
+    for row in rows:
         if row[_BOUND] < floor:
             break  # sorted by bound: no plan further on can reach the floor
         lacking = row[_TOTAL_CARDS] - held  # at least this many cards must be drawn
@@ -228,23 +415,35 @@ def _search(
             continue
         turns = _turns(row, have, help_each, solo)
         rate = row[_VALUE] / (turns if turns > 1.0 else 1.0)
+        if not row[_BUILDS]:
+            rate *= hold
         score = rate if turns <= turns_left else rate * 0.01
         plans.append((score, turns, row))
         if score * share > floor:
             floor = score * share
+    if not keep and factor != 1.0:
+        plans = [(score * factor, turns, row) for score, turns, row in plans]
     return plans
+
+
+def _sort_rows(rows: tuple[_Row, ...]) -> tuple[_Row, ...]:
+    return tuple(sorted(rows, key=lambda r: (-r[_BOUND], r[_POINTS])))
 
 
 @lru_cache(maxsize=1 << 12)
 def _candidates(
     context: tuple, base: Points, available: tuple[tuple[int, ...], ...], launch: tuple[int, ...]
-) -> tuple[_Row, ...]:
-    """The rockets to consider from this pad (scrapping it too, if there is one), highest
-    bound first."""
-    rockets = _rockets(context, base, available, launch, False)
-    if any(base):
-        rockets += _rockets(context, (0, 0, 0, 0), _FULL, (1, 1, 1, 1), True)
-    return tuple(sorted(rockets, key=lambda r: (-r[_BOUND], r[_SCRAP], r[_POINTS])))
+) -> tuple[tuple[_Row, ...], tuple[_Row, ...]]:
+    """The rockets to consider from this pad, and after scrapping it (if there is one),
+    each highest bound first."""
+    keep = _sort_rows(_rockets(context, base, available, launch, False))
+    return keep, (_fresh(context) if any(base) else ())
+
+
+@lru_cache(maxsize=1 << 6)
+def _fresh(context: tuple) -> tuple[_Row, ...]:
+    """The rockets reached by scrapping the pad, highest bound first."""
+    return _sort_rows(_rockets(context, (0, 0, 0, 0), _FULL, (1, 1, 1, 1), True))
 
 
 def _turns(rocket: _Row, have: tuple[int, ...], help_each: float, solo: bool) -> float:
@@ -368,19 +567,66 @@ _NEXT = {firsts: _next_sections(firsts) for firsts in product((0, 1, 2, 3), repe
 # ------------------------------------------------------------------ acting
 
 
+def _pieces(view: PlayerView, rocket: _Rocket) -> list[Section]:
+    """A planned rocket's sections, bottom first: the pad's (unless scrapped), then those
+    to add, largest first."""
+    pieces = [] if rocket.scrap else list(view.table.rocket)
+    adds = [(COLOURS[i], Size(s)) for i, sizes in enumerate(rocket.adds) for s in sizes]
+    adds.sort(key=lambda p: -p[1])  # stable: colour order among equal sizes
+    return pieces + adds
+
+
 def _rocket_label(view: PlayerView, rocket: _Rocket) -> str:
     """A planned rocket as a person reads it, bottom first."""
-    pieces = [] if rocket.scrap else list(view.table.rocket)
-    pieces += [(COLOURS[i], Size(s)) for i, sizes in enumerate(rocket.adds) for s in sizes]
-    pieces.sort(key=lambda p: -p[1])
-    return ", ".join(section_label(p) for p in pieces)
+    return ", ".join(section_label(p) for p in _pieces(view, rocket))
+
+
+def _short_label(pieces: list[Section]) -> str:
+    """Sections in the short form players use: "red L + yellow M + blue S"."""
+    return " + ".join(f"{c.value} {s.name[0]}" for c, s in pieces)
+
+
+def _target(
+    view: PlayerView,
+    rocket: _Rocket,
+    section: Section | None = None,
+    cards: tuple[str, ...] = (),
+) -> Target:
+    """The plan as data: its pieces, what the team has of them, and this move's part."""
+    table = view.table
+    pieces = _pieces(view, rocket)
+    built = 0 if rocket.scrap else len(table.rocket)
+    builders = (() if rocket.scrap else table.builders) + (None,) * (len(pieces) - built)
+    hand = Counter(colour_of(c) for c in view.hand)
+    for card in cards:
+        hand[colour_of(card)] -= 1
+    if section is not None:
+        hand[section[0]] -= int(section[1])
+    still = Counter()
+    for colour, size in pieces[built:]:
+        if (colour, size) != section:
+            still[colour] += int(size)
+    short = {c.value: still[c] - hand[c] for c in COLOURS if still[c] > hand[c]}
+    in_sequence = set(table.sequence) | {colour_of(c) for c in cards}
+    return Target(
+        pieces=tuple((c.value, int(s)) for c, s in pieces),
+        built=tuple(i < built for i in range(len(pieces))),
+        builders=tuple(builders),
+        scrap_first=rocket.scrap,
+        section=None if section is None else (section[0].value, int(section[1])),
+        cards=tuple(cards),
+        sequence_needs=tuple(c.value for c in COLOURS if c not in in_sequence),
+        short=short,
+        damage=round(rocket.damage, 3),
+        deflect=round(rocket.deflect, 3),
+    )
 
 
 def _percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
 
-def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
+def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
     me = view.player
     hurry: dict[str, Any] = {}
     hurry_text = ""
@@ -388,6 +634,7 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
         left = round(turns_left)
         hurry = {"turns_left": left}
         hurry_text = f" Time for about {left} more turn{'s' if left != 1 else ''}."
+    plans = choice.plans
     if not plans:
         return Decision(
             {"type": "draw", "player": me},
@@ -400,11 +647,21 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
     for candidate in plans:
         step = _next_step(view, hand, candidate.rocket)
         if step is not None:
-            action, reason, params, text = step
-            return Decision(action, reason, {**params, **hurry}, text + hurry_text)
+            action, reason, params, text, target = step
+            notice = _launch_notice(view) if action["type"] == "launch" else None
+            return Decision(
+                action,
+                reason,
+                {**params, **hurry},
+                text + hurry_text,
+                *(notice or (None, {}, "")),
+                plan=target,
+            )
     if best.scrap:
-        return _scrap(view, best, hurry, hurry_text)
+        return _scrap(view, choice, plans[0], hurry, hurry_text)
+    pieces = _pieces(view, best)
     label = _rocket_label(view, best)
+    target = _target(view, best)
     if not any(best.adds):
         missing = [c for c in COLOURS if c not in set(view.table.sequence)]
         suits = " ".join(c.symbol for c in missing)
@@ -412,26 +669,26 @@ def _play(view: PlayerView, plans: list[_Plan], turns_left: float) -> Decision:
             {"type": "draw", "player": me},
             "draw_for_sequence",
             {"suits": [c.value for c in missing], **hurry},
-            f"Draw: the launch sequence still needs {suits} and you hold none of them."
-            + hurry_text,
+            f"Draw: the launch sequence of {_short_label(pieces)} still needs {suits} "
+            "and you hold none of them." + hurry_text,
+            plan=target,
         )
-    short = {
-        COLOURS[i]: sum(sizes) - hand[COLOURS[i]]
-        for i, sizes in enumerate(best.adds)
-        if sum(sizes) > hand[COLOURS[i]]
-    }
+    short = {Colour(c): n for c, n in target.short.items()}
     wanted = " and ".join(f"{n} {c.symbol}" for c, n in short.items()) or "more cards"
+    built = len(view.table.rocket)
+    has = f"; the team has {_short_label(pieces[:built])}" if built else ""
     return Decision(
         {"type": "draw", "player": me},
         "draw_for_plan",
         {"short": {c.value: n for c, n in short.items()}, "plan": label, **hurry},
-        f"Draw: the plan ({label}) still needs {wanted}." + hurry_text,
+        f"Draw: the plan ({_short_label(pieces)}{has}) still needs {wanted}." + hurry_text,
+        plan=target,
     )
 
 
 def _next_step(
     view: PlayerView, hand: Counter[Colour], plan: _Rocket
-) -> tuple[dict[str, Any], str, dict[str, Any], str] | None:
+) -> tuple[dict[str, Any], str, dict[str, Any], str, Target] | None:
     """The plan's next action if this player (holding `hand`, cards per colour) can take
     it now."""
     table = view.table
@@ -450,12 +707,16 @@ def _next_step(
         colour = max(options, key=lambda c: (hand[c], -COLOURS.index(c)))
         section = (colour, Size(size))
         label = _rocket_label(view, plan)
+        pieces = _pieces(view, plan)
+        built = len(table.rocket)
+        has = f"; the team has {_short_label(pieces[:built])}" if built else ""
         return (
             {"type": "build", "player": me, "colour": colour.value, "size": size},
             "build",
             {"colour": colour.value, "size": size, "plan": label, "damage": round(plan.damage, 3)},
-            f"Build the {section_label(section)} section toward {label} "
+            f"Build the {section_label(section)} section toward {_short_label(pieces)}{has} "
             f"(damage {_percent(plan.damage)} a launch).",
+            _target(view, plan, section=section),
         )
     in_sequence = set(table.sequence)
     chosen: dict[Colour, str] = {}
@@ -481,20 +742,91 @@ def _next_step(
         reason,
         {"cards": cards, "damage": round(plan.damage, 3), "deflect": round(plan.deflect, 3)},
         f"Play {labels}: that {verb} ({odds_text}).",
+        _target(view, plan, cards=tuple(cards)),
     )
 
 
-def _scrap(view: PlayerView, plan: _Rocket, hurry: dict[str, Any], hurry_text: str) -> Decision:
+def _launch_risk(view: PlayerView) -> dict[str, Any]:
+    """The pad's launch chances: of success (damage or a counter), and of each step."""
     table = view.table
-    dead = odds(table.rules, table.apophis_value, points_of(table.rocket)) == (0.0, 0.0)
-    label = _rocket_label(view, plan)
+    green, red, blue, yellow = points_of(table.rocket)
+    total = green + red + blue + yellow
+    damage, deflect = odds(table.rules, table.apophis_value, (green, red, blue, yellow))
+    hit = min(max(table.apophis_value + blue, 0), 6) / 6 if 4 * yellow >= total else 0.0
+    advanced = table.rules is Rules.ADVANCED
+    success = damage if advanced or not hit else damage + deflect - damage * deflect / hit
+    return {
+        "success": round(success, 3),
+        "damage": round(damage, 3),
+        "deflect": round(deflect, 3),
+        "hit": round(hit, 3),
+        "explode": round(min(max(yellow - 1, 0), 6) / 6, 3) if advanced else 0.0,
+        "rerolls": green // 2 if advanced else 0,
+    }
+
+
+def _launch_notice(view: PlayerView) -> tuple[str, dict[str, Any], str] | None:
+    """The public notice for a launch whose odds are poor (None: they are not)."""
+    risk = _launch_risk(view)
+    if risk["success"] >= RISKY:
+        return None
+    parts = [f"{_percent(risk['success'])} to damage Apophis or deflect it"]
+    if risk["explode"]:
+        parts.append(f"{_percent(risk['explode'])} that it explodes")
+    return (
+        "launch_risky",
+        risk,
+        f"Launching a risky rocket: {', '.join(parts)}.",
+    )
+
+
+def _scrap(
+    view: PlayerView, choice: _Choice, plan: _Plan, hurry: dict[str, Any], hurry_text: str
+) -> Decision:
+    rocket = plan.rocket
+    label = _rocket_label(view, rocket)
+    notice, notice_params = choice.notice, dict(choice.notice_params)
+    if notice is None:  # a rocket of this player's own, and a clearly better one
+        keep = choice.keep_best.score if choice.keep_best is not None else 0.0
+        gain = plan.score * RESTART_MARGIN / keep if keep else math.inf
+        notice, notice_params = "scrap_restart", {"gain": round(min(gain, 99.0), 2)}
+    dead = notice in ("scrap_no_fuel", "scrap_no_warhead", "scrap_sequence_dead")
     why = "this rocket cannot score" if dead else f"starting again toward {label} is quicker"
     return Decision(
         {"type": "scrap", "player": view.player},
         "scrap_dead" if dead else "scrap_restart",
         {"plan": label, **hurry},
         f"Scrap: {why}." + hurry_text,
+        notice,
+        notice_params,
+        _notice_text(notice, notice_params, _short_label(_pieces(view, rocket))),
+        plan=_target(view, rocket),
     )
+
+
+def _notice_text(notice: str, params: dict[str, Any], plan: str) -> str:
+    """A scrap notice in one English line."""
+    if notice == "scrap_no_fuel":
+        return (
+            f"Scrapping the rocket: even with all the yellow left it would have {params['fuel']} "
+            f"booster fuel for {params['points']} points, and the fuel check needs "
+            f"{params['needed']}."
+        )
+    if notice == "scrap_no_warhead":
+        return "Scrapping the rocket: no warhead can go on it and still pass the fuel check."
+    if notice == "scrap_sequence_dead":
+        if params["cause"] == "fuel":
+            return (
+                "Scrapping the rocket: its launch sequence is under way, but it has "
+                f"{params['fuel']} booster fuel and the fuel check needs {params['needed']}."
+            )
+        return "Scrapping the rocket: its launch sequence is under way, but it has no warhead."
+    if notice == "scrap_too_late":
+        return (
+            f"Scrapping the rocket: it needs about {params['turns_needed']} more turns and "
+            f"only about {params['turns_left']} are left; {plan} is quicker."
+        )
+    return f"Scrapping my own rocket: {plan} is {params['gain']:g} times quicker."
 
 
 def _discard(view: PlayerView, turns_left: float) -> Decision:
@@ -511,11 +843,22 @@ def _discard(view: PlayerView, turns_left: float) -> Decision:
 
     # Each hand's worth is the score of its best plan (then the hand itself, to break
     # ties). Plans that cannot reach the best worth found so far are not worked out.
+    # Restarts count as in play: not at all on a shared pad that can fly, else with their
+    # margin.
     setting = _setting(view)
+    if not setting.restart:
+        factor = 0.0
+    elif not setting.keep:
+        factor = 1.0
+    else:
+        factor = 0.0 if setting.shared else 1 / RESTART_MARGIN
     best: tuple[float, tuple[int, ...]] | None = None
     for kept in options:
         floor = best[0] if best is not None else 0.0
         plans = _search(setting, kept, turns_left, floor, 1.0)
+        if factor:
+            floor = max(floor, max((score for score, _, _ in plans), default=0.0))
+            plans += _search(setting, kept, turns_left, floor, 1.0, False, factor)
         worth = (max((score for score, _, _ in plans), default=0.0), kept)
         if best is None or worth > best:
             best = worth
@@ -538,3 +881,4 @@ def clear_cache() -> None:
     """Forget the plans worked out so far (they are a cache: decisions do not change)."""
     _rockets.cache_clear()
     _candidates.cache_clear()
+    _fresh.cache_clear()

@@ -126,6 +126,11 @@ class PublicView:
     deck_size: int
     discard_size: int
     pending: dict[str, Any] | None
+    #: Who built each section of `rocket`, bottom first (None: not known, as in a game
+    #: saved before the engine kept it).
+    builders: tuple[PlayerId | None, ...] = ()
+    #: Who played each card of `sequence`, in the same order (None: not known).
+    sequence_players: tuple[PlayerId | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +148,12 @@ _COLOUR_ORDER = {colour: i for i, colour in enumerate(Colour)}
 def _sort_key(section: Section) -> tuple[int, int]:
     colour, size = section
     return (_COLOUR_ORDER[colour], size)
+
+
+def _owners(owners: Sequence[PlayerId | None], length: int) -> tuple[PlayerId | None, ...]:
+    """Who owns each of `length` pieces: `owners` cut or padded with None (not known)."""
+    owners = tuple(owners[:length])
+    return owners + (None,) * (length - len(owners))
 
 
 def rocket_points(rocket: Sequence[Section]) -> dict[Colour, int]:
@@ -170,6 +181,10 @@ class Game:
         self.depot: set[Section] = set()
         self.rocket: list[Section] = []
         self.sequence: list[str] = []
+        # Who built each section and who played each sequence card, beside `rocket` and
+        # `sequence` (None: not known; a list shorter than its pile reads as unknown).
+        self.builders: list[PlayerId | None] = []
+        self.sequence_players: list[PlayerId | None] = []
         self.damage = 0
         self.counters = 0
         self.active = 0
@@ -310,7 +325,9 @@ class Game:
             hand.remove(card)
         self.discard_pile.extend(paid)
         self.depot.remove(section)
+        self._align_owners()
         self.rocket.append(section)
+        self.builders.append(player)
         events: list[Event] = [SectionBuilt(player, colour.value, int(size), tuple(paid))]
         self._end_turn(events)
         return events
@@ -340,7 +357,9 @@ class Game:
                 )
         for card in played:
             hand.remove(card)
+        self._align_owners()
         self.sequence.extend(played)
+        self.sequence_players.extend([player] * len(played))
         events: list[Event] = [
             SequenceExtended(
                 player,
@@ -511,6 +530,8 @@ class Game:
             deck_size=len(self.deck),
             discard_size=len(self.discard_pile),
             pending=pending,
+            builders=_owners(self.builders, len(self.rocket)),
+            sequence_players=_owners(self.sequence_players, len(self.sequence)),
         )
 
     def view_for(self, player: PlayerId) -> PlayerView:
@@ -531,6 +552,8 @@ class Game:
             "depot": [[c.value, int(s)] for c, s in sorted(self.depot, key=_sort_key)],
             "rocket": [[c.value, int(s)] for c, s in self.rocket],
             "sequence": list(self.sequence),
+            "builders": list(_owners(self.builders, len(self.rocket))),
+            "sequence_players": list(_owners(self.sequence_players, len(self.sequence))),
             "damage": self.damage,
             "counters": self.counters,
             "active": self.active,
@@ -555,6 +578,9 @@ class Game:
         game.depot = {(Colour(c), Size(s)) for c, s in data["depot"]}
         game.rocket = [(Colour(c), Size(s)) for c, s in data["rocket"]]
         game.sequence = list(data["sequence"])
+        # Saved before the engine kept who built and played what: not known.
+        game.builders = list(_owners(data.get("builders", ()), len(game.rocket)))
+        game.sequence_players = list(_owners(data.get("sequence_players", ()), len(game.sequence)))
         game.damage = data["damage"]
         game.counters = data["counters"]
         game.active = data["active"]
@@ -691,8 +717,16 @@ class Game:
         """Sections back to the depot, launch-sequence cards to the discard pile."""
         self.depot.update(self.rocket)
         self.rocket.clear()
+        self.builders.clear()
         self.discard_pile.extend(self.sequence)
         self.sequence.clear()
+        self.sequence_players.clear()
+
+    def _align_owners(self) -> None:
+        """Pad who-built and who-played to their piles' lengths (unknown: None), so that
+        the next entry lands beside its section or card."""
+        self.builders = list(_owners(self.builders, len(self.rocket)))
+        self.sequence_players = list(_owners(self.sequence_players, len(self.sequence)))
 
     # ----------------------------------------------------------------- launch
 

@@ -1,24 +1,30 @@
-"""Whole games played by a policy, timed by a model of real time, for the balance lab and tests.
+"""Whole games played by policies, timed by a model of real time, for the balance lab and tests.
 
 A game is played once, with no clock, until it is won or `max_actions` have been
 taken; the record says what it took to win (turns, follow-up decisions, reshuffles),
 so one game answers for every clock length and pace: at `pace` seconds a turn (a
 discard, reroll or accept decision a third of that, each reshuffle its 10 seconds) the
-team wins if that time fits on the clock. The crew policy plays as if no clock were
-running. Everything is deterministic for a given seed.
+team wins if that time fits on the clock. Every seat may be taken by the same policy
+or each by its own (a mixed seating: the crew beside stand-ins for people). The record
+also keeps every scrap of a rocket holding a section another player built, read from
+the events, with when it happened and the reason its player gave (the crew's public
+notice). The crew policy plays as if no clock were running. Everything is
+deterministic for a given seed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.crew import decide
+from engine.events import LaunchEnded, RocketScrapped, SectionBuilt
 from engine.game import RESHUFFLE_SECONDS, Game, Outcome, Phase, PlayerView
 from engine.greedy import greedy_action
 from engine.playout import choose_action
+from engine.standin import standin_action
 
 #: A policy: (the acting player's view, seconds left or None, a generator) -> their action.
 #: It is shown only what that player may see, and ignores the arguments it does not use.
@@ -28,10 +34,21 @@ Policy = Callable[[PlayerView, float | None, random.Random], dict[str, Any]]
 FOLLOW_UP = 1 / 3
 
 
-def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+#: A policy that says why it acts: (view, seconds left or None, a generator) -> (its
+#: action, the public reason it gives for it or None).
+Explained = Callable[[PlayerView, float | None, random.Random], tuple[dict[str, Any], str | None]]
+
+
+def crew_explained(
+    view: PlayerView, time_left: float | None, rng: random.Random
+) -> tuple[dict[str, Any], str | None]:
     decision = decide(view, time_left)
     assert decision is not None
-    return decision.action
+    return decision.action, decision.notice
+
+
+def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+    return crew_explained(view, time_left, rng)[0]
 
 
 def greedy_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
@@ -44,11 +61,37 @@ def random_policy(view: PlayerView, time_left: float | None, rng: random.Random)
     return choose_action(view, rng)
 
 
+def standin_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+    action = standin_action(view)
+    assert action is not None
+    return action
+
+
 POLICIES: dict[str, Policy] = {
     "crew": crew_policy,
     "greedy": greedy_policy,
     "random": random_policy,
+    "standin": standin_policy,
 }
+#: The policies that say why they act, by the policy they explain.
+EXPLAINED: dict[Policy, Explained] = {crew_policy: crew_explained}
+
+
+@dataclass(frozen=True, slots=True)
+class Scrap:
+    """A scrap of a rocket holding a section another player built."""
+
+    seat: int  # who scrapped it (0 for the first seat)
+    why: str | None  # the reason its player gave (the crew's notice), None if none
+    turns: int  # what the game had taken before it: play actions,
+    follow_ups: int  # discard, reroll and accept decisions,
+    reshuffles: int  # and reshuffles
+
+    def seconds(self, pace: float) -> float:
+        """Game time at which it happened, at `pace` seconds a turn."""
+        return (self.turns + self.follow_ups * FOLLOW_UP) * pace + self.reshuffles * (
+            RESHUFFLE_SECONDS
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +102,7 @@ class Record:
     turns: int  # play actions (draw, build, launch, scrap)
     follow_ups: int  # discard, reroll and accept decisions
     reshuffles: int
+    scraps: tuple[Scrap, ...] = ()  # of rockets holding a section another player built
 
     def seconds(self, pace: float) -> float:
         """Game time taken at `pace` seconds a turn."""
@@ -79,20 +123,51 @@ class Record:
         spare = minutes * 60 - self.reshuffles * RESHUFFLE_SECONDS
         return max(spare, 0.0) / (self.turns + self.follow_ups * FOLLOW_UP)
 
+    def scraps_within(self, minutes: float, pace: float, seats: Sequence[int]) -> list[Scrap]:
+        """The scraps of others' sections by those seats before a clock of `minutes` at
+        `pace` seconds a turn ran out."""
+        return [s for s in self.scraps if s.seat in seats and s.seconds(pace) < minutes * 60]
 
-def record(policy: Policy, players: int, rules: str, seed: int, max_actions: int) -> Record:
-    """Play one game from its seed, every seat taken by `policy`, with no clock."""
+
+def record(
+    policy: Policy | Sequence[Policy], players: int, rules: str, seed: int, max_actions: int
+) -> Record:
+    """Play one game from its seed with no clock: every seat taken by `policy`, or seat
+    i (player i + 1) by `policy[i % len(policy)]`."""
+    seating = [policy] if callable(policy) else list(policy)
     game = Game.new(list(range(1, players + 1)), rules, seed=seed)
     rng = random.Random(seed)
     turns = follow_ups = reshuffles = 0
+    builders: list[Any] = []  # who built each section on the pad, from the events
+    scraps: list[Scrap] = []
     while not game.is_over and turns + follow_ups < max_actions:
         if game.phase is Phase.RESHUFFLE:
             reshuffles += 1
             game.finish_reshuffle()
             continue
+        when = (turns, follow_ups, reshuffles)
         if game.phase in (Phase.DISCARD, Phase.REROLL):
             follow_ups += 1
         else:
             turns += 1
-        game.apply(policy(game.view_for(game.active_player), None, rng))
-    return Record(game.outcome if game.is_over else None, turns, follow_ups, reshuffles)
+        player = game.active_player
+        seat = game.players.index(player)
+        chosen = seating[seat % len(seating)]
+        explained = EXPLAINED.get(chosen)
+        view = game.view_for(player)
+        if explained is not None:
+            action, why = explained(view, None, rng)
+        else:
+            action, why = chosen(view, None, rng), None
+        for event in game.apply(action):
+            if isinstance(event, SectionBuilt):
+                builders.append(event.player)
+            elif isinstance(event, RocketScrapped):
+                if any(b != event.player for b in builders):
+                    scraps.append(Scrap(seat, why, *when))
+                builders.clear()
+            elif isinstance(event, LaunchEnded):
+                builders.clear()
+    return Record(
+        game.outcome if game.is_over else None, turns, follow_ups, reshuffles, tuple(scraps)
+    )

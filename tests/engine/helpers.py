@@ -19,11 +19,15 @@ def table(
     damage: int = 0,
     counters: int = 0,
     dice: Sequence[int] = (),
+    builders: Sequence | None = None,
+    sequence_by: Sequence | None = None,
 ) -> Game:
     """A game in the given position, all 48 cards accounted for.
 
     `deck` lists the cards drawn next first; without it the deck holds every card not
     placed elsewhere, with it those go to the discard pile. Dice come from `dice`.
+    `builders` names who built each rocket section (bottom first) and `sequence_by` who
+    played each sequence card; without them nobody is known to have.
     """
     game = Game.new(list(players), rules, seed=1, start_player=players[active])
     if hands is not None:
@@ -37,6 +41,11 @@ def table(
         game.deck, game.discard_pile = list(reversed(deck)), list(discard) + rest
     game.sequence = list(sequence)
     game.rocket = [(Colour(c), Size(s)) for c, s in rocket]
+    game.builders = list(builders) if builders is not None else [None] * len(game.rocket)
+    game.sequence_players = (
+        list(sequence_by) if sequence_by is not None else [None] * len(game.sequence)
+    )
+    assert len(game.builders) == len(game.rocket) and len(game.sequence_players) == len(sequence)
     game.depot -= set(game.rocket)
     game.damage, game.counters = damage, counters
     game.rng = ScriptedRandom(dice, state=99)

@@ -20,7 +20,7 @@ from engine import (
     full_deck,
 )
 from engine.cards import ALL_SECTIONS
-from engine.events import TurnStarted
+from engine.events import SectionBuilt, TurnStarted
 from engine.playout import choose_action
 from tests.engine.helpers import all_cards
 
@@ -58,6 +58,12 @@ def check_invariants(game: Game, events) -> None:
     assert len(game.sequence) <= (4 if game.phase is Phase.REROLL else 3) or game.is_over
     if game.sequence:
         assert game.rocket
+    # who built each section and played each launch card, beside them
+    assert len(game.builders) == len(game.rocket)
+    assert len(game.sequence_players) == len(game.sequence)
+    for event in events:
+        if isinstance(event, SectionBuilt):
+            assert game.builders[-1] == event.player or not game.rocket
     if any(isinstance(e, TurnStarted) for e in events):
         assert all(len(h) <= HAND_LIMIT for h in game.hands), "turn passed over the limit"
     if game.phase is Phase.PLAY:

@@ -607,6 +607,71 @@ def test_save_restore_round_trips_and_continues_identically():
     assert game.save() == twin.save()
 
 
+def test_the_table_shows_who_built_each_section_and_played_each_launch_card():
+    game = table(
+        players=("ann", "bob", "cid"),
+        hands=[["2H", "3H", "4H", "7C"], ["5S", "6S"], ["8D", "9H"]],
+    )
+    game.build("ann", "red", "large")
+    game.build("bob", "yellow", "medium")
+    game.launch("cid", ["8D"])
+    game.launch("ann", ["7C"])
+    view = game.public_view()
+    assert view.builders == ("ann", "bob")
+    assert view.sequence_players == ("cid", "ann")
+    assert game.view_for("cid").table.builders == ("ann", "bob")
+    game.scrap("bob")
+    assert game.public_view().builders == () and game.public_view().sequence_players == ()
+
+
+def test_a_launch_clears_who_built_and_played_what():
+    game = table(
+        rocket=[("red", 3), ("yellow", 2), ("blue", 1)],
+        builders=["ann", "bob", "ann"],
+        sequence=["2C", "3H", "4D"],
+        sequence_by=["bob", "bob", "ann"],
+        hands=[["5S"], []],
+        dice=[6, 6, 6],
+    )
+    game.launch("ann", ["5S"])
+    assert game.builders == [] and game.sequence_players == []
+    assert game.public_view().builders == ()
+
+
+def test_who_built_what_is_saved_and_restored():
+    game = table(hands=[["2H", "3H", "4H", "5D"], ["6S", "7S"]])
+    game.build("ann", "red", "large")
+    game.build("bob", "yellow", "medium")
+    game.launch("ann", ["5D"])
+    data = game.save()
+    assert data["builders"] == ["ann", "bob"] and data["sequence_players"] == ["ann"]
+    twin = Game.restore(data)
+    assert twin.save() == data and twin.public_view() == game.public_view()
+
+
+def test_a_game_saved_before_builders_were_kept_restores_with_them_unknown():
+    """Stored games from earlier versions have no builders: they load, nobody is known to
+    have built their sections, and play goes on (new sections record their builder)."""
+    game = table(hands=[["2H", "3H", "4H", "5D"], ["6S", "7S", "8S"]])
+    game.build("ann", "red", "large")
+    game.build("bob", "yellow", "medium")
+    game.launch("ann", ["5D"])
+    data = game.save()
+    del data["builders"], data["sequence_players"]
+    old = Game.restore(data)
+    assert old.public_view().builders == (None, None)
+    assert old.public_view().sequence_players == (None,)
+    assert old.save()["builders"] == [None, None]
+    old.launch("bob", ["8S"])
+    assert old.public_view().sequence_players == (None, "bob")
+    fresh = table(hands=[["2H", "3H", "4H"], ["6S"]])
+    saved = fresh.save()
+    del saved["builders"], saved["sequence_players"]
+    restored = Game.restore(saved)
+    restored.build("ann", "red", "large")
+    assert restored.public_view().builders == ("ann",)
+
+
 def test_restore_refuses_an_unknown_format():
     data = Game.new(["a"]).save()
     data["format"] = 99
