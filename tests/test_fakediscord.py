@@ -279,6 +279,80 @@ async def test_impossible_invocations_raise(
     assert forged.data == {"custom_id": "9" * 200, "component_type": 2}
 
 
+async def test_a_click_is_sent_only_for_a_component_on_the_message_as_it_is_now(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    new = await fake_discord.invoke(
+        "apophis new", user=table.alice, channel=table.channel, difficulty="easy"
+    )
+    await new.wait_response()
+    board = new.message
+    announced = await fake_discord.invoke("announce", user=table.alice, channel=table.channel)
+    await announced.wait_reply()
+    (post,) = [m for m in fake_discord.messages(table.channel) if m.content == "Launched!"]
+
+    # A custom id of another message is not sent from this one...
+    with pytest.raises(InvalidInvocation, match="no component with custom_id 'join'"):
+        await fake_discord.click(post, "join", user=table.bob)
+    # ...nor one this message had before an edit took its buttons off.
+    await bot.get_channel(table.channel.id).get_partial_message(board.id).edit(view=None)
+    assert not board.components and "'join'" in str(board.history[-1].components)
+    with pytest.raises(InvalidInvocation, match="no component with custom_id 'join'"):
+        await fake_discord.click(board, "join", user=table.bob)
+    with pytest.raises(InvalidInvocation, match="no component with custom_id 'colour'"):
+        await fake_discord.select(board, "colour", ["red"], user=table.bob)
+
+    # A tampered client sends it anyway, with the message as it is now.
+    seen: list[discord.Message | None] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction.message)
+
+    bot.on_interaction = on_interaction  # type: ignore[method-assign]
+    forged = await fake_discord.click(board, "join", user=table.bob, forged=True)
+    assert forged.data == {"custom_id": "join", "component_type": 2}
+    await fake_discord.wait_for(lambda: seen)
+    assert seen[0] is not None and seen[0].id == board.id and not seen[0].components
+
+
+async def test_responses_name_who_interacted_and_forged_clicks_reach_any_message(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    hand = await fake_discord.invoke("hand", user=table.alice, channel=table.channel)
+    await hand.wait_response()
+    metadata = hand.message.payload(fake_discord.url)["interaction_metadata"]
+    assert metadata["id"] == str(hand.id) and metadata["type"] == 2
+    assert metadata["user"]["id"] == str(table.alice.user.id)
+    announced = await fake_discord.invoke("announce", user=table.bob, channel=table.channel)
+    reply = await announced.wait_reply()  # deferred, then filled by its follow-up
+    metadata = reply.payload(fake_discord.url)["interaction_metadata"]
+    assert metadata["user"]["id"] == str(table.bob.user.id)
+    (post,) = [m for m in fake_discord.messages(table.channel) if m.content == "Launched!"]
+    assert "interaction_metadata" not in post.payload(fake_discord.url)  # a channel post
+
+    # Bob cannot click alice's ephemeral hand; a tampered client can send the click, and
+    # the bot reads whose message it is.
+    with pytest.raises(InvalidInvocation, match="cannot see"):
+        await fake_discord.click(hand.message, "join", user=table.bob)
+    seen: list[discord.Message | None] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction.message)
+
+    bot.on_interaction = on_interaction  # type: ignore[method-assign]
+    forged = await fake_discord.click(hand.message, "join", user=table.bob, forged=True)
+    await forged.wait_response()
+    (message,) = seen
+    assert message is not None and message.flags.ephemeral
+    assert message.interaction_metadata is not None
+    assert message.interaction_metadata.user.id == table.alice.user.id
+    assert message.interaction_metadata.type is discord.InteractionType.application_command
+    # A dismissed message is gone, even for a tampered client.
+    fake_discord.dismiss(hand.message)
+    with pytest.raises(InvalidInvocation, match="cannot see"):
+        await fake_discord.click(hand.message, "join", user=table.bob, forged=True)
+
+
 def test_server_only_commands_are_not_offered_in_dms() -> None:
     check_usable_in_dms({"name": "any"})  # Discord's default: global commands work in DMs
     check_usable_in_dms({"name": "any", "contexts": [0, 1], "dm_permission": False})
@@ -576,3 +650,76 @@ async def test_an_embed_image_must_name_an_attachment_of_its_message(
             assert response.status == 200  # Discord accepts it, and shows no image
     violation = await fake_discord.expect_violation(ViolationKind.SCHEMA)
     assert "attachment://other.png" in violation.message
+
+
+async def test_channel_permissions_decide_the_channel_routes_and_a_deleted_channel_is_gone(
+    fake_discord: FakeDiscord, table: Table, bot: TestBot
+) -> None:
+    perms = discord.Permissions
+    guild = bot.get_guild(table.channel.guild_id)
+    channel = bot.get_channel(table.channel.id)
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    async def until(condition) -> None:  # the bot's own state, from gateway events
+        async with asyncio.timeout(5):
+            while not condition():
+                await asyncio.sleep(0)
+
+    bot.on_interaction = on_interaction  # type: ignore[method-assign]
+    everyone = fake_discord.world.guild(guild.id).roles[guild.id]
+    # Hidden from @everyone, the bot included: Missing Access, whatever the request.
+    await fake_discord.set_permissions(table.channel, everyone, deny=perms(view_channel=True).value)
+    await until(lambda: not channel.permissions_for(guild.me).view_channel)
+    assert channel.overwrites_for(guild.default_role).view_channel is False
+    with pytest.raises(discord.Forbidden) as hidden:
+        await channel.send("hello")
+    assert (hidden.value.status, hidden.value.code, hidden.value.text) == (
+        403,
+        50001,
+        "Missing Access",
+    )
+    # An interaction there still works through its token, and says what the bot may do.
+    hand = await fake_discord.invoke("hand", user=table.alice, channel=table.channel)
+    await hand.wait_response()
+    assert hand.message.content == "Your hand: 3 cards"
+    assert seen[-1].app_permissions.value == 0
+    # The bot's own overwrite lets it in again; @everyone may not attach files.
+    await fake_discord.set_permissions(
+        table.channel, fake_discord.world.bot, allow=perms(view_channel=True).value
+    )
+    await fake_discord.set_permissions(
+        table.channel,
+        everyone,
+        deny=perms(view_channel=True, attach_files=True).value,
+    )
+    await until(lambda: channel.permissions_for(guild.me).view_channel)
+    posted = await channel.send("hello")
+    assert posted.content == "hello"
+    with pytest.raises(discord.Forbidden) as no_files:
+        await channel.send("a file", file=discord.File(io.BytesIO(b"x"), filename="x.txt"))
+    assert no_files.value.code == 50013 and no_files.value.text == "Missing Permissions"
+    await fake_discord.invoke("hand", user=table.alice, channel=table.channel)
+    await until(lambda: len(seen) == 2)
+    assert seen[-1].app_permissions.view_channel and not seen[-1].app_permissions.attach_files
+    # Without Send Messages, no embeds or files either (implicitly), but edits still work.
+    await fake_discord.set_permissions(
+        table.channel,
+        fake_discord.world.bot,
+        allow=perms(view_channel=True).value,
+        deny=perms(send_messages=True).value,
+    )
+    await until(lambda: not channel.permissions_for(guild.me).send_messages)
+    with pytest.raises(discord.Forbidden) as mute:
+        await channel.send("hello again")
+    assert mute.value.code == 50013
+    assert (await posted.edit(content="edited")).content == "edited"
+    # Deleted: the bot is told, and the channel is unknown from now on.
+    await fake_discord.delete_channel(table.channel)
+    await until(lambda: bot.get_channel(table.channel.id) is None)
+    with pytest.raises(discord.NotFound) as gone:
+        await posted.edit(content="into the void")
+    assert (gone.value.status, gone.value.code) == (404, 10003)
+    assert fake_discord.world.messages[posted.id].content == "edited"  # tests still read it

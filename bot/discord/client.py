@@ -1,4 +1,8 @@
-"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown."""
+"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown.
+
+Also what Discord tells of games' channels: one deleted (at once, or found gone at
+start-up) ends its game; a change of permissions lets the outbox post in a channel again.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,15 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.discord.access import UNKNOWN_CHANNEL
 from bot.discord.answers import release, send_reason
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
@@ -24,6 +30,7 @@ from bot.i18n.catalogs import CommandTranslator, t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy
 from bot.store.store import Store
+from bot.table import Table
 from bot.views.render import duration
 
 log = logging.getLogger(__name__)
@@ -126,6 +133,10 @@ class ApophisBot(commands.AutoShardedBot):
         self._identify_turns: dict[int | None, Turn] = {}
         self._closing = False
         self.recovered: asyncio.Event = asyncio.Event()
+        #: Games resumed at start-up whose channel is yet to be told the bot is back (once
+        #: their shard's servers are in, so that the bot knows their channels).
+        self._returning: list[Table] = []
+        self._tasks: set[asyncio.Task] = set()
 
     def count_messages(self) -> None:
         """Message events only bump a count of the messages below a game's board.
@@ -159,7 +170,13 @@ class ApophisBot(commands.AutoShardedBot):
         if self.store is None:
             self.store = await Store.open(self.config.database, self.config.shards)
         self.audience = Audience(self.store)
-        self.outbox = Outbox(self, self.store, self.audience, rate=self.config.global_rate)
+        self.outbox = Outbox(
+            self,
+            self.store,
+            self.audience,
+            rate=self.config.global_rate,
+            gone=lambda channel_id: self._spawn(self.channel_deleted(channel_id)),
+        )
         self.service = GameService(
             self.store,
             self.outbox,
@@ -177,16 +194,83 @@ class ApophisBot(commands.AutoShardedBot):
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def resume_games(self) -> None:
-        """Every open game back in play, each channel told how much time is left."""
+        """Every open game back in play; each channel is told how much time is left once
+        its shard is ready (`on_shard_ready`)."""
         tables = await self.service.recover()
-        for table in tables:
-            if table.status == "active":
-                left = table.time_left(self.service.now()) or 0
-                self.outbox.fresh_board(
-                    table, t(table.language, "notice.back", left=duration(left))
-                )
+        self._returning = [table for table in tables if table.status == "active"]
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard's servers and channels are in: its games whose channel is gone end (as
+        abandoned), the channels of the others are told the bot is back."""
+        count = self.shard_count or 1
+        ours = [t for t in self.service.tables.values() if (t.guild_id >> 22) % count == shard_id]
+        for table in ours:
+            if await self._channel_is_gone(table):
+                await self.channel_deleted(table.channel_id)
+        waiting = self._returning
+        self._returning = [t for t in waiting if (t.guild_id >> 22) % count != shard_id]
+        for table in waiting:
+            if table.open and (table.guild_id >> 22) % count == shard_id:
+                self.outbox.fresh_board(table, self._back_notice(table))
+
+    def _back_notice(self, table: Table) -> Callable[[], str]:
+        def notice() -> str:  # worded when sent: the time left then
+            left = table.time_left(self.service.now()) or 0
+            return t(table.language, "notice.back", left=duration(left))
+
+        return notice
+
+    async def _channel_is_gone(self, table: Table) -> bool:
+        """Whether a game's channel was deleted: not among the channels the gateway sent for
+        its server, and Discord says so (a thread the gateway did not send, archived say,
+        is still there)."""
+        guild = self.get_guild(table.guild_id)
+        if guild is None or guild.unavailable:
+            return False  # an outage: its channels are unknown, not gone
+        if guild.get_channel_or_thread(table.channel_id) is not None:
+            return False
+        try:
+            await self.fetch_channel(table.channel_id)
+        except discord.NotFound as exc:
+            return exc.code == UNKNOWN_CHANNEL
+        except discord.HTTPException:
+            return False
+        return False
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A channel was deleted: nothing more is sent there, and its lobby or game ends."""
+        if channel_id not in self.service.by_channel:
+            return  # no game there (what an ended one still sends gets Unknown Channel)
+        self.outbox.channel_gone(channel_id)
+        table = await self.service.channel_gone(channel_id)
+        if table is not None:
+            log.info("game %d ended: its channel %d was deleted", table.id, channel_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.channel_deleted(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.channel_deleted(payload.thread_id)
+
+    async def on_guild_channel_update(self, before, after: discord.abc.GuildChannel) -> None:
+        self.outbox.permissions_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before, after: discord.Role) -> None:
+        self.outbox.permissions_changed(after.guild.id)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.outbox.permissions_changed(role.guild.id)
+
+    async def on_member_update(self, before, after: discord.Member) -> None:
+        if after.id == self.user.id:  # the bot's own roles
+            self.outbox.permissions_changed(after.guild.id)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """One IDENTIFY every 5 seconds for the whole bot, as Discord requires.
@@ -305,6 +389,8 @@ class ApophisBot(commands.AutoShardedBot):
         self._closing = True
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        for task in self._tasks:
+            task.cancel()
         try:
             if hasattr(self, "service"):
                 self.service.stop_timers()

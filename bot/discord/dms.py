@@ -1,4 +1,4 @@
-"""Hand DMs: one message per player and game, sent at the deal and edited after that.
+"""Hand DMs (one message per player and game, sent at the deal, edited after) and notices.
 
 The DM carries the player's latest hand and only the latest changes, within Discord's
 2,000 characters, in the player's language (the last Discord locale seen from them) and
@@ -7,11 +7,13 @@ restart the same message is edited rather than a new one sent. A DM that fails i
 outbox with the state of that moment. A player whose DMs are closed is told once per
 game in the channel; the bot tries again at a later change (backing off, as Discord
 bans bots that collect too many 403 answers), so a player who opens their DMs gets
-them again.
+them again. A notice of its own (`notice`: the game's channel refuses the bot) is a DM
+apart from the hand's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -90,6 +92,15 @@ class HandDMs:
             if not playing or game.is_over:  # the last DM of this game for this player
                 self._messages.pop(key, None)
                 self._told_closed.discard(key)
+
+    async def notice(self, player: int, payload: dict) -> None:
+        """A DM of its own to a player, apart from their hand's (nothing if their DMs are
+        closed: the channel would be told of that, and the channel is what refuses us)."""
+        channel_id = await self._channel(player)
+        await self.spend()
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        with contextlib.suppress(discord.Forbidden):
+            await self.http.request(route, json=payload)
 
     def _keep(self, key: tuple[int, int], changes: list[Change]) -> None:
         """Put back what the DM did not carry, before anything newer."""

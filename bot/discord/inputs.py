@@ -1,9 +1,11 @@
-"""What players send, checked on arrival: slash command options, custom ids, picked values.
+"""What players send, checked on arrival: slash command options, custom ids and the
+messages they came from, picked values.
 
 A Discord client can be made to send anything: an option outside its choices or range,
-a custom id that was never on a message, values a picker never offered, a command
-from a DM. Nothing here trusts what the client claims: each function either returns
-the input in our own terms or raises UserError with a short, polite reason (never
+a custom id that was never on a message (or was on another: a hand panel's on the
+board, on another player's panel), values a picker never offered, a command from a DM.
+Nothing here trusts what the client claims: each function either returns the input in
+our own terms or raises (or returns) UserError with a short, polite reason (never
 echoing more than a few characters of what was sent).
 """
 
@@ -16,9 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n.catalogs import languages
 from bot.i18n.notation import UnreadableCard
 from bot.i18n.notation import parse_cards as read_cards
 from bot.views.components import CUSTOM_ID
+from bot.views.render import report_title
 from engine import Colour, Size
 from engine.cards import is_card
 
@@ -36,6 +40,10 @@ ACTIONS = {
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
+#: The launch report's title in every language: the public message with it is a report.
+REPORT_TITLES = frozenset(report_title(language) for language in languages())
+#: The board buttons a launch report carries too; no other comes from a report.
+REPORT_ACTIONS = frozenset(("reroll", "accept"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
 #: Longest piece of a player's input quoted back to them.
@@ -171,6 +179,55 @@ def read_click(data: dict[str, Any]) -> Click:
         match["arg"] or "",
         values,
     )
+
+
+def source_problem(
+    click: Click, message: discord.Message | None, user_id: int, board_id: int | None
+) -> UserError | None:
+    """Why a click cannot be taken from the message it came from (None: it can).
+
+    Discord sends a click only from the message that carries the component, but a client
+    can claim any custom id: a hand panel's ("h", "p") is taken only from the clicker's
+    own panel, an ephemeral message answering their interaction; a board's ("b") only
+    from the live board (`board_id`), an older board still showing the game's buttons,
+    or, for Reroll and Accept, the launch report. `message` is the one Discord sent with
+    the click, as it is now; who it answered is Discord's interaction metadata.
+    """
+    wrong = UserError("error.wrong_message")
+    if message is None:
+        return wrong
+    if click.kind != "b":
+        if not message.flags.ephemeral:
+            return wrong
+        metadata = message.interaction_metadata
+        # Discord names who interacted on every message answering an interaction (since
+        # 2024); were it ever missing, only that person could see the message to click it.
+        if metadata is not None and metadata.user.id != user_id:
+            return UserError("error.not_your_panel")
+        return None
+    if message.flags.ephemeral:
+        return wrong
+    if is_report(message):
+        return None if click.action in REPORT_ACTIONS else wrong
+    board_button = f"apo:b:{click.game}:"
+    if message.id != board_id and not any(i.startswith(board_button) for i in custom_ids(message)):
+        return wrong  # another of our messages (a post, a ping), never a board of this game
+    return None
+
+
+def is_report(message: discord.Message) -> bool:
+    """Whether a public message of ours is a launch report (by its title)."""
+    return bool(message.embeds) and message.embeds[0].title in REPORT_TITLES
+
+
+def custom_ids(message: discord.Message) -> list[str]:
+    """The custom ids of a message's components, as Discord sent the message."""
+    return [
+        item.custom_id
+        for row in message.components
+        for item in getattr(row, "children", ())
+        if getattr(item, "custom_id", None)
+    ]
 
 
 def panel_move(click: Click) -> dict[str, Any]:

@@ -17,6 +17,11 @@ board is posted again below as a follow-up instead (and when more than
 
 Hand DMs (bot.discord.dms) always spend the budget: they queue in a lane of their own, paced
 by one token bucket, so their backlog never holds the rest back.
+
+A channel that refuses the bot (bot.discord.access) gets no request through the channel
+routes: what needed one waits, parked by key, and is sent through the next interaction's
+token there, or once the permissions come back; the players are told once by DM, whoever
+interacts there once privately. Nothing is sent to a deleted channel, and its game ends.
 """
 
 from __future__ import annotations
@@ -33,10 +38,25 @@ import discord
 from discord.http import Route
 
 from bot.config import GLOBAL_RATE
+from bot.discord.access import (
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    NEEDED,
+    PICTURES,
+    UNKNOWN_CHANNEL,
+    Access,
+    ChannelUnusable,
+    Gone,
+    Refused,
+    blocks,
+    lacking,
+    named,
+)
 from bot.discord.dms import HandDMs
 from bot.discord.jobs import Job, Jobs, RateLimiter
-from bot.discord.tokens import Owned, Token, Tokens
-from bot.i18n.catalogs import t
+from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
+from bot.i18n.catalogs import language_of, t
+from bot.table import is_crewmate
 from bot.views import attachments, components, panel, render
 from bot.views.attachments import Picture
 from bot.views.message import Message
@@ -72,11 +92,17 @@ class Outbox:
         *,
         rate: float = GLOBAL_RATE,
         clock: Callable[[], float] = time.monotonic,
+        gone: Callable[[int], None] = lambda channel_id: None,
     ) -> None:
+        """`gone(channel_id)` is told when Discord answers that a game's channel is unknown."""
         self.client = client
         self.store = store
         self.audience = audience
         self._clock = clock
+        self._gone = gone
+        self.access = Access(client)
+        #: game id -> (its table, what waits for its channel to let the bot in, by key).
+        self._parked: dict[int, tuple[Table, dict[tuple, Job]]] = {}
         self.limiter = RateLimiter(rate)
         self.tokens = Tokens(client, lambda: self.clock())
         self.dms = HandDMs(
@@ -162,12 +188,28 @@ class Outbox:
         """No interaction will answer for what was just queued (a timer): send it now."""
         self._release(table.id)
 
-    def fresh_board(self, table: Table, content: str) -> None:
-        """Post a new board message (after a restart) instead of editing the old one."""
-        table.board_message_id = None
+    def fresh_board(self, table: Table, notice: Callable[[], str]) -> None:
+        """Post a new board message (after a restart) instead of editing the old one, with
+        `notice()` (worded when it is sent) as its content.
+
+        The old board stays the game's board until then (a click on it still plays)."""
         self._board_written.pop(table.id, None)
         self._board_owners.pop(table.id, None)
-        self._submit(("board", table.id), lambda: self._write_board(table, content))
+        self._submit(("board", table.id), lambda: self._write_board(table, notice))
+
+    def channel_gone(self, channel_id: int) -> None:
+        """The channel was deleted: nothing more is sent there, what waited for it is dropped."""
+        self.access.forget(channel_id)
+        for game_id, (table, _) in list(self._parked.items()):
+            if table.channel_id == channel_id:
+                del self._parked[game_id]
+
+    def permissions_changed(self, guild_id: int) -> None:
+        """A server's channels or roles changed: a channel that refused the bot and lets it
+        in now gets what waited for it."""
+        for table in self.access.refusing(guild_id):
+            if self.access.recheck(table) is not None:  # what it may do now goes
+                self._unpark(table.channel_id)
 
     def set_pings(self, guild_id: int, on: bool) -> None:
         self._pings_on[guild_id] = on
@@ -191,6 +233,7 @@ class Outbox:
         """
         token = self.tokens.new(interaction)
         self._fresh[table.id] = token
+        self._check_access(table, interaction, token)
         if panel_of is not None:
             player, version = panel_of
             self._panels.setdefault(table.id, {})[player] = token
@@ -224,16 +267,116 @@ class Outbox:
             owner = old if old is not None and old.message_id == old_message_id else None
             self._submit(("stub", old_message_id), lambda: self._stub(table, old_message_id, owner))
 
+    def old_board_clicked(self, table: Table, message_id: int) -> None:
+        """A click came from `message_id`, an older board still showing its buttons (one
+        from before a restart): it becomes the one-line link to the live board."""
+        self._submit(("stub", message_id), lambda: self._stub(table, message_id, None))
+
     # ------------------------------------------------------------- machinery
 
     def _hold(self, table: Table, key: tuple, job: Job) -> None:
-        self.jobs.hold(table.id, key, job)
+        self.jobs.hold(table.id, key, self._guarded(key, job, table))
 
     def _release(self, game_id: int) -> None:
         self.jobs.release(game_id)
 
     def _submit(self, key: tuple, job: Job) -> None:
-        self.jobs.submit(key, job)
+        self.jobs.submit(key, self._guarded(key, job))
+
+    def _guarded(self, key: tuple, job: Job, table: Table | None = None) -> Job:
+        """`job`, unless its game's channel was deleted; parked when its channel refuses
+        the bot (sent once it may, bot.discord.access)."""
+
+        async def guarded() -> None:
+            if table is not None and self.access.gone(table.channel_id):
+                return
+            try:
+                await job()
+            except Refused as refused:
+                self._park(refused.table, key, job)
+            except Gone:
+                pass
+
+        return guarded
+
+    # ------------------------------------------------- channels that refuse the bot
+
+    def _park(self, table: Table, key: tuple, job: Job) -> None:
+        """Keep a job its channel refused until the bot may post there (or a token can
+        carry it); the players of a game in play are told once, by DM."""
+        if self.access.gone(table.channel_id):
+            return
+        self._parked.setdefault(table.id, (table, {}))[1].setdefault(key, job)
+        game = table.game
+        if table.status != "active" or game is None:
+            return
+        for player in game.players:
+            if is_crewmate(player):
+                continue
+            if self.access.first_time_for(table.channel_id, player, "dm"):
+                told = ("dm", table.id, player, "refused")
+                self._submit(told, lambda player=player: self._tell_by_dm(table, player))
+
+    def _unpark(self, channel_id: int) -> None:
+        """Send what waited for the channel, its games' (through a token, or the channel)."""
+        waiting = [
+            game for game, (table, _) in self._parked.items() if table.channel_id == channel_id
+        ]
+        for game_id in waiting:
+            for key, job in self._parked.pop(game_id)[1].items():
+                self._submit(key, job)
+
+    def _check_access(self, table: Table, interaction: discord.Interaction, token: Token) -> None:
+        """What an interaction says the bot may do in its channel: a refusal is noted and
+        whoever interacted told once, privately; what waited goes with its token."""
+        missing = lacking(interaction.app_permissions, table.pictures)
+        if missing:
+            self.access.note(table, missing)
+            user = interaction.user.id
+            if self.access.first_time_for(table.channel_id, user, "here"):
+                language = language_of(interaction.locale)
+                text = t(language, "access.refused", missing=named(missing, language))
+                payload = Message(content=text).json() | {"flags": EPHEMERAL}
+                key = ("refused", table.id, user)
+                self._hold(table, key, lambda: self._tell_privately(token, payload))
+        else:
+            self.access.allowed(table.channel_id)
+        self._unpark(table.channel_id)
+
+    async def _tell_privately(self, token: Token, payload: dict) -> None:
+        with contextlib.suppress(discord.HTTPException):  # dismissed or expired: told later
+            await self.tokens.follow_up(token, payload)
+
+    async def _tell_by_dm(self, table: Table, player: int) -> None:
+        refused = self.access.refused(table)
+        if not refused or self.access.gone(table.channel_id):
+            return  # let in again meanwhile
+        language = await self.audience.player(player)
+        text = t(
+            language,
+            "access.refused_dm",
+            channel=f"<#{table.channel_id}>",
+            missing=named(refused, language),
+            id=table.id,
+        )
+        await self.dms.notice(player, Message(content=text).json())
+
+    def _refusal(self, table: Table, exc: discord.HTTPException) -> Refused | Gone | None:
+        """What a channel route's error means for the game's channel, if anything."""
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+            self.access.forget(table.channel_id)
+            self._gone(table.channel_id)
+            return Gone(table)
+        if isinstance(exc, discord.Forbidden) and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            # What the gateway's record says it lacks, and what Discord's answer means (so
+            # that no request like this one is tried again while the refusal lasts).
+            needed = (*NEEDED, PICTURES) if table.pictures else NEEDED
+            said = ("view_channel",) if exc.code == MISSING_ACCESS else needed
+            self.access.note(
+                table, tuple(dict.fromkeys((*(self.access.cached(table) or ()), *said)))
+            )
+            return Refused(table)
+        return None
 
     async def drain(self) -> None:
         """Wait until nothing is queued, held or being sent (tests and shutdown)."""
@@ -289,7 +432,14 @@ class Outbox:
     ) -> dict | None:
         """A request to the game's channel through the channel routes (global budget).
 
-        With `upload`, the picture goes along (a multipart request)."""
+        With `upload`, the picture goes along (a multipart request). Raises `Refused` (no
+        request) while the channel refuses the bot what it needs, `Gone` once it was deleted."""
+        if self.access.gone(table.channel_id):
+            raise Gone(table)
+        missing = self.access.refused(table)
+        if missing and blocks(missing, method, payload, upload is not None):
+            self.access.note(table, missing)
+            raise Refused(table)
         await self._spend()
         if message_id is None:
             route = Route(method, "/channels/{channel_id}/messages", channel_id=table.channel_id)
@@ -300,9 +450,15 @@ class Outbox:
                 channel_id=table.channel_id,
                 message_id=message_id,
             )
-        if upload is not None:
-            return await self.client.http.request(route, **upload.multipart(payload))
-        return await self.client.http.request(route, json=payload)
+        try:
+            if upload is not None:
+                return await self.client.http.request(route, **upload.multipart(payload))
+            return await self.client.http.request(route, json=payload)
+        except discord.HTTPException as exc:
+            unusable = self._refusal(table, exc)
+            if unusable is not None:
+                raise unusable from exc
+            raise
 
     async def _edit(
         self,
@@ -338,18 +494,20 @@ class Outbox:
 
     # ----------------------------------------------------------------- board
 
-    async def _write_board(self, table: Table, content: str | None = None) -> None:
+    async def _write_board(self, table: Table, notice: Callable[[], str] | None = None) -> None:
+        """The board shows the table now: edited, or posted below (with `notice()` as its
+        content, always posted below: a fresh board after a restart)."""
         version = components.drawn_version(table)
         buried = table.below > REPOST_AFTER
         shown = 0 <= version <= self._board_written.get(table.id, -1)
-        if content is None and shown and not buried:
+        if notice is None and shown and not buried:
             return  # an interaction response already showed this state
         message = attachments.board(table)
-        if content is not None:
-            message = replace(message, content=content)
+        if notice is not None:
+            message = replace(message, content=notice())
         pictured = message.picture
         payload = message.json(attachments=False)  # named by _attach or _post_board
-        if table.board_message_id is not None and not buried:
+        if table.board_message_id is not None and not buried and notice is None:
             owner = self._board_owner(table)
             if owner is not None:
                 try:
@@ -374,7 +532,7 @@ class Outbox:
                 except discord.HTTPException as exc:
                     if exc.code != TOO_OLD_TO_EDIT:
                         raise
-        await self._post_board(table, payload, pictured)
+        await self._post_board(table, payload, pictured, fresh=notice is not None)
         self._board_done(table, version)
 
     def _board_done(
@@ -405,12 +563,20 @@ class Outbox:
         payload["attachments"] = [shown.attachment()]
         return shown
 
-    async def _post_board(self, table: Table, payload: dict, shown: Picture | None) -> None:
-        """The board posted below (a follow-up when a token can carry it); the old one stubbed."""
+    async def _post_board(
+        self, table: Table, payload: dict, shown: Picture | None, *, fresh: bool = False
+    ) -> None:
+        """The board posted below (a follow-up when a token can carry it); the old one stubbed
+        (after a restart, `fresh`, only through a token: an hour-old message is left be)."""
         old_id, old_owner = table.board_message_id, self._board_owners.pop(table.id, None)
         if shown is not None:
             payload["attachments"] = [shown.attachment()]
-        sent = await self._follow_up(table, payload, shown)
+        try:
+            sent = await self._follow_up(table, payload, shown)
+        except ChannelUnusable:
+            if old_owner is not None:
+                self._board_owners[table.id] = old_owner
+            raise
         if isinstance(sent, Owned):
             table.board_message_id = sent.message_id
             self._board_owners[table.id] = sent
@@ -418,8 +584,8 @@ class Outbox:
             table.board_message_id = sent
         table.below = 0
         await self.store.set_board_message(table.id, table.board_message_id)
-        if old_id is not None:
-            owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
+        owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
+        if old_id is not None and (owner is not None or not fresh):
             self._submit(("stub", old_id), lambda: self._stub(table, old_id, owner))
 
     async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
@@ -459,14 +625,21 @@ class Outbox:
                 content=t(table.language, "notice.ping", player=render.mention(player)),
                 mentions={"users": [str(player)]},
             )
-            sent = await self._follow_up(table, ping.json())
+            try:
+                sent = await self._follow_up(table, ping.json())
+            except ChannelUnusable:
+                self._ping_due.setdefault(table.id, player)  # still due, unless overtaken
+                raise
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             old, self._pings[table.id] = self._pings.get(table.id), sent
         else:
             old = self._pings.pop(table.id, None)
         if old is not None:
-            await self._delete(table, old)
+            try:
+                await self._delete(table, old)
+            except Refused:  # taken down once the channel lets the bot in
+                self._park(table, ("unping", old.message_id), lambda: self._delete(table, old))
 
     async def _delete(self, table: Table, owned: Owned) -> None:
         try:

@@ -51,6 +51,8 @@ WARNINGS = (300, 60, 10)
 LOCK_WAIT = 1.0
 #: Seconds between attempts of a timer's action that could not be saved (the last repeats).
 TIMER_RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)
+#: The reason recorded with a game (or lobby) ended because its channel was deleted.
+CHANNEL_DELETED = "channel_deleted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,13 +541,44 @@ class GameService:
         table = self.table_in(channel_id)
         async with _held(table):
             if table.status == "lobby":
-                await self.store.cancel_lobby(table.id, now=self.now())
-                table.status = "abandoned"
-                self._forget(table)
-                self.notifier.board_changed(table)
+                await self._cancel_lobby(table)
                 return table
         await self.act(channel_id, by, {"type": "end", "reason": reason}, as_player=False)
         return table
+
+    async def channel_gone(self, channel_id: int) -> Table | None:
+        """The channel was deleted: its lobby or game ends at once, as abandoned (the reason
+        `CHANNEL_DELETED` in its log), in one transaction; its timers stop now. Retried as
+        timers are until saved; the table ended, if the channel had one."""
+        table = self.by_channel.get(channel_id)
+        if table is None:
+            return None
+        for timer in table.timers:
+            timer.cancel()
+        table.timers.clear()
+        if table.reshuffle_timer is not None:
+            table.reshuffle_timer.cancel()
+            table.reshuffle_timer = None
+
+        async def close(table: Table) -> None:
+            async with table.lock:
+                if not table.open:
+                    return
+                if table.status == "lobby":
+                    await self._cancel_lobby(table)
+                else:
+                    action = {"type": "end", "reason": CHANNEL_DELETED}
+                    await self._apply_locked(table, action, actor=None)
+
+        await self._until_saved(close, table, "timer.channel_deleted")
+        return table
+
+    async def _cancel_lobby(self, table: Table) -> None:
+        """Close a lobby that will not start (abandoned); the game's lock is held."""
+        await self.store.cancel_lobby(table.id, now=self.now())
+        table.status = "abandoned"
+        self._forget(table)
+        self.notifier.board_changed(table)
 
     def restyle(self, guild_id: int, language: str, cards: str) -> None:
         """A server chose another language or card display: its open games show it now."""

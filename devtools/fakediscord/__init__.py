@@ -41,15 +41,27 @@ test at teardown (``fake_discord`` fixture) unless claimed with
   uploaded are counted in its :class:`RequestRecord` (``uploads``);
 - nothing is logged at ERROR by discord.py's loggers.
 
-``forged=True`` on :meth:`FakeDiscord.invoke`, ``click`` and ``select`` sends what a
-tampered client could: option values outside the declaration, a server-only command
-from a DM, custom ids and select values the message never offered.
+Like Discord, a click or select choice is sent only for a component that is on the
+message now, enabled, with values it offers, on a message the user can see (else
+:class:`InvalidInvocation`). ``forged=True`` on :meth:`FakeDiscord.invoke`, ``click``
+and ``select`` sends what a tampered client could: option values outside the
+declaration, a server-only command from a DM, custom ids and select values the message
+never offered, on any message (another user's ephemeral one included). A message sent
+as an interaction's response or follow-up carries ``interaction_metadata`` (who
+interacted), as on Discord.
 
 Discord's ordinary answers are given without being violations: DMs to a user whose
 DMs are closed get 403, code 50007; an ephemeral message is unknown to the channel
 routes (404, code 10008: only its interaction token reaches it), and once the user
 dismissed it (``fake.dismiss(message)``) its token's edits get 404 too;
-``fake.expire_token(interaction)`` makes a token answer 401, code 50027;
+``fake.expire_token(interaction)`` makes a token answer 401, code 50027; a channel's
+routes answer as the bot's permissions there allow (guild, roles, then the channel's
+overwrites, set with ``fake.set_permissions(channel, role_or_member, deny=...)``, which
+sends CHANNEL_UPDATE): 403, code 50001 (Missing Access) when it cannot view the channel,
+403, code 50013 (Missing Permissions) when it lacks what the request needs, while
+interaction responses and tokens work whatever the channel allows and interactions carry
+``app_permissions`` for their channel; ``fake.delete_channel(channel)`` sends
+CHANNEL_DELETE and its routes answer 404, code 10003, from then on;
 ``fake.rate_limit_next(route)`` answers the next matching request with a 429 that
 discord.py retries, and ``fake.fail_next(route, status=503, times=n)`` with an outage.
 Each new message records whom its mentions notified (``Message.notified``, as its

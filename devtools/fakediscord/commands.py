@@ -234,9 +234,11 @@ def build_component_data(
 ) -> dict[str, Any]:
     """The ``data`` of a MESSAGE_COMPONENT interaction: a click or a select choice.
 
-    ``forged``: whatever custom id and values, as a tampered client could send them.
+    Discord sends one only for a component on that message, as it is now, which the
+    user can see. ``forged``: whatever custom id and values, as a tampered client could
+    send them, on any message that exists (another user's ephemeral one included).
     """
-    if not message.seen_by(user.id):
+    if message.deleted or not (forged or message.seen_by(user.id)):
         raise InvalidInvocation(f"user {user.id} cannot see message {message.id}")
     if forged:
         if values is None:
@@ -268,11 +270,12 @@ def build_component_data(
 def interaction_member_fields(
     world: World, channel: Channel, user: User
 ) -> tuple[Guild | None, dict[str, Any]]:
-    """The channel's guild (None in DMs) and the ``member``/``user`` part of an interaction."""
+    """The channel's guild (None in DMs) and the ``member``/``user`` part of an interaction
+    (a member's ``permissions`` are theirs in that channel, as on Discord)."""
     if channel.type is ChannelType.DM:
         return None, {"user": user.payload()}
     guild = world.guild(channel.guild_id)
     member: Member | None = guild.members.get(user.id)
     if member is None:
         raise InvalidInvocation(f"user {user.id} is not a member of guild {guild.id}")
-    return guild, {"member": member.payload(permissions=guild.permissions_of(member))}
+    return guild, {"member": member.payload(permissions=guild.permissions_in(member, channel))}

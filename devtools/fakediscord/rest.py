@@ -4,6 +4,14 @@ Handlers raise :class:`DiscordError` for the answers Discord gives to a bot's
 mistakes (unknown message, DMs closed, a second initial response...); the
 server turns them into Discord-shaped JSON errors. Rule breaches that a bot
 must never commit are also recorded as violations by ``FakeDiscord``.
+
+The channel routes answer as Discord does for the bot's permissions in the channel
+(`Guild.permissions_in`): 403 Missing Access (50001) without View Channel, 403 Missing
+Permissions (50013) without what the request needs (Send Messages to post, Attach Files
+to upload, Read Message History to read a message; embeds without Embed Links are left
+out, and a message left empty is refused with 50013). A deleted channel's routes answer
+404 Unknown Channel (10003). Interaction callbacks and webhooks (interaction tokens) are
+not subject to channel permissions.
 """
 
 from __future__ import annotations
@@ -17,9 +25,14 @@ import orjson
 from aiohttp import web
 
 from .state import (
+    ATTACH_FILES,
     CONTENT_LIMIT,
+    EMBED_LINKS,
     EPHEMERAL,
     LOADING,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     ChannelType,
@@ -255,7 +268,12 @@ class RestApi:
         channel = self._channel(request)
         if channel.type is ChannelType.DM and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
-        fields = _require_content(self._message_fields(request, existing=[]))
+        permissions = self._bot_permissions(channel)
+        _require(permissions, SEND_MESSAGES)
+        if request[FILES]:
+            _require(permissions, ATTACH_FILES)
+        fields = self._message_fields(request, existing=[])
+        fields = _require_content(_without_embeds_unless(permissions, fields))
         fields["flags"] = fields.get("flags", 0) & ~EPHEMERAL
         fields["notified"] = notified_by(
             fields.get("content", ""), request[BODY].get("allowed_mentions")
@@ -265,12 +283,17 @@ class RestApi:
 
     async def get_message(self, request: web.Request) -> web.Response:
         """GET /channels/{channel_id}/messages/{message_id}."""
-        return json_response(self._payload(self._channel_message(request)))
+        message = self._channel_message(request)
+        _require(self._bot_permissions(self._channel(request)), READ_MESSAGE_HISTORY)
+        return json_response(self._payload(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
-        """PATCH /channels/{channel_id}/messages/{message_id}."""
+        """PATCH /channels/{channel_id}/messages/{message_id} (one's own: View Channel does)."""
         message = self._channel_message(request)
-        self._edit(message, request)
+        permissions = self._bot_permissions(self._channel(request))
+        if request[FILES]:
+            _require(permissions, ATTACH_FILES)
+        self._edit(message, request, permissions=permissions)
         return json_response(self._payload(message))
 
     async def delete_message(self, request: web.Request) -> web.Response:
@@ -279,10 +302,21 @@ class RestApi:
         return web.Response(status=204)
 
     def _channel(self, request: web.Request) -> Channel:
+        """The request's channel: 404 Unknown Channel if there is none (deleted), 403
+        Missing Access if the bot cannot view it."""
         channel = self._world.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             raise DiscordError(404, 10003, "Unknown Channel")
+        if not self._bot_permissions(channel) & VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access")
         return channel
+
+    def _bot_permissions(self, channel: Channel) -> int:
+        """The bot's permissions in a channel (every one in a DM)."""
+        if channel.guild_id is None:
+            return ~0
+        guild = self._world.guild(channel.guild_id)
+        return guild.permissions_in(guild.members[self._world.bot.id], channel)
 
     def _channel_message(self, request: web.Request) -> Message:
         """A message through the channel routes: ephemeral ones are unknown there."""
@@ -398,6 +432,7 @@ class RestApi:
             interaction_id=interaction.id,
             application_id=self._world.application_id,
             visible_to=interaction.user.id if flags & EPHEMERAL else None,
+            interaction_metadata=_interaction_metadata(interaction),
         )
 
     async def create_followup(self, request: web.Request) -> web.StreamResponse:
@@ -472,9 +507,18 @@ class RestApi:
         return message.payload(self._fake.url)
 
     def _edit(
-        self, message: Message, request: web.Request, body: dict[str, Any] | None = None
+        self,
+        message: Message,
+        request: web.Request,
+        body: dict[str, Any] | None = None,
+        *,
+        permissions: int = ~0,
     ) -> None:
+        """Edit a message; through a channel route, as the bot's `permissions` there allow."""
         fields = self._message_fields(request, existing=message.attachments, body=body)
+        if fields.get("embeds") and not permissions & EMBED_LINKS:
+            _without_embeds_unless(permissions, {**_current(message), **fields})
+            fields["embeds"] = []
         fields.pop("flags", None)
         if self._fake.keep_history:
             message.history.append(message.snapshot())
@@ -567,6 +611,48 @@ class RestApi:
                         f"(it has {sorted(names)})",
                         request,
                     )
+
+
+def _interaction_metadata(interaction: Interaction) -> dict[str, Any]:
+    """Who caused a response or follow-up, as Discord tells it on the message."""
+    guild_id = interaction.channel.guild_id
+    metadata: dict[str, Any] = {
+        "id": str(interaction.id),
+        "type": int(interaction.type),
+        "user": interaction.user.payload(),
+        "authorizing_integration_owners": {} if guild_id is None else {"0": str(guild_id)},
+    }
+    if interaction.message is not None:  # a follow-up: the response came first
+        metadata["original_response_message_id"] = str(interaction.message.id)
+    if interaction.source_message is not None:
+        metadata["interacted_message_id"] = str(interaction.source_message.id)
+    return metadata
+
+
+def _require(permissions: int, needed: int) -> None:
+    """Discord's 403 Missing Permissions unless `permissions` hold every bit of `needed`."""
+    if permissions & needed != needed:
+        raise DiscordError(403, 50013, "Missing Permissions")
+
+
+def _without_embeds_unless(permissions: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """A new message's fields, its embeds left out without Embed Links (as Discord hides
+    them); Missing Permissions when nothing else would be left of it."""
+    if not fields.get("embeds") or permissions & EMBED_LINKS:
+        return fields
+    kept = {**fields, "embeds": []}
+    if not any(kept.get(name) for name in (*_CONTENT_FIELDS, "attachments")):
+        raise DiscordError(403, 50013, "Missing Permissions")
+    return kept
+
+
+def _current(message: Message) -> dict[str, Any]:
+    """A message's fields as an edit starts from them."""
+    return {
+        "content": message.content,
+        "components": message.components,
+        "attachments": message.attachments,
+    }
 
 
 def _require_content(fields: dict[str, Any]) -> dict[str, Any]:

@@ -45,6 +45,8 @@ from .state import (
     InteractionType,
     Member,
     Message,
+    Overwrite,
+    OverwriteType,
     Role,
     User,
     Violation,
@@ -328,6 +330,48 @@ class FakeDiscord:
         member = guild.members[user.id] = Member(user, guild.id, role_ids)
         return member
 
+    async def set_permissions(
+        self,
+        channel: Channel | int,
+        target: Role | Member | User,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """Set a channel's permission overwrite for a role (the guild's @everyone role
+        included) or a member, as a server's moderator does in the channel's settings.
+
+        ``allow`` and ``deny`` are permission bits (``discord.Permissions(...).value``);
+        both 0 removes the overwrite. A connected bot gets CHANNEL_UPDATE, as on Discord.
+        """
+        channel = self.world.channel(channel)
+        if isinstance(target, Role):
+            kind, target_id = OverwriteType.ROLE, target.id
+        else:
+            kind, target_id = OverwriteType.MEMBER, self.world.user(target).id
+        kept = [o for o in channel.overwrites if (o.type, o.id) != (kind, target_id)]
+        if allow or deny:
+            kept.append(Overwrite(target_id, kind, allow, deny))
+        channel.overwrites = kept
+        self.notifier.bump()
+        await self._tell_guild("CHANNEL_UPDATE", channel)
+
+    async def delete_channel(self, channel: Channel | int) -> None:
+        """Delete a guild channel: a connected bot gets CHANNEL_DELETE, and its routes answer
+        404 Unknown Channel (10003) from now on. Its messages stay readable by tests."""
+        channel = self.world.channel(channel)
+        if channel.guild_id is None:
+            raise ValueError("only a guild's channels can be deleted")
+        del self.world.guild(channel.guild_id).channels[channel.id]
+        del self.world.channels[channel.id]
+        self.notifier.bump()
+        await self._tell_guild("CHANNEL_DELETE", channel)
+
+    async def _tell_guild(self, event: str, channel: Channel) -> None:
+        """Dispatch a channel event to the session of its guild's shard, if a bot is there."""
+        if self.gateway.session_for(channel.guild_id) is not None:
+            await self.gateway.dispatch(event, channel.payload(), channel.guild_id)
+
     def set_dms_open(self, user: User | Member | int, is_open: bool) -> None:
         """Open or close a user's DMs; sending to closed DMs gets 403, code 50007."""
         self.world.user(user).dms_open = is_open
@@ -407,7 +451,10 @@ class FakeDiscord:
     ) -> Interaction:
         """Click the button ``custom_id`` on a message the bot sent.
 
-        ``forged=True``: any custom id, as if clicked on that message by a tampered client.
+        Raises :class:`InvalidInvocation` unless the message (as it is now) has that
+        button, enabled, and ``user`` can see the message, as Discord sends nothing else.
+        ``forged=True``: any custom id, as if clicked on that message (even one ``user``
+        cannot see) by a tampered client.
         """
         return await self._component_interaction(message, custom_id, user, None, forged)
 
@@ -422,7 +469,8 @@ class FakeDiscord:
     ) -> Interaction:
         """Choose ``values`` in the string select ``custom_id`` on a message the bot sent.
 
-        ``forged=True``: any custom id and values, whatever the message offers.
+        ``forged=True``: any custom id and values, whatever the message offers and
+        whoever can see it.
         """
         return await self._component_interaction(message, custom_id, user, list(values), forged)
 
@@ -483,7 +531,8 @@ class FakeDiscord:
             payload["guild_id"] = str(guild.id)
             payload["guild_locale"] = guild.preferred_locale
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-            payload["app_permissions"] = str(guild.permissions_of(guild.members[world.bot.id]))
+            bot = guild.members[world.bot.id]
+            payload["app_permissions"] = str(guild.permissions_in(bot, channel))
         if source_message is not None:
             payload["message"] = source_message.payload(self.url)
         await self.gateway.dispatch(
@@ -506,7 +555,7 @@ class FakeDiscord:
         With ``seen_by``, only what that user can see: public messages and the
         ephemeral ones shown to them.
         """
-        channel_id = self.world.channel(channel).id
+        channel_id = channel.id if isinstance(channel, Channel) else channel  # even deleted
         viewer = self.world.user(seen_by).id if seen_by is not None else None
         return [
             message

@@ -37,6 +37,17 @@ USER_MENTION = re.compile(r"<@!?([0-9]+)>")
 DEFAULT_EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1
+#: The permissions a channel's routes need (Discord's bits).
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+#: What a member who cannot send messages in a channel cannot do there either (Discord's
+#: implicit permissions).
+IMPLIED_BY_SEND = SEND_TTS_MESSAGES | EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE
 
 
 class ChannelType(IntEnum):
@@ -183,6 +194,32 @@ class Role:
         }
 
 
+class OverwriteType(IntEnum):
+    """Whom a channel's permission overwrite is for."""
+
+    ROLE = 0
+    MEMBER = 1
+
+
+@dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (@everyone's id is the guild's) or member."""
+
+    id: int
+    type: OverwriteType
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        """The overwrite object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "type": int(self.type),
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
 @dataclass
 class Channel:
     """A guild text channel or a DM channel."""
@@ -193,6 +230,9 @@ class Channel:
     guild_id: int | None = None
     position: int = 0
     recipient: User | None = None
+    #: Permission overwrites (guild channels), applied as Discord does (see
+    #: `Guild.permissions_in`).
+    overwrites: list[Overwrite] = field(default_factory=list)
 
     def payload(self) -> dict[str, Any]:
         """The channel object as Discord sends it."""
@@ -211,7 +251,7 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [overwrite.payload() for overwrite in self.overwrites],
             "parent_id": None,
             "topic": None,
             "nsfw": False,
@@ -278,6 +318,34 @@ class Guild:
         for role_id in member.role_ids:
             bits |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if bits & ADMINISTRATOR else bits
+
+    def permissions_in(self, member: Member, channel: Channel) -> int:
+        """The member's permissions in one of the guild's channels, computed as Discord does.
+
+        The guild-wide permissions (owner and administrators have all), then the channel's
+        overwrites: @everyone's, then the member's roles' (denies, then allows), then the
+        member's own; then the implicit ones: without View Channel nothing, without Send
+        Messages no embeds, files, TTS or @everyone either.
+        """
+        bits = self.permissions_of(member)
+        if bits == ALL_PERMISSIONS:
+            return bits
+        overwrites = {(o.type, o.id): o for o in channel.overwrites}
+        everyone = overwrites.get((OverwriteType.ROLE, self.id))
+        if everyone is not None:
+            bits = (bits & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role_id in member.role_ids:
+            role = overwrites.get((OverwriteType.ROLE, role_id))
+            if role is not None:
+                allow, deny = allow | role.allow, deny | role.deny
+        bits = (bits & ~deny) | allow
+        own = overwrites.get((OverwriteType.MEMBER, member.user.id))
+        if own is not None:
+            bits = (bits & ~own.deny) | own.allow
+        if not bits & SEND_MESSAGES:
+            bits &= ~IMPLIED_BY_SEND
+        return bits if bits & VIEW_CHANNEL else 0
 
     def payload(self) -> dict[str, Any]:
         """The GUILD_CREATE payload (channels and every member included)."""
@@ -379,6 +447,9 @@ class Message:
     #: Users this message notified when it was posted (mentions let through by its
     #: allowed_mentions; an ephemeral message or an edit notifies nobody).
     notified: set[int] = field(default_factory=set)
+    #: For an interaction's response or follow-up: that interaction (who interacted), as
+    #: Discord's ``interaction_metadata``; kept as it was when edited.
+    interaction_metadata: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -448,6 +519,8 @@ class Message:
         if self.application_id is not None:
             data["application_id"] = str(self.application_id)
             data["webhook_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
         return data
 
 

@@ -123,6 +123,9 @@ async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, 
         assert ann.content == "The game moved on since: here is your hand now."
         now = table.version
         reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
+        assert reply.ephemeral and "does not belong" in text_of(reply.message)  # not a panel
+        told = (await scene.cmd("hand", "cid")).message  # his own private answer
+        reply = await forge(told, "cid", f"apo:h:{table.id}:{now}:hint")
         assert reply.ephemeral and "not playing" in text_of(reply.message)
         # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
         assert table.game.active_player == scene.id("bob")

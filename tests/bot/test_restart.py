@@ -6,7 +6,7 @@ import pytest
 
 from bot.store.store import Store
 from engine import Game
-from tests.bot.helpers import Scene, button_id, start_bot_process, text_of
+from tests.bot.helpers import Scene, bot_state, button_id, start_bot_process, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -36,7 +36,8 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
         notice = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "back after a restart" in m.content]
         )
-        assert resumed.board_message_id == notice[0].id  # a fresh board, not an hour-old edit
+        # A fresh board, not an hour-old edit (posted once the server's channels are in).
+        await bot_state(lambda: resumed.board_message_id == notice[0].id)
         assert "Apophis arrives" in text_of(notice[0])
         draw = button_id(old_board, "draw")  # bob's turn, on the board from before the restart
         reply = await (await fake_discord.click(old_board, draw, user=scene["bob"])).wait_response()

@@ -14,7 +14,7 @@ from bot.discord import inputs
 from bot.discord.answers import clicked_board, release, send_reason, speaks
 from bot.discord.inputs import Click, parse_cards
 from bot.errors import StaleBoard, UserError
-from bot.i18n.catalogs import languages, t
+from bot.i18n.catalogs import t
 from bot.table import Table
 from bot.views import attachments, components, hints, narration, panel, render
 from engine import Colour, Size
@@ -28,8 +28,8 @@ COLOUR_CHOICES = [
     app_commands.Choice(name=t("en", f"choice.{c.value}"), value=c.value) for c in Colour
 ]
 SIZE_CHOICES = [app_commands.Choice(name=t("en", f"choice.{s.label}"), value=s.label) for s in Size]
-#: The launch report's title in every language (a click on a report is not on a board).
-REPORT_TITLES = frozenset(render.report_title(language) for language in languages())
+#: The board buttons that open the clicker's hand panel (My hand, Build…, Launch…, Discard…).
+PANEL_OPENERS = frozenset(("hand", "build", "launch", "discard"))
 #: Seconds before `/board` may post the same game's board again.
 BOARD_REPOST_SECONDS = 10.0
 #: The longest `cards` a player may type (far more than a hand: 7 cards fit in 30).
@@ -177,7 +177,7 @@ class Play(commands.Cog):
         await self.outbox.tokens.respond(interaction, message.json(), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
-    async def show_hand(self, interaction: discord.Interaction) -> None:
+    async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
         try:
             table = self.service.table_in(interaction.channel_id)
@@ -185,7 +185,7 @@ class Play(commands.Cog):
         except UserError as exc:
             await send_reason(interaction, exc)
             return
-        await self.answer_with_panel(interaction, table)
+        await self.answer_with_panel(interaction, table, note)
 
     def check_player(self, table: Table, user_id: int) -> None:
         game = table.game
@@ -219,6 +219,11 @@ class Play(commands.Cog):
                 raise UserError("error.buttons_over")
             if table.channel_id != interaction.channel_id:
                 raise UserError("error.other_channel")
+            problem = inputs.source_problem(
+                click, interaction.message, interaction.user.id, table.board_message_id
+            )
+            if problem is not None:  # a forged click: refused before anything is edited
+                raise problem
             if click.kind == "b":
                 await self.on_button(interaction, table, click.version, click.action)
             else:
@@ -233,18 +238,38 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
-        if action == "rules":
+        if on_old_board(interaction, table):
+            await self.on_old_board(interaction, table, action)
+        elif action == "rules":
             await self.bot.get_cog("Apophis").show_rules(interaction)
         elif action in ("join", "leave", "start", "crewadd", "crewdrop"):
             if table.status != "lobby":
                 raise UserError("error.lobby_buttons_over")
             await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
-        elif action in ("hand", "build", "launch", "discard"):
+        elif action in PANEL_OPENERS:
             await self.show_hand(interaction)
-        elif on_old_board(interaction, table):
-            await interaction.response.edit_message(**components.board_stub(table).kwargs())
         else:
             await self.act_by_button(interaction, table, version, {"type": action})
+
+    async def on_old_board(
+        self, interaction: discord.Interaction, table: Table, action: str
+    ) -> None:
+        """A click on a board a newer one replaced (the one from before a restart, or one
+        buried below): that board becomes the one-line link to the live one, whatever was
+        clicked. What only shows something privately is still shown (the clicker's panel,
+        with that link; the rules); a move is not played: the clicker sees the board turn
+        into the link, and plays on the live board."""
+        if action in PANEL_OPENERS or action == "rules":
+            if action == "rules":
+                await self.bot.get_cog("Apophis").show_rules(interaction)
+            else:
+                link = render.message_link(table.guild_id, table.channel_id, table.board_message_id)
+                await self.show_hand(
+                    interaction, t(speaks(interaction), "note.old_board", link=link)
+                )
+            self.outbox.old_board_clicked(table, interaction.message.id)
+        else:
+            await interaction.response.edit_message(**components.board_stub(table).kwargs())
 
     async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
         """A click on a hand panel: the panel itself is updated with what happened."""
@@ -320,11 +345,12 @@ class Play(commands.Cog):
 
 
 def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
-    """Whether the click is on a board message that a newer board replaced."""
+    """Whether the click is on a board message that a newer board replaced (none is older
+    while the live board is being posted again, after a restart)."""
     message = interaction.message
-    if message is None or message.id == table.board_message_id:
+    if message is None or table.board_message_id in (None, message.id):
         return False
-    return not (message.embeds and message.embeds[0].title in REPORT_TITLES)
+    return not inputs.is_report(message)
 
 
 async def setup(bot: ApophisBot) -> None:

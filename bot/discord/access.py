@@ -1,0 +1,185 @@
+"""Whether the bot may post in a game's channel, what it lacks there, and channels deleted.
+
+The channel routes (a board edited or posted when no interaction token is usable, notices,
+pings, the old board's stub) need View Channel and Send Messages (Send Messages in Threads
+in a thread), Embed Links for the board's and reports' embeds, and Attach Files for their
+pictures when the server shows them. Read Message History, which the invite asks for, is
+needed by no route the bot uses (it reads no message). Interaction tokens need none of
+them: a player's click or command works, and carries what follows it, whatever the
+channel allows.
+
+A channel that refuses the bot is noted once (logged once at WARNING, until the bot may
+post there again), by what the gateway told of its permissions, by an interaction's
+`app_permissions`, or by Discord's 403 (Missing Access, 50001; Missing Permissions, 50013):
+the outbox sends no request there that needs what it lacks (`blocks`) until the
+permissions come back (a channel or role update, or an interaction that shows them), and
+keeps what it could not send meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n.catalogs import t
+from bot.views.render import and_list
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+#: Discord's errors for a channel the bot cannot see, cannot act in, or that is gone.
+MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL = 50001, 50013, 10003
+#: What the channel routes need, by discord.py's names; pictures need `PICTURES` too.
+NEEDED = ("view_channel", "send_messages", "embed_links")
+PICTURES = "attach_files"
+IN_THREADS = {"send_messages": "send_messages_in_threads"}
+_IN_CHANNELS = {thread: channel for channel, thread in IN_THREADS.items()}
+
+
+class ChannelUnusable(Exception):
+    """A request to the game's channel cannot be sent (see the subclasses)."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(f"channel {table.channel_id} of game {table.id}")
+        self.table = table
+
+
+class Refused(ChannelUnusable):
+    """The channel refuses the bot (permissions): what was to be sent waits."""
+
+
+class Gone(ChannelUnusable):
+    """The channel was deleted: nothing is sent there any more."""
+
+
+def lacking(permissions: discord.Permissions, pictures: bool, *, thread: bool = False) -> tuple:
+    """What the bot lacks of what it needs, by discord.py's names (View Channel alone when
+    it cannot even see the channel: nothing else counts then)."""
+    if not permissions.view_channel:
+        return ("view_channel",)
+    needed = (*NEEDED, PICTURES) if pictures else NEEDED
+    if thread:
+        needed = tuple(IN_THREADS.get(name, name) for name in needed)
+    return tuple(name for name in needed if not getattr(permissions, name))
+
+
+def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> bool:
+    """Whether lacking `missing` keeps a channel-route request from going through: every one
+    needs View Channel, a new message Send Messages, embeds Embed Links, a file Attach Files
+    (editing or deleting its own message needs nothing more)."""
+    needed = {"view_channel"}
+    if method == "POST":
+        needed.add("send_messages")
+    if payload and payload.get("embeds"):
+        needed.add("embed_links")
+    if upload:
+        needed.add(PICTURES)
+    return any(_IN_CHANNELS.get(name, name) in needed for name in missing)
+
+
+def named(missing: tuple, language: str) -> str:
+    """The permissions as Discord's settings name them, in bold: "**Send Messages** and
+    **Embed Links**"."""
+    return and_list([f"**{t(language, 'permission.' + name)}**" for name in missing], language)
+
+
+@dataclass
+class _Refusal:
+    table: Table
+    missing: tuple
+    #: Who was told, by DM ("dm") or privately in the channel ("here"): each once while it lasts.
+    told: set[tuple[str, int]] = field(default_factory=set)
+
+
+class Access:
+    """The channels that refuse the bot (each noted once) and the deleted ones."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._refusals: dict[int, _Refusal] = {}
+        self._gone: set[int] = set()
+
+    def gone(self, channel_id: int) -> bool:
+        return channel_id in self._gone
+
+    def forget(self, channel_id: int) -> None:
+        """The channel was deleted: it is gone for good."""
+        self._gone.add(channel_id)
+        self._refusals.pop(channel_id, None)
+
+    def refused(self, table: Table) -> tuple:
+        """What the channel's routes would refuse for lack of permissions (empty: none, as
+        far as the bot knows): as noted, else as the gateway told the channel's permissions."""
+        refusal = self._refusals.get(table.channel_id)
+        if refusal is not None:
+            return refusal.missing
+        return self.cached(table) or ()
+
+    def cached(self, table: Table) -> tuple | None:
+        """What the bot lacks in the table's channel by the gateway's record of it; None
+        when the gateway did not tell (yet)."""
+        guild = self.client.get_guild(table.guild_id)
+        if guild is None or guild.unavailable or guild.me is None:
+            return None
+        channel = guild.get_channel_or_thread(table.channel_id)
+        if channel is None:
+            return None
+        thread = isinstance(channel, discord.Thread)
+        return lacking(channel.permissions_for(guild.me), table.pictures, thread=thread)
+
+    def note(self, table: Table, missing: tuple) -> bool:
+        """The channel refuses the bot `missing`; whether that is news (then logged, once)."""
+        refusal = self._refusals.get(table.channel_id)
+        if refusal is not None:
+            refusal.missing = missing or refusal.missing
+            return False
+        self._refusals[table.channel_id] = _Refusal(table, missing)
+        log.warning(
+            "cannot post in channel %d of server %d (game %d): missing %s; the game goes on "
+            "through its players' interactions, and what could not be sent waits until the "
+            "bot may post there again",
+            table.channel_id,
+            table.guild_id,
+            table.id,
+            named(missing, "en").replace("**", ""),
+        )
+        return True
+
+    def first_time_for(self, channel_id: int, user_id: int, where: str) -> bool:
+        """Whether `user_id` is yet to be told, `where` ("dm", or "here": privately in the
+        channel), that the channel refuses the bot (now told)."""
+        refusal = self._refusals.get(channel_id)
+        if refusal is None or (where, user_id) in refusal.told:
+            return False
+        refusal.told.add((where, user_id))
+        return True
+
+    def recheck(self, table: Table) -> bool | None:
+        """The gateway's record of the channel changed: True if the bot now lacks nothing
+        there (the refusal ends), False if it still lacks something (what is kept up to date),
+        None if the record says nothing of it."""
+        missing = self.cached(table)
+        if missing is None:
+            return None
+        if not missing:
+            return self.allowed(table.channel_id)
+        refusal = self._refusals.get(table.channel_id)
+        if refusal is not None:
+            refusal.missing = missing
+        return False
+
+    def allowed(self, channel_id: int) -> bool:
+        """The bot may post in the channel (again); whether it had been refused."""
+        refusal = self._refusals.pop(channel_id, None)
+        if refusal is not None:
+            log.info("may post in channel %d again (game %d)", channel_id, refusal.table.id)
+        return refusal is not None
+
+    def refusing(self, guild_id: int) -> list[Table]:
+        """The tables whose channel in this server refuses the bot."""
+        return [r.table for r in self._refusals.values() if r.table.guild_id == guild_id]
