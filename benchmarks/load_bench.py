@@ -499,8 +499,8 @@ class Load:
             self._recent.append((now, message.id))
             return message
 
-        def on_edit(message, request, body=None):
-            edit(message, request, body)
+        def on_edit(message, request, body=None, **options):
+            edit(message, request, body, **options)
             message.history.clear()
             now = time.monotonic()
             tab = self.boards.get(message.id)
