@@ -2,7 +2,8 @@
 
 Every layer above the store may import this module; it imports only the store's
 records and the engine. `Notifier` is what the game service tells whenever a table
-changes (the Discord outbox implements it, and the crewmates' driver wraps it).
+changes (the Discord outbox implements it, and the crewmates' driver wraps it); a
+crewmate's `Notice` says why it made a move, in public.
 """
 
 from __future__ import annotations
@@ -21,6 +22,19 @@ RECENT_LINES = 6
 
 #: A change of one player's hand, to be worded later: (message key, its cards).
 Change = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Why a crewmate makes a move its teammates might not expect, told in public with it.
+
+    `code` is one of `engine.crew.NOTICES` and `params` its parameters; `plan` the
+    rocket it aims for, as (colour, size) pieces bottom to top (empty: none).
+    """
+
+    code: str
+    params: dict[str, Any]
+    plan: tuple[tuple[str, int], ...] = ()
 
 
 def is_crewmate(player: int) -> bool:

@@ -6,7 +6,9 @@ driver stands between the game service and the notifier: what is meant for a pla
 changes (every change redraws its board), if a crewmate must act next, its move is
 scheduled 1 to 3 seconds later (scaled by APOPHIS_TIME_SCALE). The move is decided
 then, from the crewmate's view and the time left, and goes through the service like
-any player's, so it is told like one.
+any player's, so it is told like one; a move its teammates might not expect (every
+scrap, a risky launch) goes with the decision's notice, which the board tells in its
+place ("♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …").
 """
 
 from __future__ import annotations
@@ -18,17 +20,18 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.table import Change, Notifier, Table, is_crewmate
+from bot.table import Change, Notice, Notifier, Table, is_crewmate
 from engine import Phase
-from engine.crew import decide
+from engine.crew import Decision, decide
 
 log = logging.getLogger(__name__)
 
 #: The shortest and longest pause before a crewmate's move, in game seconds.
 PAUSE = (1.0, 3.0)
 
-#: Applies a crewmate's action to its game; False when it was refused (the game moved on).
-Act = Callable[[Table, int, dict[str, Any]], Awaitable[bool]]
+#: Applies a crewmate's action, with its notice, to its game; False when it was refused
+#: (the game moved on).
+Act = Callable[[Table, int, dict[str, Any], Notice | None], Awaitable[bool]]
 
 
 class CrewDriver:
@@ -118,7 +121,7 @@ class CrewDriver:
             return
         action = {k: v for k, v in decision.action.items() if k != "player"}
         log.debug("crewmate %s in game %s: %s", player, table.id, decision.reason)
-        if not await self.act(table, player, action):
+        if not await self.act(table, player, action, notice_of(decision)):
             self.wake(table)  # the game moved on meanwhile: decide again from where it is
 
     def stop(self) -> None:
@@ -128,3 +131,11 @@ class CrewDriver:
         self.pending.clear()
         for task in self.tasks:
             task.cancel()
+
+
+def notice_of(decision: Decision) -> Notice | None:
+    """What a crewmate tells the table of its decision (None: nothing to tell)."""
+    if decision.notice is None:
+        return None
+    plan = decision.plan.pieces if decision.plan is not None else ()
+    return Notice(decision.notice, dict(decision.notice_params), plan)

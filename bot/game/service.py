@@ -37,7 +37,7 @@ from bot.store.records import (
     WrongStatus,
 )
 from bot.store.store import Store
-from bot.table import Change, Notifier, Report, Table, is_crewmate, next_crewmate
+from bot.table import Change, Notice, Notifier, Report, Table, is_crewmate, next_crewmate
 from bot.views import narration, render
 from engine import MAX_PLAYERS, RESHUFFLE_SECONDS, Game, IllegalMove, Phase
 from engine import events as ev
@@ -247,9 +247,12 @@ class GameService:
         if by != table.host_id:
             raise UserError("error.host_seats_crew", host=render.mention(table.host_id))
 
-    async def _crewmate_acts(self, table: Table, crewmate: int, action: dict[str, Any]) -> bool:
+    async def _crewmate_acts(
+        self, table: Table, crewmate: int, action: dict[str, Any], notice: Notice | None = None
+    ) -> bool:
         """A crewmate's move, through the same path as a player's; False if refused.
 
+        Its `notice`, if any, tells the move in public in place of the usual line.
         Crewmates do not play on once every person has left: the game ends instead, as
         abandoned. A move that cannot be saved is retried as timers are (the channel is
         told once that the game is held up), until it is saved or no longer possible.
@@ -263,7 +266,7 @@ class GameService:
                 if table.game is not None and all(is_crewmate(p) for p in table.game.players):
                     await self.end(table.channel_id, crewmate, "only_crewmates")
                 else:
-                    await self.act(table.channel_id, crewmate, action)
+                    await self.act(table.channel_id, crewmate, action, notice=notice)
             except UserError as exc:  # the game moved on: the driver decides again
                 refused.append(exc)
 
@@ -347,12 +350,14 @@ class GameService:
         *,
         expected_version: int | None = None,
         as_player: bool = True,
+        notice: Notice | None = None,
     ) -> ActionResult:
         """Apply one player's action to the channel's game.
 
         `expected_version` (from a button) refuses an action aimed at an older board.
         `as_player` puts the user into the action as its "player"; moderation actions
         (skip, remove someone else, end) pass False and name their target themselves.
+        `notice` (a crewmate's) says why the move was made: it tells the move in public.
         """
         table = self.table_in(channel_id)
         async with _held(table):
@@ -367,10 +372,14 @@ class GameService:
                 raise UserError("error.too_late")
             if as_player:
                 action = {**action, "player": user_id}
-            return await self._apply_locked(table, action, actor=user_id)
+            return await self._apply_locked(table, action, actor=user_id, notice=notice)
 
     async def _apply_locked(
-        self, table: Table, action: dict[str, Any], actor: int | None
+        self,
+        table: Table,
+        action: dict[str, Any],
+        actor: int | None,
+        notice: Notice | None = None,
     ) -> ActionResult:
         game = table.game
         assert game is not None
@@ -407,7 +416,7 @@ class GameService:
             table.game = Game.restore(table.stored)
             raise
         table.stored = state
-        result = self._after_commit(table, events, now, actor)
+        result = self._after_commit(table, events, now, actor, notice)
         if host is not None:
             table.host_id = host
             line = t(table.language, "notice.new_host", player=render.mention(host))
@@ -454,12 +463,17 @@ class GameService:
         )
 
     def _after_commit(
-        self, table: Table, events: list[ev.Event], now: float, actor: int | None
+        self,
+        table: Table,
+        events: list[ev.Event],
+        now: float,
+        actor: int | None,
+        notice: Notice | None = None,
     ) -> ActionResult:
         game = table.game
         assert game is not None
         language = table.language
-        told = [(e, line) for e in events if (line := narration.narrate_event(e, language))]
+        told = [(e, line) for e in events if (line := narration.narrate_event(e, language, notice))]
         lines = [line for _, line in told]
         table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
         table.seats = list(game.players)

@@ -1,7 +1,9 @@
 """Hints: what the crew policy (engine.crew) would do in a player's place, in one private line.
 
-The policy explains a decision by a reason code and its parameters; here they become a
-sentence in the player's language, with cards as their server shows them.
+The policy explains a decision by a reason code and its parameters, and names the rocket
+it aims for; here they become a sentence in the player's language, with cards as their
+server shows them: "Build the medium blue section toward red L + blue M + yellow M (the
+team has red L; damage 42% a launch)."
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
-from bot.views.render import and_list, cards_text
+from bot.views.narration import scrap_reason
+from bot.views.render import and_list, cards_text, plan_text, suit_marks
 from engine import Colour, Phase, Size
 from engine.crew import Decision, decide
 
@@ -35,24 +38,40 @@ def hint_line(table: Table, player: int, now: float, language: str) -> str:
 
 
 def decision_text(decision: Decision, language: str, style: str) -> str:
-    """A crew decision as one sentence, from its reason code and parameters."""
+    """A crew decision as one sentence, from its reason code and parameters; it names the
+    rocket it aims for (`Decision.plan`), what the team has of it, and what the move adds."""
     params: dict[str, Any] = decision.params
+    plan = decision.plan
+    key = f"hint.{decision.reason}"
     words: dict[str, Any] = {}
+    if plan is not None:
+        words["plan"] = plan_text(plan.pieces, language)
+        built = [piece for piece, done in zip(plan.pieces, plan.built, strict=True) if done]
+        if built and decision.reason in ("build", "draw_for_plan"):
+            words["built"] = plan_text(built, language)
+            key += ".on"  # the team has part of it
+        words["needs"] = suit_marks([Colour(c) for c in plan.sequence_needs], style)
     if "cards" in params:
         words["cards"] = cards_text(params["cards"], language, style)
+        words["count"] = len(params["cards"])
     if "damage" in params:
         words["odds"] = _odds(params, language)
     if decision.reason == "build":
         colour, size = Colour(params["colour"]), Size(params["size"])
         words["section"] = t(language, f"section.{colour.value}.{size.label}")
     elif decision.reason == "draw_for_sequence":
-        words["suits"] = " ".join(Colour(c).symbol for c in params["suits"])
+        suits = [Colour(c) for c in params["suits"]]
+        words["suits"], words["count"] = suit_marks(suits, style), len(suits)
     elif decision.reason == "draw_for_plan":
-        short = [f"{n} {Colour(c).symbol}" for c, n in params["short"].items()]
+        short = [f"{n} {suit_marks([Colour(c)], style)}" for c, n in params["short"].items()]
         words["wanted"] = and_list(short, language) or t(language, "hint.more_cards")
     elif decision.reason == "reroll":
         words["step"] = t(language, f"step.{params['step']}.inline")
-    text = t(language, f"hint.{decision.reason}", **words)
+    elif decision.notice is not None and decision.reason in ("scrap_dead", "scrap_restart"):
+        pieces = plan.pieces if plan is not None else ()
+        words["why"] = scrap_reason(decision.notice, decision.notice_params, pieces, language)
+        key += ".why"
+    text = t(language, key, **words)
     if "turns_left" in params:
         text += " " + t(language, "hint.hurry", count=params["turns_left"])
     return text

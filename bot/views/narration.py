@@ -3,24 +3,42 @@
 Pure functions of the engine's events. Public lines use events as the public sees them
 (`Event.seen_by(None)`), so no card of a hand can reach them; a player's own changes
 (cards drawn, paid, discarded) are kept as a message key and its cards, and worded
-only when shown, in that player's language and the server's card display.
+only when shown, in that player's language and the server's card display. A crewmate's
+move that comes with a notice (engine.crew's `NOTICES`) is told by the notice instead:
+what it did and why, in one line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import has, t
-from bot.table import Change
-from bot.views.render import COLOUR_EMOJI, and_list, cards_text, mention, section_text
+from bot.table import Change, Notice
+from bot.views.render import (
+    COLOUR_EMOJI,
+    and_list,
+    cards_text,
+    mention,
+    plan_text,
+    section_text,
+)
 from engine import Colour, Outcome
 from engine import events as ev
 
 BEGAN: Change = ("change.began", ())
 
 
-def narrate_event(event: ev.Event, language: str) -> str | None:
-    """One event told publicly, or None for events not worth a line."""
+def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) -> str | None:
+    """One event told publicly, or None for events not worth a line.
+
+    A crewmate's `notice` tells the event it explains (its scrap, or the cards it played
+    toward a risky launch) in place of the usual line.
+    """
+    if notice is not None and (line := notice_line(event, notice, language)):
+        return line
     match event.seen_by(None):
         case ev.CardsDrawn(player=p, count=n):
             return t(language, "event.drew", player=mention(p), count=n)
@@ -86,6 +104,71 @@ def narrate_event(event: ev.Event, language: str) -> str | None:
             key = "abandoned." + str(reason).lower().replace(" ", "_")
             return t(language, key) if has(key) else t(language, "abandoned.other")
     return None
+
+
+def notice_line(event: ev.Event, notice: Notice, language: str) -> str | None:
+    """A crewmate's move told with its reason, or None if `event` is not the move it explains:
+    "♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …"."""
+    params = notice.params
+    match event.seen_by(None):
+        case ev.RocketScrapped(player=p) if notice.code.startswith("scrap_"):
+            key = "crew.scrapped_own" if notice.code == "scrap_restart" else "crew.scrapped"
+            why = scrap_reason(notice.code, params, notice.plan, language)
+            return t(language, key, player=mention(p), why=why)
+        case ev.SequenceExtended(player=p, added=added, colours=colours) if (
+            notice.code == "launch_risky"
+        ):
+            if params.get("explode"):
+                key = "crew.launch_risky_explode"
+            elif params.get("deflect"):
+                key = "crew.launch_risky_deflect"
+            else:
+                key = "crew.launch_risky"
+            return t(
+                language,
+                key,
+                player=mention(p),
+                played=" ".join(COLOUR_EMOJI[Colour(c)] for c in added),
+                length=len(colours),
+                success=round(params["success"] * 100),
+                explode=round(params.get("explode", 0.0) * 100),
+            )
+    return None
+
+
+def scrap_reason(
+    code: str, params: dict[str, Any], plan: Sequence[tuple[str, int]], language: str
+) -> str:
+    """Why a rocket is scrapped (a scrap notice of engine.crew and its parameters; `plan`
+    the rocket aimed for after it), as a clause: "it cannot pass the fuel check, …"."""
+    if code == "scrap_no_fuel":
+        return t(
+            language,
+            "crew.why.no_fuel",
+            count=params["points"],
+            fuel=params["fuel"],
+            needed=params["needed"],
+        )
+    if code == "scrap_no_warhead":
+        warheads = " ".join(COLOUR_EMOJI[Colour(c)] for c in params["warheads"])
+        return t(language, "crew.why.no_warhead", warheads=warheads)
+    if code == "scrap_sequence_dead":
+        return t(
+            language,
+            f"crew.why.sequence_dead.{params['cause']}",
+            fuel=params["fuel"],
+            needed=params["needed"],
+        )
+    if code == "scrap_too_late":
+        return t(
+            language,
+            "crew.why.too_late",
+            count=params["turns_needed"],
+            left=params["turns_left"],
+            plan=plan_text(plan, language),
+        )
+    gain = format_decimal(round(params["gain"], 1), locale=language)
+    return t(language, "crew.why.restart", gain=gain, plan=plan_text(plan, language))
 
 
 def _step(step: str, language: str) -> str:

@@ -77,6 +77,19 @@ def section_text(colour: Colour | str, size: Size | int, language: str) -> str:
     return f"{COLOUR_EMOJI[colour]} {t(language, f'section.{colour.value}.{size.label}')}"
 
 
+def plan_text(pieces: Sequence[tuple[str, int]], language: str) -> str:
+    """A rocket in pieces, bottom to top, as players say it: "red L + yellow M + blue S"."""
+    return " + ".join(
+        t(
+            language,
+            "section.short",
+            colour=t(language, f"colour.{colour}"),
+            size=t(language, f"size.short.{Size(size).label}"),
+        )
+        for colour, size in pieces
+    )
+
+
 def suit_name(colour: Colour, language: str, style: str) -> str:
     """A suit as the server's deck names it: "hearts" (suits) or "red" (colours)."""
     return t(language, f"{'colour' if style == 'colours' else 'suit'}.{colour.value}")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bot.i18n.catalogs import t
 from engine import Phase
 from engine.crew import decide
+from engine.standin import standin_action
 from tests.bot.helpers import Scene, bot_state, text_of
+from tests.i18n.test_catalogs import messages
 
 pytestmark = pytest.mark.e2e
 
@@ -117,3 +122,155 @@ async def test_crewmates_do_not_play_on_alone(fake_discord, make_bot):
         assert "You left the game" in text_of(reply.message)
         await bot_state(lambda: table.status == "abandoned")
         assert table.game.players == [-1]
+
+
+async def play(scene: Scene, name: str, action: dict) -> None:
+    """One action of `name`'s (data for `Game.apply`), through the slash commands."""
+    kind = action["type"]
+    if kind == "build":
+        sizes = {1: "small", 2: "medium", 3: "large"}
+        options = {"colour": action["colour"], "size": sizes[action["size"]]}
+    elif kind in ("launch", "discard"):
+        options = {"cards": " ".join(action["cards"])}
+    else:
+        options = {}
+    reply = await scene.cmd(kind, name, **options)
+    assert reply.ephemeral, kind
+
+
+def last_actions(scene: Scene, table) -> list[str]:
+    """The lines of the board's *Last actions*, as the channel reads them."""
+    (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] in LAST_ACTIONS]
+    return field["value"].split("\n")
+
+
+LAST_ACTIONS = {t("en", "board.recent"), t("fr", "board.recent")}
+
+
+def scrap_told(language: str, player: str) -> re.Pattern:
+    """A line telling `player`'s scrap with one of the reasons the catalog words."""
+    catalog = messages(language)
+
+    def pattern(text: str) -> str:  # a message, its placeholders matching anything
+        return re.sub(r"\\\{\w+\\\}", ".+", re.escape(text))
+
+    reasons = "|".join(
+        pattern(text)
+        for key, texts in catalog.items()
+        if key.startswith("crew.why.")
+        for text in texts
+    )
+    lines = [
+        re.escape(text.format(player=player, why="WHY")).replace("WHY", f"(?:{reasons})")
+        for key in ("crew.scrapped", "crew.scrapped_own")
+        for text in catalog[key]
+    ]
+    return re.compile("|".join(lines))
+
+
+#: The crewmate's scrap in the arranged position, as the board tells it.
+NO_FUEL = {
+    "en": "♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, even with all the "
+    "yellow that still fits (1 fuel of 7 points, 2 needed).",
+    "fr": "♻️ 🤖 Robot 1 a mis la fusée au rebut : elle ne peut pas réussir le contrôle du "
+    "carburant, même avec tout le jaune qu’on peut encore y ajouter (1 de carburant pour 7 "
+    "points, il en faut 2).",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
+    fake_discord, make_bot, language
+):
+    """Ann (a person, played by the stand-in: a plan of her own, never a scrap) and a
+    crewmate, to the end of a game. The crewmate first meets a rocket that cannot pass the
+    fuel check and scraps it; each of its scraps is one line of *Last actions*, its
+    reason in the server's language, in place of the plain line."""
+    bot = make_bot(time_scale=100)
+    scene = Scene(fake_discord, bot, names=("ann",))
+    scene.guild.preferred_locale = scene["ann"].user.locale = language
+    crewmate = "🤖 Robot 1"
+    plain = t(language, "event.scrapped", player=crewmate, sections=0, cards=0)
+    plain = plain[: plain.index("(") + 1]  # "♻️ 🤖 Robot 1 scrapped the rocket ("
+    told = scrap_told(language, crewmate)
+    async with fake_discord.connected(bot):
+        await open_lobby_with_crewmates(scene, 1, difficulty="hard", rules="basic")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table, ann = scene.live(), scene.id("ann")
+        # Ann built the large red and the small blue, the crewmate the medium blue: only
+        # the small yellow still fits, and 1 fuel of 7 points fails the check (2 needed).
+        scene.arrange(
+            rocket=[("red", 3), ("blue", 2), ("blue", 1)],
+            builders=[ann, -1, ann],
+            hands=[["9D"], ["10H", "3H", "6S"]],
+        )
+        seen, scraps, turns = 0, 0, 0
+        while True:
+            await bot_state(
+                lambda: (
+                    not table.lock.locked()  # the last move committed and told
+                    and (
+                        table.game.is_over
+                        or (
+                            table.game.active_player == ann
+                            and table.game.phase is not Phase.RESHUFFLE
+                        )
+                    )
+                ),
+                timeout=10,
+            )
+            await bot.outbox.drain()
+            log = await bot.store.game_log(table.id)
+            for logged in log[seen:]:
+                if logged.actor == -1 and logged.action["type"] == "scrap":
+                    scraps += 1
+                    lines = last_actions(scene, table)
+                    if scraps == 1:
+                        assert NO_FUEL[language] in lines
+                    assert any(told.fullmatch(line) for line in lines), lines
+                    assert not any(line.startswith(plain) for line in lines), lines
+            seen = len(log)
+            if table.game.is_over or turns >= 60:
+                break
+            await play(scene, "ann", standin_action(table.game.view_for(ann)))
+            turns += 1
+        assert scraps >= 1
+        scene.assert_no_cards_in_public()
+
+
+#: The crewmate's launch in the arranged position, as the board tells it.
+RISKY = {
+    "en": "🔢 🤖 Robot 1 added 🟥 🟦 🟨 to the launch sequence (4/4) for a risky launch: 8% "
+    "chance to damage Apophis.",
+    "fr": "🔢 🤖 Robot 1 a ajouté 🟥 🟦 🟨 à la séquence de lancement (4/4) pour un lancement "
+    "risqué : 8 % de chances d’endommager Apophis.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_crewmates_risky_launch_is_told_with_its_odds(fake_discord, make_bot, language):
+    """Ann started the launch sequence of a small red and a small yellow: the crewmate
+    completes it (the best it can do), and the board says the launch is risky, with its
+    odds, in the line that tells the cards it played."""
+    bot = make_bot(time_scale=100)
+    scene = Scene(fake_discord, bot, names=("ann",))
+    scene.guild.preferred_locale = scene["ann"].user.locale = language
+    async with fake_discord.connected(bot):
+        await open_lobby_with_crewmates(scene, 1, difficulty="beginner", rules="basic")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table, ann = scene.live(), scene.id("ann")
+        scene.arrange(
+            rocket=[("red", 1), ("yellow", 1)],
+            builders=[ann, ann],
+            sequence=["5C"],
+            sequence_by=[ann],
+            hands=[["6H"], ["7H", "2D", "KS", "4S"]],
+            dice=[1],  # the accuracy roll misses
+        )
+        await scene.cmd("draw", "ann")
+        await bot_state(lambda: table.game.rocket == [] and not table.lock.locked(), timeout=10)
+        await bot.outbox.drain()
+        lines = last_actions(scene, table)
+        assert RISKY[language] in lines
+        played = t(language, "event.sequence", player="🤖 Robot 1", played="🟥 🟦 🟨", length=4)
+        assert played not in lines  # told once, with its odds

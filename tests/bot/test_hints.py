@@ -38,6 +38,48 @@ async def test_a_hint_is_private_changes_nothing_and_can_be_followed(fake_discor
         scene.assert_no_cards_in_public()
 
 
+#: Ann's hint on Bob's large red, then Bob's once she built the medium blue.
+PLAN_HINTS = {
+    "en": (
+        "💡 Build the medium blue section toward red L + blue M + yellow M (the team has red L; "
+        "damage 42% a launch).",
+        "💡 Build the medium red section toward red L + blue M + red M + yellow M + red S + blue "
+        "S + yellow S (the team has red L + blue M; damage 100% a launch).",
+    ),
+    "fr": (
+        "💡 Construisez la moyenne section bleue de la fusée rouge G + bleu M + jaune M "
+        "(l’équipe a déjà rouge G ; dégâts 42 % par lancement).",
+        "💡 Construisez la moyenne section rouge de la fusée rouge G + bleu M + rouge M + jaune M "
+        "+ rouge P + bleu P + jaune P (l’équipe a déjà rouge G + bleu M ; dégâts 100 % par "
+        "lancement).",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_hint_names_the_plan_what_the_team_has_and_what_the_move_adds(
+    fake_discord, make_bot, language
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+        for name in ("ann", "bob"):
+            scene[name].user.locale = language
+        bob = scene.id("bob")
+        scene.arrange(
+            rocket=[("red", 3)],
+            builders=[bob],
+            hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
+        )
+        reply = await scene.cmd("hint", "ann")
+        assert text_of(reply.message) == PLAN_HINTS[language][0]
+        await scene.cmd("build", "ann", colour="blue", size="medium")  # as hinted
+        assert table.game.builders == [bob, scene.id("ann")]
+        reply = await scene.cmd("hint", "bob")
+        assert text_of(reply.message) == PLAN_HINTS[language][1]
+
+
 async def test_a_hint_outside_a_game_is_refused_politely(fake_discord, make_bot):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
