@@ -133,12 +133,7 @@ class GameService:
         return changed
 
     def _forget(self, table: Table) -> None:
-        for timer in table.timers:
-            timer.cancel()
-        table.timers.clear()
-        if table.reshuffle_timer is not None:
-            table.reshuffle_timer.cancel()
-            table.reshuffle_timer = None
+        _stop_timers(table)
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
@@ -567,12 +562,7 @@ class GameService:
         table = self.by_channel.get(channel_id)
         if table is None:
             return None
-        for timer in table.timers:
-            timer.cancel()
-        table.timers.clear()
-        if table.reshuffle_timer is not None:
-            table.reshuffle_timer.cancel()
-            table.reshuffle_timer = None
+        _stop_timers(table)
 
         async def close(table: Table) -> None:
             async with table.lock:
@@ -717,6 +707,16 @@ _LAUNCH_DETAIL = (
     ev.RerollUsed,
     ev.RerollDeclined,
 )
+
+
+def _stop_timers(table: Table) -> None:
+    """The game's clock, warnings and reshuffle timer stop (none fires any more)."""
+    for timer in table.timers:
+        timer.cancel()
+    table.timers.clear()
+    if table.reshuffle_timer is not None:
+        table.reshuffle_timer.cancel()
+        table.reshuffle_timer = None
 
 
 @contextlib.asynccontextmanager
