@@ -9,7 +9,7 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.discord.client import ApophisBot
@@ -167,18 +167,34 @@ class DiskFull:
     The error is injected at the store, as SQLite raises it: nothing is written.
     """
 
-    def __init__(self, store, monkeypatch) -> None:
+    def __init__(
+        self, store, monkeypatch, refuse: Callable[[dict], bool] = lambda kw: True
+    ) -> None:
+        """`refuse(keyword arguments)` picks the commits that fail (by default, every one)."""
         self.full = False
         self.refused = 0
         commit = store.commit_action
 
         async def commit_unless_full(*args: Any, **kwargs: Any) -> int:
-            if self.full:
+            if self.full and refuse(kwargs):
                 self.refused += 1
                 raise sqlite3.OperationalError("database or disk is full")
             return await commit(*args, **kwargs)
 
         monkeypatch.setattr(store, "commit_action", commit_unless_full)
+
+
+def content(reply) -> str:
+    """The content of an interaction's first response."""
+    return reply.response_data["content"]
+
+
+async def forged(fake, command: str, scene: Scene, user: str, channel=None, **options):
+    """A slash command as a tampered client sends it (options unchecked), answered."""
+    interaction = await fake.invoke(
+        command, user=scene[user], channel=channel or scene.channel, forged=True, **options
+    )
+    return await interaction.wait_response()
 
 
 def button_id(message, action: str) -> str:

@@ -11,23 +11,19 @@ import pytest
 from bot.game import service as service_module
 from devtools.fakediscord import InvalidInvocation, ViolationKind
 from engine import Phase
-from tests.bot.helpers import DiskFull, Scene, bot_state, text_of, write_lock_held
+from tests.bot.helpers import (
+    DiskFull,
+    Scene,
+    bot_state,
+    content,
+    forged,
+    text_of,
+    write_lock_held,
+)
 
 pytestmark = pytest.mark.e2e
 
 HELD_UP = "holds the game up"
-
-
-def content(reply) -> str:
-    return reply.response_data["content"]
-
-
-async def forged(fake, command: str, scene: Scene, user: str, channel=None, **options):
-    """A slash command as a tampered client sends it (options unchecked), answered."""
-    interaction = await fake.invoke(
-        command, user=scene[user], channel=channel or scene.channel, forged=True, **options
-    )
-    return await interaction.wait_response()
 
 
 # ------------------------------------------------------------ 1. timers and a full disk

@@ -6,19 +6,19 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-import sqlite3
-from typing import Any
 
 import discord
 import pytest
 
 from bot.game import service as service_module
 from bot.store.store import Store
-from engine import Phase
 from tests.bot.helpers import (
+    DiskFull,
     Scene,
     bot_state,
     button_id,
+    content,
+    forged,
     start_bot_process,
     text_of,
     write_lock_held,
@@ -28,35 +28,6 @@ from tests.bot.test_crewmates import open_lobby_with_crewmates
 pytestmark = pytest.mark.e2e
 
 HELD_UP = "holds the game up"
-
-
-def content(reply) -> str:
-    return reply.response_data["content"]
-
-
-async def forged(fake, command: str, scene: Scene, user: str, **options):
-    """A slash command as a tampered client sends it (options unchecked), answered."""
-    interaction = await fake.invoke(
-        command, user=scene[user], channel=scene.channel, forged=True, **options
-    )
-    return await interaction.wait_response()
-
-
-class CrewmateDiskFull:
-    """The store's commits fail as on a full disk while `full` is set, for the commits
-    that `refuse(kwargs)` picks (by default every one)."""
-
-    def __init__(self, store, monkeypatch, refuse=lambda kwargs: True) -> None:
-        self.full, self.refused = False, 0
-        commit = store.commit_action
-
-        async def commit_unless_full(*args: Any, **kwargs: Any) -> int:
-            if self.full and refuse(kwargs):
-                self.refused += 1
-                raise sqlite3.OperationalError("database is locked")
-            return await commit(*args, **kwargs)
-
-        monkeypatch.setattr(store, "commit_action", commit_unless_full)
 
 
 # ------------------------------------------------- 1. a crewmate's move that cannot be saved
@@ -73,7 +44,7 @@ async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
         await scene.cmd("apophis start", "ann", first=scene["ann"])
         table = scene.live()
         scene.arrange(hands=[["2C", "3H"], ["4D", "5S"]])
-        disk = CrewmateDiskFull(bot.store, monkeypatch, lambda kwargs: kwargs["actor"] == -1)
+        disk = DiskFull(bot.store, monkeypatch, lambda kwargs: kwargs["actor"] == -1)
         disk.full = True
         await scene.cmd("draw", "ann")  # the crewmate's turn: its move cannot be saved
         version = table.version
@@ -100,7 +71,7 @@ async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
         await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
         await scene.cmd("apophis start", "ann", first=scene["ann"])
         table = scene.live()
-        disk = CrewmateDiskFull(bot.store, monkeypatch)
+        disk = DiskFull(bot.store, monkeypatch)
         await scene.cmd("apophis leave", "ann")
         disk.full = True
         await bot_state(lambda: disk.refused >= 2 or table.status == "abandoned")
@@ -141,7 +112,8 @@ async def test_with_only_crewmates_left_nobody_is_made_host(fake_discord, make_b
         assert "is the host now" not in text_of(left.message)
         await bot_state(lambda: table.status == "abandoned")
         assert not [line for line in table.recent if "is the host now" in line]
-        assert table.game.phase is not Phase.REROLL
+        assert table.host_id == scene.id("ann")  # no crewmate was made host
+        assert (await bot.store.get_game(table.id)).host_id == scene.id("ann")
 
 
 # ------------------------------------------------------- 3. clicks queued behind a busy game

@@ -12,13 +12,9 @@ import logging
 
 import pytest
 
-from tests.bot.helpers import Scene, button_id, text_of
+from tests.bot.helpers import Scene, button_id, content, text_of
 
 pytestmark = pytest.mark.e2e
-
-
-def content(reply) -> str:
-    return reply.response_data["content"]
 
 
 def versions(*messages) -> list[int]:
