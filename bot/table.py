@@ -124,10 +124,23 @@ class Table:
     cards: str = "suits"
     #: Whether the board carries its picture (the server's setting).
     pictures: bool = True
+    #: People's display names by user id, as they took their seats.
+    names: dict[int, str] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
         return self.status in ("lobby", "active")
+
+    def name_of(self, player: int) -> str:
+        """A player's name as a picture can draw it: their display name, "Robot 1" for a
+        crewmate, else their seat ("#2", for a seat taken before names were kept)."""
+        if is_crewmate(player):
+            return f"Robot {-player}"
+        name = self.names.get(player)
+        if name:
+            return name
+        seats = list(self.game.players) if self.game is not None else self.seats
+        return f"#{seats.index(player) + 1}" if player in seats else "?"
 
     def time_left(self, now: float) -> float | None:
         if self.deadline is not None:
@@ -150,6 +163,7 @@ class Table:
             board_message_id=record.board_message_id,
             deadline=record.clock_deadline,
             remaining=record.clock_remaining,
+            names=dict(record.names),
         )
         if record.state is not None:
             table.game, table.stored = Game.restore(record.state), record.state

@@ -179,13 +179,21 @@ class GameService:
         rules: str,
         difficulty: str,
         length_seconds: int,
+        host_name: str | None = None,
     ) -> Table:
-        """A new lobby in the channel, the host in the first seat."""
+        """A new lobby in the channel, the host in the first seat (with their display name)."""
         if channel_id in self.by_channel:
             raise _busy(self.by_channel[channel_id])
         try:
             record = await self.store.create_lobby(
-                guild_id, channel_id, host_id, rules, difficulty, length_seconds, now=self.now()
+                guild_id,
+                channel_id,
+                host_id,
+                rules,
+                difficulty,
+                length_seconds,
+                now=self.now(),
+                host_name=host_name,
             )
         except ChannelBusy:
             raise UserError("error.channel_busy") from None
@@ -194,7 +202,8 @@ class GameService:
         self._track(table)
         return table
 
-    async def join(self, channel_id: int, user_id: int) -> Table:
+    async def join(self, channel_id: int, user_id: int, name: str | None = None) -> Table:
+        """Seat a person in the lobby, with their display name (for the board's picture)."""
         table = self.table_in(channel_id)
         async with _held(table):
             if table.status != "lobby":
@@ -204,12 +213,14 @@ class GameService:
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("error.full")
             try:
-                record = await self.store.add_player(table.id, user_id, now=self.now())
+                record = await self.store.add_player(
+                    table.id, user_id, now=self.now(), name=name
+                )
             except AlreadySeated:
                 raise UserError("error.already_seated") from None
             except LobbyFull:
                 raise UserError("error.full") from None
-            table.seats = list(record.players)
+            table.seats, table.names = list(record.players), dict(record.names)
         return table
 
     async def add_crewmate(self, channel_id: int, by: int) -> Table:

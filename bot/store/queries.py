@@ -133,20 +133,24 @@ def _in_shards(shards: Shards, column: str = "guild_id") -> str:
     return f" AND ({column} >> 22) % {shards.count} IN ({ids})"
 
 
-def _game(row: Sequence[Any], seats: Sequence[tuple[int, float | None]]) -> GameRecord:
-    """A record from a row of _GAME_COLUMNS and the game's (user_id, left_at) in seat order."""
+def _game(
+    row: Sequence[Any], seats: Sequence[tuple[int, float | None, str | None]]
+) -> GameRecord:
+    """A record from a row of _GAME_COLUMNS and the game's (user_id, left_at, name) in seat
+    order."""
     state = row[10]
     return GameRecord(
         *row[:10],
         None if state is None else orjson.loads(state),
         *row[11:],
-        players=tuple(user for user, left_at in seats if left_at is None),
-        starting_players=tuple(user for user, _ in seats),
+        players=tuple(user for user, left_at, _ in seats if left_at is None),
+        starting_players=tuple(user for user, _, _ in seats),
+        names={user: name for user, _, name in seats if name},
     )
 
 
-def _seats(game_id: int) -> Transaction[list[tuple[int, float | None]]]:
-    query = "SELECT user_id, left_at FROM players WHERE game_id = ? ORDER BY seat"
+def _seats(game_id: int) -> Transaction[list[tuple[int, float | None, str | None]]]:
+    query = "SELECT user_id, left_at, name FROM players WHERE game_id = ? ORDER BY seat"
     return (yield rows(query, game_id))
 
 
@@ -171,13 +175,13 @@ def load_open_games(shards: Shards) -> Transaction[list[GameRecord]]:
     )
     games = yield rows(query)
     query = (
-        "SELECT p.game_id, p.user_id, p.left_at FROM games AS g {open_index} "
+        "SELECT p.game_id, p.user_id, p.left_at, p.name FROM games AS g {open_index} "
         f"{{join}} players AS p ON p.game_id = g.id WHERE g.{_IS_OPEN}"
         f"{_in_shards(shards, 'g.guild_id')} ORDER BY p.game_id, p.seat"
     )
-    seats: dict[int, list[tuple[int, float | None]]] = {}
-    for game_id, user_id, left_at in (yield rows(query)):
-        seats.setdefault(game_id, []).append((user_id, left_at))
+    seats: dict[int, list[tuple[int, float | None, str | None]]] = {}
+    for game_id, user_id, left_at, name in (yield rows(query)):
+        seats.setdefault(game_id, []).append((user_id, left_at, name))
     return [_game(row, seats.get(row[0], ())) for row in games]
 
 
@@ -224,6 +228,7 @@ def create_lobby(
     difficulty: str,
     length_seconds: int,
     now: float,
+    host_name: str | None = None,
 ) -> Transaction[GameRecord]:
     query = (
         "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
@@ -237,24 +242,26 @@ def create_lobby(
         if "channel_id" in str(exc):
             raise ChannelBusy(f"Channel {channel_id} already has an open game.") from None
         raise
-    query = "INSERT INTO players (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)"
-    yield count(query, game_id, host_id, now)
+    query = "INSERT INTO players (game_id, seat, user_id, joined_at, name) VALUES (?, 0, ?, ?, ?)"
+    yield count(query, game_id, host_id, now, host_name)
     return (yield from load_game(game_id))
 
 
-def add_player(game_id: int, user_id: int, now: float) -> Transaction[GameRecord]:
+def add_player(
+    game_id: int, user_id: int, now: float, name: str | None = None
+) -> Transaction[GameRecord]:
     yield from _require_status(game_id, "lobby")
-    seated = [user for user, _ in (yield from _seats(game_id))]
+    seated = [user for user, _, _ in (yield from _seats(game_id))]
     if user_id in seated:
         raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
     if len(seated) >= MAX_PLAYERS:
         raise LobbyFull(f"Game {game_id} already has {MAX_PLAYERS} players.")
     query = (
-        "INSERT INTO players (game_id, seat, user_id, joined_at) "
+        "INSERT INTO players (game_id, seat, user_id, joined_at, name) "
         "SELECT CAST(? AS BIGINT), COALESCE(MAX(seat) + 1, 0), CAST(? AS BIGINT), "
-        "CAST(? AS DOUBLE PRECISION) FROM players WHERE game_id = ?"
+        "CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT) FROM players WHERE game_id = ?"
     )
-    yield count(query, game_id, user_id, now, game_id)
+    yield count(query, game_id, user_id, now, name, game_id)
     return (yield from load_game(game_id))
 
 
@@ -285,7 +292,7 @@ def start_game(
     now: float,
 ) -> Transaction[GameRecord]:
     yield from _require_status(game_id, "lobby")
-    seated = [user for user, _ in (yield from _seats(game_id))]
+    seated = [user for user, _, _ in (yield from _seats(game_id))]
     if seated != players:
         raise SeatsChanged(
             f"Game {game_id} has players {seated}, but the state being started has {players}."

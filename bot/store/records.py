@@ -7,7 +7,7 @@ database is behind it (SQLite or PostgreSQL).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import DIFFICULTY_MINUTES
@@ -122,6 +122,8 @@ class GameRecord:
     players: tuple[int, ...]
     #: Everyone who took a seat, in seat order: the players `Game.new` was given.
     starting_players: tuple[int, ...]
+    #: People's display names when they took their seats (by user id; crewmates have none).
+    names: dict[int, str] = field(default_factory=dict)
 
     def time_left(self, now: float) -> float | None:
         """Seconds left on the clock at `now` (None for a lobby)."""

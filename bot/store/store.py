@@ -95,6 +95,7 @@ class Store:
         length_seconds: int,
         *,
         now: float | None = None,
+        host_name: str | None = None,
     ) -> GameRecord:
         """Open a lobby in a channel with the host in seat 0; ChannelBusy if one is open."""
         check_choice("rules", rules, RULES)
@@ -108,13 +109,14 @@ class Store:
             difficulty,
             length_seconds,
             _now(now),
+            host_name,
         )
 
     async def add_player(
-        self, game_id: int, user_id: int, *, now: float | None = None
+        self, game_id: int, user_id: int, *, now: float | None = None, name: str | None = None
     ) -> GameRecord:
-        """Seat a player in a lobby (after those already seated)."""
-        return await self._db.write(queries.add_player, game_id, user_id, _now(now))
+        """Seat a player in a lobby (after those already seated), with their display name."""
+        return await self._db.write(queries.add_player, game_id, user_id, _now(now), name)
 
     async def remove_player(self, game_id: int, user_id: int) -> GameRecord:
         """Free a player's seat in a lobby (the others keep their join order)."""

@@ -72,6 +72,9 @@ SEED = {
         UPDATE guild_settings SET cards = 'colours', discord_locale = 'fr' WHERE guild_id = 10;
         INSERT INTO user_locales (user_id, locale) VALUES (9, 'fr');
     """,
+    8: """
+        UPDATE players SET name = 'Chloé' WHERE game_id = 2 AND user_id = 9;
+    """,
 }
 
 

@@ -27,7 +27,8 @@ async def table_rows(conn: asyncpg.Connection) -> dict[str, list[tuple]]:
     query = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
     tables = [row[0] for row in await conn.fetch(query)]
     return {
-        table: [tuple(row) for row in await conn.fetch(f"SELECT * FROM {table} ORDER BY 1")]
+        # In a stable order: PostgreSQL may return rows in another order after an ALTER.
+        table: sorted((tuple(row) for row in await conn.fetch(f"SELECT * FROM {table}")), key=repr)
         for table in tables
     }
 

@@ -23,6 +23,7 @@ from bot.store.records import (
     WrongStatus,
 )
 from bot.store.store import Store
+from bot.table import Table
 from engine import Game
 
 from .helpers import (
@@ -108,6 +109,17 @@ async def test_lobby_seats_in_join_order(store: Store) -> None:
     assert lobby.players == lobby.starting_players == (100, 300, 400, 500)
     with pytest.raises(GameNotFound):
         await store.add_player(12345, 1)
+
+
+async def test_seats_keep_their_players_names(store: Store) -> None:
+    lobby = await store.create_lobby(1, 10, 100, "basic", "easy", 600, host_name="Ada")
+    await store.add_player(lobby.id, 200, name="Brahim")
+    await store.add_player(lobby.id, -1)  # a crewmate has no name
+    await store.add_player(lobby.id, 300)  # a name not given (kept as unknown)
+    (found,) = [g for g in await store.load_active_games() if g.id == lobby.id]
+    assert found.names == (await store.get_game(lobby.id)).names == {100: "Ada", 200: "Brahim"}
+    table = Table.from_record(found)
+    assert [table.name_of(p) for p in found.players] == ["Ada", "Brahim", "Robot 1", "#4"]
 
 
 async def test_start_game_needs_the_lobby_as_stored(store: Store) -> None:

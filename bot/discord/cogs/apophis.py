@@ -94,6 +94,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                 rules=rules,
                 difficulty=difficulty,
                 length_seconds=length,
+                host_name=interaction.user.display_name,
             )
         except UserError as exc:
             await send_reason(interaction, exc)
@@ -163,7 +164,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
     ) -> Table | ActionResult:
         channel, user = interaction.channel_id, interaction.user.id
         if action == "join":
-            return await self.service.join(channel, user)
+            return await self.service.join(channel, user, interaction.user.display_name)
         if action == "leave":
             return await self.service.leave(channel, user)
         if action == "crewadd":
