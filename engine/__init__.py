@@ -48,6 +48,7 @@ from engine.cards import (
     Size,
     card_label,
     colour_of,
+    fuel_needed,
     full_deck,
     section_label,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "Size",
     "card_label",
     "colour_of",
+    "fuel_needed",
     "full_deck",
     "rocket_points",
     "section_label",

@@ -42,6 +42,12 @@ class Colour(StrEnum):
         return _ROLE[self]
 
 
+def fuel_needed(total_points: int) -> int:
+    """The booster fuel (yellow points) a rocket of `total_points` needs to pass the fuel
+    check: a quarter of its points, rounded up."""
+    return -(-total_points // 4)
+
+
 _SUIT_LETTER = {Colour.GREEN: "C", Colour.RED: "H", Colour.BLUE: "D", Colour.YELLOW: "S"}
 _SUIT_SYMBOL = {Colour.GREEN: "♣", Colour.RED: "♥", Colour.BLUE: "♦", Colour.YELLOW: "♠"}
 _SUIT_NAME = {

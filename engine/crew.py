@@ -72,7 +72,16 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from engine.cards import Colour, Rules, Section, Size, card_label, colour_of, section_label
+from engine.cards import (
+    Colour,
+    Rules,
+    Section,
+    Size,
+    card_label,
+    colour_of,
+    fuel_needed,
+    section_label,
+)
 from engine.events import PlayerId
 from engine.game import HAND_LIMIT, Phase, PlayerView
 from engine.odds import (
@@ -372,16 +381,16 @@ def _why_dead(view: PlayerView) -> tuple[str, dict[str, Any]]:
     points = points_of(table.rocket)
     total = sum(points)
     if table.sequence:
-        fuelled = 4 * points[YELLOW] >= total
+        fuelled = points[YELLOW] >= fuel_needed(total)
         return "scrap_sequence_dead", {
             "cause": "warhead" if fuelled else "fuel",
             "fuel": points[YELLOW],
-            "needed": -(-total // 4),
+            "needed": fuel_needed(total),
         }
     yellow_left = sum(_available(view)[YELLOW])  # all the yellow that fits: the most fuel
     fuel, total = points[YELLOW] + yellow_left, total + yellow_left
-    if 4 * fuel < total:
-        return "scrap_no_fuel", {"fuel": fuel, "points": total, "needed": -(-total // 4)}
+    if fuel < fuel_needed(total):
+        return "scrap_no_fuel", {"fuel": fuel, "points": total, "needed": fuel_needed(total)}
     warheads = ["red"] if table.rules is Rules.ADVANCED else ["red", "green"]
     return "scrap_no_warhead", {"warheads": warheads}
 

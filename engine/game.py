@@ -16,6 +16,7 @@ from engine.cards import (
     Section,
     Size,
     colour_of,
+    fuel_needed,
     full_deck,
     is_card,
     section_label,
@@ -782,7 +783,7 @@ class Game:
         total_points = sum(points.values())
         if step == "fuel":
             fuel = points[Colour.YELLOW]
-            needed = -(-total_points // 4)  # 25% of the points, rounded up
+            needed = fuel_needed(total_points)
             return LaunchStep(
                 step,
                 None,
@@ -790,7 +791,7 @@ class Game:
                 fuel,
                 needed,
                 False,
-                4 * fuel >= total_points,
+                fuel >= needed,
             )
         if step == "launch":
             parts = (("booster fuel", points[Colour.YELLOW]),)

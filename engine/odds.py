@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.cards import Colour, Rules, Size
+from engine.cards import Colour, Rules, Size, fuel_needed
 
 COLOURS: tuple[Colour, ...] = (Colour.GREEN, Colour.RED, Colour.BLUE, Colour.YELLOW)
 GREEN, RED, BLUE, YELLOW = range(4)
@@ -36,7 +36,7 @@ def _with_rerolls(steps: list[float], rerolls: int) -> float:
 def _launch_odds(rules: Rules, apophis: int, points: Points) -> tuple[float, float]:
     green, red, blue, yellow = points
     total = sum(points)
-    if total == 0 or 4 * yellow < total:
+    if total == 0 or yellow < fuel_needed(total):
         return 0.0, 0.0  # no rocket, or it fails the fuel check
     hit = _chance(apophis + blue)
     if rules is Rules.BASIC:

@@ -31,7 +31,7 @@ from bot.views.components import (
     rows,
 )
 from bot.views.message import Message
-from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of
+from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of, fuel_needed
 from engine.crew import advises
 
 if TYPE_CHECKING:
@@ -62,13 +62,13 @@ def panel_message(
         description=render.hand_text(view.hand, language, table.cards),
         colour=render.board_colour(table, view.table, left),
     )
+    now_lines = [situation(table, view, now, language)]
+    if table.open and view.table.phase is not Phase.OVER:
+        now_lines.insert(0, render.clock_text(table, left, language))
     embed.add_field(
-        name=t(language, "panel.now"), value=situation(table, view, now, language), inline=False
+        name=t(language, "panel.now"), value="\n".join(filter(None, now_lines)), inline=False
     )
-    footer = t(language, "board.footer", id=table.id, version=table.version)
-    if left is not None and (table.deadline is not None or table.remaining is not None):
-        footer += " · " + t(language, "panel.left", left=render.duration(left))
-    embed.set_footer(text=footer)
+    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
     return Message(
         content=(note or "")[: render.CONTENT_LIMIT],
         embed=embed,
@@ -95,13 +95,42 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     if public.phase is Phase.REROLL:
         left = (public.pending or {}).get("rerolls", 0)
         return t(language, "panel.reroll", count=left)
-    lines = [t(language, "panel.your_turn")]
+    moves = render.or_list(your_moves(view, language), language)
+    lines = [t(language, "panel.your_turn", moves=moves)]
+    if public.rocket:
+        lines.append(render.rocket_line(public, language))
     if not build_options(view):
         lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         lines.append(t(language, "panel.needs", suits=needs))
     return "\n".join(lines)
+
+
+def your_moves(view: PlayerView, language: str) -> list[str]:
+    """The moves open to the active player now, in words ("draw", "build", ...)."""
+    public = view.table
+    possible = {
+        "draw": True,
+        "build": bool(build_options(view)),
+        "launch": bool(launch_cards(view)),
+        "scrap": bool(public.rocket or public.sequence),
+    }
+    return [t(language, f"panel.move.{move}") for move, can in possible.items() if can]
+
+
+def after_build(view: PlayerView, colour: Colour, size: Size) -> tuple[int, int, int]:
+    """The rocket's points, fuel and the fuel it needs once this section is built."""
+    points = dict(view.table.points)
+    points[colour] = points.get(colour, 0) + int(size)
+    total = sum(points.values())
+    return total, points.get(Colour.YELLOW, 0), fuel_needed(total)
+
+
+def fuel_short(view: PlayerView) -> bool:
+    """Whether the rocket, as it stands, fails the fuel check when launched."""
+    points = view.table.points
+    return points.get(Colour.YELLOW, 0) < fuel_needed(sum(points.values()))
 
 
 def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
@@ -193,6 +222,8 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
     launch_label = (
         t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
     )
+    if launch and fuel_short(view):
+        launch_label = t(language, "button.launch_will_fail", launch=launch_label)
     items = [
         button(
             gid,
@@ -232,11 +263,16 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         items.append(None)  # sections on rows of their own
         for colour, size in build_options(view)[:MAX_BUILD_BUTTONS]:
             cost = card_text(f"{int(size)}{colour.suit}", language, style)
+            total, fuel, needed = after_build(view, colour, size)
             label = t(
                 language,
                 "button.build",
                 section=t(language, f"build.{colour.value}.{size.label}"),
                 cost=cost,
+                points=render.count(language, "board.points", total),
+                fuel=fuel,
+                needed=needed,
+                mark="✓" if fuel >= needed else "✗",
             )
             items.append(
                 button(

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
+from babel.lists import format_list
+from babel.numbers import format_percent
 
 from bot.i18n import notation
 from bot.i18n.catalogs import t
@@ -29,7 +31,9 @@ from engine import (
     Rules,
     Size,
     colour_of,
+    fuel_needed,
 )
+from engine.odds import odds, points_of
 
 if TYPE_CHECKING:
     from bot.store.records import Stats
@@ -105,6 +109,11 @@ def and_list(items: Sequence[str], language: str) -> str:
     if len(items) <= 1:
         return "".join(items)
     return t(language, "list.and", items=", ".join(items[:-1]), last=items[-1])
+
+
+def or_list(items: Sequence[str], language: str) -> str:
+    """ "a, b, or c" as the language writes a choice (Babel's list patterns)."""
+    return format_list(list(items), style="or", locale=language)
 
 
 def count(language: str, key: str, n: int) -> str:
@@ -336,11 +345,15 @@ def reshuffle_left(table: Table, now: float) -> int | None:
     return max(math.ceil((table.reshuffle_ends - now) * table.time_scale), 0)
 
 
-def clock_text(table: Table, time_left: float | None) -> str:
+def clock_text(table: Table, time_left: float | None, language: str | None = None) -> str:
+    """The countdown as nothing between two edits can make stale: while it runs, Discord's
+    own relative time ("in 12 minutes") beside the exact arrival time; stopped, what is left.
+    In `language` (the server's unless given)."""
+    language = language or table.language
     if table.deadline is not None and time_left is not None:
-        return t(table.language, "clock.running", left=duration(time_left), at=int(table.deadline))
+        return t(language, "clock.running", at=round(table.deadline))
     if time_left is not None:
-        return t(table.language, "clock.paused", left=duration(time_left))
+        return t(language, "clock.paused", left=duration(time_left))
     return ""
 
 
@@ -355,7 +368,40 @@ def _status_line(table: Table, view: PublicView, time_left: float | None) -> str
             return t(language, key, left=duration(time_left or 0))
         return t(language, "status.ended")
     now = time.time()
-    return f"{clock_text(table, time_left)}\n{next_step(table, view, now)}".strip()
+    lines = [clock_text(table, time_left)]
+    if view.rocket:
+        lines.append(rocket_line(view, language))
+    lines.append(next_step(table, view, now))
+    return "\n".join(line for line in lines if line)
+
+
+def rocket_line(view: PublicView, language: str) -> str:
+    """The rocket in one line: its points, the fuel check in words, and the chances of a
+    launch now ("🚀 10 points · fuel 2 of 3 needed ✗ · a launch now fails")."""
+    total = sum(view.points.values())
+    fuel, needed = view.points.get(Colour.YELLOW, 0), fuel_needed(total)
+    fuelled = fuel >= needed
+    parts = [
+        count(language, "board.points", total),
+        t(language, "board.fuel.ok" if fuelled else "board.fuel.short", fuel=fuel, needed=needed),
+    ]
+    if not fuelled:
+        parts.append(t(language, "board.odds.no_fuel"))
+    else:
+        damage, deflection = odds(view.rules, view.apophis_value, points_of(view.rocket))
+        key = "board.odds.basic" if view.rules is Rules.BASIC else "board.odds.advanced"
+        parts.append(
+            t(language, key, damage=percent(damage, language), deflection=percent(deflection, language))
+        )
+    return "🚀 " + " · ".join(parts)
+
+
+def percent(chance: float, language: str) -> str:
+    """A chance as the language writes a percentage ("33%", "33 %"); only a sure thing
+    reads 100%, only an impossible one 0%."""
+    if 0 < chance < 1:
+        chance = min(max(chance, 0.01), 0.99)
+    return format_percent(chance, locale=language)
 
 
 def launch_embed(language: str, lines: Sequence[str], finished: bool) -> discord.Embed:
