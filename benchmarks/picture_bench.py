@@ -29,6 +29,15 @@ from engine import events as ev
 from engine.simulate import POLICIES
 
 MAX_ACTIONS = 300
+NAMES = ("Ann", "Bartholomew the Magnificent", "Robot 1", "Chloé")  # one shortened to fit
+
+
+def shown(view) -> Shown:
+    return board_picture.shown(view, "en", NAMES[: len(view.seats)])
+
+
+def board(view) -> bytes:
+    return board_picture.draw(view, "en", NAMES[: len(view.seats)])
 
 
 def games_and_launches(count: int, policy: str):
@@ -48,9 +57,9 @@ def games_and_launches(count: int, policy: str):
             else:
                 events = game.apply(play(game.view_for(game.active_player), None, rng))
             view = game.public_view()
-            if board_picture.shown(view, "en") != last:
+            if shown(view) != last:
                 tables.append(view)
-                last = board_picture.shown(view, "en")
+                last = shown(view)
             if any(isinstance(e, ev.LaunchStep) for e in events):
                 launches.append(events)
         games.append(tables)
@@ -87,12 +96,12 @@ def next_tables(games) -> dict[str, tuple[list[float], int]]:
         for number, view in enumerate(step):
             if view is None:
                 continue
-            s = board_picture.shown(view, "en")
+            s = shown(view)
             before, previous[number] = previous.get(number), s
             if before is None:
-                board_picture.draw(view, "en")  # a game's first table: counted in "first"
+                board(view)  # a game's first table: counted in "first"
                 continue
-            [took], size = timed(lambda v: board_picture.draw(v, "en"), [view])
+            [took], size = timed(board, [view])
             for name in ("next", "bottom" if _top(before) == _top(s) else "top"):
                 times[name].append(took)
                 largest[name] = max(largest[name], size)
@@ -120,14 +129,10 @@ def main() -> None:
     args = parser.parse_args()
     games, launches = games_and_launches(args.games, args.policy)
     views = [view for tables in games for view in tables]
-    board_picture.draw(views[0], "en")  # sprites, glyphs and the palette are made once per process
+    board(views[0])  # sprites, glyphs and the palette are made once per process
     forget(bands=True, parts=True)
     for name, (times, largest) in next_tables(games).items():
         report(name, times, largest)
-
-    def board(view):
-        return board_picture.draw(view, "en")
-
     report("first", *timed(board, views, bands=True))
     report("cold", *timed(board, views, bands=True, parts=True))
     report("launch", *timed(lambda events: launch_picture.draw_launch(events, "en"), launches))

@@ -115,6 +115,9 @@ class Table:
     time_scale: float = 1.0
     #: The current (or last) launch's report.
     report: Report | None = None
+    #: Once the game is over: every event of its action log, oldest first, as stored
+    #: (its final board sums up the launches from them, those before a restart too).
+    history: list[dict[str, Any]] = field(default_factory=list)
     #: Messages posted in the channel below the board since it was posted.
     below: int = 0
     #: When (time.monotonic) `/board` last posted this game's board again.

@@ -3,7 +3,8 @@
 Run: .venv/bin/python -m devtools.sample_board
 Plays a seeded 4-player game with the engine's automatic players until its table is
 worth showing (a rocket of three sections or more, a launch sequence under way and a
-first hit on Apophis), then draws that table exactly as the bot would.
+first hit on Apophis), then draws that table exactly as the bot would, its seats taken by
+`NAMES` (a long one among them, shortened to fit).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from engine import Game, PublicView, Rules
 from engine.playout import choose_action
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "sample_board.png"
+NAMES = ("Ada", "Grace Hopper-Whitfield", "Robot 1", "Linus")
 
 
 def interesting(view: PublicView) -> bool:
@@ -34,7 +36,7 @@ def sample_position() -> PublicView:
 
 
 def main() -> None:
-    OUT.write_bytes(board_picture.draw(sample_position(), "en"))
+    OUT.write_bytes(board_picture.draw(sample_position(), "en", NAMES))
     print(f"wrote {OUT}")
 
 

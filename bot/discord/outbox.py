@@ -18,6 +18,16 @@ board is posted again below as a follow-up instead (and when more than
 Hand DMs (bot.discord.dms) always spend the budget: they queue in a lane of their own, paced
 by one token bucket, so their backlog never holds the rest back.
 
+A player whose turn comes is pinged only when they did nothing in the game for
+`IDLE_BEFORE_PING` seconds, and at most once every `PING_EVERY` seconds (game seconds: a
+demo's time scale shortens both); otherwise their panel, redrawn for their turn, says
+it at its top. A ping is taken down once they interact or the turn moves on. Each player
+has one live panel: opening a newer one turns the older into a one-line pointer. When a
+game ends, what it posted in the channel while it ran (launch reports, notices, older
+boards' stubs) is deleted: its final board, which sums up the launches, and what was
+posted after the end (the result) stay. (Of what was posted before a restart, which is
+kept in memory only, only the board from before it is known, and deleted.)
+
 A channel that refuses the bot (bot.discord.access) gets no request through the channel
 routes: what needed one waits, parked by key, and is sent through the next interaction's
 token there, or once the permissions come back; the players are told once by DM, whoever
@@ -31,7 +41,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -60,6 +70,7 @@ from bot.table import is_crewmate
 from bot.views import attachments, components, panel, render
 from bot.views.attachments import Picture
 from bot.views.message import Message
+from engine import Phase
 
 if TYPE_CHECKING:
     from bot.game.audience import Audience
@@ -79,6 +90,29 @@ LANES = {"tables": 256, "dms": 8}
 REPOST_AFTER = 10
 #: Seconds after a game's end before its tokens and records are forgotten.
 FORGET_AFTER = 60.0
+#: Game seconds a player must have done nothing in the game before their turn pings them.
+IDLE_BEFORE_PING = 30.0
+#: Game seconds at least between two pings of one player.
+PING_EVERY = 60.0
+
+
+@dataclass(slots=True)
+class Panel:
+    """A player's live panel: the token whose original response it is, and the id of the
+    interaction that opened it (a click on the panel names it in its metadata)."""
+
+    token: Token
+    opened_by: int
+
+
+@dataclass(slots=True)
+class Ping:
+    """The game's standing turn ping: whom it pinged, its message, and whether they
+    interacted since (then it comes down)."""
+
+    player: int
+    message: Owned
+    heard: bool = False
 
 
 class Outbox:
@@ -130,15 +164,23 @@ class Outbox:
         self._board_owners: dict[int, Owned] = {}
         #: game id -> the token of the latest interaction answered in the game.
         self._fresh: dict[int, Token] = {}
-        #: game id -> player -> the token whose original response is their panel.
-        self._panels: dict[int, dict[int, Token]] = {}
+        #: game id -> player -> their live panel.
+        self._panels: dict[int, dict[int, Panel]] = {}
         self._panel_versions: dict[int, dict[int, int]] = {}
+        #: game id -> player -> the tokens of their older panels, to turn into pointers.
+        self._moved: dict[int, dict[int, list[Token]]] = {}
         #: game id -> (report, its message) of the current launch.
         self._reports: dict[int, tuple[Report, Owned | None]] = {}
-        #: game id -> the player to ping (None: nobody, take the last ping down).
+        #: game id -> the player whose turn just came (None: nobody's, the game is over).
         self._ping_due: dict[int, int | None] = {}
-        self._pings: dict[int, Owned] = {}
+        self._pings: dict[int, Ping] = {}
         self._pings_on: dict[int, bool] = {}
+        #: game id -> player -> when (the outbox's clock) they last interacted in the game,
+        #: and when they were last pinged.
+        self._seen: dict[int, dict[int, float]] = {}
+        self._pinged: dict[int, dict[int, float]] = {}
+        #: game id -> message id -> what the game posted that goes when it ends.
+        self._litter: dict[int, dict[int, Owned]] = {}
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -151,8 +193,11 @@ class Outbox:
     # ------------------------------------------------- what the service calls
 
     def board_changed(self, table: Table) -> None:
-        """The board of `table` should show its latest state."""
+        """The board of `table` should show its latest state (once it is over, what the
+        game posted while it ran is deleted)."""
         self._hold(table, ("board", table.id), lambda: self._write_board(table))
+        if not table.open:
+            self._hold(table, ("sweep", table.id), lambda: self._sweep(table))
 
     def board_outdated(self, table: Table) -> None:
         """Redraw the board of `table` although its state did not change (a setting did)."""
@@ -170,7 +215,8 @@ class Outbox:
         self._hold(table, key, lambda: self._refresh_panel(table, player))
 
     def turn_passed(self, table: Table, player: int | None) -> None:
-        """Ping `player` (None: nobody now; take the standing ping down)."""
+        """It is `player`'s turn: pinged if they are away (None: nobody's; the standing
+        ping comes down)."""
         self._ping_due[table.id] = player
         self._hold(table, ("ping", table.id), lambda: self._ping(table))
 
@@ -179,10 +225,12 @@ class Outbox:
         self._hold(table, ("report", table.id), lambda: self._write_report(table))
 
     def post(self, table: Table, content: str) -> None:
-        """A message in the game's channel."""
+        """A message in the game's channel (deleted when the game ends, unless it is
+        posted after the end: the result)."""
         self._post_seq += 1
         key = ("post", self._post_seq)
-        self._hold(table, key, lambda: self._send_post(table, content))
+        during = table.open
+        self._hold(table, key, lambda: self._send_post(table, content, during))
 
     def flush(self, table: Table) -> None:
         """No interaction will answer for what was just queued (a timer): send it now."""
@@ -234,18 +282,46 @@ class Outbox:
         token = self.tokens.new(interaction)
         self._fresh[table.id] = token
         self._check_access(table, interaction, token)
+        user = interaction.user.id
+        self._seen.setdefault(table.id, {})[user] = self.clock()
+        ping = self._pings.get(table.id)
+        if ping is not None and ping.player == user:  # seen: it comes down
+            ping.heard = True
+            self._hold(table, ("ping", table.id), lambda: self._ping(table))
         if panel_of is not None:
             player, version = panel_of
-            self._panels.setdefault(table.id, {})[player] = token
+            self._panel_shown(table, player, interaction, token)
             self._panel_versions.setdefault(table.id, {})[player] = version
         if board_version is not None and table.board_message_id is not None:
             self._board_owners[table.id] = Owned(table.board_message_id, token)
             self._board_pictures.pop(table.id, None)  # the response drew its own picture
             self.board_written(table, board_version)
         if report is not None and interaction.message is not None:
-            self._reports[table.id] = (report, Owned(interaction.message.id, token))
+            owned = Owned(interaction.message.id, token)
+            self._reports[table.id] = (report, owned)
+            self._sweep_later(table, owned)
             report.shown = report.changes
         self._release(table.id)
+
+    def _panel_shown(
+        self, table: Table, player: int, interaction: discord.Interaction, token: Token
+    ) -> None:
+        """`interaction`'s response shows `player`'s panel: the clicked one updated, or a
+        new one, which makes the one they had before a pointer to it."""
+        panels = self._panels.setdefault(table.id, {})
+        old = panels.get(player)
+        updated = interaction.response.type is discord.InteractionResponseType.message_update
+        metadata = getattr(interaction.message, "interaction_metadata", None) if updated else None
+        if metadata is not None:
+            opened_by = metadata.id
+        elif updated and old is not None:  # which panel cannot be told: taken as the live one
+            opened_by = old.opened_by
+        else:
+            opened_by = interaction.id
+        panels[player] = Panel(token, opened_by)
+        if old is not None and old.opened_by != opened_by:
+            self._moved.setdefault(table.id, {}).setdefault(player, []).append(old.token)
+            self.panel_changed(table, player)
 
     def board_written(self, table: Table, version: int) -> None:
         """A response already showed the board at `version` (`components.drawn_version`)."""
@@ -397,9 +473,13 @@ class Outbox:
             self._fresh,
             self._panels,
             self._panel_versions,
+            self._moved,
             self._reports,
             self._ping_due,
             self._pings,
+            self._seen,
+            self._pinged,
+            self._litter,
         ):
             records.pop(game_id, None)
 
@@ -544,8 +624,6 @@ class Outbox:
                 if attachment["filename"] == shown.filename:
                     picture = (table.board_message_id, shown.filename, int(attachment["id"]))
                     self._board_pictures[table.id] = picture
-        if not table.open:
-            self._forget_later(table)
 
     def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
         """Name the board's attachments in `payload`; the picture to upload, if any.
@@ -587,17 +665,42 @@ class Outbox:
         owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
         if old_id is not None and (owner is not None or not fresh):
             self._submit(("stub", old_id), lambda: self._stub(table, old_id, owner))
+        elif old_id is not None:  # left be until the game ends
+            self._sweep_later(table, Owned(old_id, None))
 
     async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
+        """An older board becomes the link to the live one (deleted when the game ends)."""
         with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
             await self._edit(table, owner, message_id, components.board_stub(table).json())
+            self._sweep_later(table, owner or Owned(message_id, None))
+
+    # ------------------------------------------------------------ the game's end
+
+    def _sweep_later(self, table: Table, owned: Owned) -> None:
+        """A message of the game to delete when it ends (now, if it has ended)."""
+        self._litter.setdefault(table.id, {})[owned.message_id] = owned
+        if not table.open:
+            self._submit(("sweep", table.id), lambda: self._sweep(table))
+
+    async def _sweep(self, table: Table) -> None:
+        """The game is over: what it posted while it ran is deleted, one by one (what
+        the channel refuses waits for it); its records are forgotten a little later."""
+        litter = self._litter.get(table.id, {})
+        while litter:
+            message_id, owned = next(iter(litter.items()))
+            try:
+                await self._delete(table, owned)
+            except Refused:
+                self._park(table, ("unpost", message_id), lambda o=owned: self._delete(table, o))
+            litter.pop(message_id, None)
+        self._forget_later(table)
 
     # ---------------------------------------------------- reports, pings, posts
 
     async def _write_report(self, table: Table) -> None:
         report = table.report
-        if report is None:
-            return
+        if report is None or not table.open:
+            return  # once the game is over, its final board tells every launch
         current, owned = self._reports.get(table.id, (None, None))
         if current is report and report.shown >= report.changes:
             return
@@ -613,14 +716,18 @@ class Outbox:
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             self._reports[table.id] = (report, sent)
+            self._sweep_later(table, sent)
             table.below += 1
         report.shown = max(report.shown, changes)
 
     async def _ping(self, table: Table) -> None:
+        """Ping the player whose turn just came, if they are away; take the standing ping
+        down once its player interacted or their turn is over."""
         player = self._ping_due.pop(table.id, None)
         game = table.game
-        live = game is not None and table.open and player == game.active_player
-        if live and await self._pings_wanted(table.guild_id):
+        active = game.active_player if game is not None and table.open else None
+        old = self._pings.get(table.id)
+        if player is not None and player == active and await self._away(table, player):
             ping = Message(
                 content=t(table.language, "notice.ping", player=render.mention(player)),
                 mentions={"users": [str(player)]},
@@ -632,20 +739,38 @@ class Outbox:
                 raise
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
-            old, self._pings[table.id] = self._pings.get(table.id), sent
+            self._pings[table.id] = Ping(player, sent)
+            self._pinged.setdefault(table.id, {})[player] = self.clock()
+        elif old is None or (old.player == active and not old.heard):
+            return  # it still stands
         else:
-            old = self._pings.pop(table.id, None)
+            del self._pings[table.id]
         if old is not None:
+            gone = old.message
             try:
-                await self._delete(table, old)
+                await self._delete(table, gone)
             except Refused:  # taken down once the channel lets the bot in
-                self._park(table, ("unping", old.message_id), lambda: self._delete(table, old))
+                self._park(table, ("unping", gone.message_id), lambda: self._delete(table, gone))
+
+    async def _away(self, table: Table, player: int) -> bool:
+        """Whether `player`'s turn pings them: they did nothing in the game lately, were not
+        pinged lately, and the server wants turn pings."""
+        now, scale = self.clock(), table.time_scale
+        seen = self._seen.get(table.id, {}).get(player, float("-inf"))
+        pinged = self._pinged.get(table.id, {}).get(player, float("-inf"))
+        if now - seen < IDLE_BEFORE_PING / scale or now - pinged < PING_EVERY / scale:
+            return False
+        return await self._pings_wanted(table.guild_id)
 
     async def _delete(self, table: Table, owned: Owned) -> None:
+        """Delete a message of the channel: through its token if usable, else the channel
+        route (a message already gone is no error)."""
         try:
             if self.tokens.usable(owned.token):
                 try:
-                    await self.tokens.delete(owned.token, owned.message_id)
+                    await self.tokens.delete(
+                        owned.token, None if owned.original else owned.message_id
+                    )
                     return
                 except discord.HTTPException:
                     pass
@@ -660,26 +785,42 @@ class Outbox:
             self._pings_on[guild_id] = on
         return on
 
-    async def _send_post(self, table: Table, content: str) -> None:
-        await self._follow_up(table, Message(content=content).json())
+    async def _send_post(self, table: Table, content: str, during: bool) -> None:
+        """A post; one made `during` the game goes when it ends."""
+        sent = await self._follow_up(table, Message(content=content).json())
+        if during:
+            self._sweep_later(table, sent if isinstance(sent, Owned) else Owned(sent, None))
         table.below += 1
 
     # ------------------------------------------------------------------ panels
 
     async def _refresh_panel(self, table: Table, player: int) -> None:
-        """Redraw a player's panel through their latest token, while it is usable."""
-        token = self._panels.get(table.id, {}).get(player)
+        """Turn a player's older panels into pointers to their newest, and redraw that one
+        through its latest token, while it is usable (saying at its top when it is their
+        turn: what tells them when they are not pinged)."""
+        moved = self._moved.get(table.id, {}).pop(player, [])
+        older = [token for token in moved if self.tokens.usable(token)]
+        if older:
+            stub = components.panel_stub(await self.audience.player(player)).json()
+            for token in older:
+                with contextlib.suppress(discord.HTTPException):  # dismissed meanwhile
+                    await self.tokens.edit(token, None, stub)
+        live = self._panels.get(table.id, {}).get(player)
         game = table.game
-        if not self.tokens.usable(token) or game is None or player not in game.players:
+        if live is None or not self.tokens.usable(live.token):
+            return
+        if game is None or player not in game.players:
             return
         versions = self._panel_versions.setdefault(table.id, {})
         if versions.get(player, -1) >= table.version and table.open:
             return
         version = table.version
         language = await self.audience.player(player)
+        waiting = game.phase in (Phase.RESHUFFLE, Phase.OVER) or not table.open
+        note = None if waiting or game.active_player != player else t(language, "ping.panel")
         try:
-            message = panel.panel_message(table, player, language)
-            await self.tokens.edit(token, None, message.json())
+            message = panel.panel_message(table, player, language, note)
+            await self.tokens.edit(live.token, None, message.json())
         except discord.HTTPException:
             return  # dismissed or expired (the token is dropped): their next click redraws it
         versions[player] = version

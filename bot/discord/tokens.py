@@ -118,7 +118,8 @@ class Tokens:
         sent = await self._through(token, "POST", "?wait=true", payload, upload, want=True)
         return int(sent["id"])
 
-    async def delete(self, token: Token, message_id: int) -> None:
+    async def delete(self, token: Token, message_id: int | None) -> None:
+        """Delete the original response (`message_id` None) or a follow-up."""
         await self._through(token, "DELETE", _message_path(message_id))
 
     def _hook(self) -> discord.Webhook:

@@ -213,9 +213,7 @@ class GameService:
             if len(table.seats) >= MAX_PLAYERS:
                 raise UserError("error.full")
             try:
-                record = await self.store.add_player(
-                    table.id, user_id, now=self.now(), name=name
-                )
+                record = await self.store.add_player(table.id, user_id, now=self.now(), name=name)
             except AlreadySeated:
                 raise UserError("error.already_seated") from None
             except LobbyFull:
@@ -422,6 +420,8 @@ class GameService:
             table.game = Game.restore(table.stored)
             raise
         table.stored = state
+        if game.is_over:
+            table.history = await self._history(table)
         result = self._after_commit(table, events, now, actor, notice)
         if host is not None:
             table.host_id = host
@@ -430,6 +430,16 @@ class GameService:
             table.recent.append(line)
             result = dataclasses.replace(result, new_host=host)
         return result
+
+    async def _history(self, table: Table) -> list[dict[str, Any]]:
+        """A finished game's logged events, oldest first (its final board sums up its
+        launches from them); none when the log cannot be read (the game is saved)."""
+        try:
+            actions = await self.store.game_log(table.id)
+        except Exception as exc:
+            log.warning("game %s: its log could not be read for its launches: %s", table.id, exc)
+            return []
+        return [event for action in actions for event in action.events]
 
     def _reload(self, table: Table, record: GameRecord) -> None:
         """The table as stored: after a refused write, what the store has is the truth."""
@@ -481,10 +491,11 @@ class GameService:
         language = table.language
         told = [(e, line) for e in events if (line := narration.narrate_event(e, language, notice))]
         lines = [line for _, line in told]
-        table.recent.extend(line for e, line in told if not isinstance(e, _LAUNCH_DETAIL))
+        recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
+        narration.tell_recent(table.recent, recent, language)
         table.seats = list(game.players)
         self._tell_report(table, events)
-        for player, changes in _hand_changes(events):
+        for player, changes in _hand_changes(events, actor):
             self.notifier.hand_changed(table, player, changes)
             if player != actor:
                 self.notifier.panel_changed(table, player)
@@ -750,7 +761,7 @@ def _busy(table: Table) -> UserError:
     return UserError(key, id=table.id)
 
 
-def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[Change]]]:
+def _hand_changes(events: list[ev.Event], actor: int | None) -> list[tuple[int, list[Change]]]:
     players: dict[int, None] = {}
     for event in events:
         if isinstance(
@@ -762,7 +773,7 @@ def _hand_changes(events: list[ev.Event]) -> list[tuple[int, list[Change]]]:
             | ev.PlayerRemoved,
         ):
             players.setdefault(event.player)
-    return [(p, narration.hand_changes(events, p)) for p in players]
+    return [(p, narration.hand_changes(events, p, actor)) for p in players]
 
 
 def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:

@@ -5,8 +5,16 @@ with Babel and compiled in memory when first needed. Their message ids are keys 
 as ``board.turn`` (code names a message, the catalog words it), with named
 placeholders: ``t("fr", "board.turn", player=...)``. A message with a plural form
 (gettext's ``msgid_plural``) is chosen by its ``count`` placeholder, with each
-language's own plural rule. English is complete by definition; a message missing
-from another language falls back to English (the catalog tests forbid that).
+language's own plural rule; for a count of 0, a message ``<key>.zero`` says it in words
+where the catalog has one ("no cards", "aucune carte"). English is complete by
+definition; a message missing from another language falls back to English (the catalog
+tests forbid that).
+
+Each language's typography is the catalog layer's too: a looked-up text is set as its
+language sets punctuation before its placeholders are filled (`typeset`). French puts a
+narrow no-break space before ``: ; ! ?`` and inside « », whatever spaces the catalog
+wrote; links, Discord markup (``<t:…:R>``, ``<@…>``), emoji codes and code spans are
+left as they are, and so are the filled-in values (times such as 14:57).
 
 Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
 part. `CommandTranslator` gives discord.py the French names and descriptions of the
@@ -17,8 +25,11 @@ from __future__ import annotations
 
 import functools
 import io
+import re
+from collections.abc import Callable
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -29,6 +40,8 @@ from engine import Colour
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "apophis"
 DEFAULT_LANGUAGE = "en"
+#: French typography's space: narrow and no-break.
+NARROW_SPACE = "\u202f"
 
 
 def catalog_path(language: str) -> Path:
@@ -46,9 +59,18 @@ def languages() -> tuple[str, ...]:
 @functools.cache
 def _plural_ids() -> dict[str, str]:
     """Message id -> its plural id, for the messages that have a plural form."""
+    return {m.id[0]: m.id[1] for m in _english() if m.id and m.pluralizable}
+
+
+@functools.cache
+def _ids() -> frozenset[str]:
+    """Every message id of the English catalog."""
+    return frozenset(m.id[0] if m.pluralizable else m.id for m in _english() if m.id)
+
+
+def _english() -> Catalog:
     with catalog_path(DEFAULT_LANGUAGE).open("rb") as f:
-        catalog = read_po(f)
-    return {m.id[0]: m.id[1] for m in catalog if m.id and m.pluralizable}
+        return read_po(f)
 
 
 @functools.cache
@@ -78,6 +100,8 @@ def t(language: str, key: str, /, **params: object) -> str:
     A key that English lacks is a bug in the code, and raises KeyError.
     """
     count = params["count"] if key in _plural_ids() else None
+    if count == 0 and f"{key}.zero" in _ids():
+        key, count = f"{key}.zero", None
     text = _text(language, key, None if count is None else int(count))  # type: ignore[arg-type]
     return text.format(**params) if params else text
 
@@ -92,19 +116,61 @@ def _text(language: str, key: str, count: int | None) -> str:
         text = translations.gettext(key)
     if text == key:
         raise KeyError(f"no message {key!r} in the {DEFAULT_LANGUAGE} catalog")
-    return text
+    return typeset(language, text)
 
 
 def has(key: str) -> bool:
     """Whether the English catalog has `key` (for optional messages, e.g. refusal codes)."""
-    return _translations(DEFAULT_LANGUAGE).gettext(key) != key or key in _plural_ids()
+    return key in _ids()
+
+
+#: What typography leaves alone (links, Discord markup, code, emoji codes, placeholders),
+#: and the marks French spaces: a high mark with the space before it, or an opening «.
+_FRENCH_MARKS = re.compile(
+    r"(?P<keep>https?://\S+|<[^<>\s]*>|`[^`\n]*`|:[\w+-]+:|\{[^{}]*\})"
+    r"|(?P<space>[ \u00a0\u202f]?)(?P<mark>:(?![\w+-]+:)|[;!?»%])"
+    r"|«[ \u00a0\u202f]?"
+)
+#: What may follow a mark that ends a phrase (so "14:57" or "https:" are left alone).
+_AFTER_MARK = re.compile(r"$|[\s*_)»\"’.,…!?]")
+
+
+def _french(text: str) -> str:
+    """A narrow no-break space before : ; ! ? % and », after «, whatever the catalog wrote."""
+
+    def spaced(match: re.Match[str]) -> str:
+        mark = match["mark"]
+        if match["keep"] is not None:
+            return match[0]
+        if mark is None:
+            return "«" + NARROW_SPACE
+        before = text[match.start() - 1 : match.start()]  # "" at the start: " ; " joins
+        ends_phrase = _AFTER_MARK.match(text, match.end()) is not None
+        doubled = not match["space"] and before in (":", ";", "!", "?")  # "?!"
+        unspaced = before.isspace() or not (before or match["space"])
+        if unspaced or doubled or not ends_phrase:
+            return match[0]
+        return NARROW_SPACE + mark
+
+    return _FRENCH_MARKS.sub(spaced, text)
+
+
+#: Each language's typography, applied to every looked-up text (none: as written).
+TYPOGRAPHY: dict[str, Callable[[str], str]] = {"fr": _french}
+
+
+def typeset(language: str, text: str) -> str:
+    """`text` with `language`'s typography (the catalog layer's; code never spaces marks)."""
+    typographer = TYPOGRAPHY.get(language)
+    return typographer(text) if typographer else text
 
 
 def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     """An engine refusal (`IllegalMove.code` and `.params`) in `language`'s words.
 
     Colours and sizes come as plain values; here they become the words of the language
-    ("grande section rouge", "cœurs ♥"), so no English sentence of the engine is shown.
+    ("grande section rouge", "cœurs ♥", a price "1 cœur ♥"), so no English sentence of the
+    engine is shown.
     """
     words: dict[str, object] = dict(params)
     if "colour" in params and "size" in params:
@@ -114,8 +180,11 @@ def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     if "colour" in params:
         colour = Colour(params["colour"])
         words["suit"] = f"{t(language, f'suit.{colour.value}')} {colour.symbol}"
+        if "cost" in params:
+            price = t(language, f"count.suit.{colour.value}", count=params["cost"])
+            words["price"] = f"{price} {colour.symbol}"
     if "size" in params:
-        words["size"] = t(language, f"size.{params['size']}")
+        words["piece"] = t(language, f"section.{params['size']}")
     return t(language, f"refusal.{code}", **words)
 
 
@@ -124,7 +193,9 @@ class CommandTranslator(app_commands.Translator):
 
     The key of a string is where it is used: ``command.<qualified name>.name`` and
     ``.description``, ``command.<qualified name>.<parameter>.name`` and ``.description``,
-    ``choice.<value>``. A string without a message in that language stays as written.
+    ``choice.<value>``, unless the string names its own (``locale_str(..., key=...)``, for a
+    value two parameters share: a medium size is not a medium difficulty). A string without
+    a message in that language stays as written.
     """
 
     async def translate(
@@ -140,7 +211,7 @@ class CommandTranslator(app_commands.Translator):
             context.data.value in languages()
         ):
             return t(context.data.value, "language.name")  # a language by its own name
-        key = command_key(context)
+        key = string.extras.get("key") or command_key(context)
         if key is None or not has(key):
             return None
         return t(language, key)

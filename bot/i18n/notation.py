@@ -6,7 +6,8 @@ the display: codes (``7H``), suit symbols (``7♥``, also ``7♥️`` or ``7♥�
 variation selectors keyboards add, and the outline symbols ``7♡``), the bot's own colour
 squares (``7🟥``), and colours in English or French (``7 red``, ``7rouge``), with French
 ranks too (``V``, ``D``, ``R`` for jack, queen and king). A line copied from a hand
-("🟥 hearts: 3♥ 7♥") is read too: a suit's name followed by a colon is a heading.
+("🟥 hearts: 3♥ 7♥", or "🟥 3 red, 7 red" in colours) is read too: a suit's name followed
+by a colon is a heading, and a colour square standing alone is the line's bullet.
 Anything else is refused by naming it (`UnreadableCard`), never with an exception of
 another kind, whatever the text.
 """
@@ -58,6 +59,8 @@ _SUIT = "|".join(sorted(map(re.escape, SUIT_WORDS), key=len, reverse=True))
 _RANK = "10|[2-9jqkvdr]"
 CARD = re.compile(rf"(?P<rank>{_RANK})[\s-]*(?P<suit>{_SUIT})(?![\w])", re.IGNORECASE)
 SEPARATORS = re.compile(r"[\s,;]+")
+#: A colour square between cards: the bullet of a hand's line, not a card.
+BULLETS = re.compile("[🟩🟥🟦🟨]")
 #: Characters that change how a symbol looks, not what it is (text or emoji style).
 VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"))
 
@@ -107,7 +110,7 @@ def _word(words: dict[str, W], typed: str) -> W | None:
 
 
 def _check_gap(gap: str) -> None:
-    leftover = SEPARATORS.sub(" ", gap).strip()
+    leftover = SEPARATORS.sub(" ", BULLETS.sub(" ", gap)).strip()
     if leftover:
         raise UnreadableCard(leftover[:40])
 

@@ -1,11 +1,12 @@
 """Pictures of the table (PNG) drawn from what the public sees, like chess.svg for a board.
 
-`draw(view)` takes only a `PublicView`, so no card of any hand can reach a picture.
-Pictures are cached by what they show (`shown(view)`): the countdown is not in them,
+`draw(view, language, names)` takes only a `PublicView` (and the seats' names and the
+words' language), so no card of any hand can reach a picture.
+Pictures are cached by what they show (`shown`): the countdown is not in them,
 so a table that did not change draws nothing new. A new table is put together from
 parts already drawn (bot.pictures.parts), band of rows by band: each band is kept
 compressed by the facts it shows, so an action that changed only the cards and seats
-compresses only the bottom band (bot.pictures.pngwrite). `describe(view)` is the picture's alt
+compresses only the bottom band (bot.pictures.pngwrite). `describe` is the picture's alt
 text. `png(image)`, `band` and `png_of_bands` write any of our pictures in the palette they
 share."""
 
@@ -35,17 +36,18 @@ from engine import Colour, Outcome, Phase, PublicView, Rules, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
-#: For each band (parts.BANDS), how many bytes of it to keep compressed. The
-#: top and middle ones, about 3.5 KB and 12.8 KB a table, for some 3,000 tables: at
-#: 2,500 busy games, those their builds and launches made in the last half minute or so.
-#: The bottom one, about 3 KB, for some 2,700 tables: each game's is new after nearly
-#: every action, but games pass through the same few (a third of them, in 500 games).
-BAND_CACHE_BYTES = (1 << 20, 12 << 20, 36 << 20, 8 << 20)
+#: For each band (parts.BANDS), how many bytes of it to keep compressed. The top and
+#: middle ones, about 5.2 KB and 9.9 KB a table, for some 3,000 tables: at 2,500 busy
+#: games, those their builds and launches made in the last half minute or so. The bottom
+#: one, about 3.5 KB, for some 2,700 tables: each game's is new after nearly every
+#: action, but games pass through the same few (a third of them, in 500 games).
+BAND_CACHE_BYTES = (16 << 20, 30 << 20, 10 << 20)
 PART_CACHE_BYTES = 2 << 20  # for each part: a few dozen rockets, hundreds of seats
 
 
-def shown(view: PublicView, language: str) -> Shown:
-    """What the picture of `view` shows, in `language` (equal for tables that look the same)."""
+def shown(view: PublicView, language: str, names: tuple[str, ...]) -> Shown:
+    """What the picture of `view` shows, in `language`, its seats' players called `names`
+    in seat order (equal for tables that look the same)."""
     players = [seat.player for seat in view.seats]
     active = players.index(view.active_player) if view.active_player in players else None
     pending = view.pending or {}
@@ -65,6 +67,7 @@ def shown(view: PublicView, language: str) -> Shown:
         outcome=view.outcome if view.phase is Phase.OVER else None,
         active=None if view.phase is Phase.OVER else active,
         note=note,
+        names=names,
         hands=tuple(seat.hand_size for seat in view.seats),
         damage=view.damage,
         counters=view.counters,
@@ -76,14 +79,14 @@ def shown(view: PublicView, language: str) -> Shown:
     )
 
 
-def draw(view: PublicView, language: str) -> bytes:
+def draw(view: PublicView, language: str, names: tuple[str, ...]) -> bytes:
     """The board picture of `view` as PNG bytes (the same table gives the same bytes)."""
-    return drawn(shown(view, language))
+    return drawn(shown(view, language, names))
 
 
-def describe(view: PublicView, language: str) -> str:
+def describe(view: PublicView, language: str, names: tuple[str, ...]) -> str:
     """The board picture in words (its alt text), in `language`."""
-    return described(shown(view, language))
+    return described(shown(view, language, names))
 
 
 def described(s: Shown) -> str:
@@ -92,14 +95,14 @@ def described(s: Shown) -> str:
     parts = [
         _described_table(language, s.rules, s.damage, s.counters, s.rocket, len(s.sequence)),
         t(language, "picture.alt.cards", deck=s.deck, discards=s.discard),
-        _described_hands(language, s.hands),
+        _described_hands(language, s.names, s.hands),
     ]
     if s.outcome is not None:
         title, line = ending_words(s.outcome, language)
         parts.append(f"{title.capitalize()} {line}")
     elif s.active is not None:
-        parts.append(t(language, "picture.alt.active", seat=s.active + 1, note=s.note))
-    return t(language, "picture.alt.board", parts="; ".join(parts))
+        parts.append(t(language, "picture.alt.active", name=s.names[s.active], note=s.note))
+    return t(language, "picture.alt.board", parts=t(language, "list.semicolon").join(parts))
 
 
 @lru_cache(maxsize=4096)
@@ -112,19 +115,20 @@ def _described_table(
         parts.append(t(language, "picture.alt.deflection", counters=counters))
     if rocket:
         sections = ", ".join(t(language, f"build.{c.value}.{Size(z).label}") for c, z in rocket)
-        total, fuelled = fuel(rocket)
-        key = "picture.alt.rocket_fuelled" if fuelled else "picture.alt.rocket_short"
-        parts.append(t(language, key, sections=sections, total=total))
+        total, booster, need = fuel(rocket)
+        key = "picture.alt.rocket_fuelled" if booster >= need else "picture.alt.rocket_short"
+        parts.append(t(language, key, sections=sections, count=total, fuel=booster, need=need))
     else:
         parts.append(t(language, "picture.alt.no_rocket"))
     parts.append(t(language, "picture.alt.sequence", played=played))
-    return "; ".join(parts)
+    return t(language, "list.semicolon").join(parts)
 
 
 @lru_cache(maxsize=4096)
-def _described_hands(language: str, hands: tuple[int, ...]) -> str:
+def _described_hands(language: str, names: tuple[str, ...], hands: tuple[int, ...]) -> str:
     seats = ", ".join(
-        t(language, "picture.alt.seat", seat=i + 1, cards=n) for i, n in enumerate(hands)
+        t(language, "picture.alt.seat", name=name, cards=t(language, "count.cards", count=n))
+        for name, n in zip(names, hands, strict=True)
     )
     return t(language, "picture.alt.hands", hands=seats)
 
@@ -162,6 +166,7 @@ def _palette() -> Image.Image:
         None,
         0,
         "to play",
+        ("Ann", "Bob", "Cy", "Dee"),
         (5, 2, 0, 3),
         1,
         2,
@@ -175,7 +180,7 @@ def _palette() -> Image.Image:
     strip = Image.new("RGB", (WIDTH, HEIGHT * len(images)))
     for i, image in enumerate(images):
         strip.paste(image, (0, i * HEIGHT))
-    die = sp.die_face(5, 34)  # and the launch report's dice
+    die = sp.die_face(5, sp.DIE_SIZE)  # and the launch report's dice
     strip.paste(die, (WIDTH // 2, HEIGHT // 2), die)
     return strip.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
@@ -201,7 +206,7 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
     band = _bands[index].get(key)
     if band is not None:
         return band
-    rows = _band_background(index, s.rules, s.language).copy()
+    rows = _band_background(index, s.language).copy()
     for name, into, rows_of_part in _BAND_PARTS[index]:
         rows[into] = _part(name, s)[rows_of_part]
     band = pngwrite.band(rows)
@@ -239,11 +244,11 @@ _bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
 
 
 @lru_cache(maxsize=16)
-def _band_background(index: int, rules: Rules, language: str) -> np.ndarray:
+def _band_background(index: int, language: str) -> np.ndarray:
     """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
     top, bottom, _ = BANDS[index]
     rows = pngwrite.canvas(WIDTH, bottom - top)
-    rows[:, 1:] = np.asarray(_quantize(background(rules, language).crop((0, top, WIDTH, bottom))))
+    rows[:, 1:] = np.asarray(_quantize(background(language).crop((0, top, WIDTH, bottom))))
     return rows
 
 
@@ -257,8 +262,8 @@ def _part(name: str, s: Shown) -> np.ndarray:
     key = (s.rules, s.language, facts(s))
     part = kept.get(key)
     if part is None:
-        image = _scratch(s.rules, s.language)
-        image.paste(_blank(name, s.rules, s.language), box[:2])  # what an earlier part drew
+        image = _scratch(s.language)
+        image.paste(_blank(name, s.language), box[:2])  # what an earlier part drew
         draw_part(image, ImageDraw.Draw(image), s)
         part = np.asarray(_quantize(image.crop(box)))
         if len(kept) * part.size >= PART_CACHE_BYTES:
@@ -268,15 +273,15 @@ def _part(name: str, s: Shown) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _scratch(rules: Rules, language: str) -> Image.Image:
+def _scratch(language: str) -> Image.Image:
     """A whole board to draw parts on (in their own boxes, each blanked first)."""
-    return background(rules, language).copy()
+    return background(language).copy()
 
 
 @lru_cache(maxsize=len(PARTS) * 4)
-def _blank(name: str, rules: Rules, language: str) -> Image.Image:
+def _blank(name: str, language: str) -> Image.Image:
     """The background of a part's box."""
-    return background(rules, language).crop(PARTS[name][0])
+    return background(language).crop(PARTS[name][0])
 
 
 def _placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tuple, slice]:

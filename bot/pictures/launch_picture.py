@@ -1,5 +1,7 @@
 """The launch report's picture: each check with its die, what was added and the target.
 
+As wide as the board, with its text sizes, so it reads as well on a phone.
+
 Drawn from the launch's events as the public sees them (`Event.seen_by(None)`), and
 cached by those events.
 """
@@ -15,10 +17,12 @@ from bot.i18n.catalogs import t
 from bot.pictures import board_picture, pngwrite
 from bot.pictures import sprites as sp
 from bot.pictures.board_picture import WIDTH
+from bot.pictures.parts import LARGE, SMALL
 from engine import events as ev
 
-HEADING = 36  # the title's rows
-ROW = 50  # each check's
+HEADING = 34  # the title's rows
+ROW = 62  # each check's: two lines
+TOTAL = 22  # the size of a check's total and verdict
 
 
 def _name(step: ev.LaunchStep, language: str) -> str:
@@ -45,10 +49,10 @@ def describe(events: Iterable[ev.Event], language: str) -> str:
         }
         if step.die is None:  # the fuel check
             points = dict(step.parts)["rocket points"]
-            told.append(t(language, "picture.alt.fuel", points=points, **words))
+            told.append(t(language, "picture.alt.fuel", count=points, **words))
         else:
             told.append(t(language, "picture.alt.roll", die=step.die, **words))
-    checks = "; ".join(told) or t(language, "picture.alt.no_checks")
+    checks = t(language, "list.semicolon").join(told) or t(language, "picture.alt.no_checks")
     return t(language, "picture.alt.launch", checks=checks)
 
 
@@ -76,7 +80,7 @@ def _heading_band(language: str, steps: bool) -> pngwrite.Band:
     return board_picture.band(_heading_image(language, steps))
 
 
-@lru_cache(maxsize=1024)  # some 3 KB each
+@lru_cache(maxsize=1024)  # some 2 KB each
 def _step_band(step: ev.LaunchStep, language: str) -> pngwrite.Band:
     return board_picture.band(_step_image(step, language))
 
@@ -84,42 +88,38 @@ def _step_band(step: ev.LaunchStep, language: str) -> pngwrite.Band:
 def _heading_image(language: str, steps: bool) -> Image.Image:
     """The title, over an empty row when there is no check to show."""
     image = Image.new("RGB", (WIDTH, HEADING + (0 if steps else ROW)), sp.BACKGROUND)
-    sp.paste_text(image, (12, 8), t(language, "picture.launch_report"), 15, sp.MUTED)
+    sp.paste_text(image, (12, 8), t(language, "picture.launch_report"), SMALL, sp.MUTED)
     return image
 
 
 def _step_image(step: ev.LaunchStep, language: str) -> Image.Image:
-    """One check's row: its name, the die, what was added, the total, the target, the verdict."""
+    """One check's row: its name, the total and the verdict; below, the die and what was
+    added to it, and the target."""
     image = Image.new("RGB", (WIDTH, ROW), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
-    y = 0
-    canvas.rounded_rectangle((6, y, WIDTH - 6, y + ROW - 6), 8, fill=sp.PANEL)
-    sp.paste_text(image, (16, y + 12), _name(step, language), 18, sp.TEXT)
+    canvas.rounded_rectangle((6, 0, WIDTH - 6, ROW - 6), 8, fill=sp.PANEL)
+    sp.paste_text(image, (16, 5), _name(step, language), LARGE, sp.TEXT)
+    below = 31  # the second line's top
     if step.success is None:
-        skipped = t(language, "picture.skipped")
-        sp.paste_text(image, (150, y + 14), skipped, 15, sp.MUTED)
+        sp.paste_text(image, (16, below), t(language, "picture.skipped"), SMALL, sp.MUTED)
         return image
-    x = 150
+    x = 16
     added = list(step.parts)
     if step.step == "fuel":  # no die: the fuel against the rocket's points
         parts = dict(step.parts)
-        fuel = t(
-            language,
-            "picture.fuel",
-            fuel=parts["booster fuel"],
-            points=parts["rocket points"],
-        )
-        sp.paste_text(image, (x, y + 14), fuel, 15, sp.TEXT)
+        fuel = t(language, "picture.fuel", fuel=parts["booster fuel"], count=parts["rocket points"])
+        sp.paste_text(image, (x, below), fuel, SMALL, sp.TEXT)
         added = []
     elif step.die is not None:
-        image.paste(sp.die_face(step.die, 34), (x, y + 5), sp.die_face(step.die, 34))
-        x += 42
+        die = sp.die_face(step.die, sp.DIE_SIZE)
+        image.paste(die, (x, below - 2), die)
+        x += sp.DIE_SIZE + 8
         added = added[1:]
     for label, value in added:
         part = t(language, "part." + label.lower().replace(" ", "_"))
-        x += sp.paste_text(image, (x, y + 14), f"+ {part} {value}", 15, sp.TEXT) + 10
-    sp.paste_text(image, (452, y + 10), f"= {step.total}", 22, sp.TEXT)
-    sp.paste_text(image, (510, y + 16), _target(step, language), 13, sp.MUTED)
+        x += sp.paste_text(image, (x, below), f"+ {part} {value}", SMALL, sp.TEXT) + 8
+    sp.paste_text(image, (WIDTH - 16, below), _target(step, language), SMALL, sp.MUTED, "r")
+    sp.paste_text(image, (WIDTH - 52, 3), f"= {step.total}", TOTAL, sp.TEXT, "r")
     ink = sp.TEXT if step.success else sp.MUTED
-    sp.paste_mark(image, (WIDTH - 40, y + 10), bool(step.success), 24, ink)
+    sp.paste_mark(image, (WIDTH - 40, 6), bool(step.success), TOTAL, ink)
     return image

@@ -1,5 +1,8 @@
 """The parts of the board picture: where each fact of the table goes, and its drawing.
 
+The board is laid out for Discord's phone apps, which show it about 330 px wide: 4:3
+(the desktop app shows an embed's image up to 400 by 300), few words, and none smaller
+than `SMALL` px, whose capitals are 8 px tall there (tests/bot/test_picture_scale.py).
 `Shown` is what a picture shows. `PARTS` names each part: its box, the function that
 draws it (in full colour, onto the whole board) and the facts it shows, by which
 bot.pictures.board_picture caches it. `BANDS` lay out the rows in bands (`BandLayout`),
@@ -17,44 +20,52 @@ from PIL import Image, ImageDraw
 
 from bot.i18n.catalogs import t
 from bot.pictures import sprites as sp
-from engine import MAX_PLAYERS, Colour, Outcome, Rules, Section, Size, rocket_points
+from engine import MAX_PLAYERS, Colour, Outcome, Rules, Section, Size, fuel_needed, rocket_points
 
-WIDTH, HEIGHT = 640, 360
-BAND_HEIGHT = 62  # the bottom band: the cards, the seats and the turn
-BAND_TOP = HEIGHT - BAND_HEIGHT
-PILES_WIDTH = 116
-SEAT_WIDTH = (WIDTH - PILES_WIDTH) // MAX_PLAYERS
+WIDTH, HEIGHT = 480, 360
+SMALL = 16  # the smallest text: headings, counts, notes
+LARGE = 18  # names and Apophis's state
+BAND_TOP = 250  # the bottom band: the cards, the seats and the turn
+BAND_HEIGHT = HEIGHT - BAND_TOP
 #: Where each public fact is drawn: (left, top, right, bottom).
 REGIONS = {
-    "apophis": (0, 28, 170, 228),
-    "counters": (0, 228, 170, BAND_TOP),
-    "rocket": (170, 28, 330, BAND_TOP),
-    "sequence": (330, 28, 640, 104),
-    "points": (330, 104, 640, 134),
-    "depot": (330, 134, 640, BAND_TOP),
-    "cards": (0, BAND_TOP, PILES_WIDTH, HEIGHT),
-    "seats": (PILES_WIDTH, BAND_TOP, 640, HEIGHT),
+    "apophis": (0, 0, 126, 180),
+    "counters": (0, 180, 126, BAND_TOP),
+    "rocket": (126, 0, 298, BAND_TOP),
+    "sequence": (298, 0, WIDTH, 98),
+    "depot": (298, 98, WIDTH, BAND_TOP),
+    "cards": (0, BAND_TOP, 106, HEIGHT),
+    "seats": (106, BAND_TOP, WIDTH, HEIGHT),
 }
-#: Where each seat is drawn, and its box inside that.
+#: The panels behind Apophis, the rocket, the sequence, the depot and the piles.
+PANELS = (
+    (4, 4, 122, 246),
+    (130, 4, 294, 246),
+    (302, 4, 476, 94),
+    (302, 102, 476, 246),
+    (4, 252, 102, 354),
+)
+#: Each seat is a row of a table (name, hand size, what it is doing): its part's box, and
+#: the box drawn in it.
+SEAT_ROW = 26
 SEAT_SLOTS = [
-    (PILES_WIDTH + i * SEAT_WIDTH, BAND_TOP, PILES_WIDTH + (i + 1) * SEAT_WIDTH, HEIGHT)
+    (106, BAND_TOP + 1 + i * SEAT_ROW, WIDTH, BAND_TOP + 1 + (i + 1) * SEAT_ROW)
     for i in range(MAX_PLAYERS)
 ]
-SEAT_BOXES = [(left + 4, top + 6, right - 4, bottom - 6) for left, top, right, bottom in SEAT_SLOTS]
-#: The panels behind Apophis, the rocket, the sequence and points, the depot, the piles.
-PANELS = (
-    (4, 28, 166, 294),
-    (174, 28, 326, 294),
-    (334, 28, 636, 130),
-    (334, 134, 636, 294),
-    (4, 304, PILES_WIDTH - 4, 354),
-)
-ROCKET_BASE = 64  # width of a large section on the rocket
+SEAT_BOXES = [(left + 2, top + 1, right - 4, bottom - 1) for left, top, right, bottom in SEAT_SLOTS]
+NAME_WIDTH = 146  # a name longer than this is shortened, with an ellipsis
+CARDS_LEFT = 174  # where the hand sizes begin, from a seat's left
+NOTE_LEFT = 220  # and where the note of the seat to act begins
+APOPHIS_CENTRE = 63
+ROCKET_CENTRE = 212
+ROCKET_BASE = 68  # width of a large section on the rocket
+ROCKET_PAD = 206  # where the rocket stands
 DEPOT_BASE = 40
-APOPHIS_BASE = 112
+APOPHIS_BASE = 92
+ENDING_BAND = (0, 76, WIDTH, 152)  # across the board at the end, above Apophis's state
 #: A stacked section shows this share of its height below the one on top of it.
 STACK_SHOWS = 0.55
-COLUMNS = {colour: 336 + i * 76 for i, colour in enumerate(Colour)}  # sequence and depot
+COLUMNS = {colour: 304 + i * 43 for i, colour in enumerate(Colour)}  # sequence and depot
 
 
 class Shown(NamedTuple):
@@ -65,6 +76,7 @@ class Shown(NamedTuple):
     outcome: Outcome | None
     active: int | None  # seat index
     note: str  # what the active seat is doing
+    names: tuple[str, ...]  # the seats' players, as people see them
     hands: tuple[int, ...]
     damage: int
     counters: int
@@ -82,10 +94,17 @@ def ending_words(outcome: Outcome, language: str) -> tuple[str, str]:
     )
 
 
-def fuel(rocket: tuple[Section, ...]) -> tuple[int, bool]:
+def fuel(rocket: tuple[Section, ...]) -> tuple[int, int, int]:
+    """The rocket's points, its booster fuel (yellow points), and the fuel it needs."""
     points = rocket_points(rocket)
     total = sum(points.values())
-    return total, 4 * points[Colour.YELLOW] >= total
+    return total, points[Colour.YELLOW], fuel_needed(total)
+
+
+def seat_name(s: Shown, index: int) -> str:
+    """The name on a seat, as the font draws it in its place (its number if none is left)."""
+    name = sp.fitted(s.names[index], LARGE, NAME_WIDTH)
+    return name or t(s.language, "picture.seat", seat=index + 1)
 
 
 def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int) -> None:
@@ -97,9 +116,14 @@ def _symbol(image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], 
     image.paste(ink, xy, sp.suit_mask(colour, size))
 
 
+def _heading(image: Image.Image, panel: tuple[int, int, int, int], text: str) -> None:
+    """A panel's heading, at its top left."""
+    sp.paste_text(image, (panel[0] + 8, panel[1] + 6), text, SMALL, sp.MUTED)
+
+
 def board_rgb(s: Shown) -> Image.Image:
     """The whole board drawn in full colour (the end, the palette; tests compare parts)."""
-    image = background(s.rules, s.language).copy()
+    image = background(s.language).copy()
     canvas = ImageDraw.Draw(image)
     for _, draw_part, _ in PARTS.values():
         draw_part(image, canvas, s)
@@ -109,23 +133,20 @@ def board_rgb(s: Shown) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def background(rules: Rules, language: str) -> Image.Image:
+def background(language: str) -> Image.Image:
     """The panels and the headings that never change."""
     image = Image.new("RGB", (WIDTH, HEIGHT), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
     for box in PANELS:
         canvas.rounded_rectangle(box, 8, fill=sp.PANEL)
-    heading = t(language, "picture.heading", rules=t(language, f"rules.{rules.value}"))
-    sp.paste_text(image, (8, 6), heading, 15, sp.MUTED)
-    left, top = REGIONS["depot"][:2]
-    sp.paste_text(image, (left + 10, top + 6), t(language, "picture.depot"), 14, sp.MUTED)
+    _heading(image, PANELS[0], t(language, "picture.apophis"))
+    _heading(image, PANELS[3], t(language, "picture.depot"))
     return image
 
 
 def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """The nest (large over medium over small), knocked-off pieces dashed; the counters."""
-    cx, base = 85, 196
-    sp.paste_text(image, (14, 34), t(s.language, "picture.apophis"), 14, sp.MUTED)
+    cx, base = APOPHIS_CENTRE, 148
     value = max(3 - s.damage, 0)
     for size in (3, 2, 1):
         if size > value:  # knocked off: only its dashed outline remains
@@ -135,37 +156,50 @@ def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         for size in range(value - 1, 0, -1):  # the smaller pieces nested inside
             _sprite(image, sp.outline_pyramid(size, APOPHIS_BASE, sp.OUTLINE, False), cx, base)
     status = (
-        t(s.language, "picture.value", value=value, damage=s.damage)
+        t(s.language, "picture.damage", damage=s.damage)
         if value
         else t(s.language, "picture.destroyed")
     )
-    sp.paste_text(image, (cx, 200), status, 14, sp.TEXT, "c")
+    sp.paste_text(image, (cx, 154), status, LARGE, sp.TEXT, "c")
     if s.rules is Rules.BASIC:
         for i in range(5):
-            x, y, r = 33 + i * 26, 246, 9
+            x, y, r = cx + (i - 2) * 22, 198, 9
             if i < s.counters:
                 canvas.ellipse((x - r, y - r, x + r, y + r), fill=sp.TEXT)
             else:
                 canvas.ellipse((x - r, y - r, x + r, y + r), outline=sp.MUTED, width=2)
         deflection = t(s.language, "picture.deflection", counters=s.counters)
-        sp.paste_text(image, (cx, 260), deflection, 13, sp.MUTED, "c")
+        sp.paste_text(image, (cx, 214), deflection, SMALL, sp.MUTED, "c")
     else:
-        sp.paste_text(image, (cx, 246), t(s.language, "picture.no_deflection"), 13, sp.MUTED, "c")
+        deflection = t(s.language, "picture.no_deflection")
+        sp.paste_text(image, (cx, 196), deflection, SMALL, sp.MUTED, "c")
 
 
 def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The rocket bottom to top on its pad, squeezed to fit when it is very tall."""
-    left, top, right, bottom = REGIONS["rocket"]
-    cx, pad = (left + right) // 2, bottom - 14
-    heading = t(s.language, "picture.rocket", sections=len(s.rocket))
-    sp.paste_text(image, (left + 10, top + 6), heading, 14, sp.MUTED)
-    canvas.rectangle((cx - 46, pad, cx + 46, pad + 4), fill=sp.MUTED)
+    """Its points (in all, and by suit), the rocket bottom to top on its pad (squeezed to
+    fit when it is very tall), and the fuel check in words."""
+    left, top = PANELS[1][:2]
+    cx, pad = ROCKET_CENTRE, ROCKET_PAD
+    total, booster, need = fuel(s.rocket)
+    _heading(image, PANELS[1], t(s.language, "picture.rocket", count=total))
+    points = rocket_points(s.rocket)
+    for i, colour in enumerate(Colour):  # 6 points at most: one digit each
+        x, ink = left + 12 + i * 38, sp.TEXT if points[colour] else sp.GHOST
+        _symbol(image, colour, 16, (x, top + 34), ink)
+        sp.paste_text(image, (x + 19, top + 30), str(points[colour]), LARGE, ink)
+    canvas.rectangle((cx - 44, pad, cx + 44, pad + 4), fill=sp.MUTED)
     if not s.rocket:
-        sp.paste_text(image, (cx, pad - 28), t(s.language, "picture.empty_pad"), 14, sp.MUTED, "c")
+        empty = t(s.language, "picture.empty_pad")
+        sp.paste_text(image, (cx, pad - 40), empty, SMALL, sp.MUTED, "c")
         return
+    label = t(s.language, "picture.fuel_check", fuel=booster, need=need)
+    width = sp.text_mask(label, SMALL).width + 6 + SMALL
+    x = cx - width // 2
+    sp.paste_text(image, (x, pad + 12), label, SMALL, sp.TEXT)
+    sp.paste_mark(image, (x + width - SMALL, pad + 14), booster >= need, SMALL, sp.TEXT)
     heights = [sp.pyramid_size(size, ROCKET_BASE)[1] for _, size in s.rocket]
     steps = [h * STACK_SHOWS for h in heights[:-1]]
-    room = pad - (top + 28) - heights[-1]
+    room = pad - (top + 56) - heights[-1]
     squeeze = min(1.0, room / sum(steps)) if steps else 1.0
     y = float(pad)
     for (colour, size), step in zip(s.rocket, [*steps, 0.0], strict=True):
@@ -175,36 +209,17 @@ def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
 
 def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
     """Four suit slots, filled or still needed."""
-    left, top = REGIONS["sequence"][:2]
-    heading = t(s.language, "picture.sequence", played=len(s.sequence))
-    sp.paste_text(image, (left + 10, top + 6), heading, 14, sp.MUTED)
+    top = PANELS[2][1]
+    _heading(image, PANELS[2], t(s.language, "picture.sequence", played=len(s.sequence)))
     for colour, x in COLUMNS.items():
-        box = (x + 4, top + 26, x + 68, top + 70)
+        box = (x + 2, top + 32, x + 40, top + 82)
         if colour in s.sequence:
             fill = sp.PIECE_COLOURS[colour]
             canvas.rounded_rectangle(box, 6, fill=fill, outline=sp.OUTLINE, width=2)
-            _symbol(image, colour, 28, (x + 22, top + 34), sp.ink_on(fill))
+            _symbol(image, colour, 26, (x + 8, top + 44), sp.ink_on(fill))
         else:
             canvas.rounded_rectangle(box, 6, outline=sp.GHOST, width=2)
-            _symbol(image, colour, 20, (x + 26, top + 38), sp.GHOST)
-
-
-def _points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The rocket's points per suit, and whether its fuel passes the check."""
-    left, top = REGIONS["points"][:2]
-    points = rocket_points(s.rocket)
-    y = top + 4
-    for i, colour in enumerate(Colour):  # 6 points at most: one digit each
-        x, ink = left + 10 + i * 34, sp.TEXT if points[colour] else sp.GHOST
-        _symbol(image, colour, 16, (x, y + 2), ink)
-        sp.paste_text(image, (x + 20, y), str(points[colour]), 17, ink)
-    if s.rocket:
-        total, ok = fuel(s.rocket)
-        need = -(-total // 4)
-        key = "picture.fuel_ok" if ok else "picture.fuel_needs"
-        label = t(s.language, key, total=total, need=need)
-        sp.paste_mark(image, (WIDTH - 30, y + 2), ok, 16, sp.TEXT)
-        sp.paste_text(image, (WIDTH - 34, y + 3), label, 12, sp.TEXT, "r")
+            _symbol(image, colour, 20, (x + 11, top + 47), sp.GHOST)
 
 
 def _depot_piece(piece: Section, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -215,9 +230,9 @@ def _depot_piece(piece: Section, image: Image.Image, canvas: ImageDraw.ImageDraw
 
 def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
     """Where a piece of the depot stands: its column, on the line of its size."""
-    base = REGIONS["depot"][1] + {Size.LARGE: 74, Size.MEDIUM: 116, Size.SMALL: 150}[size]
+    base = PANELS[3][1] + {Size.LARGE: 74, Size.MEDIUM: 112, Size.SMALL: 141}[size]
     width, height = sp.pyramid_size(size, DEPOT_BASE)
-    left = COLUMNS[colour] + 36 - width // 2
+    left = COLUMNS[colour] + 21 - width // 2
     return left, base - height, left + width, base
 
 
@@ -225,48 +240,50 @@ def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
 DEPOT_BOXES = {(colour, size): _depot_box(colour, size) for colour in Colour for size in Size}
 
 
+def _cards(image: Image.Image, canvas: ImageDraw.ImageDraw, xy: tuple[int, int], count: int):
+    """A card face down, and how many there are: a pile's size, or a hand's."""
+    x, y = xy
+    canvas.rounded_rectangle((x, y + 4, x + 12, y + 20), 2, fill=sp.MUTED, outline=sp.TEXT)
+    sp.paste_text(image, (x + 20, y), str(count), LARGE, sp.TEXT)
+
+
 def _pile(image: Image.Image, canvas: ImageDraw.ImageDraw, y: int, count: int, label: str) -> None:
-    """A pile of cards face down: its size, and what it is."""
-    left, right = PANELS[-1][0], PANELS[-1][2]
-    icon = (left + 8, y + 2, left + 20, y + 18)
-    canvas.rounded_rectangle(icon, 2, fill=sp.MUTED, outline=sp.TEXT)
-    sp.paste_text(image, (left + 26, y - 1), str(count), 16, sp.TEXT)
-    sp.paste_text(image, (right - 8, y + 2), label, 12, sp.MUTED, "r")
+    """A pile of cards face down: what it is, and its size."""
+    left = PANELS[-1][0] + 8
+    sp.paste_text(image, (left, y), label, SMALL, sp.MUTED)
+    _cards(image, canvas, (left, y + 21), count)
 
 
 def _deck(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    _pile(image, canvas, BAND_TOP + 10, s.deck, t(s.language, "picture.deck"))
+    _pile(image, canvas, BAND_TOP + 6, s.deck, t(s.language, "picture.deck"))
 
 
 def _discard(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    _pile(image, canvas, BAND_TOP + 33, s.discard, t(s.language, "picture.discard"))
+    _pile(image, canvas, BAND_TOP + 54, s.discard, t(s.language, "picture.discard"))
 
 
 def _seat(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The seat's box: its number and hand size; lit when it is to act, with what it does."""
+    """The seat's row: its player's name and hand size; lit when it is to act, with what
+    it is doing."""
     if index >= len(s.hands):
         return
     box, active = SEAT_BOXES[index], index == s.active
     canvas.rounded_rectangle(
         box,
-        8,
+        6,
         fill=sp.GHOST if active else sp.PANEL,
         outline=sp.TEXT if active else None,
-        width=3,
+        width=2,
     )
-    x, y = box[0] + 8, box[1] + 6
-    sp.paste_text(image, (x, y), t(s.language, "picture.seat", seat=index + 1), 16, sp.TEXT)
-    held = t(s.language, "count.cards", count=s.hands[index])
-    sp.paste_text(image, (box[2] - 8, y + 2), held, 13, sp.TEXT, "r")
+    left, top = box[:2]
     if active:
-        y += 24
-        canvas.polygon([(x, y + 2), (x + 8, y + 8), (x, y + 14)], fill=sp.TEXT)
-        sp.paste_text(image, (x + 12, y), s.note, 12, sp.TEXT)
-
-
-def _points_facts(s: Shown) -> tuple[int, ...]:
-    """All the points row shows (no points at all: no rocket, no fuel check)."""
-    return tuple(rocket_points(s.rocket).values())
+        marker = [(left + 7, top + 6), (left + 15, top + 12), (left + 7, top + 18)]
+        canvas.polygon(marker, fill=sp.TEXT)
+    sp.paste_text(image, (left + 20, top + 1), seat_name(s, index), LARGE, sp.TEXT)
+    _cards(image, canvas, (left + CARDS_LEFT, top + 1), s.hands[index])
+    if active:
+        note = sp.fitted(s.note, SMALL, box[2] - 8 - (left + NOTE_LEFT))
+        sp.paste_text(image, (left + NOTE_LEFT, top + 3), note, SMALL, sp.TEXT)
 
 
 def _in_depot(piece: Section, s: Shown) -> bool:
@@ -276,15 +293,15 @@ def _in_depot(piece: Section, s: Shown) -> bool:
 def _seat_facts(index: int, s: Shown) -> tuple:
     if index >= len(s.hands):
         return ()
-    return (s.hands[index], s.note) if index == s.active else (s.hands[index],)
+    seat = (s.names[index], s.hands[index])
+    return (*seat, s.note) if index == s.active else seat
 
 
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
 PARTS = {
-    "apophis": ((0, 28, 170, BAND_TOP), _apophis, attrgetter("damage", "counters")),
+    "apophis": ((0, 0, 126, BAND_TOP), _apophis, attrgetter("damage", "counters")),
     "rocket": (REGIONS["rocket"], _rocket, attrgetter("rocket")),
     "sequence": (REGIONS["sequence"], _sequence, attrgetter("sequence")),
-    "points": (REGIONS["points"], _points, _points_facts),
     **{
         f"depot {colour.value} {size.label}": (
             box,
@@ -293,8 +310,8 @@ PARTS = {
         )
         for (colour, size), box in DEPOT_BOXES.items()
     },
-    "deck": ((0, BAND_TOP, PILES_WIDTH, BAND_TOP + 31), _deck, attrgetter("deck")),
-    "discard": ((0, BAND_TOP + 31, PILES_WIDTH, HEIGHT), _discard, attrgetter("discard")),
+    "deck": ((0, BAND_TOP, 106, BAND_TOP + 50), _deck, attrgetter("deck")),
+    "discard": ((0, BAND_TOP + 50, 106, HEIGHT), _discard, attrgetter("discard")),
     **{
         f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i))
         for i in range(MAX_PLAYERS)
@@ -304,33 +321,27 @@ PARTS = {
 
 class BandLayout(NamedTuple):
     """Where a band of the picture's rows lies, and what it shows: whatever draws it reads
-    only `facts` (the points follow from the rocket). Compressed, the band is a
-    `pngwrite.Band`."""
+    only `facts`. Compressed, the band is a `pngwrite.Band`."""
 
     top: int
     bottom: int
     facts: Callable[[Shown], tuple]
 
 
-#: The rows of the picture by what changes them: the heading (nothing), the top
-#: (Apophis, the rocket, the sequence), the middle (the rocket, its points, the depot),
-#: the bottom (the cards, the seats and the turn, which nearly every action changes).
+#: The rows of the picture by what changes them: the top (Apophis, the rocket, the
+#: sequence), the middle (Apophis, the rocket, the depot), the bottom (the cards, the
+#: seats and the turn, which nearly every action changes).
 BANDS = (
-    BandLayout(0, REGIONS["apophis"][1], lambda s: ()),
-    BandLayout(
-        REGIONS["apophis"][1],
-        REGIONS["points"][1],
-        attrgetter("damage", "counters", "rocket", "sequence"),
-    ),
-    BandLayout(REGIONS["points"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
-    BandLayout(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "hands", "active", "note")),
+    BandLayout(0, REGIONS["depot"][1], attrgetter("damage", "counters", "rocket", "sequence")),
+    BandLayout(REGIONS["depot"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
+    BandLayout(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "names", "hands", "active", "note")),
 )
 
 
 def ending(image: Image.Image, outcome: Outcome, language: str) -> None:
     title, line = ending_words(outcome, language)
-    band = (0, 110, WIDTH, 200)
+    band = ENDING_BAND
     shade = Image.new("L", (band[2] - band[0], band[3] - band[1]), 215)
     image.paste(sp.OUTLINE, band, shade)
-    sp.paste_text(image, (WIDTH // 2, 122), title, 34, sp.TEXT, "c")
-    sp.paste_text(image, (WIDTH // 2, 166), line, 18, sp.MUTED, "c")
+    sp.paste_text(image, (WIDTH // 2, band[1] + 8), title, 32, sp.TEXT, "c")
+    sp.paste_text(image, (WIDTH // 2, band[1] + 48), line, LARGE, sp.MUTED, "c")

@@ -19,19 +19,22 @@ from engine import Colour
 RGB = tuple[int, int, int]
 #: The pictures' only font (Bitstream Vera licence: bot/pictures/fonts/LICENSE).
 FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSansCondensed.ttf"
+NOT_A_CHARACTER = "\U0010fffd"  # no font has it: its glyph is the font's box for "missing"
 
-#: After Okabe and Ito's colours, chosen to stay apart under the common colour-vision
-#: deficiencies (tests/bot/test_picture.py checks them with a simulation).
+#: Each piece's colour reads as its name (the red of the buttons' 🟥, not orange), and the
+#: four stay apart under the three colour-vision deficiencies: they are four steps of
+#: lightness (blue, red, green, yellow), which a missing cone does not take away
+#: (tests/bot/test_picture.py simulates them).
 PIECE_COLOURS: dict[Colour, RGB] = {
-    Colour.GREEN: (0, 158, 115),
-    Colour.RED: (213, 94, 0),
-    Colour.BLUE: (20, 70, 160),  # darker than their blue: apart from green under tritanopia
-    Colour.YELLOW: (240, 228, 66),
+    Colour.GREEN: (90, 205, 150),
+    Colour.RED: (210, 20, 30),
+    Colour.BLUE: (20, 60, 230),
+    Colour.YELLOW: (248, 226, 30),
 }
 BACKGROUND: RGB = (30, 34, 51)
 PANEL: RGB = (42, 48, 71)
 TEXT: RGB = (236, 239, 244)
-MUTED: RGB = (150, 158, 180)
+MUTED: RGB = (166, 174, 196)
 GHOST: RGB = (88, 96, 122)
 STONE: RGB = (160, 150, 140)
 OUTLINE: RGB = (14, 16, 24)
@@ -155,6 +158,8 @@ def outline_pyramid(size: int, base: int, colour: RGB, dashed: bool) -> Image.Im
 
 # ---------------------------------------------------------------- dice, marks
 
+DIE_SIZE = 24  # the launch report's dice
+
 
 @lru_cache(maxsize=8)
 def die_face(value: int, size: int) -> Image.Image:
@@ -222,6 +227,28 @@ def text_mask(text: str, size: int) -> Image.Image:
     mask = Image.new("L", (max(right, 1), top + size + size // 3), 0)
     ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)
     return mask
+
+
+@lru_cache(maxsize=256)
+def has_glyph(char: str) -> bool:
+    """Whether the shipped font draws `char` (not the box it draws for what it lacks)."""
+    face = font(16)
+    missing, mask = face.getmask(NOT_A_CHARACTER), face.getmask(char)
+    return (mask.size, bytes(mask)) != (missing.size, bytes(missing))
+
+
+@lru_cache(maxsize=1024)
+def fitted(text: str, size: int, width: int) -> str:
+    """`text` as the font can draw it in `width` pixels at `size`: without the characters
+    it lacks (most emoji, scripts it has no letters of), shortened with an ellipsis if
+    too long."""
+    text = "".join(char for char in text if has_glyph(char)).strip()
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1].rstrip()
+    return text + "…"
 
 
 def paste_text(

@@ -133,9 +133,7 @@ def _in_shards(shards: Shards, column: str = "guild_id") -> str:
     return f" AND ({column} >> 22) % {shards.count} IN ({ids})"
 
 
-def _game(
-    row: Sequence[Any], seats: Sequence[tuple[int, float | None, str | None]]
-) -> GameRecord:
+def _game(row: Sequence[Any], seats: Sequence[tuple[int, float | None, str | None]]) -> GameRecord:
     """A record from a row of _GAME_COLUMNS and the game's (user_id, left_at, name) in seat
     order."""
     state = row[10]

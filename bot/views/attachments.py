@@ -3,7 +3,8 @@
 `board` is the board message (`components.board_message`): when the game has started
 and its server shows pictures, the picture is the embed's image (``attachment://``) and
 the text keeps only what the picture does not say (the countdown and status, the
-players by name, the last actions) with the table in one line. The file is named after
+players' mentions, the last actions) with the table in one line; the picture's seats
+carry the players' display names (`seat_names`). The file is named after
 its content, so a board whose picture did not change names the same file and need not
 upload it again (see bot.discord.outbox).
 `report` does the same for the launch report, whose text stays whole.
@@ -89,9 +90,14 @@ class Picture:
         return {"form": form, "files": [file]}
 
 
+def seat_names(table: Table, view: PublicView) -> tuple[str, ...]:
+    """The names on the picture's seats, in seat order (people's display names)."""
+    return tuple(table.name_of(seat.player) for seat in view.seats)
+
+
 def picture_of(table: Table, view: PublicView) -> Picture:
     """The board picture of `table`, whose public view is `view`."""
-    shown = board_picture.shown(view, table.language)
+    shown = board_picture.shown(view, table.language, seat_names(table, view))
     png = board_picture.drawn(shown)
     name = f"apophis-board-{pngwrite.fingerprint(png)}.png"
     return Picture(name, png, board_picture.described(shown)[:1024])
@@ -114,10 +120,7 @@ def summary(view: PublicView, language: str) -> str:
     parts = [t(language, "picture.line.apophis", value=view.apophis_value, damage=view.damage)]
     if view.rules is Rules.BASIC:
         parts.append(t(language, "picture.line.deflection", counters=view.counters))
-    total = sum(view.points.values())
-    if view.rocket:
-        parts.append(t(language, "picture.line.rocket", sections=len(view.rocket), total=total))
-    else:
+    if not view.rocket:  # a rocket has a line of its own (bot.views.render.rocket_line)
         parts.append(t(language, "picture.line.no_rocket"))
     parts.append(t(language, "picture.line.sequence", played=len(view.sequence)))
     parts.append(t(language, "picture.line.cards", deck=view.deck_size, discards=view.discard_size))

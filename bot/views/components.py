@@ -1,5 +1,5 @@
 """Messages with buttons: the board, the lobby, the launch report (and their parts), and
-the one line an older board becomes.
+the one line an older board or hand panel becomes.
 
 Every component is persistent: its custom_id carries the game id, the state version
 it was drawn for and what it does (on the hand panel, also which cards or section),
@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
-from bot.views import render
+from bot.views import launches, render
 from bot.views.message import Message
 from engine import Phase, PublicView
 
@@ -180,24 +180,26 @@ def board_message(
     """The live board and its buttons; those that cannot work now are disabled.
 
     Build…, Launch… and Discard… open the player's hand panel, where those moves are
-    one click each. `view` is the game's public view, if already at hand; `summary`
-    the line that stands for the table where a picture shows it (render.board_embed).
+    one click each (Reroll and Accept are the launcher's: on their panel and the launch
+    report). `view` is the game's public view, if already at hand; `summary` the line
+    that stands for the table where a picture shows it (render.board_embed). The final
+    board sums up the game's launches, one line each (bot.views.launches).
     """
     if table.game is None:
         return lobby_message(table)
     now = time.time() if now is None else now
     view = table.game.public_view() if view is None else view
     embed = render.board_embed(table, view, table.time_left(now), summary)
-    if view.phase is Phase.OVER or not table.open:
-        return Message(embed=embed, components=rows())
     gid, version, language = table.id, table.version, table.language
+    if view.phase is Phase.OVER or not table.open:
+        told = launches.summary(table.history, language)
+        if told is not None:
+            embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
+        return Message(embed=embed, components=rows())
     items = []
     if view.phase is Phase.DISCARD:
         label = t(language, "button.discard_menu")
         items.append(button(gid, version, "discard", label, emoji="🗑️", style=DANGER))
-    elif view.phase is Phase.REROLL:
-        rerolls = view.pending["rerolls"] if view.pending else 0
-        items += _reroll_buttons(gid, version, rerolls, language)
     else:
         playing = view.phase is Phase.PLAY
         draw = t(language, "button.draw")
@@ -243,6 +245,12 @@ def board_stub(table: Table) -> Message:
         link = render.message_link(table.guild_id, table.channel_id, table.board_message_id)
         text = t(language, "stub.moved", id=table.id, link=link)
     return Message(content=text, whole=True, mentions=None)
+
+
+def panel_stub(language: str) -> Message:
+    """An older hand panel once the player opened a newer one: one line saying so, in
+    place of the hand and its buttons (only the newest panel is kept current)."""
+    return Message(content=t(language, "panel.moved"), whole=True, mentions=None)
 
 
 def _reroll_buttons(

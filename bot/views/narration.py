@@ -5,27 +5,22 @@ Pure functions of the engine's events. Public lines use events as the public see
 (cards drawn, paid, discarded) are kept as a message key and its cards, and worded
 only when shown, in that player's language and the server's card display. A crewmate's
 move that comes with a notice (engine.crew's `NOTICES`) is told by the notice instead:
-what it did and why, in one line.
+what it did and why, in one line. The board's last actions tell a discard with the draw
+that made it due, in one line (`tell_recent`); whoever acts is told privately what their
+action did (`private_note`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any
 
 from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import has, t
 from bot.table import Change, Notice
-from bot.views.render import (
-    COLOUR_EMOJI,
-    and_list,
-    cards_text,
-    mention,
-    plan_text,
-    section_text,
-)
-from engine import Colour, Outcome
+from bot.views.render import COLOUR_EMOJI, and_list, cards_text, count, mention, plan_text
+from engine import Colour, Outcome, Size
 from engine import events as ev
 
 BEGAN: Change = ("change.began", ())
@@ -52,8 +47,13 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
             key = "event.discarded_for" if forced else "event.discarded"
             return t(language, key, player=mention(p), count=n)
         case ev.SectionBuilt(player=p, colour=c, size=s):
+            square = COLOUR_EMOJI[Colour(c)]
             return t(
-                language, "event.built", player=mention(p), section=section_text(c, s, language)
+                language,
+                "event.built",
+                player=mention(p),
+                section=_section(c, s, language),
+                square=square,
             )
         case ev.SequenceExtended(player=p, added=added, colours=colours):
             played = " ".join(COLOUR_EMOJI[Colour(c)] for c in added)
@@ -61,11 +61,14 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
                 language, "event.sequence", player=mention(p), played=played, length=len(colours)
             )
         case ev.RocketScrapped(player=p, sections=s, cards=n):
-            return t(language, "event.scrapped", player=mention(p), sections=s, cards=n)
+            words = {"player": mention(p), "sections": count(language, "count.sections", s)}
+            if n:
+                cards = count(language, "count.cards", n)
+                return t(language, "event.scrapped_sequence", cards=cards, **words)
+            return t(language, "event.scrapped", **words)
         case ev.LaunchStarted(total=total, rerolls=r):
-            if r:
-                return t(language, "event.launch_rerolls", total=total, count=r)
-            return t(language, "event.launch", total=total)
+            line = t(language, "event.launch", count=total)
+            return f"{line} {t(language, 'event.launch_rerolls', count=r)}" if r else line
         case ev.LaunchStep():
             return step_text(event, language)
         case ev.RerollOffered(player=p, step=step, rerolls=r):
@@ -171,6 +174,11 @@ def scrap_reason(
     return t(language, "crew.why.restart", gain=gain, plan=plan_text(plan, language))
 
 
+def _section(colour: str, size: int, language: str) -> str:
+    """A section in words: "medium red section"."""
+    return t(language, f"section.{colour}.{Size(size).label}")
+
+
 def _step(step: str, language: str) -> str:
     """A launch check's name inside a sentence ("the accuracy roll")."""
     return t(language, f"step.{step}.inline")
@@ -179,8 +187,8 @@ def _step(step: str, language: str) -> str:
 def step_text(step: ev.LaunchStep, language: str) -> str:
     """One launch check, with its numbers: "Accuracy: 🎲 2 + Apophis 3 + guidance 1 = 6 ..."."""
     name = t(language, f"step.{step.step}")
-    if step.success is None:
-        return t(language, "step.skipped", name=name)
+    if step.success is None:  # no section of the step's colour: damage or deflection
+        return t(language, f"step.skipped.{step.step}", name=name)
     if step.die is None:  # the fuel check has no die
         parts = dict(step.parts)
         return t(
@@ -188,7 +196,7 @@ def step_text(step: ev.LaunchStep, language: str) -> str:
             "step.fuel_enough" if step.success else "step.fuel_short",
             name=name,
             fuel=parts["booster fuel"],
-            points=parts["rocket points"],
+            count=parts["rocket points"],
             target=step.target,
         )
     sum_text = " + ".join(
@@ -211,8 +219,9 @@ def step_text(step: ev.LaunchStep, language: str) -> str:
 # ------------------------------------------------------------- a player's own
 
 
-def hand_changes(events: Iterable[ev.Event], player: int) -> list[Change]:
-    """What happened to one player's hand, to be worded for them (`change_text`)."""
+def hand_changes(events: Iterable[ev.Event], player: int, actor: int | None) -> list[Change]:
+    """What happened to one player's hand, to be worded for them (`change_text`); `actor`
+    made the move (a player removed by someone else is told so)."""
     changes: list[Change] = []
     for event in events:
         if getattr(event, "player", None) != player:
@@ -227,7 +236,7 @@ def hand_changes(events: Iterable[ev.Event], player: int) -> list[Change]:
         elif isinstance(event, ev.SequenceExtended):
             changes.append(("change.sequence", tuple(event.cards)))
         elif isinstance(event, ev.PlayerRemoved):
-            changes.append(("change.left", ()))
+            changes.append(("change.left" if actor == player else "change.removed", ()))
     return changes
 
 
@@ -236,18 +245,71 @@ def change_text(change: Change, language: str, style: str) -> str:
     key, cards = change
     if not cards:
         return t(language, key)
-    return t(
-        language, key, cards=and_list([cards_text((c,), language, style) for c in cards], language)
-    )
+    return t(language, key, count=len(cards), cards=_cards(cards, language, style))
+
+
+def _cards(cards: Sequence[str], language: str, style: str) -> str:
+    """Cards named one by one: "7♥ and K♠"."""
+    return and_list([cards_text((c,), language, style) for c in cards], language)
 
 
 def private_note(events: Sequence[ev.Event], player: int, language: str, style: str) -> str:
-    """What an action did, told to the player who made it ("You drew 7♥ and K♠.")."""
-    said = [change_text(c, language, style) for c in hand_changes(events, player)]
-    note = "; ".join(said)
-    note = t(language, "note.sentence", text=note[:1].upper() + note[1:]) if note else ""
+    """What an action did, told to the player who made it: "You drew 7♥; the deck ran out:
+    …", "You built the medium red section with 7♥ and 8♥.", "🛟 You rerolled. Accuracy: …".
+
+    Only they see it, so it names the cards that left or entered their hand."""
+    said = []
+    for event in events:
+        if isinstance(event, ev.SectionBuilt) and event.player == player:
+            section = _section(event.colour, event.size, language)
+            cards = _cards(event.cards, language, style)
+            said.append(t(language, "note.built", section=section, cards=cards))
+        elif isinstance(event, ev.ReshuffleStarted) and event.player == player:
+            said.append(t(language, "note.reshuffle", seconds=event.seconds))
+        else:
+            changes = hand_changes([event], player, player)
+            said += [change_text(c, language, style) for c in changes]
+    text = t(language, "list.semicolon").join(said)
+    notes = [t(language, "note.sentence", text=text[:1].upper() + text[1:])] if text else []
+    for at, event in enumerate(events):
+        if isinstance(event, ev.RerollUsed):  # the rerolled check comes next
+            step = next(e for e in events[at:] if isinstance(e, ev.LaunchStep))
+            notes.append(t(language, "note.rerolled", line=step_text(step, language)))
+        elif isinstance(event, ev.RerollDeclined):
+            notes.append(t(language, "note.accepted", step=_step(event.step, language)))
     if any(isinstance(e, ev.LaunchStarted) for e in events):
-        note += " " + t(language, "note.launch")
+        notes.append(t(language, "note.launch"))
     elif any(isinstance(e, ev.RocketScrapped) for e in events):
-        note += " " + t(language, "note.scrapped")
-    return note.strip() or t(language, "note.done")
+        notes.append(t(language, "note.scrapped"))
+    return " ".join(notes)
+
+
+# ------------------------------------------------------------- the board's last actions
+
+
+def tell_recent(
+    recent: MutableSequence[str], told: Iterable[tuple[ev.Event, str]], language: str
+) -> None:
+    """Add the lines told of some events to the board's last actions.
+
+    A discard is told with the draw that made it due, in one line ("Ann drew 2 cards and
+    discarded 2.") in place of the draw's, and the line asking for it is left out: the
+    board itself says who must discard, while it is due. Between the two, only the clock
+    can have been told (nobody else plays while a discard is due).
+    """
+    for event, line in told:
+        if isinstance(event, ev.DiscardRequired):
+            continue
+        if isinstance(event, ev.CardsDiscarded) and not event.forced:
+            player = mention(event.player)
+            draws = {  # a draw takes two cards, or one on each side of a reshuffle
+                t(language, "event.drew", player=player, count=n): n for n in (1, 2)
+            }
+            at = next((i for i in reversed(range(len(recent))) if recent[i] in draws), None)
+            if at is not None:
+                cards = count(language, "count.cards", draws[recent[at]])
+                line = t(
+                    language, "event.drew_discarded", player=player, drawn=cards, count=event.count
+                )
+                del recent[at]
+        recent.append(line)

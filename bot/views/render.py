@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from babel.lists import format_list
-from babel.numbers import format_percent
 
 from bot.i18n import notation
 from bot.i18n.catalogs import t
@@ -125,14 +124,18 @@ def count(language: str, key: str, n: int) -> str:
 
 
 def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
-    """A hand grouped by suit, for its owner only."""
+    """A hand grouped by suit, for its owner only: "🟥 hearts: 3♥ 7♥" (a line a suit), or
+    "🟥 3 red, 7 red" in colours, where each card already names its colour."""
     if not hand:
         return t(language, "hand.empty")
     lines = []
     for colour, cards in by_suit(hand).items():
         if cards:
-            name = suit_name(colour, language, style)
-            lines.append(f"{COLOUR_EMOJI[colour]} {name}: {cards_text(cards, language, style)}")
+            shown = cards_text(cards, language, style)
+            if style != "colours":
+                suit = suit_name(colour, language, style)
+                shown = t(language, "hand.suit", suit=suit, cards=shown)
+            lines.append(f"{COLOUR_EMOJI[colour]} {shown}")
     return "\n".join(lines)
 
 
@@ -172,7 +175,8 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
         ]
     recent = [c for c in changes if c][-DM_CHANGES:]
     while True:
-        tail = [t(language, "dm.latest", changes="; ".join(recent))] if recent else []
+        changes = t(language, "list.semicolon").join(recent)
+        tail = [t(language, "dm.latest", changes=changes)] if recent else []
         text = "\n".join(lines + tail)
         if len(text) <= CONTENT_LIMIT or not recent:
             return text[:CONTENT_LIMIT]
@@ -197,7 +201,12 @@ def lobby_embed(table: Table) -> discord.Embed:
     embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
     embed.add_field(
         name=t(language, "lobby.countdown"),
-        value=f"{t(language, f'difficulty.{table.difficulty}')}: {duration(table.length_seconds)}",
+        value=t(
+            language,
+            "lobby.length",
+            difficulty=t(language, f"difficulty.{table.difficulty}"),
+            length=duration(table.length_seconds),
+        ),
     )
     embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
     seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
@@ -292,7 +301,14 @@ def _table_fields(embed: discord.Embed, table: Table, view: PublicView) -> None:
     depot = []
     for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
         here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
-        depot.append(f"{t(language, f'size.{size.label}')}: {here or '—'}")
+        depot.append(
+            t(
+                language,
+                "board.depot_row",
+                size=t(language, f"size.{size.label}"),
+                pieces=here or "—",
+            )
+        )
     embed.add_field(name=t(language, "board.depot"), value="\n".join(depot))
     embed.add_field(
         name=t(language, "board.cards_title"),
@@ -390,18 +406,18 @@ def rocket_line(view: PublicView, language: str) -> str:
     else:
         damage, deflection = odds(view.rules, view.apophis_value, points_of(view.rocket))
         key = "board.odds.basic" if view.rules is Rules.BASIC else "board.odds.advanced"
-        parts.append(
-            t(language, key, damage=percent(damage, language), deflection=percent(deflection, language))
-        )
+        chances = {"damage": percent(damage, language), "deflection": percent(deflection, language)}
+        parts.append(t(language, key, **chances))
     return "🚀 " + " · ".join(parts)
 
 
 def percent(chance: float, language: str) -> str:
-    """A chance as the language writes a percentage ("33%", "33 %"); only a sure thing
-    reads 100%, only an impossible one 0%."""
+    """A chance in whole percent as the language writes it ("33%", "33 %"); only a sure
+    thing reads 100%, only an impossible one 0%."""
+    value = round(chance * 100)
     if 0 < chance < 1:
-        chance = min(max(chance, 0.01), 0.99)
-    return format_percent(chance, locale=language)
+        value = min(max(value, 1), 99)
+    return t(language, "number.percent", value=value)
 
 
 def launch_embed(language: str, lines: Sequence[str], finished: bool) -> discord.Embed:
@@ -437,8 +453,8 @@ def stats_embed(stats: Stats, language: str) -> discord.Embed:
             "stats.tally",
             kind=kind,
             games=count(language, "count.games", tally.games),
-            wins=tally.wins,
-            losses=tally.losses,
+            wins=count(language, "stats.won", tally.wins),
+            losses=count(language, "stats.lost", tally.losses),
         )
         if tally.abandoned:
             line += t(language, "stats.abandoned", count=tally.abandoned)

@@ -63,6 +63,9 @@ class Record:
     channel: list[Shown] = field(default_factory=list)
     private: dict[str, list[Shown | Did]] = field(default_factory=dict)
     started_at: datetime.datetime | None = None
+    #: Notifications the channel's messages sent (each user a message's mentions let
+    #: through, deleted messages included: a ping notified when it was posted).
+    pings: int = 0
 
     @property
     def public_messages(self) -> int:
@@ -99,7 +102,9 @@ def record(fake: FakeDiscord, channel: Channel, people: list[Member | User]) -> 
     names = {u.id: u.name for u in world.users.values()}
     rec = Record(channel_name=channel.name, names=names)
     messages = fake.messages(channel, include_deleted=True)
-    rec.channel = _timeline(fake, [m for m in messages if not m.ephemeral])
+    public = [m for m in messages if not m.ephemeral]
+    rec.channel = _timeline(fake, public)
+    rec.pings = sum(len(m.notified) for m in public)
     for user in users:
         mine = [m for m in messages if m.ephemeral and m.visible_to == user.id]
         dms = fake.dms(user)

@@ -85,16 +85,22 @@ async def play(options: Options) -> Outcome:
         rec = record(fake, channel, members)
         names = ", ".join(options.people)
         if options.crewmates:
-            names += f" and {options.crewmates} AI crewmate{'s' if options.crewmates > 1 else ''}"
+            names += f" and {counted(options.crewmates, 'AI crewmate')}"
         summary = [
             f"{names} ({options.rules} rules, {options.difficulty})",
             f"ended: {outcome or status}",
-            f"{rec.public_messages} messages in the channel",
-            f"{sum(len(rec.dms(m.user.name)) for m in members)} DMs",
+            f"{counted(rec.public_messages, 'message')} in the channel",
+            counted(rec.pings, "ping"),
+            counted(sum(len(rec.dms(m.user.name)) for m in members), "DM"),
             f"{sum(rec.clicks().values())} commands and clicks",
         ]
         path = page.write(rec, options.out / "index.html", "Apophis: a recorded game", summary)
         return Outcome(path, rec, status, outcome, actions, summary)
+
+
+def counted(count: int, noun: str) -> str:
+    """A count and its noun, singular for one: 1 ping, 2 pings."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 async def _start_bot(fake: FakeDiscord, database: Path, options: Options):

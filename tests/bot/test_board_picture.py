@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.pictures import board_picture, launch_picture
-from bot.views.attachments import BOUNDARY, Picture
+from bot.views.attachments import BOUNDARY, Picture, seat_names
 from tests.bot.helpers import Scene, bot_state, text_of
 
 pytestmark = pytest.mark.e2e
@@ -23,6 +23,12 @@ def shown_picture(message):
     assert embed["image"]["url"] == f"attachment://{attachment.filename}"
     assert attachment.filename.startswith("apophis-board-") and attachment.filename.endswith(".png")
     return attachment
+
+
+def drawn(table) -> bytes:
+    """The picture of the table as it stands, in English."""
+    view = table.game.public_view()
+    return board_picture.draw(view, "en", seat_names(table, view))
 
 
 async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot):
@@ -40,8 +46,10 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot
         await bot.outbox.drain()
         attachment = shown_picture(scene.board(table))
         view = table.game.public_view()
-        assert attachment.content == board_picture.draw(view, "en")
-        assert attachment.description == board_picture.describe(view, "en")
+        assert seat_names(table, view) == ("ann", "bob")  # the people's names on their seats
+        assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
+        assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
+        assert "hands: ann (3 cards), bob (1 card)" in attachment.description
         # The text keeps the countdown, the players and the last actions; the table is
         # one line, the rest is in the picture.
         text = text_of(scene.board(table))
@@ -51,13 +59,14 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot
         uploads = fake_discord.requests_to(
             "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
         )
-        assert uploads and uploads[-1].uploads == 1  # through the interaction's token
+        # through an interaction's token (others edit the players' panels, with no file)
+        assert any(request.uploads == 1 for request in uploads)
 
         # A click on the board answers with the new board and its new picture.
         await scene.click(scene.board(table), "draw", "bob")
         attachment_after = shown_picture(scene.board(table))
         assert attachment_after.filename != attachment.filename
-        assert attachment_after.content == board_picture.draw(table.game.public_view(), "en")
+        assert attachment_after.content == drawn(table)
         scene.assert_no_cards_in_public()
 
 
@@ -115,7 +124,7 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
         edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
         assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
         attachment = shown_picture(scene.board(table))
-        assert attachment.content == board_picture.draw(table.game.public_view(), "en")
+        assert attachment.content == drawn(table)
 
 
 async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, make_bot):
@@ -135,7 +144,8 @@ async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord,
         (first,) = report.attachments
         assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
         assert first.content == launch_picture.draw_launch(table.report.events, "en")
-        assert first.description.startswith("Launch checks: Fuel: 2 of 7 points, needs 2: passed")
+        fuel = "Launch checks: Fuel: fuel 2 of 7 points, needs 2: passed"
+        assert first.description.startswith(fuel)
         assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
         await scene.click(report, "reroll", "ann")  # the same report goes on
         await bot.outbox.drain()
@@ -160,9 +170,7 @@ async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_di
         await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
         await bot.outbox.drain()
         assert table.board_message_id != old.id
-        assert shown_picture(scene.board(table)).content == board_picture.draw(
-            table.game.public_view(), "en"
-        )
+        assert shown_picture(scene.board(table)).content == drawn(table)
         assert old.attachments == [] and old.content  # one line, no picture
 
 

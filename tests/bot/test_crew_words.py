@@ -34,9 +34,9 @@ SCRAPS = [
         "scrap_no_fuel",
         {"fuel": 1, "points": 7, "needed": 2},
         "♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, even with all "
-        "the yellow that still fits (1 fuel of 7 points, 2 needed).",
-        "♻️ 🤖 Robot 1 a mis la fusée au rebut : elle ne peut pas réussir le contrôle du "
-        "carburant, même avec tout le jaune qu’on peut encore y ajouter (1 de carburant pour "
+        "the yellow that still fits (fuel 1 of 7 points, 2 needed).",
+        "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: il ne peut pas réussir le contrôle du "
+        "combustible, même avec tout le jaune qu’on peut encore y ajouter (combustible 1 sur "
         "7 points, il en faut 2).",
     ),
     (
@@ -44,42 +44,42 @@ SCRAPS = [
         {"warheads": ["red", "green"]},
         "♻️ 🤖 Robot 1 scrapped the rocket: no warhead (🟥 🟩) can go on it any more and "
         "still pass the fuel check.",
-        "♻️ 🤖 Robot 1 a mis la fusée au rebut : elle ne peut plus recevoir d’ogive (🟥 🟩) "
-        "tout en réussissant le contrôle du carburant.",
+        "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: il ne peut plus recevoir d’ogive (🟥 🟩) "
+        "tout en réussissant le contrôle du combustible.",
     ),
     (
         "scrap_sequence_dead",
         {"cause": "fuel", "fuel": 0, "needed": 2},
         "♻️ 🤖 Robot 1 scrapped the rocket: its launch sequence is under way, so no section "
         "can be added, and with 0 fuel it fails the fuel check (2 needed).",
-        "♻️ 🤖 Robot 1 a mis la fusée au rebut : sa séquence de lancement est en cours, on "
-        "ne peut plus y ajouter de section, et avec 0 de carburant elle échoue au contrôle "
-        "du carburant (il en faut 2).",
+        "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: sa séquence de lancement est en cours, "
+        "on ne peut plus y ajouter de section, et avec un combustible de 0 il échoue au "
+        "contrôle du combustible (il en faut 2).",
     ),
     (
         "scrap_sequence_dead",
         {"cause": "warhead", "fuel": 3, "needed": 2},
         "♻️ 🤖 Robot 1 scrapped the rocket: its launch sequence is under way, so no section "
         "can be added, and it has no warhead.",
-        "♻️ 🤖 Robot 1 a mis la fusée au rebut : sa séquence de lancement est en cours, on "
-        "ne peut plus y ajouter de section, et elle n’a pas d’ogive.",
+        "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: sa séquence de lancement est en cours, "
+        "on ne peut plus y ajouter de section, et il n’a pas d’ogive.",
     ),
     (
         "scrap_too_late",
         {"turns_left": 10, "turns_needed": 12},
         "♻️ 🤖 Robot 1 scrapped the rocket: it needs about 12 more turns and the clock "
         "leaves about 10; starting again toward red L + yellow M + blue S is quicker.",
-        "♻️ 🤖 Robot 1 a mis la fusée au rebut : il lui faut encore environ 12 tours et il "
-        "en reste environ 10 ; repartir de zéro avec la fusée rouge G + jaune M + bleu P "
-        "ira plus vite.",
+        "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: il lui faut encore environ 12 tours et "
+        "il en reste environ 10\u202f; repartir de zéro avec le missile rouge G + jaune M + "
+        "bleu P ira plus vite.",
     ),
     (
         "scrap_restart",
         {"gain": 2.37},
         "♻️ 🤖 Robot 1 scrapped its own rocket: starting again toward red L + yellow M + "
         "blue S is about 2.4 times quicker.",
-        "♻️ 🤖 Robot 1 a mis sa propre fusée au rebut : repartir de zéro avec la fusée rouge "
-        "G + jaune M + bleu P ira environ 2,4 fois plus vite.",
+        "♻️ 🤖 Robot 1 a mis son propre missile au rebut\u202f: repartir de zéro avec le "
+        "missile rouge G + jaune M + bleu P ira environ 2,4 fois plus vite.",
     ),
 ]
 
@@ -96,17 +96,18 @@ def test_every_scrap_is_told_with_its_reason_in_each_language(code, params, en, 
         (
             RISK,
             "8% chance to damage Apophis.",
-            "8 % de chances d’endommager Apophis.",
+            "8\u202f% de chances d’endommager Apophis.",
         ),
         (
             {**RISK, "success": 0.186, "deflect": 0.125},
             "19% chance to damage or deflect Apophis.",
-            "19 % de chances d’endommager ou de dévier Apophis.",
+            "19\u202f% de chances d’endommager ou de dévier Apophis.",
         ),
         (
             {**RISK, "success": 0.139, "damage": 0.139, "explode": 0.333, "rerolls": 1},
             "14% chance to damage Apophis, and 33% that the rocket explodes.",
-            "14 % de chances d’endommager Apophis, et 33 % de risque que la fusée explose.",
+            "14\u202f% de chances d’endommager Apophis, et 33\u202f% de risque que le missile "
+            "explose.",
         ),
     ],
 )
@@ -116,14 +117,14 @@ def test_a_risky_launch_is_told_with_its_odds_in_whole_percentages(params, en, f
     )
     assert told(PLAYED, "launch_risky", params, "fr") == (
         "🔢 🤖 Robot 1 a ajouté 🟥 🟦 à la séquence de lancement (3/4) pour un lancement "
-        f"risqué : {fr}"
+        f"risqué\u202f: {fr}"
     )
 
 
 def test_numbers_meet_their_nouns_in_the_right_form():
     one_point = {"fuel": 0, "points": 1, "needed": 1}
-    assert "(0 fuel of 1 point, 1 needed)" in told(SCRAP, "scrap_no_fuel", one_point, "en")
-    assert "(0 de carburant pour 1 point, il" in told(SCRAP, "scrap_no_fuel", one_point, "fr")
+    assert "(fuel 0 of 1 point, 1 needed)" in told(SCRAP, "scrap_no_fuel", one_point, "en")
+    assert "(combustible 0 sur 1 point, il" in told(SCRAP, "scrap_no_fuel", one_point, "fr")
     one_turn = {"turns_left": 0, "turns_needed": 1}
     assert "about 1 more turn and" in told(SCRAP, "scrap_too_late", one_turn, "en")
     assert "environ 1 tour et" in told(SCRAP, "scrap_too_late", one_turn, "fr")
@@ -181,8 +182,8 @@ def test_a_build_hint_names_the_plan_what_the_team_has_and_the_section():
         "damage 42% a launch)."
     )
     assert hint("fr", **position) == (
-        "Construisez la moyenne section bleue de la fusée rouge G + bleu M + jaune M (l’équipe "
-        "a déjà rouge G ; dégâts 42 % par lancement)."
+        "Construisez la section moyenne bleue du missile rouge G + bleu M + jaune M (l’équipe "
+        "a déjà rouge G\u202f; dégâts 42\u202f% par lancement)."
     )
 
 
@@ -194,8 +195,8 @@ def test_a_draw_hint_names_the_plan_and_what_it_still_needs():
     )
     plan = "rouge G + bleu G + jaune G + rouge M + rouge P"
     assert hint("fr", **position) == (
-        f"Piochez : la fusée prévue, {plan} (l’équipe a déjà rouge G), demande encore 2 ♥, "
-        "3 ♦ et 3 ♠."
+        f"Piochez\u202f: le missile prévu, {plan} (l’équipe a déjà rouge G), demande encore "
+        "2 ♥, 3 ♦ et 3 ♠."
     )
 
 
@@ -212,9 +213,9 @@ def test_a_launch_hint_names_the_rocket_and_what_the_sequence_then_needs():
         "which then needs ♦ ♠ (damage 42%, deflection 14%)."
     )
     assert hint("fr", **position) == (
-        "Jouez 7♥ : cela complète en partie la séquence de lancement de la fusée rouge G + "
-        "jaune G + bleu M + vert P, à laquelle il manquera encore ♦ ♠ (dégâts 42 %, "
-        "déviation 14 %)."
+        "Jouez 7♥\u202f: cela prolonge la séquence de lancement du missile rouge G + jaune G + "
+        "bleu M + vert P, à laquelle il manquera encore ♦ ♠ (dégâts 42\u202f%, "
+        "déviation 14\u202f%)."
     )
 
 
@@ -226,14 +227,14 @@ def test_a_scrap_hint_says_why_and_what_to_aim_for_next():
     }
     assert hint("en", **position) == (
         "Scrap the rocket: it cannot pass the fuel check, even with all the yellow that still "
-        "fits (1 fuel of 7 points, 2 needed). Then aim for red L + blue L + yellow L + red M "
+        "fits (fuel 1 of 7 points, 2 needed). Then aim for red L + blue L + yellow L + red M "
         "+ red S."
     )
     assert hint("fr", **position).startswith(
-        "Mettez la fusée au rebut : elle ne peut pas réussir le contrôle du carburant"
+        "Mettez le missile au rebut\u202f: il ne peut pas réussir le contrôle du combustible"
     )
     assert hint("fr", **position).endswith(
-        " Visez ensuite la fusée rouge G + bleu G + jaune G + rouge M + rouge P."
+        " Visez ensuite le missile rouge G + bleu G + jaune G + rouge M + rouge P."
     )
 
 

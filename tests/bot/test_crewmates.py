@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import TYPOGRAPHY, t
 from engine import Phase
 from engine.crew import decide
 from engine.standin import standin_action
@@ -148,8 +148,10 @@ LAST_ACTIONS = {t("en", "board.recent"), t("fr", "board.recent")}
 
 
 def scrap_told(language: str, player: str) -> re.Pattern:
-    """A line telling `player`'s scrap with one of the reasons the catalog words."""
-    catalog = messages(language)
+    """A line telling `player`'s scrap with one of the reasons the catalog words (as its
+    language's typography spaces it)."""
+    spaced = TYPOGRAPHY.get(language, str)
+    catalog = {key: tuple(map(spaced, texts)) for key, texts in messages(language).items()}
 
     def pattern(text: str) -> str:  # a message, its placeholders matching anything
         return re.sub(r"\\\{\w+\\\}", ".+", re.escape(text))
@@ -171,10 +173,10 @@ def scrap_told(language: str, player: str) -> re.Pattern:
 #: The crewmate's scrap in the arranged position, as the board tells it.
 NO_FUEL = {
     "en": "♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, even with all the "
-    "yellow that still fits (1 fuel of 7 points, 2 needed).",
-    "fr": "♻️ 🤖 Robot 1 a mis la fusée au rebut : elle ne peut pas réussir le contrôle du "
-    "carburant, même avec tout le jaune qu’on peut encore y ajouter (1 de carburant pour 7 "
-    "points, il en faut 2).",
+    "yellow that still fits (fuel 1 of 7 points, 2 needed).",
+    "fr": "♻️ 🤖 Robot 1 a mis le missile au rebut\u202f: il ne peut pas réussir le contrôle du "
+    "combustible, même avec tout le jaune qu’on peut encore y ajouter (combustible 1 sur "
+    "7 points, il en faut 2).",
 }
 
 
@@ -243,7 +245,7 @@ RISKY = {
     "en": "🔢 🤖 Robot 1 added 🟥 🟦 🟨 to the launch sequence (4/4) for a risky launch: 8% "
     "chance to damage Apophis.",
     "fr": "🔢 🤖 Robot 1 a ajouté 🟥 🟦 🟨 à la séquence de lancement (4/4) pour un lancement "
-    "risqué : 8 % de chances d’endommager Apophis.",
+    "risqué\u202f: 8\u202f% de chances d’endommager Apophis.",
 }
 
 

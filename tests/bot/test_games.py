@@ -23,32 +23,39 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot)
         table = await scene.new_game("ann", difficulty="easy", rules="basic")
         await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
         assert "the game began" in fake_discord.dms(scene["ann"])[0].content
-        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"]], damage=2, dice=[6, 6])
-        reply = await scene.cmd("build", "ann", colour="red", size="large")
-        assert reply.ephemeral and "You paid 3♥, 4♥ and 5♥ to build" in text_of(reply.message)
-        reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
-        assert reply.ephemeral
-        table.game.hands[0] += ALL_SUITS  # drawn meanwhile, in a longer game
-        reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
-        assert reply.ephemeral and "Launch!" in text_of(reply.message)
-        (report,) = await fake_discord.wait_for(
-            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
-        )
-        text = text_of(report)
-        assert "Fuel check: 2 fuel of 5 points, needs 2 — enough" in text
-        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
-        assert "Apophis takes its third hit" in text
+        scene.arrange(hands=[[]], damage=1, dice=[6, 6, 6, 6])
+        for launch in (1, 2):
+            table.game.hands[0] += ["3H", "4H", "5H", "KS", "QS"]  # drawn meanwhile
+            reply = await scene.cmd("build", "ann", colour="red", size="large")
+            built = "You built the large red section with 3♥, 4♥ and 5♥."
+            assert reply.ephemeral and built in text_of(reply.message)
+            reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
+            assert reply.ephemeral
+            table.game.hands[0] += ALL_SUITS
+            reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
+            assert reply.ephemeral and "Launch!" in text_of(reply.message)
+            if launch == 1:
+                (report,) = await fake_discord.wait_for(
+                    lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+                )
+                text = text_of(report)
+                assert "Fuel check: fuel 2 of 5 points, needs 2 — enough" in text
+                assert "Accuracy: 🎲 6 + Apophis 2 + guidance 0 = 8 (needs 7) — hit" in text
+                assert "Apophis is damaged (2/3)" in text
         await bot.outbox.drain()
         board = text_of(scene.board(table))
-        assert "Victory" in board and "destroyed" in board
+        assert "Victory" in board and "destroyed" in board and "damaged a third time" in board
+        # Each launch in one line on the final board, in place of the reports.
+        assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
+        assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
         assert scene.board(table).embeds[0]["color"] == render.WIN_COLOUR
         assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
         stats = await bot.store.stats(scene.guild.id)
         assert stats.tallies[0].wins == 1
         (dm,) = fake_discord.dms(scene["ann"])  # one DM for the whole game, edited
         assert "The game is over: Apophis was destroyed" in dm.content and dm.history
-        # The channel holds the board and the launch report, nothing else.
-        assert [m.id for m in scene.public()] == [table.board_message_id, report.id]
+        # The channel holds the final board, nothing else: the report went with the game.
+        assert [m.id for m in scene.public()] == [table.board_message_id] and report.deleted
         scene.assert_no_cards_in_public()
 
 
@@ -73,14 +80,11 @@ async def test_two_players_basic_game_won_by_deflection_from_the_panel(fake_disc
         chosen = await scene.press(panel, "launch", "ann")  # one click for the four suits
         assert chosen.response_type == 7 and chosen.message.id == panel.id
         assert "Launch!" in text_of(panel)
-        (report,) = await fake_discord.wait_for(
-            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
-        )
-        text = text_of(report)
-        assert "Deflection: 🎲 6 + warheads 3 = 9 (needs 7) — deflected" in text
-        assert "Apophis is deflected" in text
         await bot.outbox.drain()
-        assert "Victory" in text_of(scene.board(table))
+        board = text_of(scene.board(table))
+        assert "Victory" in board and "Apophis is deflected" in board
+        assert "4 pts → hit, deflection 5/5" in board  # (the rocket was arranged, not built)
+        assert [m.id for m in scene.public()] == [table.board_message_id]  # no report left
         assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
         scene.assert_no_cards_in_public()
 
@@ -111,17 +115,18 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
         (report,) = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
         )
-        assert "may spend a fail-safe to reroll the accuracy (1 left)" in text_of(report)
+        assert "may spend a fail-safe to reroll the accuracy roll (1 left)" in text_of(report)
         refused = await scene.click(report, "reroll", "bob")
         assert refused.ephemeral and "Only the player who launched" in str(refused.response_data)
         rerolled = await scene.click(report, "reroll", "ann")
         assert rerolled.response_type == 7
         await bot.outbox.drain()
-        text = text_of(report)
+        text = text_of(report)  # as the reroll showed it, before it went with the game
         assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "breaks apart" in text and not list(report.iter_components())
-        assert not table.open
-        assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+        assert not table.open and report.deleted
+        assert "pts → hit, damage 3/3" in text_of(scene.board(table))
+        assert [m.id for m in scene.public()] == [table.board_message_id]
         scene.assert_no_cards_in_public()
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert logged and not [line for line in logged if CARD.search(line)]

@@ -47,11 +47,11 @@ PLAN_HINTS = {
         "S + yellow S (the team has red L + blue M; damage 100% a launch).",
     ),
     "fr": (
-        "💡 Construisez la moyenne section bleue de la fusée rouge G + bleu M + jaune M "
-        "(l’équipe a déjà rouge G ; dégâts 42 % par lancement).",
-        "💡 Construisez la moyenne section rouge de la fusée rouge G + bleu M + rouge M + jaune M "
-        "+ rouge P + bleu P + jaune P (l’équipe a déjà rouge G + bleu M ; dégâts 100 % par "
-        "lancement).",
+        "💡 Construisez la section moyenne bleue du missile rouge G + bleu M + jaune M "
+        "(l’équipe a déjà rouge G\u202f; dégâts 42\u202f% par lancement).",
+        "💡 Construisez la section moyenne rouge du missile rouge G + bleu M + rouge M + jaune M "
+        "+ rouge P + bleu P + jaune P (l’équipe a déjà rouge G + bleu M\u202f; dégâts "
+        "100\u202f% par lancement).",
     ),
 }
 

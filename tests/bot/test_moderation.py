@@ -76,7 +76,10 @@ async def test_host_skips_a_turn_and_kicks_a_player(fake_discord, make_bot):
         hand = len(table.game.hands[1])
         discards = len(table.game.discard_pile)
         kicked = await scene.cmd("apophis kick", "mod", player=scene["bob"])
-        assert "left the game" in kicked.response_data["content"]
+        assert kicked.response_data["content"] == (
+            f"🚪 <@{scene.id('mod')}> removed <@{scene.id('bob')}> from the game; their "
+            f"{hand} cards went to the discard pile."
+        )
         assert table.game.players == [scene.id("ann"), scene.id("cid")]
         assert len(table.game.discard_pile) == discards + hand
         assert table.game.active_player == scene.id("cid")

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from bot.discord.outbox import IDLE_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state, enabled, text_of
 
@@ -48,7 +49,7 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
         assert "**Your turn:** you can draw or build." in text_of(ann)
         built = await scene.press(ann, "build", "ann", arg="green.3")
         assert built.response_type == 7 and built.message.id == ann.id
-        assert "You paid 2♣, 3♣ and 4♣ to build" in text_of(ann)
+        assert "You built the large green section with 2♣, 3♣ and 4♣." in text_of(ann)
         assert table.game.rocket and table.game.active_player == scene.id("bob")
 
         # Launch: one click adds a card of every suit held; bob holds ♦ ♠ ♥.
@@ -77,7 +78,10 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
         # Scrap (bob), and a refused move is told on the panel, which stays current.
         await bot.outbox.drain()
         scrapped = await scene.press(bob, "scrap", "bob")
-        assert scrapped.response_type == 7 and "rocket went back to the depot" in text_of(bob)
+        assert (
+            scrapped.response_type == 7
+            and "You scrapped the rocket: its sections went back to the depot." in text_of(bob)
+        )
         stale = await scene.press(bob, "refresh", "bob")
         assert stale.response_type == 7 and "It is <@" in text_of(bob)
         # Every move answered on the panels: no new private message was left behind.
@@ -110,7 +114,9 @@ async def test_reroll_and_accept_from_the_panel_keep_one_report(fake_discord, ma
         scene.assert_no_cards_in_public()
 
 
-async def test_a_reroll_from_the_board_continues_the_same_report(fake_discord, make_bot):
+async def test_reroll_and_accept_are_on_the_report_and_the_launchers_panel_not_the_board(
+    fake_discord, make_bot
+):
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -126,7 +132,12 @@ async def test_a_reroll_from_the_board_continues_the_same_report(fake_discord, m
         )
         await bot.outbox.drain()
         assert "Reroll" in str(report.components)
-        rerolled = await scene.click(scene.board(), "reroll", "ann")
+        actions = [c.get("custom_id", "").split(":")[-1] for c in scene.board().iter_components()]
+        assert "hand" in actions and not {"reroll", "accept"} & set(actions)
+        assert enabled(await scene.panel("ann"), "reroll")  # the launcher's panel has them
+        bobs = [c.get("custom_id", "") for c in (await scene.panel("bob")).iter_components()]
+        assert not [i for i in bobs if i.endswith((":reroll", ":accept"))]
+        rerolled = await scene.click(report, "reroll", "ann")
         assert rerolled.response_type == 7
         await bot.outbox.drain()
         # One report per launch, updated in place: its buttons are gone once settled.
@@ -199,16 +210,19 @@ async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(
         scene.arrange(hands=[["2C"], ["3C"], ["4C"]], deck=[f"{r}H" for r in range(2, 11)])
         await bot.outbox.drain()
         assert fake_discord.notified(scene["ann"]) == []  # she started: no ping for her
+        # Bob and cid joined a moment ago: half a minute later, they are away.
+        bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING
         await scene.cmd("draw", "ann")
         await bot.outbox.drain()
         (ping,) = [m for m in scene.public() if "your turn" in m.content]
         assert ping.notified == {scene.id("bob")}
         assert fake_discord.notified(scene["ann"]) == fake_discord.notified(scene["cid"]) == []
         panel = await scene.panel("bob")
+        await fake_discord.wait_for(lambda: ping.deleted)  # he saw it: it comes down
         await scene.press(panel, "draw", "bob")
         await bot.outbox.drain()
         live = [m for m in scene.public() if "your turn" in m.content]
-        assert [m.notified for m in live] == [{scene.id("cid")}] and ping.deleted
+        assert [m.notified for m in live] == [{scene.id("cid")}]
         assert fake_discord.notified(scene["bob"]) == [ping]  # never for his own move
         assert table.version == 2
 

@@ -12,6 +12,7 @@ import dataclasses
 import inspect
 import io
 import itertools
+import math
 import os
 import random
 from pathlib import Path
@@ -27,6 +28,16 @@ from tests.engine.helpers import table
 PICTURES = Path(__file__).parent / "pictures"
 REDRAW = os.environ.get("APOPHIS_REDRAW_PICTURES") == "1"
 MAX_BYTES = 60 * 1024
+NAMES = ("Ann", "Bob", "Cy", "Dee")
+
+
+def draw(view: PublicView, language: str = "en") -> bytes:
+    """The board picture of `view`, its seats' players called after NAMES."""
+    return board_picture.draw(view, language, NAMES[: len(view.seats)])
+
+
+def shown(view: PublicView, language: str = "en") -> parts.Shown:
+    return board_picture.shown(view, language, NAMES[: len(view.seats)])
 
 
 def midgame() -> PublicView:
@@ -80,10 +91,10 @@ def changed_regions(before: bytes, after: bytes) -> set[str]:
 
 
 def test_the_same_table_gives_the_same_bytes_even_redrawn():
-    first = board_picture.draw(midgame(), "en")
+    first = draw(midgame())
     board_picture.drawn.cache_clear()
-    assert board_picture.draw(midgame(), "en") == first
-    assert first != board_picture.draw(destroyed(), "en")
+    assert draw(midgame()) == first
+    assert first != draw(destroyed())
     assert first.startswith(b"\x89PNG")
 
 
@@ -97,9 +108,9 @@ def test_a_board_put_together_from_cached_parts_is_the_board_drawn_whole(players
         if game.is_over:
             break
         game.apply(choose_action(game.view_for(game.active_player), rng))
-        s = board_picture.shown(game.public_view(), "en")
+        s = shown(game.public_view())
         whole = board_picture._quantize(parts.board_rgb(s))
-        drawn = Image.open(io.BytesIO(board_picture.draw(game.public_view(), "en")))
+        drawn = Image.open(io.BytesIO(draw(game.public_view())))
         assert drawn.mode == "P" and drawn.size == whole.size
         assert drawn.tobytes() == whole.tobytes()
 
@@ -115,7 +126,7 @@ def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
                 game.finish_reshuffle()
             else:
                 game.apply(choose_action(game.view_for(game.active_player), rng))
-            s = board_picture.shown(game.public_view(), "en")
+            s = shown(game.public_view())
             for index, (_, _, facts) in enumerate(parts.BANDS):
                 drawn = tuple(
                     parts.PARTS[name][2](s) for name, *_ in board_picture._BAND_PARTS[index]
@@ -128,7 +139,7 @@ def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
     """The rows above the cards and seats are kept compressed: a draw, a discard or a
     turn passing compresses only the bottom band again."""
     view = midgame()
-    board_picture.draw(view, "en")
+    draw(view)
     compressed = []
     original = board_picture.pngwrite.band
     monkeypatch.setattr(
@@ -137,13 +148,13 @@ def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
         lambda rows: compressed.append(rows.shape[0]) or original(rows),
     )
     drew = _with_seats(dataclasses.replace(view, deck_size=view.deck_size - 2), (5, 2, 5, 0))
-    assert board_picture.draw(drew, "en") != board_picture.draw(view, "en")
+    assert draw(drew) != draw(view)
     assert compressed == [parts.BAND_HEIGHT]
     compressed.clear()
     built = (*view.rocket, (Colour.GREEN, Size.SMALL))
-    board_picture.draw(dataclasses.replace(drew, rocket=built), "en")  # the same cards and seats
-    assert compressed == [bottom - top for top, bottom, _ in parts.BANDS[1:3]]
-    assert sum(compressed) == parts.HEIGHT - parts.BANDS[1].top - parts.BAND_HEIGHT
+    draw(dataclasses.replace(drew, rocket=built))  # the same cards and seats
+    assert compressed == [bottom - top for top, bottom, _ in parts.BANDS[:2]]
+    assert sum(compressed) == parts.BAND_TOP
 
 
 def test_kept_bands_are_bounded_forgetting_the_oldest_first():
@@ -156,12 +167,12 @@ def test_kept_bands_are_bounded_forgetting_the_oldest_first():
 
 def test_pictures_are_cached_by_what_they_show():
     view = midgame()
-    board_picture.draw(view, "en")
+    draw(view)
     hits = board_picture.drawn.cache_info().hits
     # The turn number and the order the depot is listed in are not shown: same picture.
     same = dataclasses.replace(view, turn=view.turn + 7, depot=tuple(reversed(view.depot)))
-    assert board_picture.shown(same, "en") == board_picture.shown(view, "en")
-    board_picture.draw(same, "en")
+    assert shown(same) == shown(view)
+    draw(same)
     assert board_picture.drawn.cache_info().hits == hits + 1
 
 
@@ -180,7 +191,7 @@ def _cases():
     return {
         "rocket": (
             dataclasses.replace(view, rocket=built, depot=depot),
-            {"rocket", "points", "depot"},
+            {"rocket", "depot"},
         ),
         "sequence": (
             dataclasses.replace(view, sequence=(*view.sequence, Colour.RED)),
@@ -202,21 +213,31 @@ def _cases():
 @pytest.mark.parametrize("fact", list(_cases()))
 def test_each_public_fact_changes_the_picture_where_it_is_shown(fact):
     changed, regions = _cases()[fact]
-    assert (
-        changed_regions(board_picture.draw(midgame(), "en"), board_picture.draw(changed, "en"))
-        == regions
-    )
+    assert changed_regions(draw(midgame()), draw(changed)) == regions
+
+
+def test_the_seats_show_their_players_names():
+    view = midgame()
+    renamed = board_picture.draw(view, "en", ("Ann", "Bob", "Zoe", "Dee"))
+    assert changed_regions(draw(view), renamed) == {"seats"}
+
+
+def test_a_long_name_is_shortened_to_fit_and_one_the_font_cannot_draw_is_the_seat():
+    s = board_picture.shown(midgame(), "en", ("A" * 40, "Bob 🚀", "", "ரமேஷ்"))
+    long, rocket, empty, tamil = (parts.seat_name(s, i) for i in range(4))
+    assert long.endswith("…") and long.startswith("AAA")
+    assert sprites.font(parts.LARGE).getlength(long) <= parts.NAME_WIDTH
+    assert rocket == "Bob"  # no emoji in the font: the rest of the name
+    assert (empty, tamil) == ("Seat 3", "Seat 4")
 
 
 def test_the_end_of_the_game_is_drawn_across_the_board():
     view = midgame()
     lost = dataclasses.replace(view, phase=Phase.OVER, outcome=Outcome.LOST, active_player=None)
-    assert {"apophis", "rocket", "depot"} <= changed_regions(
-        board_picture.draw(view, "en"), board_picture.draw(lost, "en")
-    )
+    assert {"apophis", "rocket", "depot"} <= changed_regions(draw(view), draw(lost))
     won = dataclasses.replace(lost, outcome=Outcome.DEFLECTED)
-    assert board_picture.draw(won, "en") != board_picture.draw(lost, "en")
-    assert "deflected" in board_picture.describe(won, "en").lower()
+    assert draw(won) != draw(lost)
+    assert "deflected" in board_picture.describe(won, "en", NAMES).lower()
 
 
 # ------------------------------------------------------------- no hand in it
@@ -224,21 +245,22 @@ def test_the_end_of_the_game_is_drawn_across_the_board():
 
 def test_the_drawing_function_takes_only_the_public_view():
     parameters = inspect.signature(board_picture.draw).parameters
-    assert list(parameters) == ["view", "language"]  # and the words' language, nothing else
+    # and the words' language and the seats' names, nothing else
+    assert list(parameters) == ["view", "language", "names"]
     assert parameters["view"].annotation in (PublicView, "PublicView")
+    assert parameters["names"].annotation in (tuple[str, ...], "tuple[str, ...]")
     player_view = table(players=(1, 2)).view_for(1)
     with pytest.raises(AttributeError):
-        board_picture.draw(player_view, "en")
+        board_picture.draw(player_view, "en", NAMES[:2])
 
 
 def test_different_hands_of_the_same_sizes_draw_the_same_picture():
     one = table(players=(1, 2), hands=[["2H", "3H", "4S"], ["5C", "6D"]])
     other = table(players=(1, 2), hands=[["9C", "9D", "9S"], ["KH", "QH"]])
-    assert board_picture.draw(one.public_view(), "en") == board_picture.draw(
-        other.public_view(), "en"
-    )
-    assert board_picture.describe(one.public_view(), "en") == board_picture.describe(
-        other.public_view(), "en"
+    assert draw(one.public_view()) == draw(other.public_view())
+    names = NAMES[:2]
+    assert board_picture.describe(one.public_view(), "en", names) == board_picture.describe(
+        other.public_view(), "en", names
     )
 
 
@@ -247,7 +269,7 @@ def test_the_launch_picture_shows_the_public_launch_steps():
     png = launch_picture.draw_launch(events, "en")
     assert png == launch_picture.draw_launch([e.seen_by(None) for e in events], "en")
     steps = sum(1 for e in events if e.kind == "launch_step")
-    assert pixels(png).height == 36 + launch_picture.ROW * steps
+    assert pixels(png).height == launch_picture.HEADING + launch_picture.ROW * steps
     rolled = [
         dataclasses.replace(e, die=6, total=e.total + 6 - e.die)
         if e.kind == "launch_step" and e.die
@@ -261,8 +283,8 @@ def test_the_launch_picture_shows_the_public_launch_steps():
 
 
 REFERENCES = {
-    "board_midgame.png": lambda: board_picture.draw(midgame(), "en"),
-    "board_destroyed.png": lambda: board_picture.draw(destroyed(), "en"),
+    "board_midgame.png": lambda: draw(midgame()),
+    "board_destroyed.png": lambda: draw(destroyed()),
     "launch.png": lambda: launch_picture.draw_launch(launch_events(), "en"),
 }
 
@@ -289,14 +311,21 @@ def test_pictures_match_the_reference_pictures(name):
 
 @pytest.mark.parametrize("make", [midgame, destroyed, tallest])
 def test_a_picture_weighs_under_60_kb(make):
-    assert len(board_picture.draw(make(), "en")) < MAX_BYTES
+    assert len(draw(make())) < MAX_BYTES
 
 
 def test_the_alt_text_says_what_the_picture_shows():
-    text = board_picture.describe(midgame(), "en")
-    for words in ("damage 1 of 3", "deflection 2 of 5", "large yellow", "launch sequence 2 of 4"):
+    text = board_picture.describe(midgame(), "en", NAMES)
+    for words in (
+        "damage 1 of 3",
+        "deflection 2 of 5",
+        "large yellow",
+        "9 points, fuel 3 of 3, enough",
+        "launch sequence 2 of 4",
+        "Ann (3 cards), Bob (2 cards), Cy (5 cards), Dee (no cards)",
+    ):
         assert words in text
-    assert "seat 2 to play" in text
+    assert "Bob to play" in text
     assert len(text) <= 1024  # Discord's limit for an attachment's description
 
 
@@ -304,6 +333,7 @@ def test_the_alt_text_says_what_the_picture_shows():
 
 #: Machado, Oliveira and Fernandes (2009), full severity, applied to linear RGB.
 DEFICIENCIES = {
+    "normal vision": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
     "protanopia": (
         (0.152286, 1.052583, -0.204868),
         (0.114503, 0.786281, 0.099216),
@@ -319,6 +349,18 @@ DEFICIENCIES = {
         (-0.078411, 0.930809, 0.147602),
         (0.004733, 0.691367, 0.303900),
     ),
+}
+#: The least CIELAB distance (ΔE*ab) between two pieces' colours, seen with any of them:
+#: 2.3 is just noticeable; the old palette's orange hearts came to 33 from the yellow
+#: spades under deuteranopia.
+APART = 40
+#: The hue (CIELAB h°) each colour's name allows: pure red is at 40°, the buttons' 🟥 at
+#: 25°, and orange from 55° (the old hearts were at 56°).
+HUES = {
+    Colour.RED: (20, 45),
+    Colour.GREEN: (130, 170),
+    Colour.BLUE: (280, 310),
+    Colour.YELLOW: (85, 105),
 }
 
 
@@ -344,10 +386,31 @@ def _seen_with(rgb, matrix):
     ]
 
 
+def _apart(palette, matrix) -> float:
+    """The least distance between two of `palette`'s colours, seen through `matrix`."""
+    seen = [_lab(_seen_with(rgb, matrix)) for rgb in palette.values()]
+    return min(math.dist(a, b) for a, b in itertools.combinations(seen, 2))
+
+
 @pytest.mark.parametrize("deficiency", list(DEFICIENCIES))
 def test_the_colours_stay_apart_under_colour_vision_deficiencies(deficiency):
-    matrix = DEFICIENCIES[deficiency]
-    seen = {c: _lab(_seen_with(rgb, matrix)) for c, rgb in sprites.PIECE_COLOURS.items()}
-    for a, b in itertools.combinations(seen, 2):
-        distance = sum((p - q) ** 2 for p, q in zip(seen[a], seen[b], strict=True)) ** 0.5
-        assert distance > 25, f"{a} and {b} look alike under {deficiency} (ΔE {distance:.0f})"
+    distance = _apart(sprites.PIECE_COLOURS, DEFICIENCIES[deficiency])
+    assert distance >= APART, f"two pieces look alike with {deficiency} (ΔE {distance:.0f})"
+
+
+def test_the_simulation_tells_apart_what_a_deficiency_confuses():
+    """The old orange hearts came too near the yellow spades for deuteranopes, and this
+    brick red and olive green, far apart for most, are one colour for them."""
+    old = {**sprites.PIECE_COLOURS, Colour.RED: (213, 94, 0), Colour.YELLOW: (240, 228, 66)}
+    assert _apart(old, DEFICIENCIES["deuteranopia"]) < APART
+    plain = {Colour.RED: (180, 80, 40), Colour.GREEN: (110, 130, 40)}
+    assert _apart(plain, DEFICIENCIES["normal vision"]) >= APART
+    assert _apart(plain, DEFICIENCIES["deuteranopia"]) < 10
+
+
+@pytest.mark.parametrize("colour", list(Colour))
+def test_each_piece_reads_as_its_colour_s_name(colour):
+    _, a, b = _lab(_linear(sprites.PIECE_COLOURS[colour]))
+    hue, chroma = math.degrees(math.atan2(b, a)) % 360, math.hypot(a, b)
+    low, high = HUES[colour]
+    assert low <= hue <= high and chroma > 40, f"{colour} reads as another colour ({hue:.0f}°)"

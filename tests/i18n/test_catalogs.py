@@ -56,11 +56,16 @@ def test_a_missing_or_misnamed_placeholder_is_caught():
 
 
 def test_plurals_follow_each_language():
-    assert [t("en", "count.cards", count=n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert [t("en", "count.cards", count=n) for n in (1, 2)] == ["1 card", "2 cards"]
     assert [t("fr", "count.cards", count=n) for n in (0, 1, 2)] == [
-        "0 carte",
+        "aucune carte",  # its zero form, in words
         "1 carte",
         "2 cartes",
+    ]
+    assert [t("fr", "count.sections", count=n) for n in (0, 1, 2)] == [
+        "0 section",  # no zero form: French counts 0 as singular
+        "1 section",
+        "2 sections",
     ]
 
 
@@ -91,10 +96,16 @@ def test_refusals_read_in_each_language_from_their_code_and_parameters():
         "A large red section costs 3 hearts ♥; you have 1."
     )
     assert refusal("fr", "not_enough_cards", params) == (
-        "Une grande section rouge coûte 3 cœurs ♥ ; vous en avez 1."
+        "Une grande section rouge coûte 3 cœurs ♥\u202f; vous en avez 1."
     )
-    top = {"size": "large", "top_colour": "blue", "top_size": "small"}
-    assert "petite section bleue" in refusal("fr", "too_large", top)
+    small = {"colour": "red", "size": "small", "cost": 1, "have": 0}
+    assert refusal("en", "not_enough_cards", small).startswith(
+        "A small red section costs 1 heart ♥;"
+    )
+    top = {"size": "medium", "top_colour": "blue", "top_size": "small"}
+    assert refusal("fr", "too_large", top).startswith(
+        "Une section moyenne ne peut pas aller sur la petite section bleue du sommet"
+    )
 
 
 def test_a_third_language_needs_only_its_catalog(tmp_path, monkeypatch):

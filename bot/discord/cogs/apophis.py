@@ -26,8 +26,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Difficulties name their catalog key: "medium" is also a size (bot.i18n.catalogs).
 DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=t("en", f"choice.{name}"), value=name) for name in DIFFICULTY_MINUTES
+    app_commands.Choice(
+        name=app_commands.locale_str(
+            t("en", f"choice.difficulty.{name}"), key=f"choice.difficulty.{name}"
+        ),
+        value=name,
+    )
+    for name in DIFFICULTY_MINUTES
 ]
 #: Each difficulty's countdown, as /apophis new describes them.
 COUNTDOWNS = ", ".join(f"{name} {minutes}" for name, minutes in DIFFICULTY_MINUTES.items())
@@ -278,18 +285,17 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await send_reason(interaction, exc)
             return
         log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
-        lines = result.lines if isinstance(result, ActionResult) else []
-        if not isinstance(result, ActionResult):
+        by, removed = render.mention(interaction.user.id), render.mention(player.id)
+        words = {"player": by, "removed": removed}
+        if isinstance(result, ActionResult):  # one line says it: removed, and their cards
+            removal = next(e for e in result.events if isinstance(e, ev.PlayerRemoved))
+            removed_line = narrate_event(removal, table.language)
+            rest = [line for line in result.lines if line != removed_line]
+            said = [t(table.language, "told.removed", count=removal.cards, **words), *rest]
+        else:
             self.bot.outbox.board_changed(result)
-        said = t(
-            table.language,
-            "told.removed",
-            player=render.mention(interaction.user.id),
-            removed=render.mention(player.id),
-        )
-        await interaction.response.send_message(
-            "\n".join([said, *lines]), allowed_mentions=NO_MENTIONS
-        )
+            said = [t(table.language, "told.removed_lobby", **words)]
+        await interaction.response.send_message("\n".join(said), allowed_mentions=NO_MENTIONS)
         self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")

@@ -1,0 +1,98 @@
+"""The launches of a game in one line each, for its final board, from its logged events.
+
+Pure: read from the events as the store logs them (`LoggedAction.events`, engine events
+as dicts), so that a game's whole story is told after a restart as well. A launch's
+line names its rocket (bottom to top), its points and what came of it: "1. 🟥L 🟨M 🟦S,
+10 pts → hit, damage 2/3". Only public facts are read (sections and checks, never the
+cards a hand paid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n.catalogs import t
+from bot.views.render import COLOUR_EMOJI
+from engine import Colour, Size
+
+#: Discord's longest embed field value.
+FIELD_LIMIT = 1024
+#: The launch checks whose failure ends a launch, and how that end is told.
+FAILED_AT = {
+    "fuel": "launches.no_fuel",
+    "launch": "launches.exploded",
+    "accuracy": "launches.missed",
+}
+
+
+@dataclass(slots=True)
+class Launch:
+    """One launch: its rocket's sections (colour, size) bottom to top, its points, and
+    what it did (None while it had not ended, e.g. a game ended during a reroll)."""
+
+    rocket: list[tuple[str, int]]
+    total: int
+    #: The message key of the check it failed at (None: it hit, or had not ended).
+    failed: str | None = None
+    ended: bool = False
+    #: Apophis's damage and deflection counters after each hit that did something.
+    effects: list[tuple[str, int]] = field(default_factory=list)
+
+
+def launches(events: Iterable[dict[str, Any]]) -> list[Launch]:
+    """Every launch of a game, in order, from its logged events (oldest first)."""
+    rocket: list[tuple[str, int]] = []
+    found: list[Launch] = []
+    for event in events:
+        kind = event.get("kind")
+        current = found[-1] if found and not found[-1].ended else None
+        if kind == "section_built":
+            rocket.append((event["colour"], int(event["size"])))
+        elif kind == "rocket_scrapped":
+            rocket = []
+        elif kind == "launch_started":
+            found.append(Launch(list(rocket), int(event["total"])))
+        elif current is None:
+            continue
+        elif kind == "launch_step" and event["step"] in FAILED_AT:  # a reroll may save it
+            current.failed = FAILED_AT[event["step"]] if event["success"] is False else None
+        elif kind == "apophis_damaged":
+            current.effects.append(("launches.damage", int(event["damage"])))
+        elif kind == "counter_added":
+            current.effects.append(("launches.counter", int(event["counters"])))
+        elif kind == "launch_ended":
+            current.ended, rocket = True, []
+    return found
+
+
+def launch_line(number: int, launch: Launch, language: str) -> str:
+    """One launch's line in `language`: "1. 🟥L 🟨M 🟦S, 10 pts → hit, damage 2/3"."""
+    rocket = " ".join(
+        COLOUR_EMOJI[Colour(colour)] + t(language, f"size.short.{Size(size).label}")
+        for colour, size in launch.rocket
+    )
+    if launch.failed is not None:
+        result = t(language, launch.failed)
+    elif launch.effects:
+        done = [t(language, key, count=value) for key, value in launch.effects]
+        result = ", ".join([t(language, "launches.hit"), *done])
+    elif launch.ended:
+        result = t(language, "launches.no_effect")
+    else:
+        result = t(language, "launches.unfinished")
+    return t(
+        language, "launches.line", number=number, rocket=rocket, count=launch.total, result=result
+    )
+
+
+def summary(events: Iterable[dict[str, Any]], language: str) -> str | None:
+    """The launches' lines as one embed field's value (the latest ones, when they do not
+    all fit); None for a game without a launch."""
+    lines = [launch_line(n, launch, language) for n, launch in enumerate(launches(events), 1)]
+    if not lines:
+        return None
+    while len(text := "\n".join(lines)) > FIELD_LIMIT:
+        lines = ["…", *lines[2:]]
+    return text

@@ -1,0 +1,162 @@
+"""Every message rendered with 1, 2 and 5: spacing, plurals and articles a native speaker signs.
+
+Each message of each catalog is filled in: its numbers (placeholders the code fills with
+a number) with 1, 2 and 5 in turn, its other placeholders with a stand-in. What comes out
+must have French spacing (a narrow no-break space before : ; ! ?), English punctuation
+(no space before it), a noun in the form its number wants ("1 card", "2 cards", "1 carte",
+"2 jaunes", never "1 sections" or "1 gagnées"), an English article that fits its number
+("an 8-point"), and no placeholder left over.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n.catalogs import NARROW_SPACE, catalog_path, languages, t, typeset
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Placeholders the code fills with a number (the others take a word or a phrase).
+NUMBERS = words(
+    "count at cost counters damage deck deflect die discards explode fuel have held high id "
+    "left length limit losses low minutes need needed percent played points rank seat seated "
+    "seconds sections success target total value version wins"
+)
+#: Numbers that are never 1 (the hand limit, a hand over it), so their nouns may stay plural.
+NEVER_ONE = frozenset(
+    (
+        ("refusal.must_discard", "limit"),
+        ("refusal.wrong_discard_count", "held"),
+        ("refusal.wrong_discard_count", "limit"),
+    )
+)
+#: Nouns (and French adjectives used as nouns) by number, to catch "1 cards" or "2 carte".
+PLURAL = {
+    "en": words(
+        "cards sections points pts games players turns minutes seconds rerolls fail-safes "
+        "counters warheads pieces dice suits hits"
+    ),
+    "fr": words(
+        "cartes sections points pts parties joueurs tours minutes secondes relances redondances "
+        "compteurs ogives pièces dés jaunes rouges vertes verts bleues bleus gagnées perdues "
+        "abandonnées coups places"
+    ),
+}
+SINGULAR = {
+    "en": words(
+        "card section point game player turn minute second reroll fail-safe counter warhead "
+        "piece die suit hit"
+    ),
+    "fr": words(
+        "carte section point partie joueur tour minute seconde relance redondance compteur "
+        "ogive pièce dé jaune gagnée perdue abandonnée coup place"
+    ),
+}
+#: Text typography leaves alone: links, Discord markup, code.
+UNTOUCHED = re.compile(r"https?://\S+|<[^<>\s]*>|`[^`\n]*`")
+
+
+@functools.cache
+def catalog(language: str) -> dict[str, tuple[str, ...]]:
+    """Message id -> its text(s) (one, or one per plural form)."""
+    with catalog_path(language).open("rb") as f:
+        messages = read_po(f, locale=language)
+    found = {}
+    for message in messages:
+        if message.id:
+            key = message.id[0] if message.pluralizable else message.id
+            found[key] = tuple(message.string) if message.pluralizable else (message.string,)
+    return found
+
+
+def placeholders(texts: tuple[str, ...]) -> set[str]:
+    return {name for text in texts for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def rendered(language: str, key: str, n: int) -> str:
+    """Message `key` with every number `n` (5 if never 1) and other placeholders a stand-in."""
+    english = catalog("en")[key]
+    values: dict[str, object] = {"count": n} if len(english) > 1 else {}  # chooses the form
+    for name in placeholders(english):
+        values[name] = (5 if (key, name) in NEVER_ONE else n) if name in NUMBERS else "X"
+    return t(language, key, **values)
+
+
+KEYS = sorted(catalog("en"))
+CASES = [(language, key) for language in languages() for key in KEYS]
+
+
+@pytest.mark.parametrize(("language", "key"), CASES)
+def test_every_message_reads_right_with_1_2_and_5(language, key):
+    plural, singular = PLURAL[language], SINGULAR[language]
+    for n in (1, 2, 5):
+        text = rendered(language, key, n)
+        assert "{" not in text and "}" not in text, f"{key}: placeholder left in {text!r}"
+        for number, word in re.findall(r"(?<![\w.,/#-])(\d+) ([\w-]+)", text):
+            if number == "1":
+                assert word.lower() not in plural, f"{key}: {text!r}"
+            else:
+                assert word.lower() not in singular, f"{key}: {text!r}"
+        spacing(language, key, text)
+
+
+def spacing(language: str, key: str, text: str) -> None:
+    """French: a narrow no-break space before : ; ! ?; English: no space before them."""
+    prose = UNTOUCHED.sub("", text)
+    if language == "fr":
+        assert not re.search(r"[ \u00a0][:;!?]", prose), f"{key}: plain space in {text!r}"
+        glued = re.search(r"[^\s:;!?][:;!?](?=\s|$|\*)", prose)
+        assert not glued, f"{key}: no space before {glued[0][-1]!r} in {text!r}"
+    else:
+        assert not re.search(r"\s[:;!?]", prose), f"{key}: space before a mark in {text!r}"
+        assert NARROW_SPACE not in text, f"{key}: French spacing in English: {text!r}"
+
+
+@pytest.mark.parametrize(("language", "key"), CASES)
+def test_a_number_before_a_noun_is_a_count_with_a_plural_form(language, key):
+    """ "{sections} sections" cannot agree with its number: "{count} section(s)" can."""
+    nouns = PLURAL[language] | SINGULAR[language]
+    texts = catalog(language)[key]
+    plural_message = len(texts) > 1
+    for text in texts:
+        for name, word in re.findall(r"\{(\w+)\}[ \u00a0]([\w-]+)", text):
+            if name in NUMBERS and word.lower() in nouns and (key, name) not in NEVER_ONE:
+                assert name == "count" and plural_message, f"{key}: {{{name}}} {word} in {text!r}"
+    counted = (re.findall(r"\{count\} ([\w-]+)", text) for text in texts)
+    if plural_message and nouns.intersection(w.lower() for found in counted for w in found):
+        assert rendered(language, key, 1).replace("1", "2") != rendered(language, key, 2), key
+
+
+@pytest.mark.parametrize("language", languages())
+def test_no_cards_is_said_in_words(language):
+    assert not re.match(r"0\b", t(language, "count.cards", count=0))
+
+
+def test_english_articles_fit_their_numbers():
+    """ "an 8-point rocket", "an 11", "a 1", "a 5": by how the number is said."""
+    for key in KEYS:
+        for n in (1, 2, 5, 8, 11, 18, 80):
+            text = rendered("en", key, n)
+            wrong = re.search(r"\b[Aa] (8|11|18|80)\b|\b[Aa]n (1|2|5)\b", text)
+            assert not wrong, f"{key}: {text!r}"
+
+
+def test_french_typography_leaves_links_markup_and_times_alone():
+    marked = typeset("fr", "Apophis arrive <t:{at}:R> : voyez https://x.y/a?b=1 ; `/a:b` ?")
+    assert (
+        marked.format(at=5)
+        == "Apophis arrive <t:5:R>\u202f: voyez https://x.y/a?b=1\u202f; `/a:b`\u202f?"
+    )
+    assert typeset("fr", "« oui »") == "«\u202foui\u202f»"
+    assert typeset("fr", "Victoire!") == "Victoire\u202f!"
+    assert typeset("fr", "12:57, :rocket: et ?!") == "12:57, :rocket: et\u202f?!"
+    assert "à 14:57 de la fin" in t("fr", "notice.stopped", left="14:57")  # values stay as given
+    assert typeset("en", "Time: 14:57!") == "Time: 14:57!"
