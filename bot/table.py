@@ -125,8 +125,10 @@ class Table:
     #: The server's language and card display (what the channel reads).
     language: str = "en"
     cards: str = "suits"
-    #: Whether the board carries its picture (the server's setting).
+    #: Whether the board carries its picture (the server's setting), and whether the channel
+    #: lets the bot attach files (without it the board is in words).
     pictures: bool = True
+    files: bool = True
     #: People's display names by user id, as they took their seats.
     names: dict[int, str] = field(default_factory=dict)
 
@@ -144,6 +146,11 @@ class Table:
             return name
         seats = list(self.game.players) if self.game is not None else self.seats
         return f"#{seats.index(player) + 1}" if player in seats else "?"
+
+    @property
+    def pictured(self) -> bool:
+        """Whether the board and launch reports carry pictures here and now."""
+        return self.pictures and self.files
 
     def time_left(self, now: float) -> float | None:
         if self.deadline is not None:

@@ -2,8 +2,9 @@
 
 The channel routes (a board edited or posted when no interaction token is usable, notices,
 pings, the old board's stub) need View Channel and Send Messages (Send Messages in Threads
-in a thread), Embed Links for the board's and reports' embeds, and Attach Files for their
-pictures when the server shows them. Read Message History, which the invite asks for, is
+in a thread) and Embed Links for the board's and reports' embeds. Attach Files is not
+needed: without it the board and the reports are in words (`files_refused`), and the
+channel is told once. Read Message History, which the invite asks for, is
 needed by no route the bot uses (it reads no message). Interaction tokens need none of
 them: a player's click or command works, and carries what follows it, whatever the
 channel allows.
@@ -34,9 +35,9 @@ log = logging.getLogger(__name__)
 
 #: Discord's errors for a channel the bot cannot see, cannot act in, or that is gone.
 MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL = 50001, 50013, 10003
-#: What the channel routes need, by discord.py's names; pictures need `PICTURES` too.
+#: What the channel routes need, by discord.py's names (pictures need Attach Files too,
+#: but a channel without it gets the board in words instead).
 NEEDED = ("view_channel", "send_messages", "embed_links")
-PICTURES = "attach_files"
 IN_THREADS = {"send_messages": "send_messages_in_threads"}
 _IN_CHANNELS = {thread: channel for channel, thread in IN_THREADS.items()}
 
@@ -57,12 +58,17 @@ class Gone(ChannelUnusable):
     """The channel was deleted: nothing is sent there any more."""
 
 
-def lacking(permissions: discord.Permissions, pictures: bool, *, thread: bool = False) -> tuple:
+class NoFiles(ChannelUnusable):
+    """The channel refused a picture (no Attach Files): what carried it is sent again in
+    words."""
+
+
+def lacking(permissions: discord.Permissions, *, thread: bool = False) -> tuple:
     """What the bot lacks of what it needs, by discord.py's names (View Channel alone when
     it cannot even see the channel: nothing else counts then)."""
     if not permissions.view_channel:
         return ("view_channel",)
-    needed = (*NEEDED, PICTURES) if pictures else NEEDED
+    needed = NEEDED
     if thread:
         needed = tuple(IN_THREADS.get(name, name) for name in needed)
     return tuple(name for name in needed if not getattr(permissions, name))
@@ -78,7 +84,7 @@ def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> b
     if payload and payload.get("embeds"):
         needed.add("embed_links")
     if upload:
-        needed.add(PICTURES)
+        needed.add("attach_files")
     return any(_IN_CHANNELS.get(name, name) in needed for name in missing)
 
 
@@ -103,6 +109,8 @@ class Access:
         self.client = client
         self._refusals: dict[int, _Refusal] = {}
         self._gone: set[int] = set()
+        #: Channels that refuse the bot Attach Files, as last learnt (True: they allow it).
+        self._files: dict[int, bool] = {}
 
     def gone(self, channel_id: int) -> bool:
         return channel_id in self._gone
@@ -123,14 +131,37 @@ class Access:
     def cached(self, table: Table) -> tuple | None:
         """What the bot lacks in the table's channel by the gateway's record of it; None
         when the gateway did not tell (yet)."""
+        known = self._permissions(table)
+        if known is None:
+            return None
+        permissions, thread = known
+        return lacking(permissions, thread=thread)
+
+    def _permissions(self, table: Table) -> tuple[discord.Permissions, bool] | None:
+        """The bot's permissions in the table's channel by the gateway's record, and whether
+        it is a thread; None when the gateway did not tell (yet)."""
         guild = self.client.get_guild(table.guild_id)
         if guild is None or guild.unavailable or guild.me is None:
             return None
         channel = guild.get_channel_or_thread(table.channel_id)
         if channel is None:
             return None
-        thread = isinstance(channel, discord.Thread)
-        return lacking(channel.permissions_for(guild.me), table.pictures, thread=thread)
+        return channel.permissions_for(guild.me), isinstance(channel, discord.Thread)
+
+    def files(self, table: Table, allowed: bool | None = None) -> bool | None:
+        """Whether the channel lets the bot attach files, learnt from `allowed` (an
+        interaction's permissions, or a refused upload: False) or else the gateway's record;
+        True or False when that changed what the bot knew, None when nothing changed."""
+        if allowed is None:
+            known = self._permissions(table)
+            if known is None:
+                return None
+            allowed = known[0].attach_files
+        if self._files.get(table.channel_id, True) == allowed:
+            self._files[table.channel_id] = allowed
+            return None
+        self._files[table.channel_id] = allowed
+        return allowed
 
     def note(self, table: Table, missing: tuple) -> bool:
         """The channel refuses the bot `missing`; whether that is news (then logged, once)."""

@@ -52,11 +52,11 @@ from bot.discord.access import (
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     NEEDED,
-    PICTURES,
     UNKNOWN_CHANNEL,
     Access,
     ChannelUnusable,
     Gone,
+    NoFiles,
     Refused,
     blocks,
     lacking,
@@ -272,12 +272,15 @@ class Outbox:
         panel_of: tuple[int, int] | None = None,
         board_version: int | None = None,
         report: Report | None = None,
+        posted: int | None = None,
     ) -> None:
         """An interaction in `table`'s channel was answered: its token may carry what follows.
 
         `panel_of`: its response is that (player's panel, showing that version).
         `board_version`: its response is the board message (showing that version).
         `report`: its response is the launch report (showing its latest lines).
+        `posted`: its response is this message for everyone (a skip, a kick), deleted with
+        the game's other traffic when the game ends.
         """
         token = self.tokens.new(interaction)
         self._fresh[table.id] = token
@@ -301,6 +304,8 @@ class Outbox:
             self._reports[table.id] = (report, owned)
             self._sweep_later(table, owned)
             report.shown = report.changes
+        if posted is not None:
+            self._sweep_later(table, Owned(posted, token))
         self._release(table.id)
 
     def _panel_shown(
@@ -370,7 +375,7 @@ class Outbox:
                 await job()
             except Refused as refused:
                 self._park(refused.table, key, job)
-            except Gone:
+            except (Gone, NoFiles):
                 pass
 
         return guarded
@@ -405,7 +410,8 @@ class Outbox:
     def _check_access(self, table: Table, interaction: discord.Interaction, token: Token) -> None:
         """What an interaction says the bot may do in its channel: a refusal is noted and
         whoever interacted told once, privately; what waited goes with its token."""
-        missing = lacking(interaction.app_permissions, table.pictures)
+        self._learn_files(table, interaction.app_permissions.attach_files)
+        missing = lacking(interaction.app_permissions)
         if missing:
             self.access.note(table, missing)
             user = interaction.user.id
@@ -418,6 +424,21 @@ class Outbox:
         else:
             self.access.allowed(table.channel_id)
         self._unpark(table.channel_id)
+
+    def _learn_files(self, table: Table, allowed: bool | None = None, redraw: bool = True) -> None:
+        """What the channel says of Attach Files (`allowed`, else the gateway's record): when
+        it stops allowing it, the board (unless being drawn: `redraw` False) and the launch
+        report are redrawn in words and the channel is told once; when it allows it again,
+        the pictures come back."""
+        change = self.access.files(table, allowed)
+        if change is None:
+            return
+        table.files = change
+        if not change:
+            self.post(table, t(table.language, "access.no_files"))
+        if redraw:
+            self.board_outdated(table)
+        self.report_changed(table)
 
     async def _tell_privately(self, token: Token, payload: dict) -> None:
         with contextlib.suppress(discord.HTTPException):  # dismissed or expired: told later
@@ -437,17 +458,27 @@ class Outbox:
         )
         await self.dms.notice(player, Message(content=text).json())
 
-    def _refusal(self, table: Table, exc: discord.HTTPException) -> Refused | Gone | None:
+    def _refusal(
+        self, table: Table, exc: discord.HTTPException, upload: bool = False
+    ) -> ChannelUnusable | None:
         """What a channel route's error means for the game's channel, if anything."""
         if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
             self.access.forget(table.channel_id)
             self._gone(table.channel_id)
             return Gone(table)
-        if isinstance(exc, discord.Forbidden) and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+        forbidden = isinstance(exc, discord.Forbidden)
+        if (
+            forbidden
+            and upload
+            and exc.code == MISSING_PERMISSIONS
+            and not self.access.cached(table)
+        ):
+            self._learn_files(table, False)  # all else allowed, as far as the bot knows
+            return NoFiles(table)
+        if forbidden and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
             # What the gateway's record says it lacks, and what Discord's answer means (so
             # that no request like this one is tried again while the refusal lasts).
-            needed = (*NEEDED, PICTURES) if table.pictures else NEEDED
-            said = ("view_channel",) if exc.code == MISSING_ACCESS else needed
+            said = ("view_channel",) if exc.code == MISSING_ACCESS else NEEDED
             self.access.note(
                 table, tuple(dict.fromkeys((*(self.access.cached(table) or ()), *said)))
             )
@@ -535,7 +566,7 @@ class Outbox:
                 return await self.client.http.request(route, **upload.multipart(payload))
             return await self.client.http.request(route, json=payload)
         except discord.HTTPException as exc:
-            unusable = self._refusal(table, exc)
+            unusable = self._refusal(table, exc, upload is not None)
             if unusable is not None:
                 raise unusable from exc
             raise
@@ -582,6 +613,7 @@ class Outbox:
         shown = 0 <= version <= self._board_written.get(table.id, -1)
         if notice is None and shown and not buried:
             return  # an interaction response already showed this state
+        self._learn_files(table, redraw=False)
         message = attachments.board(table)
         if notice is not None:
             message = replace(message, content=notice())

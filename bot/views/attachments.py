@@ -106,7 +106,7 @@ def picture_of(table: Table, view: PublicView) -> Picture:
 def board(table: Table) -> Message:
     """The board message (`components.board_message`) with its picture if it has one:
     the embed's image, the table's fields in words shortened to one line beside it."""
-    if table.game is None or not table.pictures:
+    if table.game is None or not table.pictured:
         return replace(components.board_message(table), whole=True)
     view = table.game.public_view()
     shown = picture_of(table, view)
@@ -129,7 +129,7 @@ def summary(view: PublicView, language: str) -> str:
 
 def report_picture(table: Table, report: Report) -> Picture | None:
     """The picture of a launch report, in its language; None where pictures are off."""
-    if not table.pictures:
+    if not table.pictured:
         return None
     png = launch_picture.draw_launch(report.events, report.language)
     name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"

@@ -166,3 +166,19 @@ def test_each_launch_is_one_line_in_the_servers_language():
     text = launches.summary(many, "en")
     assert len(text) <= launches.FIELD_LIMIT and text.startswith("…\n")
     assert text.endswith("40. 🟥L, 3 pts → hit, no effect")
+
+
+async def test_a_moderators_skip_and_kick_go_with_the_game(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", "cid")
+        skipped = await scene.cmd("apophis skip", "ann")  # the host skips whoever plays
+        kicked = await scene.cmd("apophis kick", "ann", player=scene["cid"])
+        said = [m for m in scene.public() if m.id in (skipped.message.id, kicked.message.id)]
+        assert len(said) == 2  # told to everyone while the game runs
+        await scene.cmd("apophis end", "ann")
+        await bot.outbox.drain()
+        assert not table.open
+        assert all(m.deleted for m in said)
+        assert len(scene.public()) <= 2  # the final board and the result

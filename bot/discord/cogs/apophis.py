@@ -269,10 +269,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             said = t(language, "told.skipped_own", player=by)
         else:
             said = t(language, "told.skipped", player=by, skipped=render.mention(skipped))
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             "\n".join([said, *rest]), allowed_mentions=NO_MENTIONS
         )
-        self.bot.outbox.answered(table, interaction)
+        self.bot.outbox.answered(table, interaction, posted=getattr(response.resource, "id", None))
 
     @app_commands.command(description="Remove a player from this game (host or moderator).")
     @app_commands.describe(player="The player to remove; their cards go to the discard pile")
@@ -295,8 +295,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         else:
             self.bot.outbox.board_changed(result)
             said = [t(table.language, "told.removed_lobby", **words)]
-        await interaction.response.send_message("\n".join(said), allowed_mentions=NO_MENTIONS)
-        self.bot.outbox.answered(table, interaction)
+        response = await interaction.response.send_message(
+            "\n".join(said), allowed_mentions=NO_MENTIONS
+        )
+        self.bot.outbox.answered(table, interaction, posted=getattr(response.resource, "id", None))
 
     @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
     @app_commands.guild_only()
