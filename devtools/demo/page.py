@@ -239,7 +239,7 @@ class _Page:
             lambda m: f'<span class="mention">#{_e(self.rec.channel_name)}</span>',
             out,
         )
-        out = re.sub(r"&lt;t:(\d+)(?::[tTdDfFR])?&gt;", lambda m: self.relative(int(m[1]), at), out)
+        out = re.sub(r"&lt;t:(\d+)(?::([tTdDfFR]))?&gt;", lambda m: self.timestamp(m, at), out)
         return out.replace("\n", "<br>")
 
     @staticmethod
@@ -255,7 +255,13 @@ class _Page:
         )
 
     @staticmethod
-    def relative(unix: int, at: datetime.datetime) -> str:
+    def timestamp(match: re.Match, at: datetime.datetime) -> str:
+        """A Discord timestamp as a reader sees it: relative to when it was shown ("in
+        9:58"), or as a time of day (UTC) in the styles that show one."""
+        unix, style = int(match[1]), match[2] or "f"
+        if style in "tT":
+            when = datetime.datetime.fromtimestamp(unix, datetime.UTC)
+            return f"<code>{when.strftime('%H:%M:%S' if style == 'T' else '%H:%M')}</code>"
         seconds = round(unix - at.timestamp())
         span = f"{abs(seconds) // 60}:{abs(seconds) % 60:02d}"
         return f"<code>{'in ' + span if seconds >= 0 else span + ' ago'}</code>"
