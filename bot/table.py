@@ -102,6 +102,9 @@ class Table:
     #: The game's state as last committed (what a failed commit puts the game back to).
     stored: dict[str, Any] | None = None
     board_message_id: int | None = None
+    #: The channel whose lobby message the game's thread (`channel_id`) was opened from,
+    #: when it plays in a thread of its own (bot.discord.threads); else None.
+    parent_id: int | None = None
     #: Unix time the clock runs out, while it runs.
     deadline: float | None = None
     #: Seconds that were left when the clock stopped (game over).
@@ -131,6 +134,12 @@ class Table:
     files: bool = True
     #: People's display names by user id, as they took their seats.
     names: dict[int, str] = field(default_factory=dict)
+    #: People invited back to this lobby by Play again, in the order of their seats.
+    invited: list[int] = field(default_factory=list)
+    #: People whose seats the autopilot plays (they went quiet), and when (the service's
+    #: clock) each person last clicked or typed something in this game.
+    autopilot: set[int] = field(default_factory=set)
+    seen: dict[int, float] = field(default_factory=dict)
 
     @property
     def open(self) -> bool:
@@ -171,9 +180,11 @@ class Table:
             seats=list(record.players),
             version=record.version,
             board_message_id=record.board_message_id,
+            parent_id=record.parent_channel_id,
             deadline=record.clock_deadline,
             remaining=record.clock_remaining,
             names=dict(record.names),
+            invited=list(record.invited),
         )
         if record.state is not None:
             table.game, table.stored = Game.restore(record.state), record.state

@@ -7,7 +7,9 @@ needed: without it the board and the reports are in words (`files_refused`), and
 channel is told once. Read Message History, which the invite asks for, is
 needed by no route the bot uses (it reads no message). Interaction tokens need none of
 them: a player's click or command works, and carries what follows it, whatever the
-channel allows.
+channel allows. A game in a thread of its own needs them in its thread (its parent's
+permissions, Send Messages in Threads standing for Send Messages); opening the thread
+needs Create Public Threads too (bot.discord.threads), named here like the others.
 
 A channel that refuses the bot is noted once (logged once at WARNING, until the bot may
 post there again), by what the gateway told of its permissions, by an interaction's
@@ -40,6 +42,8 @@ MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL = 50001, 50013, 10003
 NEEDED = ("view_channel", "send_messages", "embed_links")
 IN_THREADS = {"send_messages": "send_messages_in_threads"}
 _IN_CHANNELS = {thread: channel for channel, thread in IN_THREADS.items()}
+#: The permissions whose names the catalogs keep with game threads' messages.
+_THREAD_KEYS = frozenset(("create_public_threads",))
 
 
 class ChannelUnusable(Exception):
@@ -68,10 +72,17 @@ def lacking(permissions: discord.Permissions, *, thread: bool = False) -> tuple:
     it cannot even see the channel: nothing else counts then)."""
     if not permissions.view_channel:
         return ("view_channel",)
-    needed = NEEDED
-    if thread:
-        needed = tuple(IN_THREADS.get(name, name) for name in needed)
-    return tuple(name for name in needed if not getattr(permissions, name))
+    return tuple(name for name in needed(thread) if not getattr(permissions, name))
+
+
+def needed(thread: bool) -> tuple:
+    """What the channel routes need, in a thread or a channel, by discord.py's names."""
+    return tuple(IN_THREADS.get(name, name) for name in NEEDED) if thread else NEEDED
+
+
+def in_thread(channel: object) -> bool:
+    """Whether an interaction's channel (as discord.py gave it) is a thread."""
+    return isinstance(channel, discord.Thread)
 
 
 def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> bool:
@@ -91,7 +102,8 @@ def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> b
 def named(missing: tuple, language: str) -> str:
     """The permissions as Discord's settings name them, in bold: "**Send Messages** and
     **Embed Links**"."""
-    return and_list([f"**{t(language, 'permission.' + name)}**" for name in missing], language)
+    keys = [f"thread.permission.{n}" if n in _THREAD_KEYS else f"permission.{n}" for n in missing]
+    return and_list([f"**{t(language, key)}**" for key in keys], language)
 
 
 @dataclass
@@ -127,6 +139,12 @@ class Access:
         if refusal is not None:
             return refusal.missing
         return self.cached(table) or ()
+
+    def needed(self, table: Table) -> tuple:
+        """What the channel routes need in the table's channel (a thread's names for a game
+        in a thread, as the table or the gateway tells)."""
+        known = self._permissions(table)
+        return needed(table.parent_id is not None or (known is not None and known[1]))
 
     def cached(self, table: Table) -> tuple | None:
         """What the bot lacks in the table's channel by the gateway's record of it; None

@@ -1,7 +1,8 @@
 """The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown.
 
 Also what Discord tells of games' channels: one deleted (at once, or found gone at
-start-up) ends its game; a change of permissions lets the outbox post in a channel again.
+start-up) ends its game, and those of its threads; a change of permissions lets the outbox
+post in a channel again.
 """
 
 from __future__ import annotations
@@ -250,6 +251,9 @@ class ApophisBot(commands.AutoShardedBot):
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.channel_deleted(channel.id)
+        threads = [g.channel_id for g in self.service.tables.values() if g.parent_id == channel.id]
+        for thread in threads:  # its threads went with it
+            await self.channel_deleted(thread)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.channel_deleted(payload.thread_id)

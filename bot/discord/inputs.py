@@ -29,14 +29,15 @@ from engine.cards import is_card
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
 #: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
-#: "p": the panel's selects).
+#: "p": the panel's selects, "r": a replay's ◀ ▶).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
-    | {"reroll", "accept", "crewadd", "crewdrop"},
+    | {"reroll", "accept", "crewadd", "crewdrop", "again"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
     "p": frozenset(("launch", "discard")),
+    "r": frozenset(("prev", "next")),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
@@ -190,12 +191,17 @@ def source_problem(
     can claim any custom id: a hand panel's ("h", "p") is taken only from the clicker's
     own panel, an ephemeral message answering their interaction; a board's ("b") only
     from the live board (`board_id`), an older board still showing the game's buttons,
-    or, for Reroll and Accept, the launch report. `message` is the one Discord sent with
+    or, for Reroll and Accept, the launch report; a replay's ("r") only from a public
+    message carrying that game's replay buttons. `message` is the one Discord sent with
     the click, as it is now; who it answered is Discord's interaction metadata.
     """
     wrong = UserError("error.wrong_message")
     if message is None:
         return wrong
+    if click.kind == "r":  # a replay's ◀ ▶: only from a public replay of that game
+        replay_button = f"apo:r:{click.game}:"
+        mine = any(i.startswith(replay_button) for i in custom_ids(message))
+        return None if mine and not message.flags.ephemeral else wrong
     if click.kind != "b":
         if not message.flags.ephemeral:
             return wrong

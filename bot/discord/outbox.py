@@ -32,6 +32,10 @@ A channel that refuses the bot (bot.discord.access) gets no request through the 
 routes: what needed one waits, parked by key, and is sent through the next interaction's
 token there, or once the permissions come back; the players are told once by DM, whoever
 interacts there once privately. Nothing is sent to a deleted channel, and its game ends.
+
+A game in a thread of its own (bot.discord.threads) is followed there like in a channel;
+its lobby's channel gets its result, and the thread is archived, once its final board is
+shown.
 """
 
 from __future__ import annotations
@@ -51,7 +55,6 @@ from bot.config import GLOBAL_RATE
 from bot.discord.access import (
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
-    NEEDED,
     UNKNOWN_CHANNEL,
     Access,
     ChannelUnusable,
@@ -59,11 +62,13 @@ from bot.discord.access import (
     NoFiles,
     Refused,
     blocks,
+    in_thread,
     lacking,
     named,
 )
 from bot.discord.dms import HandDMs
 from bot.discord.jobs import Job, Jobs, RateLimiter
+from bot.discord.threads import Threads
 from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
 from bot.i18n.catalogs import language_of, t
 from bot.table import is_crewmate
@@ -139,6 +144,8 @@ class Outbox:
         self._parked: dict[int, tuple[Table, dict[tuple, Job]]] = {}
         self.limiter = RateLimiter(rate)
         self.tokens = Tokens(client, lambda: self.clock())
+        #: Games' threads of their own: opened as they start, closed as they end.
+        self.threads = Threads(client.http, self.tokens, spend=lambda: self._spend())
         self.dms = HandDMs(
             client.http,
             client,
@@ -195,7 +202,7 @@ class Outbox:
     def board_changed(self, table: Table) -> None:
         """The board of `table` should show its latest state (once it is over, what the
         game posted while it ran is deleted)."""
-        self._hold(table, ("board", table.id), lambda: self._write_board(table))
+        self._hold(table, ("board", table.id), lambda: self._show_board(table))
         if not table.open:
             self._hold(table, ("sweep", table.id), lambda: self._sweep(table))
 
@@ -244,6 +251,16 @@ class Outbox:
         self._board_written.pop(table.id, None)
         self._board_owners.pop(table.id, None)
         self._submit(("board", table.id), lambda: self._write_board(table, notice))
+
+    def moved(self, table: Table, *, lobby_shown: bool) -> None:
+        """The game moved to its own thread as it started (bot.discord.threads): what the
+        outbox kept of its lobby's channel goes (its tokens post there), and the lobby message
+        becomes the line pointing to the thread, unless the start's answer made it so."""
+        lobby = self._board_owners.pop(table.id, None)
+        for records in (self._fresh, self._board_written, self._board_pictures):
+            records.pop(table.id, None)
+        if not lobby_shown:
+            self._submit(("lobby", table.id), lambda: self.threads.point(table, lobby))
 
     def channel_gone(self, channel_id: int) -> None:
         """The channel was deleted: nothing more is sent there, what waited for it is dropped."""
@@ -411,7 +428,7 @@ class Outbox:
         """What an interaction says the bot may do in its channel: a refusal is noted and
         whoever interacted told once, privately; what waited goes with its token."""
         self._learn_files(table, interaction.app_permissions.attach_files)
-        missing = lacking(interaction.app_permissions)
+        missing = lacking(interaction.app_permissions, thread=in_thread(interaction.channel))
         if missing:
             self.access.note(table, missing)
             user = interaction.user.id
@@ -478,7 +495,7 @@ class Outbox:
         if forbidden and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
             # What the gateway's record says it lacks, and what Discord's answer means (so
             # that no request like this one is tried again while the refusal lasts).
-            said = ("view_channel",) if exc.code == MISSING_ACCESS else NEEDED
+            said = ("view_channel",) if exc.code == MISSING_ACCESS else self.access.needed(table)
             self.access.note(
                 table, tuple(dict.fromkeys((*(self.access.cached(table) or ()), *said)))
             )
@@ -513,6 +530,7 @@ class Outbox:
             self._litter,
         ):
             records.pop(game_id, None)
+        self.threads.forget(game_id)
 
     # ------------------------------------------------------------------ jobs
 
@@ -604,6 +622,14 @@ class Outbox:
         return int(sent["id"])
 
     # ----------------------------------------------------------------- board
+
+    async def _show_board(self, table: Table) -> None:
+        """The board shows the table now; once a game in a thread of its own is over and
+        its final board shown, the thread closes (bot.discord.threads)."""
+        await self._write_board(table)
+        final = self._board_written.get(table.id, -1) >= components.drawn_version(table)
+        if not table.open and final and table.parent_id is not None:
+            await self.threads.close(table)
 
     async def _write_board(self, table: Table, notice: Callable[[], str] | None = None) -> None:
         """The board shows the table now: edited, or posted below (with `notice()` as its
@@ -701,9 +727,11 @@ class Outbox:
             self._sweep_later(table, Owned(old_id, None))
 
     async def _stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
-        """An older board becomes the link to the live one (deleted when the game ends)."""
+        """An older board becomes the link to the live one (deleted when the game ends: then
+        at once, with no edit first, which a closed thread would refuse)."""
         with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
-            await self._edit(table, owner, message_id, components.board_stub(table).json())
+            if table.open:
+                await self._edit(table, owner, message_id, components.board_stub(table).json())
             self._sweep_later(table, owner or Owned(message_id, None))
 
     # ------------------------------------------------------------ the game's end
@@ -823,6 +851,8 @@ class Outbox:
         if during:
             self._sweep_later(table, sent if isinstance(sent, Owned) else Owned(sent, None))
         table.below += 1
+        if self.threads.reopened(table):  # posted after its thread closed: it closes again
+            self._submit(("board", table.id), lambda: self._show_board(table))
 
     # ------------------------------------------------------------------ panels
 

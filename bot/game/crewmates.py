@@ -9,6 +9,9 @@ then, from the crewmate's view and the time left, and goes through the service l
 any player's, so it is told like one; a move its teammates might not expect (every
 scrap, a risky launch) goes with the decision's notice, which the board tells in its
 place ("♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …").
+The seat of a person gone quiet is played the same way while it is on autopilot
+(bot.game.autopilot, which the driver tells of every change); such a move is aimed at
+the game's version it was decided on, and dropped if the game or the seat moved on.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.game.autopilot import Autopilot
 from bot.table import Change, Notice, Notifier, Table, is_crewmate
 from engine import Phase
 from engine.crew import Decision, decide
@@ -29,9 +33,9 @@ log = logging.getLogger(__name__)
 #: The shortest and longest pause before a crewmate's move, in game seconds.
 PAUSE = (1.0, 3.0)
 
-#: Applies a crewmate's action, with its notice, to its game; False when it was refused
-#: (the game moved on).
-Act = Callable[[Table, int, dict[str, Any], Notice | None], Awaitable[bool]]
+#: Applies a crewmate's action, with its notice, to its game at the version it was decided
+#: on; False when it was refused (the game moved on).
+Act = Callable[[Table, int, dict[str, Any], Notice | None, int], Awaitable[bool]]
 
 
 class CrewDriver:
@@ -51,6 +55,7 @@ class CrewDriver:
         self.pending: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.random = random.Random()
+        self.autopilot = Autopilot(self, time_scale, clock)
 
     # -------------------------------------------------------------- notifier
 
@@ -60,6 +65,7 @@ class CrewDriver:
 
     def board_outdated(self, table: Table) -> None:
         self.notifier.board_outdated(table)
+        self.wake(table)
 
     def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
         if not is_crewmate(player):
@@ -70,7 +76,7 @@ class CrewDriver:
             self.notifier.panel_changed(table, player)
 
     def turn_passed(self, table: Table, player: int | None) -> None:
-        if player is None or not is_crewmate(player):
+        if player is None or not (is_crewmate(player) or player in table.autopilot):
             self.notifier.turn_passed(table, player)
 
     def report_changed(self, table: Table) -> None:
@@ -85,17 +91,21 @@ class CrewDriver:
     # -------------------------------------------------------------- playing
 
     def crewmate_to_move(self, table: Table) -> int | None:
-        """The crewmate who must act in this game now, if any."""
+        """The crewmate who must act in this game now, if any (or a person's seat that the
+        autopilot plays)."""
         game = table.game
         if table.status != "active" or game is None or game.is_over:
             return None
         if game.phase is Phase.RESHUFFLE:
             return None
         player = game.active_player
-        return player if player is not None and is_crewmate(player) else None
+        played = player is not None and (is_crewmate(player) or player in table.autopilot)
+        return player if played else None
 
     def wake(self, table: Table) -> None:
-        """Schedule the next crewmate move of this game if one is due and none is."""
+        """Schedule the next crewmate move of this game if one is due and none is; the
+        autopilot counts toward the seat the game waits for."""
+        self.autopilot.watch(table)
         if table.id in self.pending or self.crewmate_to_move(table) is None:
             return
         pause = self.random.uniform(*PAUSE) / self.time_scale
@@ -121,7 +131,7 @@ class CrewDriver:
             return
         action = {k: v for k, v in decision.action.items() if k != "player"}
         log.debug("crewmate %s in game %s: %s", player, table.id, decision.reason)
-        if not await self.act(table, player, action, notice_of(decision)):
+        if not await self.act(table, player, action, notice_of(decision), table.version):
             self.wake(table)  # the game moved on meanwhile: decide again from where it is
 
     def stop(self) -> None:
@@ -131,6 +141,7 @@ class CrewDriver:
         self.pending.clear()
         for task in self.tasks:
             task.cancel()
+        self.autopilot.stop()
 
 
 def notice_of(decision: Decision) -> Notice | None:

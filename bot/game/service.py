@@ -17,7 +17,7 @@ import itertools
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,10 @@ from bot.store.records import (
     ALL_SHARDS,
     AlreadySeated,
     ChannelBusy,
+    GameNotFound,
     GameRecord,
     LobbyFull,
+    NotLatest,
     NotSeated,
     Shards,
     StaleVersion,
@@ -43,6 +45,10 @@ from engine import MAX_PLAYERS, RESHUFFLE_SECONDS, Game, IllegalMove, Phase
 from engine import events as ev
 
 log = logging.getLogger(__name__)
+
+#: Opens a starting game's thread of its own, once the start is sure: the thread's id, or
+#: None to play in the game's channel (bot.discord.threads).
+Venue = Callable[[Table], Awaitable[int | None]]
 
 #: Game-time seconds before the end at which the channel is warned (longest first).
 WARNINGS = (300, 60, 10)
@@ -87,7 +93,7 @@ class GameService:
         self.time_scale = time_scale
         self.now = clock
         #: AI crewmates play through the service; the notifier is reached through them.
-        self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, clock)
+        self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, lambda: self.now())
         self.notifier: Notifier = self.crew
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
@@ -103,11 +109,24 @@ class GameService:
     # ---------------------------------------------------------------- lookups
 
     def table_in(self, channel_id: int) -> Table:
-        """The channel's open lobby or game; UserError when there is none."""
+        """The channel's open lobby or game; UserError when there is none (naming the
+        threads its games play in, if any)."""
         table = self.by_channel.get(channel_id)
         if table is None:
+            threads = [
+                f"<#{t.channel_id}>" for t in self.tables.values() if t.parent_id == channel_id
+            ]
+            if threads:
+                raise UserError("thread.elsewhere", threads=", ".join(threads))
             raise UserError("error.no_game")
         return table
+
+    def seen(self, channel_id: int, user_id: int) -> None:
+        """Someone clicked or typed something in a channel: if they play its game, the
+        autopilot counts from now, and gives them their seat back (bot.game.autopilot)."""
+        table = self.by_channel.get(channel_id)
+        if table is not None:
+            self.crew.autopilot.seen(table, user_id)
 
     def message_posted(self, channel_id: int, message_id: int) -> None:
         """Someone posted in a channel (a gateway event): count it if it is below a board."""
@@ -132,6 +151,19 @@ class GameService:
             table.pictures = on
         return changed
 
+    def set_autopilot(self, guild_id: int, seconds: int) -> None:
+        """A server chose its autopilot delay (0: off): its open games follow it now."""
+        self.crew.autopilot.configure(guild_id, seconds, list(self.tables.values()))
+
+    def _move(self, table: Table, thread: int) -> None:
+        """The game plays in its own thread from now on (its board is yet to be posted there);
+        its channel is free for the next lobby."""
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+        table.parent_id, table.channel_id = table.channel_id, thread
+        table.board_message_id = None
+        self.by_channel[thread] = table
+
     def _forget(self, table: Table) -> None:
         _stop_timers(table)
         self.tables.pop(table.id, None)
@@ -143,6 +175,7 @@ class GameService:
     async def recover(self) -> list[Table]:
         """Start-up: every open game comes back with its clock re-armed where it stopped."""
         self.pictures_off = await self.store.guilds_without_pictures()
+        self.crew.autopilot.delays = await self.store.autopilot_delays()
         records = await self.store.resume_clocks(self.now())
         tables = []
         for record in records:
@@ -197,8 +230,34 @@ class GameService:
             )
         except ChannelBusy:
             raise UserError("error.channel_busy") from None
+        return await self._opened(record)
+
+    async def play_again(
+        self, game_id: int, channel_id: int, user_id: int, name: str | None = None
+    ) -> Table:
+        """Play again, pressed on an ended game's final board by someone who played it: a
+        lobby like it in its channel, the clicker hosting (Store.play_again)."""
+        if channel_id in self.by_channel:
+            raise _busy(self.by_channel[channel_id])
+        refusals = {
+            ChannelBusy: "error.channel_busy",
+            NotLatest: "again.not_latest",
+            NotSeated: "again.not_a_player",
+            GameNotFound: "error.other_channel",
+            WrongStatus: "error.buttons_over",
+        }
+        try:
+            record = await self.store.play_again(
+                game_id, channel_id, user_id, now=self.now(), host_name=name
+            )
+        except tuple(refusals) as exc:
+            raise UserError(refusals[type(exc)]) from None
+        return await self._opened(record)
+
+    async def _opened(self, record: GameRecord) -> Table:
+        """A lobby just opened, followed from now on in its server's language and cards."""
         table = Table.from_record(record)
-        table.language, table.cards = await self.audience.server(guild_id)
+        table.language, table.cards = await self.audience.server(record.guild_id)
         self._track(table)
         return table
 
@@ -252,11 +311,18 @@ class GameService:
             raise UserError("error.host_seats_crew", host=render.mention(table.host_id))
 
     async def _crewmate_acts(
-        self, table: Table, crewmate: int, action: dict[str, Any], notice: Notice | None = None
+        self,
+        table: Table,
+        crewmate: int,
+        action: dict[str, Any],
+        notice: Notice | None = None,
+        version: int | None = None,
     ) -> bool:
         """A crewmate's move, through the same path as a player's; False if refused.
 
-        Its `notice`, if any, tells the move in public in place of the usual line.
+        Its `notice`, if any, tells the move in public in place of the usual line; it is
+        refused if the game moved on from `version`, the one it was decided on. A person's
+        seat on autopilot plays the same way, unless they took it back meanwhile.
         Crewmates do not play on once every person has left: the game ends instead, as
         abandoned. A move that cannot be saved is retried as timers are (the channel is
         told once that the game is held up), until it is saved or no longer possible.
@@ -270,7 +336,14 @@ class GameService:
                 if table.game is not None and all(is_crewmate(p) for p in table.game.players):
                     await self.end(table.channel_id, crewmate, "only_crewmates")
                 else:
-                    await self.act(table.channel_id, crewmate, action, notice=notice)
+                    await self.act(
+                        table.channel_id,
+                        crewmate,
+                        action,
+                        expected_version=version,
+                        notice=notice,
+                        autopilot=not is_crewmate(crewmate),
+                    )
             except UserError as exc:  # the game moved on: the driver decides again
                 refused.append(exc)
 
@@ -303,8 +376,19 @@ class GameService:
             table.seats = list(record.players)
         return table
 
-    async def start(self, channel_id: int, user_id: int, start_player: int | None = None) -> Table:
-        """Deal, start the clock and send every player their hand (host only)."""
+    async def start(
+        self,
+        channel_id: int,
+        user_id: int,
+        start_player: int | None = None,
+        *,
+        venue: Venue | None = None,
+    ) -> Table:
+        """Deal, start the clock and send every player their hand (host only).
+
+        A `venue` may open the game's own thread first: the game then moves there, in the
+        same transaction as its start, and its channel is free for the next lobby.
+        """
         table = self.table_in(channel_id)
         async with _held(table):
             if table.status != "lobby":
@@ -315,6 +399,7 @@ class GameService:
                 raise UserError("error.first_not_seated")
             seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
+            thread = await venue(table) if venue is not None else None
             now = self.now()
             deadline = now + table.length_seconds / self.time_scale
             state = game.save()
@@ -325,7 +410,10 @@ class GameService:
                 state=state,
                 deadline=deadline,
                 now=now,
+                thread_id=thread,
             )
+            if thread is not None:
+                self._move(table, thread)
             table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
@@ -355,6 +443,7 @@ class GameService:
         expected_version: int | None = None,
         as_player: bool = True,
         notice: Notice | None = None,
+        autopilot: bool = False,
     ) -> ActionResult:
         """Apply one player's action to the channel's game.
 
@@ -362,6 +451,7 @@ class GameService:
         `as_player` puts the user into the action as its "player"; moderation actions
         (skip, remove someone else, end) pass False and name their target themselves.
         `notice` (a crewmate's) says why the move was made: it tells the move in public.
+        `autopilot`: the move is the autopilot's, refused once the user took their seat back.
         """
         table = self.table_in(channel_id)
         async with _held(table):
@@ -370,6 +460,8 @@ class GameService:
             if not table.open:  # ended (the clock, a reset) while this waited its turn
                 raise UserError("error.over")
             if expected_version is not None and expected_version != table.version:
+                raise StaleBoard(table)
+            if autopilot and user_id not in table.autopilot:  # their own click came first
                 raise StaleBoard(table)
             if self._clock_ran_out(table):
                 await self._expire_locked(table)

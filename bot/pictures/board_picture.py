@@ -6,13 +6,15 @@ Pictures are cached by what they show (`shown`): the countdown is not in them,
 so a table that did not change draws nothing new. A new table is put together from
 parts already drawn (bot.pictures.parts), band of rows by band: each band is kept
 compressed by the facts it shows, so an action that changed only the cards and seats
-compresses only the bottom band (bot.pictures.pngwrite). `describe` is the picture's alt
-text. `png(image)`, `band` and `png_of_bands` write any of our pictures in the palette they
-share."""
+compresses only the bottom band (bot.pictures.pngwrite). A seat's row is the same in every
+game, its player's name put over it from a cache of names (`_over`): with thousands of
+games, each with its own players, a new table still only pastes parts already drawn.
+`describe` is the picture's alt text. `png(image)`, `band` and `png_of_bands` write any of
+our pictures in the palette they share."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import deque
 from functools import lru_cache
 
 import numpy as np
@@ -24,6 +26,7 @@ from bot.pictures import sprites as sp
 from bot.pictures.parts import (
     BANDS,
     HEIGHT,
+    OVER,
     PARTS,
     WIDTH,
     Shown,
@@ -42,7 +45,19 @@ CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes 
 #: one, about 3.5 KB, for some 2,700 tables: each game's is new after nearly every
 #: action, but games pass through the same few (a third of them, in 500 games).
 BAND_CACHE_BYTES = (16 << 20, 30 << 20, 10 << 20)
-PART_CACHE_BYTES = 2 << 20  # for each part: a few dozen rockets, hundreds of seats
+#: For each part, how many bytes of it to keep drawn: 2 MB (hundreds of seats' rows,
+#: dozens of Apophis's states), and 8 MB of rockets, 43 KB each: a game's rocket is wanted
+#: again when its sequence or Apophis changes, after some 200 other games' builds at 1,000
+#: busy games (a third of the rockets drawn in 600 games, and half their cost, at 2 MB).
+PART_CACHE_BYTES = {None: 2 << 20, "rocket": 8 << 20}
+#: The seats' names (parts.OVER), all together, each kept as the pixels it changes on its
+#: row, lit and not: some 2 KB a name and state with what keeps it (a long one 3 KB), so
+#: both states of 6,000 players' names, 1,500 busy games of four. Kept first in, first
+#: out like the rest, it must hold all the names in play: games wanting more than that
+#: would draw their names again every time (some 0.15 ms a seat).
+NAME_CACHE_BYTES = 24 << 20
+#: What keeping one more name costs besides its pixels (the key, the array, the entry).
+_NAME_OVERHEAD = 500
 
 
 def shown(view: PublicView, language: str, names: tuple[str, ...]) -> Shown:
@@ -51,16 +66,7 @@ def shown(view: PublicView, language: str, names: tuple[str, ...]) -> Shown:
     players = [seat.player for seat in view.seats]
     active = players.index(view.active_player) if view.active_player in players else None
     pending = view.pending or {}
-    note = (
-        ""
-        if view.phase is Phase.OVER
-        else t(
-            language,
-            f"picture.note.{view.phase.value}",
-            count=pending.get("count", 0),
-            left=pending.get("rerolls", 0),
-        )
-    )
+    note = _note(language, view.phase, pending.get("count", 0), pending.get("rerolls", 0))
     return Shown(
         rules=view.rules,
         language=language,
@@ -77,6 +83,14 @@ def shown(view: PublicView, language: str, names: tuple[str, ...]) -> Shown:
         deck=view.deck_size,
         discard=view.discard_size,
     )
+
+
+@lru_cache(maxsize=256)
+def _note(language: str, phase: Phase, count: int, left: int) -> str:
+    """What the seat to act is doing."""
+    if phase is Phase.OVER:
+        return ""
+    return t(language, f"picture.note.{phase.value}", count=count, left=left)
 
 
 def draw(view: PublicView, language: str, names: tuple[str, ...]) -> bytes:
@@ -207,8 +221,15 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
     if band is not None:
         return band
     rows = _band_background(index, s.language).copy()
-    for name, into, rows_of_part in _BAND_PARTS[index]:
-        rows[into] = _part(name, s)[rows_of_part]
+    for name, facts, kept, into, rows_of_part in _BAND_PARTS[index]:
+        part = kept.get((name, s.rules, s.language, facts(s)))
+        if rows_of_part is not None:
+            rows[into] = (_part(name, s) if part is None else part)[rows_of_part]
+            continue
+        # Drawn over a part put there before: only the pixels it changes in it.
+        top, left, pixels = _over(name, s) if part is None else part
+        top, left = into[0] + top, into[1] + left
+        rows[top : top + pixels.shape[0], left : left + pixels.shape[1]] = pixels
     band = pngwrite.band(rows)
     _bands[index].put(key, band, len(band.chunk))
     return band
@@ -218,29 +239,43 @@ class _Kept:
     """A cache holding at most `budget` bytes, forgetting first what it learnt first.
 
     First in, first out rather than least recently used: at thousands of games, each
-    game's band is wanted again after all the others had a turn."""
+    game's band is wanted again after all the others had a turn. `get` is its
+    dictionary's own (a picture looks up a dozen things)."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._items: OrderedDict[object, tuple[object, int]] = OrderedDict()
-
-    def get(self, key: object):
-        found = self._items.get(key)
-        return None if found is None else found[0]
+        self._items: dict[object, object] = {}
+        self._order: deque[tuple[object, int]] = deque()  # keys and sizes, oldest first
+        self.get = self._items.get
 
     def put(self, key: object, value: object, size: int) -> None:
-        self._items[key] = (value, size)
+        if key in self._items:
+            return
+        self._items[key] = value
+        self._order.append((key, size))
         self.used += size
         while self.used > self.budget:
-            self.used -= self._items.popitem(last=False)[1][1]
+            oldest, oldest_size = self._order.popleft()
+            del self._items[oldest]
+            self.used -= oldest_size
 
     def clear(self) -> None:
         self._items.clear()
+        self._order.clear()
         self.used = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 _bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
+#: The parts drawn, by part (those drawn over another, parts.OVER, share one cache).
+_names = _Kept(NAME_CACHE_BYTES)
+_parts = {
+    name: _names if name in OVER else _Kept(PART_CACHE_BYTES.get(name, PART_CACHE_BYTES[None]))
+    for name in PARTS
+}
 
 
 @lru_cache(maxsize=16)
@@ -252,24 +287,47 @@ def _band_background(index: int, language: str) -> np.ndarray:
     return rows
 
 
-_parts: dict[str, OrderedDict[tuple, np.ndarray]] = {}
-
-
 def _part(name: str, s: Shown) -> np.ndarray:
     """One part of the board (its rows in the palette), drawn once for the facts it shows."""
     box, draw_part, facts = PARTS[name]
-    kept = _parts.setdefault(name, OrderedDict())
-    key = (s.rules, s.language, facts(s))
-    part = kept.get(key)
+    key = (name, s.rules, s.language, facts(s))
+    part = _parts[name].get(key)
     if part is None:
         image = _scratch(s.language)
         image.paste(_blank(name, s.language), box[:2])  # what an earlier part drew
         draw_part(image, ImageDraw.Draw(image), s)
         part = np.asarray(_quantize(image.crop(box)))
-        if len(kept) * part.size >= PART_CACHE_BYTES:
-            kept.popitem(last=False)
-        kept[key] = part
+        _parts[name].put(key, part, part.nbytes)
     return part
+
+
+def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
+    """A part drawn over another (a seat's name over its row), drawn once for the facts
+    it shows: only the pixels it changes in the other's, the least rectangle of them, and
+    where that lies in its box (top, left)."""
+    box, draw_part, facts = PARTS[name]
+    key = (name, s.rules, s.language, facts(s))
+    found = _parts[name].get(key)
+    if found is None:
+        under = OVER[name]
+        under_box, draw_under, _ = PARTS[under]
+        image = _scratch(s.language)
+        image.paste(_blank(under, s.language), under_box[:2])
+        canvas = ImageDraw.Draw(image)
+        draw_under(image, canvas, s)
+        draw_part(image, canvas, s)
+        drawn = np.asarray(_quantize(image.crop(box)))
+        height, width = drawn.shape
+        top, left = box[1] - under_box[1], box[0] - under_box[0]
+        changed = drawn != _part(under, s)[top : top + height, left : left + width]
+        rows, columns = np.flatnonzero(changed.any(1)), np.flatnonzero(changed.any(0))
+        if rows.size:
+            first, last, start, end = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
+            found = (int(first), int(start), drawn[first:last, start:end].copy())
+        else:
+            found = (0, 0, drawn[:0, :0].copy())
+        _parts[name].put(key, found, found[2].nbytes + _NAME_OVERHEAD)
+    return found
 
 
 @lru_cache(maxsize=8)
@@ -293,11 +351,19 @@ def _placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tupl
     return into, slice(first - part_top, last - part_top)
 
 
-#: The parts each band shows: where their rows go in it, and which of them.
+def _over_placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tuple, None]:
+    """Where the box of a part drawn over another lies in a band (on a canvas: x + 1)."""
+    assert top <= box[1] and box[3] <= bottom, "a part drawn over another is in one band"
+    return (box[1] - top, box[0] + 1), None
+
+
+#: The parts each band shows, in the order they are put there: their facts and cache,
+#: where their rows go in it, and which of them (None: drawn over another part, where
+#: its box lies in the band).
 _BAND_PARTS = [
     [
-        (name, *_placed(box, top, bottom))
-        for name, (box, _, _) in PARTS.items()
+        (name, facts, _parts[name], *(_over_placed if name in OVER else _placed)(box, top, bottom))
+        for name, (box, _, facts) in PARTS.items()
         if box[1] < bottom and box[3] > top
     ]
     for top, bottom, _ in BANDS

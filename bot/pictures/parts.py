@@ -5,8 +5,9 @@ The board is laid out for Discord's phone apps, which show it about 330 px wide:
 than `SMALL` px, whose capitals are 8 px tall there (tests/bot/test_picture_scale.py).
 `Shown` is what a picture shows. `PARTS` names each part: its box, the function that
 draws it (in full colour, onto the whole board) and the facts it shows, by which
-bot.pictures.board_picture caches it. `BANDS` lay out the rows in bands (`BandLayout`),
-grouped by what changes them.
+bot.pictures.board_picture caches it; a part drawn over another (`OVER`: a seat's name
+over its row) is kept as the few pixels it changes in it. `BANDS` lay out the rows in
+bands (`BandLayout`), grouped by what changes them.
 """
 
 from __future__ import annotations
@@ -53,8 +54,15 @@ SEAT_SLOTS = [
     for i in range(MAX_PLAYERS)
 ]
 SEAT_BOXES = [(left + 2, top + 1, right - 4, bottom - 1) for left, top, right, bottom in SEAT_SLOTS]
+NAME_LEFT = 20  # where the player's name begins, from a seat's left
 NAME_WIDTH = 146  # a name longer than this is shortened, with an ellipsis
 CARDS_LEFT = 174  # where the hand sizes begin, from a seat's left
+#: Where each seat's name is drawn, over its row (its own part: the row is the same for
+#: every game, and a name the same on every row of its game).
+NAME_BOXES = [
+    (box[0] + NAME_LEFT, slot[1], box[0] + CARDS_LEFT, slot[3])
+    for slot, box in zip(SEAT_SLOTS, SEAT_BOXES, strict=True)
+]
 NOTE_LEFT = 220  # and where the note of the seat to act begins
 APOPHIS_CENTRE = 63
 ROCKET_CENTRE = 212
@@ -215,10 +223,10 @@ def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None
         box = (x + 2, top + 32, x + 40, top + 82)
         if colour in s.sequence:
             fill = sp.PIECE_COLOURS[colour]
-            canvas.rounded_rectangle(box, 6, fill=fill, outline=sp.OUTLINE, width=2)
+            sp.paste_box(image, box, 6, fill, sp.OUTLINE, 2)
             _symbol(image, colour, 26, (x + 8, top + 44), sp.ink_on(fill))
         else:
-            canvas.rounded_rectangle(box, 6, outline=sp.GHOST, width=2)
+            sp.paste_box(image, box, 6, None, sp.GHOST, 2)
             _symbol(image, colour, 20, (x + 11, top + 47), sp.GHOST)
 
 
@@ -240,10 +248,10 @@ def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
 DEPOT_BOXES = {(colour, size): _depot_box(colour, size) for colour in Colour for size in Size}
 
 
-def _cards(image: Image.Image, canvas: ImageDraw.ImageDraw, xy: tuple[int, int], count: int):
+def _cards(image: Image.Image, xy: tuple[int, int], count: int):
     """A card face down, and how many there are: a pile's size, or a hand's."""
     x, y = xy
-    canvas.rounded_rectangle((x, y + 4, x + 12, y + 20), 2, fill=sp.MUTED, outline=sp.TEXT)
+    sp.paste_box(image, (x, y + 4, x + 12, y + 20), 2, sp.MUTED, sp.TEXT)
     sp.paste_text(image, (x + 20, y), str(count), LARGE, sp.TEXT)
 
 
@@ -251,7 +259,7 @@ def _pile(image: Image.Image, canvas: ImageDraw.ImageDraw, y: int, count: int, l
     """A pile of cards face down: what it is, and its size."""
     left = PANELS[-1][0] + 8
     sp.paste_text(image, (left, y), label, SMALL, sp.MUTED)
-    _cards(image, canvas, (left, y + 21), count)
+    _cards(image, (left, y + 21), count)
 
 
 def _deck(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -263,27 +271,28 @@ def _discard(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
 
 
 def _seat(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """The seat's row: its player's name and hand size; lit when it is to act, with what
-    it is doing."""
+    """The seat's row: its hand size, lit when it is to act, with what it is doing (its
+    player's name is drawn over it: `_seat_name`)."""
     if index >= len(s.hands):
         return
     box, active = SEAT_BOXES[index], index == s.active
-    canvas.rounded_rectangle(
-        box,
-        6,
-        fill=sp.GHOST if active else sp.PANEL,
-        outline=sp.TEXT if active else None,
-        width=2,
-    )
+    sp.paste_box(image, box, 6, sp.GHOST if active else sp.PANEL, sp.TEXT if active else None, 2)
     left, top = box[:2]
     if active:
         marker = [(left + 7, top + 6), (left + 15, top + 12), (left + 7, top + 18)]
         canvas.polygon(marker, fill=sp.TEXT)
-    sp.paste_text(image, (left + 20, top + 1), seat_name(s, index), LARGE, sp.TEXT)
-    _cards(image, canvas, (left + CARDS_LEFT, top + 1), s.hands[index])
+    _cards(image, (left + CARDS_LEFT, top + 1), s.hands[index])
     if active:
         note = sp.fitted(s.note, SMALL, box[2] - 8 - (left + NOTE_LEFT))
         sp.paste_text(image, (left + NOTE_LEFT, top + 3), note, SMALL, sp.TEXT)
+
+
+def _seat_name(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
+    """The seat's player's name, on its row (`_seat`, drawn first)."""
+    if index >= len(s.hands):
+        return
+    left, top = SEAT_BOXES[index][:2]
+    sp.paste_text(image, (left + NAME_LEFT, top + 1), seat_name(s, index), LARGE, sp.TEXT)
 
 
 def _in_depot(piece: Section, s: Shown) -> bool:
@@ -291,10 +300,15 @@ def _in_depot(piece: Section, s: Shown) -> bool:
 
 
 def _seat_facts(index: int, s: Shown) -> tuple:
+    """A seat's row, but for its name: the same in every game."""
     if index >= len(s.hands):
         return ()
-    seat = (s.names[index], s.hands[index])
-    return (*seat, s.note) if index == s.active else seat
+    return (s.hands[index], s.note) if index == s.active else (s.hands[index],)
+
+
+def _name_facts(index: int, s: Shown) -> tuple:
+    """A seat's name, and whether its row is lit under it."""
+    return () if index >= len(s.hands) else (s.names[index], index == s.active)
 
 
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
@@ -313,10 +327,17 @@ PARTS = {
     "deck": ((0, BAND_TOP, 106, BAND_TOP + 50), _deck, attrgetter("deck")),
     "discard": ((0, BAND_TOP + 50, 106, HEIGHT), _discard, attrgetter("discard")),
     **{
-        f"seat {i}": (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i))
+        part: drawing
         for i in range(MAX_PLAYERS)
+        for part, drawing in (
+            (f"seat {i}", (SEAT_SLOTS[i], partial(_seat, i), partial(_seat_facts, i))),
+            (f"name {i}", (NAME_BOXES[i], partial(_seat_name, i), partial(_name_facts, i))),
+        )
     },
 }
+#: The parts drawn over another, which is drawn before them: what they draw depends on
+#: their own facts only, and so does the other's drawing inside their box.
+OVER = {f"name {i}": f"seat {i}" for i in range(MAX_PLAYERS)}
 
 
 class BandLayout(NamedTuple):

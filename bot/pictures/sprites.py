@@ -202,6 +202,38 @@ def paste_mark(image: Image.Image, xy: tuple[int, int], ok: bool, size: int, col
     image.paste(colour, xy, mark(ok, size))
 
 
+# --------------------------------------------------------------------- boxes
+
+
+@lru_cache(maxsize=16)
+def box(
+    size: tuple[int, int], radius: int, fill: RGB | None, outline: RGB | None, width: int
+) -> tuple[Image.Image, Image.Image]:
+    """A rounded rectangle `size` wide and high, exactly as ImageDraw draws it (no
+    smoothing): its colours and its shape (a mask), drawn once and pasted in a tenth of
+    the time."""
+    shape = Image.new("RGBA", size, (0, 0, 0, 0))
+    inside = None if fill is None else (*fill, 255)
+    ink = None if outline is None else (*outline, 255)
+    corners = (0, 0, size[0] - 1, size[1] - 1)
+    ImageDraw.Draw(shape).rounded_rectangle(corners, radius, inside, ink, width)
+    return shape.convert("RGB"), shape.getchannel("A").convert("1", dither=Image.Dither.NONE)
+
+
+def paste_box(
+    image: Image.Image,
+    corners: tuple[int, int, int, int],
+    radius: int,
+    fill: RGB | None,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    """Draw a rounded rectangle on `image`, as ImageDraw.rounded_rectangle(corners, ...)."""
+    left, top, right, bottom = corners
+    colours, shape = box((right - left + 1, bottom - top + 1), radius, fill, outline, width)
+    image.paste(colours, (left, top), shape)
+
+
 # ---------------------------------------------------------------------- text
 
 

@@ -19,16 +19,22 @@ A UNIQUE constraint that refuses a statement is thrown into the transaction as
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Generator, Sequence
+import heapq
+import math
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import orjson
 
 from bot.store.records import (
+    AUTOPILOT_SECONDS,
     CARD_STYLES,
     DIFFICULTIES,
+    FASTEST_PER_DIFFICULTY,
     OPEN_STATUSES,
+    RANKED_MIN_GAMES,
+    RANKED_PLAYERS,
     RULES,
     WINS,
     AlreadySeated,
@@ -36,20 +42,27 @@ from bot.store.records import (
     GameNotFound,
     GameRecord,
     GuildSettings,
+    Leaderboard,
     LobbyFull,
     LoggedAction,
+    NotLatest,
     NotSeated,
+    PlayerTally,
+    Profile,
+    Ranked,
     SeatsChanged,
     Shards,
     StaleVersion,
     Stats,
     StoreError,
     Tally,
+    TeamWin,
     Win,
     WrongStatus,
     check_choice,
 )
-from engine import MAX_PLAYERS
+from engine import DIFFICULTY_MINUTES, MAX_PLAYERS
+from engine.events import ApophisDamaged, LaunchEnded, LaunchStarted
 
 T = TypeVar("T")
 
@@ -121,7 +134,7 @@ _IS_OPEN = f"status IN {OPEN_STATUSES}"
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, rules, difficulty, length_seconds, status, seed, "
     "start_player, state, version, board_message_id, clock_deadline, clock_remaining, "
-    "created_at, updated_at, started_at, ended_at, outcome"
+    "created_at, updated_at, started_at, ended_at, outcome, parent_channel_id"
 )
 
 
@@ -133,9 +146,13 @@ def _in_shards(shards: Shards, column: str = "guild_id") -> str:
     return f" AND ({column} >> 22) % {shards.count} IN ({ids})"
 
 
-def _game(row: Sequence[Any], seats: Sequence[tuple[int, float | None, str | None]]) -> GameRecord:
-    """A record from a row of _GAME_COLUMNS and the game's (user_id, left_at, name) in seat
-    order."""
+def _game(
+    row: Sequence[Any],
+    seats: Sequence[tuple[int, float | None, str | None]],
+    invited: Sequence[int] = (),
+) -> GameRecord:
+    """A record from a row of _GAME_COLUMNS, the game's (user_id, left_at, name) in seat
+    order and the people invited to it."""
     state = row[10]
     return GameRecord(
         *row[:10],
@@ -144,6 +161,7 @@ def _game(row: Sequence[Any], seats: Sequence[tuple[int, float | None, str | Non
         players=tuple(user for user, left_at, _ in seats if left_at is None),
         starting_players=tuple(user for user, _, _ in seats),
         names={user: name for user, _, name in seats if name},
+        invited=tuple(invited),
     )
 
 
@@ -152,35 +170,52 @@ def _seats(game_id: int) -> Transaction[list[tuple[int, float | None, str | None
     return (yield rows(query, game_id))
 
 
+def _invited(game_id: int) -> Transaction[list[int]]:
+    query = "SELECT user_id FROM invitations WHERE game_id = ? ORDER BY seat"
+    return [user for (user,) in (yield rows(query, game_id))]
+
+
+def _loaded(row: Sequence[Any]) -> Transaction[GameRecord]:
+    """The record of a game read as a row of _GAME_COLUMNS, with its seats and invitations."""
+    return _game(row, (yield from _seats(row[0])), (yield from _invited(row[0])))
+
+
 def load_game(game_id: int) -> Transaction[GameRecord]:
     row = yield one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
     if row is None:
         raise GameNotFound(f"There is no game {game_id}.")
-    return _game(row, (yield from _seats(game_id)))
+    return (yield from _loaded(row))
 
 
 def open_game_in_channel(channel_id: int) -> Transaction[GameRecord | None]:
     query = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_IS_OPEN}"
     row = yield one(query, channel_id)
-    return None if row is None else _game(row, (yield from _seats(row[0])))
+    return None if row is None else (yield from _loaded(row))
 
 
 def load_open_games(shards: Shards) -> Transaction[list[GameRecord]]:
-    """Every open game of these shards with its seats, in id order (two queries)."""
+    """Every open game of these shards with its seats and invitations, in id order (two
+    queries)."""
     query = (
         f"SELECT {_GAME_COLUMNS} FROM games {{open_index}} WHERE {_IS_OPEN}"
         f"{_in_shards(shards)} ORDER BY id"
     )
     games = yield rows(query)
-    query = (
-        "SELECT p.game_id, p.user_id, p.left_at, p.name FROM games AS g {open_index} "
-        f"{{join}} players AS p ON p.game_id = g.id WHERE g.{_IS_OPEN}"
-        f"{_in_shards(shards, 'g.guild_id')} ORDER BY p.game_id, p.seat"
+    where = f" WHERE g.{_IS_OPEN}{_in_shards(shards, 'g.guild_id')}"
+    query = (  # the seats (last column 0) and the invitations (1) of every open game
+        "SELECT p.game_id, p.seat, p.user_id, p.left_at, p.name, 0 FROM games AS g "
+        "{open_index} {join} players AS p ON p.game_id = g.id" + where + " UNION ALL "
+        "SELECT i.game_id, i.seat, i.user_id, NULL, NULL, 1 FROM games AS g "
+        "{open_index} {join} invitations AS i ON i.game_id = g.id" + where + " ORDER BY 1, 2"
     )
     seats: dict[int, list[tuple[int, float | None, str | None]]] = {}
-    for game_id, user_id, left_at, name in (yield rows(query)):
-        seats.setdefault(game_id, []).append((user_id, left_at, name))
-    return [_game(row, seats.get(row[0], ())) for row in games]
+    invited: dict[int, list[int]] = {}
+    for game_id, _, user_id, left_at, name, invitation in (yield rows(query)):
+        if invitation:
+            invited.setdefault(game_id, []).append(user_id)
+        else:
+            seats.setdefault(game_id, []).append((user_id, left_at, name))
+    return [_game(row, seats.get(row[0], ()), invited.get(row[0], ())) for row in games]
 
 
 def game_log(game_id: int) -> Transaction[list[LoggedAction]]:
@@ -218,7 +253,7 @@ def _require_status(game_id: int, status: str) -> Transaction[None]:
 # ---------------------------------------------------------------- games: writes
 
 
-def create_lobby(
+def _new_lobby(
     guild_id: int,
     channel_id: int,
     host_id: int,
@@ -226,8 +261,8 @@ def create_lobby(
     difficulty: str,
     length_seconds: int,
     now: float,
-    host_name: str | None = None,
-) -> Transaction[GameRecord]:
+) -> Transaction[int]:
+    """A lobby's row, without its seats; its id. ChannelBusy if the channel has one open."""
     query = (
         "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
         "length_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
@@ -240,9 +275,66 @@ def create_lobby(
         if "channel_id" in str(exc):
             raise ChannelBusy(f"Channel {channel_id} already has an open game.") from None
         raise
-    query = "INSERT INTO players (game_id, seat, user_id, joined_at, name) VALUES (?, 0, ?, ?, ?)"
-    yield count(query, game_id, host_id, now, host_name)
+    return game_id
+
+
+def _seat(game_id: int, seat: int, user_id: int, now: float, name: str | None) -> Transaction[None]:
+    query = "INSERT INTO players (game_id, seat, user_id, joined_at, name) VALUES (?, ?, ?, ?, ?)"
+    yield count(query, game_id, seat, user_id, now, name)
+
+
+def create_lobby(
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    rules: str,
+    difficulty: str,
+    length_seconds: int,
+    now: float,
+    host_name: str | None = None,
+) -> Transaction[GameRecord]:
+    game_id = yield from _new_lobby(
+        guild_id, channel_id, host_id, rules, difficulty, length_seconds, now
+    )
+    yield from _seat(game_id, 0, host_id, now, host_name)
     return (yield from load_game(game_id))
+
+
+def play_again(
+    game_id: int, channel_id: int, host_id: int, now: float, host_name: str | None = None
+) -> Transaction[GameRecord]:
+    """A lobby like an ended game (rules, difficulty, countdown), in its channel: its host,
+    who played it, in their seat, its crewmates in theirs, every other person who played it
+    invited back to theirs. Only the channel's latest game is played again (NotLatest)."""
+    ended = yield from load_game(game_id)
+    if ended.channel_id != channel_id:
+        raise GameNotFound(f"There is no game {game_id} in channel {channel_id}.")
+    if ended.status in OPEN_STATUSES or ended.started_at is None:
+        raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
+    if host_id not in ended.starting_players:
+        raise NotSeated(f"Player {host_id} did not play game {game_id}.")
+    query = f"SELECT id FROM games WHERE channel_id = ? AND {_IS_OPEN}"
+    if (yield one(query, channel_id)) is not None:
+        raise ChannelBusy(f"Channel {channel_id} already has an open game.")
+    (latest,) = yield one("SELECT MAX(id) FROM games WHERE channel_id = ?", channel_id)
+    if latest != game_id:
+        raise NotLatest(f"Game {latest} was opened in channel {channel_id} after game {game_id}.")
+    lobby = yield from _new_lobby(
+        ended.guild_id,
+        channel_id,
+        host_id,
+        ended.rules,
+        ended.difficulty,
+        ended.length_seconds,
+        now,
+    )
+    for seat, player in enumerate(ended.starting_players):
+        if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
+            yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)
+        else:
+            query = "INSERT INTO invitations (game_id, user_id, seat) VALUES (?, ?, ?)"
+            yield count(query, lobby, player, seat)
+    return (yield from load_game(lobby))
 
 
 def add_player(
@@ -254,12 +346,17 @@ def add_player(
         raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
     if len(seated) >= MAX_PLAYERS:
         raise LobbyFull(f"Game {game_id} already has {MAX_PLAYERS} players.")
-    query = (
-        "INSERT INTO players (game_id, seat, user_id, joined_at, name) "
-        "SELECT CAST(? AS BIGINT), COALESCE(MAX(seat) + 1, 0), CAST(? AS BIGINT), "
-        "CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT) FROM players WHERE game_id = ?"
-    )
-    yield count(query, game_id, user_id, now, name, game_id)
+    # An invited person takes their seat of the game before; anyone else sits after every
+    # seat taken, or kept for someone invited.
+    query = "SELECT seat FROM invitations WHERE game_id = ? AND user_id = ?"
+    seat = yield one(query, game_id, user_id)
+    if seat is None:
+        query = (
+            "SELECT COALESCE(MAX(seat) + 1, 0) FROM (SELECT seat FROM players WHERE game_id = ? "
+            "UNION ALL SELECT seat FROM invitations WHERE game_id = ?) AS taken"
+        )
+        seat = yield one(query, game_id, game_id)
+    yield from _seat(game_id, seat[0], user_id, now, name)
     return (yield from load_game(game_id))
 
 
@@ -288,6 +385,7 @@ def start_game(
     players: list[int],
     deadline: float,
     now: float,
+    thread_id: int | None = None,
 ) -> Transaction[GameRecord]:
     yield from _require_status(game_id, "lobby")
     seated = [user for user, _, _ in (yield from _seats(game_id))]
@@ -302,6 +400,12 @@ def start_game(
         "clock_deadline = ?, started_at = ?, updated_at = ? WHERE id = ?"
     )
     yield count(query, seed, start_player, state, deadline, now, now, game_id)
+    if thread_id is not None:  # it moves to its thread; its board is yet to be posted there
+        query = (
+            "UPDATE games SET parent_channel_id = channel_id, channel_id = ?, "
+            "board_message_id = NULL WHERE id = ?"
+        )
+        yield count(query, thread_id, game_id)
     return (yield from load_game(game_id))
 
 
@@ -361,6 +465,7 @@ def commit_action(
             "FROM games WHERE id = ?"
         )
         yield count(query, game_id)
+        yield from _record_players(game_id)
     return version
 
 
@@ -469,14 +574,14 @@ def set_hand_dm(game_id: int, user_id: int, message_id: int) -> Transaction[None
 
 _SETTINGS = (
     "SELECT guild_id, moderator_role_id, language, default_difficulty, default_rules, "
-    "turn_pings, pictures, language_chosen, discord_locale, cards "
-    "FROM guild_settings WHERE guild_id = ?"
+    "turn_pings, pictures, language_chosen, discord_locale, cards, autopilot_seconds, "
+    "threads FROM guild_settings WHERE guild_id = ?"
 )
 
 
 def _settings(row: Sequence[Any]) -> GuildSettings:
     """A server's settings from a row of _SETTINGS (flags are stored as 0 or 1)."""
-    return GuildSettings(*row[:5], *map(bool, row[5:8]), *row[8:])
+    return GuildSettings(*row[:5], *map(bool, row[5:8]), *row[8:11], bool(row[11]))
 
 
 def guild_settings(guild_id: int) -> Transaction[GuildSettings]:
@@ -492,6 +597,9 @@ def update_guild_settings(guild_id: int, changes: dict[str, Any]) -> Transaction
     check_choice("difficulty", settings.default_difficulty, DIFFICULTIES)
     check_choice("rules", settings.default_rules, RULES)
     check_choice("cards", settings.cards, CARD_STYLES)
+    low, high = AUTOPILOT_SECONDS
+    if settings.autopilot_seconds and not low <= settings.autopilot_seconds <= high:
+        raise ValueError(f"The autopilot takes 0 (off) or {low} to {high} seconds.")
     columns = [field.name for field in dataclasses.fields(GuildSettings)]
     query = (
         f"INSERT INTO guild_settings ({', '.join(columns)}) "
@@ -509,6 +617,11 @@ def guilds_without_pictures() -> Transaction[set[int]]:
     }
 
 
+def autopilot_delays() -> Transaction[dict[int, int]]:
+    query = "SELECT guild_id, autopilot_seconds FROM guild_settings WHERE autopilot_seconds > 0"
+    return dict((yield rows(query)))
+
+
 def stats(guild_id: int) -> Transaction[Stats]:
     query = (
         f"SELECT rules, difficulty, COUNT(*), COUNT(*) FILTER (WHERE outcome IN {WINS}), "
@@ -524,3 +637,167 @@ def stats(guild_id: int) -> Transaction[Stats]:
     )
     wins = tuple(Win(*row) for row in (yield rows(query, guild_id)))
     return Stats(tallies, wins)
+
+
+# ----------------------------------------------------- profiles and leaderboards
+
+#: The logged events that make a person's launch figures.
+_LAUNCHED, _ENDED, _DAMAGED = LaunchStarted.kind, LaunchEnded.kind, ApophisDamaged.kind
+#: The normal quantile of a two-sided 95% interval.
+_Z95 = 1.96
+
+
+def launch_figures(logged: Iterable[Sequence[dict[str, Any]]]) -> dict[Any, tuple[int, ...]]:
+    """(launches, hits, damage) by player, from a game's logged events, oldest first.
+
+    A launch's checks and damage belong to the launch started last, and so to whoever
+    started it, whichever action (a reroll, a skip) finished it; 0009_records.sql reads
+    the games stored before it the same way.
+    """
+    figures: dict[Any, list[int]] = {}
+    launch: list[int] | None = None
+    for events in logged:
+        for event in events:
+            kind = event["kind"]
+            if kind == _LAUNCHED:
+                launch = figures.setdefault(event["player"], [0, 0, 0])
+                launch[0] += 1
+            elif launch is not None and kind == _ENDED:
+                launch[1] += bool(event["hit"])
+            elif launch is not None and kind == _DAMAGED:
+                launch[2] += 1
+    return {player: tuple(counts) for player, counts in figures.items()}
+
+
+def _record_players(game_id: int) -> Transaction[None]:
+    """A game that has just ended, added to each person's tallies and, for an all-human
+    game with a result, to their totals on its server (in the transaction that ends it)."""
+    logged = yield rows("SELECT events FROM actions WHERE game_id = ? ORDER BY version", game_id)
+    figures = launch_figures(orjson.loads(events) for (events,) in logged)
+    query = (  # in the order of their ids: two games ending at once lock rows alike
+        "SELECT r.guild_id, r.rules, r.difficulty, r.crewmates, r.outcome, r.duration_seconds, "
+        "p.user_id, p.left_at IS NULL FROM results AS r JOIN players AS p "
+        "ON p.game_id = r.game_id WHERE r.game_id = ? AND p.user_id > 0 ORDER BY p.user_id"
+    )
+    for guild_id, rules, difficulty, crewmates, outcome, seconds, user_id, stayed in (
+        yield rows(query, game_id)
+    ):
+        played, won = outcome != "abandoned", bool(stayed) and outcome in WINS
+        # A win strictly faster than the tally's fastest replaces it (the first of equally
+        # fast wins stays, as the fastest-wins tables order them).
+        query = (
+            "INSERT INTO player_tallies (guild_id, user_id, rules, difficulty, with_crewmates, "
+            "games, wins, abandoned, launches, hits, damage, fastest_game_id, fastest_seconds) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id, rules, difficulty, with_crewmates) DO UPDATE SET "
+            "games = player_tallies.games + excluded.games, "
+            "wins = player_tallies.wins + excluded.wins, "
+            "abandoned = player_tallies.abandoned + excluded.abandoned, "
+            "launches = player_tallies.launches + excluded.launches, "
+            "hits = player_tallies.hits + excluded.hits, "
+            "damage = player_tallies.damage + excluded.damage, "
+            "fastest_game_id = CASE WHEN excluded.fastest_seconds < COALESCE("
+            "player_tallies.fastest_seconds, excluded.fastest_seconds + 1) "
+            "THEN excluded.fastest_game_id ELSE player_tallies.fastest_game_id END, "
+            "fastest_seconds = CASE WHEN excluded.fastest_seconds < COALESCE("
+            "player_tallies.fastest_seconds, excluded.fastest_seconds + 1) "
+            "THEN excluded.fastest_seconds ELSE player_tallies.fastest_seconds END"
+        )
+        launches, hits, damage = figures.get(user_id, (0, 0, 0))
+        yield count(
+            query,
+            *(guild_id, user_id, rules, difficulty, int(crewmates > 0), int(played), int(won)),
+            *(int(not played), launches, hits, damage),
+            *((game_id, seconds) if won else (None, None)),
+        )
+        if played and not crewmates:
+            query = (
+                "INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = player_totals.games + 1, "
+                "wins = player_totals.wins + excluded.wins"
+            )
+            yield count(query, guild_id, user_id, int(won))
+
+
+def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
+    query = (
+        "SELECT rules, difficulty, with_crewmates, games, wins, abandoned, launches, hits, "
+        "damage, fastest_game_id FROM player_tallies WHERE guild_id = ? AND user_id = ?"
+    )
+    found = yield rows(query, guild_id, user_id)
+    tallies = sorted(
+        (PlayerTally(*row[:2], bool(row[2]), *row[3:9]) for row in found),
+        key=lambda t: (t.with_crewmates, RULES.index(t.rules), DIFFICULTIES.index(t.difficulty)),
+    )
+    fastest: dict[bool, Win] = {}
+    candidates = [row[9] for row in found if row[9] is not None]
+    if candidates:
+        query = (  # the fastest of each tally: the fastest of each kind of team comes first
+            "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at, "
+            f"crewmates FROM results WHERE game_id IN ({', '.join('?' for _ in candidates)}) "
+            "ORDER BY duration_seconds, ended_at"
+        )
+        for *win, crewmates in (yield rows(query, *candidates)):
+            fastest.setdefault(crewmates > 0, Win(*win))
+    return Profile(user_id, tuple(tallies), fastest.get(False), fastest.get(True))
+
+
+def leaderboard(guild_id: int) -> Transaction[Leaderboard]:
+    wins: list[Win] = []
+    for difficulty in DIFFICULTY_MINUTES:  # custom countdowns are not compared
+        query = (  # the index of fastest wins holds exactly these rows, in this order
+            "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
+            "FROM results WHERE guild_id = ? AND difficulty = ? "
+            f"AND outcome IN {WINS} AND crewmates = 0 ORDER BY duration_seconds, ended_at LIMIT ?"
+        )
+        found = yield rows(query, guild_id, difficulty, FASTEST_PER_DIFFICULTY)
+        wins += [Win(*row) for row in found]
+    teams: dict[int, list[int]] = {win.game_id: [] for win in wins}
+    if wins:
+        query = (
+            "SELECT game_id, user_id FROM players WHERE left_at IS NULL "
+            f"AND game_id IN ({', '.join('?' for _ in teams)}) ORDER BY game_id, seat"
+        )
+        for game_id, user_id in (yield rows(query, *teams)):
+            teams[game_id].append(user_id)
+    query = "SELECT user_id, games, wins FROM player_totals WHERE guild_id = ? AND games >= ?"
+    ranked = [
+        Ranked(user, games, won, wilson_lower_bound(won, games))
+        for user, games, won in (yield rows(query, guild_id, RANKED_MIN_GAMES))
+    ]
+    best = heapq.nlargest(RANKED_PLAYERS, ranked, key=lambda r: (r.score, r.wins, -r.user_id))
+    return Leaderboard(tuple(TeamWin(w, tuple(teams[w.game_id])) for w in wins), tuple(best))
+
+
+def wilson_lower_bound(wins: int, games: int) -> float:
+    """The lower end of the 95% Wilson score interval of a win rate: a rate sure to be
+    at least this, so 5 wins in 5 games (0.57) rank below 40 in 50 (0.67)."""
+    if games == 0:
+        return 0.0
+    rate, z2 = wins / games, _Z95 * _Z95
+    spread = _Z95 * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games))
+    return (rate + z2 / (2 * games) - spread) / (1 + z2 / games)
+
+
+# ---------------------------------------------------------- history and replays
+
+
+def recent_games(guild_id: int, limit: int) -> Transaction[list[GameRecord]]:
+    """A server's last `limit` ended games (lobbies that never started are not games), the
+    latest first, with their seats (two queries; through the results' index by server)."""
+    columns = ", ".join(f"g.{column}" for column in _GAME_COLUMNS.split(", "))
+    query = (
+        f"SELECT {columns} FROM results AS r {{join}} games AS g ON g.id = r.game_id "
+        "WHERE r.guild_id = ? ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?"
+    )
+    games = yield rows(query, guild_id, limit)
+    if not games:
+        return []
+    query = (
+        "SELECT game_id, user_id, left_at, name FROM players "
+        f"WHERE game_id IN ({', '.join('?' for _ in games)}) ORDER BY game_id, seat"
+    )
+    seats: dict[int, list[tuple[int, float | None, str | None]]] = {}
+    for game_id, user_id, left_at, name in (yield rows(query, *(row[0] for row in games))):
+        seats.setdefault(game_id, []).append((user_id, left_at, name))
+    return [_game(row, seats.get(row[0], ())) for row in games]

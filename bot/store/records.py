@@ -15,10 +15,17 @@ from engine import DIFFICULTY_MINUTES
 RULES = ("basic", "advanced")
 DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
 CARD_STYLES = ("suits", "colours")
+#: The autopilot delays a server may choose, in seconds, shortest and longest (0: off).
+AUTOPILOT_SECONDS = (30, 300)
 OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
 WINS = ("destroyed", "deflected")
 #: Statuses of a game that occupies its channel.
 OPEN_STATUSES = ("lobby", "active")
+#: The leaderboard ranks people with at least this many all-human games with a result...
+RANKED_MIN_GAMES = 5
+#: ...and shows this many of them, and this many of the fastest wins of each difficulty.
+RANKED_PLAYERS = 10
+FASTEST_PER_DIFFICULTY = 3
 
 
 # ------------------------------------------------------------------------ errors
@@ -88,6 +95,10 @@ class SeatsChanged(StoreError):
     """The lobby's seats are not the players of the state being started."""
 
 
+class NotLatest(StoreError):
+    """A newer game was opened in the game's channel since (Play again is the latest's)."""
+
+
 # ------------------------------------------------------------------------ records
 
 
@@ -118,12 +129,17 @@ class GameRecord:
     started_at: float | None
     ended_at: float | None
     outcome: str | None
+    #: The channel whose lobby message the game's thread was opened from, when it plays in
+    #: a thread of its own (`channel_id`); else None.
+    parent_channel_id: int | None
     #: Players seated now, in seat order.
     players: tuple[int, ...]
     #: Everyone who took a seat, in seat order: the players `Game.new` was given.
     starting_players: tuple[int, ...]
     #: People's display names when they took their seats (by user id; crewmates have none).
     names: dict[int, str] = field(default_factory=dict)
+    #: People invited to this lobby by Play again, in the order of their seats.
+    invited: tuple[int, ...] = ()
 
     def time_left(self, now: float) -> float | None:
         """Seconds left on the clock at `now` (None for a lobby)."""
@@ -162,6 +178,10 @@ class GuildSettings:
     discord_locale: str | None = None
     #: How cards are shown: "suits" (7♥) or "colours" (the coloured-deck edition).
     cards: str = "suits"
+    #: Seconds without a move after which the autopilot plays a person's turn (0: never).
+    autopilot_seconds: int = 0
+    #: Whether each game plays in a thread of its own, opened from its lobby message.
+    threads: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +216,62 @@ class Stats:
 
     tallies: tuple[Tally, ...]
     fastest_wins: tuple[Win, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTally:
+    """One person's ended games of one rule set and difficulty on one server, with or
+    without crewmates: those with a result, those won (seated to the end), those
+    abandoned, and the launches they started in all of them, the hits and the damage."""
+
+    rules: str
+    difficulty: str
+    with_crewmates: bool
+    games: int
+    wins: int
+    abandoned: int
+    launches: int
+    hits: int
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A person's record on one server (no tallies: no game ended with them there)."""
+
+    user_id: int
+    tallies: tuple[PlayerTally, ...]
+    #: Their fastest win in an all-human team, and with crewmates.
+    fastest_win: Win | None
+    fastest_win_with_crewmates: Win | None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamWin:
+    """One of a server's fastest wins, with the people seated to the end, in seat order."""
+
+    win: Win
+    team: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A person on a server's leaderboard: all-human games with a result, those won, and
+    the lower bound of their win rate that ranks them."""
+
+    user_id: int
+    games: int
+    wins: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A server's fastest all-human wins, a few per difficulty (easiest first), and its
+    people with at least `RANKED_MIN_GAMES` such games, best first."""
+
+    fastest_wins: tuple[TeamWin, ...]
+    players: tuple[Ranked, ...]
 
 
 @dataclass(frozen=True, slots=True)

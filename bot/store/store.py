@@ -10,7 +10,8 @@ written once for both; the records it returns and the errors it raises are in
 The same guarantees on both:
 
 * One accepted action is one transaction: the new state, the bumped version and the
-  log row (plus the result row when the game ends) commit together or not at all.
+  log row (plus, when the game ends, its result and each person's tallies) commit
+  together or not at all.
   A write naming a version other than the stored one is refused (`StaleVersion`),
   whichever process wrote the newer one.
 * At most one open game per channel, and an append-only action log, enforced by the
@@ -49,7 +50,9 @@ from bot.store.records import (
     RULES,
     GameRecord,
     GuildSettings,
+    Leaderboard,
     LoggedAction,
+    Profile,
     Shards,
     Stats,
     check_choice,
@@ -112,10 +115,29 @@ class Store:
             host_name,
         )
 
+    async def play_again(
+        self,
+        game_id: int,
+        channel_id: int,
+        host_id: int,
+        *,
+        now: float | None = None,
+        host_name: str | None = None,
+    ) -> GameRecord:
+        """Open a lobby like an ended game, in its channel (Play again): the same rules,
+        difficulty and countdown; `host_id`, who played it, hosts from their seat of that
+        game, its crewmates keep theirs, and everyone else who played it is invited back
+        to theirs. NotLatest if a newer game was opened there, NotSeated if `host_id` did
+        not play it, ChannelBusy if the channel has an open game."""
+        return await self._db.write(
+            queries.play_again, game_id, channel_id, host_id, _now(now), host_name
+        )
+
     async def add_player(
         self, game_id: int, user_id: int, *, now: float | None = None, name: str | None = None
     ) -> GameRecord:
-        """Seat a player in a lobby (after those already seated), with their display name."""
+        """Seat a player in a lobby, with their display name: someone invited in their seat
+        of the game before, anyone else after every seat taken or kept."""
         return await self._db.write(queries.add_player, game_id, user_id, _now(now), name)
 
     async def remove_player(self, game_id: int, user_id: int) -> GameRecord:
@@ -135,8 +157,10 @@ class Store:
         state: Mapping[str, Any],
         deadline: float,
         now: float | None = None,
+        thread_id: int | None = None,
     ) -> GameRecord:
-        """Turn a lobby into an active game at version 0 with its clock running."""
+        """Turn a lobby into an active game at version 0 with its clock running; with a
+        `thread_id`, the game moves to that thread of its channel (the channel is free)."""
         return await self._db.write(
             queries.start_game,
             game_id,
@@ -146,6 +170,7 @@ class Store:
             list(state["players"]),
             deadline,
             _now(now),
+            thread_id,
         )
 
     # ------------------------------------------------------------------- play
@@ -277,9 +302,23 @@ class Store:
         """The servers that turned board pictures off."""
         return await self._db.read(queries.guilds_without_pictures)
 
+    async def autopilot_delays(self) -> dict[int, int]:
+        """The servers that turned the autopilot on, and its delay in seconds for each."""
+        return await self._db.read(queries.autopilot_delays)
+
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
         return await self._db.read(queries.stats, guild_id)
+
+    async def profile(self, guild_id: int, user_id: int) -> Profile:
+        """A person's games on a server by rule set and difficulty (crewmates apart): wins,
+        launches, hits and damage, and their fastest wins."""
+        return await self._db.read(queries.profile, guild_id, user_id)
+
+    async def leaderboard(self, guild_id: int) -> Leaderboard:
+        """A server's fastest all-human wins per difficulty, and its people ranked by the
+        lower bound of their win rate (those with enough all-human games)."""
+        return await self._db.read(queries.leaderboard, guild_id)
 
     # ------------------------------------------------------- other processes
 
@@ -300,6 +339,12 @@ class Store:
         SQLite only: a PostgreSQL database is backed up with pg_dump (StoreError says so).
         """
         return await self._db.backup(dest)
+
+    # ------------------------------------------------------ history and replays
+
+    async def recent_games(self, guild_id: int, limit: int) -> list[GameRecord]:
+        """A server's last `limit` ended games (those that started), the latest first."""
+        return await self._db.read(queries.recent_games, guild_id, limit)
 
 
 def _now(now: float | None) -> float:

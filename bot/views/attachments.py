@@ -91,8 +91,14 @@ class Picture:
 
 
 def seat_names(table: Table, view: PublicView) -> tuple[str, ...]:
-    """The names on the picture's seats, in seat order (people's display names)."""
-    return tuple(table.name_of(seat.player) for seat in view.seats)
+    """The names on the picture's seats, in seat order (people's display names; a seat on
+    autopilot says so)."""
+    return tuple(
+        t(table.language, "autopilot.seat", name=table.name_of(seat.player))
+        if seat.player in table.autopilot
+        else table.name_of(seat.player)
+        for seat in view.seats
+    )
 
 
 def picture_of(table: Table, view: PublicView) -> Picture:

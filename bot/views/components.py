@@ -27,10 +27,11 @@ from engine import Phase, PublicView
 if TYPE_CHECKING:
     from bot.table import Report, Table
 
-#: "apo:<b: board button, h: hand panel button, p: select>:<game id>:<version>:<action>",
-#: then ":<arg>" on panel buttons that carry their cards or section ("7H.2D", "red.3").
+#: "apo:<b: board button, h: hand panel button, p: select, r: a replay's step button>:
+#: <game id>:<version (a replay's: the step it shows)>:<action>", then ":<arg>" on panel
+#: buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bhp]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhpr]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
@@ -183,7 +184,8 @@ def board_message(
     one click each (Reroll and Accept are the launcher's: on their panel and the launch
     report). `view` is the game's public view, if already at hand; `summary` the line
     that stands for the table where a picture shows it (render.board_embed). The final
-    board sums up the game's launches, one line each (bot.views.launches).
+    board sums up the game's launches, one line each (bot.views.launches), and carries
+    Play again.
     """
     if table.game is None:
         return lobby_message(table)
@@ -195,7 +197,11 @@ def board_message(
         told = launches.summary(table.history, language)
         if told is not None:
             embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
-        return Message(embed=embed, components=rows())
+        again = t(language, "again.button")
+        return Message(
+            embed=embed,
+            components=rows(button(gid, version, "again", again, emoji="🔁", style=PRIMARY)),
+        )
     items = []
     if view.phase is Phase.DISCARD:
         label = t(language, "button.discard_menu")

@@ -215,6 +215,13 @@ def lobby_embed(table: Table) -> discord.Embed:
         value=seats or t(language, "board.nobody"),
         inline=False,
     )
+    invited = [mention(p) for p in table.invited if p not in table.seats]
+    if invited and table.status == "lobby":
+        embed.add_field(
+            name=t(language, "again.invited"),
+            value=t(language, "again.invited_list", players=and_list(invited, language)),
+            inline=False,
+        )
     if table.status != "lobby":
         embed.set_footer(text=t(language, "lobby.closed"))
     return embed
@@ -248,6 +255,8 @@ def board_embed(
         marker = "▶️" if seat.player == view.active_player else "▫️"
         held = count(language, "count.cards", seat.hand_size)
         mark = f" · {host}" if seat.player == table.host_id else ""
+        if seat.player in table.autopilot:
+            mark += f" · {t(language, 'autopilot.mark')}"
         seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
     embed.add_field(
         name=t(language, "board.players"),

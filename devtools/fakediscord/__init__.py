@@ -69,6 +69,16 @@ Each new message records whom its mentions notified (``Message.notified``, as it
 ``fake.say(channel, user, text)`` posts as a user, sent to the bot as MESSAGE_CREATE
 when it asked for message events.
 
+Public threads work as on Discord (devtools.fakediscord.threads): the bot starts one from
+a message (the thread takes the message's id; 403, code 50013, without Create Public
+Threads; 400, code 160004, for a second one), posts in it with Send Messages in Threads,
+and archives it; an archived thread refuses edits (400, code 50083) and is unarchived by a
+new message unless it is locked. Tests start threads as users (``fake.start_thread``),
+archive or lock them as moderators (``fake.set_thread``), find a message's thread
+(``fake.thread_of``) and act in them like in any channel (interactions there carry the
+thread, type 11); the bot gets THREAD_CREATE, THREAD_UPDATE and THREAD_DELETE, and
+GUILD_CREATE lists the active threads.
+
 Build the world before connecting: guilds, channels and members added later are
 not announced over the gateway. Messages the bot sends are recorded, not
 dispatched back to it as MESSAGE_CREATE events.

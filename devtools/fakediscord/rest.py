@@ -11,7 +11,8 @@ Permissions (50013) without what the request needs (Send Messages to post, Attac
 to upload, Read Message History to read a message; embeds without Embed Links are left
 out, and a message left empty is refused with 50013). A deleted channel's routes answer
 404 Unknown Channel (10003). Interaction callbacks and webhooks (interaction tokens) are
-not subject to channel permissions.
+not subject to channel permissions. Threads (devtools.fakediscord.threads) take the same
+routes, Send Messages in Threads standing for Send Messages.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from aiohttp import web
 
 from .state import (
@@ -31,7 +31,6 @@ from .state import (
     EPHEMERAL,
     LOADING,
     READ_MESSAGE_HISTORY,
-    SEND_MESSAGES,
     VIEW_CHANNEL,
     Attachment,
     Channel,
@@ -44,17 +43,14 @@ from .state import (
     notified_by,
     utcnow,
 )
+from .threads import ThreadRoutes, sends_in
+from .wire import BODY, FILES, DiscordError, json_response, require
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Uploads = dict[int, tuple[str, str | None, bytes]]
-
-#: The request's parsed JSON body (or multipart ``payload_json``), None if empty.
-BODY = web.RequestKey("body", object)
-#: The request's uploads by ``files[n]`` index: (filename, content type, bytes).
-FILES = web.RequestKey("files", dict)
 
 #: Message fields a bot sets in a create or edit request.
 _CONTENT_FIELDS = ("content", "embeds", "components")
@@ -75,29 +71,6 @@ _ALLOWED_CALLBACKS = {
     InteractionType.APPLICATION_COMMAND: {4, 5, 9},
     InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
 }
-
-
-class DiscordError(Exception):
-    """An error answer in Discord's shape: HTTP status, JSON error code, message."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status, self.code, self.message = status, code, message
-
-    def response(self) -> web.Response:
-        """The HTTP response Discord would give."""
-        return json_response({"code": self.code, "message": self.message}, status=self.status)
-
-
-def json_response(
-    data: Any, *, status: int = 200, headers: dict[str, str] | None = None
-) -> web.Response:
-    """A JSON reply with ``Content-Type: application/json`` exactly, as discord.py requires."""
-    return web.Response(
-        body=orjson.dumps(data),
-        status=status,
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
 
 
 @dataclass(frozen=True)
@@ -133,10 +106,12 @@ ROUTES = (
     Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
     Route("POST", "/users/@me/channels", "create_dm"),
     Route("GET", "/channels/{channel_id}", "get_channel"),
+    Route("PATCH", "/channels/{channel_id}", "edit_channel"),
     Route("POST", "/channels/{channel_id}/messages", "create_message"),
     Route("GET", _MESSAGE, "get_message"),
     Route("PATCH", _MESSAGE, "edit_message"),
     Route("DELETE", _MESSAGE, "delete_message"),
+    Route("POST", _MESSAGE + "/threads", "create_thread_from_message"),
     Route(
         "POST",
         "/interactions/{interaction_id}/{interaction_token}/callback",
@@ -153,7 +128,7 @@ ROUTES = (
 )
 
 
-class RestApi:
+class RestApi(ThreadRoutes):
     """Route handlers; they read and change the fake's :class:`~.state.World`."""
 
     def __init__(self, fake: FakeDiscord) -> None:
@@ -269,11 +244,12 @@ class RestApi:
         if channel.type is ChannelType.DM and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
         permissions = self._bot_permissions(channel)
-        _require(permissions, SEND_MESSAGES)
+        require(permissions, sends_in(channel))
         if request[FILES]:
-            _require(permissions, ATTACH_FILES)
+            require(permissions, ATTACH_FILES)
         fields = self._message_fields(request, existing=[])
         fields = _require_content(_without_embeds_unless(permissions, fields))
+        self._post_into(channel, permissions)
         fields["flags"] = fields.get("flags", 0) & ~EPHEMERAL
         fields["notified"] = notified_by(
             fields.get("content", ""), request[BODY].get("allowed_mentions")
@@ -284,7 +260,7 @@ class RestApi:
     async def get_message(self, request: web.Request) -> web.Response:
         """GET /channels/{channel_id}/messages/{message_id}."""
         message = self._channel_message(request)
-        _require(self._bot_permissions(self._channel(request)), READ_MESSAGE_HISTORY)
+        require(self._bot_permissions(self._channel(request)), READ_MESSAGE_HISTORY)
         return json_response(self._payload(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
@@ -292,7 +268,7 @@ class RestApi:
         message = self._channel_message(request)
         permissions = self._bot_permissions(self._channel(request))
         if request[FILES]:
-            _require(permissions, ATTACH_FILES)
+            require(permissions, ATTACH_FILES)
         self._edit(message, request, permissions=permissions)
         return json_response(self._payload(message))
 
@@ -422,6 +398,7 @@ class RestApi:
             _require_content(fields)
         flags = fields.get("flags", 0)
         if not flags & EPHEMERAL:
+            self._post_into(interaction.channel, self._bot_permissions(interaction.channel))
             fields["notified"] = notified_by(
                 fields.get("content", ""), data.get("allowed_mentions")
             )
@@ -515,6 +492,7 @@ class RestApi:
         permissions: int = ~0,
     ) -> None:
         """Edit a message; through a channel route, as the bot's `permissions` there allow."""
+        self._check_editable(message)
         fields = self._message_fields(request, existing=message.attachments, body=body)
         if fields.get("embeds") and not permissions & EMBED_LINKS:
             _without_embeds_unless(permissions, {**_current(message), **fields})
@@ -627,12 +605,6 @@ def _interaction_metadata(interaction: Interaction) -> dict[str, Any]:
     if interaction.source_message is not None:
         metadata["interacted_message_id"] = str(interaction.source_message.id)
     return metadata
-
-
-def _require(permissions: int, needed: int) -> None:
-    """Discord's 403 Missing Permissions unless `permissions` hold every bit of `needed`."""
-    if permissions & needed != needed:
-        raise DiscordError(403, 50013, "Missing Permissions")
 
 
 def _without_embeds_unless(permissions: int, fields: dict[str, Any]) -> dict[str, Any]:

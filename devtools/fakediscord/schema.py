@@ -113,6 +113,18 @@ class RequestValidator:
         errors = list(validator.iter_errors(body))
         return _most_specific(errors) if errors else None
 
+    def validate_schema(self, name: str, value: Any) -> SchemaProblem | None:
+        """Check something the fake sends (a payload) against one of the description's
+        schemas (``components/schemas/<name>``); None if it is valid, or when skipping."""
+        if self._document is None:
+            return None
+        pointer = _pointer("components", "schemas", name)
+        validator = Draft202012Validator(
+            {"$ref": f"{_DOCUMENT_URI}#/{pointer}"}, registry=self._registry
+        )
+        errors = list(validator.iter_errors(value))
+        return _most_specific(errors) if errors else None
+
     def _validator(self, method: str, path_template: str) -> Draft202012Validator | None:
         key = (method, path_template)
         if key not in self._validators:

@@ -54,6 +54,7 @@ from .state import (
     World,
     notified_by,
 )
+from .threads import ThreadControls
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
@@ -116,7 +117,7 @@ class _ErrorLogRecorder(logging.Handler):
         self._fake.record_violation(ViolationKind.ERROR_LOG, self.format(record))
 
 
-class FakeDiscord:
+class FakeDiscord(ThreadControls):
     """A fake Discord (REST + gateway) on 127.0.0.1 for the real discord.py client.
 
     Build the world (guilds, channels, members) before the bot connects, then
@@ -157,6 +158,7 @@ class FakeDiscord:
         self._rate_limits: list[_RateLimit] = []
         self._failures: list[_Failure] = []
         self._rest = RestApi(self)
+        self._announcing: set[asyncio.Task[None]] = set()
         self._log_recorder = _ErrorLogRecorder(self)
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -354,23 +356,41 @@ class FakeDiscord:
             kept.append(Overwrite(target_id, kind, allow, deny))
         channel.overwrites = kept
         self.notifier.bump()
-        await self._tell_guild("CHANNEL_UPDATE", channel)
+        await self.announce("CHANNEL_UPDATE", channel)
 
     async def delete_channel(self, channel: Channel | int) -> None:
-        """Delete a guild channel: a connected bot gets CHANNEL_DELETE, and its routes answer
-        404 Unknown Channel (10003) from now on. Its messages stay readable by tests."""
+        """Delete a guild channel or thread: a connected bot gets CHANNEL_DELETE (a thread:
+        THREAD_DELETE), and its routes answer 404 Unknown Channel (10003) from now on; a
+        text channel's threads go with it. Its messages stay readable by tests."""
         channel = self.world.channel(channel)
         if channel.guild_id is None:
             raise ValueError("only a guild's channels can be deleted")
-        del self.world.guild(channel.guild_id).channels[channel.id]
+        guild = self.world.guild(channel.guild_id)
+        if channel.is_thread:
+            del guild.threads[channel.id]
+        else:
+            del guild.channels[channel.id]
+            for thread in [t for t in guild.threads.values() if t.parent_id == channel.id]:
+                del guild.threads[thread.id], self.world.channels[thread.id]
         del self.world.channels[channel.id]
         self.notifier.bump()
-        await self._tell_guild("CHANNEL_DELETE", channel)
+        if channel.is_thread:
+            await self.announce("THREAD_DELETE", channel)
+        else:
+            await self.announce("CHANNEL_DELETE", channel)
 
-    async def _tell_guild(self, event: str, channel: Channel) -> None:
-        """Dispatch a channel event to the session of its guild's shard, if a bot is there."""
+    async def announce(self, event: str, channel: Channel, **extra: Any) -> None:
+        """Dispatch a channel or thread event (its payload, and `extra` fields) to the session
+        of its guild's shard, if a bot is there."""
         if self.gateway.session_for(channel.guild_id) is not None:
-            await self.gateway.dispatch(event, channel.payload(), channel.guild_id)
+            payload = {**channel.payload(), **extra}
+            await self.gateway.dispatch(event, payload, channel.guild_id)
+
+    def announce_soon(self, event: str, channel: Channel, **extra: Any) -> None:
+        """`announce`, from code that cannot wait for it: the gateway sends it next."""
+        task = asyncio.create_task(self.announce(event, channel, **extra))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
 
     def set_dms_open(self, user: User | Member | int, is_open: bool) -> None:
         """Open or close a user's DMs; sending to closed DMs gets 403, code 50007."""
@@ -378,8 +398,10 @@ class FakeDiscord:
 
     async def say(self, channel: Channel | int, user: User | Member | int, content: str) -> Message:
         """A user posts in a channel; the bot gets MESSAGE_CREATE if it asked for message
-        events (the GUILD_MESSAGES intent), as on Discord."""
+        events (the GUILD_MESSAGES intent), as on Discord. Posting unarchives a thread."""
         channel, user = self.world.channel(channel), self.world.user(user)
+        if channel.archived:
+            await self.set_thread(channel, archived=False)
         message = self.world.add_message(
             channel, author=user, content=content, notified=notified_by(content, None)
         )
@@ -434,6 +456,8 @@ class FakeDiscord:
         user, channel = self.world.user(user), self.world.channel(channel)
         guild = self.world.guilds.get(channel.guild_id)
         definition, path = find_command(self.world.commands_for(channel.guild_id), command)
+        if channel.archived:
+            raise InvalidInvocation("Discord offers no command in an archived thread")
         if guild is None and not forged:
             check_usable_in_dms(definition)
         data = build_command_data(self.world, guild, definition, path, options, forged=forged)

@@ -33,8 +33,11 @@ USER_MENTION = re.compile(r"<@!?([0-9]+)>")
 
 #: Permissions a guild's @everyone role has unless a test says otherwise
 #: (view channels, send messages, embed links, attach files, read history,
-#: use application commands).
-DEFAULT_EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+#: use application commands, and as on Discord create public threads and send
+#: messages in threads).
+DEFAULT_EVERYONE_PERMISSIONS = (
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 38)
+)
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1
 #: The permissions a channel's routes need (Discord's bits).
@@ -45,9 +48,14 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
-#: What a member who cannot send messages in a channel cannot do there either (Discord's
-#: implicit permissions).
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+#: What a member who cannot send messages in a channel (in a thread: Send Messages in
+#: Threads) cannot do there either (Discord's implicit permissions).
 IMPLIED_BY_SEND = SEND_TTS_MESSAGES | EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE
+#: Minutes a thread stays listed without activity unless its creator says otherwise.
+DEFAULT_AUTO_ARCHIVE = 1440
 
 
 class ChannelType(IntEnum):
@@ -55,6 +63,8 @@ class ChannelType(IntEnum):
 
     GUILD_TEXT = 0
     DM = 1
+    #: A public thread, started from a message of a text channel (its parent).
+    PUBLIC_THREAD = 11
 
 
 class InteractionType(IntEnum):
@@ -222,7 +232,12 @@ class Overwrite:
 
 @dataclass
 class Channel:
-    """A guild text channel or a DM channel."""
+    """A guild text channel, a public thread of one, or a DM channel.
+
+    A thread started from a message has that message's id; it has its parent's
+    permissions (`Guild.permissions_in`), and while ``archived`` it takes no new message
+    and no edit (see devtools.fakediscord.threads).
+    """
 
     id: int
     type: ChannelType
@@ -233,9 +248,42 @@ class Channel:
     #: Permission overwrites (guild channels), applied as Discord does (see
     #: `Guild.permissions_in`).
     overwrites: list[Overwrite] = field(default_factory=list)
+    #: A thread's text channel, who started it, and its state.
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = DEFAULT_AUTO_ARCHIVE
+    #: When the thread was created, archived or unarchived last.
+    archive_timestamp: datetime.datetime = field(default_factory=utcnow)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type is ChannelType.PUBLIC_THREAD
 
     def payload(self) -> dict[str, Any]:
         """The channel object as Discord sends it."""
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": int(self.type),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "archive_timestamp": iso_timestamp(self.archive_timestamp),
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "locked": self.locked,
+                },
+            }
         if self.type is ChannelType.DM:
             assert self.recipient is not None
             return {
@@ -301,6 +349,8 @@ class Guild:
     #: The server's preferred language (a Community server's setting; else en-US).
     preferred_locale: str = "en-US"
     channels: dict[int, Channel] = field(default_factory=dict)
+    #: Its threads, archived ones included (GUILD_CREATE lists the active ones).
+    threads: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
 
     def role_named(self, name: str) -> Role:
@@ -325,11 +375,15 @@ class Guild:
         The guild-wide permissions (owner and administrators have all), then the channel's
         overwrites: @everyone's, then the member's roles' (denies, then allows), then the
         member's own; then the implicit ones: without View Channel nothing, without Send
-        Messages no embeds, files, TTS or @everyone either.
+        Messages no embeds, files, TTS or @everyone either. A thread has its parent's
+        overwrites, and there Send Messages in Threads stands for Send Messages.
         """
         bits = self.permissions_of(member)
         if bits == ALL_PERMISSIONS:
             return bits
+        sends = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if channel.is_thread:
+            channel = self.channels[channel.parent_id]
         overwrites = {(o.type, o.id): o for o in channel.overwrites}
         everyone = overwrites.get((OverwriteType.ROLE, self.id))
         if everyone is not None:
@@ -343,7 +397,7 @@ class Guild:
         own = overwrites.get((OverwriteType.MEMBER, member.user.id))
         if own is not None:
             bits = (bits & ~own.deny) | own.allow
-        if not bits & SEND_MESSAGES:
+        if not bits & sends:
             bits &= ~IMPLIED_BY_SEND
         return bits if bits & VIEW_CHANNEL else 0
 
@@ -360,7 +414,7 @@ class Guild:
             "roles": [role.payload() for role in self.roles.values()],
             "channels": [channel.payload() for channel in self.channels.values()],
             "members": [member.payload() for member in self.members.values()],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads.values() if not t.archived],
             "presences": [],
             "voice_states": [],
             "emojis": [],

@@ -75,6 +75,32 @@ SEED = {
     8: """
         UPDATE players SET name = 'Chloé' WHERE game_id = 2 AND user_id = 9;
     """,
+    9: """
+        INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
+                           status, created_at, updated_at)
+            VALUES (4, 11, 400, 7, 'basic', 'hard', 480, 'finished', 1.0, 1.0);
+        INSERT INTO players (game_id, seat, user_id, joined_at)
+            VALUES (4, 0, 7, 1.0), (4, 1, 9, 1.0);
+        INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, length_seconds,
+                             players, outcome, duration_seconds, time_left_seconds, ended_at,
+                             crewmates)
+            VALUES (4, 11, 400, 'basic', 'hard', 480, 2, 'deflected', 200.0, 280.0, 201.0, 0);
+        INSERT INTO player_tallies (guild_id, user_id, rules, difficulty, with_crewmates, games,
+                                    wins, abandoned, launches, hits, damage, fastest_game_id,
+                                    fastest_seconds)
+            VALUES (11, 7, 'basic', 'hard', 0, 1, 1, 0, 3, 2, 1, 4, 200.0),
+                   (11, 9, 'basic', 'hard', 0, 1, 1, 0, 1, 1, 0, 4, 200.0);
+        INSERT INTO player_totals (guild_id, user_id, games, wins)
+            VALUES (11, 7, 1, 1), (11, 9, 1, 1);
+    """,
+    10: """
+        UPDATE games SET parent_channel_id = 100 WHERE id = 2;
+        UPDATE guild_settings SET threads = 1 WHERE guild_id = 10;
+    """,
+    11: """
+        INSERT INTO invitations (game_id, user_id, seat) VALUES (1, 9, 1), (1, 8, 2);
+        UPDATE guild_settings SET autopilot_seconds = 60 WHERE guild_id = 10;
+    """,
 }
 
 
@@ -171,6 +197,15 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
             False,
         )
         assert await store.get_user_locale(9) == "fr"
+        assert lobby.invited == (9, 8)  # Play again's invitations, in seat order
+        assert settings.autopilot_seconds == 60
+        # The game plays in a thread of the lobby's channel; the server plays in threads.
+        assert (active.parent_channel_id, lobby.parent_channel_id, settings.threads) == (
+            100,
+            None,
+            True,
+        )
+        assert await store.autopilot_delays() == {10: 60}
         stats = await store.stats(10)
         assert [win.game_id for win in stats.fastest_wins] == [2]  # all-human teams only
         assert [(t.rules, t.games, t.with_crewmates) for t in stats.tallies] == [

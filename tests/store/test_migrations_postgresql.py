@@ -141,6 +141,13 @@ async def test_the_store_reads_data_written_under_every_schema(postgres_url: str
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900
+        assert lobby.invited == (9, 8) and settings.autopilot_seconds == 60
+        assert (active.parent_channel_id, lobby.parent_channel_id, settings.threads) == (
+            100,
+            None,
+            True,
+        )
+        assert await store.autopilot_delays() == {10: 60}
         assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
     finally:
         await store.close()

@@ -10,14 +10,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.answers import clicked_board, send_reason, speaks
+from bot.discord.cogs.lobbies import Lobbies
+from bot.discord.cogs.records import Records
+from bot.discord.cogs.replays import Replays
+from bot.discord.threads import Opening
 from bot.errors import UserError
 from bot.game.audience import look
+from bot.game.autopilot import checked_delay
 from bot.game.service import ActionResult
 from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
+from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table
 from bot.views import attachments, components, panel, render
 from bot.views.narration import narrate_event
+from bot.views.threads import lobby_line
 from engine import DIFFICULTY_MINUTES
 from engine import events as ev
 
@@ -50,11 +57,21 @@ LANGUAGE_CHOICES = [
 CARDS_CHOICES = [
     app_commands.Choice(name=t("en", f"choice.{style}"), value=style) for style in STYLES
 ]
+#: /apophis config's autopilot option: its name and description, keyed in the catalogs.
+AUTOPILOT_OPTION = {
+    part: app_commands.locale_str(t("en", key), key=key)
+    for part, key in (("name", "autopilot.option.name"), ("help", "autopilot.option.help"))
+}
+#: /apophis config's threads option: its name and description, keyed in the catalogs.
+THREADS_OPTION = {
+    part: app_commands.locale_str(t("en", key), key=key)
+    for part, key in (("name", "thread.option.name"), ("help", "thread.option.help"))
+}
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
 @app_commands.guild_only()
-class Apophis(commands.GroupCog, group_name="apophis"):
+class Apophis(commands.GroupCog, Replays, Records, Lobbies, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
     def __init__(self, bot: ApophisBot) -> None:
@@ -106,16 +123,7 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         except UserError as exc:
             await send_reason(interaction, exc)
             return
-        response = await interaction.response.send_message(
-            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
-        )
-        message_id = getattr(response.resource, "id", None)
-        if message_id is not None:
-            table.board_message_id = message_id
-            await self.service.store.set_board_message(table.id, message_id)
-            self.bot.outbox.answered(
-                table, interaction, board_version=components.drawn_version(table)
-            )
+        await self.post_lobby(interaction, table)
 
     @app_commands.command(description="Join the game forming in this channel.")
     @app_commands.guild_only()
@@ -141,8 +149,9 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         self, interaction: discord.Interaction, action: str, first: int | None = None
     ) -> None:
         """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
+        opening = await self.thread_opening(interaction, action)
         try:
-            result = await self.lobby_action(interaction, action, first)
+            result = await self.lobby_action(interaction, action, first, opening)
         except UserError as exc:
             await send_reason(interaction, exc)
             return
@@ -151,12 +160,16 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             await interaction.response.send_message(left_reply(result, language), ephemeral=True)
             self.bot.outbox.answered(result.table, interaction)
             return
+        if action == "start" and result.parent_id is not None:
+            await self.started_in_thread(interaction, result)
+            return
         self.bot.outbox.board_changed(result)
         if action == "start":  # the host's own panel, to play from at once
             shown = result.version
+            said = [t(language, "reply.started"), opening and opening.note(language)]
             await interaction.response.send_message(
                 **panel.panel_message(
-                    result, interaction.user.id, language, t(language, "reply.started")
+                    result, interaction.user.id, language, "\n".join(filter(None, said))
                 ).kwargs(),
                 ephemeral=True,
             )
@@ -167,7 +180,11 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         self.bot.outbox.answered(result, interaction)
 
     async def lobby_action(
-        self, interaction: discord.Interaction, action: str, first: int | None = None
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        first: int | None = None,
+        venue: Opening | None = None,
     ) -> Table | ActionResult:
         channel, user = interaction.channel_id, interaction.user.id
         if action == "join":
@@ -178,14 +195,37 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             return await self.service.add_crewmate(channel, user)
         if action == "crewdrop":
             return await self.service.remove_crewmate(channel, user)
-        return await self.service.start(channel, user, first)
+        return await self.service.start(channel, user, first, venue=venue)
+
+    async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
+        """How a start may open its game's thread, on a server that plays games in threads."""
+        if action != "start":
+            return None
+        settings = await self.service.audience.settings(interaction.guild_id)
+        return self.bot.outbox.threads.opening(interaction) if settings.threads else None
+
+    async def started_in_thread(
+        self, interaction: discord.Interaction, table: Table, *, clicked: bool = False
+    ) -> None:
+        """The game moved to its own thread as it started: what follows goes there, its
+        board first; the host is pointed there (on the lobby they clicked, or privately)."""
+        outbox = self.bot.outbox
+        outbox.moved(table, lobby_shown=clicked)
+        outbox.board_changed(table)
+        if clicked:
+            await interaction.response.edit_message(**lobby_line(table).kwargs())
+        else:
+            text = t(speaks(interaction), "thread.started", thread=f"<#{table.channel_id}>")
+            await interaction.response.send_message(text, ephemeral=True)
+        outbox.flush(table)
 
     async def lobby_button(
         self, interaction: discord.Interaction, table: Table, action: str
     ) -> None:
         """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
+        opening = await self.thread_opening(interaction, action)
         try:
-            result = await self.lobby_action(interaction, action)
+            result = await self.lobby_action(interaction, action, venue=opening)
         except UserError as exc:
             await send_reason(interaction, exc)
             return
@@ -193,10 +233,16 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             text = left_reply(result, speaks(interaction))
             await interaction.response.send_message(text, ephemeral=True)
             return
+        if action == "start" and table.parent_id is not None:
+            await self.started_in_thread(interaction, table, clicked=True)
+            return
         shown = components.drawn_version(table)
         await interaction.response.edit_message(**attachments.board(table).kwargs())
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
+        note = opening and opening.note(speaks(interaction))
+        if note:  # why the game plays here rather than in a thread of its own
+            await interaction.followup.send(note, ephemeral=True)
 
     # ----------------------------------------------------------- moderation
 
@@ -319,7 +365,10 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         language="Language of the board and channel messages (default: the server's)",
         cards="Cards shown as suits (7♥) or colours (the coloured-deck edition)",
         pictures="Whether boards carry a picture of the table (on by default)",
+        autopilot=AUTOPILOT_OPTION["help"],
+        threads=THREADS_OPTION["help"],
     )
+    @app_commands.rename(autopilot=AUTOPILOT_OPTION["name"], threads=THREADS_OPTION["name"])
     @app_commands.choices(
         difficulty=DIFFICULTY_CHOICES,
         rules=RULES_CHOICES,
@@ -337,11 +386,16 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         language: str | None = None,
         cards: str | None = None,
         pictures: bool | None = None,
+        autopilot: app_commands.Range[int, 0, AUTOPILOT_SECONDS[1]] | None = None,
+        threads: bool | None = None,
     ) -> None:
-        if not interaction.permissions.manage_guild:
-            await send_reason(interaction, UserError("error.manage_server"))
+        try:
+            if not interaction.permissions.manage_guild:
+                raise UserError("error.manage_server")
+            changes = {} if autopilot is None else {"autopilot_seconds": checked_delay(autopilot)}
+        except UserError as exc:
+            await send_reason(interaction, exc)
             return
-        changes = {}
         if moderator_role is not None:
             changes["moderator_role_id"] = moderator_role.id
         if difficulty is not None:
@@ -356,6 +410,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
             changes["cards"] = cards
         if pictures is not None:
             changes["pictures"] = pictures
+        if threads is not None:
+            changes["threads"] = threads
         audience = self.service.audience
         if changes:
             settings = await audience.update(interaction.guild_id, **changes)
@@ -374,7 +430,14 @@ class Apophis(commands.GroupCog, group_name="apophis"):
         if pictures is not None:
             for table in self.service.set_pictures(interaction.guild_id, pictures):
                 self.bot.outbox.board_outdated(table)
+        if autopilot is not None:
+            self.service.set_autopilot(interaction.guild_id, settings.autopilot_seconds)
         reader = speaks(interaction)
+        seconds = settings.autopilot_seconds
+        autopilot_setting = t(
+            reader, f"autopilot.setting.{'on' if seconds else 'off'}", seconds=seconds
+        )
+        threads_setting = t(reader, f"thread.setting.{'on' if settings.threads else 'off'}")
         role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
         source = "chosen" if settings.language_chosen else "server"
         await interaction.response.send_message(
@@ -392,7 +455,8 @@ class Apophis(commands.GroupCog, group_name="apophis"):
                 ),
                 cards=t(reader, f"choice.{shown}"),
                 pictures=t(reader, f"reply.settings.{'on' if settings.pictures else 'off'}"),
-            ),
+            )
+            + f"\n{autopilot_setting}\n{threads_setting}",
             ephemeral=True,
         )
 

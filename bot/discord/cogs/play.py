@@ -198,7 +198,10 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every click on one of our buttons or selects, found by its custom id."""
+        """Every interaction: its user was there (the autopilot counts from it, and gives
+        them their seat back). Every click on one of our buttons or selects, found by its
+        custom id."""
+        self.service.seen(interaction.channel_id, interaction.user.id)
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         try:
@@ -215,6 +218,12 @@ class Play(commands.Cog):
         """Every button and select arrives here."""
         table = self.service.tables.get(click.game)
         try:
+            if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
+                await self.bot.get_cog("Apophis").replay_step(interaction, click)
+                return
+            if click.action == "again":  # a final board's: its game has ended, not kept here
+                await self.bot.get_cog("Apophis").play_again(interaction, click)
+                return
             if table is None:
                 raise UserError("error.buttons_over")
             if table.channel_id != interaction.channel_id:

@@ -1,0 +1,97 @@
+"""/apophis history and /apophis replay: a server's last games, and any of them played again.
+
+`Replays` is a base of the /apophis group's cog (bot.discord.cogs.apophis): discord.py
+gathers a cog's commands from all its bases. The replay's ◀ ▶ buttons come through the
+Play cog, which routes every click by its custom id, to `Replays.replay_step`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.discord import inputs
+from bot.discord.answers import send_reason, speaks
+from bot.errors import UserError
+from bot.pictures import replay as animation
+from bot.store.records import GameNotFound
+from bot.views import history
+
+if TYPE_CHECKING:
+    from bot.discord.inputs import Click
+    from bot.game.service import GameService
+
+log = logging.getLogger(__name__)
+
+#: The largest game number Discord lets a client type (its integers are 53-bit).
+LARGEST_NUMBER = 2**53 - 1
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Replays:
+    """The /apophis commands about ended games, and the replay's buttons."""
+
+    service: GameService  # the cog's (bot.discord.cogs.apophis)
+
+    @app_commands.command(description="This server's last 10 games, with their numbers.")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction) -> None:
+        records = await self.service.store.recent_games(interaction.guild_id, history.GAMES)
+        embed = history.history_embed(records, speaks(interaction))
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(description="Watch an ended game again, move by move.")
+    @app_commands.describe(game="The game's number, as /apophis history lists it")
+    @app_commands.guild_only()
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
+    ) -> None:
+        try:
+            played = await self.replayed(interaction, game)
+        except UserError as exc:
+            await send_reason(interaction, exc)
+            return
+        await interaction.response.defer(thinking=True)
+        started = time.perf_counter()
+        frames = []
+        for frame in history.frames(played):
+            frames.append(frame)
+            await asyncio.sleep(0)  # a frame at a time: the games in play go on meanwhile
+        gif = await asyncio.to_thread(animation.animate, frames)  # touches no shared cache
+        log.info(
+            "game %s replayed in guild %s: %d moves, %d bytes in %.2f s",
+            game,
+            interaction.guild_id,
+            played.steps,
+            len(gif),
+            time.perf_counter() - started,
+        )
+        message = history.animation_message(played, gif)
+        await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
+
+    async def replay_step(self, interaction: discord.Interaction, click: Click) -> None:
+        """◀ or ▶ on a replay: the message shows the step its custom id carries."""
+        problem = inputs.source_problem(click, interaction.message, interaction.user.id, None)
+        if problem is not None:  # a forged click: refused before anything is edited
+            raise problem
+        played = await self.replayed(interaction, click.game)
+        if not 0 <= click.version <= played.steps:
+            raise UserError("replay.error.no_step")
+        message = history.step_message(played, click.version)
+        await interaction.response.edit_message(**message.kwargs())
+
+    async def replayed(self, interaction: discord.Interaction, number: int) -> history.Replay:
+        """Game `number` played again, in the reader's language; UserError unless it is one
+        of this server's games that started and has ended."""
+        try:
+            record = await self.service.store.get_game(number)
+        except GameNotFound:
+            raise UserError("replay.error.unknown", id=number) from None
+        history.check_replayable(record, interaction.guild_id)
+        actions = await self.service.store.game_log(number)
+        return history.replay(record, actions, speaks(interaction))

@@ -1,0 +1,223 @@
+"""What players read of ended games: a server's last games, and any of them replayed move by move.
+
+A replay is the game played again by the engine from its seed, its start player and its
+action log (`Game.apply`, as logged actions are replayed), keeping after each move only
+what the public saw: the table's `public_view()` and the events `seen_by(None)`. No hand
+is ever read, so no card of one can reach a replay's pictures or words.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.errors import UserError
+from bot.i18n.catalogs import t
+from bot.pictures import board_picture
+from bot.pictures import replay as animation
+from bot.store.records import GameRecord, LoggedAction
+from bot.table import Table
+from bot.views import attachments, render
+from bot.views.components import Components, button, rows
+from bot.views.message import Message
+from bot.views.narration import narrate_event
+from engine import Game, IllegalMove, PublicView
+from engine import events as ev
+
+log = logging.getLogger(__name__)
+
+#: How many games /apophis history lists.
+GAMES = 10
+#: Discord's longest embed description.
+DESCRIPTION_LIMIT = 4096
+ALT_LIMIT = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """The table after one move (the first: after the deal), and what the move caused, as
+    the public saw them."""
+
+    view: PublicView
+    events: tuple[ev.Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """An ended game played again: `moves[0]` is the deal, `moves[n]` the table after the
+    n-th logged action. `table` names the seats and says the language it is told in."""
+
+    record: GameRecord
+    table: Table
+    moves: tuple[Move, ...]
+
+    @property
+    def steps(self) -> int:
+        """How many moves the game had (the last step's number)."""
+        return len(self.moves) - 1
+
+
+# ------------------------------------------------------------------- history
+
+
+def history_embed(records: Sequence[GameRecord], language: str) -> discord.Embed:
+    """A server's last games, the latest first: each with its number, result, rules,
+    difficulty, team and when it ended."""
+    embed = discord.Embed(title=t(language, "history.title"), colour=render.EMBED_COLOUR)
+    if not records:
+        embed.description = t(language, "history.none")
+        return embed
+    lines = [
+        t(
+            language,
+            "history.line",
+            id=record.id,
+            result=result_text(record, language),
+            kind=kind_text(record, language),
+            team=team_text(record),
+            ended=f"<t:{int(record.ended_at or 0)}:R>",
+        )
+        for record in records
+    ]
+    embed.description = "\n".join(lines)[:DESCRIPTION_LIMIT]
+    embed.set_footer(text=t(language, "history.footer"))
+    return embed
+
+
+def result_text(record: GameRecord, language: str) -> str:
+    """How an ended game went: won with the time left, or how far short of winning it fell
+    (Apophis's damage, and the deflection counters under basic rules)."""
+    view = Game.restore(record.state).public_view()  # the table as the game ended
+    key = f"history.result.{record.outcome}"
+    if record.outcome in ("lost", "abandoned"):
+        key += f".{record.rules}"
+    left = render.duration(record.clock_remaining or 0)
+    return t(language, key, left=left, damage=view.damage, counters=view.counters)
+
+
+def kind_text(record: GameRecord, language: str) -> str:
+    """The game's rules and difficulty in words."""
+    return t(
+        language,
+        "history.kind",
+        rules=t(language, f"rules.{record.rules}"),
+        difficulty=t(language, f"difficulty.{record.difficulty}").lower(),
+    )
+
+
+def team_text(record: GameRecord) -> str:
+    """Everyone who took a seat, as the channel shows them (a crewmate as "🤖 Robot 1")."""
+    return ", ".join(render.mention(player) for player in record.starting_players)
+
+
+# ------------------------------------------------------------------- replays
+
+
+def check_replayable(record: GameRecord, guild_id: int) -> None:
+    """UserError unless the game is one of this server's that started and has ended."""
+    if record.guild_id != guild_id:
+        raise UserError("replay.error.other_server", id=record.id)
+    if record.status == "active":
+        raise UserError("replay.error.in_play", id=record.id)
+    if record.started_at is None:
+        raise UserError("replay.error.never_started", id=record.id)
+
+
+def replay(record: GameRecord, actions: Sequence[LoggedAction], language: str) -> Replay:
+    """The ended game of `record` played again from its log, told in `language`.
+
+    UserError when the log no longer plays out to the stored result (rules changed since).
+    """
+    moves = []
+    try:
+        game = Game.new(
+            list(record.starting_players),
+            record.rules,
+            seed=record.seed,
+            start_player=record.start_player,
+        )
+        moves.append(Move(game.public_view(), ()))
+        for entry in actions:
+            events = game.apply(entry.action)
+            moves.append(Move(game.public_view(), tuple(e.seen_by(None) for e in events)))
+    except IllegalMove as exc:
+        log.warning("game %s cannot be replayed: %s", record.id, exc.code)
+        raise UserError("replay.error.unreplayable", id=record.id) from None
+    if game.outcome is None or game.outcome.value != record.outcome:
+        log.warning("game %s replays to %s, not %s", record.id, game.outcome, record.outcome)
+        raise UserError("replay.error.unreplayable", id=record.id)
+    table = Table.from_record(record)
+    table.language = language
+    return Replay(record, table, tuple(moves))
+
+
+def frames(played: Replay) -> Iterator[tuple[bytes, int]]:
+    """The animation's frames, one a step: the board picture (PNG) and how long it shows."""
+    table, last = played.table, played.steps
+    for step, move in enumerate(played.moves):
+        names = attachments.seat_names(table, move.view)
+        png = board_picture.draw(move.view, table.language, names)
+        yield png, animation.hold(move.events, first=step == 0, last=step == last)
+
+
+def animation_message(played: Replay, gif: bytes) -> Message:
+    """The replay as first posted: the whole game animated, and ▶ to step through it."""
+    record, language = played.record, played.table.language
+    moves = t(language, "replay.moves", count=played.steps)
+    result = result_text(record, language)
+    embed = discord.Embed(
+        title=t(language, "replay.title", id=record.id),
+        description=t(
+            language,
+            "replay.description",
+            result=result,
+            kind=kind_text(record, language),
+            team=team_text(record),
+            moves=moves,
+        ),
+        colour=render.EMBED_COLOUR,
+    )
+    alt = t(language, "replay.alt", id=record.id, moves=moves, result=result)
+    picture = attachments.Picture(f"apophis-replay-{record.id}.gif", gif, alt[:ALT_LIMIT])
+    embed.set_image(url=f"attachment://{picture.filename}")
+    buttons = step_buttons(played, None)
+    return Message(embed=embed, components=buttons, picture=picture, whole=True)
+
+
+def step_message(played: Replay, step: int) -> Message:
+    """One step of the replay: the board picture after that move, and the move in words."""
+    table, move = played.table, played.moves[step]
+    language = table.language
+    if step == 0:
+        title = t(language, "replay.step.deal_title", id=table.id)
+        lines = [t(language, "replay.step.deal", player=render.mention(move.view.active_player))]
+    else:
+        title = t(language, "replay.step.title", id=table.id, step=step, steps=played.steps)
+        lines = [line for event in move.events if (line := narrate_event(event, language))]
+    embed = discord.Embed(
+        title=title,
+        description="\n".join(lines)[:DESCRIPTION_LIMIT] or None,
+        colour=render.EMBED_COLOUR,
+    )
+    picture = attachments.picture_of(table, move.view)
+    embed.set_image(url=f"attachment://{picture.filename}")
+    buttons = step_buttons(played, step)
+    return Message(embed=embed, components=buttons, picture=picture, whole=True)
+
+
+def step_buttons(played: Replay, step: int | None) -> Components:
+    """◀ and ▶, each carrying the step it shows (`step` None: the animation, before the
+    deal); ◀ is disabled at the deal, ▶ at the end."""
+    language, game_id = played.table.language, played.record.id
+    at_start, at_end = step is None or step == 0, step == played.steps
+    before = 0 if at_start else step - 1
+    after = 0 if step is None else min(step + 1, played.steps)
+    previous = t(language, "replay.button.previous")
+    following = t(language, "replay.button.next")
+    return rows(
+        button(game_id, before, "prev", previous, emoji="◀️", kind="r", disabled=at_start),
+        button(game_id, after, "next", following, emoji="▶️", kind="r", disabled=at_end),
+    )

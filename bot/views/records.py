@@ -1,0 +1,137 @@
+"""Players' records as they read them: a person's profile and a server's leaderboard."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n.catalogs import t
+from bot.store.records import RANKED_MIN_GAMES
+from bot.views.render import EMBED_COLOUR, and_list, count, duration, mention
+from engine import DIFFICULTY_MINUTES
+
+if TYPE_CHECKING:
+    from bot.store.records import Leaderboard, PlayerTally, Profile, Win
+
+#: Discord's limit on the value of an embed's field.
+FIELD_LIMIT = 1024
+
+
+def profile_embed(profile: Profile, language: str) -> discord.Embed:
+    """A person's games on this server, all-human teams and teams with crewmates apart:
+    wins by rule set and difficulty, launches, hits and damage, the fastest win."""
+    embed = discord.Embed(
+        title=t(language, "profile.title"),
+        description=t(language, "profile.whose", player=mention(profile.user_id)),
+        colour=EMBED_COLOUR,
+    )
+    for crew, fastest in ((False, profile.fastest_win), (True, profile.fastest_win_with_crewmates)):
+        tallies = [tally for tally in profile.tallies if tally.with_crewmates is crew]
+        if tallies:
+            embed.add_field(
+                name=t(language, "profile.crewmates" if crew else "profile.people"),
+                value="\n".join(_team_lines(tallies, fastest, language))[:FIELD_LIMIT],
+                inline=False,
+            )
+    embed.set_footer(text=t(language, "profile.footer"))
+    return embed
+
+
+def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: str) -> list[str]:
+    """One kind of team's games: how many and won, wins of each rule set by difficulty,
+    launches, the fastest win."""
+    played = sum(tally.games for tally in tallies)
+    summary = t(
+        language,
+        "profile.summary",
+        games=count(language, "count.games", played),
+        wins=count(language, "stats.won", sum(tally.wins for tally in tallies)),
+    )
+    abandoned = sum(tally.abandoned for tally in tallies)
+    if abandoned:
+        summary += t(language, "stats.abandoned", count=abandoned)
+    lines = [summary]
+    for rules, same_rules in itertools.groupby(tallies, key=lambda tally: tally.rules):
+        cells = [
+            t(
+                language,
+                "profile.wins",
+                difficulty=t(language, f"difficulty.{tally.difficulty}"),
+                wins=tally.wins,
+                games=tally.games,
+            )
+            for tally in same_rules
+            if tally.games
+        ]
+        if cells:
+            rules_name = t(language, f"profile.rules.{rules}")
+            lines.append(
+                t(language, "profile.rules_line", rules=rules_name, wins=" · ".join(cells))
+            )
+    lines.append(
+        t(
+            language,
+            "profile.launches_line",
+            launches=count(language, "profile.launches", sum(tally.launches for tally in tallies)),
+            hits=count(language, "profile.hits", sum(tally.hits for tally in tallies)),
+            damage=count(language, "profile.damage", sum(tally.damage for tally in tallies)),
+        )
+    )
+    if fastest is not None:
+        lines.append(
+            t(
+                language,
+                "profile.fastest",
+                time=duration(fastest.duration_seconds),
+                rules=t(language, f"rules.{fastest.rules}"),
+                difficulty=t(language, f"difficulty.{fastest.difficulty}").lower(),
+                players=count(language, "count.players", fastest.players),
+            )
+        )
+    return lines
+
+
+def leaderboard_embed(board: Leaderboard, language: str) -> discord.Embed:
+    """A server's fastest all-human wins by difficulty, and its best win records."""
+    embed = discord.Embed(title=t(language, "leaderboard.title"), colour=EMBED_COLOUR)
+    enough = count(language, "count.games", RANKED_MIN_GAMES)
+    if not board.fastest_wins and not board.players:
+        embed.description = t(language, "leaderboard.none", games=enough)
+        return embed
+    for difficulty, wins in itertools.groupby(board.fastest_wins, key=lambda w: w.win.difficulty):
+        lines = [
+            t(
+                language,
+                "leaderboard.win",
+                rank=rank,
+                time=duration(fast.win.duration_seconds),
+                team=and_list([mention(player) for player in fast.team], language),
+                rules=t(language, f"rules.{fast.win.rules}"),
+            )
+            for rank, fast in enumerate(wins, 1)
+        ]
+        name = t(
+            language,
+            "leaderboard.fastest",
+            difficulty=t(language, f"difficulty.{difficulty}"),
+            minutes=DIFFICULTY_MINUTES[difficulty],
+        )
+        embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
+    lines = [
+        t(
+            language,
+            "leaderboard.player",
+            rank=rank,
+            player=mention(ranked.user_id),
+            wins=count(language, "leaderboard.wins", ranked.wins),
+            games=count(language, "count.games", ranked.games),
+        )
+        for rank, ranked in enumerate(board.players, 1)
+    ] or [t(language, "leaderboard.unranked", games=enough)]
+    name = t(language, "leaderboard.players", games=enough)
+    embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
+    embed.set_footer(text=t(language, "leaderboard.footer"))
+    return embed

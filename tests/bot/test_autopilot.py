@@ -1,0 +1,237 @@
+"""The autopilot: a crewmate plays the seat of a player gone quiet until they are back, never
+racing their own click, through the fake Discord; its setting in English and French.
+
+Time is the service's clock, moved by the test (`Clock`); the autopilot's timer is its
+`check`, called once the clock says the seat is due (as the timer would then).
+"""
+
+from __future__ import annotations
+
+import time
+
+import discord
+import pytest
+
+from bot.table import Table
+from bot.views import attachments
+from engine import Phase
+from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
+
+pytestmark = pytest.mark.e2e
+
+#: Game time runs this much faster: a crewmate (or the autopilot) thinks 0.01 to 0.03 s.
+SCALE = 100
+
+
+class Clock:
+    """The service's clock, which moves only when the test says so."""
+
+    def __init__(self, bot, scale: float = SCALE) -> None:
+        self.now, self.scale = time.time(), scale
+        bot.service.now = lambda: self.now
+
+    def passes(self, seconds: float) -> None:
+        """`seconds` of game time go by."""
+        self.now += seconds / self.scale
+
+
+def autopilot_scene(fake, bot, names=("ann", "bob")) -> Scene:
+    """The players, and "boss", who may change the server's settings."""
+    scene = Scene(fake, bot, names=names)
+    admins = fake.add_role(
+        scene.guild, "admins", permissions=discord.Permissions(manage_guild=True).value
+    )
+    scene.members["boss"] = fake.add_member(scene.guild, "boss", roles=[admins])
+    return scene
+
+
+async def game_with_autopilot(scene: Scene, seconds: int = 30) -> Table:
+    """The autopilot on after `seconds`, and a game of ann and bob, ann first."""
+    done = await scene.cmd("apophis config", "boss", autopilot=seconds)
+    assert f"Autopilot: after {seconds} s without a move" in content(done)
+    return await scene.new_game("ann", "bob", difficulty="beginner")
+
+
+async def plays(scene: Scene, name: str) -> None:
+    """`name` draws (and discards down to the limit if need be): the turn passes."""
+    table = scene.live()
+    await scene.cmd("draw", name)
+    if table.game.phase is Phase.DISCARD:
+        await scene.cmd("discard", name, cards=" ".join(table.game.hands[0][5:]))
+
+
+async def turn_of(scene: Scene, table: Table, name: str) -> None:
+    """Wait until it is `name`'s turn and nothing is under way (a move, a reshuffle)."""
+    player = scene.id(name)
+    await bot_state(
+        lambda: (
+            table.game.active_player == player
+            and table.game.phase is Phase.PLAY
+            and not table.lock.locked()
+        )
+    )
+
+
+def players_field(scene: Scene, table: Table) -> str:
+    (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] == "Players"]
+    return field["value"]
+
+
+async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_discord, make_bot):
+    bot = make_bot(time_scale=SCALE)
+    scene = autopilot_scene(fake_discord, bot)
+    bob = scene.id("bob")
+    async with fake_discord.connected(bot):
+        clock = Clock(bot)
+        table = await game_with_autopilot(scene)
+        autopilot = bot.service.crew.autopilot
+        await plays(scene, "ann")
+        await turn_of(scene, table, "bob")
+        clock.passes(20)
+        await scene.panel("bob")  # he looks at his hand: counting starts again
+        clock.passes(20)
+        autopilot.check(table)
+        assert bob not in table.autopilot  # 40 s since his turn began, but 20 since his click
+        clock.passes(11)
+        autopilot.check(table)
+        assert table.autopilot == {bob}
+        await bot.outbox.drain()
+        assert "🤖 on autopilot" in players_field(scene, table).split("\n")[1]
+        assert f"🤖 <@{bob}> has made no move for 30 s" in text_of(scene.board(table))
+        names = attachments.seat_names(table, table.game.public_view())
+        assert names == ("ann", "bob (autopilot)")  # and on the picture's seats
+        version = table.version
+        await turn_of(scene, table, "ann")  # the autopilot played his turn, as bob
+        log = await bot.store.game_log(table.id)
+        assert {entry.actor for entry in log[version:]} == {bob}
+        await plays(scene, "ann")
+        await turn_of(scene, table, "ann")  # ...and the next one at once, the clock still
+        assert table.autopilot == {bob}
+        reply = await scene.cmd("hand", "bob")  # he is back: his seat is his at once
+        assert reply.ephemeral and table.autopilot == set()
+        await bot.outbox.drain()
+        assert "autopilot" not in players_field(scene, table)
+        assert f"👋 <@{bob}> is back and plays their own seat again." in text_of(scene.board(table))
+        await plays(scene, "ann")
+        await turn_of(scene, table, "bob")
+        autopilot.check(table)
+        assert bob not in table.autopilot  # his turn again: counting from its start
+        await scene.cmd("apophis end", "ann")
+        assert table.id not in autopilot.timers and table.id not in autopilot.waiting
+
+
+async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, make_bot):
+    bot = make_bot(time_scale=SCALE)
+    scene = autopilot_scene(fake_discord, bot)
+    bob = scene.id("bob")
+    async with fake_discord.connected(bot):
+        clock = Clock(bot)
+        table = await game_with_autopilot(scene)
+        await plays(scene, "ann")
+        await turn_of(scene, table, "bob")
+        panel = await scene.panel("bob")  # he opened his panel, then went quiet
+        clock.passes(31)
+        decided = []
+        act = bot.service.crew.act
+
+        async def autopilot_acts(*args):
+            decided.append(args)
+            return await act(*args)
+
+        bot.service.crew.act = autopilot_acts
+        version = table.version
+        await table.lock.acquire()  # the game is busy with something else meanwhile
+        try:
+            bot.service.crew.autopilot.check(table)
+            assert table.autopilot == {bob}
+            await bot_state(lambda: decided)  # its move is decided, and waits for the lock
+            click = await fake_discord.click(panel, button_id(panel, "draw"), user=scene["bob"])
+            await bot_state(lambda: not table.autopilot)  # his click landed: the seat is his
+        finally:
+            table.lock.release()
+        reply = await click.wait_response()
+        assert "You drew" in text_of(reply.message)  # his move, as he meant it
+        await bot_state(lambda: not table.lock.locked())
+        log = await bot.store.game_log(table.id)
+        assert [(e.actor, e.action["type"]) for e in log[version:]][:1] == [(bob, "draw")]
+        assert all(entry.actor == bob for entry in log[version:])  # nothing by the autopilot
+        assert decided[0][1] == bob and decided[0][4] == version  # it had aimed at that version
+
+
+async def test_after_a_restart_every_seat_is_its_players_and_counting_starts_again(
+    fake_discord, make_bot
+):
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    first = make_bot()  # the autopilot's move waits 1 to 3 s: the bot stops before it
+    scene = autopilot_scene(fake_discord, first)
+    bob = scene.id("bob")
+    async with fake_discord.connected(first):
+        clock = Clock(first, scale=1)
+        table = await game_with_autopilot(scene)
+        await plays(scene, "ann")
+        await turn_of(scene, table, "bob")
+        clock.passes(31)
+        first.service.crew.autopilot.check(table)
+        assert table.autopilot == {bob}
+        version = table.version
+    restarted = time.time()
+    second = make_bot()
+    scene.bot = second
+    async with fake_discord.connected(second):
+        table = scene.live()
+        assert table.version == version and table.autopilot == set()
+        autopilot = second.service.crew.autopilot
+        player, since = autopilot.waiting[table.id]
+        assert player == bob and since >= restarted  # counting from the restart
+        clock = Clock(second, scale=1)
+        clock.passes(28)
+        autopilot.check(table)
+        assert table.autopilot == set()
+        clock.passes(3)
+        autopilot.check(table)
+        assert table.autopilot == {bob}
+
+
+@pytest.mark.parametrize(
+    ("language", "on", "off", "refused"),
+    [
+        (
+            "en",
+            "Autopilot: after 45 s without a move",
+            "Autopilot: off",
+            "The autopilot takes 0 (off) or 30 to 300 s, not 15 s. Nothing was changed.",
+        ),
+        (
+            "fr",
+            "Pilote automatique\u202f: après 45 s sans action",
+            "Pilote automatique\u202f: désactivé",
+            "Le pilote automatique prend 0 (désactivé) ou de 30 à 300 s, pas 15 s. Rien n’a été "
+            "changé.",
+        ),
+    ],
+)
+async def test_the_autopilot_setting(fake_discord, make_bot, language, on, off, refused):
+    bot = make_bot()
+    scene = autopilot_scene(fake_discord, bot)
+    scene["boss"].user.locale = language
+    async with fake_discord.connected(bot):
+        (config,) = [c for c in fake_discord.synced_commands() if c["name"] == "apophis"]
+        (option,) = [
+            o
+            for sub in config["options"]
+            if sub["name"] == "config"
+            for o in sub["options"]
+            if o["name"] == "autopilot"
+        ]
+        assert option["name_localizations"]["fr"] == "pilote_automatique"
+        assert (option["min_value"], option["max_value"]) == (0, 300)
+        assert on in content(await scene.cmd("apophis config", "boss", autopilot=45))
+        no = await scene.cmd("apophis config", "boss", autopilot=15, pings=False)
+        assert no.ephemeral and content(no) == refused
+        settings = await bot.store.get_guild_settings(scene.guild.id)
+        assert (settings.autopilot_seconds, settings.turn_pings) == (45, True)  # unchanged
+        assert bot.service.crew.autopilot.delays == {scene.guild.id: 45}
+        assert off in content(await scene.cmd("apophis config", "boss", autopilot=0))
+        assert bot.service.crew.autopilot.delays == {}
+        refused_player = await scene.cmd("apophis config", "ann", autopilot=60)
+        assert refused_player.ephemeral and "Manage Server" in content(refused_player)

@@ -1,0 +1,94 @@
+"""Play again: a finished game's final board opens a lobby like it, everyone who played it
+invited back to their seat, through the fake Discord."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table import Table
+from tests.bot.helpers import Scene, bot_state, content, enabled, text_of
+
+pytestmark = pytest.mark.e2e
+
+
+async def finished(scene: Scene, *players: str, crewmates: int = 0, **options) -> Table:
+    """A game of `players` (the first hosts, then its crewmates, then the others), lost
+    when its clock ran out; the table, as it ended."""
+    lobby = (await scene.cmd("apophis new", players[0], **options)).message
+    for _ in range(crewmates):
+        await scene.click(lobby, "crewadd", players[0])
+    for name in players[1:]:
+        await scene.click(lobby, "join", name)
+    await scene.cmd("apophis start", players[0], first=scene[players[0]])
+    table = scene.live()
+    table.deadline = scene.bot.service.now() - 1  # the clock runs out...
+    await scene.cmd("draw", players[0])  # ...as the host plays on: too late
+    await scene.bot.outbox.drain()
+    assert table.status == "finished" and table.game.outcome.value == "lost"
+    return table
+
+
+async def test_play_again_invites_everyone_back_to_their_seats(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    ann, bob, cid = (scene.id(name) for name in ("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        old = await finished(scene, "ann", "bob", crewmates=1, difficulty="hard", rules="advanced")
+        assert old.game.players == [ann, -1, bob]
+        final = scene.board(old)
+        assert enabled(final, "again") and "Play again" in str(final.components)
+        again = await scene.click(final, "again", "bob")
+        assert not again.ephemeral  # the new lobby, for the whole channel
+        lobby, table = again.message, scene.live()
+        assert table.id != old.id
+        await bot_state(lambda: table.board_message_id == lobby.id)  # the lobby's board
+        assert (table.rules, table.difficulty, table.length_seconds) == ("advanced", "hard", 480)
+        # Bob, who pressed it, hosts from his seat; the crewmate keeps its own; Ann is invited.
+        assert (table.host_id, table.seats, table.invited) == (bob, [-1, bob], [ann])
+        assert f"Invited back: <@{ann}>: press **Join** to take your seat again." in text_of(lobby)
+        # Cid, not invited, sits after every seat; Ann joins in one click, in hers.
+        for name in ("cid", "ann"):
+            joined = await scene.click(lobby, "join", name)
+            assert joined.response_type == 7  # the lobby redrawn
+        assert table.seats == [ann, -1, bob, cid]
+        assert "Invited back" not in text_of(lobby)  # everyone invited is seated
+        await scene.click(lobby, "start", "bob")  # the host starts, as usual
+        assert table.status == "active" and table.game.players == [ann, -1, bob, cid]
+        assert text_of(final) == text_of(scene.board(old))  # the old final board stays
+
+
+async def test_a_stale_play_again_says_why_and_does_nothing(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "eve"))
+    async with fake_discord.connected(bot):
+        old = await finished(scene, "ann", "bob")
+        final = scene.board(old)
+        refused = await scene.click(final, "again", "eve")  # she did not play it
+        assert refused.ephemeral and "Only those who played this game" in content(refused)
+        assert scene.channel.id not in bot.service.by_channel
+        await scene.click(final, "again", "ann")
+        lobby = scene.live()
+        busy = await scene.click(final, "again", "bob")  # a lobby is open: nothing more
+        assert busy.ephemeral and f"already has a lobby (game #{lobby.id})" in content(busy)
+        assert scene.live() is lobby and lobby.seats == [scene.id("ann")]
+        await scene.cmd("apophis end", "ann")  # the channel is free, but its latest game...
+        stale = await scene.click(final, "again", "bob")  # ...is the closed lobby
+        assert stale.ephemeral and "not the channel's latest game" in content(stale)
+        assert scene.channel.id not in bot.service.by_channel
+
+
+async def test_invitations_survive_a_restart(fake_discord, make_bot):
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    first = make_bot()
+    scene = Scene(fake_discord, first, names=("ann", "bob"))
+    ann, bob = scene.id("ann"), scene.id("bob")
+    async with fake_discord.connected(first):
+        old = await finished(scene, "ann", "bob")
+        lobby = (await scene.click(scene.board(old), "again", "bob")).message
+    second = make_bot()
+    scene.bot = second
+    async with fake_discord.connected(second):
+        table = scene.live()
+        assert (table.host_id, table.seats, table.invited) == (bob, [bob], [ann])
+        await scene.click(lobby, "join", "ann")
+        assert table.seats == [ann, bob]  # her seat, kept through the restart
