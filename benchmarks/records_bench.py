@@ -4,16 +4,16 @@ and on PostgreSQL.
 Run ``.venv/bin/python benchmarks/records_bench.py`` (a few minutes; ``--database sqlite``
 for one backend, ``--games N`` for another size). Not a test: it prints figures.
 
-The games are written in bulk (seats, results, tallies and totals; no action
-logs, which these reads never touch), shaped like a busy bot: one server holds half the
-games, twenty servers a tenth of a percent each, three thousand servers ten games each;
+The games are written in bulk (seats, results, tallies and totals; no action logs, which
+these reads never touch), shaped like a busy bot: one server holds half the games, twenty
+servers a fifth between them, three thousand servers the rest (ten games each, of 100,000);
 people are drawn by Zipf's law, so a few play thousands of games; a game in five has a
 crewmate. Then the store's own calls are timed (median and slowest of 50, after a warm-up),
 and each of their statements is shown with its plan: EXPLAIN QUERY PLAN on SQLite (which the
 bot runs without statistics, as here), EXPLAIN ANALYZE on PostgreSQL (after VACUUM ANALYZE,
 as autovacuum leaves a live database). Then what ending a game costs on that database (its
-log read, each person's part written), and how long migration 0009 takes to fill the
-records of games stored before it from their logs (games played by the engine's playout
+log read, each person's tallies added to), and how long migration 0009 takes to fill the
+tallies of games stored before it from their logs (games played by the engine's playout
 policy, the clock running out after 150 actions).
 """
 

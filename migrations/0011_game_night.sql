@@ -12,8 +12,10 @@ CREATE TABLE invitations (
     PRIMARY KEY (game_id, user_id)
 ) WITHOUT ROWID;
 
--- Play again is taken only from a channel's latest game, found through this index.
+-- Play again is taken only from a channel's latest game (one played in a thread of the
+-- channel included), found through these indexes.
 CREATE INDEX games_latest_in_channel ON games (channel_id, id);
+CREATE INDEX games_latest_from_channel ON games (parent_channel_id, id);
 
 ALTER TABLE guild_settings ADD COLUMN autopilot_seconds INTEGER NOT NULL DEFAULT 0
     CHECK (autopilot_seconds = 0 OR autopilot_seconds BETWEEN 30 AND 300);

@@ -42,14 +42,15 @@ CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes 
 #: For each band (parts.BANDS), how many bytes of it to keep compressed. The top and
 #: middle ones, about 5.2 KB and 9.9 KB a table, for some 3,000 tables: at 2,500 busy
 #: games, those their builds and launches made in the last half minute or so. The bottom
-#: one, about 3.5 KB, for some 2,700 tables: each game's is new after nearly every
-#: action, but games pass through the same few (a third of them, in 500 games).
-BAND_CACHE_BYTES = (16 << 20, 30 << 20, 10 << 20)
-#: For each part, how many bytes of it to keep drawn: 2 MB (hundreds of seats' rows,
-#: dozens of Apophis's states), and 8 MB of rockets, 43 KB each: a game's rocket is wanted
-#: again when its sequence or Apophis changes, after some 200 other games' builds at 1,000
-#: busy games (a third of the rockets drawn in 600 games, and half their cost, at 2 MB).
-PART_CACHE_BYTES = {None: 2 << 20, "rocket": 8 << 20}
+#: one, about 3.5 KB, for some 1,100 tables: it shows the players' names, so each game's
+#: is its own, and new after nearly every action; kept for a table drawn again after the
+#: whole pictures forgot it (a board posted again), the last few seconds' tables.
+BAND_CACHE_BYTES = (16 << 20, 30 << 20, 4 << 20)
+PART_CACHE_BYTES = 2 << 20  # for each part: hundreds of seats' rows, all of Apophis's
+#: The rockets, 43 KB each: some 190. A game's rocket is wanted again when its sequence
+#: or Apophis changes, after other games' builds: 600 games side by side draw 6,200
+#: rockets with it, 10,300 with 2 MB.
+ROCKET_CACHE_BYTES = 8 << 20
 #: The seats' names (parts.OVER), all together, each kept as the pixels it changes on its
 #: row, lit and not: some 2 KB a name and state with what keeps it (a long one 3 KB), so
 #: both states of 6,000 players' names, 1,500 busy games of four. Kept first in, first
@@ -273,7 +274,9 @@ _bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
 #: The parts drawn, by part (those drawn over another, parts.OVER, share one cache).
 _names = _Kept(NAME_CACHE_BYTES)
 _parts = {
-    name: _names if name in OVER else _Kept(PART_CACHE_BYTES.get(name, PART_CACHE_BYTES[None]))
+    name: _names
+    if name in OVER
+    else _Kept(ROCKET_CACHE_BYTES if name == "rocket" else PART_CACHE_BYTES)
     for name in PARTS
 }
 

@@ -303,9 +303,11 @@ def create_lobby(
 def play_again(
     game_id: int, channel_id: int, host_id: int, now: float, host_name: str | None = None
 ) -> Transaction[GameRecord]:
-    """A lobby like an ended game (rules, difficulty, countdown), in its channel: its host,
-    who played it, in their seat, its crewmates in theirs, every other person who played it
-    invited back to theirs. Only the channel's latest game is played again (NotLatest)."""
+    """A lobby like an ended game (rules, difficulty, countdown), where its lobby was (the
+    channel, also for a game played in a thread of it), pressed in the game's channel or
+    thread: its host, who played it, in their seat, its crewmates in theirs, every other
+    person who played it invited back to theirs. Only the latest game opened from that
+    channel is played again (NotLatest)."""
     ended = yield from load_game(game_id)
     if ended.channel_id != channel_id:
         raise GameNotFound(f"There is no game {game_id} in channel {channel_id}.")
@@ -313,15 +315,17 @@ def play_again(
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
     if host_id not in ended.starting_players:
         raise NotSeated(f"Player {host_id} did not play game {game_id}.")
+    home = ended.parent_channel_id or channel_id
     query = f"SELECT id FROM games WHERE channel_id = ? AND {_IS_OPEN}"
-    if (yield one(query, channel_id)) is not None:
-        raise ChannelBusy(f"Channel {channel_id} already has an open game.")
-    (latest,) = yield one("SELECT MAX(id) FROM games WHERE channel_id = ?", channel_id)
+    if (yield one(query, home)) is not None:
+        raise ChannelBusy(f"Channel {home} already has an open game.")
+    query = "SELECT MAX(id) FROM games WHERE channel_id = ? OR parent_channel_id = ?"
+    (latest,) = yield one(query, home, home)
     if latest != game_id:
-        raise NotLatest(f"Game {latest} was opened in channel {channel_id} after game {game_id}.")
+        raise NotLatest(f"Game {latest} was opened in channel {home} after game {game_id}.")
     lobby = yield from _new_lobby(
         ended.guild_id,
-        channel_id,
+        home,
         host_id,
         ended.rules,
         ended.difficulty,

@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from bot.pictures import board_picture, launch_picture, parts, sprites
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
@@ -163,6 +163,62 @@ def test_kept_bands_are_bounded_forgetting_the_oldest_first():
         kept.put(key, f"band {key}", 30)
     assert kept.used <= 100
     assert [kept.get(key) for key in range(5)] == [None, None, "band 2", "band 3", "band 4"]
+
+
+#: Names whose letters reach the lit row's outline (accents over capitals, descenders),
+#: one too long for its seat, and one with nothing the font draws.
+HARD_NAMES = ("Émile Ångström", "gjpqy ÀÉÎÕ", "Wolfeschlegelsteinhausen der Große", "🚀")
+
+
+def test_names_over_the_seats_rows_are_the_board_drawn_whole():
+    """A seat's row is drawn once for every game, its player's name put over it from a
+    cache of names: names reaching into the lit row's outline, lit or not, and the same
+    names in another game (found in the cache, on other rows), give the board drawn
+    whole."""
+    for seed in (5, 6):
+        game, rng = Game.new([1, 2, 3, 4], Rules.BASIC, seed=seed), random.Random(seed)
+        for _ in range(30):
+            game.apply(choose_action(game.view_for(game.active_player), rng))
+            s = board_picture.shown(game.public_view(), "fr", HARD_NAMES)
+            whole = board_picture._quantize(parts.board_rgb(s))
+            drawn = Image.open(io.BytesIO(board_picture.drawn(s)))
+            assert drawn.tobytes() == whole.tobytes()
+
+
+def test_a_new_game_draws_only_its_players_names_small():
+    """With thousands of games, each with its own players, a table of a new game finds
+    its seats' rows already drawn (they are every game's) and draws only its names, each
+    kept as the few pixels it changes (a name's, not a row's)."""
+    view = midgame()
+    draw(view)
+    rows = {name: len(board_picture._parts[name]) for name in parts.PARTS if "seat" in name}
+    kept, used = len(board_picture._names), board_picture._names.used
+    board_picture.draw(view, "en", ("Zoé Rowan", "Yann Rowan", "Xavier Rowan", "Wanda Rowan"))
+    assert {name: len(board_picture._parts[name]) for name in rows} == rows
+    assert len(board_picture._names) == kept + 4
+    left, top, right, bottom = parts.NAME_BOXES[0]
+    pixels = board_picture._names.used - used - 4 * board_picture._NAME_OVERHEAD
+    assert pixels < 4 * (right - left) * (bottom - top) / 2
+
+
+@pytest.mark.parametrize(
+    ("corners", "radius", "fill", "outline", "width"),
+    [
+        (parts.SEAT_BOXES[1], 6, sprites.GHOST, sprites.TEXT, 2),  # a lit seat
+        (parts.SEAT_BOXES[2], 6, sprites.PANEL, None, 2),
+        ((13, 21, 25, 37), 2, sprites.MUTED, sprites.TEXT, 1),  # a card
+        ((306, 36, 344, 86), 6, None, sprites.GHOST, 2),  # a slot of the sequence
+        ((349, 36, 387, 86), 6, sprites.PIECE_COLOURS[Colour.RED], sprites.OUTLINE, 2),
+    ],
+)
+def test_a_pasted_box_is_the_rounded_rectangle_imagedraw_draws(
+    corners, radius, fill, outline, width
+):
+    drawn = parts.background("en").copy()
+    ImageDraw.Draw(drawn).rounded_rectangle(corners, radius, fill, outline, width)
+    pasted = parts.background("en").copy()
+    sprites.paste_box(pasted, corners, radius, fill, outline, width)
+    assert pasted.tobytes() == drawn.tobytes()
 
 
 def test_pictures_are_cached_by_what_they_show():

@@ -261,3 +261,33 @@ async def test_deleting_the_channel_ends_the_games_of_its_threads(fake_discord, 
         await fake_discord.delete_channel(scene.channel)  # Discord tells of the channel only
         await bot_state(lambda: not table.open)
         assert table.status == "abandoned" and thread.id not in bot.service.by_channel
+
+
+async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(
+    fake_discord, make_bot
+):
+    bot = make_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    parent = scene.channel
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        thread = await start_in_thread(scene, "ann", "bob")
+        scene.channel = thread
+        table = scene.live()
+        table.deadline = bot.service.now() - 1  # the clock runs out as ann plays on
+        await scene.cmd("draw", "ann")
+        await bot.outbox.drain()
+        assert not table.open and thread.archived
+        again = await scene.click(scene.board(table), "again", "bob")
+        assert again.ephemeral and f"<#{parent.id}>" in content(again)  # told where
+        new = bot.service.by_channel[parent.id]
+        assert new.status == "lobby" and new.host_id == scene.id("bob")
+        assert new.invited == [scene.id("ann")]
+        (lobby,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public(parent) if "Invited back" in text_of(m)]
+        )
+        await bot_state(lambda: new.board_message_id == lobby.id)  # the lobby's board
+        assert thread.archived  # the thread stays shut
+        # Pressed again there, it is stale: the channel has its lobby now.
+        stale = await scene.click(scene.board(table), "again", "ann")
+        assert stale.ephemeral and len(scene.public(parent)) == 3  # lobby, result, new lobby

@@ -1,5 +1,5 @@
-"""Profiles and leaderboards in the store, on SQLite and PostgreSQL: each person's part in
-every ended game, written when it ends or filled by migration 0009 from the stored logs."""
+"""Profiles and leaderboards in the store, on SQLite and PostgreSQL: each person's tallies,
+added to as each game ends or filled by migration 0009 from the stored logs, alike."""
 
 from __future__ import annotations
 

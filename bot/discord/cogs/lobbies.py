@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import inputs
-from bot.discord.answers import send_reason
+from bot.discord.answers import send_reason, speaks
 from bot.errors import UserError
+from bot.i18n.catalogs import t
 from bot.views import components
 
 if TYPE_CHECKING:
@@ -65,4 +66,17 @@ class Lobbies:
             await send_reason(interaction, exc)
             return
         log.info("game %s played again as game %s by %s", click.game, table.id, user.id)
-        await self.post_lobby(interaction, table)
+        if table.channel_id == interaction.channel_id:
+            await self.post_lobby(interaction, table)
+            return
+        # Pressed in the game's thread: the lobby opens in the channel the game came from.
+        language = speaks(interaction)
+        await interaction.response.send_message(
+            t(language, "again.elsewhere", channel=f"<#{table.channel_id}>"), ephemeral=True
+        )
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message = await channel.send(
+            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+        )
+        table.board_message_id = message.id
+        await self.bot.service.store.set_board_message(table.id, message.id)
