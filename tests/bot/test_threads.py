@@ -263,9 +263,7 @@ async def test_deleting_the_channel_ends_the_games_of_its_threads(fake_discord, 
         assert table.status == "abandoned" and thread.id not in bot.service.by_channel
 
 
-async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(
-    fake_discord, make_bot
-):
+async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(fake_discord, make_bot):
     bot = make_bot()
     scene = scene_with_admin(fake_discord, bot)
     parent = scene.channel
