@@ -80,14 +80,8 @@ def games_and_launches(count: int, policy: str):
 
 
 def forget(bands: bool = False, parts: bool = False) -> None:
-    board_picture.drawn.cache_clear()
+    board_picture.forget(bands=bands, parts=parts)
     launch_picture._launch.cache_clear()
-    if bands:
-        for kept in board_picture._bands:
-            kept.clear()
-    if parts:  # the parts, and the seats' names drawn over them
-        for kept in board_picture._parts.values():
-            kept.clear()
 
 
 def timed(draw, items, **empty) -> tuple[list[float], int]:

@@ -15,53 +15,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bot.pictures import board_picture
-from bot.pictures import replay as animation
-from bot.store.store import Store
-from bot.views import history
-from engine import Game, Phase, Rules
-from engine.simulate import POLICIES
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
-NAMES = ("Ann", "Bartholomew the Magnificent", "Chloé", "Dee")
-
-
-async def played(store: Store, seed: int, actions: int) -> int:
-    """A game of at most `actions` actions, stored as the bot stores it; its id."""
-    rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
-    players = list(range(1, seed % 3 + 3))
-    lobby = await store.create_lobby(1, seed, 1, rules.value, "medium", 600, host_name=NAMES[0])
-    for player in players[1:]:
-        await store.add_player(lobby.id, player, name=NAMES[player - 1])
-    game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
-    await store.start_game(
-        lobby.id, seed=seed, start_player=game.active_player, state=game.save(), deadline=1e12
-    )
-    version = 0
-    while not game.is_over:
-        if version == actions - 1:
-            action = {"type": "clock_expired"}
-        elif game.phase is Phase.RESHUFFLE:
-            action = {"type": "finish_reshuffle"}
-        else:
-            action = POLICIES["crew"](game.view_for(game.active_player), None, rng)
-        events = [event.to_dict() for event in game.apply(action)]
-        outcome = game.outcome.value if game.is_over else None
-        version = await store.commit_action(
-            lobby.id,
-            version,
-            state=game.save(),
-            actor=action.get("player"),
-            action=action,
-            events=events,
-            outcome=outcome,
-        )
-    return lobby.id
+from bot.pictures import board_picture  # noqa: E402
+from bot.pictures import replay as animation  # noqa: E402
+from bot.store.store import Store  # noqa: E402
+from bot.views import history  # noqa: E402
+from devtools.sample_replay import stored_game  # noqa: E402
 
 
 async def make(store: Store, game_id: int) -> tuple[int, float, int, str, int]:
@@ -76,10 +42,7 @@ async def make(store: Store, game_id: int) -> tuple[int, float, int, str, int]:
 
 
 def forget() -> None:
-    board_picture.drawn.cache_clear()
-    board_picture._parts.clear()
-    for kept in board_picture._bands:
-        kept.clear()
+    board_picture.forget(bands=True, parts=True)
 
 
 def report(name: str, runs: list[tuple[int, float, int, str, int]]) -> None:
@@ -103,7 +66,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "replays.sqlite3")
         try:
-            games = [await played(store, seed, args.actions) for seed in range(args.games)]
+            games = [await stored_game(store, seed, args.actions) for seed in range(args.games)]
             report("first", [await make(store, games[0])])
             cold = []
             for game_id in games:

@@ -281,6 +281,14 @@ _parts = {
 }
 
 
+def forget(*, bands: bool = False, parts: bool = False) -> None:
+    """Empty the kept whole pictures (and the kept bands, and the parts with the seats'
+    names drawn over them): for benchmarks that measure a cold start."""
+    drawn.cache_clear()
+    for kept in (*(_bands if bands else ()), *(_parts.values() if parts else ())):
+        kept.clear()
+
+
 @lru_cache(maxsize=16)
 def _band_background(index: int, language: str) -> np.ndarray:
     """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
