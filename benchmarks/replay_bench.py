@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
-from bot.pictures import board_picture  # noqa: E402
-from bot.pictures import replay as animation  # noqa: E402
-from bot.store.store import Store  # noqa: E402
-from bot.views import history  # noqa: E402
-from devtools.sample_replay import stored_game  # noqa: E402
+from bot.pictures import board_picture
+from bot.pictures import replay as animation
+from bot.store.store import Store
+from bot.views import history
+from devtools.sample_replay import stored_game
 
 
 async def make(store: Store, game_id: int) -> tuple[int, float, int, str, int]:
