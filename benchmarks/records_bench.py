@@ -43,8 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 import migrations  # noqa: E402
 from benchmarks.store_bench import machine  # noqa: E402
-from bot.store import postgres, queries  # noqa: E402
+from bot.store import postgres, transactions  # noqa: E402
 from bot.store import sqlite as sqlite_backend  # noqa: E402
+from bot.store import tallies as tally_queries  # noqa: E402
 from bot.store.records import WINS  # noqa: E402
 from bot.store.store import Store  # noqa: E402
 from devtools.pgserver import PostgresServer, unavailable_reason  # noqa: E402
@@ -227,7 +228,7 @@ async def timed(store: Store, method: str, *args: Any) -> tuple[float, float]:
 async def plans(database: str, method: str, *args: Any) -> list[str]:
     """Each statement of a store call, with its plan."""
     lines: list[str] = []
-    run = queries.Run(getattr(queries, method), args)
+    run = transactions.Run(getattr(tally_queries, method), args)
     query = run.next()
     if database.startswith("postgresql://"):
         conn = await asyncpg.connect(database)
@@ -253,7 +254,7 @@ async def plans(database: str, method: str, *args: Any) -> list[str]:
     return lines
 
 
-def answer(query: queries.Query, found: list[tuple[Any, ...]]) -> Any:
+def answer(query: transactions.Query, found: list[tuple[Any, ...]]) -> Any:
     """What a read gives its transaction: the first row, or all of them."""
     return (found[0] if found else None) if query.want == "one" else found
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any, Protocol, Self, TypeVar
 
-from bot.store.queries import Transaction
+from bot.store.transactions import Transaction
 
 T = TypeVar("T")
 

@@ -39,8 +39,8 @@ import orjson
 
 import migrations
 from bot.store.database import Turn
-from bot.store.queries import Duplicate, Query, Run, Transaction
 from bot.store.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
+from bot.store.transactions import Duplicate, Query, Run, Transaction
 
 #: Connections per process: a few transactions at once, without crowding a shared server.
 POOL_SIZE = 8

@@ -35,7 +35,6 @@ import aiosqlite
 
 import migrations
 from bot.store.database import Turn
-from bot.store.queries import Duplicate, Query, Run, Transaction
 from bot.store.records import (
     CorruptDatabase,
     ReadOnlyDatabase,
@@ -44,6 +43,7 @@ from bot.store.records import (
     StoreError,
     UnreadableDatabase,
 )
+from bot.store.transactions import Duplicate, Query, Run, Transaction
 
 #: Where the database lives unless the configuration (APOPHIS_DATABASE) says otherwise.
 DEFAULT_DATABASE = "data/apophis.sqlite3"

@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from bot.store import queries
+from bot.store import queries, tallies
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
@@ -308,17 +308,17 @@ class Store:
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
-        return await self._db.read(queries.stats, guild_id)
+        return await self._db.read(tallies.stats, guild_id)
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         """A person's games on a server by rule set and difficulty (crewmates apart): wins,
         launches, hits and damage, and their fastest wins."""
-        return await self._db.read(queries.profile, guild_id, user_id)
+        return await self._db.read(tallies.profile, guild_id, user_id)
 
     async def leaderboard(self, guild_id: int) -> Leaderboard:
         """A server's fastest all-human wins per difficulty, and its people ranked by the
         lower bound of their win rate (those with enough all-human games)."""
-        return await self._db.read(queries.leaderboard, guild_id)
+        return await self._db.read(tallies.leaderboard, guild_id)
 
     # ------------------------------------------------------- other processes
 

@@ -15,10 +15,10 @@ import pytest
 
 import migrations
 from bot.store.postgres import is_postgresql
-from bot.store.queries import wilson_lower_bound
 from bot.store.records import PlayerTally, Profile
 from bot.store.sqlite import _migrate, _statements
 from bot.store.store import Store
+from bot.store.tallies import wilson_lower_bound
 from engine import Game
 from engine import events as ev
 from tests.engine.helpers import table as position

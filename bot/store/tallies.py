@@ -1,0 +1,189 @@
+"""The records a server keeps of its people and games: statistics, each person's tallies
+(added in the transaction that ends a game), profiles and leaderboards, as transactions
+(bot.store.transactions) for both backends."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import orjson
+
+from bot.store.records import (
+    DIFFICULTIES,
+    FASTEST_PER_DIFFICULTY,
+    RANKED_MIN_GAMES,
+    RANKED_PLAYERS,
+    RULES,
+    WINS,
+    Leaderboard,
+    PlayerTally,
+    Profile,
+    Ranked,
+    Stats,
+    Tally,
+    TeamWin,
+    Win,
+)
+from bot.store.transactions import Transaction, count, rows
+from engine import DIFFICULTY_MINUTES
+from engine.events import ApophisDamaged, LaunchEnded, LaunchStarted
+
+
+def stats(guild_id: int) -> Transaction[Stats]:
+    query = (
+        f"SELECT rules, difficulty, COUNT(*), COUNT(*) FILTER (WHERE outcome IN {WINS}), "
+        "COUNT(*) FILTER (WHERE outcome = 'lost'), COUNT(*) FILTER (WHERE outcome = 'abandoned'), "
+        "crewmates > 0 AS crew FROM results WHERE guild_id = ? "
+        "GROUP BY rules, difficulty, crew ORDER BY rules, difficulty, crew"
+    )
+    tallies = tuple(Tally(*row[:6], bool(row[6])) for row in (yield rows(query, guild_id)))
+    query = (  # the fastest wins are all-human teams'
+        "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
+        f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
+        "ORDER BY duration_seconds, ended_at LIMIT 5"
+    )
+    wins = tuple(Win(*row) for row in (yield rows(query, guild_id)))
+    return Stats(tallies, wins)
+
+
+# ----------------------------------------------------- profiles and leaderboards
+
+#: The logged events that make a person's launch figures.
+_LAUNCHED, _ENDED, _DAMAGED = LaunchStarted.kind, LaunchEnded.kind, ApophisDamaged.kind
+#: The normal quantile of a two-sided 95% interval.
+_Z95 = 1.96
+
+
+def launch_figures(logged: Iterable[Sequence[dict[str, Any]]]) -> dict[Any, tuple[int, ...]]:
+    """(launches, hits, damage) by player, from a game's logged events, oldest first.
+
+    A launch's checks and damage belong to the launch started last, and so to whoever
+    started it, whichever action (a reroll, a skip) finished it; 0009_records.sql reads
+    the games stored before it the same way.
+    """
+    figures: dict[Any, list[int]] = {}
+    launch: list[int] | None = None
+    for events in logged:
+        for event in events:
+            kind = event["kind"]
+            if kind == _LAUNCHED:
+                launch = figures.setdefault(event["player"], [0, 0, 0])
+                launch[0] += 1
+            elif launch is not None and kind == _ENDED:
+                launch[1] += bool(event["hit"])
+            elif launch is not None and kind == _DAMAGED:
+                launch[2] += 1
+    return {player: tuple(counts) for player, counts in figures.items()}
+
+
+def record_players(game_id: int) -> Transaction[None]:
+    """A game that has just ended, added to each person's tallies and, for an all-human
+    game with a result, to their totals on its server (in the transaction that ends it)."""
+    logged = yield rows("SELECT events FROM actions WHERE game_id = ? ORDER BY version", game_id)
+    figures = launch_figures(orjson.loads(events) for (events,) in logged)
+    query = (  # in the order of their ids: two games ending at once lock rows alike
+        "SELECT r.guild_id, r.rules, r.difficulty, r.crewmates, r.outcome, r.duration_seconds, "
+        "p.user_id, p.left_at IS NULL FROM results AS r JOIN players AS p "
+        "ON p.game_id = r.game_id WHERE r.game_id = ? AND p.user_id > 0 ORDER BY p.user_id"
+    )
+    for guild_id, rules, difficulty, crewmates, outcome, seconds, user_id, stayed in (
+        yield rows(query, game_id)
+    ):
+        played, won = outcome != "abandoned", bool(stayed) and outcome in WINS
+        # A win strictly faster than the tally's fastest replaces it (the first of equally
+        # fast wins stays, as the fastest-wins tables order them).
+        query = (
+            "INSERT INTO player_tallies (guild_id, user_id, rules, difficulty, with_crewmates, "
+            "games, wins, abandoned, launches, hits, damage, fastest_game_id, fastest_seconds) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id, rules, difficulty, with_crewmates) DO UPDATE SET "
+            "games = player_tallies.games + excluded.games, "
+            "wins = player_tallies.wins + excluded.wins, "
+            "abandoned = player_tallies.abandoned + excluded.abandoned, "
+            "launches = player_tallies.launches + excluded.launches, "
+            "hits = player_tallies.hits + excluded.hits, "
+            "damage = player_tallies.damage + excluded.damage, "
+            "fastest_game_id = CASE WHEN excluded.fastest_seconds < COALESCE("
+            "player_tallies.fastest_seconds, excluded.fastest_seconds + 1) "
+            "THEN excluded.fastest_game_id ELSE player_tallies.fastest_game_id END, "
+            "fastest_seconds = CASE WHEN excluded.fastest_seconds < COALESCE("
+            "player_tallies.fastest_seconds, excluded.fastest_seconds + 1) "
+            "THEN excluded.fastest_seconds ELSE player_tallies.fastest_seconds END"
+        )
+        launches, hits, damage = figures.get(user_id, (0, 0, 0))
+        yield count(
+            query,
+            *(guild_id, user_id, rules, difficulty, int(crewmates > 0), int(played), int(won)),
+            *(int(not played), launches, hits, damage),
+            *((game_id, seconds) if won else (None, None)),
+        )
+        if played and not crewmates:
+            query = (
+                "INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = player_totals.games + 1, "
+                "wins = player_totals.wins + excluded.wins"
+            )
+            yield count(query, guild_id, user_id, int(won))
+
+
+def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
+    query = (
+        "SELECT rules, difficulty, with_crewmates, games, wins, abandoned, launches, hits, "
+        "damage, fastest_game_id FROM player_tallies WHERE guild_id = ? AND user_id = ?"
+    )
+    found = yield rows(query, guild_id, user_id)
+    tallies = sorted(
+        (PlayerTally(*row[:2], bool(row[2]), *row[3:9]) for row in found),
+        key=lambda t: (t.with_crewmates, RULES.index(t.rules), DIFFICULTIES.index(t.difficulty)),
+    )
+    fastest: dict[bool, Win] = {}
+    candidates = [row[9] for row in found if row[9] is not None]
+    if candidates:
+        query = (  # the fastest of each tally: the fastest of each kind of team comes first
+            "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at, "
+            f"crewmates FROM results WHERE game_id IN ({', '.join('?' for _ in candidates)}) "
+            "ORDER BY duration_seconds, ended_at"
+        )
+        for *win, crewmates in (yield rows(query, *candidates)):
+            fastest.setdefault(crewmates > 0, Win(*win))
+    return Profile(user_id, tuple(tallies), fastest.get(False), fastest.get(True))
+
+
+def leaderboard(guild_id: int) -> Transaction[Leaderboard]:
+    wins: list[Win] = []
+    for difficulty in DIFFICULTY_MINUTES:  # custom countdowns are not compared
+        query = (  # the index of fastest wins holds exactly these rows, in this order
+            "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
+            "FROM results WHERE guild_id = ? AND difficulty = ? "
+            f"AND outcome IN {WINS} AND crewmates = 0 ORDER BY duration_seconds, ended_at LIMIT ?"
+        )
+        found = yield rows(query, guild_id, difficulty, FASTEST_PER_DIFFICULTY)
+        wins += [Win(*row) for row in found]
+    teams: dict[int, list[int]] = {win.game_id: [] for win in wins}
+    if wins:
+        query = (
+            "SELECT game_id, user_id FROM players WHERE left_at IS NULL "
+            f"AND game_id IN ({', '.join('?' for _ in teams)}) ORDER BY game_id, seat"
+        )
+        for game_id, user_id in (yield rows(query, *teams)):
+            teams[game_id].append(user_id)
+    query = "SELECT user_id, games, wins FROM player_totals WHERE guild_id = ? AND games >= ?"
+    ranked = [
+        Ranked(user, games, won, wilson_lower_bound(won, games))
+        for user, games, won in (yield rows(query, guild_id, RANKED_MIN_GAMES))
+    ]
+    best = heapq.nlargest(RANKED_PLAYERS, ranked, key=lambda r: (r.score, r.wins, -r.user_id))
+    return Leaderboard(tuple(TeamWin(w, tuple(teams[w.game_id])) for w in wins), tuple(best))
+
+
+def wilson_lower_bound(wins: int, games: int) -> float:
+    """The lower end of the 95% Wilson score interval of a win rate: a rate sure to be
+    at least this, so 5 wins in 5 games (0.57) rank below 40 in 50 (0.67)."""
+    if games == 0:
+        return 0.0
+    rate, z2 = wins / games, _Z95 * _Z95
+    spread = _Z95 * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games))
+    return (rate + z2 / (2 * games) - spread) / (1 + z2 / games)
