@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 
@@ -17,7 +18,7 @@ from devtools.fakediscord import InvalidInvocation
 from engine import HAND_LIMIT, Game, Phase, PublicView
 from engine import events as ev
 from tests.bot.conftest import make_config
-from tests.bot.helpers import CARD, Scene, bot_state, button_id, enabled, text_of
+from tests.bot.helpers import CARD, Scene, bot_state, button_id, content, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -285,3 +286,34 @@ def test_launch_checks_the_deal_and_the_end_are_held_longer():
     assert animation.hold([], first=True, last=False) == animation.DEAL_MS
     assert animation.hold([step], first=False, last=True) == animation.END_MS
     assert animation.MOVE_MS < animation.DEAL_MS < animation.LAUNCH_MS < animation.END_MS
+
+
+async def test_a_server_draws_one_replay_at_a_time_and_sends_a_kept_one_at_once(
+    fake_discord, make_bot, monkeypatch
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await played_and_lost(scene, moves=4)
+        cog = bot.get_cog("Apophis")
+        drawn, gate = [], asyncio.Event()
+        draw = cog.draw
+
+        async def slow_draw(played):  # held until the second asker has been answered
+            drawn.append(played.record.id)
+            await gate.wait()
+            return await draw(played)
+
+        monkeypatch.setattr(cog, "draw", slow_draw)
+        first = await fake_discord.invoke(
+            "apophis replay", user=scene["ann"], channel=scene.channel, game=table.id
+        )
+        await first.wait_response()
+        await bot_state(lambda: drawn == [table.id])
+        busy = await scene.cmd("apophis replay", "bob", game=table.id)
+        assert busy.ephemeral and "being drawn" in content(busy)
+        gate.set()
+        gif = (await first.wait_reply()).attachments[0].content
+        # Asked again, the replay is the one kept: sent at once, not drawn again.
+        _, again = await replayed(scene, table.id, "bob")
+        assert again.attachments[0].content == gif and drawn == [table.id]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
@@ -31,12 +33,32 @@ log = logging.getLogger(__name__)
 #: The largest game number Discord lets a client type (its integers are 53-bit).
 LARGEST_NUMBER = 2**53 - 1
 NO_MENTIONS = discord.AllowedMentions.none()
+#: Replays kept once drawn, by game and language: asked again, one is sent at once.
+KEPT_REPLAYS = 8
+
+
+@dataclass
+class _Desk:
+    """Where replays are drawn: one at a time for each server, the latest few kept."""
+
+    drawing: set[int] = field(default_factory=set)
+    kept: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
+
+    def keep(self, key: tuple[int, str], gif: bytes) -> None:
+        self.kept[key] = gif
+        while len(self.kept) > KEPT_REPLAYS:
+            self.kept.popitem(last=False)
 
 
 class Replays:
     """The /apophis commands about ended games, and the replay's buttons."""
 
     service: GameService  # the cog's (bot.discord.cogs.apophis)
+
+    @property
+    def desk(self) -> _Desk:
+        """This cog's replays being drawn and kept (made when first needed)."""
+        return self.__dict__.setdefault("_replay_desk", _Desk())
 
     @app_commands.command(description="This server's last 10 games, with their numbers.")
     @app_commands.guild_only()
@@ -51,12 +73,29 @@ class Replays:
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:
+        desk, guild = self.desk, interaction.guild_id
         try:
             played = await self.replayed(interaction, game)
+            if guild in desk.drawing:
+                raise UserError("replay.error.busy")
         except UserError as exc:
             await send_reason(interaction, exc)
             return
         await interaction.response.defer(thinking=True)
+        key = (game, played.table.language)
+        gif = desk.kept.get(key)
+        if gif is None:
+            desk.drawing.add(guild)
+            try:
+                gif = await self.draw(played)
+            finally:
+                desk.drawing.discard(guild)
+            desk.keep(key, gif)
+        message = history.animation_message(played, gif)
+        await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
+
+    async def draw(self, played: history.Replay) -> bytes:
+        """The replay's GIF: frames drawn between the games' other work, written aside."""
         started = time.perf_counter()
         frames = []
         for frame in history.frames(played):
@@ -64,15 +103,13 @@ class Replays:
             await asyncio.sleep(0)  # a frame at a time: the games in play go on meanwhile
         gif = await asyncio.to_thread(animation.animate, frames)  # touches no shared cache
         log.info(
-            "game %s replayed in guild %s: %d moves, %d bytes in %.2f s",
-            game,
-            interaction.guild_id,
+            "game %s replayed: %d moves, %d bytes in %.2f s",
+            played.record.id,
             played.steps,
             len(gif),
             time.perf_counter() - started,
         )
-        message = history.animation_message(played, gif)
-        await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
+        return gif
 
     async def replay_step(self, interaction: discord.Interaction, click: Click) -> None:
         """◀ or ▶ on a replay: the message shows the step its custom id carries."""
