@@ -18,7 +18,7 @@ import sys
 
 from bot.app import main
 from bot.discord import outbox
-from bot.game import service
+from bot.game import tables
 
 
 def log_gc_pauses() -> None:  # diagnostics for --verbose runs
@@ -179,13 +179,13 @@ if __name__ == "__main__":
 
         outbox.Outbox.__init__ = lifted
     if os.environ.get("BENCH_PICTURES") == "off":
-        tracked = service.GameService._track
+        tracked = tables.Tables.track
 
         def without_pictures(self, table) -> None:
             tracked(self, table)
             table.pictures = False
 
-        service.GameService._track = without_pictures
+        tables.Tables.track = without_pictures
     else:
         count_picture_cpu()
     if os.environ.get("BENCH_GC_LOG"):

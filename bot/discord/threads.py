@@ -55,7 +55,7 @@ AUTO_ARCHIVE = 1440
 
 @dataclass(eq=False)
 class Opening:
-    """One start's attempt at its game's thread (a `bot.game.service.Venue`); once made,
+    """One start's attempt at its game's thread (a `bot.game.lobbies.Venue`); once made,
     why the game plays in its channel, if it does."""
 
     threads: Threads

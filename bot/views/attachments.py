@@ -6,7 +6,7 @@ the text keeps only what the picture does not say (the countdown and status, the
 players' mentions, the last actions) with the table in one line; the picture's seats
 carry the players' display names (`seat_names`). The file is named after
 its content, so a board whose picture did not change names the same file and need not
-upload it again (see bot.discord.outbox).
+upload it again (see bot.discord.board).
 `report` does the same for the launch report, whose text stays whole.
 Both are whole messages (bot.views.message): shown in place of an older one, they take
 its picture away when they have none.

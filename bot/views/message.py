@@ -76,7 +76,7 @@ class Message:
         """The message as Discord's JSON body (to send, or to edit a message with).
 
         Its picture is named as the upload ``files[0]``. `attachments` False leaves the
-        attachments out for the sender to name (bot.discord.outbox keeps a picture it
+        attachments out for the sender to name (bot.discord.board keeps a picture it
         uploaded before by its id, and names one only when there is one).
         """
         body: dict[str, Any] = {}

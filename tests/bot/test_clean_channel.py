@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.discord.outbox import IDLE_BEFORE_PING
+from bot.discord.pings import IDLE_BEFORE_PING
 from bot.views import launches
 from engine import events as ev
 from tests.bot.helpers import Scene, bot_state, text_of

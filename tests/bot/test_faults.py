@@ -8,7 +8,7 @@ import sqlite3
 import discord
 import pytest
 
-from bot.game import service as service_module
+from bot.game import clocks
 from devtools.fakediscord import InvalidInvocation, ViolationKind
 from engine import Phase
 from tests.bot.helpers import (
@@ -32,7 +32,7 @@ HELD_UP = "holds the game up"
 async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
     fake_discord, make_bot, monkeypatch
 ):
-    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
     bot = make_bot(time_scale=20)  # the 10-second reshuffle is half a second
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
@@ -59,7 +59,7 @@ async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
 async def test_a_clock_whose_end_cannot_be_saved_ends_the_game_once_it_can(
     fake_discord, make_bot, monkeypatch
 ):
-    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
     bot = make_bot(time_scale=120)  # one game minute is half a second
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):

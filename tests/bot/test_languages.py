@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.discord.outbox import IDLE_BEFORE_PING
+from bot.discord.pings import IDLE_BEFORE_PING
 from bot.game.audience import Audience
 from tests.bot.helpers import Scene, bot_state, text_of
 from tests.i18n.test_catalogs import messages

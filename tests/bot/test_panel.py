@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.discord.outbox import IDLE_BEFORE_PING
+from bot.discord.pings import IDLE_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, bot_state, enabled, text_of
 

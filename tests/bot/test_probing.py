@@ -10,7 +10,7 @@ import signal
 import discord
 import pytest
 
-from bot.game import service as service_module
+from bot.game import clocks
 from bot.store.store import Store
 from tests.bot.helpers import (
     DiskFull,
@@ -36,7 +36,7 @@ HELD_UP = "holds the game up"
 async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
     fake_discord, make_bot, monkeypatch, caplog
 ):
-    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
     bot = make_bot(time_scale=50)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
@@ -64,7 +64,7 @@ async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
 async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
     fake_discord, make_bot, monkeypatch
 ):
-    monkeypatch.setattr(service_module, "TIMER_RETRY_DELAYS", (0.05,))
+    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
     bot = make_bot(time_scale=50)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):

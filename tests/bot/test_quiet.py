@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.discord.outbox import IDLE_BEFORE_PING, PING_EVERY
+from bot.discord.pings import IDLE_BEFORE_PING, PING_EVERY
 from engine import Phase
 from tests.bot.helpers import Scene, bot_state, button_id, text_of
 
@@ -26,7 +26,7 @@ async def noted(bot, table, interaction) -> None:
     """Wait until the bot took note of its answer to `interaction` (the fake sees the answer
     a moment before the bot goes on): its token is the game's newest."""
     await bot_state(
-        lambda: getattr(bot.outbox._fresh.get(table.id), "value", None) == interaction.token
+        lambda: getattr(bot.outbox.channel.fresh.get(table.id), "value", None) == interaction.token
     )
 
 

@@ -9,7 +9,7 @@ import time
 import discord
 import pytest
 
-from bot.discord.outbox import IDLE_BEFORE_PING
+from bot.discord.pings import IDLE_BEFORE_PING
 from bot.i18n.catalogs import t
 from bot.views.render import duration
 from devtools.fakediscord import Channel

@@ -1,0 +1,220 @@
+"""Writing a game's board message: edited in place, or posted again below, with its picture.
+
+The board is edited through the token of the interaction that posted it or last updated
+it, else through the channel route; when its token has expired (and a newer one of the
+game can post), or when more than `REPOST_AFTER` messages were posted below it, it is
+posted again below, the old one becoming a one-line stub. The board picture goes as a
+multipart upload, none when it did not change: a picture this outbox already uploaded to
+the board message is kept by its attachment's id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.discord.access import ChannelUnusable
+from bot.discord.tokens import Owned, Token, Tokens
+from bot.views import attachments, components
+
+if TYPE_CHECKING:
+    from bot.discord.channel import GameChannel
+    from bot.discord.jobs import Job
+    from bot.discord.threads import Threads
+    from bot.store.store import Store
+    from bot.table import Table
+    from bot.views.attachments import Picture
+
+#: Discord's error for editing a message that is over an hour old too often.
+TOO_OLD_TO_EDIT = 30046
+#: Messages posted below the board after which its next update posts it again below.
+REPOST_AFTER = 10
+
+
+class Boards:
+    """The board message of every game, and what this outbox knows it shows."""
+
+    def __init__(
+        self,
+        channel: GameChannel,
+        tokens: Tokens,
+        store: Store,
+        threads: Threads,
+        *,
+        submit: Callable[[tuple, Job], None],
+        sweep_later: Callable[[Table, Owned], None],
+        learn_files: Callable[[Table], None],
+    ) -> None:
+        """`submit(key, job)` queues a job; `sweep_later(table, owned)` has a message deleted
+        when the game ends; `learn_files(table)` checks Attach Files before a board is drawn."""
+        self.channel, self.tokens, self.store, self.threads = channel, tokens, store, threads
+        self.submit, self.sweep_later, self.learn_files = submit, sweep_later, learn_files
+        #: game id -> the latest version of a started game the board shows.
+        self.written: dict[int, int] = {}
+        #: game id -> (board message id, its picture's file name, that attachment's id), when
+        #: this outbox uploaded the picture the board shows.
+        self._pictures: dict[int, tuple[int, str, int]] = {}
+        #: game id -> the board message and the token that may edit it.
+        self._owners: dict[int, Owned] = {}
+
+    def forget(self, game_id: int) -> None:
+        for records in (self.written, self._pictures, self._owners):
+            records.pop(game_id, None)
+
+    def moved(self, game_id: int) -> Owned | None:
+        """The game moved to its own thread: its lobby message (and its token), forgotten."""
+        lobby = self._owners.pop(game_id, None)
+        self.forget(game_id)
+        return lobby
+
+    def outdated(self, game_id: int) -> None:
+        """Drawn again at the next update although its state did not change."""
+        self.written.pop(game_id, None)
+
+    def fresh(self, game_id: int) -> None:
+        """Posted anew at the next update (after a restart)."""
+        self.written.pop(game_id, None)
+        self._owners.pop(game_id, None)
+
+    def shown(self, table: Table, token: Token, version: int) -> None:
+        """An interaction's response is the board message, showing `version`, with its picture."""
+        self._owners[table.id] = Owned(table.board_message_id, token)
+        self._pictures.pop(table.id, None)  # the response drew its own picture
+        self.mark_written(table, version)
+
+    def mark_written(self, table: Table, version: int) -> None:
+        """A response already showed the board at `version` (`components.drawn_version`)."""
+        if self.written.get(table.id, -1) < version:
+            self.written[table.id] = version
+
+    def owner(self, table: Table) -> Owned | None:
+        """The board message and its token, while that token is usable."""
+        owner = self._owners.get(table.id)
+        if owner is None or owner.message_id != table.board_message_id:
+            return None
+        return owner if self.tokens.usable(owner.token) else None
+
+    def reposted(self, table: Table, old_message_id: int | None, old: Owned | None) -> None:
+        """The board was posted again below: the old one becomes a stub."""
+        if old_message_id is not None and old_message_id != table.board_message_id:
+            owner = old if old is not None and old.message_id == old_message_id else None
+            self.submit(("stub", old_message_id), lambda: self.stub(table, old_message_id, owner))
+
+    def old_owner(self, game_id: int) -> Owned | None:
+        return self._owners.get(game_id)
+
+    async def show(self, table: Table) -> None:
+        """The board shows the table now; once a game in a thread of its own is over and
+        its final board shown, the thread closes (bot.discord.threads)."""
+        await self.write(table)
+        final = self.written.get(table.id, -1) >= components.drawn_version(table)
+        if not table.open and final and table.parent_id is not None:
+            await self.threads.close(table)
+
+    async def write(self, table: Table, notice: Callable[[], str] | None = None) -> None:
+        """The board shows the table now: edited, or posted below (with `notice()` as its
+        content, always posted below: a fresh board after a restart)."""
+        version = components.drawn_version(table)
+        buried = table.below > REPOST_AFTER
+        shown = 0 <= version <= self.written.get(table.id, -1)
+        if notice is None and shown and not buried:
+            return  # an interaction response already showed this state
+        self.learn_files(table)
+        message = attachments.board(table)
+        if notice is not None:
+            message = replace(message, content=notice())
+        pictured = message.picture
+        payload = message.json(attachments=False)  # named by _attach or _post
+        if table.board_message_id is not None and not buried and notice is None:
+            owner = self.owner(table)
+            if owner is not None:
+                try:
+                    sent = await self.tokens.edit(
+                        owner.token,
+                        None if owner.original else owner.message_id,
+                        payload,
+                        self._attach(table, payload, pictured),
+                    )
+                    return self._done(table, version, pictured, sent)
+                except discord.HTTPException:
+                    pass
+            if self.channel.fresh_token(table) is None:  # nothing to post it again with
+                try:
+                    upload = self._attach(table, payload, pictured)
+                    sent = await self.channel.request(
+                        "PATCH", table, payload, table.board_message_id, upload
+                    )
+                    return self._done(table, version, pictured, sent)
+                except discord.NotFound:
+                    pass
+                except discord.HTTPException as exc:
+                    if exc.code != TOO_OLD_TO_EDIT:
+                        raise
+        await self._post(table, payload, pictured, fresh=notice is not None)
+        self._done(table, version)
+
+    def _done(
+        self, table: Table, version: int, shown: Picture | None = None, sent: dict | None = None
+    ) -> None:
+        self.mark_written(table, version)
+        if shown is not None and sent is not None:  # remember its picture, to keep it
+            for attachment in sent.get("attachments", []):
+                if attachment["filename"] == shown.filename:
+                    picture = (table.board_message_id, shown.filename, int(attachment["id"]))
+                    self._pictures[table.id] = picture
+
+    def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
+        """Name the board's attachments in `payload`; the picture to upload, if any.
+
+        A picture this outbox already uploaded to the board message is kept by its id,
+        not sent again: an unchanged table uploads nothing new.
+        """
+        if shown is None:
+            payload["attachments"] = []  # a lobby, or pictures turned off: none
+            return None
+        known = self._pictures.get(table.id)
+        if known is not None and known[:2] == (table.board_message_id, shown.filename):
+            payload["attachments"] = [{"id": known[2]}]
+            return None
+        payload["attachments"] = [shown.attachment()]
+        return shown
+
+    async def _post(
+        self, table: Table, payload: dict, shown: Picture | None, *, fresh: bool = False
+    ) -> None:
+        """The board posted below (a follow-up when a token can carry it); the old one stubbed
+        (after a restart, `fresh`, only through a token: an hour-old message is left be)."""
+        old_id, old_owner = table.board_message_id, self._owners.pop(table.id, None)
+        if shown is not None:
+            payload["attachments"] = [shown.attachment()]
+        try:
+            sent = await self.channel.follow_up(table, payload, shown)
+        except ChannelUnusable:
+            if old_owner is not None:
+                self._owners[table.id] = old_owner
+            raise
+        if isinstance(sent, Owned):
+            table.board_message_id = sent.message_id
+            self._owners[table.id] = sent
+        else:
+            table.board_message_id = sent
+        table.below = 0
+        await self.store.set_board_message(table.id, table.board_message_id)
+        owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
+        if old_id is not None and (owner is not None or not fresh):
+            self.submit(("stub", old_id), lambda: self.stub(table, old_id, owner))
+        elif old_id is not None:  # left be until the game ends
+            self.sweep_later(table, Owned(old_id, None))
+
+    async def stub(self, table: Table, message_id: int, owner: Owned | None) -> None:
+        """An older board becomes the link to the live one (deleted when the game ends: then
+        at once, with no edit first, which a closed thread would refuse)."""
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to stub
+            if table.open:
+                stub = components.board_stub(table).json()
+                await self.channel.edit(table, owner, message_id, stub)
+            self.sweep_later(table, owner or Owned(message_id, None))

@@ -1,0 +1,181 @@
+"""A game's channel as the outbox writes to it: through a token when one is usable, else the routes.
+
+What a player waits for goes through interaction tokens (bot.discord.tokens), outside
+Discord's global budget of 50 requests a second: follow-ups of the latest interaction in
+the game (or of the board's), a message's edit and deletion through the token that posted
+it. The channel routes, which spend the budget, are the fallback when no token is usable.
+A channel that refuses the bot (bot.discord.access) gets no request through them: `Refused`
+is raised instead, `Gone` once the channel was deleted (its game then ends).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import Route
+
+from bot.discord.access import (
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    UNKNOWN_CHANNEL,
+    Access,
+    ChannelUnusable,
+    Gone,
+    NoFiles,
+    Refused,
+    blocks,
+)
+from bot.discord.tokens import Owned, Token, Tokens
+
+if TYPE_CHECKING:
+    from bot.table import Table
+    from bot.views.attachments import Picture
+
+
+class GameChannel:
+    """Requests to games' channels, and the newest token of each game (module docstring)."""
+
+    def __init__(
+        self,
+        http: discord.http.HTTPClient,
+        tokens: Tokens,
+        access: Access,
+        *,
+        spend: Callable[[], Awaitable[None]],
+        board_token: Callable[[Table], Token | None],
+        gone: Callable[[int], None],
+        no_files: Callable[[Table], None],
+    ) -> None:
+        """`board_token(table)`: the usable token of the board, when the game has no newer.
+        `gone(channel_id)`: Discord answered that the channel is unknown. `no_files(table)`:
+        Discord refused an upload there."""
+        self.http, self.tokens, self.access = http, tokens, access
+        self.spend, self.board_token = spend, board_token
+        self.gone, self.no_files = gone, no_files
+        #: game id -> the token of the latest interaction answered in the game.
+        self.fresh: dict[int, Token] = {}
+
+    def forget(self, game_id: int) -> None:
+        self.fresh.pop(game_id, None)
+
+    def fresh_token(self, table: Table) -> Token | None:
+        """The newest usable token of the game (for follow-ups), if any."""
+        for token in (self.fresh.get(table.id), self.board_token(table)):
+            if self.tokens.usable(token):
+                return token
+        return None
+
+    async def request(
+        self,
+        method: str,
+        table: Table,
+        payload: dict | None,
+        message_id: int | None = None,
+        upload: Picture | None = None,
+    ) -> dict | None:
+        """A request to the game's channel through the channel routes (global budget).
+
+        With `upload`, the picture goes along (a multipart request). Raises `Refused` (no
+        request) while the channel refuses the bot what it needs, `Gone` once it was deleted."""
+        if self.access.gone(table.channel_id):
+            raise Gone(table)
+        missing = self.access.refused(table)
+        if missing and blocks(missing, method, payload, upload is not None):
+            self.access.note(table, missing)
+            raise Refused(table)
+        await self.spend()
+        if message_id is None:
+            route = Route(method, "/channels/{channel_id}/messages", channel_id=table.channel_id)
+        else:
+            route = Route(
+                method,
+                "/channels/{channel_id}/messages/{message_id}",
+                channel_id=table.channel_id,
+                message_id=message_id,
+            )
+        try:
+            if upload is not None:
+                return await self.http.request(route, **upload.multipart(payload))
+            return await self.http.request(route, json=payload)
+        except discord.HTTPException as exc:
+            unusable = self._refusal(table, exc, upload is not None)
+            if unusable is not None:
+                raise unusable from exc
+            raise
+
+    async def edit(
+        self,
+        table: Table,
+        owned: Owned | None,
+        message_id: int,
+        payload: dict,
+        upload: Picture | None = None,
+    ) -> None:
+        """Edit a message of the channel: through its token if usable, else the channel route."""
+        if owned is not None and self.tokens.usable(owned.token):
+            try:
+                mid = None if owned.original else message_id
+                await self.tokens.edit(owned.token, mid, payload, upload)
+                return
+            except discord.HTTPException:
+                pass  # the channel route decides
+        await self.request("PATCH", table, payload, message_id, upload)
+
+    async def follow_up(
+        self, table: Table, payload: dict, upload: Picture | None = None
+    ) -> Owned | int:
+        """Post in the channel: a follow-up of the game's newest token, else a channel post."""
+        token = self.fresh_token(table)
+        if token is not None:
+            try:
+                sent = await self.tokens.follow_up(token, payload, upload)
+                return Owned(sent, token, original=False)
+            except discord.HTTPException:
+                pass
+        sent = await self.request("POST", table, payload, upload=upload)
+        return int(sent["id"])
+
+    async def delete(self, table: Table, owned: Owned) -> None:
+        """Delete a message of the channel: through its token if usable, else the channel
+        route (a message already gone is no error)."""
+        try:
+            if self.tokens.usable(owned.token):
+                try:
+                    await self.tokens.delete(
+                        owned.token, None if owned.original else owned.message_id
+                    )
+                    return
+                except discord.HTTPException:
+                    pass
+            await self.request("DELETE", table, None, owned.message_id)
+        except discord.NotFound:
+            pass
+
+    def _refusal(
+        self, table: Table, exc: discord.HTTPException, upload: bool = False
+    ) -> ChannelUnusable | None:
+        """What a channel route's error means for the game's channel, if anything."""
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+            self.access.forget(table.channel_id)
+            self.gone(table.channel_id)
+            return Gone(table)
+        forbidden = isinstance(exc, discord.Forbidden)
+        if (
+            forbidden
+            and upload
+            and exc.code == MISSING_PERMISSIONS
+            and not self.access.cached(table)
+        ):
+            self.no_files(table)  # all else allowed, as far as the bot knows
+            return NoFiles(table)
+        if forbidden and exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            # What the gateway's record says it lacks, and what Discord's answer means (so
+            # that no request like this one is tried again while the refusal lasts).
+            said = ("view_channel",) if exc.code == MISSING_ACCESS else self.access.needed(table)
+            self.access.note(
+                table, tuple(dict.fromkeys((*(self.access.cached(table) or ()), *said)))
+            )
+            return Refused(table)
+        return None

@@ -1,0 +1,120 @@
+"""What players are told once an action is committed: its public lines, the launch report,
+hands, panels and turn pings, and the board; and, when the game ended, its close.
+
+Nothing here reaches the store: the action is saved before any of it is told.
+"""
+
+from __future__ import annotations
+
+from bot.game.actions import ActionResult
+from bot.game.clocks import Clocks
+from bot.game.tables import Tables
+from bot.i18n.catalogs import t
+from bot.table import Change, Notice, Notifier, Report, Table
+from bot.views import narration, render
+from engine import Phase
+from engine import events as ev
+
+#: Launch events told in the launch report but left off the board's short history.
+_LAUNCH_DETAIL = (
+    ev.LaunchStep,
+    ev.LaunchStarted,
+    ev.RerollOffered,
+    ev.RerollUsed,
+    ev.RerollDeclined,
+)
+
+
+class Announcer:
+    """Tells the notifier what a committed action changed (see the module docstring)."""
+
+    def __init__(self, notifier: Notifier, tables: Tables, clocks: Clocks) -> None:
+        self.notifier = notifier
+        self.tables = tables
+        self.clocks = clocks
+
+    def committed(
+        self,
+        table: Table,
+        events: list[ev.Event],
+        now: float,
+        actor: int | None,
+        notice: Notice | None = None,
+    ) -> ActionResult:
+        """The action's events told (`notice`, a crewmate's, in place of its usual line)."""
+        game = table.game
+        assert game is not None
+        language = table.language
+        told = [(e, line) for e in events if (line := narration.narrate_event(e, language, notice))]
+        lines = [line for _, line in told]
+        recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
+        narration.tell_recent(table.recent, recent, language)
+        table.seats = list(game.players)
+        self._tell_report(table, events)
+        for player, changes in _hand_changes(events, actor):
+            self.notifier.hand_changed(table, player, changes)
+            if player != actor:
+                self.notifier.panel_changed(table, player)
+        if any(isinstance(e, ev.ReshuffleStarted) for e in events):
+            self.clocks.arm_reshuffle(table)
+        elif game.phase is not Phase.RESHUFFLE:
+            table.reshuffle_ends = None
+        turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
+        for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
+            self.notifier.panel_changed(table, skipped)
+        if turns and turns[-1] != actor:
+            self.notifier.turn_passed(table, turns[-1])
+            self.notifier.panel_changed(table, turns[-1])
+        if game.is_over:
+            table.remaining = table.time_left(now)
+            table.deadline = None
+            table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
+            self.tables.forget(table)
+            if game.outcome.won:
+                left = t(language, "notice.stopped", left=render.duration(table.remaining))
+                lines.append(left)
+                table.recent.append(left)
+            self.notifier.turn_passed(table, None)
+            for player in game.players:
+                self.notifier.hand_changed(table, player, [])
+                self.notifier.panel_changed(table, player)
+        self.notifier.board_changed(table)
+        return ActionResult(table, events, lines)
+
+    def _tell_report(self, table: Table, events: list[ev.Event]) -> None:
+        """A launch starts a report; what follows while it is open continues the same one."""
+        game = table.game
+        report = table.report
+        starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
+        if starts is not None:
+            language = table.language
+            launch = [
+                line for e in events[starts:] if (line := narration.narrate_event(e, language))
+            ]
+            public = [e.seen_by(None) for e in events[starts:]]
+            table.report = report = Report(launch, language, public)
+        elif report is not None and report.open:
+            report.lines += [
+                line for e in events if (line := narration.narrate_event(e, report.language))
+            ]
+            report.events += [e.seen_by(None) for e in events]
+            report.changes += 1
+        else:
+            return
+        report.open = game.phase is Phase.REROLL and not game.is_over
+        self.notifier.report_changed(table)
+
+
+def _hand_changes(events: list[ev.Event], actor: int | None) -> list[tuple[int, list[Change]]]:
+    players: dict[int, None] = {}
+    for event in events:
+        if isinstance(
+            event,
+            ev.CardsDrawn
+            | ev.CardsDiscarded
+            | ev.SectionBuilt
+            | ev.SequenceExtended
+            | ev.PlayerRemoved,
+        ):
+            players.setdefault(event.player)
+    return [(p, narration.hand_changes(events, p, actor)) for p in players]

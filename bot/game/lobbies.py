@@ -1,0 +1,256 @@
+"""Lobbies: opening one (or Play again), seats taken and freed, crewmates, and the start.
+
+Each change is made under the game's lock, as one transaction in the store; a start
+deals the game, arms its clock and sends every player their hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Awaitable, Callable
+
+from bot.errors import UserError
+from bot.game.actions import held
+from bot.game.audience import Audience
+from bot.game.clocks import Clocks
+from bot.game.crewmates import CrewDriver
+from bot.game.tables import Tables
+from bot.i18n.catalogs import t
+from bot.store.records import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    GameRecord,
+    LobbyFull,
+    NotLatest,
+    NotSeated,
+    WrongStatus,
+)
+from bot.store.store import Store
+from bot.table import Table, is_crewmate, next_crewmate
+from bot.views import narration, render
+from engine import MAX_PLAYERS, Game
+
+#: Opens a starting game's thread of its own, once the start is sure: the thread's id, or
+#: None to play in the game's channel (bot.discord.threads).
+Venue = Callable[[Table], Awaitable[int | None]]
+
+
+class Lobbies:
+    """Every channel's lobby, until its game starts (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        audience: Audience,
+        tables: Tables,
+        clocks: Clocks,
+        crew: CrewDriver,
+        *,
+        now: Callable[[], float],
+        seed: int | None,
+    ) -> None:
+        self.store = store
+        self.audience = audience
+        self.tables = tables
+        self.clocks = clocks
+        #: The crewmates' driver, and the notifier through them.
+        self.crew = crew
+        self.now = now
+        #: With a seed, every game is dealt from it and its id (reproducible demos).
+        self.seed = seed
+
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        *,
+        rules: str,
+        difficulty: str,
+        length_seconds: int,
+        host_name: str | None = None,
+    ) -> Table:
+        """A new lobby in the channel, the host in the first seat (with their display name)."""
+        if channel_id in self.tables.by_channel:
+            raise _busy(self.tables.by_channel[channel_id])
+        try:
+            record = await self.store.create_lobby(
+                guild_id,
+                channel_id,
+                host_id,
+                rules,
+                difficulty,
+                length_seconds,
+                now=self.now(),
+                host_name=host_name,
+            )
+        except ChannelBusy:
+            raise UserError("error.channel_busy") from None
+        return await self._opened(record)
+
+    async def play_again(
+        self, game_id: int, channel_id: int, user_id: int, name: str | None = None
+    ) -> Table:
+        """Play again, pressed on an ended game's final board by someone who played it: a
+        lobby like it in its channel, the clicker hosting (Store.play_again)."""
+        if channel_id in self.tables.by_channel:
+            raise _busy(self.tables.by_channel[channel_id])
+        refusals = {
+            ChannelBusy: "error.channel_busy",
+            NotLatest: "again.not_latest",
+            NotSeated: "again.not_a_player",
+            GameNotFound: "error.other_channel",
+            WrongStatus: "error.buttons_over",
+        }
+        try:
+            record = await self.store.play_again(
+                game_id, channel_id, user_id, now=self.now(), host_name=name
+            )
+        except tuple(refusals) as exc:
+            raise UserError(refusals[type(exc)]) from None
+        return await self._opened(record)
+
+    async def _opened(self, record: GameRecord) -> Table:
+        """A lobby just opened, followed from now on in its server's language and cards."""
+        table = Table.from_record(record)
+        table.language, table.cards = await self.audience.server(record.guild_id)
+        self.tables.track(table)
+        return table
+
+    async def join(self, channel_id: int, user_id: int, name: str | None = None) -> Table:
+        """Seat a person in the lobby, with their display name (for the board's picture)."""
+        table = self.tables.table_in(channel_id)
+        async with held(table):
+            if table.status != "lobby":
+                raise UserError("error.started_wait")
+            if user_id in table.seats:
+                raise UserError("error.already_seated")
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("error.full")
+            try:
+                record = await self.store.add_player(table.id, user_id, now=self.now(), name=name)
+            except AlreadySeated:
+                raise UserError("error.already_seated") from None
+            except LobbyFull:
+                raise UserError("error.full") from None
+            table.seats, table.names = list(record.players), dict(record.names)
+        return table
+
+    async def add_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host seats an AI crewmate in the lobby."""
+        table = self.tables.table_in(channel_id)
+        async with held(table):
+            _check_crew_change(table, by)
+            if len(table.seats) >= MAX_PLAYERS:
+                raise UserError("error.full")
+            crewmate = next_crewmate(table.seats)
+            record = await self.store.add_player(table.id, crewmate, now=self.now())
+            table.seats = list(record.players)
+        return table
+
+    async def remove_crewmate(self, channel_id: int, by: int) -> Table:
+        """The host takes back the AI crewmate seated last."""
+        table = self.tables.table_in(channel_id)
+        async with held(table):
+            _check_crew_change(table, by)
+            crewmates = [seat for seat in table.seats if is_crewmate(seat)]
+            if not crewmates:
+                raise UserError("error.no_crewmate")
+            record = await self.store.remove_player(table.id, crewmates[-1])
+            table.seats = list(record.players)
+        return table
+
+    async def unseat(self, table: Table, user_id: int, *, host_refusal: str, absent: str) -> Table:
+        """Free a lobby seat (the host's stays: a lobby always has its host)."""
+        async with held(table):
+            if user_id == table.host_id:
+                raise UserError(host_refusal)
+            try:
+                record = await self.store.remove_player(table.id, user_id)
+            except NotSeated:
+                raise UserError(absent) from None
+            table.seats = list(record.players)
+        return table
+
+    async def cancel(self, table: Table) -> None:
+        """Close a lobby that will not start (abandoned); the game's lock is held."""
+        await self.store.cancel_lobby(table.id, now=self.now())
+        table.status = "abandoned"
+        self.tables.forget(table)
+        self.crew.board_changed(table)
+
+    async def start(
+        self,
+        channel_id: int,
+        user_id: int,
+        start_player: int | None = None,
+        *,
+        venue: Venue | None = None,
+    ) -> Table:
+        """Deal, start the clock and send every player their hand (host only).
+
+        A `venue` may open the game's own thread first: the game then moves there, in the
+        same transaction as its start, and its channel is free for the next lobby.
+        """
+        table = self.tables.table_in(channel_id)
+        async with held(table):
+            if table.status != "lobby":
+                raise UserError("error.started")
+            if user_id != table.host_id:
+                raise UserError("error.host_starts", host=render.mention(table.host_id))
+            if start_player is not None and start_player not in table.seats:
+                raise UserError("error.first_not_seated")
+            seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
+            game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
+            thread = await venue(table) if venue is not None else None
+            now = self.now()
+            deadline = now + table.length_seconds / self.clocks.time_scale
+            state = game.save()
+            record = await self.store.start_game(
+                table.id,
+                seed=seed,
+                start_player=game.active_player,
+                state=state,
+                deadline=deadline,
+                now=now,
+                thread_id=thread,
+            )
+            if thread is not None:
+                self.tables.move(table, thread)
+            table.game, table.stored, table.status = game, state, record.status
+            table.version, table.deadline = record.version, deadline
+            table.recent.append(
+                t(
+                    table.language,
+                    "notice.started",
+                    length=render.duration(table.length_seconds),
+                    player=render.mention(game.active_player),
+                )
+            )
+            self.clocks.arm(table)
+            for player in game.players:
+                self.crew.hand_changed(table, player, [narration.BEGAN])
+            if game.active_player != user_id:
+                self.crew.turn_passed(table, game.active_player)
+            self.crew.wake(table)
+        return table
+
+
+def _check_crew_change(table: Table, by: int) -> None:
+    if table.status != "lobby":
+        raise UserError("error.crew_in_lobby")
+    if by != table.host_id:
+        raise UserError("error.host_seats_crew", host=render.mention(table.host_id))
+
+
+def _busy(table: Table) -> UserError:
+    key = "error.busy_lobby" if table.status == "lobby" else "error.busy_game"
+    return UserError(key, id=table.id)
+
+
+def hash_seed(seed: int, game_id: int) -> int:
+    """A game's seed from the configured one: distinct per game, the same every run."""
+    digest = hashlib.sha256(f"{seed}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -1,0 +1,69 @@
+"""The open lobbies and games this process follows, by game and by channel.
+
+A table is followed from its lobby's opening (or the bot's start) until it ends; a game
+that moves to its own thread is found there from then on.
+"""
+
+from __future__ import annotations
+
+from bot.errors import UserError
+from bot.game.clocks import stop_timers
+from bot.table import Table
+
+
+class Tables:
+    """Every followed table, by game id and by channel (see the module docstring)."""
+
+    def __init__(self, time_scale: float) -> None:
+        self.time_scale = time_scale
+        self.by_id: dict[int, Table] = {}
+        self.by_channel: dict[int, Table] = {}
+        #: Servers whose boards carry no picture (`/apophis config`).
+        self.pictures_off: set[int] = set()
+
+    def table_in(self, channel_id: int) -> Table:
+        """The channel's open lobby or game; UserError when there is none (naming the
+        threads its games play in, if any)."""
+        table = self.by_channel.get(channel_id)
+        if table is None:
+            threads = [
+                f"<#{t.channel_id}>" for t in self.by_id.values() if t.parent_id == channel_id
+            ]
+            if threads:
+                raise UserError("thread.elsewhere", threads=", ".join(threads))
+            raise UserError("error.no_game")
+        return table
+
+    def track(self, table: Table) -> None:
+        """Follow a table that opened (or came back at start-up)."""
+        table.pictures = table.guild_id not in self.pictures_off
+        table.time_scale = self.time_scale
+        self.by_id[table.id] = table
+        self.by_channel[table.channel_id] = table
+
+    def move(self, table: Table, thread: int) -> None:
+        """The game plays in its own thread from now on (its board is yet to be posted there);
+        its channel is free for the next lobby."""
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+        table.parent_id, table.channel_id = table.channel_id, thread
+        table.board_message_id = None
+        self.by_channel[thread] = table
+
+    def forget(self, table: Table) -> None:
+        """The table ended: its timers stop, and it is followed no more."""
+        stop_timers(table)
+        self.by_id.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+
+    def set_pictures(self, guild_id: int, on: bool) -> list[Table]:
+        """Turn board pictures on or off for a server's games; the tables changed."""
+        if on:
+            self.pictures_off.discard(guild_id)
+        else:
+            self.pictures_off.add(guild_id)
+        changed = [t for t in self.by_id.values() if t.guild_id == guild_id and t.pictures != on]
+        for table in changed:
+            table.pictures = on
+        return changed
