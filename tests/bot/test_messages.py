@@ -116,7 +116,8 @@ async def test_the_board_shows_the_whole_table(fake_discord, make_bot):
             "added 🟩 🟥 to the launch sequence",
         ]:
             assert expected in board, expected
-        assert f"<@{scene.id('bob')}> to play: add ♦ to the launch sequence (or draw, or scrap)" in board
+        waits = "to play: add ♦ to the launch sequence (or draw, or scrap)"
+        assert f"<@{scene.id('bob')}> {waits}" in board
         scene.assert_no_cards_in_public()
 
 
