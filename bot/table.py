@@ -161,6 +161,11 @@ class Table:
         """Whether the board and launch reports carry pictures here and now."""
         return self.pictures and self.files
 
+    def on_autopilot(self, player: int) -> bool:
+        """Whether the board marks `player`'s seat as played by the autopilot (never once
+        the game has ended)."""
+        return self.open and player in self.autopilot
+
     def time_left(self, now: float) -> float | None:
         if self.deadline is not None:
             return max(self.deadline - now, 0.0)

@@ -95,7 +95,7 @@ def seat_names(table: Table, view: PublicView) -> tuple[str, ...]:
     autopilot says so)."""
     return tuple(
         t(table.language, "autopilot.seat", name=table.name_of(seat.player))
-        if seat.player in table.autopilot
+        if table.on_autopilot(seat.player)
         else table.name_of(seat.player)
         for seat in view.seats
     )

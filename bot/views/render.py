@@ -255,7 +255,7 @@ def board_embed(
         marker = "▶️" if seat.player == view.active_player else "▫️"
         held = count(language, "count.cards", seat.hand_size)
         mark = f" · {host}" if seat.player == table.host_id else ""
-        if seat.player in table.autopilot:
+        if table.on_autopilot(seat.player):
             mark += f" · {t(language, 'autopilot.mark')}"
         seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
     embed.add_field(

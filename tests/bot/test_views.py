@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.table import Table
-from bot.views import panel, render
+from bot.views import attachments, panel, render
 from bot.views.message import Message
 from tests.engine.helpers import table as position
 
@@ -87,3 +87,19 @@ def test_the_hint_button_is_enabled_exactly_when_the_crew_policy_has_advice():
     table.game.phase, table.game.pending = phases.RESHUFFLE, {"player": 1, "draws_left": 1}
     assert not hint_enabled(table, 1) and not hint_enabled(table, 2)
     assert ":hint" in str(panel.panel_message(table, 1, "en", now=0).components.to_components())
+
+
+def test_a_seat_on_autopilot_is_marked_while_the_game_runs_only():
+    table = table_with(hands=[["2H"], ["2C"]])
+    table.autopilot.add(2)
+    view = table.game.public_view()
+
+    def players() -> str:
+        (field,) = [f for f in render.board_embed(table, view, 60).fields if f.name == "Players"]
+        return field.value
+
+    assert "on autopilot" in players().split("\n")[1]
+    assert attachments.seat_names(table, view) == ("#1", "#2 (autopilot)")
+    table.status = "finished"  # the final board marks no seat, whoever played it last
+    assert "autopilot" not in players()
+    assert attachments.seat_names(table, view) == ("#1", "#2")
