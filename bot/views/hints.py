@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.views.narration import scrap_reason
-from bot.views.render import and_list, cards_text, plan_text, suit_marks
+from bot.views.render import and_list, cards_text, percent, plan_text, suit_marks
 from engine import Colour, Phase, Size
 from engine.crew import Decision, decide
 
@@ -78,9 +78,8 @@ def decision_text(decision: Decision, language: str, style: str) -> str:
 
 
 def _odds(params: dict[str, Any], language: str) -> str:
-    damage = round(params["damage"] * 100)
+    damage = percent(params["damage"], language)
     if params.get("deflect"):
-        return t(
-            language, "hint.odds_deflect", damage=damage, deflect=round(params["deflect"] * 100)
-        )
+        deflect = percent(params["deflect"], language)
+        return t(language, "hint.odds_deflect", damage=damage, deflect=deflect)
     return t(language, "hint.odds", damage=damage)

@@ -19,7 +19,15 @@ from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import has, t
 from bot.table import Change, Notice
-from bot.views.render import COLOUR_EMOJI, and_list, cards_text, count, mention, plan_text
+from bot.views.render import (
+    COLOUR_EMOJI,
+    and_list,
+    cards_text,
+    count,
+    mention,
+    percent,
+    plan_text,
+)
 from engine import Colour, Outcome, Size
 from engine import events as ev
 
@@ -133,8 +141,8 @@ def notice_line(event: ev.Event, notice: Notice, language: str) -> str | None:
                 player=mention(p),
                 played=" ".join(COLOUR_EMOJI[Colour(c)] for c in added),
                 length=len(colours),
-                success=round(params["success"] * 100),
-                explode=round(params.get("explode", 0.0) * 100),
+                success=percent(params["success"], language),
+                explode=percent(params.get("explode", 0.0), language),
             )
     return None
 
