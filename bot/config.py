@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
 from bot.store.records import Shards
 from bot.store.sqlite import DEFAULT_DATABASE
@@ -14,6 +16,18 @@ from bot.store.sqlite import DEFAULT_DATABASE
 GLOBAL_RATE = 45.0
 #: Discord's own limit on requests a second, the most APOPHIS_GLOBAL_RATE may be.
 DISCORD_GLOBAL_LIMIT = 50.0
+
+#: The hosts that name this machine: a public URL on one of them binds the web server there only.
+LOCAL_HOSTS = frozenset(("localhost", "127.0.0.1", "::1"))
+#: Where APOPHIS_CLIENT_ID is found.
+CLIENT_HELP = (
+    "It is the Application ID (the OAuth2 page's Client ID) of your application at "
+    "https://discord.com/developers/applications."
+)
+#: APOPHIS_ACTIVITY's words for on and off.
+SWITCH = {word: True for word in ("on", "true", "yes", "1")} | {
+    word: False for word in ("off", "false", "no", "0")
+}
 
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open its "
@@ -28,7 +42,7 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    token: str
+    token: str = field(repr=False)
     database: str
     dev_guild: int | None
     log_level: int
@@ -53,6 +67,22 @@ class Config:
 
     #: Deals every game from this seed (with the game's id), for reproducible demos.
     seed: int | None = None
+    #: The live table (bot.web): the port its web server listens on (None: no web server,
+    #: no live table), the address it binds, and its public base URL (no trailing slash).
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    public_url: str | None = None
+    #: The application's OAuth2 client id and secret, to sign people in to the live table.
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    #: Whether /apophis table and the Table button launch the live table as a Discord
+    #: Activity (the application has Activities enabled), rather than give its link.
+    activity: bool = False
+
+    @property
+    def web(self) -> bool:
+        """Whether the live table is served (a web port is set)."""
+        return self.web_port is not None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -113,6 +143,8 @@ class Config:
             if value and "://" not in value:
                 raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
 
+        web = _web(get)
+
         return cls(
             token=token,
             database=get("APOPHIS_DATABASE") or DEFAULT_DATABASE,
@@ -126,6 +158,7 @@ class Config:
             processes=processes,
             global_rate=global_rate,
             seed=int(seed_text) if seed_text else None,
+            **web,
         )
 
 
@@ -165,3 +198,86 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
             f"{count} (shards are numbered 0 to {count - 1})."
         )
     return count, tuple(sorted(ids))
+
+
+def _web(get: Callable[[str], str]) -> dict[str, Any]:
+    """The live table's settings (APOPHIS_WEB_PORT and the rest), checked together."""
+    port_text, url_text = get("APOPHIS_WEB_PORT"), get("APOPHIS_PUBLIC_URL")
+    client_id, secret = get("APOPHIS_CLIENT_ID") or None, get("APOPHIS_CLIENT_SECRET") or None
+    port = None
+    if port_text:
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise ConfigError(
+                "APOPHIS_WEB_PORT must be a port number from 1 to 65535 (or empty: no live "
+                f"table), not {port_text!r}."
+            )
+        port = int(port_text)
+    if url_text and port is None:
+        raise ConfigError(
+            "APOPHIS_PUBLIC_URL is set but APOPHIS_WEB_PORT is not: the live table is served "
+            "by the bot itself, on that port. Set both, or neither."
+        )
+    public_url = _public_url(url_text) if url_text else None
+    if port is not None and public_url is None:
+        public_url = f"http://localhost:{port}"
+    if client_id is not None and not (client_id.isdigit() and len(client_id) <= 20):
+        raise ConfigError(f"APOPHIS_CLIENT_ID must be a number. {CLIENT_HELP}")
+    if secret is not None and client_id is None:
+        raise ConfigError(
+            "APOPHIS_CLIENT_SECRET is set but APOPHIS_CLIENT_ID is not: set both (the OAuth2 "
+            f"page's Client ID and Client Secret). {CLIENT_HELP}"
+        )
+    activity_text = get("APOPHIS_ACTIVITY").lower() or "off"
+    if activity_text not in SWITCH:
+        raise ConfigError(f"APOPHIS_ACTIVITY must be on or off, not {activity_text!r}.")
+    activity = SWITCH[activity_text]
+    missing = [
+        name
+        for name, value in (("APOPHIS_CLIENT_ID", client_id), ("APOPHIS_WEB_PORT", port))
+        if value is None
+    ]
+    if activity and missing:
+        raise ConfigError(
+            f"APOPHIS_ACTIVITY=on needs {' and '.join(missing)}: the Activity is the live "
+            "table, served by the bot, for the application with that client id "
+            "(see the README's section 'The live table (Discord Activity)')."
+        )
+    host = get("APOPHIS_WEB_HOST")
+    if host and (any(ch.isspace() for ch in host) or "/" in host):
+        raise ConfigError(
+            f"APOPHIS_WEB_HOST must be an address to listen on, such as 0.0.0.0 or "
+            f"127.0.0.1, not {host!r}."
+        )
+    if not host:  # only this machine, for a table only this machine can reach
+        local = public_url is None or urlsplit(public_url).hostname in LOCAL_HOSTS
+        host = "127.0.0.1" if local else "0.0.0.0"
+    return {
+        "web_port": port,
+        "web_host": host,
+        "public_url": public_url,
+        "client_id": client_id,
+        "client_secret": secret,
+        "activity": activity,
+    }
+
+
+def _public_url(text: str) -> str:
+    """APOPHIS_PUBLIC_URL checked: http(s)://host[:port][/path], without a trailing slash."""
+    wrong = ConfigError(
+        "APOPHIS_PUBLIC_URL must be the address people reach the live table at, such as "
+        f"https://apophis.example.com or http://localhost:8080, not {text!r}."
+    )
+    try:
+        parts = urlsplit(text)
+        usable = (
+            parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and parts.port != 0  # read: a port out of range raises
+            and parts.username is None
+            and not any(ch.isspace() or ch in "?#" for ch in text)
+        )
+    except ValueError:
+        usable = False
+    if not usable:
+        raise wrong
+    return text.rstrip("/")

@@ -48,7 +48,7 @@ def next_crewmate(seats: list[int]) -> int:
 
 
 class Notifier(Protocol):
-    """What the service needs from the Discord side (see bot.discord.outbox.Outbox)."""
+    """What the service tells of every change (bot.discord.outbox.Outbox, bot.web.feed.Feed)."""
 
     def board_changed(self, table: Table) -> None: ...
 
@@ -132,6 +132,9 @@ class Table:
     #: lets the bot attach files (without it the board is in words).
     pictures: bool = True
     files: bool = True
+    #: Whether the live table (bot.web) is served: the lobby and the board carry a Table
+    #: button (set by bot.discord.cogs.tables as the table is followed).
+    web: bool = False
     #: People's display names by user id, as they took their seats.
     names: dict[int, str] = field(default_factory=dict)
     #: People invited back to this lobby by Play again, in the order of their seats.
@@ -195,3 +198,42 @@ class Table:
             table.game, table.stored = Game.restore(record.state), record.state
             table.seats = list(table.game.players)
         return table
+
+
+class Fanout:
+    """Several notifiers told as one: the Discord outbox and the web table (bot.web)."""
+
+    def __init__(self, *notifiers: Notifier) -> None:
+        self.notifiers = notifiers
+
+    def board_changed(self, table: Table) -> None:
+        for notifier in self.notifiers:
+            notifier.board_changed(table)
+
+    def board_outdated(self, table: Table) -> None:
+        for notifier in self.notifiers:
+            notifier.board_outdated(table)
+
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
+        for notifier in self.notifiers:
+            notifier.hand_changed(table, player, changes)
+
+    def panel_changed(self, table: Table, player: int) -> None:
+        for notifier in self.notifiers:
+            notifier.panel_changed(table, player)
+
+    def turn_passed(self, table: Table, player: int | None) -> None:
+        for notifier in self.notifiers:
+            notifier.turn_passed(table, player)
+
+    def report_changed(self, table: Table) -> None:
+        for notifier in self.notifiers:
+            notifier.report_changed(table)
+
+    def post(self, table: Table, content: str) -> None:
+        for notifier in self.notifiers:
+            notifier.post(table, content)
+
+    def flush(self, table: Table) -> None:
+        for notifier in self.notifiers:
+            notifier.flush(table)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
     ("bot.__main__", "bot.app"),  # start-up: reads the configuration, runs the client
-    ("bot.discord",),  # client, cogs, inputs, outbox, tokens, DMs
+    ("bot.discord", "bot.web"),  # client, cogs, inputs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language
     ("bot.views",),  # what players read, as Discord's JSON

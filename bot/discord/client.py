@@ -31,8 +31,9 @@ from bot.i18n.catalogs import CommandTranslator, t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy
 from bot.store.store import Store
-from bot.table import Table
+from bot.table import Fanout, Notifier, Table
 from bot.views.render import duration
+from bot.web.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ LAST_IDENTIFY = "last_identify"
 #: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
 IDENTIFY_LOCK = 0x41504F02
 COMMANDS_HASH_KEY = "commands_hash"
+#: The command type of an Activity's entry point ("Launch"), which Discord makes itself.
+ENTRY_POINT_COMMAND = 4
 #: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
 RATE_LIMIT_SWEEP_SECONDS = 60.0
 
@@ -129,6 +132,7 @@ class ApophisBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self.outbox: Outbox
         self.service: GameService
+        self.web: WebTable | None = None
         self._heartbeat: asyncio.Task | None = None
         #: shard id -> its turn to IDENTIFY, while READY has not answered it.
         self._identify_turns: dict[int | None, Turn] = {}
@@ -178,9 +182,14 @@ class ApophisBot(commands.AutoShardedBot):
             rate=self.config.global_rate,
             gone=lambda channel_id: self._spawn(self.channel_deleted(channel_id)),
         )
+        #: The live table on the web (bot.web), when APOPHIS_WEB_PORT is set.
+        self.web = WebTable(self.config) if self.config.web_port is not None else None
+        notifier: Notifier = self.outbox
+        if self.web is not None:  # every change reaches the channel and the web clients
+            notifier = Fanout(self.outbox, self.web.feed)
         self.service = GameService(
             self.store,
-            self.outbox,
+            notifier,
             self.audience,
             time_scale=self.config.time_scale,
             seed=self.config.seed,
@@ -192,6 +201,8 @@ class ApophisBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
         await self.resume_games()
+        if self.web is not None:
+            await self.web.start(self.service, self.config.web_host, self.config.web_port)
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def resume_games(self) -> None:
@@ -332,11 +343,21 @@ class ApophisBot(commands.AutoShardedBot):
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        synced = await self.tree.sync(guild=guild)
+        if guild is None and self.config.activity:
+            synced = await self._sync_beside_entry_point(payload)
+        else:
+            synced = await self.tree.sync(guild=guild)
         await self.store.set_meta(COMMANDS_HASH_KEY, digest)
         log.info(
             "synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else ""
         )
+
+    async def _sync_beside_entry_point(self, payload: list[dict]) -> list[dict]:
+        """Sync the global commands, keeping the Activity's Launch command: Discord makes it
+        when Activities are enabled, and refuses a bulk overwrite that would drop it."""
+        existing = await self.http.get_global_commands(self.application_id)
+        entry = [c for c in existing if c.get("type") == ENTRY_POINT_COMMAND]
+        return await self.http.bulk_upsert_global_commands(self.application_id, payload + entry)
 
     async def _beat(self) -> None:
         while True:
@@ -407,6 +428,8 @@ class ApophisBot(commands.AutoShardedBot):
                         "a crash, from the last heartbeat"
                     )
                 await self.outbox.close(OUTBOX_GRACE)
+            if self.web is not None:
+                await self.web.stop()
         finally:
             try:
                 await super().close()

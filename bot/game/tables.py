@@ -6,6 +6,8 @@ that moves to its own thread is found there from then on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.errors import UserError
 from bot.game.clocks import stop_timers
 from bot.table import Table
@@ -20,6 +22,8 @@ class Tables:
         self.by_channel: dict[int, Table] = {}
         #: Servers whose boards carry no picture (`/apophis config`).
         self.pictures_off: set[int] = set()
+        #: Told of every table followed from now on (the web table shows a new lobby).
+        self.watchers: list[Callable[[Table], None]] = []
 
     def table_in(self, channel_id: int) -> Table:
         """The channel's open lobby or game; UserError when there is none (naming the
@@ -40,6 +44,8 @@ class Tables:
         table.time_scale = self.time_scale
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
+        for watcher in self.watchers:
+            watcher(table)
 
     def move(self, table: Table, thread: int) -> None:
         """The game plays in its own thread from now on (its board is yet to be posted there);

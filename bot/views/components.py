@@ -35,10 +35,12 @@ CUSTOM_ID = re.compile(
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
-#: Discord's button styles.
-PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
+#: Discord's button styles (a link button opens its URL: it has no custom id).
+PRIMARY, SECONDARY, SUCCESS, DANGER, LINK = 1, 2, 3, 4, 5
 ACTION_ROW, BUTTON, SELECT = 1, 2, 3
 BUTTONS_PER_ROW = 5
+#: The live table's emoji, on its Table button and its link.
+LIVE = "🎮"
 
 
 class Components:
@@ -92,6 +94,14 @@ def button(
         item["emoji"] = {"name": emoji}
     if disabled:
         item["disabled"] = True
+    return item
+
+
+def link_button(label: str, url: str, *, emoji: str | None = None) -> dict[str, Any]:
+    """A button that opens `url` in the reader's browser; Discord sends us no click."""
+    item: dict[str, Any] = {"type": BUTTON, "style": LINK, "label": label[:80], "url": url}
+    if emoji:
+        item["emoji"] = {"name": emoji}
     return item
 
 
@@ -152,7 +162,8 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> Message:
-    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play."""
+    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play,
+    and Table where the live table is served."""
     items = []
     language = table.language
     if table.status == "lobby":
@@ -164,7 +175,24 @@ def lobby_message(table: Table) -> Message:
             button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
         ]
+        items += table_buttons(table, 0)
     return Message(embed=render.lobby_embed(table), components=rows(*items))
+
+
+def table_buttons(table: Table, version: int) -> list[dict[str, Any]]:
+    """Table, which opens the channel's live table (bot.web), where it is served (else none)."""
+    if not table.web:
+        return []
+    return [button(table.id, version, "table", t(table.language, "button.table"), emoji=LIVE)]
+
+
+def table_link(url: str, language: str) -> Message:
+    """The live table's link, to open in a browser (answered privately to Table)."""
+    label = t(language, "table.link.button")
+    return Message(
+        content=t(language, "table.link"),
+        components=rows(link_button(label, url, emoji=LIVE)),
+    )
 
 
 def drawn_version(table: Table) -> int:
@@ -200,7 +228,10 @@ def board_message(
         again = t(language, "again.button")
         return Message(
             embed=embed,
-            components=rows(button(gid, version, "again", again, emoji="🔁", style=PRIMARY)),
+            components=rows(
+                button(gid, version, "again", again, emoji="🔁", style=PRIMARY),
+                *table_buttons(table, version),
+            ),
         )
     items = []
     if view.phase is Phase.DISCARD:
@@ -238,6 +269,7 @@ def board_message(
         ]
     label = t(language, "button.hand")
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
+    items += table_buttons(table, version)
     return Message(embed=embed, components=rows(*items))
 
 

@@ -341,9 +341,10 @@ def needed_suits(view: PublicView) -> list[Colour]:
     return [c for c in Colour if c not in view.sequence]
 
 
-def next_step(table: Table, view: PublicView, now: float) -> str:
-    """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence...")."""
-    language = table.language
+def next_step(table: Table, view: PublicView, now: float, language: str | None = None) -> str:
+    """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence..."), in
+    `language` (the server's unless given)."""
+    language = language or table.language
     player = mention(view.active_player)
     if view.phase is Phase.DISCARD:
         n = (view.pending or {}).get("count", 1)

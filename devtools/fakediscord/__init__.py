@@ -48,7 +48,9 @@ and ``select`` sends what a tampered client could: option values outside the
 declaration, a server-only command from a DM, custom ids and select values the message
 never offered, on any message (another user's ephemeral one included). A message sent
 as an interaction's response or follow-up carries ``interaction_metadata`` (who
-interacted), as on Discord.
+interacted), as on Discord. A LAUNCH_ACTIVITY response (type 12, to a command or a
+click) creates no message; the interaction records it (``response_type`` 12, and the
+``activity_instance_id`` it launched).
 
 Discord's ordinary answers are given without being violations: DMs to a user whose
 DMs are closed get 403, code 50007; an ephemeral message is unknown to the channel
@@ -79,12 +81,23 @@ archive or lock them as moderators (``fake.set_thread``), find a message's threa
 thread, type 11); the bot gets THREAD_CREATE, THREAD_UPDATE and THREAD_DELETE, and
 GUILD_CREATE lists the active threads.
 
+OAuth2 (devtools.fakediscord.oauth), for a web client signed in through Discord:
+``fake.oauth.issue_code(user, redirect_uri=None)`` gives a code as the Embedded App SDK's
+``authorize`` would, and ``GET fake.url + "/oauth2/authorize?client_id=...&response_type=code
+&redirect_uri=...&scope=identify&state=..."`` redirects at once with a code for
+``fake.oauth.browser_user``. ``POST {api_base_url}/oauth2/token`` (form-encoded, with
+``fake.oauth.client_id`` and ``fake.oauth.client_secret``, default "fake-client-secret")
+exchanges a code (single use, 10 minutes) for an access token, and ``GET /users/@me`` with
+``Authorization: Bearer <token>`` answers that user, ``locale`` included (``add_member(...,
+locale="fr")``); errors are Discord's (400 ``invalid_grant``, 401 ``invalid_client``).
+
 Build the world before connecting: guilds, channels and members added later are
 not announced over the gateway. Messages the bot sends are recorded, not
 dispatched back to it as MESSAGE_CREATE events.
 """
 
 from .commands import InvalidInvocation
+from .oauth import OAuth2
 from .plugin import SchemaCheckSkipped
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .server import FakeDiscord, RequestRecord
@@ -111,6 +124,7 @@ __all__ = [
     "InvalidInvocation",
     "Member",
     "Message",
+    "OAuth2",
     "RequestRecord",
     "RequestValidator",
     "Role",

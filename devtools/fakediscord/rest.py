@@ -56,6 +56,10 @@ Uploads = dict[int, tuple[str, str | None, bytes]]
 _CONTENT_FIELDS = ("content", "embeds", "components")
 
 
+#: The command type of an Activity's entry point ("Launch"), made by Discord itself.
+ENTRY_POINT = 4
+
+
 class CallbackType(IntEnum):
     """Interaction callback types."""
 
@@ -64,12 +68,13 @@ class CallbackType(IntEnum):
     DEFERRED_UPDATE_MESSAGE = 6
     UPDATE_MESSAGE = 7
     MODAL = 9
+    LAUNCH_ACTIVITY = 12
 
 
 #: Which initial responses Discord accepts for each kind of interaction.
 _ALLOWED_CALLBACKS = {
-    InteractionType.APPLICATION_COMMAND: {4, 5, 9},
-    InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+    InteractionType.APPLICATION_COMMAND: {4, 5, 9, 12},
+    InteractionType.MESSAGE_COMPONENT: {4, 5, 6, 7, 9, 12},
 }
 
 
@@ -81,6 +86,8 @@ class Route:
     template: str
     handler: str
     counts_global: bool = True
+    #: Whether a user's OAuth2 access token (``Authorization: Bearer``) may call it too.
+    bearer: bool = False
 
     @property
     def key(self) -> str:
@@ -96,7 +103,7 @@ _MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 #: Every route the fake implements, in matching order (``@original`` before ``{message_id}``).
 #: Interaction callbacks and the interaction webhooks do not count against the global limit.
 ROUTES = (
-    Route("GET", "/users/@me", "get_current_user"),
+    Route("GET", "/users/@me", "get_current_user", bearer=True),
     Route("GET", "/oauth2/applications/@me", "get_application"),
     Route("GET", "/gateway", "get_gateway"),
     Route("GET", "/gateway/bot", "get_gateway"),
@@ -142,7 +149,10 @@ class RestApi(ThreadRoutes):
     # -- login and gateway discovery -------------------------------------------------
 
     async def get_current_user(self, request: web.Request) -> web.Response:
-        """GET /users/@me: the bot user (login)."""
+        """GET /users/@me: the bot user (login), or the user of an OAuth2 bearer token."""
+        user = self._fake.oauth.bearer_user(request)
+        if user is not None:
+            return json_response(user.private_payload())
         return json_response(self._world.bot.payload())
 
     async def get_application(self, request: web.Request) -> web.Response:
@@ -194,6 +204,10 @@ class RestApi(ThreadRoutes):
         world = self._world
         previous = world.guild_commands.get(guild_id, []) if guild_id else world.global_commands
         ids = {command["name"]: command["id"] for command in previous}
+        kept = {body["name"] for body in request[BODY] or []}
+        if any(c["type"] == ENTRY_POINT and c["name"] not in kept for c in previous):
+            # The Activity's Launch command cannot be dropped by a bulk overwrite.
+            raise DiscordError(400, 50240, "You cannot remove this app's Primary Entry Point")
         synced = []
         for body in request[BODY] or []:
             command = {
@@ -335,6 +349,9 @@ class RestApi(ThreadRoutes):
             reply["interaction"]["response_message_id"] = str(message.id)
             if body["type"] != CallbackType.DEFERRED_UPDATE_MESSAGE:
                 reply["resource"]["message"] = self._payload(message)
+        if interaction.activity_instance_id is not None:  # the Activity, launched
+            reply["interaction"]["activity_instance_id"] = interaction.activity_instance_id
+            reply["resource"]["activity_instance"] = {"id": interaction.activity_instance_id}
         return json_response(reply)
 
     def _attempt(self, interaction: Interaction, body: dict[str, Any], status: int) -> None:
@@ -380,6 +397,8 @@ class RestApi(ThreadRoutes):
             message = interaction.source_message
             if kind == CallbackType.UPDATE_MESSAGE:
                 self._edit(message, request, body=data)
+        elif kind == CallbackType.LAUNCH_ACTIVITY:  # no message: the Activity opens
+            interaction.activity_instance_id = f"i-{self._world.snowflake()}"
         interaction.response_type, interaction.response_data = kind, data
         interaction.message = message
         self._world.notifier.bump()

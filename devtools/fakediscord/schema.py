@@ -1,4 +1,4 @@
-"""Checks the bot's request bodies against Discord's published OpenAPI description.
+"""Checks bodies against Discord's OpenAPI description: the bot's requests, the fake's answers.
 
 The description lives outside the repository, in ``../shared/discord-openapi.json``
 relative to the repository root. When it is absent, :class:`RequestValidator`
@@ -26,6 +26,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OPENAPI_PATH = REPO_ROOT.parent / "shared" / "discord-openapi.json"
 
 _DOCUMENT_URI = "urn:discord-openapi"
+#: Where a request or response body's schema sits, below its operation's part.
+_JSON_SCHEMA = ("content", "application/json", "schema")
 
 
 def _pointer(*parts: str) -> str:
@@ -118,11 +120,25 @@ class RequestValidator:
         schemas (``components/schemas/<name>``); None if it is valid, or when skipping."""
         if self._document is None:
             return None
-        pointer = _pointer("components", "schemas", name)
-        validator = Draft202012Validator(
+        return self._check(_pointer("components", "schemas", name), value)
+
+    def validate_response(
+        self, method: str, path_template: str, body: Any, *, status: str = "200"
+    ) -> SchemaProblem | None:
+        """Check a response body against what the description says this operation answers
+        with ``status``; None if it is valid, or when skipping."""
+        if self._document is None:
+            return None
+        responses = ("paths", path_template, method.lower(), "responses", status)
+        return self._check(_pointer(*responses, *_JSON_SCHEMA), body)
+
+    def _schema_validator(self, pointer: str) -> Draft202012Validator:
+        return Draft202012Validator(
             {"$ref": f"{_DOCUMENT_URI}#/{pointer}"}, registry=self._registry
         )
-        errors = list(validator.iter_errors(value))
+
+    def _check(self, pointer: str, value: Any) -> SchemaProblem | None:
+        errors = list(self._schema_validator(pointer).iter_errors(value))
         return _most_specific(errors) if errors else None
 
     def _validator(self, method: str, path_template: str) -> Draft202012Validator | None:
@@ -137,12 +153,8 @@ class RequestValidator:
         operation = self._document["paths"][path_template][method]
         if "application/json" not in operation.get("requestBody", {}).get("content", {}):
             return None
-        pointer = _pointer(
-            "paths", path_template, method, "requestBody", "content", "application/json", "schema"
-        )
-        return Draft202012Validator(
-            {"$ref": f"{_DOCUMENT_URI}#/{pointer}"}, registry=self._registry
-        )
+        pointer = _pointer("paths", path_template, method, "requestBody", *_JSON_SCHEMA)
+        return self._schema_validator(pointer)
 
 
 @functools.cache

@@ -32,6 +32,7 @@ from .commands import (
     interaction_member_fields,
 )
 from .gateway import Gateway
+from .oauth import TOKEN_PATH, OAuth2
 from .rest import BODY, FILES, ROUTES, DiscordError, RestApi, Route, Uploads, json_response
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .state import (
@@ -63,6 +64,7 @@ ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
 _ROUTES_BY_KEY = {route.key: route for route in ROUTES}
+_API_TOKEN_PATH = API_PREFIX + TOKEN_PATH
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class FakeDiscord(ThreadControls):
         self.keep_history = keep_history
         #: The token the bot must log in with.
         self.bot_token = "fake." + secrets.token_urlsafe(24)
+        #: The application's OAuth2: client id and secret, codes, the browser's user.
+        self.oauth = OAuth2(self.world, self.now)
         #: Recorded rule breaches not yet claimed by :meth:`expect_violation`.
         self.violations: list[Violation] = []
         #: Every REST request the bot made, in order.
@@ -176,6 +180,7 @@ class FakeDiscord(ThreadControls):
         """Listen on 127.0.0.1 at a free port and start recording discord.py errors."""
         app = web.Application(middlewares=[self._middleware()])
         app.router.add_get(GATEWAY_PATH, self.gateway.handle)
+        app.router.add_routes(self.oauth.routes(API_PREFIX))
         for route in ROUTES:
             app.router.add_route(
                 route.method, API_PREFIX + route.template, self._rest.handler(route)
@@ -304,12 +309,22 @@ class FakeDiscord(ThreadControls):
         guild.channels[channel.id] = self.world.channels[channel.id] = channel
         return channel
 
-    def add_user(self, name: str, *, user_id: int | None = None, dms_open: bool = True) -> User:
-        """Add a user (not in any guild yet); an existing ``user_id`` is returned as is."""
+    def add_user(
+        self,
+        name: str,
+        *,
+        user_id: int | None = None,
+        dms_open: bool = True,
+        locale: str = "en-US",
+    ) -> User:
+        """Add a user (not in any guild yet); an existing ``user_id`` is returned as is.
+
+        ``locale`` is the language chosen in their Discord client (``User.locale``).
+        """
         world = self.world
         if user_id in world.users:
             return world.users[user_id]
-        user = User(user_id or world.snowflake(), name, dms_open=dms_open)
+        user = User(user_id or world.snowflake(), name, dms_open=dms_open, locale=locale)
         world.users[user.id] = user
         return user
 
@@ -321,13 +336,14 @@ class FakeDiscord(ThreadControls):
         user_id: int | None = None,
         roles: Iterable[Role | str] = (),
         dms_open: bool = True,
+        locale: str = "en-US",
     ) -> Member:
         """Add a user (new, or ``user_id``) to a guild with the given roles (records or names).
 
         The member's permissions are those of @everyone and their roles, as on Discord.
         """
         guild = self.world.guild(guild)
-        user = self.add_user(name, user_id=user_id, dms_open=dms_open)
+        user = self.add_user(name, user_id=user_id, dms_open=dms_open, locale=locale)
         role_ids = [r.id if isinstance(r, Role) else guild.role_named(r).id for r in roles]
         member = guild.members[user.id] = Member(user, guild.id, role_ids)
         return member
@@ -705,7 +721,8 @@ class FakeDiscord(ThreadControls):
         async def middleware(
             request: web.Request, handler: Callable[..., Any]
         ) -> web.StreamResponse:
-            if not request.path.startswith(API_PREFIX + "/"):
+            # The token exchange is form-encoded and outside the OpenAPI description.
+            if not request.path.startswith(API_PREFIX + "/") or request.path == _API_TOKEN_PATH:
                 return await handler(request)
             route = self._route_of(request)
             if route is None:
@@ -723,7 +740,7 @@ class FakeDiscord(ThreadControls):
                     request.path,
                     self.now(),
                     response.status,
-                    route.counts_global,
+                    route.counts_global and not _is_bearer(request),
                     len(request.get(FILES) or {}),
                 )
             )
@@ -739,6 +756,12 @@ class FakeDiscord(ThreadControls):
         template = request.match_info.route.resource.canonical.removeprefix(API_PREFIX)
         return _ROUTES_BY_KEY[f"{request.method} {template}"]
 
+    def _authorized(self, request: web.Request, route: Route) -> bool:
+        """The bot's token, or a live OAuth2 access token on a route that takes one."""
+        if request.headers.get(hdrs.AUTHORIZATION) == f"Bot {self.bot_token}":
+            return True
+        return route.bearer and self.oauth.bearer_user(request) is not None
+
     async def _answer(
         self, request: web.Request, route: Route, handler: Callable[..., Any]
     ) -> web.StreamResponse:
@@ -753,10 +776,7 @@ class FakeDiscord(ThreadControls):
                 self._failures.remove(failure)
             body = {"code": failure.code, "message": f"{failure.status}: injected failure"}
             return json_response(body, status=failure.status)
-        if (
-            route.counts_global
-            and request.headers.get(hdrs.AUTHORIZATION) != f"Bot {self.bot_token}"
-        ):
+        if route.counts_global and not self._authorized(request, route):
             return json_response({"code": 0, "message": "401: Unauthorized"}, status=401)
         try:
             request[BODY], request[FILES] = await _read_body(request)
@@ -784,6 +804,12 @@ class FakeDiscord(ThreadControls):
             # rather than 500, which discord.py would retry for seconds.
             self.record_violation(ViolationKind.FAKE_ERROR, traceback.format_exc(), request)
             return json_response({"code": 0, "message": "fake Discord error"}, status=400)
+
+
+def _is_bearer(request: web.Request) -> bool:
+    """Whether a user's OAuth2 token made the request (it does not count against the bot's
+    global limit)."""
+    return request.headers.get(hdrs.AUTHORIZATION, "").startswith("Bearer ")
 
 
 def _rate_limited(route: Route, limit: _RateLimit) -> web.Response:

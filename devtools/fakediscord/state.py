@@ -175,6 +175,16 @@ class User:
             "public_flags": 0,
         }
 
+    def private_payload(self) -> dict[str, Any]:
+        """The user object ``GET /users/@me`` gives the user's own OAuth2 token (``identify``)."""
+        return {
+            **self.payload(),
+            "flags": 0,
+            "mfa_enabled": False,
+            "locale": self.locale,
+            "premium_type": 0,
+        }
+
 
 @dataclass
 class Role:
@@ -595,7 +605,9 @@ class Interaction:
     ``response_type``/``response_data`` describe the accepted initial response,
     ``message`` is the message that response created or edited (the clicked
     message for component updates), ``followups`` the follow-up messages, and
-    ``attempts`` every initial-response request, accepted or refused.
+    ``attempts`` every initial-response request, accepted or refused. A LAUNCH_ACTIVITY
+    response (type 12) creates no message: ``activity_instance_id`` names the Activity
+    instance it launched.
     """
 
     id: int
@@ -614,6 +626,8 @@ class Interaction:
     attempts: list[ResponseAttempt] = field(default_factory=list)
     #: Set by ``FakeDiscord.expire_token``: Discord answers 401, code 50027, from now on.
     token_expired: bool = False
+    #: The Activity instance a LAUNCH_ACTIVITY response launched (None: none).
+    activity_instance_id: str | None = None
 
     @property
     def responded(self) -> bool:

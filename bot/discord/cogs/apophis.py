@@ -13,6 +13,7 @@ from bot.discord.answers import clicked_board, send_reason, speaks
 from bot.discord.cogs.lobbies import Lobbies
 from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
+from bot.discord.cogs.tables import LiveTable
 from bot.discord.threads import Opening
 from bot.errors import UserError
 from bot.game.audience import look
@@ -71,12 +72,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 @app_commands.guild_only()
-class Apophis(commands.GroupCog, Replays, Records, Lobbies, group_name="apophis"):
+class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
     def __init__(self, bot: ApophisBot) -> None:
         self.bot = bot
         super().__init__()
+        self.offer_live_table()
 
     @property
     def service(self):
@@ -163,7 +165,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, group_name="apophis"
         if action == "start" and result.parent_id is not None:
             await self.started_in_thread(interaction, result)
             return
-        self.bot.outbox.board_changed(result)
+        self.bot.service.notifier.board_changed(result)
         if action == "start":  # the host's own panel, to play from at once
             shown = result.version
             said = [t(language, "reply.started"), opening and opening.note(language)]
@@ -211,7 +213,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, group_name="apophis"
         board first; the host is pointed there (on the lobby they clicked, or privately)."""
         outbox = self.bot.outbox
         outbox.moved(table, lobby_shown=clicked)
-        outbox.board_changed(table)
+        self.bot.service.notifier.board_changed(table)
         if clicked:
             await interaction.response.edit_message(**lobby_line(table).kwargs())
         else:
@@ -339,7 +341,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, group_name="apophis"
             rest = [line for line in result.lines if line != removed_line]
             said = [t(table.language, "told.removed", count=removal.cards, **words), *rest]
         else:
-            self.bot.outbox.board_changed(result)
+            self.bot.service.notifier.board_changed(result)
             said = [t(table.language, "told.removed_lobby", **words)]
         response = await interaction.response.send_message(
             "\n".join(said), allowed_mentions=NO_MENTIONS

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import inputs
+from bot.discord import inputs, plays
 from bot.discord.answers import clicked_board, release, send_reason, speaks
 from bot.discord.inputs import Click, parse_cards
 from bot.errors import StaleBoard, UserError
@@ -106,7 +106,7 @@ class Play(commands.Cog):
     async def hint(self, interaction: discord.Interaction) -> None:
         try:
             table = self.service.table_in(interaction.channel_id)
-            self.check_player(table, interaction.user.id)
+            plays.check_player(table, interaction.user.id)
             line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
         except UserError as exc:
             await send_reason(interaction, exc)
@@ -181,18 +181,11 @@ class Play(commands.Cog):
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
         try:
             table = self.service.table_in(interaction.channel_id)
-            self.check_player(table, interaction.user.id)
+            plays.check_player(table, interaction.user.id)
         except UserError as exc:
             await send_reason(interaction, exc)
             return
         await self.answer_with_panel(interaction, table, note)
-
-    def check_player(self, table: Table, user_id: int) -> None:
-        game = table.game
-        if game is None:
-            raise UserError("error.no_cards_yet")
-        if user_id not in game.players:
-            raise UserError("error.no_hand")
 
     # ------------------------------------------------------------ components
 
@@ -223,6 +216,9 @@ class Play(commands.Cog):
                 return
             if click.action == "again":  # a final board's: its game has ended, not kept here
                 await self.bot.get_cog("Apophis").play_again(interaction, click)
+                return
+            if click.action == "table":  # the channel's live table, its game in play or not
+                await self.bot.get_cog("Apophis").table_button(interaction, click)
                 return
             if table is None:
                 raise UserError("error.buttons_over")
@@ -284,33 +280,14 @@ class Play(commands.Cog):
         """A click on a hand panel: the panel itself is updated with what happened."""
         user = interaction.user.id
         try:
-            self.check_player(table, user)
+            plays.check_player(table, user)
         except UserError as exc:
             await send_reason(interaction, exc)
             return
         if click.action == "refresh":
             await self.answer_with_panel(interaction, table, update=True)
             return
-        language = speaks(interaction)
-        if click.version != table.version:
-            note = t(language, "note.moved_on")
-            await self.answer_with_panel(interaction, table, note, update=True)
-            return
-        if click.action == "hint":  # the panel itself shows the hint, until the next change
-            note = hints.hint_line(table, user, time.time(), language)
-            await self.answer_with_panel(interaction, table, note, update=True)
-            return
-        action = inputs.panel_move(click)  # forged input: told apart, privately
-        try:
-            result = await self.service.act(
-                interaction.channel_id, user, action, expected_version=click.version
-            )
-        except StaleBoard:
-            note = t(language, "note.moved_on")
-        except UserError as exc:
-            note = f"⚠️ {exc.text(language)}"
-        else:
-            note = narration.private_note(result.events, user, language, table.cards)
+        note = await plays.play(self.service, table, user, click, speaks(interaction))
         await self.answer_with_panel(interaction, table, note, update=True)
 
     async def act_by_button(

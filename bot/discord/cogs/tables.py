@@ -1,0 +1,88 @@
+"""/apophis table and the Table button: the channel's live table (bot.web), opened from Discord.
+
+With Activities enabled (APOPHIS_ACTIVITY=on) Discord launches it in the channel as an
+Activity (the LAUNCH_ACTIVITY response); else it is a link to open in a browser, or, on a
+bot that does not serve it, a word on why there is none. It is the channel's table, a game
+in play or not: without one it shows that, and a lobby can be opened from it later.
+
+`LiveTable` is a base of the /apophis group's cog (bot.discord.cogs.apophis). The Table
+button is on the lobby and the board of every table followed while the live table is
+served (`Table.web`, set here as each is followed); the Play cog, which routes every click
+by its custom id, passes its clicks to `LiveTable.table_button`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.discord import inputs
+from bot.discord.answers import speaks
+from bot.i18n.catalogs import t
+from bot.views import components
+
+if TYPE_CHECKING:
+    from bot.discord.client import ApophisBot
+    from bot.discord.inputs import Click
+    from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+
+def serve_table(table: Table) -> None:
+    """A table followed while the live table is served: its lobby and board offer it."""
+    table.web = True
+
+
+class LiveTable:
+    """The /apophis command and the button that open the channel's live table."""
+
+    bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
+
+    def offer_live_table(self) -> None:
+        """Where the live table is served, every table followed from now on (opened,
+        played again, resumed at start-up) carries the Table button."""
+        if self.bot.config.web:
+            self.bot.service.registry.watchers.append(serve_table)
+
+    @app_commands.command(description="Open this channel's live table, in Discord or a browser.")
+    @app_commands.guild_only()
+    async def table(self, interaction: discord.Interaction) -> None:
+        await self.open_live_table(interaction)
+
+    async def table_button(self, interaction: discord.Interaction, click: Click) -> None:
+        """Table, pressed on a lobby or a board (a final one too, its game ended)."""
+        table = self.bot.service.tables.get(click.game)
+        board = table.board_message_id if table is not None else None
+        problem = inputs.source_problem(click, interaction.message, interaction.user.id, board)
+        if problem is not None:  # a forged click: only from a lobby or board of that game
+            raise problem
+        await self.open_live_table(interaction)
+
+    async def open_live_table(self, interaction: discord.Interaction) -> None:
+        """The live table of the channel: launched as an Activity, or its link, privately;
+        or why there is none."""
+        config, language = self.bot.config, speaks(interaction)
+        if config.activity:
+            try:
+                await interaction.response.launch_activity()
+                return
+            except discord.HTTPException as exc:  # Activities not enabled for the application?
+                log.warning(
+                    "Discord refused to launch the Activity (%s %s): is it enabled in the "
+                    "developer portal? Answered with the table's link instead",
+                    exc.status,
+                    exc.code,
+                )
+        if config.web:
+            url = f"{config.public_url}/?channel={interaction.channel_id}"
+            message = components.table_link(url, language)
+            await interaction.response.send_message(**message.kwargs(), ephemeral=True)
+            return
+        said = [t(language, "table.off")]
+        if interaction.permissions.manage_guild:  # who may ask whoever runs the bot
+            said.append(t(language, "table.off.setup"))
+        await interaction.response.send_message("\n".join(said), ephemeral=True)

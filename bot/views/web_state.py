@@ -1,0 +1,251 @@
+"""The live table as the web client reads it: a channel's table as JSON, for one viewer.
+
+Pure, like the rest of bot.views: built from the table, the engine's views and the
+clock, nothing else. The public part (`public`) is the same for every viewer who reads
+the same language; a seated player adds their own part (`private`): their hand and
+exactly the hand panel's moves (bot.views.panel), as Discord's component JSON, whose
+custom ids the web client sends back to play them. No other hand is ever in it: the
+public part comes from `Game.public_view()`, a player's from `Game.view_for(player)`.
+The protocol is told in bot.web's docstring.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n.catalogs import t
+from bot.i18n.notation import card_text
+from bot.table import is_crewmate
+from bot.views import components, panel, render
+from engine import Colour, Phase, colour_of, fuel_needed
+from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+#: The lobby's buttons the web table offers (How to play is the client's own).
+LOBBY_ACTIONS = ("join", "leave", "start", "crewadd", "crewdrop")
+#: Discord markup the web shows as plain text: a mention, a timestamp, bold or underline.
+MENTION = re.compile(r"<@!?(\d+)>")
+TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
+EMPHASIS = re.compile(r"\*\*|__|~~")
+#: The words of the client itself, by key ("web.<key>" in the catalogs).
+LABELS = (
+    "title",
+    "apophis",
+    "damage",
+    "deflection",
+    "rocket",
+    "sequence",
+    "depot",
+    "deck",
+    "discard",
+    "hand",
+    "your_hand",
+    "no_cards",
+    "watching",
+    "sign_in",
+    "signed_in_as",
+    "connecting",
+    "reconnecting",
+    "offline",
+    "time_left",
+    "clock_stopped",
+    "lobby",
+    "waiting_for_host",
+    "no_game",
+    "crewmate",
+    "autopilot",
+    "your_turn",
+    "launch_checks",
+    "moves",
+    "pick_cards",
+    "send",
+    "result",
+    "game_over",
+    "host",
+)
+
+
+def labels(language: str) -> dict[str, str]:
+    """The client's own words in `language`."""
+    return {key: t(language, f"web.{key}") for key in LABELS}
+
+
+def plain(text: str, table: Table) -> str:
+    """A line written for Discord as the web shows it: mentions as names, no markup."""
+    text = MENTION.sub(lambda m: table.name_of(int(m[1])), text)
+    return EMPHASIS.sub("", TIMESTAMP.sub("", text)).strip()
+
+
+def no_table(channel_id: int, now: float) -> dict[str, Any]:
+    """The state of a channel with no open lobby or game."""
+    return {
+        "type": "state",
+        "channel": str(channel_id),
+        "status": "none",
+        "now": now,
+        "table": None,
+        "seats": [],
+        "lobby_moves": [],
+        "you": None,
+    }
+
+
+def public(table: Table, now: float, language: str) -> dict[str, Any]:
+    """What everyone watching `table` sees, in `language`."""
+    game = table.game
+    view = game.public_view() if game is not None else None
+    state: dict[str, Any] = {
+        "type": "state",
+        "channel": str(table.channel_id),
+        "game": table.id,
+        "version": table.version,
+        "status": table.status,
+        "now": now,
+        "deadline": table.deadline,
+        "remaining": table.remaining,
+        "time_scale": table.time_scale,
+        "reshuffle_ends": table.reshuffle_ends,
+        "host": str(table.host_id),
+        "settings": {
+            "rules": table.rules,
+            "difficulty": table.difficulty,
+            "minutes": round(table.length_seconds / 60),
+        },
+        "seats": _seats(table, view),
+        "table": None,
+        "texts": {
+            "rocket": None,
+            "next": None,
+            "result": None,
+            "recent": [plain(line, table) for line in table.recent],
+        },
+        "report": _report(table),
+    }
+    if view is None:
+        return state
+    total = sum(view.points.values())
+    state["table"] = {
+        "rules": view.rules.value,
+        "phase": view.phase.value,
+        "outcome": view.outcome.value if view.outcome is not None else None,
+        "apophis": view.apophis_value,
+        "damage": view.damage,
+        "damage_to_destroy": DAMAGE_TO_DESTROY,
+        "counters": view.counters,
+        "counters_to_deflect": COUNTERS_TO_DEFLECT,
+        "rocket": [
+            {"colour": c.value, "size": int(s), "builder": _id(b)}
+            for (c, s), b in zip(view.rocket, _padded(view.builders, view.rocket), strict=True)
+        ],
+        "points": total,
+        "fuel": view.points.get(Colour.YELLOW, 0),
+        "fuel_needed": fuel_needed(total),
+        "sequence": [
+            {"colour": c.value, "player": _id(p)}
+            for c, p in zip(
+                view.sequence, _padded(view.sequence_players, view.sequence), strict=True
+            )
+        ],
+        "depot": [{"colour": c.value, "size": int(s)} for c, s in view.depot],
+        "deck": view.deck_size,
+        "discard": view.discard_size,
+    }
+    texts = state["texts"]
+    if view.phase is Phase.OVER or not table.open:
+        texts["result"] = render.outcome_text(view.outcome, language)
+    else:
+        texts["rocket"] = render.rocket_line(view, language).removeprefix("🚀 ") or None
+        texts["next"] = plain(render.next_step(table, view, now, language), table)
+    return state
+
+
+def private(table: Table, viewer: int | None, now: float, language: str) -> dict[str, Any]:
+    """What only `viewer` sees (None: someone not signed in): their hand and moves if
+    seated in the game, the lobby's buttons in a lobby, Play again once it is over."""
+    you: dict[str, Any] | None = None
+    moves: list[dict[str, Any]] = []
+    game = table.game
+    if viewer is not None:
+        you = {"id": str(viewer), "seated": viewer in table.seats}
+        if game is not None and viewer in game.players:
+            view = game.view_for(viewer)
+            you["hand"] = [
+                {
+                    "card": c,
+                    "label": card_text(c, language, table.cards),
+                    "colour": colour_of(c).value,
+                }
+                for cards in render.by_suit(view.hand).values()
+                for c in cards
+            ]
+            you["moves"] = [m for m in panel.moves(table, view, language) if m is not None]
+            you["situation"] = plain(panel.situation(table, view, now, language), table)
+            you["your_turn"] = table.open and view.table.active_player == viewer
+        if table.status == "lobby":
+            moves = _buttons(components.lobby_message(table), LOBBY_ACTIONS)
+        elif not table.open:
+            moves = _buttons(components.board_message(table, now), ("again",))
+    return {"lobby_moves": moves, "you": you}
+
+
+def _buttons(message: Any, actions: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The buttons of a Discord message whose action is one of `actions`."""
+    found = []
+    rows = message.components.to_components() if message.components is not None else []
+    for row in rows:
+        for item in row["components"]:
+            match = components.CUSTOM_ID.fullmatch(item.get("custom_id", ""))
+            if match is not None and match["action"] in actions:
+                found.append(item)
+    return found
+
+
+def _seats(table: Table, view: Any) -> list[dict[str, Any]]:
+    held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
+    active = view.active_player if view is not None and view.phase is not Phase.OVER else None
+    players = [seat.player for seat in view.seats] if view is not None else table.seats
+    return [
+        {
+            "id": str(p),
+            "name": table.name_of(p),
+            "cards": held.get(p),
+            "active": p == active,
+            "crewmate": is_crewmate(p),
+            "autopilot": table.on_autopilot(p),
+            "host": p == table.host_id,
+        }
+        for p in players
+    ]
+
+
+def _report(table: Table) -> dict[str, Any] | None:
+    """The current (or last) launch: its lines and its checks with their dice."""
+    report = table.report
+    if report is None:
+        return None
+    checks = [
+        {
+            "step": e.step,
+            "die": e.die,
+            "parts": [list(p) for p in e.parts],
+            "total": e.total,
+            "target": e.target,
+            "below": e.below,
+            "success": e.success,
+        }
+        for e in report.events
+        if e.kind == "launch_step"
+    ]
+    lines = [plain(line, table) for line in report.lines]
+    return {"lines": lines, "open": report.open, "checks": checks}
+
+
+def _padded(owners: tuple[Any, ...], items: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(owners) + (None,) * (len(items) - len(owners))
+
+
+def _id(player: int | None) -> str | None:
+    return None if player is None else str(player)

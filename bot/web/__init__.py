@@ -1,0 +1,16 @@
+"""The live table on the web: the same games, played from a browser or as a Discord Activity.
+
+A second way in beside Discord's messages, on the same service: one lock, one log per
+game. `server` serves the client and sign-in, `sockets` each client's WebSocket, `feed`
+the service's changes to them (bot.views.web_state words each state), `sessions` and
+`oauth` who a client is.
+
+The protocol, over `/ws` (JSON text messages):
+- client → server: first `{"type": "hello", "channel": "<id>", "session": <token or null>,
+  "language": "en"|"fr"|null}`; then `{"type": "move", "id": n, "version": v, "custom_id":
+  "<one its state offered>", "values": [...] (a picker's)}`, or `{"type": "ping"}`.
+- server → client: `{"type": "welcome", "user", "language", "labels"}`, then a `state`
+  at once and after every change (bot.views.web_state); `{"type": "result", "id", "ok",
+  "note"}` for each move; `{"type": "refused", "reason"}` for a message it cannot take;
+  `{"type": "pong"}`. Close codes: 4001 the session is over (sign in again), 4003 refused.
+"""

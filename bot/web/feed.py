@@ -1,0 +1,136 @@
+"""The web table's side of the service's `Notifier`: every change of a channel's table
+reaches the web clients watching that channel, each with what only it may see.
+
+Changes made in the same turn of the event loop go out as one state, sent as soon as
+the loop is free (the game's lock is released by then). The public part is worded once
+per language; each seated player's part (their hand, their moves) once per player.
+Clients watching a channel whose game moved to its own thread follow it there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import orjson
+
+from bot.table import Change, Table
+from bot.views import web_state
+
+
+class Viewer(Protocol):
+    """A web client as the feed sees it (bot.web.sockets.Client)."""
+
+    channel: int
+    viewer: int | None
+    language: str
+
+    def offer(self, state: str) -> None: ...
+
+
+class Feed:
+    """Web clients by channel, and the latest table of each channel (see the module docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.viewers: dict[int, set[Viewer]] = {}
+        #: The latest table shown in each channel, ended ones included (until the next).
+        self.shown: dict[int, Table] = {}
+        self._due: dict[int, Table] = {}
+        self._scheduled = False
+
+    # ------------------------------------------------------------- clients
+
+    def join(self, client: Viewer) -> None:
+        self.viewers.setdefault(client.channel, set()).add(client)
+
+    def leave(self, client: Viewer) -> None:
+        watching = self.viewers.get(client.channel)
+        if watching is not None:
+            watching.discard(client)
+            if not watching:
+                del self.viewers[client.channel]
+
+    def table_in(self, channel: int, live: dict[int, Table]) -> Table | None:
+        """The table a client of `channel` sees: its open one (`live`, the service's by
+        channel), else the last one shown there (or in a thread opened from it)."""
+        return live.get(channel) or self.shown.get(channel)
+
+    def state_for(self, client: Viewer, table: Table | None) -> str:
+        """The whole state one client sees now, as JSON text."""
+        now = self.clock()
+        if table is None:
+            return orjson.dumps(web_state.no_table(client.channel, now)).decode()
+        shared = orjson.dumps(web_state.public(table, now, client.language))
+        return _merged(shared, web_state.private(table, client.viewer, now, client.language))
+
+    # ------------------------------------------------------------ Notifier
+
+    def changed(self, table: Table) -> None:
+        """`table` changed: its clients get its new state once this turn of the loop ends."""
+        self.shown[table.channel_id] = table
+        if table.parent_id is not None:
+            self.shown[table.parent_id] = table
+        self._due[table.id] = table
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.send_due)
+
+    def send_due(self) -> None:
+        """Send every changed table's state to its clients."""
+        self._scheduled = False
+        due, self._due = self._due, {}
+        now = self.clock()
+        for table in due.values():
+            clients = [
+                client
+                for channel in {table.channel_id, table.parent_id}
+                if channel is not None
+                for client in self.viewers.get(channel, ())
+            ]
+            if clients:
+                self._send(table, clients, now)
+
+    def _send(self, table: Table, clients: list[Viewer], now: float) -> None:
+        shared: dict[str, bytes] = {}
+        by_viewer: dict[tuple[int | None, str], str] = {}
+        for client in clients:
+            language = client.language
+            if language not in shared:
+                shared[language] = orjson.dumps(web_state.public(table, now, language))
+            key = (client.viewer, language)
+            if key not in by_viewer:
+                mine = web_state.private(table, client.viewer, now, language)
+                by_viewer[key] = _merged(shared[language], mine)
+            client.offer(by_viewer[key])
+
+    def board_changed(self, table: Table) -> None:
+        self.changed(table)
+
+    def board_outdated(self, table: Table) -> None:
+        self.changed(table)
+
+    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
+        self.changed(table)
+
+    def panel_changed(self, table: Table, player: int) -> None:
+        self.changed(table)
+
+    def turn_passed(self, table: Table, player: int | None) -> None:
+        return None  # the state says whose turn it is
+
+    def report_changed(self, table: Table) -> None:
+        self.changed(table)
+
+    def post(self, table: Table, content: str) -> None:
+        return None  # what the channel is told shows in the state's recent lines
+
+    def flush(self, table: Table) -> None:
+        return None  # sent when the loop is free, whoever answers
+
+
+def _merged(shared: bytes, mine: dict) -> str:
+    """One JSON object from the public part (already serialised) and a viewer's own."""
+    return (shared[:-1] + b"," + orjson.dumps(mine)[1:]).decode()

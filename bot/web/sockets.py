@@ -1,0 +1,242 @@
+"""One web client's WebSocket: its hello, then its moves, each checked as a Discord click.
+
+A client says which channel it watches and, signed in, who it is (a session token,
+bot.web.sessions). A move names one of the custom ids its state offered (and, for a
+picker, the values chosen); it is read by the same parser as a Discord click
+(bot.discord.inputs), played through the same path as a panel click (bot.discord.plays)
+or the lobby's buttons, and answered with a line saying what happened or why not.
+A client that sends too fast is told so and its message dropped; a session that ends
+closes the socket (code 4001: sign in again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from aiohttp import WSMsgType, web
+
+from bot.discord import inputs, plays
+from bot.errors import UserError
+from bot.i18n.catalogs import t
+from bot.views import web_state
+from bot.web.sessions import Bucket, Expired, User
+
+if TYPE_CHECKING:
+    from bot.game.service import GameService
+    from bot.table import Table
+    from bot.web.feed import Feed
+    from bot.web.sessions import Sessions
+
+log = logging.getLogger(__name__)
+
+#: Close codes: the session is over (sign in again); refused for good (do not retry).
+SESSION_OVER, REFUSED = 4001, 4003
+#: The longest message a client may send, and how long it has to say hello.
+MAX_MESSAGE = 4096
+HELLO_SECONDS = 10.0
+#: The lobby's buttons a web client may press, and Play again on an ended game.
+BOARD_ACTIONS = frozenset((*web_state.LOBBY_ACTIONS, "again"))
+
+
+def language_of(locale: str | None) -> str:
+    """The table's language for a Discord locale ("fr", "en-GB"...): French or English."""
+    return "fr" if (locale or "").lower().startswith("fr") else "en"
+
+
+class Client:
+    """One WebSocket: what it watches, who it is, and the latest state it is owed."""
+
+    def __init__(self, ws: web.WebSocketResponse, channel: int, user: User | None, language: str):
+        self.ws = ws
+        self.channel = channel
+        self.user = user
+        self.viewer = user.id if user is not None else None
+        self.language = language
+        self.bucket = Bucket()
+        self._pending: str | None = None
+        self._sending = False
+
+    def offer(self, state: str) -> None:
+        """Send `state`, or, while a send is under way, send it next (only the latest)."""
+        self._pending = state
+        if not self._sending:
+            self._sending = True
+            asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending is not None and not self.ws.closed:
+                state, self._pending = self._pending, None
+                await self.ws.send_str(state)
+        except (ConnectionError, RuntimeError):
+            pass  # the socket closed meanwhile: its reader ends it
+        finally:
+            self._sending = False
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if not self.ws.closed:
+            await self.ws.send_str(orjson.dumps(message).decode())
+
+
+class Sockets:
+    """Serves `/ws` (see the module docstring)."""
+
+    def __init__(self, service: GameService, feed: Feed, sessions: Sessions) -> None:
+        self.service = service
+        self.feed = feed
+        self.sessions = sessions
+
+    async def serve(self, ws: web.WebSocketResponse) -> None:
+        """A connected socket, from its hello to its close."""
+        client = await self._hello(ws)
+        if client is None:
+            return
+        self.feed.join(client)
+        expiry = None
+        if client.user is not None:
+            delay = max(client.user.expires - self.sessions.clock(), 0)
+            expiry = asyncio.get_running_loop().call_later(delay, self._expire, client)
+        try:
+            await client.send(self._welcome(client))
+            client.offer(self.feed.state_for(client, self._table(client.channel)))
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    break
+                await self._received(client, message.data)
+        finally:
+            if expiry is not None:
+                expiry.cancel()
+            self.feed.leave(client)
+
+    async def _hello(self, ws: web.WebSocketResponse) -> Client | None:
+        try:
+            async with asyncio.timeout(HELLO_SECONDS):
+                message = await ws.receive()
+        except TimeoutError:
+            await ws.close(code=REFUSED, message=b"no hello")
+            return None
+        hello = _json(message.data) if message.type is WSMsgType.TEXT else None
+        channel = str(hello.get("channel", "")) if hello else ""
+        if not hello or hello.get("type") != "hello" or not channel.isdigit() or len(channel) > 20:
+            await ws.close(code=REFUSED, message=b"a hello names a channel")
+            return None
+        user = None
+        if hello.get("session") is not None:
+            try:
+                user = self.sessions.read(hello["session"])
+            except Expired:
+                await ws.close(code=SESSION_OVER, message=b"session over")
+                return None
+            if user is None:
+                await ws.close(code=REFUSED, message=b"session refused")
+                return None
+        asked = hello.get("language")
+        language = language_of(user.locale if user else asked if isinstance(asked, str) else None)
+        return Client(ws, int(channel), user, language)
+
+    def _welcome(self, client: Client) -> dict[str, Any]:
+        user = client.user
+        return {
+            "type": "welcome",
+            "user": {"id": str(user.id), "name": user.name} if user else None,
+            "language": client.language,
+            "labels": web_state.labels(client.language),
+        }
+
+    def _expire(self, client: Client) -> None:
+        asyncio.get_running_loop().create_task(
+            client.ws.close(code=SESSION_OVER, message=b"session over")
+        )
+
+    def _table(self, channel: int) -> Table | None:
+        return self.feed.table_in(channel, self.service.by_channel)
+
+    async def _received(self, client: Client, data: str) -> None:
+        language = client.language
+        if not client.bucket.take():
+            await client.send({"type": "refused", "reason": t(language, "web.error.too_fast")})
+            return
+        message = _json(data) if len(data) <= MAX_MESSAGE else None
+        kind = message.get("type") if message else None
+        if kind == "ping":
+            await client.send({"type": "pong"})
+            return
+        if kind != "move":
+            await client.send({"type": "refused", "reason": t(language, "web.error.unreadable")})
+            return
+        number = message.get("id")
+        number = number if isinstance(number, int) and not isinstance(number, bool) else None
+        try:
+            note = await self._move(client, message)
+            ok = True
+        except UserError as exc:
+            note, ok = f"⚠️ {exc.text(language)}", False
+        table = self._table(client.channel)
+        note = web_state.plain(note, table) if table is not None else note
+        await client.send({"type": "result", "id": number, "ok": ok, "note": note})
+
+    async def _move(self, client: Client, message: dict[str, Any]) -> str:
+        """Play one move; what happened, in words (UserError: refused, and why)."""
+        if client.user is None:
+            raise UserError("web.error.sign_in")
+        values = message.get("values")
+        click = inputs.read_click({"custom_id": message.get("custom_id"), "values": values})
+        version = message.get("version")
+        table = self._table(client.channel)
+        if table is None:
+            raise UserError("error.no_game")
+        user = client.user.id
+        if click.kind == "b" and click.action == "again":
+            return await self._again(client, click.game)
+        if click.game != table.id or not table.open:
+            raise UserError("error.buttons_over")
+        if click.kind == "b" and click.action in BOARD_ACTIONS:
+            return await self._lobby(client, table, click.action)
+        if click.kind not in ("h", "p") or click.action == "refresh":
+            raise UserError("error.unknown_button")
+        plays.check_player(table, user)
+        if isinstance(version, int) and version != table.version:
+            return t(client.language, "note.moved_on")
+        try:
+            return await plays.play(self.service, table, user, click, client.language)
+        finally:
+            self.service.notifier.flush(table)  # no interaction answers for it
+
+    async def _lobby(self, client: Client, table: Table, action: str) -> str:
+        """A lobby button pressed on the web table, as the Discord lobby takes it."""
+        if table.status != "lobby":
+            raise UserError("error.lobby_buttons_over")
+        user, name, service = client.user, client.user.name, self.service
+        if action == "join":
+            table = await service.join(table.channel_id, user.id, name)
+        elif action == "leave":
+            table = await service.leave(table.channel_id, user.id)
+        elif action == "crewadd":
+            table = await service.add_crewmate(table.channel_id, user.id)
+        elif action == "crewdrop":
+            table = await service.remove_crewmate(table.channel_id, user.id)
+        else:
+            table = await service.start(table.channel_id, user.id)
+        service.notifier.board_changed(table)
+        service.notifier.flush(table)
+        key = "reply.started" if action == "start" else f"reply.{action}"
+        return t(client.language, key, seated=len(table.seats))
+
+    async def _again(self, client: Client, game_id: int) -> str:
+        """Play again, pressed on the web table of an ended game: its lobby, in this channel."""
+        user = client.user
+        table = await self.service.play_again(game_id, client.channel, user.id, user.name)
+        self.service.notifier.board_changed(table)
+        self.service.notifier.flush(table)
+        return t(client.language, "web.again")
+
+
+def _json(data: Any) -> dict[str, Any] | None:
+    try:
+        value = orjson.loads(data)
+    except (orjson.JSONDecodeError, TypeError):
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,44 @@
+"""Fixtures for the web table: the real bot with its web server, against the fake Discord."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from bot.discord.client import ApophisBot
+from tests.bot.conftest import make_config
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now (the bot binds it a moment later)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "apophis.sqlite3"
+
+
+@pytest.fixture
+def web_port() -> int:
+    return free_port()
+
+
+@pytest.fixture
+def make_web_bot(fake_discord, database, web_port):
+    """Build a bot with its web table on `web_port` (again for a 'restarted' bot)."""
+
+    def build(time_scale: float = 1.0, **env: str) -> ApophisBot:
+        settings = {
+            "APOPHIS_WEB_PORT": str(web_port),
+            "APOPHIS_CLIENT_ID": str(fake_discord.world.application_id),
+            "APOPHIS_CLIENT_SECRET": "fake-client-secret",
+            **env,
+        }
+        config = make_config(fake_discord, database, time_scale=time_scale, **settings)
+        return ApophisBot(config, guild_ready_timeout=0.05)
+
+    return build

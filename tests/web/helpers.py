@@ -1,0 +1,131 @@
+"""Web clients for tests: a socket that signs in, says hello and keeps what it received."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import orjson
+
+from bot.web.sessions import User
+
+
+class Socket:
+    """One web client's WebSocket, as the browser's would be; every message it received
+    is kept in order (`received`), the states among them in `states`."""
+
+    def __init__(self, bot, channel: int, user=None, *, origin: str | None = None) -> None:
+        self.bot, self.channel = bot, channel
+        web = bot.web
+        self.url = f"http://127.0.0.1:{web.port}"
+        self.origin = origin if origin is not None else web.public_url
+        self.session = (
+            web.sessions.open(User(user.user.id, user.user.name, "en-US"))
+            if user is not None
+            else None
+        )
+        self.user = user
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._http: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self._reader: asyncio.Task | None = None
+        self._changed = asyncio.Event()
+        self._moves = 0
+
+    async def __aenter__(self) -> Socket:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self, hello: dict[str, Any] | None = None) -> None:
+        self._http = aiohttp.ClientSession()
+        self.ws = await self._http.ws_connect(f"{self.url}/ws", headers={"Origin": self.origin})
+        await self.ws.send_str(
+            orjson.dumps(
+                hello or {"type": "hello", "channel": str(self.channel), "session": self.session}
+            ).decode()
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                self.raw.append(message.data)
+                self.received.append(orjson.loads(message.data))
+                self._changed.set()
+
+    @property
+    def states(self) -> list[dict[str, Any]]:
+        return [m for m in self.received if m["type"] == "state"]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.states[-1]
+
+    async def wait_for(self, predicate, timeout: float = 5.0) -> Any:
+        """The first truthy `predicate(self)` as messages arrive."""
+        async with asyncio.timeout(timeout):
+            while True:
+                found = predicate(self)
+                if found:
+                    return found
+                self._changed.clear()
+                if self.ws.closed and self._reader.done():
+                    raise AssertionError(f"socket closed ({self.ws.close_code})")
+                await self._changed.wait()
+
+    async def wait_state(self, predicate, timeout: float = 5.0) -> dict[str, Any]:
+        return await self.wait_for(
+            lambda s: next((x for x in reversed(s.states) if predicate(x)), None), timeout
+        )
+
+    async def move(self, custom_id: str, values: list[str] | None = None, **extra: Any):
+        """Send a move and wait for its result."""
+        self._moves += 1
+        number = self._moves
+        message = {
+            "type": "move",
+            "id": number,
+            "version": self.state.get("version"),
+            "custom_id": custom_id,
+            **extra,
+        }
+        if values is not None:
+            message["values"] = values
+        await self.send(message)
+        return await self.wait_for(
+            lambda s: next(
+                (m for m in s.received if m["type"] == "result" and m["id"] == number), None
+            )
+        )
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send_str(orjson.dumps(message).decode())
+
+    async def closed(self, timeout: float = 5.0) -> int | None:
+        async with asyncio.timeout(timeout):
+            await self._reader
+        return self.ws.close_code
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+        if self._http is not None:
+            await self._http.close()
+
+
+def move_id(state: dict[str, Any], action: str, *, lobby: bool = False) -> str:
+    """The custom id of the move `action` ("draw", "build:red.3"...) a state offers."""
+    moves = state["lobby_moves"] if lobby else state["you"]["moves"]
+    for move in moves:
+        custom_id = move["custom_id"]
+        head = custom_id.split(":")
+        if ":".join(head[4:]) == action or (head[4] == action and len(head) == 5):
+            return custom_id
+    raise AssertionError(f"no {action!r} among {[m['custom_id'] for m in moves]}")

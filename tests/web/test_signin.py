@@ -1,0 +1,72 @@
+"""Signing in to the web table through Discord (the fake's OAuth2): the Activity's code
+exchange, and a browser's redirect; the secret and the tokens never logged."""
+
+from __future__ import annotations
+
+import logging
+
+import aiohttp
+import pytest
+
+from tests.bot.helpers import Scene
+from tests.web.helpers import Socket
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_web_bot, caplog):
+    caplog.set_level(logging.DEBUG)
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "zoé"))
+    scene["zoé"].user.locale = "fr"
+    async with fake_discord.connected(bot):
+        base = bot.web.public_url
+        origin = {"Origin": f"https://{fake_discord.world.application_id}.discordsays.com"}
+        async with aiohttp.ClientSession() as http:
+            code = fake_discord.oauth.issue_code(scene["zoé"].user)
+            async with http.post(f"{base}/api/token", json={"code": code}, headers=origin) as r:
+                assert r.status == 200
+                body = await r.json()
+            assert body["user"] == {"id": str(scene.id("zoé")), "name": "zoé", "locale": "fr"}
+            assert body["access_token"] and body["session"]
+            # A code is used once; a made-up one is refused with a reason.
+            for used in (code, "made-up"):
+                async with http.post(f"{base}/api/token", json={"code": used}, headers=origin) as r:
+                    assert r.status == 401 and "refused" in (await r.json())["error"]
+            async with http.post(f"{base}/api/token", data=b"[", headers=origin) as r:
+                assert r.status == 400
+        socket = Socket(bot, scene.channel.id)
+        await socket.connect(
+            {"type": "hello", "channel": str(scene.channel.id), "session": body["session"]}
+        )
+        welcome = await socket.wait_for(
+            lambda s: next((m for m in s.received if m["type"] == "welcome"), None)
+        )
+        assert welcome["language"] == "fr" and welcome["user"]["name"] == "zoé"
+        assert welcome["labels"]["rocket"] == "Missile"
+        await socket.close()
+    logged = caplog.text
+    for secret in ("fake-client-secret", body["access_token"], body["session"], code):
+        assert secret not in logged
+
+
+async def test_a_browser_signs_in_with_the_redirect(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    fake_discord.oauth.browser_user = scene["ann"].user
+    async with fake_discord.connected(bot):
+        base = bot.web.public_url
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as http:
+            async with http.get(f"{base}/api/session") as r:
+                assert r.status == 401  # watching needs no sign-in; playing does
+            channel = scene.channel.id
+            async with http.get(f"{base}/auth/login?channel={channel}") as r:
+                assert str(r.url) == f"{base}/?channel={channel}" and len(r.history) == 3
+            async with http.get(f"{base}/api/session") as r:
+                session = await r.json()
+            assert session["user"]["id"] == str(scene.id("ann"))
+            assert bot.web.sessions.read(session["session"]).id == scene.id("ann")
+            # Coming back without having started here is refused.
+            async with http.get(f"{base}/auth/callback?code=x&state=forged") as r:
+                assert r.status == 400

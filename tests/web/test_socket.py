@@ -1,0 +1,228 @@
+"""The web table's sockets against the real bot and the fake Discord: the same games, the
+same checks as a Discord click, each client seeing only its own hand."""
+
+from __future__ import annotations
+
+import json
+
+import aiohttp
+import pytest
+
+from bot.web.sessions import Sessions, User
+from tests.bot.helpers import CARD, Scene, text_of
+from tests.web.helpers import Socket, move_id
+
+pytestmark = pytest.mark.e2e
+
+
+def public_text(state: dict) -> str:
+    """A state without the viewer's own part, as JSON text."""
+    return json.dumps({k: v for k, v in state.items() if k != "you"}, ensure_ascii=False)
+
+
+async def test_moves_from_discord_and_from_the_web_reach_each_other(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        game = table.game
+        channel = scene.channel.id
+        async with (
+            Socket(bot, channel, scene["ann"]) as ann,
+            Socket(bot, channel, scene["bob"]) as bob,
+            Socket(bot, channel) as watcher,
+        ):
+            for socket, player in ((ann, "ann"), (bob, "bob")):
+                state = await socket.wait_state(lambda s: s["status"] == "active")
+                hand = [card["card"] for card in state["you"]["hand"]]
+                assert sorted(hand) == sorted(game.hands[game.players.index(scene.id(player))])
+            first = await watcher.wait_state(lambda s: s["status"] == "active")
+            assert first["you"] is None and first["table"]["deck"] == len(game.deck)
+            assert [seat["name"] for seat in first["seats"]] == ["ann", "bob"]
+
+            # /draw in Discord: every socket sees the new state.
+            version = table.version
+            await scene.cmd("draw", "ann")
+            for socket in (ann, bob, watcher):
+                await socket.wait_state(lambda s, v=version: s["version"] > v)
+            assert watcher.state["seats"][0]["cards"] == len(game.hands[0])
+
+            # A move on the web: played, told, and shown on the channel's board.
+            await bot.outbox.drain()
+            before = text_of(scene.board(table))
+            socket = ann if game.active_player == scene.id("ann") else bob
+            if game.phase.value == "discard":
+                picker = next(m for m in socket.state["you"]["moves"] if m["type"] == 3)
+                values = [o["value"] for o in picker["options"]][: picker["min_values"]]
+                result = await socket.move(picker["custom_id"], values)
+            else:
+                result = await socket.move(move_id(socket.state, "draw"))
+            assert result["ok"] and result["note"], result
+            shown = table.version
+            await watcher.wait_state(lambda s: s["version"] == shown)
+            await bot.outbox.drain()
+            assert text_of(scene.board(table)) != before
+
+        for socket in (ann, bob, watcher):
+            for state in socket.states:  # no card outside the viewer's own part
+                assert not CARD.findall(public_text(state)), public_text(state)[:300]
+                you = state["you"]
+                assert (you is None) == (socket.user is None)
+                if you is not None:
+                    assert you["id"] == str(socket.user.user.id)
+
+
+async def test_a_web_move_passes_the_same_checks_as_a_discord_click(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        channel = scene.channel.id
+        async with (
+            Socket(bot, channel, scene["ann"]) as ann,
+            Socket(bot, channel, scene["bob"]) as bob,
+            Socket(bot, channel, scene["cid"]) as cid,
+            Socket(bot, channel) as watcher,
+        ):
+            await ann.wait_state(lambda s: s["status"] == "active")
+            await bob.wait_state(lambda s: s["status"] == "active")
+            await cid.wait_state(lambda s: s["status"] == "active")
+            await watcher.wait_state(lambda s: s["status"] == "active")
+            draw = move_id(ann.state, "draw")
+            version = table.version
+
+            refused = await watcher.move(draw)  # not signed in: watching only
+            assert not refused["ok"] and "Sign in with Discord to play" in refused["note"]
+            refused = await cid.move(draw)  # signed in, not seated
+            assert not refused["ok"] and "not playing in this game" in refused["note"]
+            waiting = move_id(bob.state, "draw")  # bob's own button, not his turn (disabled)
+            refused = await bob.move(waiting)
+            assert not refused["ok"] or "⚠️" in refused["note"]
+            forged = await ann.move(draw.replace(":draw", ":launch:7H.7H"))
+            assert not forged["ok"] and "button" in forged["note"].lower()
+            other_game = await ann.move(f"apo:h:{table.id + 1}:{version}:draw")
+            assert not other_game["ok"]
+            assert table.version == version  # nothing changed
+
+            played = await ann.move(draw)
+            assert played["ok"] and table.version > version
+            played_version = table.version
+            again = await ann.move(draw)  # the same button, now outdated: told, not played
+            assert again["ok"] and "moved on" in again["note"] and "⚠️" not in again["note"]
+            assert table.version == played_version
+
+            await ann.send({"type": "hello"})
+            await ann.ws.send_str("{not json")
+            unreadable = await ann.wait_for(
+                lambda s: [m for m in s.received if m["type"] == "refused"]
+            )
+            assert "could not be read" in unreadable[0]["reason"]
+
+
+async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        channel = scene.channel.id
+        url = f"http://127.0.0.1:{bot.web.port}/ws"
+        async with aiohttp.ClientSession() as http:
+            for origin in ("https://evil.example", None):
+                headers = {"Origin": origin} if origin else {}
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await http.ws_connect(url, headers=headers)
+                assert refused.value.status == 403
+            token = await http.post(
+                f"http://127.0.0.1:{bot.web.port}/api/token",
+                json={"code": "x"},
+                headers={"Origin": "https://evil.example"},
+            )
+            assert token.status == 403
+
+        forged = Socket(bot, channel)
+        await forged.connect({"type": "hello", "channel": str(channel), "session": "a.b"})
+        assert await forged.closed() == 4003
+        await forged.close()
+        nameless = Socket(bot, channel)
+        await nameless.connect({"type": "hello", "channel": "general"})
+        assert await nameless.closed() == 4003
+        await nameless.close()
+
+        # A session that ends closes its socket; an ended one is refused at hello.
+        user = User(scene.id("ann"), "ann", "en-US")
+        brief = Sessions("fake-client-secret", lifetime=0.3).open(user)
+        ending = Socket(bot, channel)
+        await ending.connect({"type": "hello", "channel": str(channel), "session": brief})
+        await ending.wait_state(lambda s: s["status"] == "none")
+        assert await ending.closed() == 4001
+        await ending.close()
+        over = Sessions("fake-client-secret", lifetime=-1).open(user)
+        late = Socket(bot, channel)
+        await late.connect({"type": "hello", "channel": str(channel), "session": over})
+        assert await late.closed() == 4001
+        await late.close()
+
+        # Too many messages at once: the surplus is refused, politely, and dropped.
+        async with Socket(bot, channel, scene["ann"]) as ann:
+            await ann.wait_state(lambda s: s["status"] == "none")
+            for _ in range(40):
+                await ann.send({"type": "ping"})
+            await ann.wait_for(
+                lambda s: len([m for m in s.received if m["type"] in ("pong", "refused")]) == 40
+            )
+            pongs = [m for m in ann.received if m["type"] == "pong"]
+            slow = [m for m in ann.received if m["type"] == "refused"]
+            assert 16 <= len(pongs) < 40 and slow and "too fast" in slow[0]["reason"]
+
+
+async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
+    fake_discord, make_web_bot
+):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        channel = scene.channel.id
+        async with (
+            Socket(bot, channel, scene["ann"]) as ann,
+            Socket(bot, channel, scene["bob"]) as bob,
+        ):
+            await bob.wait_state(lambda s: s["status"] == "none")
+            await scene.cmd("apophis new", "ann")
+            lobby = await bob.wait_state(lambda s: s["status"] == "lobby")
+            joined = await bob.move(move_id(lobby, "join", lobby=True))
+            assert joined["ok"], joined
+            await ann.wait_state(lambda s: [x["name"] for x in s["seats"]] == ["ann", "bob"])
+            await bot.outbox.drain()
+            table = scene.live()
+            assert "bob" in text_of(scene.board(table)).lower() or str(scene.id("bob")) in text_of(
+                scene.board(table)
+            )
+            started = await ann.move(move_id(ann.state, "start", lobby=True))
+            assert started["ok"], started
+            state = await bob.wait_state(lambda s: s["status"] == "active")
+            assert len(state["you"]["hand"]) == len(table.game.hands[1])
+            await bot.outbox.drain()
+            assert table.game is not None and "Apophis —" in text_of(scene.board(table))
+
+
+async def test_clients_resume_after_a_restart(fake_discord, make_web_bot):
+    fake_discord.gateway.identify_interval = 0  # a restart at once (see tests/bot/test_restart)
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann")
+        version = table.version
+        socket = Socket(bot, scene.channel.id, scene["ann"])
+        await socket.connect()
+        await socket.wait_state(lambda s: s["version"] == version)
+    assert await socket.closed() == 1012  # the bot went away: "service restart"
+    await socket.close()
+    again = make_web_bot()
+    scene.bot = again
+    async with fake_discord.connected(again):
+        socket.bot = again
+        await socket.connect()  # the same session token, after the restart
+        state = await socket.wait_state(lambda s: s["status"] == "active")
+        assert state["version"] == version and state["you"]["hand"]
+        played = await socket.move(move_id(state, "draw"))
+        assert played["ok"], played
+        await socket.close()
