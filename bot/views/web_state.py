@@ -30,47 +30,23 @@ LOBBY_ACTIONS = ("join", "leave", "start", "crewadd", "crewdrop")
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
 EMPHASIS = re.compile(r"\*\*|__|~~")
-#: The words of the client itself, by key ("web.<key>" in the catalogs).
+#: The words of the client itself, by key ("web.<key>" in the catalogs). Placeholders
+#: ({name}, {count}) are left for the client to fill.
 LABELS = (
-    "title",
-    "apophis",
-    "damage",
-    "deflection",
-    "rocket",
-    "sequence",
-    "depot",
-    "deck",
-    "discard",
-    "hand",
-    "your_hand",
-    "no_cards",
-    "watching",
-    "sign_in",
-    "signed_in_as",
-    "connecting",
-    "reconnecting",
-    "offline",
-    "time_left",
-    "clock_stopped",
-    "lobby",
-    "waiting_for_host",
-    "no_game",
-    "crewmate",
-    "autopilot",
-    "your_turn",
-    "launch_checks",
-    "moves",
-    "pick_cards",
-    "send",
-    "result",
-    "game_over",
-    "host",
-)
+    "title", "apophis", "damage", "deflection", "rocket", "sequence", "depot", "deck",
+    "discard", "your_hand", "no_cards", "watching", "sign_in", "signed_in_as", "signed_out",
+    "connecting", "reconnecting", "offline", "time_left", "clock_stopped", "lobby",
+    "waiting_for_host", "no_game", "seat_cards", "crewmate", "autopilot", "host", "you",
+    "your_turn", "launch_checks", "moves", "pick_cards", "send", "game_over", "points", "fuel",
+    "no_rocket", "recent", "step_fuel", "step_launch", "step_accuracy", "step_damage",
+    "step_deflection", "rules_basic", "rules_advanced", "difficulty_beginner",
+    "difficulty_easy", "difficulty_medium", "difficulty_hard", "difficulty_custom", "minutes",
+)  # fmt: skip
 
 
 def labels(language: str) -> dict[str, str]:
     """The client's own words in `language`."""
-    return {key: t(language, f"web.{key}") for key in LABELS}
+    return {key: t(language, f"web.{key}", name="{name}", count="{count}") for key in LABELS}
 
 
 def plain(text: str, table: Table) -> str:

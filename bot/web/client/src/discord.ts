@@ -1,0 +1,53 @@
+// Signing in inside Discord: the Embedded App SDK (or its mock, for tests); loaded only in those modes.
+import { DiscordSDK, DiscordSDKMock, type IDiscordSDK } from "@discord/embedded-app-sdk";
+import type { User } from "./protocol";
+import type { Identity } from "./signin";
+
+/** The SDK, ready: Discord's own, or its mock whose authorize answers ?code=. */
+export async function startSdk(
+  mode: "activity" | "mock",
+  clientId: string,
+  params: URLSearchParams,
+): Promise<IDiscordSDK> {
+  if (mode === "activity") {
+    const sdk = new DiscordSDK(clientId);
+    await sdk.ready();
+    return sdk;
+  }
+  const mock = new DiscordSDKMock(
+    clientId,
+    params.get("guild"),
+    params.get("channel"),
+    params.get("location"),
+  );
+  const code = params.get("code") ?? "";
+  mock._updateCommandMocks({ authorize: async () => ({ code }) });
+  return mock;
+}
+
+/** Authorize in Discord, trade the code for a session at our server, authenticate the SDK. */
+export async function signInWithSdk(sdk: IDiscordSDK, clientId: string): Promise<Identity> {
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const answer = await fetch("/api/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  const body = (await answer.json()) as {
+    access_token?: string;
+    session?: string;
+    user?: User;
+    error?: string;
+  };
+  if (!answer.ok || !body.access_token || !body.session || !body.user) {
+    throw new Error(body.error ?? `sign-in refused (${answer.status})`);
+  }
+  await sdk.commands.authenticate({ access_token: body.access_token });
+  return { session: body.session, user: body.user };
+}

@@ -1,0 +1,37 @@
+// The client's fixed words: welcome.labels from the server, English until it arrives.
+
+/** Only what can show before the welcome: the server's catalogs hold every label. */
+const BEFORE_WELCOME: Record<string, string> = {
+  title: "Apophis",
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
+  offline: "Offline: reload the page to try again.",
+  watching: "Watching",
+  sign_in: "Sign in with Discord",
+  no_game: "There is no game in this channel.",
+};
+
+let labels: Record<string, string> = BEFORE_WELCOME;
+let language = "en";
+
+export function setLabels(next: Record<string, string>, lang: string): void {
+  labels = next;
+  language = lang;
+  document.documentElement.lang = lang;
+  document.title = label("title");
+}
+
+export function currentLanguage(): string {
+  return language;
+}
+
+/** A label with its {placeholders} filled; a missing key shows as itself. */
+export function label(key: string, values: Record<string, string | number> = {}): string {
+  const text = labels[key] ?? BEFORE_WELCOME[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** Upper case in the page's language (panel headings). */
+export function upper(text: string): string {
+  return text.toLocaleUpperCase(language);
+}

@@ -1,0 +1,81 @@
+// Boot: read the server's config, sign in as the page's mode allows, open the table's socket.
+import "./style.css";
+import { label } from "./labels";
+import { browserSession, modeOf, signInUrl, type Identity } from "./signin";
+import { TableSocket } from "./socket";
+import { View } from "./view";
+
+interface Config {
+  clientId: string;
+}
+
+function readConfig(): Config {
+  const script = document.getElementById("apophis-config");
+  const config = script?.textContent ? (JSON.parse(script.textContent) as Partial<Config>) : {};
+  return { clientId: config.clientId ?? "" };
+}
+
+/** The language to watch in without a session: ?lang=, else the browser's. */
+function guessLanguage(params: URLSearchParams): "en" | "fr" {
+  const wanted = params.get("lang") ?? navigator.language;
+  return wanted.toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+async function boot(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const { clientId } = readConfig();
+  const mode = modeOf(params);
+  let socket: TableSocket | null = null;
+  const view = new View((version, customId, values) => socket?.move(version, customId, values) != null);
+  let identity: Identity | null = null;
+  let channel: string | null;
+  let signIn: () => Promise<Identity | null>;
+
+  if (mode === "browser") {
+    channel = params.get("channel");
+    signIn = async () => null; // an expired browser session only watches, until signed in again
+    identity = await browserSession().catch(() => null);
+    view.identity(identity?.user ?? null, channel ? signInUrl(channel) : null);
+  } else {
+    const { startSdk, signInWithSdk } = await import("./discord"); // the browser page does without it
+    const sdk = await startSdk(mode, clientId, params);
+    channel = sdk.channelId;
+    signIn = () =>
+      signInWithSdk(sdk, clientId).catch((error: unknown) => {
+        view.note(error instanceof Error ? error.message : String(error));
+        return null;
+      });
+    identity = await signIn();
+    view.identity(identity?.user ?? null, null);
+  }
+
+  if (!channel) {
+    view.nothingToWatch();
+    return;
+  }
+  const where = channel;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new TableSocket(`${scheme}://${location.host}/ws`, {
+    hello: () => ({
+      type: "hello",
+      channel: where,
+      session: identity?.session ?? null,
+      language: guessLanguage(params),
+    }),
+    message: (message) => {
+      if (message.type === "welcome") view.welcome(message);
+      else if (message.type === "state") view.render(message);
+      else if (message.type === "result") view.result(message);
+      else if (message.type === "refused") view.note(message.reason);
+    },
+    link: (link) => view.link(link),
+    expired: async () => {
+      identity = await signIn();
+      if (!identity) view.note(label("signed_out"));
+    },
+  });
+  view.link("connecting");
+  socket.connect();
+}
+
+void boot();

@@ -1,0 +1,154 @@
+// The messages exchanged with the bot's web server (the contract in the protocol notes).
+
+export type Colour = "green" | "red" | "blue" | "yellow";
+
+export interface User {
+  id: string;
+  name: string;
+  locale?: string;
+}
+
+/** A Discord message component, as the hand panel builds it. */
+export interface Button {
+  type: 2;
+  style: 1 | 2 | 3 | 4;
+  label: string;
+  emoji?: { name: string };
+  custom_id: string;
+  disabled?: boolean;
+}
+
+export interface SelectOption {
+  label: string;
+  value: string;
+  emoji?: { name: string };
+  description?: string;
+}
+
+export interface Select {
+  type: 3;
+  custom_id: string;
+  placeholder?: string;
+  min_values?: number;
+  max_values?: number;
+  options: SelectOption[];
+}
+
+export interface ActionRow {
+  type: 1;
+  components: Component[];
+}
+
+export type Component = Button | Select | ActionRow;
+
+export interface Seat {
+  id: string;
+  name: string;
+  cards: number | null;
+  active: boolean;
+  crewmate: boolean;
+  autopilot: boolean;
+  you: boolean;
+  host: boolean;
+}
+
+export interface Piece {
+  colour: Colour;
+  size: number;
+}
+
+export interface Table {
+  rules: "basic" | "advanced";
+  phase: "play" | "discard" | "reshuffle" | "reroll" | "over";
+  outcome: null | "destroyed" | "deflected" | "lost" | "abandoned";
+  apophis: number;
+  damage: number;
+  damage_to_destroy: number;
+  counters: number;
+  counters_to_deflect: number;
+  rocket: (Piece & { builder: string | null })[];
+  points: number;
+  fuel: number;
+  fuel_needed: number;
+  sequence: { colour: Colour; player: string | null }[];
+  depot: Piece[];
+  deck: number;
+  discard: number;
+}
+
+export interface Check {
+  step: string;
+  die: number | null;
+  parts: [string, number][];
+  total: number;
+  target: number;
+  below: boolean;
+  success: boolean | null;
+}
+
+export interface Card {
+  card: string;
+  label: string;
+  colour: Colour;
+}
+
+export type Status = "none" | "lobby" | "active" | "finished" | "lost" | "abandoned" | "ended";
+
+export interface State {
+  type: "state";
+  channel: string;
+  game: number | null;
+  version: number;
+  status: Status;
+  now: number;
+  deadline: number | null;
+  remaining: number | null;
+  time_scale: number;
+  reshuffle_ends: number | null;
+  host: string | null;
+  settings: { rules: "basic" | "advanced"; difficulty: string; minutes: number } | null;
+  seats: Seat[];
+  table: Table | null;
+  texts: { rocket: string | null; next: string | null; result: string | null; recent: string[] };
+  report: null | { lines: string[]; open: boolean; checks: Check[] };
+  lobby_moves: Component[];
+  you: null | {
+    id: string;
+    seated: boolean;
+    hand: Card[];
+    moves: (Component | null)[]; // null: a row break, as the panel lays them out
+    situation: string | null;
+    your_turn: boolean;
+  };
+}
+
+export interface Welcome {
+  type: "welcome";
+  user: User | null;
+  language: "en" | "fr";
+  labels: Record<string, string>;
+}
+
+export interface Result {
+  type: "result";
+  id: number;
+  ok: boolean;
+  note: string;
+}
+
+export type ServerMessage = Welcome | State | Result | { type: "refused"; reason: string } | { type: "pong" };
+
+export interface Hello {
+  type: "hello";
+  channel: string;
+  session: string | null;
+  language: "en" | "fr" | null;
+}
+
+export interface Move {
+  type: "move";
+  id: number;
+  version: number;
+  custom_id: string;
+  values?: string[];
+}

@@ -1,0 +1,127 @@
+"""Headless Chromium for tests, driven by WebDriver (Selenium), from asyncio tests.
+
+Each `Page` is a browser of its own (its own cookies and storage, as two people's
+browsers are). WebDriver calls block, so they run in a thread: the bot and the fake
+Discord keep running on the test's event loop meanwhile. Every WebSocket frame the page
+receives is kept (Chromium's performance log), to check what each client was sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.web.server import CLIENT
+
+CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
+DRIVER = "chromedriver"
+
+
+def require_browser() -> tuple[str, str]:
+    """Chromium and its driver; the test skips, saying why, where they are missing."""
+    browser = next((shutil.which(b) for b in CHROMIUM if shutil.which(b)), None)
+    driver = shutil.which(DRIVER)
+    if browser is None or driver is None:
+        pytest.skip(
+            "no headless Chromium and chromedriver here (`make test` installs Debian's "
+            "chromium and chromium-driver where it can: devtools/chromium.sh)"
+        )
+    if not (CLIENT / "index.html").is_file():
+        pytest.skip("the web client is not built (`make client`, which `make test` runs)")
+    return browser, driver
+
+
+class Page:
+    """One browser showing one page (see the module docstring)."""
+
+    def __init__(self, width: int = 1280, height: int = 800) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        browser, driver = require_browser()
+        options = webdriver.ChromeOptions()
+        options.binary_location = browser
+        for argument in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            f"--window-size={width},{height}",
+        ):
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service(driver), options=options)
+        self.width, self.height = width, height
+        self.frames: list[dict[str, Any]] = []
+
+    @classmethod
+    async def create(cls, width: int = 1280, height: int = 800) -> Page:
+        """A new browser (started in a thread: it takes a moment)."""
+        return await asyncio.to_thread(cls, width, height)
+
+    async def call(self, function, *args: Any) -> Any:
+        return await asyncio.to_thread(function, *args)
+
+    async def open(self, url: str) -> None:
+        await self.call(self.driver.get, url)
+        if self.width < 500:  # a phone's viewport, whatever the window's frame takes
+            await self.call(
+                self.driver.execute_cdp_cmd,
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": self.width,
+                    "height": self.height,
+                    "deviceScaleFactor": 1,
+                    "mobile": True,
+                },
+            )
+
+    async def js(self, script: str, *args: Any) -> Any:
+        return await self.call(self.driver.execute_script, script, *args)
+
+    async def wait(self, script: str, timeout: float = 10.0) -> Any:
+        """Until the JavaScript expression `script` (returned) is truthy; its value."""
+        async with asyncio.timeout(timeout):
+            while True:
+                value = await self.js(f"return ({script});")
+                if value:
+                    return value
+                await asyncio.sleep(0.05)  # polling the page: nothing to wait on from here
+
+    async def click(self, css: str, timeout: float = 10.0) -> None:
+        """Click the first enabled element matching `css`, once there is one."""
+        found = f"document.querySelector({json.dumps(css)})"
+        await self.wait(f"{found} && !{found}.disabled", timeout)
+        await self.js(f"{found}.click();")
+
+    async def state(self) -> dict[str, Any]:
+        return await self.js("return window.__apophis && window.__apophis.lastState;")
+
+    async def screenshot(self, path: Path) -> None:
+        await self.call(self.driver.save_screenshot, str(path))
+
+    async def received(self) -> list[dict[str, Any]]:
+        """Every WebSocket message the page received so far (parsed JSON)."""
+        logs = await self.call(self.driver.get_log, "performance")
+        for entry in logs:
+            message = json.loads(entry["message"])["message"]
+            if message.get("method") == "Network.webSocketFrameReceived":
+                data = message["params"]["response"]["payloadData"]
+                try:
+                    self.frames.append(json.loads(data))
+                except ValueError:
+                    continue
+        return self.frames
+
+    async def console(self) -> list[dict[str, Any]]:
+        return await self.call(self.driver.get_log, "browser")
+
+    async def close(self) -> None:
+        await self.call(self.driver.quit)

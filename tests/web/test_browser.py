@@ -1,0 +1,164 @@
+"""The live table in headless Chromium: two people play a game to its end, each in a
+browser of their own with the Embedded App SDK mocked, against the real bot and the fake
+Discord; what each page was sent; a restart; the table at a phone's width."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.bot.helpers import CARD, Scene, text_of
+from tests.web.browser import Page, require_browser
+
+pytestmark = pytest.mark.e2e
+
+DATA = Path(__file__).parent / "data"
+#: The table at 360 px, as it should look (APOPHIS_UPDATE_REFERENCE=1 writes it anew).
+REFERENCE = DATA / "table-360.png"
+
+
+@pytest.fixture
+async def pages():
+    """Browsers, each its own person's; all closed at the end."""
+    require_browser()
+    opened: list[Page] = []
+
+    async def open_page(width: int = 1280, height: int = 800) -> Page:
+        page = await Page.create(width, height)
+        opened.append(page)
+        return page
+
+    yield open_page
+    for page in opened:
+        await page.close()
+
+
+def activity_url(bot, fake, scene, name: str) -> str:
+    """The table as Discord would open it for `name` in the scene's channel, the SDK mocked:
+    its authorize gives a code the fake Discord issued for them."""
+    code = fake.oauth.issue_code(scene[name].user)
+    query = f"sdk=mock&channel={scene.channel.id}&guild={scene.guild.id}&code={code}"
+    return f"{bot.web.public_url}/?{query}"
+
+
+def button(action: str, arg: str | None = None) -> str:
+    move = f'[data-action="{action}"]'
+    return f"button{move}" + (f'[data-move$=":{arg}"]' if arg else "")
+
+
+async def test_two_people_play_a_game_to_its_end_in_their_browsers(
+    fake_discord, make_web_bot, pages
+):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
+        ann, bob = await pages(), await pages()
+        await ann.open(activity_url(bot, fake_discord, scene, "ann"))
+        await bob.open(activity_url(bot, fake_discord, scene, "bob"))
+        for page in (ann, bob):
+            await page.wait("document.body.dataset.status === 'active'")
+
+        # /draw in Discord shows in the browsers.
+        version = table.version
+        await scene.cmd("draw", "ann")
+        for page in (ann, bob):
+            await page.wait(f"Number(document.body.dataset.version) > {version}")
+
+        # A stacked table: Ann builds, Bob fuels, Ann launches: a hit that destroys Apophis.
+        scene.arrange(
+            hands=[["3H", "4H", "5H", "2C", "2H", "2D", "2S"], ["KS", "QS"]],
+            damage=2,
+            dice=[6, 6, 6, 6],
+            active=0,
+        )
+        bot.web.feed.changed(table)  # the stacked table shown, as a move would show it
+        version = table.version
+        await ann.click(button("build", "red.3"))
+        await bob.wait(f"Number(document.body.dataset.version) > {version}")
+        assert [s["colour"] for s in (await bob.state())["table"]["rocket"]] == ["red"]
+        await bot.outbox.drain()
+        assert "large red" in text_of(scene.board(table)).lower()  # the board shows it
+
+        await bob.click(button("build", "yellow.2"))
+        await ann.click(button("launch"))
+        for page in (ann, bob):
+            await page.wait("document.body.dataset.status === 'finished'", timeout=15)
+        await bot.outbox.drain()
+        assert "Victory" in text_of(scene.board(table))
+        final = await ann.state()
+        assert final["table"]["outcome"] == "destroyed"
+
+        # What each page was sent: its own hand, never the other's; no card in public.
+        for page, name in ((ann, "ann"), (bob, "bob")):
+            frames = await page.received()
+            states = [f for f in frames if f.get("type") == "state"]
+            assert states, f"{name}'s page received no state"
+            for state in states:
+                you = state.get("you")
+                assert you is not None and you["id"] == str(scene.id(name))
+                public = {k: v for k, v in state.items() if k != "you"}
+                assert not CARD.findall(json.dumps(public, ensure_ascii=False))
+        errors = [e for page in (ann, bob) for e in await page.console() if e["level"] == "SEVERE"]
+        assert not errors, errors
+
+
+async def test_the_page_reconnects_after_a_restart(fake_discord, make_web_bot, pages):
+    fake_discord.gateway.identify_interval = 0
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann")
+        page = await pages()
+        await page.open(activity_url(bot, fake_discord, scene, "ann"))
+        await page.wait("document.body.dataset.status === 'active'")
+        version = table.version
+    await page.wait("window.__apophis && window.__apophis.socketOpen === false")
+    again = make_web_bot()
+    scene.bot = again
+    async with fake_discord.connected(again):
+        await page.wait("window.__apophis.socketOpen === true", timeout=15)
+        await page.wait(f"Number(document.body.dataset.version) === {version}")
+        await page.click(button("draw"))
+        await page.wait(f"Number(document.body.dataset.version) > {version}")
+        assert scene.live().version > version
+
+
+async def test_the_table_at_a_phones_width_matches_its_reference(
+    fake_discord, make_web_bot, pages, tmp_path
+):
+    from PIL import Image, ImageChops
+
+    bot = make_web_bot(APOPHIS_SEED="5")
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
+        scene.arrange(
+            hands=[["3H", "4H", "5H", "9C", "JD", "KS"], ["QS", "2C"]],
+            rocket=[("red", 3), ("yellow", 2)],
+            damage=1,
+            counters=2,
+            active=0,
+        )
+        table.deadline = None  # a stopped clock: the same picture every run
+        table.remaining = 272.0
+        bot.web.feed.changed(table)
+        page = await pages(360, 780)
+        await page.open(activity_url(bot, fake_discord, scene, "ann"))
+        await page.wait("document.body.dataset.status === 'active'")
+        await page.js("document.fonts && document.fonts.ready")
+        await page.wait("document.fonts.status === 'loaded'")
+        shot = tmp_path / "table-360.png"
+        await page.screenshot(shot)
+    if os.environ.get("APOPHIS_UPDATE_REFERENCE"):
+        DATA.mkdir(exist_ok=True)
+        shot.replace(REFERENCE)
+        pytest.skip(f"reference written anew: {REFERENCE}")
+    taken, wanted = Image.open(shot).convert("RGB"), Image.open(REFERENCE).convert("RGB")
+    assert taken.size == wanted.size == (360, 780)
+    difference = ImageChops.difference(taken, wanted).convert("L").point(lambda v: v > 48 and 255)
+    changed = difference.histogram()[255] / (360 * 780)
+    assert changed < 0.02, f"{changed:.1%} of the pixels differ from {REFERENCE.name}"
