@@ -49,13 +49,21 @@ def language_of(locale: str | None) -> str:
 class Client:
     """One WebSocket: what it watches, who it is, and the latest state it is owed."""
 
-    def __init__(self, ws: web.WebSocketResponse, channel: int, user: User | None, language: str):
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        channel: int,
+        user: User | None,
+        language: str,
+        bucket: Bucket,
+    ):
         self.ws = ws
         self.channel = channel
         self.user = user
         self.viewer = user.id if user is not None else None
         self.language = language
-        self.bucket = Bucket()
+        #: How fast it may send: shared by every socket of the same person.
+        self.bucket = bucket
         self._pending: str | None = None
         self._sending = False
 
@@ -88,6 +96,9 @@ class Sockets:
         self.service = service
         self.feed = feed
         self.sessions = sessions
+        #: Each signed-in person's rate, whichever of their sockets sends, and how many
+        #: sockets they have open (the rate is forgotten with the last).
+        self._buckets: dict[int, tuple[Bucket, int]] = {}
 
     async def serve(self, ws: web.WebSocketResponse) -> None:
         """A connected socket, from its hello to its close."""
@@ -95,6 +106,7 @@ class Sockets:
         if client is None:
             return
         self.feed.join(client)
+        self._held(client, +1)
         expiry = None
         if client.user is not None:
             delay = max(client.user.expires - self.sessions.clock(), 0)
@@ -110,6 +122,23 @@ class Sockets:
             if expiry is not None:
                 expiry.cancel()
             self.feed.leave(client)
+            self._held(client, -1)
+
+    def _bucket(self, user: User | None) -> Bucket:
+        """The rate a new socket of `user` sends at (their own if they have a socket open)."""
+        if user is None:
+            return Bucket()
+        held = self._buckets.get(user.id)
+        return held[0] if held is not None else Bucket()
+
+    def _held(self, client: Client, change: int) -> None:
+        if client.user is None:
+            return
+        _, count = self._buckets.get(client.user.id, (client.bucket, 0))
+        if count + change <= 0:
+            self._buckets.pop(client.user.id, None)
+        else:
+            self._buckets[client.user.id] = (client.bucket, count + change)
 
     async def _hello(self, ws: web.WebSocketResponse) -> Client | None:
         try:
@@ -135,7 +164,7 @@ class Sockets:
                 return None
         asked = hello.get("language")
         language = language_of(user.locale if user else asked if isinstance(asked, str) else None)
-        return Client(ws, int(channel), user, language)
+        return Client(ws, int(channel), user, language, self._bucket(user))
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         user = client.user
@@ -189,6 +218,7 @@ class Sockets:
         if table is None:
             raise UserError("error.no_game")
         user = client.user.id
+        self.service.seen(table.channel_id, user)  # there, playing: not on autopilot
         if click.kind == "b" and click.action == "again":
             return await self._again(client, click.game)
         if click.game != table.id or not table.open:

@@ -162,3 +162,24 @@ async def test_the_table_at_a_phones_width_matches_its_reference(
     difference = ImageChops.difference(taken, wanted).convert("L").point(lambda v: v > 48 and 255)
     changed = difference.histogram()[255] / (360 * 780)
     assert changed < 0.02, f"{changed:.1%} of the pixels differ from {REFERENCE.name}"
+
+
+async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
+    fake_discord, make_web_bot, pages
+):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    fake_discord.oauth.browser_user = scene["bob"].user
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        page = await pages()
+        await page.open(f"{bot.web.public_url}/?channel={scene.channel.id}")
+        await page.wait("document.body.dataset.status === 'active'")
+        watched = await page.state()
+        assert watched["you"] is None and watched["table"]["deck"] == len(table.game.deck)
+        assert not await page.js("return document.querySelector('button[data-action]');")
+        await page.click("a.sign-in")  # Discord's authorization page, then back here
+        await page.wait("window.__apophis.lastState && window.__apophis.lastState.you")
+        mine = (await page.state())["you"]
+        assert mine["id"] == str(scene.id("bob"))
+        assert sorted(c["card"] for c in mine["hand"]) == sorted(table.game.hands[1])
