@@ -262,10 +262,11 @@ def _web(get: Callable[[str], str]) -> dict[str, Any]:
 
 
 def _public_url(text: str) -> str:
-    """APOPHIS_PUBLIC_URL checked: http(s)://host[:port][/path], without a trailing slash."""
+    """APOPHIS_PUBLIC_URL checked: http(s)://host[:port], the root of a host (the table's
+    pages and socket are at its root), without a trailing slash."""
     wrong = ConfigError(
-        "APOPHIS_PUBLIC_URL must be the address people reach the live table at, such as "
-        f"https://apophis.example.com or http://localhost:8080, not {text!r}."
+        "APOPHIS_PUBLIC_URL must be the address people reach the live table at, the root of "
+        f"a host such as https://apophis.example.com or http://localhost:8080, not {text!r}."
     )
     try:
         parts = urlsplit(text)
@@ -274,6 +275,7 @@ def _public_url(text: str) -> str:
             and bool(parts.hostname)
             and parts.port != 0  # read: a port out of range raises
             and parts.username is None
+            and parts.path in ("", "/")
             and not any(ch.isspace() or ch in "?#" for ch in text)
         )
     except ValueError:

@@ -35,8 +35,8 @@ def test_a_public_url_is_kept_without_its_trailing_slash_and_binds_every_interfa
     public = config(APOPHIS_WEB_PORT="8080", APOPHIS_PUBLIC_URL="https://apophis.example.com/")
     assert public.public_url == "https://apophis.example.com"
     assert public.web_host == "0.0.0.0"
-    under = config(APOPHIS_WEB_PORT="1", APOPHIS_PUBLIC_URL="http://games.example:81/apophis//")
-    assert under.public_url == "http://games.example:81/apophis"
+    other = config(APOPHIS_WEB_PORT="1", APOPHIS_PUBLIC_URL="http://games.example:81")
+    assert other.public_url == "http://games.example:81"
     local = config(APOPHIS_WEB_PORT="8080", APOPHIS_PUBLIC_URL="http://127.0.0.1:9000")
     assert local.web_host == "127.0.0.1"
     chosen = config(
@@ -73,6 +73,10 @@ def test_the_activity_needs_a_client_id_and_a_web_port():
         (
             {**PORT, "APOPHIS_PUBLIC_URL": "https://apophis.example.com/?x=1"},
             "APOPHIS_PUBLIC_URL must",
+        ),
+        (  # the table's pages and socket are at the root of its host
+            {**PORT, "APOPHIS_PUBLIC_URL": "https://games.example/apophis"},
+            "the root of a host",
         ),
         (
             {**PORT, "APOPHIS_PUBLIC_URL": "https://me@apophis.example.com"},

@@ -13,7 +13,7 @@ from tests.bot.helpers import Scene, bot_state, button_id, content
 
 pytestmark = pytest.mark.e2e
 
-PUBLIC_URL = "https://apophis.example.com/play"
+PUBLIC_URL = "https://apophis.example.com"
 LAUNCH_ACTIVITY, LINK = 12, 5
 
 
