@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 CLIENT = Path(__file__).parent / "client" / "dist"
 FONT = Path(__file__).parent.parent / "pictures" / "fonts" / "DejaVuSansCondensed.ttf"
+#: Where Discord's proxy takes an Activity's requests for its server.
+PROXY = "/.proxy"
 COOKIE, STATE_COOKIE = "apophis_session", "apophis_signin"
 #: The close code a socket gets as the bot stops: "service restart" (the client reconnects).
 RESTARTING = 1012
@@ -62,20 +64,23 @@ class WebTable:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024)
-        app.add_routes(
-            [
-                web.get("/", self.index),
-                web.get("/fonts/DejaVuSansCondensed.ttf", self.font),
-                web.post("/api/token", self.token),
-                web.get("/api/session", self.session),
-                web.get("/auth/login", self.login),
-                web.get("/auth/callback", self.callback),
-                web.post("/auth/logout", self.logout),
-                web.get("/ws", self.websocket),
-            ]
-        )
-        if (CLIENT / "assets").is_dir():
-            app.router.add_static("/assets", CLIENT / "assets")
+        routes = [
+            ("GET", "/", self.index),
+            ("GET", "/fonts/DejaVuSansCondensed.ttf", self.font),
+            ("POST", "/api/token", self.token),
+            ("GET", "/api/session", self.session),
+            ("GET", "/auth/login", self.login),
+            ("GET", "/auth/callback", self.callback),
+            ("POST", "/auth/logout", self.logout),
+            ("GET", "/ws", self.websocket),
+        ]
+        # Inside Discord the client calls through Discord's proxy, at /.proxy/...: the proxy
+        # strips the prefix, and a page tested with the SDK mocked calls it here directly.
+        for prefix in ("", PROXY):
+            for method, path, handler in routes:
+                app.router.add_route(method, prefix + path, handler)
+            if (CLIENT / "assets").is_dir():
+                app.router.add_static(prefix + "/assets", CLIENT / "assets")
         return app
 
     async def start(self, service: GameService, host: str, port: int) -> None:

@@ -1,7 +1,7 @@
 // Signing in inside Discord: the Embedded App SDK (or its mock, for tests); loaded only in those modes.
 import { DiscordSDK, DiscordSDKMock, type IDiscordSDK } from "@discord/embedded-app-sdk";
 import type { User } from "./protocol";
-import type { Identity } from "./signin";
+import { PROXY, type Identity } from "./signin";
 
 /** The SDK, ready: Discord's own, or its mock whose authorize answers ?code=. */
 export async function startSdk(
@@ -34,7 +34,8 @@ export async function signInWithSdk(sdk: IDiscordSDK, clientId: string): Promise
     prompt: "none",
     scope: ["identify"],
   });
-  const answer = await fetch("/api/token", {
+  // Inside Discord, requests to our server go through Discord's proxy, under /.proxy/.
+  const answer = await fetch(`${PROXY}/api/token`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ code }),

@@ -1,7 +1,7 @@
 // Boot: read the server's config, sign in as the page's mode allows, open the table's socket.
 import "./style.css";
 import { label } from "./labels";
-import { browserSession, modeOf, signInUrl, type Identity } from "./signin";
+import { PROXY, browserSession, modeOf, signInUrl, type Identity } from "./signin";
 import { TableSocket } from "./socket";
 import { View } from "./view";
 
@@ -55,7 +55,8 @@ async function boot(): Promise<void> {
   }
   const where = channel;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new TableSocket(`${scheme}://${location.host}/ws`, {
+  const proxy = mode === "browser" ? "" : PROXY;
+  socket = new TableSocket(`${scheme}://${location.host}${proxy}/ws`, {
     hello: () => ({
       type: "hello",
       channel: where,

@@ -25,3 +25,6 @@ export async function browserSession(): Promise<Identity | null> {
 export function signInUrl(channel: string): string {
   return `/auth/login?channel=${encodeURIComponent(channel)}`;
 }
+
+/** Inside Discord, where its proxy passes requests on to our server (stripping the prefix). */
+export const PROXY = "/.proxy";
