@@ -8,7 +8,8 @@ on Discord's global limit) are measured instead of the pace of a queue; pass
 BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no pictures, as on servers
 that turned them off (every table is tracked with pictures off).
 BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
-With pictures on, the bot's CPU spent making pictures is counted (see `count_picture_cpu`).
+With pictures on, the bot's CPU spent making pictures is counted (see `count_picture_cpu`);
+with the live table on (APOPHIS_WEB_PORT), so is its CPU (see `count_web_cpu`).
 """
 
 from __future__ import annotations
@@ -112,6 +113,76 @@ def count_picture_cpu() -> None:
     signal.signal(signal.SIGUSR2, report)
 
 
+def count_web_cpu() -> None:
+    """Count the CPU time (of the thread) the live table spends on states: wording them
+    (bot.views.web_state's public and private parts), the feed's whole turn (those, the
+    JSON and each client's offer), and the frames sent (aiohttp's WebSocket writer:
+    compressing and writing them). On SIGUSR2, print the totals so far to stderr as
+    "bench-web: <public s> <calls> <private s> <calls> <feed s> <calls> <frames s> <calls>"
+    (after the pictures' line when they are counted).
+
+    BENCH_WEB_PROFILE=<file>: also profile the feed's turns (cProfile, only inside them),
+    written to that file as the process exits (read it with pstats)."""
+    import signal
+    import time
+
+    from aiohttp._websocket import writer
+
+    from bot.views import web_state
+    from bot.web import feed
+
+    totals = {name: [0.0, 0] for name in ("public", "private", "feed", "frames")}
+    depth = [0]
+
+    def timed(name, function):
+        total = totals[name]
+
+        def counted(*args, **kwargs):
+            if depth[0]:  # already inside a timed call of the same kind (a frame's write)
+                return function(*args, **kwargs)
+            depth[0] += name == "frames"
+            began = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                total[0] += time.thread_time() - began
+                total[1] += 1
+                depth[0] -= name == "frames"
+
+        return counted
+
+    web_state.public = timed("public", web_state.public)
+    web_state.private = timed("private", web_state.private)
+    feed.Feed.send_due = timed("feed", feed.Feed.send_due)
+    if os.environ.get("BENCH_WEB_PROFILE"):
+        import atexit
+        import cProfile
+
+        profiler, send_due = cProfile.Profile(), feed.Feed.send_due
+
+        def profiled(self) -> None:
+            profiler.enable()
+            try:
+                send_due(self)
+            finally:
+                profiler.disable()
+
+        feed.Feed.send_due = profiled
+        atexit.register(profiler.dump_stats, os.environ["BENCH_WEB_PROFILE"])
+    frames = writer.WebSocketWriter
+    frames._send_compressed_frame_sync = timed("frames", frames._send_compressed_frame_sync)
+    frames._write_websocket_frame = timed("frames", frames._write_websocket_frame)
+    previous = signal.getsignal(signal.SIGUSR2)
+
+    def report(signum, frame) -> None:
+        if callable(previous):
+            previous(signum, frame)
+        said = " ".join(f"{t:.6f} {n}" for t, n in totals.values())
+        print(f"bench-web: {said}", file=sys.stderr, flush=True)
+
+    signal.signal(signal.SIGUSR2, report)
+
+
 def on_loop(hook) -> None:
     """Call `hook(loop)` on the bot's event loop before the bot starts."""
     import asyncio
@@ -188,6 +259,8 @@ if __name__ == "__main__":
         tables.Tables.track = without_pictures
     else:
         count_picture_cpu()
+    if os.environ.get("APOPHIS_WEB_PORT"):
+        count_web_cpu()
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):

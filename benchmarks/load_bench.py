@@ -41,6 +41,17 @@ What it does, in this process (the load generator) and one other (the bot):
   board for every channel queued), and to the gateway IDENTIFY;
 * the engine alone: actions a second with a save after each (Game.apply + orjson).
 
+`--web-clients N` (default 0: no web server) also runs the bot's live table (bot.web, on
+a free port) and opens N WebSockets per game beside the Discord load, socket k signed in
+as the game's k-th player, so it receives that player's hand (benchmarks/web_clients.py).
+The players still act through Discord. Each step then adds a row: delivery latency, from
+an action's dispatch to each socket of its game receiving a state at least as new as
+the one the action made (p50, p99 and max over all (action, socket) pairs), states
+received a second, and the bot's CPU per action, to compare with a run of `--web-clients 0`.
+The sockets offer permessage-deflate as browsers do (`--web-compression off`: they do not)
+and send the web client's ping every 25 s. The notes give the live table's own CPU per
+action, timed in the bot (benchmarks/bot_process.py: its feed, and the frames it sends).
+
 Results go to the screen and to benchmarks/results/ (machine and commit recorded).
 
 Knobs that change the meaning of figures: the bot's outbox normally paces itself at
@@ -83,6 +94,7 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.web_clients import WebClients, WebWindow, bot_settings, free_port  # noqa: E402
 from bot.app import on_fast_loop  # noqa: E402
 from bot.store.postgres import is_postgresql  # noqa: E402
 from bot.store.store import Store  # noqa: E402
@@ -380,6 +392,17 @@ class Bots:
             total += float(match.group(1))
         return total
 
+    async def web_cpu(self) -> list[float]:
+        """CPU seconds and calls of the live table so far, summed over the processes
+        (bot_process.count_web_cpu: public, private, feed, frames; seconds then calls)."""
+        total = [0.0] * 8
+        for p in self.processes:
+            said = p.watch(r"^bench-web: ([\d. ]+)$")
+            p.proc.send_signal(signal.SIGUSR2)
+            _, match = await asyncio.wait_for(said, 10)
+            total = [a + float(b) for a, b in zip(total, match.group(1).split(), strict=True)]
+        return total
+
     def errors(self) -> list[str]:
         return [line for p in self.processes for line in p.errors()]
 
@@ -474,6 +497,8 @@ class Load:
         #: How many tables are in play (the first ones).
         self.playing = 0
         self.setup_gate = asyncio.Semaphore(args.setup_concurrency)
+        #: The sockets at the bot's live table (--web-clients), None without.
+        self.web: WebClients | None = None
         self._recent: deque[tuple[float, int]] = deque()
         self._hook()
 
@@ -862,6 +887,8 @@ class Load:
         t0 = interaction.created_at
         if self.in_window(t0):
             self.window.actions += 1
+            if self.web is not None:  # each socket of the game owes a state this new
+                self.web.expect(tab.index, t0, tab.game_id, before + 1)
             self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
         events = orjson.loads(row[1])
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
@@ -932,6 +959,8 @@ class StepResult:
     #: Updates players wait for (not DMs): through the global budget, and in all.
     budget_updates: int = 0
     updates: int = 0
+    #: What the live table's sockets saw (--web-clients), None without.
+    web: WebWindow | None = None
 
 
 def updates_in(fake: FakeDiscord, records) -> tuple[int, int, int]:
@@ -978,6 +1007,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
     database = new_database(args, workdir)
     load = Load(fake, args, database)
     load.build_world(max(args.steps))
+    # With --web-clients, each process serves its shard's games' live table on a port.
+    ports = [free_port() for _ in range(args.processes)] if args.web_clients else []
     bots = [
         BotProcess(
             fake,
@@ -985,7 +1016,10 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             workdir,
             log_level="WARNING",
             args=args,
-            settings=shard_settings(args, k),
+            settings={
+                **shard_settings(args, k),
+                **(bot_settings(ports[k], fake.world.application_id) if ports else {}),
+            },
         )
         for k in range(args.processes)
     ]
@@ -1013,6 +1047,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             if time.monotonic() - began > 120:
                 raise RuntimeError("the bot did not answer within 120 s")
         await load.open_db()
+        if ports:
+            load.web = WebClients(args.web_clients, compress=args.web_compression == "on")
         load.tasks.append(asyncio.create_task(load.watch_lag()))
         load.tasks.append(asyncio.create_task(load.keep_pruning()))
         if args.chat:
@@ -1030,6 +1066,18 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         )
         running = 0
         for games in args.steps:
+            if load.web is not None:  # the new games' sockets, open before they play
+                await load.web.connect(
+                    [
+                        (
+                            tab.index,
+                            f"http://localhost:{ports[tab.index % args.processes]}",
+                            tab.channel.id,
+                            [(m.user.id, m.user.name) for m in tab.members],
+                        )
+                        for tab in load.tabs[running:games]
+                    ]
+                )
             gc.collect()
             gc.freeze()
             for tab in load.tabs[running:games]:
@@ -1052,10 +1100,13 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             sample = load.window = Sample()
             start = time.monotonic()
             load.window_span = (start, start + args.duration)
+            if load.web is not None:
+                load.web.begin(start, start + args.duration)
             if args.verbose:  # e.g. to point a profiler at the bot for the window
                 print(f"  G={games:,}: measuring for {args.duration:.0f} s", flush=True)
             pictures = args.pictures == "on"
             drawing0 = await bot.picture_cpu() if pictures else 0.0
+            web0 = await bot.web_cpu() if load.web is not None else None
             cpu0, gen0, db0 = bot.cpu(), time.process_time(), server_cpu()
             waits0 = bot.runqueue_wait(), runqueue_wait(os.getpid())
             await asyncio.sleep(args.duration)
@@ -1063,6 +1114,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
             cpu1, gen1, db1 = bot.cpu(), time.process_time(), server_cpu()
             waits1 = bot.runqueue_wait(), runqueue_wait(os.getpid())
             drawing1 = await bot.picture_cpu() if pictures else 0.0
+            web1 = await bot.web_cpu() if load.web is not None else None
             rss = bot.rss_kb()
             # Let actions of the window finish their messages (board edit, DMs).
             grace = time.monotonic() + args.grace
@@ -1070,6 +1122,9 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 await asyncio.sleep(0.25)
                 if not any(p.t0 < end for t in load.tabs[:games] for p in t.pending):
                     break
+            if load.web is not None:  # and the states they make to reach every socket
+                while time.monotonic() < grace and load.web.owed():
+                    await asyncio.sleep(0.25)
             load.window = None
             for tab in load.tabs[:games]:
                 sample.unfinished += [end - p.t0 for p in tab.pending if start <= p.t0 < end]
@@ -1093,9 +1148,12 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                 routes,
                 budget_updates,
                 updates,
+                load.web.end() if load.web is not None else None,
             )
             results.append(result)
             print(row(result), flush=True)
+            if result.web is not None:
+                print(f"  web (G={games:,}): {result.web.summary()}", flush=True)
             bot_wait, gen_wait = ((b - a) / seconds for a, b in zip(waits0, waits1, strict=True))
             notes.append(
                 f"G={games:,}: main threads runnable but waiting for a CPU: bot {bot_wait:.0%}, "
@@ -1120,6 +1178,18 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
                     else ""
                 )
             )
+            if web0 is not None and web1 is not None:
+                spent = [b - a for a, b in zip(web0, web1, strict=True)]
+                public, publics, private, privates, feed, feeds, frames, sent = spent
+                notes.append(
+                    f"G={games:,}: the live table's CPU per action (timed in the bot): its feed "
+                    f"{feed / actions * 1000:.3f} ms ({feeds / actions:.2f} turns), of which "
+                    f"public parts {public / actions * 1000:.3f} ms ({publics / actions:.2f}), "
+                    f"private parts {private / actions * 1000:.3f} ms ({privates / actions:.2f}); "
+                    f"frames compressed and written {frames / actions * 1000:.3f} ms "
+                    f"({sent / actions:.2f}); in all {(feed + frames) / max(cpu1 - cpu0, 1e-9):.1%}"
+                    " of the bot's CPU"
+                )
             every: dict[str, int] = {}
             for r in window:
                 every[r.route] = every.get(r.route, 0) + 1
@@ -1175,6 +1245,8 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         for task in load.tasks:
             task.cancel()
         await asyncio.gather(*load.tasks, return_exceptions=True)
+        if load.web is not None:
+            await load.web.close()
         errors = bot.errors()
         await asyncio.gather(*(b.stop() for b in bots))
         await load.close_db()
@@ -1220,6 +1292,37 @@ def row(r: StepResult) -> str:
         f"{r.bot_cpu * 100:>6.0f}% {r.rss_mb:>7.1f} {r.kb_per_game:>7.1f} | "
         f"{r.global_requests / r.seconds:>12.1f} {per_action:>7.2f} | "
         f"{r.gen_cpu * 100:>5.0f}% {fmt(percentile(s.lag, 0.99), 7)}"
+    )
+
+
+WEB_HEADER = (
+    f"{'games':>6} {'sockets':>8} | {'delivery to every socket ms':^26} | {'pairs':>8} "
+    f"{'missing':>7} | {'states/s':>9} {'/socket':>7} {'KB each':>7} | {'bot CPU':>7} "
+    f"{'ms/action':>9}"
+)
+WEB_SUBHEADER = (
+    f"{'':>6} {'':>8} | {'p50':>8} {'p99':>8} {'max':>8} | {'':>8} {'':>7} | {'':>9} {'':>7} "
+    f"{'':>7} | {'':>7} {'':>9}"
+)
+
+
+def web_row(r: StepResult) -> str:
+    """The live table's figures of a step (--web-clients), and the bot's CPU per action."""
+    w = r.web
+    assert w is not None
+
+    def ms(v: float) -> str:
+        return f"{v * 1000:>8.1f}" if v == v else f"{'-':>8}"
+
+    median = statistics.median(w.delays) if w.delays else float("nan")
+    top = max(w.delays) if w.delays else float("nan")
+    per_action = r.bot_cpu * r.seconds / r.sample.actions * 1000 if r.sample.actions else 0.0
+    return (
+        f"{r.games:>6,} {w.sockets:>8,} | {ms(median)} {ms(w.percentile(0.99))} {ms(top)} | "
+        f"{len(w.delays):>8,} {w.missing:>7,} | {w.states / w.seconds:>9.1f} "
+        f"{w.states / w.seconds / max(w.sockets, 1):>7.2f} "
+        f"{w.chars / max(w.states, 1) / 1024:>7.1f} | {r.bot_cpu * 100:>6.0f}% "
+        f"{per_action:>9.2f}"
     )
 
 
@@ -1419,11 +1522,26 @@ def parse_args(argv: list[str] | None = None):
         action="store_true",
         help="validate request bodies against the OpenAPI file (slow)",
     )
+    parser.add_argument(
+        "--web-clients",
+        type=int,
+        default=0,
+        help="WebSockets per game at the bot's live table, socket k signed in as player k "
+        "(0: no web server)",
+    )
+    parser.add_argument(
+        "--web-compression",
+        choices=("on", "off"),
+        default="on",
+        help="the web sockets offer permessage-deflate, as browsers do (off: plain frames)",
+    )
     parser.add_argument("--output", type=Path, default=None, help="results file")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     args.steps = [int(s) for s in args.steps.split(",") if s]
     args.recovery = [int(s) for s in args.recovery.split(",") if s]
+    if args.web_clients < 0:
+        parser.error("--web-clients is a number of sockets per game (0: none)")
     if args.processes < 1 or (args.processes > 1 and args.database != "postgresql"):
         parser.error("--processes above 1 needs --database postgresql (SQLite is one process's)")
     return args
@@ -1463,6 +1581,12 @@ def measure(args) -> None:
         f"{args.chat:g} chat messages a team a minute; "
         f"time scale {args.time_scale:g}; board pictures {args.pictures}; outbox pacing "
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
+        + (
+            f"; live table: {args.web_clients} web sockets a game (signed in as its players, "
+            f"compression {args.web_compression})"
+            if args.web_clients
+            else "; no live table (web server off)"
+        )
     )
     say(
         f"bot: {args.processes} process{'es' if args.processes > 1 else ''} on "
@@ -1499,6 +1623,15 @@ def measure(args) -> None:
                 f"{seconds_of(s.dm_lag, 1.0):>7} | {r.updates:>8,} {share:>10.2%} | "
                 f"{s.interactions / s.actions if s.actions else float('nan'):>19.2f}"
             )
+        if any(r.web is not None for r in results):
+            say("The live table (--web-clients): from an action's dispatch to each socket of its")
+            say("game receiving a state at least that new (every (action, socket) pair), states")
+            say("received, and the bot's CPU per action (compare with a run of --web-clients 0)")
+            say(WEB_HEADER)
+            say(WEB_SUBHEADER)
+            for r in results:
+                if r.web is not None:
+                    say(web_row(r))
         for r in results:
             top = sorted(r.routes.items(), key=lambda kv: -kv[1])
             say(

@@ -7,6 +7,10 @@ exactly the hand panel's moves (bot.views.panel), as Discord's component JSON, w
 custom ids the web client sends back to play them. No other hand is ever in it: the
 public part comes from `Game.public_view()`, a player's from `Game.view_for(player)`.
 The protocol is told in bot.web's docstring.
+
+A caller wording one table for several viewers at once (bot.web.feed) may pass what
+they share, computed once: the engine's views (`view`) and the board's moves
+(`board_moves`). The words are the same either way.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
 
 if TYPE_CHECKING:
     from bot.table import Table
+    from engine import PlayerView, PublicView
 
 #: The lobby's buttons the web table offers (How to play is the client's own).
 LOBBY_ACTIONS = ("join", "leave", "start", "crewadd", "crewdrop")
@@ -51,8 +56,14 @@ def labels(language: str) -> dict[str, str]:
 
 def plain(text: str, table: Table) -> str:
     """A line written for Discord as the web shows it: mentions as names, no markup."""
-    text = MENTION.sub(lambda m: table.name_of(int(m[1])), text)
-    return EMPHASIS.sub("", TIMESTAMP.sub("", text)).strip()
+    # Each pattern only where it can match (the same text, without three regex passes).
+    if "<@" in text:
+        text = MENTION.sub(lambda m: table.name_of(int(m[1])), text)
+    if "<t:" in text:
+        text = TIMESTAMP.sub("", text)
+    if "**" in text or "__" in text or "~~" in text:
+        text = EMPHASIS.sub("", text)
+    return text.strip()
 
 
 def no_table(channel_id: int, now: float) -> dict[str, Any]:
@@ -69,10 +80,14 @@ def no_table(channel_id: int, now: float) -> dict[str, Any]:
     }
 
 
-def public(table: Table, now: float, language: str) -> dict[str, Any]:
-    """What everyone watching `table` sees, in `language`."""
+def public(
+    table: Table, now: float, language: str, view: PublicView | None = None
+) -> dict[str, Any]:
+    """What everyone watching `table` sees, in `language` (`view`: the game's public view,
+    if the caller has it)."""
     game = table.game
-    view = game.public_view() if game is not None else None
+    if view is None and game is not None:
+        view = game.public_view()
     state: dict[str, Any] = {
         "type": "state",
         "channel": str(table.channel_id),
@@ -113,19 +128,19 @@ def public(table: Table, now: float, language: str) -> dict[str, Any]:
         "counters": view.counters,
         "counters_to_deflect": COUNTERS_TO_DEFLECT,
         "rocket": [
-            {"colour": c.value, "size": int(s), "builder": _id(b)}
+            {"colour": COLOUR[c], "size": int(s), "builder": _id(b)}
             for (c, s), b in zip(view.rocket, _padded(view.builders, view.rocket), strict=True)
         ],
         "points": total,
         "fuel": view.points.get(Colour.YELLOW, 0),
         "fuel_needed": fuel_needed(total),
         "sequence": [
-            {"colour": c.value, "player": _id(p)}
+            {"colour": COLOUR[c], "player": _id(p)}
             for c, p in zip(
                 view.sequence, _padded(view.sequence_players, view.sequence), strict=True
             )
         ],
-        "depot": [{"colour": c.value, "size": int(s)} for c, s in view.depot],
+        "depot": [{"colour": COLOUR[c], "size": int(s)} for c, s in view.depot],
         "deck": view.deck_size,
         "discard": view.discard_size,
     }
@@ -133,38 +148,96 @@ def public(table: Table, now: float, language: str) -> dict[str, Any]:
     if view.phase is Phase.OVER or not table.open:
         texts["result"] = render.outcome_text(view.outcome, language)
     else:
-        texts["rocket"] = render.rocket_line(view, language).removeprefix("🚀 ") or None
+        texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
         texts["next"] = plain(render.next_step(table, view, now, language), table)
     return state
 
 
-def private(table: Table, viewer: int | None, now: float, language: str) -> dict[str, Any]:
+def private(
+    table: Table,
+    viewer: int | None,
+    now: float,
+    language: str,
+    view: PlayerView | None = None,
+    board_moves: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
-    seated in the game, the lobby's buttons in a lobby, Play again once it is over."""
+    seated in the game, the lobby's buttons in a lobby, Play again once it is over.
+    `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now)`,
+    if the caller has them."""
     you: dict[str, Any] | None = None
     moves: list[dict[str, Any]] = []
     game = table.game
     if viewer is not None:
         you = {"id": str(viewer), "seated": viewer in table.seats}
         if game is not None and viewer in game.players:
-            view = game.view_for(viewer)
+            if view is None:
+                view = game.view_for(viewer)
+            style = table.cards
             you["hand"] = [
-                {
-                    "card": c,
-                    "label": card_text(c, language, table.cards),
-                    "colour": colour_of(c).value,
-                }
+                _card(c, language, style)
                 for cards in render.by_suit(view.hand).values()
                 for c in cards
             ]
-            you["moves"] = [m for m in panel.moves(table, view, language) if m is not None]
-            you["situation"] = plain(panel.situation(table, view, now, language), table)
+            you["moves"] = [m for m in panel.moves(table, view, language) if _live(m)]
+            you["situation"] = _situation(table, view, now, language)
             you["your_turn"] = table.open and view.table.active_player == viewer
-        if table.status == "lobby":
-            moves = _buttons(components.lobby_message(table), LOBBY_ACTIONS)
-        elif not table.open:
-            moves = _buttons(components.board_message(table, now), ("again",))
+        moves = board_moves_of(table, now) if board_moves is None else board_moves
     return {"lobby_moves": moves, "you": you}
+
+
+def board_moves_of(table: Table, now: float) -> list[dict[str, Any]]:
+    """The board's moves a signed-in viewer gets (the same for all of them): the lobby's
+    buttons in a lobby, Play again once it is over, else none."""
+    if table.status == "lobby":
+        return _buttons(components.lobby_message(table), LOBBY_ACTIONS)
+    if not table.open:
+        return _buttons(components.board_message(table, now), ("again",))
+    return []
+
+
+#: A colour's name in a state, by colour (an enum's `.value` is slow to read).
+COLOUR = {c: c.value for c in Colour}
+#: A card of a hand as a state shows it, by (card, language, card style): made once, then
+#: shared by every state (never changed).
+_CARDS: dict[tuple[str, str, str], dict[str, str]] = {}
+
+
+def _card(card: str, language: str, style: str) -> dict[str, str]:
+    key = (card, language, style)
+    shown = _CARDS.get(key)
+    if shown is None:
+        label = card_text(card, language, style)
+        shown = _CARDS[key] = {"card": card, "label": label, "colour": COLOUR[colour_of(card)]}
+    return shown
+
+
+#: render.rocket_line by what it reads of the view (the public part and each player's
+#: situation want it, for every state): a few thousand rockets at most, then started afresh.
+_ROCKET_LINES: dict[tuple[Any, ...], str] = {}
+ROCKET_LINES = 4096
+
+
+def _rocket_line(view: PublicView, language: str) -> str:
+    key = (view.rules, view.apophis_value, view.rocket, language)
+    line = _ROCKET_LINES.get(key)
+    if line is None:
+        if len(_ROCKET_LINES) >= ROCKET_LINES:
+            _ROCKET_LINES.clear()
+        line = _ROCKET_LINES[key] = render.rocket_line(view, language)
+    return line
+
+
+def _live(move: dict[str, Any] | None) -> bool:
+    """Whether the web table offers a panel's move: all but Refresh (it is always current)."""
+    return move is not None and not move.get("custom_id", "").endswith(":refresh")
+
+
+def _situation(table: Table, view: Any, now: float, language: str) -> str:
+    """The panel's situation, less the rocket's line (the table shows it above)."""
+    rocket = _rocket_line(view.table, language) if view.table.rocket else None
+    lines = panel.situation(table, view, now, language).split("\n")
+    return plain("\n".join(line for line in lines if line != rocket), table)
 
 
 def _buttons(message: Any, actions: tuple[str, ...]) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ import orjson
 
 from bot.table import Change, Table
 from bot.views import web_state
+from engine import PlayerView
 
 
 class Viewer(Protocol):
@@ -36,7 +37,8 @@ class Feed:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.viewers: dict[int, set[Viewer]] = {}
-        #: The latest table shown in each channel, ended ones included (until the next).
+        #: The latest table shown in each watched channel, ended ones included (until the
+        #: next), and a game in a thread opened from it; forgotten once nobody watches.
         self.shown: dict[int, Table] = {}
         self._due: dict[int, Table] = {}
         self._scheduled = False
@@ -52,6 +54,7 @@ class Feed:
             watching.discard(client)
             if not watching:
                 del self.viewers[client.channel]
+                self.shown.pop(client.channel, None)
 
     def table_in(self, channel: int, live: dict[int, Table]) -> Table | None:
         """The table a client of `channel` sees: its open one (`live`, the service's by
@@ -70,9 +73,9 @@ class Feed:
 
     def changed(self, table: Table) -> None:
         """`table` changed: its clients get its new state once this turn of the loop ends."""
-        self.shown[table.channel_id] = table
-        if table.parent_id is not None:
-            self.shown[table.parent_id] = table
+        for channel in (table.channel_id, table.parent_id):
+            if channel in self.viewers:
+                self.shown[channel] = table
         self._due[table.id] = table
         if not self._scheduled:
             self._scheduled = True
@@ -94,17 +97,32 @@ class Feed:
                 self._send(table, clients, now)
 
     def _send(self, table: Table, clients: list[Viewer], now: float) -> None:
+        # What every client's state shares is worked out once: the engine's views (one
+        # per seated viewer, whose public part is the table's), the board's moves.
+        game = table.game
+        views: dict[int, PlayerView] = {}
+        if game is not None:
+            players = game.players
+            for client in clients:
+                viewer = client.viewer
+                if viewer is not None and viewer not in views and viewer in players:
+                    views[viewer] = game.view_for(viewer)
+        view = next(iter(views.values())).table if views else None
+        moves = None
         shared: dict[str, bytes] = {}
         by_viewer: dict[tuple[int | None, str], str] = {}
         for client in clients:
-            language = client.language
-            if language not in shared:
-                shared[language] = orjson.dumps(web_state.public(table, now, language))
-            key = (client.viewer, language)
-            if key not in by_viewer:
-                mine = web_state.private(table, client.viewer, now, language)
-                by_viewer[key] = _merged(shared[language], mine)
-            client.offer(by_viewer[key])
+            language, viewer = client.language, client.viewer
+            key = (viewer, language)
+            state = by_viewer.get(key)
+            if state is None:
+                if language not in shared:
+                    shared[language] = orjson.dumps(web_state.public(table, now, language, view))
+                if moves is None and viewer is not None:
+                    moves = web_state.board_moves_of(table, now)
+                mine = web_state.private(table, viewer, now, language, views.get(viewer), moves)
+                state = by_viewer[key] = _merged(shared[language], mine)
+            client.offer(state)
 
     def board_changed(self, table: Table) -> None:
         self.changed(table)
