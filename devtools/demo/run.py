@@ -4,7 +4,8 @@ The bot runs as `python -m bot` in its own process, pointed at the fake Discord 
 from this process. Each person is a fake Discord member whose moves are chosen by an
 automatic player from what that person may see (their own hand and the table, read from
 the state the bot committed) and made as a person makes them: slash commands and
-buttons. When the game is over the record is written as an HTML page.
+buttons. When the game is over the record is written as an HTML page. With `web` on, the
+bot serves the game live as its web table too (devtools.demo.web).
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from pathlib import Path
 
 import orjson
 
-from devtools.demo import page
+from devtools.demo import page, web
 from devtools.demo.player import Person, answered
 from devtools.demo.record import Record, record
 from devtools.fakediscord import FakeDiscord
 from engine import Game, Phase, crew
 
 NAMES = ("Ada", "Brahim", "Chloé", "Dmitri")
+WEB_PORT = web.PORT
 #: Discord's locale for a catalog language where the two differ.
 DISCORD_LOCALES = {"en": "en-US"}
 
@@ -49,6 +51,12 @@ class Options:
     #: Real seconds a person thinks before acting (spread 0.5x to 1.5x).
     think: float = 0.05
     out: Path = Path("demo")
+    #: Serve the game live as the web table (on `web_port`), shown `web_wait` seconds
+    #: before the host starts, and kept served `linger` seconds after (None: until Enter).
+    web: bool = False
+    web_port: int = WEB_PORT
+    web_wait: float = 5.0
+    linger: float | None = 0.0
 
 
 @dataclass
@@ -61,10 +69,16 @@ class Outcome:
     outcome: str | None
     actions: int
     summary: list[str] = field(default_factory=list)
+    #: The live table's address (with `web` on), and the seconds it was served after the game.
+    table_url: str | None = None
+    lingered: float = 0.0
 
 
 async def play(options: Options) -> Outcome:
     """Run the bot, play one game to its end, write the page; return what happened."""
+    if options.web:
+        web.check_port(options.web_port)
+    table_url, lingered = None, 0.0
     async with FakeDiscord() as fake:
         locale = DISCORD_LOCALES.get(options.language, options.language)
         guild = fake.add_guild("Apophis demo", preferred_locale=locale)
@@ -72,14 +86,22 @@ async def play(options: Options) -> Outcome:
         members = [fake.add_member(guild, name) for name in options.people]
         for member in members:
             member.user.locale = locale
+        fake.oauth.browser_user = members[0].user  # "Sign in with Discord" signs them in
         with tempfile.TemporaryDirectory(prefix="apophis-demo-") as tmp:
             database = Path(tmp) / "demo.sqlite3"
             bot = await _start_bot(fake, database, options)
             try:
-                game_id = await _open_and_start(fake, channel, members, options)
+                await _open_lobby(fake, channel, members, options)
+                if options.web:
+                    table_url = await web.show(
+                        options.web_port, channel.id, members[0], options.web_wait
+                    )
+                game_id = await _start(fake, channel, members[0])
                 actions = await _play_to_the_end(fake, channel, members, database, game_id, options)
                 status, outcome = _result(database, game_id)
                 await _settle(fake, database, game_id)
+                if options.web:
+                    lingered = await web.linger(options.linger)
             finally:
                 await _stop(bot)
         rec = record(fake, channel, members)
@@ -95,7 +117,7 @@ async def play(options: Options) -> Outcome:
             f"{sum(rec.clicks().values())} commands and clicks",
         ]
         path = page.write(rec, options.out / "index.html", "Apophis: a recorded game", summary)
-        return Outcome(path, rec, status, outcome, actions, summary)
+        return Outcome(path, rec, status, outcome, actions, summary, table_url, lingered)
 
 
 def counted(count: int, noun: str) -> str:
@@ -113,6 +135,7 @@ async def _start_bot(fake: FakeDiscord, database: Path, options: Options):
         "APOPHIS_TIME_SCALE": str(options.time_scale),
         "APOPHIS_SEED": str(options.seed),
         "APOPHIS_LOG_LEVEL": "INFO",
+        **(web.bot_env(fake, options.web_port) if options.web else {}),
     }
     bot = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -152,7 +175,8 @@ async def _stop(bot) -> None:
     await bot.log_task
 
 
-async def _open_and_start(fake, channel, members, options: Options) -> int:
+async def _open_lobby(fake, channel, members, options: Options) -> None:
+    """The host opens a lobby, the others join, the host adds the AI crewmates."""
     host = members[0]
     opened = await fake.invoke(
         "apophis new",
@@ -172,6 +196,10 @@ async def _open_and_start(fake, channel, members, options: Options) -> int:
             if c.get("custom_id", "").endswith(":crewadd")
         )
         await answered(await fake.click(lobby, add, user=host))
+
+
+async def _start(fake, channel, host) -> int:
+    """The host starts the game, playing first; its id."""
     await answered(await fake.invoke("apophis start", user=host, channel=channel, first=host))
     return _game_id(fake, channel)
 
@@ -238,10 +266,12 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
             continue
         action = decision.action
         await asyncio.sleep(options.think * rng.uniform(0.5, 1.5))  # a person thinking
+        if _version(database, game_id) != version:
+            continue  # the game moved on as they thought (the clock ran out, say): look again
         board = fake.world.messages[_board_id(database, game_id)]
         try:
             await people[action["player"]].play(action, game_id, version, board)
-        except TimeoutError:
+        except (TimeoutError, LookupError):  # no such move (or control) any more, or no answer
             now, status, _ = _state(database, game_id)
             if status != "active":
                 return actions  # the clock ran out as they played
@@ -260,14 +290,14 @@ def _board_id(database: Path, game_id: int) -> int:
 
 
 async def _settle(fake: FakeDiscord, database: Path, game_id: int) -> None:
-    """Wait for the bot to draw the final board (no buttons left but Play again) before
-    reading the record."""
+    """Wait for the bot to draw the final board (no buttons left but Play again, and Table
+    where the live table is served) before reading the record."""
 
     def final_board():
         message = fake.world.messages.get(_board_id(database, game_id) or -1)
         if message is None:
             return False
         ids = [c["custom_id"] for c in message.iter_components() if "custom_id" in c]
-        return all(custom_id.endswith(":again") for custom_id in ids)
+        return all(custom_id.endswith((":again", ":table")) for custom_id in ids)
 
     await fake.wait_for(final_board, timeout=20, description="the final board")

@@ -1,0 +1,84 @@
+"""`make demo ARGS="--web"`: the demo's game, watched live in a real browser as the crew plays."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from devtools.demo import web
+from devtools.demo.run import Options, play
+from tests.bot.helpers import CARD
+from tests.web.browser import Page, require_browser
+from tests.web.conftest import free_port
+
+pytestmark = pytest.mark.e2e
+
+#: Every value the page's status takes, kept by the page itself as it changes.
+WATCH_STATUS = """
+window.__statuses = [document.body.dataset.status];
+new MutationObserver(() => {
+  const now = document.body.dataset.status;
+  if (now !== window.__statuses[window.__statuses.length - 1]) window.__statuses.push(now);
+}).observe(document.body, {attributes: true, attributeFilter: ['data-status']});
+"""
+
+
+async def printed_url(capsys, game: asyncio.Task, timeout: float = 60) -> str:
+    """The live table's address, once the demo has printed it."""
+    printed = ""
+    async with asyncio.timeout(timeout):
+        while not (found := re.search(r"The live table: (\S+)", printed)):
+            if game.done():
+                game.result()  # its error, if it failed
+                raise AssertionError(f"the demo ended without showing the table: {printed}")
+            await asyncio.sleep(0.05)  # the demo prints from this same event loop
+            printed += capsys.readouterr().out
+    return found.group(1)
+
+
+async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys, monkeypatch):
+    require_browser()
+    asked: list[str] = []
+    monkeypatch.setattr(web, "open_in_browser", asked.append)  # no browser of the desktop's
+    port = free_port()
+    options = Options(
+        people=("Ada", "Brahim"),
+        crewmates=1,
+        difficulty="hard",
+        time_scale=60,  # 8 minutes of countdown in 8 seconds at most
+        seed=3,
+        out=tmp_path,
+        web=True,
+        web_port=port,
+        web_wait=3,
+        linger=0,
+    )
+    page = await Page.create()  # ready before the demo shows its table
+    game = asyncio.create_task(play(options))
+    try:
+        url = await printed_url(capsys, game)
+        assert url == f"http://localhost:{port}/?channel={url.rsplit('=', 1)[1]}"
+        assert asked == [url]
+        await page.open(url)
+        await page.wait("document.body.dataset.status && document.body.dataset.status !== ''")
+        await page.js(WATCH_STATUS)
+        await page.wait("document.body.dataset.status === 'finished'", timeout=120)
+        statuses = await page.js("return window.__statuses;")
+        state = await page.state()
+        frames = [f for f in await page.received() if f.get("type") == "state"]
+    finally:
+        await page.close()
+        outcome = await game
+    # The page followed the game from its lobby (or its first moves) to its end.
+    assert statuses[0] in ("lobby", "active") and statuses[-1] == "finished", statuses
+    assert "active" in statuses, statuses
+    assert state["table"]["outcome"] == outcome.outcome and outcome.status == "finished"
+    # Watching from a link without signing in: the public view, never a hand.
+    assert state["you"] is None
+    assert len(frames) > 3 and all(f.get("you") is None for f in frames)
+    assert not [f for f in frames if CARD.search(json.dumps(f, ensure_ascii=False))]
+    # And the demo still wrote its page.
+    assert outcome.page.is_file() and outcome.table_url == url
