@@ -21,6 +21,7 @@ from aiohttp import WSMsgType, web
 from bot.discord import inputs, plays
 from bot.errors import UserError
 from bot.i18n.catalogs import t
+from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.sessions import Bucket, Expired, User
 
@@ -203,6 +204,12 @@ class Sockets:
             ok = True
         except UserError as exc:
             note, ok = f"⚠️ {exc.text(language)}", False
+        except StoreBusy:
+            log.warning("web move in channel %s: the database was busy", client.channel)
+            note, ok = f"⚠️ {t(language, 'error.busy')}", False
+        except Exception:  # a bug or an outage on our side: logged, answered politely
+            log.exception("web move in channel %s failed", client.channel)
+            note, ok = f"⚠️ {t(language, 'error.sorry')}", False
         table = self._table(client.channel)
         note = web_state.plain(note, table) if table is not None else note
         await client.send({"type": "result", "id": number, "ok": ok, "note": note})

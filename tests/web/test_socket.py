@@ -234,3 +234,26 @@ async def test_clients_resume_after_a_restart(fake_discord, make_web_bot):
         played = await socket.move(move_id(state, "draw"))
         assert played["ok"], played
         await socket.close()
+
+
+async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
+    fake_discord, make_web_bot, monkeypatch, caplog
+):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann")
+        async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
+            await ann.wait_state(lambda s: s["status"] == "active")
+            draw = move_id(ann.state, "draw")
+
+            async def broken(*args, **kwargs):
+                raise RuntimeError("a bug")
+
+            monkeypatch.setattr(bot.service, "act", broken)
+            failed = await ann.move(draw)
+            assert not failed["ok"] and "Sorry" in failed["note"], failed
+            assert "web move in channel" in caplog.text
+            monkeypatch.undo()
+            played = await ann.move(draw)  # the same socket plays on
+            assert played["ok"] and table.version > 0
