@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 
 #: The lobby's buttons the web table offers (How to play is the client's own).
 LOBBY_ACTIONS = ("join", "leave", "start", "crewadd", "crewdrop")
+#: The catalog key of each board button the web offers (bot.views.components words them).
+BOARD_LABELS = {
+    "join": "button.join",
+    "leave": "button.leave",
+    "start": "button.start",
+    "crewadd": "button.crew_add",
+    "crewdrop": "button.crew_drop",
+    "again": "again.button",
+}
 #: Discord markup the web shows as plain text: a mention, a timestamp, bold or underline.
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
@@ -163,7 +172,8 @@ def private(
 ) -> dict[str, Any]:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
     seated in the game, the lobby's buttons in a lobby, Play again once it is over.
-    `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now)`,
+    `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now,
+    language)`,
     if the caller has them."""
     you: dict[str, Any] | None = None
     moves: list[dict[str, Any]] = []
@@ -182,18 +192,21 @@ def private(
             you["moves"] = [m for m in panel.moves(table, view, language) if _live(m)]
             you["situation"] = _situation(table, view, now, language)
             you["your_turn"] = table.open and view.table.active_player == viewer
-        moves = board_moves_of(table, now) if board_moves is None else board_moves
+        moves = board_moves_of(table, now, language) if board_moves is None else board_moves
     return {"lobby_moves": moves, "you": you}
 
 
-def board_moves_of(table: Table, now: float) -> list[dict[str, Any]]:
-    """The board's moves a signed-in viewer gets (the same for all of them): the lobby's
-    buttons in a lobby, Play again once it is over, else none."""
+def board_moves_of(table: Table, now: float, language: str) -> list[dict[str, Any]]:
+    """The board's moves a signed-in viewer gets (the same for all who read `language`):
+    the lobby's buttons in a lobby, Play again once it is over, else none; worded in
+    `language`, as the viewer's own moves are (the channel's message is in its own)."""
     if table.status == "lobby":
-        return _buttons(components.lobby_message(table), LOBBY_ACTIONS)
-    if not table.open:
-        return _buttons(components.board_message(table, now), ("again",))
-    return []
+        found = _buttons(components.lobby_message(table), LOBBY_ACTIONS)
+    elif not table.open:
+        found = _buttons(components.board_message(table, now), ("again",))
+    else:
+        return []
+    return [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]
 
 
 #: A colour's name in a state, by colour (an enum's `.value` is slow to read).
@@ -240,15 +253,15 @@ def _situation(table: Table, view: Any, now: float, language: str) -> str:
     return plain("\n".join(line for line in lines if line != rocket), table)
 
 
-def _buttons(message: Any, actions: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The buttons of a Discord message whose action is one of `actions`."""
+def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
+    """The buttons of a Discord message whose action is one of `actions`, with it."""
     found = []
     rows = message.components.to_components() if message.components is not None else []
     for row in rows:
         for item in row["components"]:
             match = components.CUSTOM_ID.fullmatch(item.get("custom_id", ""))
             if match is not None and match["action"] in actions:
-                found.append(item)
+                found.append((match["action"], item))
     return found
 
 

@@ -108,7 +108,7 @@ class Feed:
                 if viewer is not None and viewer not in views and viewer in players:
                     views[viewer] = game.view_for(viewer)
         view = next(iter(views.values())).table if views else None
-        moves = None
+        moves: dict[str, list] = {}
         shared: dict[str, bytes] = {}
         by_viewer: dict[tuple[int | None, str], str] = {}
         for client in clients:
@@ -118,9 +118,12 @@ class Feed:
             if state is None:
                 if language not in shared:
                     shared[language] = orjson.dumps(web_state.public(table, now, language, view))
-                if moves is None and viewer is not None:
-                    moves = web_state.board_moves_of(table, now)
-                mine = web_state.private(table, viewer, now, language, views.get(viewer), moves)
+                if language not in moves and viewer is not None:
+                    moves[language] = web_state.board_moves_of(table, now, language)
+                board_moves = moves.get(language)
+                mine = web_state.private(
+                    table, viewer, now, language, views.get(viewer), board_moves
+                )
                 state = by_viewer[key] = _merged(shared[language], mine)
             client.offer(state)
 

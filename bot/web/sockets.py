@@ -39,7 +39,7 @@ SESSION_OVER, REFUSED = 4001, 4003
 MAX_MESSAGE = 4096
 HELLO_SECONDS = 10.0
 #: The lobby's buttons a web client may press, and Play again on an ended game.
-BOARD_ACTIONS = frozenset((*web_state.LOBBY_ACTIONS, "again"))
+BOARD_ACTIONS = frozenset(web_state.BOARD_LABELS)
 
 
 def language_of(locale: str | None) -> str:

@@ -15,13 +15,15 @@ class Socket:
     """One web client's WebSocket, as the browser's would be; every message it received
     is kept in order (`received`), the states among them in `states`."""
 
-    def __init__(self, bot, channel: int, user=None, *, origin: str | None = None) -> None:
+    def __init__(
+        self, bot, channel: int, user=None, *, origin: str | None = None, locale: str = "en-US"
+    ) -> None:
         self.bot, self.channel = bot, channel
         web = bot.web
         self.url = f"http://127.0.0.1:{web.port}"
         self.origin = origin if origin is not None else web.public_url
         self.session = (
-            web.sessions.open(User(user.user.id, user.user.name, "en-US"))
+            web.sessions.open(User(user.user.id, user.user.name, locale))
             if user is not None
             else None
         )

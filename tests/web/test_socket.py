@@ -191,11 +191,14 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
         channel = scene.channel.id
         async with (
             Socket(bot, channel, scene["ann"]) as ann,
-            Socket(bot, channel, scene["bob"]) as bob,
+            Socket(bot, channel, scene["bob"], locale="fr") as bob,
         ):
             await bob.wait_state(lambda s: s["status"] == "none")
             await scene.cmd("apophis new", "ann")
             lobby = await bob.wait_state(lambda s: s["status"] == "lobby")
+            # The lobby's buttons in each viewer's language (the channel's message in its own).
+            assert [m["label"] for m in lobby["lobby_moves"]][:2] == ["Rejoindre", "Quitter"]
+            assert ann.state["lobby_moves"][0]["label"] == "Join"
             joined = await bob.move(move_id(lobby, "join", lobby=True))
             assert joined["ok"], joined
             await ann.wait_state(lambda s: [x["name"] for x in s["seats"]] == ["ann", "bob"])
