@@ -45,6 +45,7 @@ export class View {
   private readonly table = new TableView();
   private readonly board = h("section", { class: "board" });
   private readonly mine = h("section", { class: "mine" });
+  private readonly players = h("section", { class: "players" });
   private readonly told = h("section", { class: "report", hidden: true });
   private readonly recent = h("section", { class: "recent", hidden: true });
   private readonly toast = h("p", { class: "toast", hidden: true });
@@ -63,7 +64,7 @@ export class View {
     put(
       document.body,
       h("header", { class: "bar" }, this.title, this.clock, this.next, this.linkLine),
-      h("main", null, this.board, this.mine, this.told, this.recent),
+      h("main", null, this.board, this.mine, this.players, this.told, this.recent),
       this.toast,
       this.announcer,
     );
@@ -154,6 +155,7 @@ export class View {
   private drawBoard(state: State): void {
     if (state.status === "none") {
       put(this.board, h("p", { class: "waiting" }, label("no_game")));
+      put(this.players);
       return;
     }
     const parts: (Node | false)[] = [];
@@ -172,7 +174,9 @@ export class View {
     } else if (state.settings) {
       parts.push(h("p", { class: "settings" }, settingsLine(state.settings)));
     }
-    parts.push(seats(state.seats));
+    // The seats come after your hand on a phone (your moves within reach), beside the table
+    // on a wide screen.
+    put(this.players, seats(state.seats));
     if (state.lobby_moves.length > 0) parts.push(this.lobbyMoves.root);
     if (state.status === "lobby" && state.host !== this.user?.id) {
       parts.push(h("p", { class: "muted" }, label("waiting_for_host")));
