@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
 
@@ -19,6 +20,9 @@ import orjson
 from bot.table import Change, Table
 from bot.views import web_state
 from engine import PlayerView
+
+#: Channels whose last table is kept for clients who open the table later.
+SHOWN_KEPT = 512
 
 
 class Viewer(Protocol):
@@ -37,9 +41,10 @@ class Feed:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.viewers: dict[int, set[Viewer]] = {}
-        #: The latest table shown in each watched channel, ended ones included (until the
-        #: next), and a game in a thread opened from it; forgotten once nobody watches.
-        self.shown: dict[int, Table] = {}
+        #: What a channel shows when the service follows no table there: its last game
+        #: once ended (its result, and Play again), or a game playing in a thread opened
+        #: from it; the SHOWN_KEPT channels changed last.
+        self.shown: OrderedDict[int, Table] = OrderedDict()
         self._due: dict[int, Table] = {}
         self._scheduled = False
 
@@ -54,7 +59,6 @@ class Feed:
             watching.discard(client)
             if not watching:
                 del self.viewers[client.channel]
-                self.shown.pop(client.channel, None)
 
     def table_in(self, channel: int, live: dict[int, Table]) -> Table | None:
         """The table a client of `channel` sees: its open one (`live`, the service's by
@@ -73,9 +77,13 @@ class Feed:
 
     def changed(self, table: Table) -> None:
         """`table` changed: its clients get its new state once this turn of the loop ends."""
-        for channel in (table.channel_id, table.parent_id):
-            if channel in self.viewers:
+        here = [table.parent_id] if table.open else [table.channel_id, table.parent_id]
+        for channel in here:
+            if channel is not None:
                 self.shown[channel] = table
+                self.shown.move_to_end(channel)
+        while len(self.shown) > SHOWN_KEPT:
+            self.shown.popitem(last=False)
         self._due[table.id] = table
         if not self._scheduled:
             self._scheduled = True

@@ -12,6 +12,8 @@ from bot.web.sessions import Sessions, User
 from tests.bot.helpers import CARD, Scene, text_of
 from tests.web.helpers import Socket, move_id
 
+ALL_SUITS = ["2C", "2H", "2D", "2S"]
+
 pytestmark = pytest.mark.e2e
 
 
@@ -260,3 +262,25 @@ async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
             monkeypatch.undo()
             played = await ann.move(draw)  # the same socket plays on
             assert played["ok"] and table.version > 0
+
+
+async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", difficulty="easy", rules="basic")
+        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS", *ALL_SUITS]], damage=2, dice=[6] * 4)
+        await scene.cmd("build", "ann", colour="red", size="large")
+        await scene.cmd("build", "ann", colour="yellow", size="medium")
+        await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+        assert not table.open and table.game.outcome.value == "destroyed"
+        # Nobody was watching; someone opens the table afterwards: the result, Play again.
+        async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
+            final = await ann.wait_state(lambda s: s["status"] == "finished")
+            assert final["table"]["outcome"] == "destroyed" and final["texts"]["result"]
+            again = await ann.move(move_id(final, "again", lobby=True))
+            assert again["ok"], again
+            lobby = await ann.wait_state(lambda s: s["status"] == "lobby")
+            assert lobby["game"] != table.id and [s["name"] for s in lobby["seats"]] == ["ann"]
+            await bot.outbox.drain()
+            assert scene.live().board_message_id is not None  # its lobby message posted
