@@ -94,12 +94,13 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_clients import WebClients, WebWindow, bot_settings, free_port  # noqa: E402
+from benchmarks.web_clients import WebClients, WebWindow, bot_settings  # noqa: E402
 from bot.app import on_fast_loop  # noqa: E402
 from bot.store.postgres import is_postgresql  # noqa: E402
 from bot.store.store import Store  # noqa: E402
 from devtools.fakediscord import FakeDiscord, InvalidInvocation  # noqa: E402
 from devtools.fakediscord.state import ChannelType  # noqa: E402
+from devtools.livetable import free_port  # noqa: E402
 from devtools.pgserver import PostgresServer, unavailable_reason  # noqa: E402
 from engine import DIFFICULTY_MINUTES, Game, Phase, Size  # noqa: E402
 from engine.playout import choose_action  # noqa: E402

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import statistics
 import time
 from collections import deque
@@ -47,13 +46,6 @@ CONNECTING = 64
 #: The web client's keep-alive: a ping message every so many seconds.
 PING_SECONDS = 25
 PING = '{"type":"ping"}'
-
-
-def free_port() -> int:
-    """A TCP port free on this machine now (the bot binds it a moment later)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def bot_settings(port: int, client_id: int | str) -> dict[str, str]:

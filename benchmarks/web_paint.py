@@ -22,19 +22,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gzip
-import os
-import platform
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
+from benchmarks.load_bench import commit, machine
 from bot.web.server import CLIENT
 from devtools.sample_table import chromium, live_table, open_game, wait
 from engine import crew
@@ -110,7 +107,10 @@ def sizes() -> None:
 def load(chrome, url: str) -> dict:
     """One load of `url` in `chrome` (timing installed); its figures, in ms."""
     chrome.get(url)
-    wait(chrome, "window.__paint && window.__paint.drawn !== null", timeout=20)
+    # The paint entry is queued a moment after the paint itself: wait for it too.
+    drawn = "window.__paint && window.__paint.drawn !== null"
+    painted = "performance.getEntriesByName('first-contentful-paint').length > 0"
+    wait(chrome, f"{drawn} && {painted}", timeout=20)
     return chrome.execute_script(READ)
 
 
@@ -176,31 +176,6 @@ async def paints(loads: int) -> None:
     sdk = [name for name in fetched if name.startswith("discord")]
     print(f"   the page fetched: {', '.join(fetched)}")
     print(f"   the SDK chunk: {'fetched' if sdk else 'not fetched'} by a browser page")
-
-
-# ---------------------------------------------------------------------- machine
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError), open("/proc/cpuinfo") as info:
-        model = next(
-            (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
-            model,
-        )
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return f"{model}, {cpus} cpus, {platform.system()} {platform.release()}"
-
-
-def commit() -> str:
-    def git(*args: str) -> str:
-        return subprocess.run(
-            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "bot/web")
-    return head + (" (with uncommitted changes in bot/web)" if changed else "")
 
 
 def main() -> None:

@@ -133,7 +133,7 @@ class Table:
     pictures: bool = True
     files: bool = True
     #: Whether the live table (bot.web) is served: the lobby and the board carry a Table
-    #: button (set by bot.discord.cogs.tables as the table is followed).
+    #: button (set as the service follows the table: bot.game.tables).
     web: bool = False
     #: People's display names by user id, as they took their seats.
     names: dict[int, str] = field(default_factory=dict)

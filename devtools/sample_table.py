@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import socket
 import sys
 import tempfile
 import time
@@ -33,6 +31,7 @@ from bot.discord.client import ApophisBot
 from bot.game.clocks import stop_timers
 from bot.table import Table
 from bot.web.server import CLIENT
+from devtools import livetable
 from devtools.demo.player import answered
 from devtools.fakediscord import Channel, FakeDiscord, Member
 from engine import Phase, PlayerView, crew
@@ -49,7 +48,6 @@ SHOTS = (
     ("table-phone.png", 360, 780, 2, "main > .mine"),
     ("table-desktop.png", 1280, 800, 1, None),
 )
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 
 
 @dataclass
@@ -91,7 +89,7 @@ async def live_table(
                     "DISCORD_GATEWAY_URL": fake.gateway_url,
                     "APOPHIS_TIME_SCALE": str(time_scale),
                     "APOPHIS_SEED": str(seed),
-                    "APOPHIS_WEB_PORT": str(free_port()),
+                    "APOPHIS_WEB_PORT": str(livetable.free_port()),
                     "APOPHIS_CLIENT_ID": fake.oauth.client_id,
                     "APOPHIS_CLIENT_SECRET": fake.oauth.client_secret,
                 }
@@ -99,12 +97,6 @@ async def live_table(
             bot = ApophisBot(config, guild_ready_timeout=0.05)
             async with fake.connected(bot):
                 yield LiveTable(fake, bot, channel, members)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 async def open_game(live: LiveTable, **options: str) -> Table:
@@ -161,37 +153,14 @@ def stop_the_clock(live: LiveTable, table: Table, left: float = TIME_LEFT) -> fl
     return frozen
 
 
-def chromium(width: int, height: int, scale: float = 1, *arguments: str):
-    """Headless Chromium through WebDriver (Selenium), with a fresh profile, its viewport
-    `width` x `height` CSS pixels (a phone's, for a width under 500), `scale` device
-    pixels each."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    browser = next((shutil.which(b) for b in CHROMIUM if shutil.which(b)), None)
-    driver = shutil.which("chromedriver")
-    if browser is None or driver is None:
-        raise SystemExit("needs chromium and chromedriver (Debian: chromium chromium-driver)")
+def chromium(width: int, height: int, scale: float = 1):
+    """Headless Chromium at that viewport (devtools.livetable), once the client is built."""
     if not (CLIENT / "index.html").is_file():
         raise SystemExit("the web client is not built: make client")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-        f"--force-device-scale-factor={scale}",
-        f"--window-size={width},{height}",
-        "--lang=en-US",
-        *arguments,
-    ):
-        options.add_argument(argument)
-    chrome = webdriver.Chrome(service=Service(driver), options=options)
-    metrics = {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": width < 500}
-    chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-    return chrome
+    try:
+        return livetable.chromium(width, height, scale)
+    except livetable.NoBrowser as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def wait(chrome, script: str, timeout: float = 15.0):

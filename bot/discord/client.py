@@ -194,6 +194,7 @@ class ApophisBot(commands.AutoShardedBot):
             time_scale=self.config.time_scale,
             seed=self.config.seed,
             shards=self.config.shards,
+            web=self.web is not None,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

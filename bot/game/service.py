@@ -48,6 +48,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         seed: int | None = None,
         shards: Shards = ALL_SHARDS,
+        web: bool = False,
     ) -> None:
         self.store = store
         self.audience = audience
@@ -61,7 +62,8 @@ class GameService:
         self.notifier: Notifier = self.crew
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
-        self.registry = Tables(time_scale)
+        #: `web`: the live table is served (every table's lobby and board offer it).
+        self.registry = Tables(time_scale, web)
         self.clocks = Clocks(self.crew, self._apply_locked, now=now, time_scale=time_scale)
         self.announcer = Announcer(self.crew, self.registry, self.clocks)
         self.lobbies = Lobbies(

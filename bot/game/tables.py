@@ -16,8 +16,10 @@ from bot.table import Table
 class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
 
-    def __init__(self, time_scale: float) -> None:
+    def __init__(self, time_scale: float, web: bool = False) -> None:
         self.time_scale = time_scale
+        #: Whether the live table (bot.web) is served: every table offers it.
+        self.web = web
         self.by_id: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
         #: Servers whose boards carry no picture (`/apophis config`).
@@ -42,6 +44,7 @@ class Tables:
         """Follow a table that opened (or came back at start-up)."""
         table.pictures = table.guild_id not in self.pictures_off
         table.time_scale = self.time_scale
+        table.web = self.web
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
         for watcher in self.watchers:

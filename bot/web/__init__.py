@@ -7,8 +7,10 @@ the service's changes to them (bot.views.web_state words each state), `sessions`
 
 The protocol, over `/ws` (JSON text messages):
 - client → server: first `{"type": "hello", "channel": "<id>", "session": <token or null>,
-  "language": "en"|"fr"|null}`; then `{"type": "move", "id": n, "version": v, "custom_id":
-  "<one its state offered>", "values": [...] (a picker's)}`, or `{"type": "ping"}`.
+  "language": "en"|"fr"|null}`; then `{"type": "move", "id": n, "custom_id": "<one its
+  state offered>", "values": [...] (a picker's)}` (the custom id carries the state version
+  it was offered at: a move on an older one is told the game moved on, not played), or
+  `{"type": "ping"}`.
 - server → client: `{"type": "welcome", "user", "language", "labels"}`, then a `state`
   at once and after every change (bot.views.web_state); `{"type": "result", "id", "ok",
   "note"}` for each move; `{"type": "refused", "reason"}` for a message it cannot take;

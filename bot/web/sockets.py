@@ -220,7 +220,6 @@ class Sockets:
             raise UserError("web.error.sign_in")
         values = message.get("values")
         click = inputs.read_click({"custom_id": message.get("custom_id"), "values": values})
-        version = message.get("version")
         table = self._table(client.channel)
         if table is None:
             raise UserError("error.no_game")
@@ -235,8 +234,6 @@ class Sockets:
         if click.kind not in ("h", "p") or click.action == "refresh":
             raise UserError("error.unknown_button")
         plays.check_player(table, user)
-        if isinstance(version, int) and version != table.version:
-            return t(client.language, "note.moved_on")
         try:
             return await plays.play(self.service, table, user, click, client.language)
         finally:

@@ -3,25 +3,18 @@ an Activity (LAUNCH_ACTIVITY), a browser link, or no live table at all."""
 
 from __future__ import annotations
 
-import socket
 from types import SimpleNamespace
 
 import discord
 import pytest
 
+from devtools.livetable import free_port
 from tests.bot.helpers import Scene, bot_state, button_id, content
 
 pytestmark = pytest.mark.e2e
 
 PUBLIC_URL = "https://apophis.example.com"
 LAUNCH_ACTIVITY, LINK = 12, 5
-
-
-def free_port() -> int:
-    """A port nothing listens on, for the bot's web server."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def activity(fake) -> dict[str, str]:

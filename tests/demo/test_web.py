@@ -10,9 +10,9 @@ import pytest
 
 from devtools.demo import web
 from devtools.demo.run import Options, play
+from devtools.livetable import free_port
 from tests.bot.helpers import CARD
 from tests.web.browser import Page, require_browser
-from tests.web.conftest import free_port
 
 pytestmark = pytest.mark.e2e
 

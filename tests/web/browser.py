@@ -10,54 +10,31 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.web.server import CLIENT
-
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
-DRIVER = "chromedriver"
+from devtools import livetable
 
 
-def require_browser() -> tuple[str, str]:
-    """Chromium and its driver; the test skips, saying why, where they are missing."""
-    browser = next((shutil.which(b) for b in CHROMIUM if shutil.which(b)), None)
-    driver = shutil.which(DRIVER)
-    if browser is None or driver is None:
-        pytest.skip(
-            "no headless Chromium and chromedriver here (`make test` installs Debian's "
-            "chromium and chromium-driver where it can: devtools/chromium.sh)"
-        )
+def require_browser() -> None:
+    """The test skips, saying why, where Chromium or the built client is missing."""
+    try:
+        livetable.browser()
+    except livetable.NoBrowser as exc:
+        pytest.skip(str(exc))
     if not (CLIENT / "index.html").is_file():
         pytest.skip("the web client is not built (`make client`, which `make test` runs)")
-    return browser, driver
 
 
 class Page:
     """One browser showing one page (see the module docstring)."""
 
     def __init__(self, width: int = 1280, height: int = 800) -> None:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-
-        browser, driver = require_browser()
-        options = webdriver.ChromeOptions()
-        options.binary_location = browser
-        for argument in (
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--hide-scrollbars",
-            "--force-device-scale-factor=1",
-            f"--window-size={width},{height}",
-        ):
-            options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(driver), options=options)
+        require_browser()
+        self.driver = livetable.chromium(width, height, logs=True)
         self.width, self.height = width, height
         self.frames: list[dict[str, Any]] = []
 

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
 from bot.discord.client import ApophisBot
+from devtools.livetable import free_port
 from tests.bot.conftest import make_config
-
-
-def free_port() -> int:
-    """A TCP port free on this machine now (the bot binds it a moment later)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -78,7 +78,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     def __init__(self, bot: ApophisBot) -> None:
         self.bot = bot
         super().__init__()
-        self.offer_live_table()
 
     @property
     def service(self):

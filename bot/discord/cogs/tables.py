@@ -7,7 +7,7 @@ in play or not: without one it shows that, and a lobby can be opened from it lat
 
 `LiveTable` is a base of the /apophis group's cog (bot.discord.cogs.apophis). The Table
 button is on the lobby and the board of every table followed while the live table is
-served (`Table.web`, set here as each is followed); the Play cog, which routes every click
+served (`Table.web`, set as the service follows each); the Play cog, which routes every click
 by its custom id, passes its clicks to `LiveTable.table_button`.
 """
 
@@ -27,26 +27,14 @@ from bot.views import components
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
     from bot.discord.inputs import Click
-    from bot.table import Table
 
 log = logging.getLogger(__name__)
-
-
-def serve_table(table: Table) -> None:
-    """A table followed while the live table is served: its lobby and board offer it."""
-    table.web = True
 
 
 class LiveTable:
     """The /apophis command and the button that open the channel's live table."""
 
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
-
-    def offer_live_table(self) -> None:
-        """Where the live table is served, every table followed from now on (opened,
-        played again, resumed at start-up) carries the Table button."""
-        if self.bot.config.web:
-            self.bot.service.registry.watchers.append(serve_table)
 
     @app_commands.command(description="Open this channel's live table, in Discord or a browser.")
     @app_commands.guild_only()
