@@ -91,48 +91,94 @@ def rendered(language: str, key: str, n: int) -> str:
 
 
 KEYS = sorted(catalog("en"))
-CASES = [(language, key) for language in languages() for key in KEYS]
 
 
-@pytest.mark.parametrize(("language", "key"), CASES)
-def test_every_message_reads_right_with_1_2_and_5(language, key):
+def offences(language: str, check) -> list[str]:
+    """What `check(language, key)` finds wrong in each message of the catalog (its problems,
+    a list of strings for each key), every offending message listed."""
+    return [problem for key in KEYS for problem in check(language, key)]
+
+
+def fail_listing(problems: list[str]) -> str:
+    return f"{len(problems)} offending message(s):\n" + "\n".join(problems)
+
+
+def read_with_1_2_and_5(language: str, key: str) -> list[str]:
+    """The problems of message `key` rendered with 1, 2 and 5: a placeholder left, a noun
+    whose form does not fit its number, spacing."""
     plural, singular = PLURAL[language], SINGULAR[language]
+    problems = []
     for n in (1, 2, 5):
         text = rendered(language, key, n)
-        assert "{" not in text and "}" not in text, f"{key}: placeholder left in {text!r}"
+        if "{" in text or "}" in text:
+            problems.append(f"{key}: placeholder left in {text!r}")
         for number, word in re.findall(r"(?<![\w.,/#-])(\d+) ([\w-]+)", text):
-            if number == "1":
-                assert word.lower() not in plural, f"{key}: {text!r}"
-            else:
-                assert word.lower() not in singular, f"{key}: {text!r}"
-        spacing(language, key, text)
+            if word.lower() in (plural if number == "1" else singular):
+                problems.append(f"{key}: {number} {word} in {text!r}")
+        problems += spacing(language, key, text)
+    return problems
 
 
-def spacing(language: str, key: str, text: str) -> None:
+@pytest.mark.parametrize("language", languages())
+def test_every_message_reads_right_with_1_2_and_5(language):
+    problems = offences(language, read_with_1_2_and_5)
+    assert not problems, fail_listing(problems)
+
+
+def spacing(language: str, key: str, text: str) -> list[str]:
     """French: a narrow no-break space before : ; ! ?; English: no space before them."""
     prose = UNTOUCHED.sub("", text)
+    problems = []
     if language == "fr":
-        assert not re.search(r"[ \u00a0][:;!?]", prose), f"{key}: plain space in {text!r}"
+        if re.search(r"[ \u00a0][:;!?]", prose):
+            problems.append(f"{key}: plain space in {text!r}")
         glued = re.search(r"[^\s:;!?][:;!?](?=\s|$|\*)", prose)
-        assert not glued, f"{key}: no space before {glued[0][-1]!r} in {text!r}"
+        if glued:
+            problems.append(f"{key}: no space before {glued[0][-1]!r} in {text!r}")
     else:
-        assert not re.search(r"\s[:;!?]", prose), f"{key}: space before a mark in {text!r}"
-        assert NARROW_SPACE not in text, f"{key}: French spacing in English: {text!r}"
+        if re.search(r"\s[:;!?]", prose):
+            problems.append(f"{key}: space before a mark in {text!r}")
+        if NARROW_SPACE in text:
+            problems.append(f"{key}: French spacing in English: {text!r}")
+    return problems
 
 
-@pytest.mark.parametrize(("language", "key"), CASES)
-def test_a_number_before_a_noun_is_a_count_with_a_plural_form(language, key):
+def counted_with_a_plural_form(language: str, key: str) -> list[str]:
     """ "{sections} sections" cannot agree with its number: "{count} section(s)" can."""
     nouns = PLURAL[language] | SINGULAR[language]
     texts = catalog(language)[key]
     plural_message = len(texts) > 1
+    problems = []
     for text in texts:
         for name, word in re.findall(r"\{(\w+)\}[ \u00a0]([\w-]+)", text):
-            if name in NUMBERS and word.lower() in nouns and (key, name) not in NEVER_ONE:
-                assert name == "count" and plural_message, f"{key}: {{{name}}} {word} in {text!r}"
+            counts = name in NUMBERS and word.lower() in nouns and (key, name) not in NEVER_ONE
+            if counts and not (name == "count" and plural_message):
+                problems.append(f"{key}: {{{name}}} {word} in {text!r}")
     counted = (re.findall(r"\{count\} ([\w-]+)", text) for text in texts)
     if plural_message and nouns.intersection(w.lower() for found in counted for w in found):
-        assert rendered(language, key, 1).replace("1", "2") != rendered(language, key, 2), key
+        one, two = rendered(language, key, 1), rendered(language, key, 2)
+        if one.replace("1", "2") == two:
+            problems.append(f"{key}: the same words for 1 and 2: {one!r}")
+    return problems
+
+
+@pytest.mark.parametrize("language", languages())
+def test_a_number_before_a_noun_is_a_count_with_a_plural_form(language):
+    """ "{sections} sections" cannot agree with its number: "{count} section(s)" can."""
+    problems = offences(language, counted_with_a_plural_form)
+    assert not problems, fail_listing(problems)
+
+
+def test_the_checks_list_every_offending_message():
+    """A failure names every offending message, not just the first one found."""
+    assert spacing("fr", "a", "Victoire !") == ["a: plain space in 'Victoire !'"]
+    assert spacing("fr", "b", "Victoire!") == ["b: no space before '!' in 'Victoire!'"]
+    assert len(spacing("en", "c", "Time :\u202f5!")) == 2
+    problems = offences("fr", lambda language, key: [key] if key.startswith("count.") else [])
+    assert len(problems) > 1 and all(p.startswith("count.") for p in problems)
+    listed = fail_listing(problems)
+    assert listed.startswith(f"{len(problems)} offending message(s):")
+    assert all(p in listed.splitlines() for p in problems)
 
 
 @pytest.mark.parametrize("language", languages())
