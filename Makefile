@@ -38,6 +38,7 @@ run: $(STAMP) client
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy engine
 
 test: lint client browser
 	$(BIN)/python -m pytest

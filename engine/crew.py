@@ -67,10 +67,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import (
     Colour,
@@ -246,9 +247,38 @@ class _Rocket:
 
 
 #: A `_Rocket` as a plain tuple, and the positions in it that the search reads.
-_Row = tuple
-_BOUND, _SCRAP, _CARDS, _BUILDS, _LAUNCHING, _NEXT_SIZE, _NEXT_COLOURS = 0, 1, 3, 4, 5, 6, 7
-_TOTAL_CARDS, _LEAST_TURNS, _VALUE, _POINTS = 8, 9, 10, 11
+_Row = tuple[
+    float,  # bound
+    bool,  # scrap
+    tuple[tuple[int, ...], ...],  # adds
+    tuple[int, ...],  # cards
+    int,  # builds
+    bool,  # launching
+    int,  # next_size
+    tuple[int, ...],  # next_colours
+    int,  # total_cards
+    float,  # least_turns
+    float,  # value
+    Points,  # points
+    float,  # damage
+    float,  # deflect
+]
+# (Final: mypy reads each as its literal position, so row[_VALUE] is a float.)
+_BOUND: Final = 0
+_SCRAP: Final = 1
+_CARDS: Final = 3
+_BUILDS: Final = 4
+_LAUNCHING: Final = 5
+_NEXT_SIZE: Final = 6
+_NEXT_COLOURS: Final = 7
+_TOTAL_CARDS: Final = 8
+_LEAST_TURNS: Final = 9
+_VALUE: Final = 10
+_POINTS: Final = 11
+
+#: What the rockets worth aiming at depend on besides the pad: the rules, Apophis's
+#: value, and what a damage and a deflection counter are worth (`_weights`).
+_Context = tuple[Rules, int, tuple[float, float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +325,7 @@ def _weights(rules: Rules, damage: int, counters: int) -> tuple[float, float]:
     return min(1.0, 1 / (3 - damage) + deflect), min(1.0, deflect)
 
 
-def _have(cards) -> tuple[int, ...]:
+def _have(cards: Iterable[str]) -> tuple[int, ...]:
     """Cards held per colour, in COLOURS order."""
     counts = [0, 0, 0, 0]
     for card in cards:
@@ -441,7 +471,7 @@ def _sort_rows(rows: tuple[_Row, ...]) -> tuple[_Row, ...]:
 
 @lru_cache(maxsize=1 << 12)
 def _candidates(
-    context: tuple, base: Points, available: tuple[tuple[int, ...], ...], launch: tuple[int, ...]
+    context: _Context, base: Points, available: tuple[tuple[int, ...], ...], launch: tuple[int, ...]
 ) -> tuple[tuple[_Row, ...], tuple[_Row, ...]]:
     """The rockets to consider from this pad, and after scrapping it (if there is one),
     each highest bound first."""
@@ -450,7 +480,7 @@ def _candidates(
 
 
 @lru_cache(maxsize=1 << 6)
-def _fresh(context: tuple) -> tuple[_Row, ...]:
+def _fresh(context: _Context) -> tuple[_Row, ...]:
     """The rockets reached by scrapping the pad, highest bound first."""
     return _sort_rows(_rockets(context, (0, 0, 0, 0), _FULL, (1, 1, 1, 1), True))
 
@@ -489,7 +519,7 @@ def _turns(rocket: _Row, have: tuple[int, ...], help_each: float, solo: bool) ->
 
 @lru_cache(maxsize=1 << 10)
 def _rockets(
-    context: tuple,
+    context: _Context,
     base: Points,
     available: tuple[tuple[int, ...], ...],
     launch: tuple[int, ...],
@@ -611,7 +641,7 @@ def _target(
         hand[colour_of(card)] -= 1
     if section is not None:
         hand[section[0]] -= int(section[1])
-    still = Counter()
+    still: Counter[Colour] = Counter()
     for colour, size in pieces[built:]:
         if (colour, size) != section:
             still[colour] += int(size)
@@ -658,12 +688,15 @@ def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
         if step is not None:
             action, reason, params, text, target = step
             notice = _launch_notice(view) if action["type"] == "launch" else None
+            notice_kind, notice_params, notice_text = notice or (None, {}, "")
             return Decision(
                 action,
                 reason,
                 {**params, **hurry},
                 text + hurry_text,
-                *(notice or (None, {}, "")),
+                notice_kind,
+                notice_params,
+                notice_text,
                 plan=target,
             )
     if best.scrap:
@@ -842,13 +875,13 @@ def _discard(view: PlayerView, turns_left: float) -> Decision:
     """Keep the cards that serve the best plan best; drop the rest."""
     count = (view.table.pending or {}).get("count", len(view.hand) - HAND_LIMIT)
     have = _have(view.hand)
-    options = set()
+    options: set[tuple[int, ...]] = set()
     for dropped_colours in combinations_with_replacement(range(4), count):
-        kept = list(have)
+        left = list(have)
         for i in dropped_colours:
-            kept[i] -= 1
-        if min(kept) >= 0:
-            options.add(tuple(kept))
+            left[i] -= 1
+        if min(left) >= 0:
+            options.add(tuple(left))
 
     # Each hand's worth is the score of its best plan (then the hand itself, to break
     # ties). Plans that cannot reach the best worth found so far are not worked out.

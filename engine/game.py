@@ -423,7 +423,8 @@ class Game:
     def accept(self, player: PlayerId) -> list[Event]:
         """Keep the failed die; the launch goes on from there."""
         self._check_reroll_decision(player)
-        events: list[Event] = [RerollDeclined(player, self.pending["step"])]  # type: ignore[index]
+        assert self.pending is not None
+        events: list[Event] = [RerollDeclined(player, self.pending["step"])]
         self._accept_failure(events)
         return events
 
@@ -493,8 +494,8 @@ class Game:
         This is how logged actions are replayed; the keys are the keyword
         arguments of the method of that name.
         """
-        kind = action.get("type")
-        method = _ACTION_METHODS.get(kind)  # type: ignore[arg-type]
+        kind: Any = action.get("type")  # any value, until it names a method
+        method = _ACTION_METHODS.get(kind)
         if method is None:
             raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.", action=str(kind))
         args = {k: v for k, v in action.items() if k != "type"}
@@ -793,6 +794,7 @@ class Game:
                 False,
                 fuel >= needed,
             )
+        parts: tuple[tuple[str, int], ...]
         if step == "launch":
             parts = (("booster fuel", points[Colour.YELLOW]),)
             target, below = EXPLODE_AT, True

@@ -49,7 +49,7 @@ def greedy_action(view: PlayerView) -> dict[str, Any] | None:
         if colour is not None:
             added = list(points)
             added[COLOURS.index(colour)] += size
-            points = tuple(added)  # type: ignore[assignment]
+            points = added[0], added[1], added[2], added[3]
         return sum(odds(table.rules, table.apophis_value, points))
 
     now = value(current)

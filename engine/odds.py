@@ -9,9 +9,10 @@ always worth rerolling, as rerolls serve nothing else).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations
 
-from engine.cards import Colour, Rules, Size, fuel_needed
+from engine.cards import Colour, Rules, Section, Size, fuel_needed
 
 COLOURS: tuple[Colour, ...] = (Colour.GREEN, Colour.RED, Colour.BLUE, Colour.YELLOW)
 GREEN, RED, BLUE, YELLOW = range(4)
@@ -72,12 +73,12 @@ def odds(rules: Rules, apophis: int, points: Points) -> tuple[float, float]:
     return _ODDS[(rules, apophis)][index(points)]
 
 
-def points_of(rocket) -> Points:
+def points_of(rocket: Iterable[Section]) -> Points:
     """A rocket's points per colour, in `COLOURS` order."""
     points = [0, 0, 0, 0]
     for colour, size in rocket:
         points[COLOURS.index(colour)] += int(size)
-    return tuple(points)  # type: ignore[return-value]
+    return points[0], points[1], points[2], points[3]
 
 
 def _additions(available: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:

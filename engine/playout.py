@@ -36,6 +36,7 @@ def choose_action(view: PlayerView, rng: random.Random) -> dict[str, Any]:
     if table.phase is Phase.RESHUFFLE:
         return {"type": "finish_reshuffle"}
     if table.phase is Phase.DISCARD:
+        assert table.pending is not None  # a discard's count
         return {
             "type": "discard",
             "player": player,
@@ -87,6 +88,8 @@ def play_out(game: Game, rng: random.Random, max_actions: int = 1000) -> int:
         if applied >= max_actions:
             game.clock_expired()
         else:
-            game.apply(choose_action(game.view_for(game.active_player), rng))
+            player = game.active_player
+            assert player is not None  # the game is not over
+            game.apply(choose_action(game.view_for(player), rng))
         applied += 1
     return applied

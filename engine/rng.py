@@ -7,6 +7,7 @@ never needs cryptographic strength, only fairness and exact replay from a saved 
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence
+from typing import Any
 
 _MASK = (1 << 64) - 1
 
@@ -38,7 +39,7 @@ class Random:
         """One roll of a fair six-sided die."""
         return self.below(6) + 1
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
@@ -55,7 +56,7 @@ class ScriptedRandom(Random):
     def __init__(
         self,
         dice: Iterable[int] = (),
-        shuffles: Iterable[list] = (),
+        shuffles: Iterable[list[Any]] = (),
         state: int = 0,
     ) -> None:
         super().__init__(state)
@@ -70,7 +71,7 @@ class ScriptedRandom(Random):
             return value
         return super().d6()
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         if self.shuffles:
             order = self.shuffles.pop(0)
             if sorted(order) != sorted(items):

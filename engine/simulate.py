@@ -151,6 +151,7 @@ def record(
         else:
             turns += 1
         player = game.active_player
+        assert player is not None  # the game is not over
         seat = game.players.index(player)
         chosen = seating[seat % len(seating)]
         explained = EXPLAINED.get(chosen)
