@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hypothesis import settings
+
 from engine import Colour, Game, ScriptedRandom, Size, full_deck
 
 
@@ -59,3 +61,11 @@ def all_cards(game: Game) -> list[str]:
 
 def kinds(events) -> list[str]:
     return [e.kind for e in events]
+
+
+def examples(full: int) -> int:
+    """Hypothesis's `max_examples` for a property that runs `full` examples in CI: `full`
+    under the "ci" profile, the active profile's count otherwise (see tests/conftest.py)."""
+    if settings.get_current_profile_name() == "ci":
+        return full
+    return min(full, settings.default.max_examples)

@@ -22,7 +22,7 @@ from engine import (
 from engine.cards import ALL_SECTIONS
 from engine.events import SectionBuilt, TurnStarted
 from engine.playout import choose_action
-from tests.engine.helpers import all_cards
+from tests.engine.helpers import all_cards, examples
 
 DECK = full_deck()
 GHOST = "ghost"  # never seated
@@ -87,7 +87,7 @@ def replay(start: dict[str, Any], log: list[dict[str, Any]]) -> Game:
 
 
 @settings(
-    max_examples=2000,
+    max_examples=examples(2000),  # in CI; the dev profile's few elsewhere
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

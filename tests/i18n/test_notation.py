@@ -10,6 +10,7 @@ from bot.i18n.notation import UnreadableCard, card_text, cards_text, parse_cards
 from bot.views.render import hand_text
 from engine import full_deck
 from engine.cards import is_card
+from tests.engine.helpers import examples
 
 
 @pytest.mark.parametrize(
@@ -64,7 +65,7 @@ def test_cards_as_players_read_them():
 
 
 @given(st.text())
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)  # 2,000 in CI
 def test_any_text_is_read_or_refused_by_name(text):
     try:
         cards = parse_cards(text)
