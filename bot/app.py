@@ -1,4 +1,9 @@
-"""`python -m bot`: read the configuration, start the bot, stop cleanly on SIGTERM or Ctrl-C."""
+"""`python -m bot`: read the configuration, compose the doors, run, stop cleanly on SIGTERM.
+
+`build` puts the bot together: the Discord client (bot.discord) and, when configured, the
+live table (bot.web) beside it, both on the one game layer (bot.game). They never import
+each other; this module is where they meet.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot
 from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
+from bot.web.server import WebTable
 
 log = logging.getLogger("bot")
 #: The longest a planned shutdown (SIGTERM, Ctrl-C) takes, whatever Discord is doing.
@@ -51,12 +57,18 @@ def configure_logging(level: int) -> None:
     logging.getLogger("discord").setLevel(max(level, logging.INFO))
 
 
+def build(config: Config, *, store: Store | None = None, **options: Any) -> ApophisBot:
+    """The bot for `config`: Discord's messages, and the live table where it is served."""
+    web = WebTable(config) if config.web_port is not None else None
+    return ApophisBot(config, store=store, web=web, **options)
+
+
 async def run(config: Config) -> None:
     """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly within
     SHUTDOWN_SECONDS, whatever Discord is doing (even while reconnecting after an outage)."""
     # an unusable database stops us before Discord
     store = await Store.open(config.database, config.shards)
-    bot = ApophisBot(config, store=store)
+    bot = build(config, store=store)
     loop = asyncio.get_running_loop()
     async with bot:
         tuning = loop.create_task(_tune_runtime(bot))

@@ -1,9 +1,7 @@
 """The shared nouns of the bot: a channel's table, its launch report, hand changes, crewmate seats.
 
 Every layer above the store may import this module; it imports only the store's
-records and the engine. `Notifier` is what the game service tells whenever a table
-changes (the Discord outbox implements it, and the crewmates' driver wraps it); a
-crewmate's `Notice` says why it made a move, in public.
+records and the engine. A crewmate's `Notice` says why it made a move, in public.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.store.records import GameRecord
 from engine import Game
@@ -45,26 +43,6 @@ def is_crewmate(player: int) -> bool:
 def next_crewmate(seats: list[int]) -> int:
     """The id for a new crewmate in a lobby: -1, -2 or -3, the first one free."""
     return next(-n for n in range(1, len(seats) + 2) if -n not in seats)
-
-
-class Notifier(Protocol):
-    """What the service tells of every change (bot.discord.outbox.Outbox, bot.web.feed.Feed)."""
-
-    def board_changed(self, table: Table) -> None: ...
-
-    def board_outdated(self, table: Table) -> None: ...
-
-    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None: ...
-
-    def panel_changed(self, table: Table, player: int) -> None: ...
-
-    def turn_passed(self, table: Table, player: int | None) -> None: ...
-
-    def report_changed(self, table: Table) -> None: ...
-
-    def post(self, table: Table, content: str) -> None: ...
-
-    def flush(self, table: Table) -> None: ...
 
 
 @dataclass(eq=False)
@@ -198,42 +176,3 @@ class Table:
             table.game, table.stored = Game.restore(record.state), record.state
             table.seats = list(table.game.players)
         return table
-
-
-class Fanout:
-    """Several notifiers told as one: the Discord outbox and the web table (bot.web)."""
-
-    def __init__(self, *notifiers: Notifier) -> None:
-        self.notifiers = notifiers
-
-    def board_changed(self, table: Table) -> None:
-        for notifier in self.notifiers:
-            notifier.board_changed(table)
-
-    def board_outdated(self, table: Table) -> None:
-        for notifier in self.notifiers:
-            notifier.board_outdated(table)
-
-    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
-        for notifier in self.notifiers:
-            notifier.hand_changed(table, player, changes)
-
-    def panel_changed(self, table: Table, player: int) -> None:
-        for notifier in self.notifiers:
-            notifier.panel_changed(table, player)
-
-    def turn_passed(self, table: Table, player: int | None) -> None:
-        for notifier in self.notifiers:
-            notifier.turn_passed(table, player)
-
-    def report_changed(self, table: Table) -> None:
-        for notifier in self.notifiers:
-            notifier.report_changed(table)
-
-    def post(self, table: Table, content: str) -> None:
-        for notifier in self.notifiers:
-            notifier.post(table, content)
-
-    def flush(self, table: Table) -> None:
-        for notifier in self.notifiers:
-            notifier.flush(table)

@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.app import build as build_bot
 from bot.config import Config
 from bot.discord.client import ApophisBot
 from bot.game.clocks import stop_timers
@@ -94,7 +95,7 @@ async def live_table(
                     "APOPHIS_CLIENT_SECRET": fake.oauth.client_secret,
                 }
             )
-            bot = ApophisBot(config, guild_ready_timeout=0.05)
+            bot = build_bot(config, guild_ready_timeout=0.05)
             async with fake.connected(bot):
                 yield LiveTable(fake, bot, channel, members)
 

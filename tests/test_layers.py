@@ -1,4 +1,5 @@
-"""The architecture, checked: layers import only downwards, no import circles, a pure engine.
+"""The architecture, checked: layers import only downwards, no import circles, a pure engine;
+the doors (Discord's messages, the live table) stand side by side on the game layer.
 
 Every import counts, those under `if TYPE_CHECKING:` and inside functions included. The
 one allowed back-reference is a cog naming the bot's class for its type hints.
@@ -15,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
-    ("bot.__main__", "bot.app"),  # start-up: reads the configuration, runs the client
-    ("bot.discord", "bot.web"),  # client, cogs, inputs, outbox, DMs; the web table
+    ("bot.__main__", "bot.app"),  # start-up: reads the configuration, composes the doors
+    ("bot.discord", "bot.web"),  # the doors: client, cogs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language
     ("bot.views",),  # what players read, as Discord's JSON
@@ -102,6 +103,31 @@ def test_layers_import_only_downwards():
             if backwards and (name, target) not in BACK_REFERENCES:
                 wrong.append(f"{name} imports {target}")
     assert not wrong
+
+
+#: Doors side by side: neither imports the other (bot.app composes them).
+DOORS = ("bot.discord", "bot.web")
+
+
+def test_doors_never_import_each_other():
+    wrong = []
+    for name, path in SHIPPED.items():
+        door = next((d for d in DOORS if name == d or name.startswith(d + ".")), None)
+        if door is None:
+            continue
+        for target, _ in imports(name, path, SHIPPED):
+            other = next((d for d in DOORS if target == d or target.startswith(d + ".")), None)
+            if other is not None and other != door:
+                wrong.append(f"{name} imports {target}")
+    assert not wrong
+
+
+def test_the_door_check_finds_a_crossing(tmp_path, monkeypatch):
+    """The check above reads real imports: a web module naming a Discord one is caught."""
+    source = tmp_path / "sockets.py"
+    source.write_text("from bot.discord import inputs\n")
+    found = [t for t, _ in imports("bot.web.sockets", source, SHIPPED)]
+    assert any(t.startswith("bot.discord") for t in found)
 
 
 def test_the_only_back_references_are_type_hints():

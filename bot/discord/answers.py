@@ -1,16 +1,22 @@
 """Private answers to an interaction: a reason, in the language of whoever interacted.
 
-Also whether a click is on the game's current board, and freeing an answered interaction.
+Also who interacted, as the game layer sees them (`caller_of`); the checks that refuse a
+command before it runs (`Refusal`, `requires`); whether a click is on the game's current
+board; and freeing an answered interaction.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 
 import discord
+from discord import app_commands
 
+from bot.discord.gatekeeper import standing_of
 from bot.errors import UserError
+from bot.game.access import Caller
 from bot.i18n.catalogs import language_of
 from bot.table import Table
 
@@ -20,6 +26,37 @@ log = logging.getLogger(__name__)
 def speaks(interaction: discord.Interaction) -> str:
     """The language of the person who interacted (their Discord locale)."""
     return language_of(interaction.locale)
+
+
+def caller_of(interaction: discord.Interaction) -> Caller:
+    """Who interacted, where, and what their permissions there let them do."""
+    user = interaction.user
+    return Caller(
+        user.id,
+        user.display_name,
+        interaction.guild_id or 0,
+        interaction.channel_id or 0,
+        standing_of(interaction),
+    )
+
+
+class Refusal(app_commands.CheckFailure):
+    """A command's check refused it: `error` says why (answered by the tree's error handler)."""
+
+    def __init__(self, error: UserError) -> None:
+        super().__init__(error.key)
+        self.error = error
+
+
+def requires(allowed: Callable[[discord.Interaction], bool], key: str):
+    """A check for a slash command: refused with the catalog's `key` unless `allowed`."""
+
+    def check(interaction: discord.Interaction) -> bool:
+        if not allowed(interaction):
+            raise Refusal(UserError(key))
+        return True
+
+    return app_commands.check(check)
 
 
 async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:

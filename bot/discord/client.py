@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -21,19 +21,20 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.discord.access import UNKNOWN_CHANNEL
-from bot.discord.answers import release, send_reason
+from bot.discord.answers import Refusal, release, send_reason
+from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
 from bot.errors import UserError
 from bot.game.audience import Audience
+from bot.game.changes import Listener, Stream
 from bot.game.service import GameService
 from bot.i18n.catalogs import CommandTranslator, t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy
 from bot.store.store import Store
-from bot.table import Fanout, Notifier, Table
+from bot.table import Table
 from bot.views.render import duration
-from bot.web.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,17 @@ def sweep_now_and_then(
     http._try_clear_expired_ratelimits = sweep_if_due
 
 
+class Door(Protocol):
+    """Another way into the games beside Discord's messages (the live table, bot.web), which
+    bot.app attaches: it hears every change, and opens once the games are back."""
+
+    def heard(self, change: Any) -> None: ...
+
+    async def start(self, service: GameService, gatekeeper: Gatekeeper) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 class CheckedCommandTree(app_commands.CommandTree):
     """The slash commands; each is checked on arrival, before its handler runs."""
 
@@ -113,7 +125,9 @@ class ApophisBot(commands.AutoShardedBot):
     recommends), and only their games: recovery, clocks and timers cover those.
     """
 
-    def __init__(self, config: Config, *, store: Store | None = None, **options) -> None:
+    def __init__(
+        self, config: Config, *, store: Store | None = None, web: Door | None = None, **options
+    ) -> None:
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
@@ -132,7 +146,8 @@ class ApophisBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self.outbox: Outbox
         self.service: GameService
-        self.web: WebTable | None = None
+        #: The live table (bot.web), when bot.app attached it (APOPHIS_WEB_PORT is set).
+        self.web = web
         self._heartbeat: asyncio.Task | None = None
         #: shard id -> its turn to IDENTIFY, while READY has not answered it.
         self._identify_turns: dict[int | None, Turn] = {}
@@ -182,14 +197,17 @@ class ApophisBot(commands.AutoShardedBot):
             rate=self.config.global_rate,
             gone=lambda channel_id: self._spawn(self.channel_deleted(channel_id)),
         )
-        #: The live table on the web (bot.web), when APOPHIS_WEB_PORT is set.
-        self.web = WebTable(self.config) if self.config.web_port is not None else None
-        notifier: Notifier = self.outbox
+        #: Who may do what where, for doors that do not carry Discord's permissions.
+        self.gatekeeper = Gatekeeper(self)
+        stream = Stream()
+        listeners: list[Listener] = [self.outbox.heard]
         if self.web is not None:  # every change reaches the channel and the web clients
-            notifier = Fanout(self.outbox, self.web.feed)
+            listeners.append(self.web.heard)
+        for listener in listeners:
+            stream.subscribe(listener)
         self.service = GameService(
             self.store,
-            notifier,
+            stream,
             self.audience,
             time_scale=self.config.time_scale,
             seed=self.config.seed,
@@ -203,7 +221,7 @@ class ApophisBot(commands.AutoShardedBot):
         await self.sync_commands()
         await self.resume_games()
         if self.web is not None:
-            await self.web.start(self.service, self.config.web_host, self.config.web_port)
+            await self.web.start(self.service, self.gatekeeper)
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def resume_games(self) -> None:
@@ -376,15 +394,30 @@ class ApophisBot(commands.AutoShardedBot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """Errors from slash commands: a failed check is explained, anything else apologised."""
+        """The one error boundary of slash commands: a refusal (a check's, or the game's) is
+        told why, privately; a failed check otherwise explained; anything else apologised."""
         try:
+            if isinstance(error, Refusal):
+                await send_reason(interaction, error.error)
+                return
             if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
                 await send_reason(interaction, UserError("error.cannot_here"))
                 return
             command = interaction.command.qualified_name if interaction.command else "?"
-            await self.apologise(interaction, f"command {command}", error)
+            await self.answer_error(interaction, f"command {command}", error)
         finally:
             release(interaction)
+
+    async def answer_error(
+        self, interaction: discord.Interaction, what: str, error: Exception
+    ) -> None:
+        """What every command and click that failed is answered (the one boundary): a
+        refusal with its reason, privately; a bug or an outage with an apology."""
+        original = getattr(error, "original", error)
+        if isinstance(original, UserError):
+            await send_reason(interaction, original)
+            return
+        await self.apologise(interaction, what, original)
 
     async def apologise(
         self, interaction: discord.Interaction, what: str, error: Exception

@@ -11,62 +11,24 @@ echoing more than a few characters of what was sent).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.game.clicks import Click
 from bot.i18n.catalogs import languages
 from bot.i18n.notation import UnreadableCard
 from bot.i18n.notation import parse_cards as read_cards
-from bot.views.components import CUSTOM_ID
 from bot.views.render import report_title
-from engine import Colour, Size
-from engine.cards import is_card
 
-#: Discord's longest custom id.
-CUSTOM_ID_LENGTH = 100
-#: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
-#: "p": the panel's selects, "r": a replay's ◀ ▶).
-ACTIONS = {
-    "b": frozenset(
-        ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
-    )
-    | {"reroll", "accept", "crewadd", "crewdrop", "again", "table"},
-    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
-    "p": frozenset(("launch", "discard")),
-    "r": frozenset(("prev", "next")),
-}
-#: The panel buttons that carry an argument (their cards or section); no other may.
-WITH_ARG = frozenset(("build", "launch"))
 #: The launch report's title in every language: the public message with it is a report.
 REPORT_TITLES = frozenset(report_title(language) for language in languages())
 #: The board buttons a launch report carries too; no other comes from a report.
 REPORT_ACTIONS = frozenset(("reroll", "accept"))
-#: Discord's most values a select menu returns.
-MAX_VALUES = 25
 #: Longest piece of a player's input quoted back to them.
 ECHO = 20
-COLOURS = frozenset(colour.value for colour in Colour)
-SIZES = frozenset(str(int(size)) for size in Size)
-
-
-@dataclass(frozen=True, slots=True)
-class Click:
-    """A click on one of our buttons (values None) or a choice in one of our selects.
-
-    `kind` as in the custom id ("b", "h", "p"); `arg` the cards or section a panel
-    button carries ("" for none).
-    """
-
-    kind: str
-    game: int
-    version: int
-    action: str
-    arg: str
-    values: list[str] | None
 
 
 def quote(text: str) -> str:
@@ -149,39 +111,6 @@ def parse_cards(text: str) -> list[str]:
 # ----------------------------------------------------------------- components
 
 
-def read_click(data: dict[str, Any]) -> Click:
-    """A component interaction's data as a Click; UserError for an id we never sent."""
-    custom_id = data.get("custom_id")
-    match = (
-        CUSTOM_ID.fullmatch(custom_id)
-        if isinstance(custom_id, str) and len(custom_id) <= CUSTOM_ID_LENGTH
-        else None
-    )
-    if (
-        match is None
-        or match["action"] not in ACTIONS[match["kind"]]
-        or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
-    ):
-        raise UserError("error.unknown_button")
-    values = None
-    if match["kind"] == "p":
-        values = data.get("values")
-        if (
-            not isinstance(values, list)
-            or not 0 < len(values) <= MAX_VALUES
-            or not all(isinstance(v, str) for v in values)
-        ):
-            raise UserError("error.menu_options")
-    return Click(
-        match["kind"],
-        int(match["game"]),
-        int(match["version"]),
-        match["action"],
-        match["arg"] or "",
-        values,
-    )
-
-
 def source_problem(
     click: Click, message: discord.Message | None, user_id: int, board_id: int | None
 ) -> UserError | None:
@@ -234,22 +163,3 @@ def custom_ids(message: discord.Message) -> list[str]:
         for item in getattr(row, "children", ())
         if getattr(item, "custom_id", None)
     ]
-
-
-def panel_move(click: Click) -> dict[str, Any]:
-    """The move a panel button or select stands for; UserError for anything it never offers."""
-    if click.values is not None:  # launch or discard: the chosen cards
-        if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
-            raise UserError("error.menu_cards")
-        return {"type": click.action, "cards": list(click.values)}
-    if click.action == "build":
-        colour, _, size = click.arg.partition(".")
-        if colour not in COLOURS or size not in SIZES:
-            raise UserError("error.unknown_button")
-        return {"type": "build", "colour": colour, "size": int(size)}
-    if click.action == "launch":
-        cards = click.arg.split(".")
-        if not click.arg or not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
-            raise UserError("error.unknown_button")
-        return {"type": "launch", "cards": cards}
-    return {"type": click.action}

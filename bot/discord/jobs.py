@@ -89,6 +89,12 @@ class Jobs:
             loop = asyncio.get_running_loop()
             self._hold_timers[group] = loop.call_later(HOLD_SECONDS, self.release, group)
 
+    def drop(self, group: int, key: tuple) -> None:
+        """Forget a held job: the interaction's answer did it already."""
+        held = self._held.get(group)
+        if held is not None and held.pop(key, None) is not None:
+            self._held_count -= 1
+
     def release(self, game_id: int) -> None:
         """Queue the group's held jobs now."""
         timer = self._hold_timers.pop(game_id, None)

@@ -1,4 +1,4 @@
-"""The outbox (the service's `Notifier`): what the games show besides interactions' answers.
+"""The outbox: what the games show besides interactions' answers, as it hears their changes.
 
 Board edits, launch reports, turn pings, panel refreshes, channel posts and hand DMs
 are jobs, coalesced by key (a board is edited once with its latest state however many
@@ -38,7 +38,9 @@ from bot.discord.pings import Pings
 from bot.discord.posts import Posts
 from bot.discord.threads import Threads
 from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
+from bot.game import changes
 from bot.i18n.catalogs import language_of, t
+from bot.table import is_crewmate
 from bot.views.message import Message
 
 if TYPE_CHECKING:
@@ -127,7 +129,31 @@ class Outbox:
     def clock(self, clock: Callable[[], float]) -> None:  # tests move time on
         self._clock = clock
 
-    # ------------------------------------------------- what the service calls
+    # ------------------------------------------------- what the service tells
+
+    def heard(self, change: changes.TableChange) -> None:
+        """A change on the service's stream: what players should see of it, queued (what is
+        meant for a crewmate, or for a seat the autopilot plays, is not sent)."""
+        table = change.table
+        match change:
+            case changes.BoardChanged() | changes.LobbyChanged():
+                self.board_changed(table)
+            case changes.BoardOutdated():
+                self.board_outdated(table)
+            case changes.HandChanged(player=player) if not is_crewmate(player):
+                self.hand_changed(table, player, change.changes)
+            case changes.PanelChanged(player=player) if not is_crewmate(player):
+                self.panel_changed(table, player)
+            case changes.TurnPassed(player=player) if player is None or not (
+                is_crewmate(player) or player in table.autopilot
+            ):
+                self.turn_passed(table, player)
+            case changes.ReportChanged():
+                self.report_changed(table)
+            case changes.Posted(content=content):
+                self.post(table, content)
+            case changes.Settled():
+                self.flush(table)
 
     def board_changed(self, table: Table) -> None:
         """The board of `table` should show its latest state (once it is over, what the
@@ -235,6 +261,8 @@ class Outbox:
             self.panels.shown(table, player, version, interaction, token)
         if board_version is not None and table.board_message_id is not None:
             self.boards.shown(table, token, board_version)
+            if board_version < 0:  # the lobby, redrawn by the response: nothing to edit
+                self.jobs.drop(table.id, ("board", table.id))
         if report is not None and interaction.message is not None:
             self.posts.report_shown(table, report, Owned(interaction.message.id, token))
         if posted is not None:

@@ -6,11 +6,12 @@ Nothing here reaches the store: the action is saved before any of it is told.
 
 from __future__ import annotations
 
+from bot.game import changes
 from bot.game.actions import ActionResult
 from bot.game.clocks import Clocks
 from bot.game.tables import Tables
 from bot.i18n.catalogs import t
-from bot.table import Change, Notice, Notifier, Report, Table
+from bot.table import Change, Notice, Report, Table
 from bot.views import narration, render
 from engine import Phase
 from engine import events as ev
@@ -26,10 +27,10 @@ _LAUNCH_DETAIL = (
 
 
 class Announcer:
-    """Tells the notifier what a committed action changed (see the module docstring)."""
+    """Publishes what a committed action changed (see the module docstring)."""
 
-    def __init__(self, notifier: Notifier, tables: Tables, clocks: Clocks) -> None:
-        self.notifier = notifier
+    def __init__(self, stream: changes.Stream, tables: Tables, clocks: Clocks) -> None:
+        self.stream = stream
         self.tables = tables
         self.clocks = clocks
 
@@ -51,20 +52,20 @@ class Announcer:
         narration.tell_recent(table.recent, recent, language)
         table.seats = list(game.players)
         self._tell_report(table, events)
-        for player, changes in _hand_changes(events, actor):
-            self.notifier.hand_changed(table, player, changes)
+        for player, changed in _hand_changes(events, actor):
+            self.stream.publish(changes.HandChanged(table, player, changed))
             if player != actor:
-                self.notifier.panel_changed(table, player)
+                self.stream.publish(changes.PanelChanged(table, player))
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self.clocks.arm_reshuffle(table)
         elif game.phase is not Phase.RESHUFFLE:
             table.reshuffle_ends = None
         turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
         for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
-            self.notifier.panel_changed(table, skipped)
+            self.stream.publish(changes.PanelChanged(table, skipped))
         if turns and turns[-1] != actor:
-            self.notifier.turn_passed(table, turns[-1])
-            self.notifier.panel_changed(table, turns[-1])
+            self.stream.publish(changes.TurnPassed(table, turns[-1]))
+            self.stream.publish(changes.PanelChanged(table, turns[-1]))
         if game.is_over:
             table.remaining = table.time_left(now)
             table.deadline = None
@@ -74,11 +75,11 @@ class Announcer:
                 left = t(language, "notice.stopped", left=render.duration(table.remaining))
                 lines.append(left)
                 table.recent.append(left)
-            self.notifier.turn_passed(table, None)
+            self.stream.publish(changes.TurnPassed(table, None))
             for player in game.players:
-                self.notifier.hand_changed(table, player, [])
-                self.notifier.panel_changed(table, player)
-        self.notifier.board_changed(table)
+                self.stream.publish(changes.HandChanged(table, player, []))
+                self.stream.publish(changes.PanelChanged(table, player))
+        self.stream.publish(changes.BoardChanged(table))
         return ActionResult(table, events, lines)
 
     def _tell_report(self, table: Table, events: list[ev.Event]) -> None:
@@ -102,7 +103,7 @@ class Announcer:
         else:
             return
         report.open = game.phase is Phase.REROLL and not game.is_over
-        self.notifier.report_changed(table)
+        self.stream.publish(changes.ReportChanged(table))
 
 
 def _hand_changes(events: list[ev.Event], actor: int | None) -> list[tuple[int, list[Change]]]:

@@ -19,9 +19,10 @@ import asyncio
 from collections.abc import Callable
 
 from bot.errors import UserError
+from bot.game import changes
 from bot.i18n.catalogs import t
 from bot.store.records import AUTOPILOT_SECONDS
-from bot.table import Notifier, Table, is_crewmate
+from bot.table import Table, is_crewmate
 from bot.views.render import mention
 from engine import Phase
 
@@ -37,12 +38,14 @@ def checked_delay(seconds: int) -> int:
 class Autopilot:
     """Takes over the seats of people gone quiet (see the module docstring).
 
-    `notifier` is the crewmates' driver: a seat taken over or given back redraws the
-    board (its version is the same) and wakes the crew, who play the seats on autopilot.
+    A seat taken over or given back redraws the board (its version is the same), which
+    wakes the crew (bot.game.crewmates), who play the seats on autopilot.
     """
 
-    def __init__(self, notifier: Notifier, time_scale: float, clock: Callable[[], float]) -> None:
-        self.notifier = notifier
+    def __init__(
+        self, stream: changes.Stream, time_scale: float, clock: Callable[[], float]
+    ) -> None:
+        self.stream = stream
         self.time_scale = time_scale
         self.now = clock
         #: Server id -> its delay in seconds, for the servers that turned the autopilot on.
@@ -64,8 +67,8 @@ class Autopilot:
                 continue
             if not seconds and table.autopilot:
                 table.autopilot.clear()
-                self.notifier.board_outdated(table)
-                self.notifier.flush(table)
+                self.stream.publish(changes.BoardOutdated(table))
+                self.stream.publish(changes.Settled(table))
             else:
                 self.watch(table)
 
@@ -106,7 +109,7 @@ class Autopilot:
         if player in table.autopilot:
             table.autopilot.discard(player)
             table.recent.append(t(table.language, "autopilot.back", player=mention(player)))
-            self.notifier.board_outdated(table)
+            self.stream.publish(changes.BoardOutdated(table))
         elif table.id in self.timers:
             self._arm(table)
 
@@ -144,8 +147,8 @@ class Autopilot:
         seconds = self.delays[table.guild_id]
         line = t(table.language, "autopilot.took_over", player=mention(player), seconds=seconds)
         table.recent.append(line)
-        self.notifier.board_outdated(table)
-        self.notifier.flush(table)  # no interaction answers for it: at once
+        self.stream.publish(changes.BoardOutdated(table))
+        self.stream.publish(changes.Settled(table))  # no interaction answers for it: at once
 
     def _stop(self, game_id: int) -> None:
         timer = self.timers.pop(game_id, None)

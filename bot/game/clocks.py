@@ -14,9 +14,10 @@ from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from bot.errors import MovedOn, UserError
+from bot.game import changes
 from bot.game.actions import Apply
 from bot.i18n.catalogs import t
-from bot.table import Notifier, Table
+from bot.table import Table
 from engine import RESHUFFLE_SECONDS, Phase
 
 log = logging.getLogger(__name__)
@@ -35,13 +36,13 @@ class Clocks:
 
     def __init__(
         self,
-        notifier: Notifier,
+        stream: changes.Stream,
         apply: Apply,
         *,
         now: Callable[[], float],
         time_scale: float,
     ) -> None:
-        self.notifier = notifier
+        self.stream = stream
         self.apply = apply
         self.now = now
         self.time_scale = time_scale
@@ -122,10 +123,12 @@ class Clocks:
                     exc_info=exc if attempt == 0 else None,
                 )
             if attempt == 0 and table.open:
-                self.notifier.post(
-                    table, t(table.language, "notice.held_up", what=t(table.language, what))
+                self.stream.publish(
+                    changes.Posted(
+                        table, t(table.language, "notice.held_up", what=t(table.language, what))
+                    )
                 )
-                self.notifier.flush(table)
+                self.stream.publish(changes.Settled(table))
             await asyncio.sleep(delay)
 
     def _warn(self, table: Table, seconds: int) -> None:
@@ -137,8 +140,8 @@ class Clocks:
             else:
                 line = t(table.language, "notice.seconds_left", count=seconds)
             table.recent.append(line)
-            self.notifier.board_changed(table)
-            self.notifier.flush(table)
+            self.stream.publish(changes.BoardChanged(table))
+            self.stream.publish(changes.Settled(table))
 
     async def _expire(self, table: Table) -> None:
         async with table.lock:
@@ -148,8 +151,8 @@ class Clocks:
     async def expire_locked(self, table: Table) -> None:
         """The game's time ran out: it ends, lost (its lock is held)."""
         await self.apply(table, {"type": "clock_expired"}, None)
-        self.notifier.post(table, t(table.language, "notice.lost"))
-        self.notifier.flush(table)
+        self.stream.publish(changes.Posted(table, t(table.language, "notice.lost")))
+        self.stream.publish(changes.Settled(table))
 
     async def _reshuffled(self, table: Table) -> None:
         async with table.lock:
@@ -157,7 +160,8 @@ class Clocks:
             game = table.game
             if table.open and game is not None and game.phase is Phase.RESHUFFLE:
                 await self.apply(table, {"type": "finish_reshuffle"}, None)
-                self.notifier.flush(table)  # no interaction answers for it: at once
+                # no interaction answers for it: at once
+                self.stream.publish(changes.Settled(table))
 
 
 def stop_timers(table: Table) -> None:

@@ -1,8 +1,7 @@
 """AI crewmates at the table: each takes its turn after a human-like pause, played by engine.crew.
 
 A crewmate's seat holds a negative id (-1, -2, -3), which no Discord user has. The
-driver stands between the game service and the notifier: what is meant for a player
-(hand DMs, panels, turn pings) is not sent for a crewmate; and whenever a game
+driver listens to the service's change stream (bot.game.changes): whenever a game
 changes (every change redraws its board), if a crewmate must act next, its move is
 scheduled 1 to 3 seconds later (scaled by APOPHIS_TIME_SCALE). The move is decided
 then, from the crewmate's view and the time left, and goes through the service like
@@ -23,8 +22,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.game import changes
 from bot.game.autopilot import Autopilot
-from bot.table import Change, Notice, Notifier, Table, is_crewmate
+from bot.table import Notice, Table, is_crewmate
 from engine import Phase
 from engine.crew import Decision, decide
 
@@ -39,54 +39,28 @@ Act = Callable[[Table, int, dict[str, Any], Notice | None, int], Awaitable[bool]
 
 
 class CrewDriver:
-    """Plays the crewmates of every game; wraps the service's notifier (see module)."""
+    """Plays the crewmates of every game (see the module docstring)."""
 
     def __init__(
         self,
-        notifier: Notifier,
+        stream: changes.Stream,
         act: Act,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.notifier = notifier
         self.act = act
         self.time_scale = time_scale
         self.now = clock
         self.pending: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.random = random.Random()
-        self.autopilot = Autopilot(self, time_scale, clock)
+        self.autopilot = Autopilot(stream, time_scale, clock)
+        stream.subscribe(self.heard)
 
-    # -------------------------------------------------------------- notifier
-
-    def board_changed(self, table: Table) -> None:
-        self.notifier.board_changed(table)
-        self.wake(table)
-
-    def board_outdated(self, table: Table) -> None:
-        self.notifier.board_outdated(table)
-        self.wake(table)
-
-    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
-        if not is_crewmate(player):
-            self.notifier.hand_changed(table, player, changes)
-
-    def panel_changed(self, table: Table, player: int) -> None:
-        if not is_crewmate(player):
-            self.notifier.panel_changed(table, player)
-
-    def turn_passed(self, table: Table, player: int | None) -> None:
-        if player is None or not (is_crewmate(player) or player in table.autopilot):
-            self.notifier.turn_passed(table, player)
-
-    def report_changed(self, table: Table) -> None:
-        self.notifier.report_changed(table)
-
-    def post(self, table: Table, content: str) -> None:
-        self.notifier.post(table, content)
-
-    def flush(self, table: Table) -> None:
-        self.notifier.flush(table)
+    def heard(self, change: changes.TableChange) -> None:
+        """A table changed (the service's stream): a crewmate (or the autopilot) may be due."""
+        if isinstance(change, changes.BoardChanged | changes.BoardOutdated):
+            self.wake(change.table)
 
     # -------------------------------------------------------------- playing
 

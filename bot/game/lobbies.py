@@ -11,10 +11,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from bot.errors import UserError
+from bot.game import changes
 from bot.game.actions import held
 from bot.game.audience import Audience
 from bot.game.clocks import Clocks
-from bot.game.crewmates import CrewDriver
 from bot.game.tables import Tables
 from bot.i18n.catalogs import t
 from bot.store.records import (
@@ -46,7 +46,7 @@ class Lobbies:
         audience: Audience,
         tables: Tables,
         clocks: Clocks,
-        crew: CrewDriver,
+        stream: changes.Stream,
         *,
         now: Callable[[], float],
         seed: int | None,
@@ -55,8 +55,8 @@ class Lobbies:
         self.audience = audience
         self.tables = tables
         self.clocks = clocks
-        #: The crewmates' driver, and the notifier through them.
-        self.crew = crew
+        #: Where the lobby's changes are told (bot.game.changes).
+        self.stream = stream
         self.now = now
         #: With a seed, every game is dealt from it and its id (reproducible demos).
         self.seed = seed
@@ -179,7 +179,7 @@ class Lobbies:
         await self.store.cancel_lobby(table.id, now=self.now())
         table.status = "abandoned"
         self.tables.forget(table)
-        self.crew.board_changed(table)
+        self.stream.publish(changes.BoardChanged(table))
 
     async def start(
         self,
@@ -231,10 +231,10 @@ class Lobbies:
             )
             self.clocks.arm(table)
             for player in game.players:
-                self.crew.hand_changed(table, player, [narration.BEGAN])
+                self.stream.publish(changes.HandChanged(table, player, [narration.BEGAN]))
             if game.active_player != user_id:
-                self.crew.turn_passed(table, game.active_player)
-            self.crew.wake(table)
+                self.stream.publish(changes.TurnPassed(table, game.active_player))
+            self.stream.publish(changes.BoardChanged(table))
         return table
 
 

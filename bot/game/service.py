@@ -2,10 +2,11 @@
 
 A command handler asks the service to do something to a channel's game. Under that
 game's lock the service checks it, applies it to the engine, commits it to the store
-(one transaction), and only then tells the notifier what players should see
-(bot.game.announce). Games never wait on each other: each has its own lock
-(bot.game.actions). Lobbies (bot.game.lobbies), timers (bot.game.clocks) and moderation
-(bot.game.moderation) are reached through it.
+(one transaction), and only then publishes what changed (bot.game.announce, on the
+stream of bot.game.changes). Every door comes in through `run` (bot.game.commands).
+Games never wait on each other: each has its own lock (bot.game.actions). Lobbies
+(bot.game.lobbies), timers (bot.game.clocks) and moderation (bot.game.moderation) are
+reached through it.
 """
 
 from __future__ import annotations
@@ -17,18 +18,22 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.errors import MovedOn, StaleBoard, UserError
+from bot.game.access import Caller
 from bot.game.actions import ActionResult, held
 from bot.game.announce import Announcer
 from bot.game.audience import Audience
+from bot.game.changes import BoardOutdated, Settled, Stream
 from bot.game.clocks import Clocks
+from bot.game.commands import Command, Commands, Outcome
 from bot.game.crewmates import CrewDriver
-from bot.game.lobbies import Lobbies, Venue
+from bot.game.ledger import Ledger
+from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
 from bot.i18n.catalogs import t
 from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, WrongStatus
 from bot.store.store import Store
-from bot.table import Notice, Notifier, Table, is_crewmate
+from bot.table import Notice, Table, is_crewmate
 from bot.views import render
 from engine import Game, IllegalMove, Phase
 
@@ -41,7 +46,7 @@ class GameService:
     def __init__(
         self,
         store: Store,
-        notifier: Notifier,
+        stream: Stream,
         audience: Audience,
         *,
         time_scale: float = 1.0,
@@ -57,21 +62,33 @@ class GameService:
         def now() -> float:  # read when asked: a test may set another clock
             return self.now()
 
-        #: AI crewmates play through the service; the notifier is reached through them.
-        self.crew = CrewDriver(notifier, self._crewmate_acts, time_scale, now)
-        self.notifier: Notifier = self.crew
+        #: What happened to each table, told to whoever subscribed (bot.game.changes).
+        self.changes = stream
+        #: AI crewmates play through the service, woken by its changes.
+        self.crew = CrewDriver(stream, self._crewmate_acts, time_scale, now)
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         #: `web`: the live table is served (every table's lobby and board offer it).
         self.registry = Tables(time_scale, web)
-        self.clocks = Clocks(self.crew, self._apply_locked, now=now, time_scale=time_scale)
-        self.announcer = Announcer(self.crew, self.registry, self.clocks)
+        self.clocks = Clocks(stream, self._apply_locked, now=now, time_scale=time_scale)
+        self.announcer = Announcer(stream, self.registry, self.clocks)
         self.lobbies = Lobbies(
-            store, audience, self.registry, self.clocks, self.crew, now=now, seed=seed
+            store, audience, self.registry, self.clocks, stream, now=now, seed=seed
         )
         self.moderation = Moderation(
             self.registry, self.lobbies, self.clocks, act=self.act, apply=self._apply_locked
         )
+        self.commands = Commands(
+            self.registry,
+            self.lobbies,
+            self.moderation,
+            audience,
+            stream,
+            act=self.act,
+            leave=self.leave,
+        )
+        #: The games played, as the doors read them (history, replays, records).
+        self.ledger = Ledger(store)
         #: Games another process wrote to (each reported once).
         self._rivals: set[int] = set()
 
@@ -104,6 +121,11 @@ class GameService:
         if table is not None and message_id > (table.board_message_id or message_id):
             table.below += 1
 
+    async def board_posted(self, table: Table, message_id: int) -> None:
+        """A door posted the table's board (or lobby) as `message_id`: it is the board now."""
+        table.board_message_id = message_id
+        await self.store.set_board_message(table.id, message_id)
+
     # ---------------------------------------------------------- server settings
 
     def set_pictures(self, guild_id: int, on: bool) -> list[Table]:
@@ -119,8 +141,8 @@ class GameService:
         for table in self.tables.values():
             if table.guild_id == guild_id:
                 table.language, table.cards = language, cards
-                self.notifier.board_outdated(table)
-                self.notifier.flush(table)
+                self.changes.publish(BoardOutdated(table))
+                self.changes.publish(Settled(table))
 
     # --------------------------------------------------------------- recovery
 
@@ -147,47 +169,12 @@ class GameService:
         self.clocks.stop(self.tables.values())
         self.crew.stop()
 
-    # ------------------------------------------------------------------ lobby
+    # --------------------------------------------------------------- commands
 
-    async def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        rules: str,
-        difficulty: str,
-        length_seconds: int,
-        host_name: str | None = None,
-    ) -> Table:
-        """A new lobby in the channel (Lobbies.open)."""
-        return await self.lobbies.open(
-            guild_id,
-            channel_id,
-            host_id,
-            rules=rules,
-            difficulty=difficulty,
-            length_seconds=length_seconds,
-            host_name=host_name,
-        )
-
-    async def play_again(
-        self, game_id: int, channel_id: int, user_id: int, name: str | None = None
-    ) -> Table:
-        """A lobby like an ended game, in its channel (Lobbies.play_again)."""
-        return await self.lobbies.play_again(game_id, channel_id, user_id, name)
-
-    async def join(self, channel_id: int, user_id: int, name: str | None = None) -> Table:
-        """Seat a person in the lobby (Lobbies.join)."""
-        return await self.lobbies.join(channel_id, user_id, name)
-
-    async def add_crewmate(self, channel_id: int, by: int) -> Table:
-        """The host seats an AI crewmate in the lobby (Lobbies.add_crewmate)."""
-        return await self.lobbies.add_crewmate(channel_id, by)
-
-    async def remove_crewmate(self, channel_id: int, by: int) -> Table:
-        """The host takes back the AI crewmate seated last (Lobbies.remove_crewmate)."""
-        return await self.lobbies.remove_crewmate(channel_id, by)
+    async def run(self, caller: Caller, command: Command) -> Outcome:
+        """Every door's way in: `command` checked for `caller`, applied, and its outcome
+        (bot.game.commands); UserError: refused, and nothing changed."""
+        return await self.commands.run(caller, command)
 
     async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
         """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
@@ -200,31 +187,6 @@ class GameService:
             host_refusal="error.host_cannot_leave",
             absent="error.not_seated",
         )
-
-    async def start(
-        self,
-        channel_id: int,
-        user_id: int,
-        start_player: int | None = None,
-        *,
-        venue: Venue | None = None,
-    ) -> Table:
-        """Deal, start the clock and send every player their hand (Lobbies.start)."""
-        return await self.lobbies.start(channel_id, user_id, start_player, venue=venue)
-
-    # ------------------------------------------------------------- moderation
-
-    async def skip(self, channel_id: int, by: int) -> ActionResult:
-        """Skip the turn being played (Moderation.skip)."""
-        return await self.moderation.skip(channel_id, by)
-
-    async def kick(self, channel_id: int, by: int, player: int) -> ActionResult | Table:
-        """Remove a player from the lobby or game (Moderation.kick)."""
-        return await self.moderation.kick(channel_id, by, player)
-
-    async def end(self, channel_id: int, by: int, reason: str) -> Table:
-        """End the channel's lobby or game without a result (Moderation.end)."""
-        return await self.moderation.end(channel_id, by, reason)
 
     async def channel_gone(self, channel_id: int) -> Table | None:
         """The channel was deleted: its lobby or game ends (Moderation.channel_gone)."""
@@ -292,7 +254,7 @@ class GameService:
                 return
             try:
                 if table.game is not None and all(is_crewmate(p) for p in table.game.players):
-                    await self.end(table.channel_id, crewmate, "only_crewmates")
+                    await self.moderation.end(table.channel_id, crewmate, "only_crewmates")
                 else:
                     await self.act(
                         table.channel_id,

@@ -1,4 +1,4 @@
-"""The web table's side of the service's `Notifier`: every change of a channel's table
+"""The web table's listener of the service's changes: every change of a channel's table
 reaches the web clients watching that channel, each with what only it may see.
 
 Changes made in the same turn of the event loop go out as one state, sent as soon as
@@ -17,7 +17,8 @@ from typing import Protocol
 
 import orjson
 
-from bot.table import Change, Table
+from bot.game import changes
+from bot.table import Table
 from bot.views import web_state
 from engine import PlayerView
 
@@ -73,7 +74,7 @@ class Feed:
         shared = orjson.dumps(web_state.public(table, now, client.language))
         return _merged(shared, web_state.private(table, client.viewer, now, client.language))
 
-    # ------------------------------------------------------------ Notifier
+    # ------------------------------------------------------------- changes
 
     def changed(self, table: Table) -> None:
         """`table` changed: its clients get its new state once this turn of the loop ends."""
@@ -135,29 +136,11 @@ class Feed:
                 state = by_viewer[key] = _merged(shared[language], mine)
             client.offer(state)
 
-    def board_changed(self, table: Table) -> None:
-        self.changed(table)
-
-    def board_outdated(self, table: Table) -> None:
-        self.changed(table)
-
-    def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
-        self.changed(table)
-
-    def panel_changed(self, table: Table, player: int) -> None:
-        self.changed(table)
-
-    def turn_passed(self, table: Table, player: int | None) -> None:
-        return None  # the state says whose turn it is
-
-    def report_changed(self, table: Table) -> None:
-        self.changed(table)
-
-    def post(self, table: Table, content: str) -> None:
-        return None  # what the channel is told shows in the state's recent lines
-
-    def flush(self, table: Table) -> None:
-        return None  # sent when the loop is free, whoever answers
+    def heard(self, change: changes.TableChange) -> None:
+        """A change on the service's stream: the table's clients get its new state (turns and
+        posts show in the state itself; it is sent when the loop is free, whoever answers)."""
+        if not isinstance(change, changes.TurnPassed | changes.Posted | changes.Settled):
+            self.changed(change.table)
 
 
 def _merged(shared: bytes, mine: dict) -> str:

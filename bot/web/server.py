@@ -27,6 +27,8 @@ from bot.web.sockets import Sockets
 
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.game.access import Gatekeeper
+    from bot.game.changes import TableChange
     from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
@@ -83,9 +85,15 @@ class WebTable:
                 app.router.add_static(prefix + "/assets", CLIENT / "assets")
         return app
 
-    async def start(self, service: GameService, host: str, port: int) -> None:
-        """Serve on `host`:`port` (0: any free port, then `self.port`) for `service`'s games."""
-        self.sockets = Sockets(service, self.feed, self.sessions)
+    def heard(self, change: TableChange) -> None:
+        """A change on the service's stream, for the clients watching its table."""
+        self.feed.heard(change)
+
+    async def start(self, service: GameService, gatekeeper: Gatekeeper) -> None:
+        """Serve on the configured host and port (0: any free port, then `self.port`) for
+        `service`'s games; `gatekeeper` says who may act where."""
+        host, port = self.config.web_host, self.config.web_port
+        self.sockets = Sockets(service, self.feed, self.sessions, gatekeeper)
         service.registry.watchers.append(self.feed.changed)
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()

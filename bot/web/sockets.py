@@ -3,8 +3,10 @@
 A client says which channel it watches and, signed in, who it is (a session token,
 bot.web.sessions). A move names one of the custom ids its state offered (and, for a
 picker, the values chosen); it is read by the same parser as a Discord click
-(bot.discord.inputs), played through the same path as a panel click (bot.discord.plays)
-or the lobby's buttons, and answered with a line saying what happened or why not.
+(bot.game.clicks) into the same command (bot.game.commands), asked for by a `Caller`
+whose standing in the channel the gatekeeper tells (bot.game.access: an account that is
+not a member of the server, or cannot see or post in the channel, is refused by name),
+and answered with a line saying what happened or why not.
 A client that sends too fast is told so and its message dropped; a session that ends
 closes the socket (code 4001: sign in again).
 """
@@ -18,9 +20,12 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from bot.discord import inputs, plays
 from bot.errors import UserError
-from bot.i18n.catalogs import t
+from bot.game import plays
+from bot.game.access import Caller, Gatekeeper
+from bot.game.clicks import read_click
+from bot.game.commands import AddCrewmate, Command, Join, Leave, PlayAgain, RemoveCrewmate, Start
+from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.sessions import Bucket, Expired, User
@@ -38,13 +43,14 @@ SESSION_OVER, REFUSED = 4001, 4003
 #: The longest message a client may send, and how long it has to say hello.
 MAX_MESSAGE = 4096
 HELLO_SECONDS = 10.0
-#: The lobby's buttons a web client may press, and Play again on an ended game.
-BOARD_ACTIONS = frozenset(web_state.BOARD_LABELS)
-
-
-def language_of(locale: str | None) -> str:
-    """The table's language for a Discord locale ("fr", "en-GB"...): French or English."""
-    return "fr" if (locale or "").lower().startswith("fr") else "en"
+#: The lobby's buttons a web client may press, as the commands they stand for.
+LOBBY_COMMANDS: dict[str, type[Command]] = {
+    "join": Join,
+    "leave": Leave,
+    "crewadd": AddCrewmate,
+    "crewdrop": RemoveCrewmate,
+    "start": Start,
+}
 
 
 class Client:
@@ -93,10 +99,13 @@ class Client:
 class Sockets:
     """Serves `/ws` (see the module docstring)."""
 
-    def __init__(self, service: GameService, feed: Feed, sessions: Sessions) -> None:
+    def __init__(
+        self, service: GameService, feed: Feed, sessions: Sessions, gatekeeper: Gatekeeper
+    ) -> None:
         self.service = service
         self.feed = feed
         self.sessions = sessions
+        self.gatekeeper = gatekeeper
         #: Each signed-in person's rate, whichever of their sockets sends, and how many
         #: sockets they have open (the rate is forgotten with the last).
         self._buckets: dict[int, tuple[Bucket, int]] = {}
@@ -219,53 +228,35 @@ class Sockets:
         if client.user is None:
             raise UserError("web.error.sign_in")
         values = message.get("values")
-        click = inputs.read_click({"custom_id": message.get("custom_id"), "values": values})
+        click = read_click({"custom_id": message.get("custom_id"), "values": values})
         table = self._table(client.channel)
         if table is None:
             raise UserError("error.no_game")
-        user = client.user.id
-        self.service.seen(table.channel_id, user)  # there, playing: not on autopilot
-        if click.kind == "b" and click.action == "again":
-            return await self._again(client, click.game)
+        self.service.seen(table.channel_id, client.user.id)  # there: not on autopilot
+        if click.kind == "b" and click.action == "again":  # its lobby opens in this channel
+            caller = await self._caller(client, table.guild_id, client.channel)
+            await self.service.run(caller, PlayAgain(click.game))
+            return t(client.language, "web.again")
+        caller = await self._caller(client, table.guild_id, table.channel_id)
         if click.game != table.id or not table.open:
             raise UserError("error.buttons_over")
-        if click.kind == "b" and click.action in BOARD_ACTIONS:
-            return await self._lobby(client, table, click.action)
+        if click.kind == "b" and click.action in LOBBY_COMMANDS:
+            if table.status != "lobby":
+                raise UserError("error.lobby_buttons_over")
+            outcome = await self.service.run(caller, LOBBY_COMMANDS[click.action]())
+            key = "reply.started" if click.action == "start" else f"reply.{click.action}"
+            return t(client.language, key, seated=len(outcome.table.seats))
         if click.kind not in ("h", "p") or click.action == "refresh":
             raise UserError("error.unknown_button")
-        plays.check_player(table, user)
-        try:
-            return await plays.play(self.service, table, user, click, client.language)
-        finally:
-            self.service.notifier.flush(table)  # no interaction answers for it
+        return await plays.play(self.service, caller, table, click, client.language)
 
-    async def _lobby(self, client: Client, table: Table, action: str) -> str:
-        """A lobby button pressed on the web table, as the Discord lobby takes it."""
-        if table.status != "lobby":
-            raise UserError("error.lobby_buttons_over")
-        user, name, service = client.user, client.user.name, self.service
-        if action == "join":
-            table = await service.join(table.channel_id, user.id, name)
-        elif action == "leave":
-            table = await service.leave(table.channel_id, user.id)
-        elif action == "crewadd":
-            table = await service.add_crewmate(table.channel_id, user.id)
-        elif action == "crewdrop":
-            table = await service.remove_crewmate(table.channel_id, user.id)
-        else:
-            table = await service.start(table.channel_id, user.id)
-        service.notifier.board_changed(table)
-        service.notifier.flush(table)
-        key = "reply.started" if action == "start" else f"reply.{action}"
-        return t(client.language, key, seated=len(table.seats))
-
-    async def _again(self, client: Client, game_id: int) -> str:
-        """Play again, pressed on the web table of an ended game: its lobby, in this channel."""
+    async def _caller(self, client: Client, guild_id: int, channel_id: int) -> Caller:
+        """The signed-in person as the game layer sees them, acting in `channel_id` (the
+        game's channel, or its thread)."""
         user = client.user
-        table = await self.service.play_again(game_id, client.channel, user.id, user.name)
-        self.service.notifier.board_changed(table)
-        self.service.notifier.flush(table)
-        return t(client.language, "web.again")
+        assert user is not None
+        standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
+        return Caller(user.id, user.name, guild_id, channel_id, standing, answers=False)
 
 
 def _json(data: Any) -> dict[str, Any] | None:

@@ -112,6 +112,7 @@ ROUTES = (
     Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "get_commands"),
     Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
     Route("POST", "/users/@me/channels", "create_dm"),
+    Route("GET", "/guilds/{guild_id}/members/{user_id}", "get_guild_member"),
     Route("GET", "/channels/{channel_id}", "get_channel"),
     Route("PATCH", "/channels/{channel_id}", "edit_channel"),
     Route("POST", "/channels/{channel_id}/messages", "create_message"),
@@ -188,6 +189,18 @@ class RestApi(ThreadRoutes):
                 },
             }
         )
+
+    # -- guild members ---------------------------------------------------------------
+
+    async def get_guild_member(self, request: web.Request) -> web.Response:
+        """GET /guilds/{guild_id}/members/{user_id}: a member, for a bot in that guild."""
+        guild = self._world.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None or self._world.bot.id not in guild.members:
+            raise DiscordError(403, 50001, "Missing Access")
+        member = guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise DiscordError(404, 10007, "Unknown Member")
+        return json_response(member.payload())
 
     # -- application commands --------------------------------------------------------
 

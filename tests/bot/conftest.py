@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import build as build_bot
 from bot.config import Config
 from bot.discord.client import ApophisBot
 
@@ -33,6 +34,6 @@ def make_bot(fake_discord, database):
 
     def build(time_scale: float = 1.0, **env: str) -> ApophisBot:
         config = make_config(fake_discord, database, time_scale=time_scale, **env)
-        return ApophisBot(config, guild_ready_timeout=0.05)
+        return build_bot(config, guild_ready_timeout=0.05)
 
     return build

@@ -132,7 +132,7 @@ async def test_a_failure_on_our_side_is_apologised_for_once(fake_discord, make_b
         async def broken(*args, **kwargs):
             raise RuntimeError("the database went away")
 
-        bot.service.act = broken
+        bot.service.commands.act = broken
         by_command = await scene.cmd("draw", "ann")
         by_button = await scene.click(scene.board(), "draw", "ann")
         await bot_state(lambda: not handling(bot))

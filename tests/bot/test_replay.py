@@ -10,6 +10,7 @@ import json
 import pytest
 from PIL import Image, ImageSequence
 
+from bot.app import build as build_bot
 from bot.discord.client import ApophisBot
 from bot.pictures import board_picture
 from bot.pictures import replay as animation
@@ -250,7 +251,7 @@ async def test_a_finished_game_is_replayed_after_a_restart(
     fake_discord.gateway.identify_interval = 0  # restarted at once
 
     def make() -> ApophisBot:
-        return ApophisBot(make_config(fake_discord, database), guild_ready_timeout=0.05)
+        return build_bot(make_config(fake_discord, database), guild_ready_timeout=0.05)
 
     first = make()
     scene = Scene(fake_discord, first)

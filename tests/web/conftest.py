@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import build as build_bot
 from bot.discord.client import ApophisBot
 from devtools.livetable import free_port
 from tests.bot.conftest import make_config
@@ -31,6 +32,6 @@ def make_web_bot(fake_discord, database, web_port):
             **env,
         }
         config = make_config(fake_discord, database, time_scale=time_scale, **settings)
-        return ApophisBot(config, guild_ready_timeout=0.05)
+        return build_bot(config, guild_ready_timeout=0.05)
 
     return build

@@ -255,7 +255,7 @@ async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
             async def broken(*args, **kwargs):
                 raise RuntimeError("a bug")
 
-            monkeypatch.setattr(bot.service, "act", broken)
+            monkeypatch.setattr(bot.service.commands, "act", broken)
             failed = await ann.move(draw)
             assert not failed["ok"] and "Sorry" in failed["note"], failed
             assert "web move in channel" in caplog.text
@@ -284,3 +284,66 @@ async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discor
             assert lobby["game"] != table.id and [s["name"] for s in lobby["seats"]] == ["ann"]
             await bot.outbox.drain()
             assert scene.live().board_message_id is not None  # its lobby message posted
+
+
+class _Account:
+    """A Discord account as tests.web.helpers.Socket signs it in (a member has `.user`)."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+
+
+async def test_outsiders_are_refused_by_name_and_members_play(fake_discord, make_web_bot):
+    """Who may act at a channel's table from the web is who may on Discord: a member of the
+    server who can see the channel and post there. An account outside the server, one that
+    shares no server with the bot, and a member who cannot see the channel are each told
+    why, and nothing changes; a member beside them joins, starts and moves."""
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "hid", "mute"))
+    elsewhere = fake_discord.add_guild("Elsewhere")
+    stranger = _Account(fake_discord.add_member(elsewhere, "stranger").user)
+    loner = _Account(fake_discord.add_user("loner"))
+    await fake_discord.set_permissions(scene.channel, scene["hid"], deny=1 << 10)
+    await fake_discord.set_permissions(scene.channel, scene["mute"], deny=1 << 11)
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis new", "ann", difficulty="easy")
+        table = scene.live()
+        channel = scene.channel.id
+        refusals = {
+            stranger: "not one of them",  # a member of another server only
+            loner: "not one of them",  # shares no server with the bot
+            _Account(scene["hid"].user): "cannot see this channel",
+            _Account(scene["mute"].user): "cannot send messages in this channel",
+        }
+        for account, reason in refusals.items():
+            async with Socket(bot, channel, account) as socket:
+                state = await socket.wait_state(lambda s: s["status"] == "lobby")
+                refused = await socket.move(move_id(state, "join", lobby=True))
+                assert not refused["ok"] and reason in refused["note"], refused
+        assert table.seats == [scene.id("ann")]  # nobody was seated
+
+        async with Socket(bot, channel, scene["bob"]) as bob:  # a member: seated
+            state = await bob.wait_state(lambda s: s["status"] == "lobby")
+            joined = await bob.move(move_id(state, "join", lobby=True))
+            assert joined["ok"], joined
+        assert table.seats == [scene.id("ann"), scene.id("bob")]
+
+        async with Socket(bot, channel, stranger) as socket:  # start: refused by name
+            state = await socket.wait_state(lambda s: s["status"] == "lobby")
+            refused = await socket.move(move_id(state, "start", lobby=True))
+            assert not refused["ok"] and "not one of them" in refused["note"], refused
+        assert table.status == "lobby"
+
+        async with Socket(bot, channel, scene["ann"]) as ann:  # the host starts
+            state = await ann.wait_state(lambda s: s["status"] == "lobby")
+            started = await ann.move(move_id(state, "start", lobby=True))
+            assert started["ok"] and table.status == "active", started
+            state = await ann.wait_state(lambda s: s["status"] == "active")
+            draw = next(m["custom_id"] for m in state["you"]["moves"] if "draw" in m["custom_id"])
+
+        version = table.version
+        async with Socket(bot, channel, stranger) as socket:  # a move: refused by name
+            await socket.wait_state(lambda s: s["status"] == "active")
+            refused = await socket.move(draw)
+            assert not refused["ok"] and "not one of them" in refused["note"], refused
+        assert table.version == version

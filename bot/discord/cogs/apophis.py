@@ -9,16 +9,28 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answers import clicked_board, send_reason, speaks
+from bot.discord.answers import caller_of, clicked_board, requires, speaks
 from bot.discord.cogs.lobbies import Lobbies
 from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
 from bot.discord.cogs.tables import LiveTable
 from bot.discord.threads import Opening
-from bot.errors import UserError
+from bot.game.actions import ActionResult
 from bot.game.audience import look
 from bot.game.autopilot import checked_delay
-from bot.game.service import ActionResult
+from bot.game.commands import (
+    AddCrewmate,
+    Command,
+    End,
+    Join,
+    Kick,
+    Leave,
+    Open,
+    RemoveCrewmate,
+    Reset,
+    Skip,
+    Start,
+)
 from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
 from bot.store.records import AUTOPILOT_SECONDS
@@ -100,31 +112,8 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         minutes: app_commands.Range[int, 1, 60] | None = None,
         rules: str | None = None,
     ) -> None:
-        settings = await self.service.store.get_guild_settings(interaction.guild_id)
-        rules = rules or settings.default_rules
-        if minutes is not None:
-            difficulty, length = difficulty or "custom", minutes * 60
-            if difficulty != "custom" and DIFFICULTY_MINUTES[difficulty] != minutes:
-                difficulty = "custom"
-        else:
-            # Advanced rules are meant for 10 minutes: the length they get unless asked.
-            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
-            difficulty = chosen or settings.default_difficulty
-            length = DIFFICULTY_MINUTES[difficulty] * 60
-        try:
-            table = await self.service.open_lobby(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                rules=rules,
-                difficulty=difficulty,
-                length_seconds=length,
-                host_name=interaction.user.display_name,
-            )
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
-        await self.post_lobby(interaction, table)
+        outcome = await self.service.run(caller_of(interaction), Open(difficulty, minutes, rules))
+        await self.post_lobby(interaction, outcome.table)
 
     @app_commands.command(description="Join the game forming in this channel.")
     @app_commands.guild_only()
@@ -151,52 +140,32 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     ) -> None:
         """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
         opening = await self.thread_opening(interaction, action)
-        try:
-            result = await self.lobby_action(interaction, action, first, opening)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        outcome = await self.service.run(
+            caller_of(interaction), lobby_command(action, first, opening)
+        )
+        result, table = outcome.result, outcome.table
         language = speaks(interaction)
-        if isinstance(result, ActionResult):  # left a game in progress
+        if result is not None:  # left a game in progress
             await interaction.response.send_message(left_reply(result, language), ephemeral=True)
-            self.bot.outbox.answered(result.table, interaction)
+            self.bot.outbox.answered(table, interaction)
             return
-        if action == "start" and result.parent_id is not None:
-            await self.started_in_thread(interaction, result)
+        if action == "start" and table.parent_id is not None:
+            await self.started_in_thread(interaction, table)
             return
-        self.bot.service.notifier.board_changed(result)
         if action == "start":  # the host's own panel, to play from at once
-            shown = result.version
+            shown = table.version
             said = [t(language, "reply.started"), opening and opening.note(language)]
             await interaction.response.send_message(
                 **panel.panel_message(
-                    result, interaction.user.id, language, "\n".join(filter(None, said))
+                    table, interaction.user.id, language, "\n".join(filter(None, said))
                 ).kwargs(),
                 ephemeral=True,
             )
-            self.bot.outbox.answered(result, interaction, panel_of=(interaction.user.id, shown))
+            self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
             return
-        text = t(language, f"reply.{action}", seated=len(result.seats))
+        text = t(language, f"reply.{action}", seated=len(table.seats))
         await interaction.response.send_message(text, ephemeral=True)
-        self.bot.outbox.answered(result, interaction)
-
-    async def lobby_action(
-        self,
-        interaction: discord.Interaction,
-        action: str,
-        first: int | None = None,
-        venue: Opening | None = None,
-    ) -> Table | ActionResult:
-        channel, user = interaction.channel_id, interaction.user.id
-        if action == "join":
-            return await self.service.join(channel, user, interaction.user.display_name)
-        if action == "leave":
-            return await self.service.leave(channel, user)
-        if action == "crewadd":
-            return await self.service.add_crewmate(channel, user)
-        if action == "crewdrop":
-            return await self.service.remove_crewmate(channel, user)
-        return await self.service.start(channel, user, first, venue=venue)
+        self.bot.outbox.answered(table, interaction)
 
     async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
         """How a start may open its game's thread, on a server that plays games in threads."""
@@ -212,7 +181,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         board first; the host is pointed there (on the lobby they clicked, or privately)."""
         outbox = self.bot.outbox
         outbox.moved(table, lobby_shown=clicked)
-        self.bot.service.notifier.board_changed(table)
         if clicked:
             await interaction.response.edit_message(**lobby_line(table).kwargs())
         else:
@@ -225,13 +193,11 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     ) -> None:
         """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
         opening = await self.thread_opening(interaction, action)
-        try:
-            result = await self.lobby_action(interaction, action, venue=opening)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
-        if isinstance(result, ActionResult):
-            text = left_reply(result, speaks(interaction))
+        outcome = await self.service.run(
+            caller_of(interaction), lobby_command(action, None, opening)
+        )
+        if outcome.result is not None:
+            text = left_reply(outcome.result, speaks(interaction))
             await interaction.response.send_message(text, ephemeral=True)
             return
         if action == "start" and table.parent_id is not None:
@@ -247,45 +213,17 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     # ----------------------------------------------------------- moderation
 
-    async def is_moderator(self, interaction: discord.Interaction) -> bool:
-        """Manage Messages in this channel, or the server's moderator role."""
-        if interaction.permissions.manage_messages:
-            return True
-        settings = await self.service.store.get_guild_settings(interaction.guild_id)
-        roles = getattr(interaction.user, "roles", [])
-        return settings.moderator_role_id is not None and any(
-            role.id == settings.moderator_role_id for role in roles
-        )
-
-    async def check_host_or_moderator(self, interaction: discord.Interaction) -> Table:
-        table = self.service.table_in(interaction.channel_id)
-        if interaction.user.id != table.host_id and not await self.is_moderator(interaction):
-            raise UserError("error.host_or_moderator")
-        return table
-
     @app_commands.command(description="End this game without a result (host or moderator).")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
-        try:
-            table = await self.check_host_or_moderator(interaction)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
-        who = "host" if interaction.user.id == table.host_id else "moderator"
-        told = "told.closed_lobby" if table.status == "lobby" else "told.ended"
-        await self.close_game(interaction, who, told)
+        await self.close_game(interaction, End())
 
-    async def close_game(self, interaction: discord.Interaction, reason: str, told: str) -> None:
-        """End the channel's game without a result; log it and tell the channel.
-
-        `reason` is recorded with the game ("host", "moderator", "reset"); `told` is the
-        key of what the channel is told.
-        """
-        try:
-            table = await self.service.end(interaction.channel_id, interaction.user.id, reason)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+    async def close_game(self, interaction: discord.Interaction, command: End | Reset) -> None:
+        """End the channel's game without a result; log it and tell the channel."""
+        before = self.service.by_channel.get(interaction.channel_id)
+        lobby = before is not None and before.status == "lobby"
+        outcome = await self.service.run(caller_of(interaction), command)
+        table, reason = outcome.table, outcome.reason
         log.info(
             "game %s %s (%s) in channel %s",
             table.id,
@@ -293,6 +231,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             interaction.user.id,
             interaction.channel_id,
         )
+        told = "told.reset" if reason == "reset" else "told.closed_lobby" if lobby else "told.ended"
         text = t(table.language, told, id=table.id, player=render.mention(interaction.user.id))
         await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
         self.bot.outbox.answered(table, interaction)
@@ -300,12 +239,9 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="Skip the active player's turn (host or moderator).")
     @app_commands.guild_only()
     async def skip(self, interaction: discord.Interaction) -> None:
-        try:
-            table = await self.check_host_or_moderator(interaction)
-            result = await self.service.skip(interaction.channel_id, interaction.user.id)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        outcome = await self.service.run(caller_of(interaction), Skip())
+        table, result = outcome.table, outcome.result
+        assert result is not None
         log.info("turn skipped in game %s by %s", table.id, interaction.user.id)
         skipped = next(e.player for e in result.events if isinstance(e, ev.TurnSkipped))
         language = table.language
@@ -325,22 +261,17 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.describe(player="The player to remove; their cards go to the discard pile")
     @app_commands.guild_only()
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        try:
-            table = await self.check_host_or_moderator(interaction)
-            result = await self.service.kick(interaction.channel_id, interaction.user.id, player.id)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        outcome = await self.service.run(caller_of(interaction), Kick(player.id))
+        table, result = outcome.table, outcome.result
         log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
         by, removed = render.mention(interaction.user.id), render.mention(player.id)
         words = {"player": by, "removed": removed}
-        if isinstance(result, ActionResult):  # one line says it: removed, and their cards
+        if result is not None:  # one line says it: removed, and their cards
             removal = next(e for e in result.events if isinstance(e, ev.PlayerRemoved))
             removed_line = narrate_event(removal, table.language)
             rest = [line for line in result.lines if line != removed_line]
             said = [t(table.language, "told.removed", count=removal.cards, **words), *rest]
         else:
-            self.bot.service.notifier.board_changed(result)
             said = [t(table.language, "told.removed_lobby", **words)]
         response = await interaction.response.send_message(
             "\n".join(said), allowed_mentions=NO_MENTIONS
@@ -350,10 +281,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
     @app_commands.guild_only()
     async def reset(self, interaction: discord.Interaction) -> None:
-        if not await self.is_moderator(interaction):
-            await send_reason(interaction, UserError("error.moderators_reset"))
-            return
-        await self.close_game(interaction, "reset", "told.reset")
+        await self.close_game(interaction, Reset())
 
     @app_commands.command(
         description="Server settings: moderator role, defaults, pings, pictures, language, cards."
@@ -377,6 +305,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         cards=CARDS_CHOICES,
     )
     @app_commands.guild_only()
+    @requires(lambda interaction: interaction.permissions.manage_guild, "error.manage_server")
     async def config(
         self,
         interaction: discord.Interaction,
@@ -390,13 +319,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         autopilot: app_commands.Range[int, 0, AUTOPILOT_SECONDS[1]] | None = None,
         threads: bool | None = None,
     ) -> None:
-        try:
-            if not interaction.permissions.manage_guild:
-                raise UserError("error.manage_server")
-            changes = {} if autopilot is None else {"autopilot_seconds": checked_delay(autopilot)}
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        changes = {} if autopilot is None else {"autopilot_seconds": checked_delay(autopilot)}
         if moderator_role is not None:
             changes["moderator_role_id"] = moderator_role.id
         if difficulty is not None:
@@ -481,7 +404,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction) -> None:
-        stats = await self.service.store.stats(interaction.guild_id)
+        stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -496,6 +419,15 @@ def left_reply(result: ActionResult, language: str) -> str:
     if result.new_host is not None:
         told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
     return "\n".join([t(language, "reply.left_game"), *told])
+
+
+def lobby_command(action: str, first: int | None, venue: Opening | None) -> Command:
+    """The command a lobby button (or its slash command) stands for."""
+    if action == "start":
+        return Start(first, venue)
+    return {"join": Join, "leave": Leave, "crewadd": AddCrewmate, "crewdrop": RemoveCrewmate}[
+        action
+    ]()
 
 
 async def setup(bot: ApophisBot) -> None:

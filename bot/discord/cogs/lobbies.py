@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import inputs
-from bot.discord.answers import send_reason, speaks
-from bot.errors import UserError
+from bot.discord.answers import caller_of, speaks
+from bot.game.commands import PlayAgain
 from bot.i18n.catalogs import t
 from bot.views import components
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
-    from bot.discord.inputs import Click
+    from bot.game.clicks import Click
     from bot.table import Table
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,7 @@ class Lobbies:
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            table.board_message_id = message_id
-            await self.bot.service.store.set_board_message(table.id, message_id)
+            await self.bot.service.board_posted(table, message_id)
             self.bot.outbox.answered(
                 table, interaction, board_version=components.drawn_version(table)
             )
@@ -56,15 +55,9 @@ class Lobbies:
         user = interaction.user
         problem = inputs.source_problem(click, interaction.message, user.id, None)
         if problem is not None:  # a forged click: only from a board of that game
-            await send_reason(interaction, problem)
-            return
-        try:
-            table = await self.bot.service.play_again(
-                click.game, interaction.channel_id, user.id, user.display_name
-            )
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+            raise problem
+        outcome = await self.bot.service.run(caller_of(interaction), PlayAgain(click.game))
+        table = outcome.table
         log.info("game %s played again as game %s by %s", click.game, table.id, user.id)
         if table.channel_id == interaction.channel_id:
             await self.post_lobby(interaction, table)
@@ -78,5 +71,4 @@ class Lobbies:
         message = await channel.send(
             **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
         )
-        table.board_message_id = message.id
-        await self.bot.service.store.set_board_message(table.id, message.id)
+        await self.bot.service.board_posted(table, message.id)

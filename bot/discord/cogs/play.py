@@ -10,10 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import inputs, plays
-from bot.discord.answers import clicked_board, release, send_reason, speaks
-from bot.discord.inputs import Click, parse_cards
+from bot.discord import inputs
+from bot.discord.answers import caller_of, clicked_board, release, send_reason, speaks
+from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
+from bot.game import plays
+from bot.game.clicks import Click, read_click
+from bot.game.commands import Move
 from bot.i18n.catalogs import t
 from bot.table import Table
 from bot.views import attachments, components, hints, narration, panel, render
@@ -104,25 +107,17 @@ class Play(commands.Cog):
     @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction) -> None:
-        try:
-            table = self.service.table_in(interaction.channel_id)
-            plays.check_player(table, interaction.user.id)
-            line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        table = self.service.table_in(interaction.channel_id)
+        plays.check_player(table, interaction.user.id)
+        line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
         await interaction.response.send_message(line, ephemeral=True)
 
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
-        try:
-            table = self.service.table_in(interaction.channel_id)
-            if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
-                raise UserError("error.board_just_posted", link=board_link(table))
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        table = self.service.table_in(interaction.channel_id)
+        if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+            raise UserError("error.board_just_posted", link=board_link(table))
         table.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.board_message_id
         response = await interaction.response.send_message(
@@ -130,8 +125,7 @@ class Play(commands.Cog):
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            table.board_message_id = message_id
-            await self.service.store.set_board_message(table.id, message_id)
+            await self.service.board_posted(table, message_id)
             self.outbox.board_moved(table, old, interaction, version)
 
     # --------------------------------------------------------------- helpers
@@ -143,21 +137,13 @@ class Play(commands.Cog):
         if cards is None:
             await self.show_hand(interaction)
             return
-        try:
-            chosen = parse_cards(cards)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
-        await self.act_by_command(interaction, {"type": action, "cards": chosen})
+        await self.act_by_command(interaction, {"type": action, "cards": parse_cards(cards)})
 
     async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
         """A slash command's action: answered privately with the panel; the board follows."""
-        try:
-            result = await self.service.act(interaction.channel_id, interaction.user.id, action)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
-        table = result.table
+        outcome = await self.service.run(caller_of(interaction), Move(action))
+        table, result = outcome.table, outcome.result
+        assert result is not None
         note = narration.private_note(
             result.events, interaction.user.id, speaks(interaction), table.cards
         )
@@ -179,12 +165,8 @@ class Play(commands.Cog):
 
     async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
-        try:
-            table = self.service.table_in(interaction.channel_id)
-            plays.check_player(table, interaction.user.id)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        table = self.service.table_in(interaction.channel_id)
+        plays.check_player(table, interaction.user.id)
         await self.answer_with_panel(interaction, table, note)
 
     # ------------------------------------------------------------ components
@@ -197,47 +179,42 @@ class Play(commands.Cog):
         self.service.seen(interaction.channel_id, interaction.user.id)
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
+        click = None
         try:
             self.bot.audience.seen(interaction)
-            click = inputs.read_click(interaction.data)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-        else:
+            click = read_click(interaction.data)
             await self.on_component(interaction, click)
+        except Exception as exc:  # the one boundary of every click
+            what = "click" if click is None else f"{click.action!r} of game {click.game}"
+            await self.bot.answer_error(interaction, what, exc)
         finally:
             release(interaction)
 
     async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
         """Every button and select arrives here."""
         table = self.service.tables.get(click.game)
-        try:
-            if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
-                await self.bot.get_cog("Apophis").replay_step(interaction, click)
-                return
-            if click.action == "again":  # a final board's: its game has ended, not kept here
-                await self.bot.get_cog("Apophis").play_again(interaction, click)
-                return
-            if click.action == "table":  # the channel's live table, its game in play or not
-                await self.bot.get_cog("Apophis").table_button(interaction, click)
-                return
-            if table is None:
-                raise UserError("error.buttons_over")
-            if table.channel_id != interaction.channel_id:
-                raise UserError("error.other_channel")
-            problem = inputs.source_problem(
-                click, interaction.message, interaction.user.id, table.board_message_id
-            )
-            if problem is not None:  # a forged click: refused before anything is edited
-                raise problem
-            if click.kind == "b":
-                await self.on_button(interaction, table, click.version, click.action)
-            else:
-                await self.on_panel(interaction, table, click)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-        except Exception as exc:
-            what = f"{'button' if click.values is None else 'select'} {click.action!r}"
-            await self.bot.apologise(interaction, f"{what} of game {click.game}", exc)
+        if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
+            await self.bot.get_cog("Apophis").replay_step(interaction, click)
+            return
+        if click.action == "again":  # a final board's: its game has ended, not kept here
+            await self.bot.get_cog("Apophis").play_again(interaction, click)
+            return
+        if click.action == "table":  # the channel's live table, its game in play or not
+            await self.bot.get_cog("Apophis").table_button(interaction, click)
+            return
+        if table is None:
+            raise UserError("error.buttons_over")
+        if table.channel_id != interaction.channel_id:
+            raise UserError("error.other_channel")
+        problem = inputs.source_problem(
+            click, interaction.message, interaction.user.id, table.board_message_id
+        )
+        if problem is not None:  # a forged click: refused before anything is edited
+            raise problem
+        if click.kind == "b":
+            await self.on_button(interaction, table, click.version, click.action)
+        else:
+            await self.on_panel(interaction, table, click)
 
     async def on_button(
         self, interaction: discord.Interaction, table: Table, version: int, action: str
@@ -278,16 +255,12 @@ class Play(commands.Cog):
 
     async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
         """A click on a hand panel: the panel itself is updated with what happened."""
-        user = interaction.user.id
-        try:
-            plays.check_player(table, user)
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        plays.check_player(table, interaction.user.id)
         if click.action == "refresh":
             await self.answer_with_panel(interaction, table, update=True)
             return
-        note = await plays.play(self.service, table, user, click, speaks(interaction))
+        caller = caller_of(interaction)
+        note = await plays.play(self.service, caller, table, click, speaks(interaction))
         await self.answer_with_panel(interaction, table, note, update=True)
 
     async def act_by_button(
@@ -296,14 +269,9 @@ class Play(commands.Cog):
         """A board or launch-report button: the clicked message is updated in the reply."""
         on_board = clicked_board(interaction, table)
         try:
-            await self.service.act(
-                interaction.channel_id, interaction.user.id, action, expected_version=version
-            )
+            await self.service.run(caller_of(interaction), Move(action, version))
         except StaleBoard:
             await self.refresh_stale(interaction, table)
-            return
-        except UserError as exc:
-            await send_reason(interaction, exc)
             return
         if on_board:
             shown = components.drawn_version(table)

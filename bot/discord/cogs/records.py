@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.discord.answers import send_reason, speaks
+from bot.discord.answers import speaks
 from bot.errors import UserError
 from bot.views import records
 from bot.views.render import mention
@@ -31,20 +31,17 @@ class Records:
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         who = player or interaction.user
-        profile = await self.service.store.profile(interaction.guild_id, who.id)
+        profile = await self.service.ledger.profile(interaction.guild_id, who.id)
         if not profile.tallies:
             yours = who.id == interaction.user.id
-            reason = UserError(
-                "profile.none_yours" if yours else "profile.none", player=mention(who.id)
-            )
-            await send_reason(interaction, reason)
-            return
+            key = "profile.none_yours" if yours else "profile.none"
+            raise UserError(key, player=mention(who.id))
         embed = records.profile_embed(profile, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's fastest teams and best win records.")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        board = await self.service.store.leaderboard(interaction.guild_id)
+        board = await self.service.ledger.leaderboard(interaction.guild_id)
         embed = records.leaderboard_embed(board, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)

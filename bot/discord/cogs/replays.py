@@ -18,14 +18,13 @@ import discord
 from discord import app_commands
 
 from bot.discord import inputs
-from bot.discord.answers import send_reason, speaks
+from bot.discord.answers import speaks
 from bot.errors import UserError
 from bot.pictures import replay as animation
-from bot.store.records import GameNotFound
 from bot.views import history
 
 if TYPE_CHECKING:
-    from bot.discord.inputs import Click
+    from bot.game.clicks import Click
     from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ class Replays:
     @app_commands.command(description="This server's last 10 games, with their numbers.")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
-        records = await self.service.store.recent_games(interaction.guild_id, history.GAMES)
+        records = await self.service.ledger.recent_games(interaction.guild_id, history.GAMES)
         embed = history.history_embed(records, speaks(interaction))
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
@@ -74,13 +73,9 @@ class Replays:
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:
         desk, guild = self.desk, interaction.guild_id
-        try:
-            played = await self.replayed(interaction, game)
-            if guild in desk.drawing:
-                raise UserError("replay.error.busy")
-        except UserError as exc:
-            await send_reason(interaction, exc)
-            return
+        played = await self.replayed(interaction, game)
+        if guild in desk.drawing:
+            raise UserError("replay.error.busy")
         await interaction.response.defer(thinking=True)
         key = (game, played.table.language)
         gif = desk.kept.get(key)
@@ -125,10 +120,6 @@ class Replays:
     async def replayed(self, interaction: discord.Interaction, number: int) -> history.Replay:
         """Game `number` played again, in the reader's language; UserError unless it is one
         of this server's games that started and has ended."""
-        try:
-            record = await self.service.store.get_game(number)
-        except GameNotFound:
-            raise UserError("replay.error.unknown", id=number) from None
+        record, actions = await self.service.ledger.game(number)
         history.check_replayable(record, interaction.guild_id)
-        actions = await self.service.store.game_log(number)
         return history.replay(record, actions, speaks(interaction))

@@ -26,7 +26,7 @@ from bot.views import components
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
-    from bot.discord.inputs import Click
+    from bot.game.clicks import Click
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,107 @@
+"""A person's standing in a channel, for doors that do not carry Discord's permissions (the web).
+
+Discord's interactions carry the member's permissions in their channel (`standing_of`); a
+door that only knows who someone is (a signed-in web session) asks the `Gatekeeper`. It
+answers from the gateway's cache where it holds the facts (the server, its channels and
+roles, a member the cache happens to hold), and from Discord's API where it does not
+(`GET /guilds/{guild}/members/{user}`), each answer kept briefly (MEMBER_SECONDS), so that
+a burst of moves costs one request. A server the bot is not in, an account that is not
+a member of it, a channel it does not know: each is an outsider's standing, never an
+error.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+import discord
+
+from bot.game.access import OUTSIDER, Standing
+
+log = logging.getLogger(__name__)
+
+#: How long a member fetched from Discord is trusted (a role or a kick shows after that).
+MEMBER_SECONDS = 60.0
+#: Members kept at most (the oldest go first).
+MEMBERS_KEPT = 4096
+#: Discord's error for an account that is not a member of the server.
+UNKNOWN_MEMBER = 10007
+_THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def standing_from(
+    permissions: discord.Permissions, roles: frozenset[int], *, thread: bool
+) -> Standing:
+    """A member's standing from their permissions in a channel (a thread's, if `thread`)."""
+    send = permissions.send_messages_in_threads if thread else permissions.send_messages
+    return Standing(
+        member=True,
+        view=permissions.view_channel,
+        send=send,
+        manage_messages=permissions.manage_messages,
+        manage_guild=permissions.manage_guild,
+        roles=roles,
+    )
+
+
+def standing_of(interaction: discord.Interaction) -> Standing:
+    """The standing an interaction shows: its member's permissions in its channel."""
+    if interaction.guild_id is None:
+        return OUTSIDER
+    roles = frozenset(role.id for role in getattr(interaction.user, "roles", ()))
+    channel = interaction.channel
+    thread = getattr(channel, "type", None) in _THREADS
+    return standing_from(interaction.permissions, roles, thread=thread)
+
+
+class Gatekeeper:
+    """Standings looked up by who and where (see the module docstring)."""
+
+    def __init__(self, client: discord.Client, clock: Callable[[], float] = time.monotonic):
+        self.client = client
+        self.clock = clock
+        self._members: OrderedDict[tuple[int, int], tuple[float, discord.Member | None]] = (
+            OrderedDict()
+        )
+
+    async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing:
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.unavailable:
+            return OUTSIDER  # a server the bot is not in (or cannot see now)
+        channel = guild.get_channel_or_thread(channel_id)
+        if channel is None:
+            return OUTSIDER
+        member = await self._member(guild, user_id)
+        if member is None:
+            return OUTSIDER
+        roles = frozenset(role.id for role in member.roles)
+        thread = isinstance(channel, discord.Thread)
+        return standing_from(channel.permissions_for(member), roles, thread=thread)
+
+    async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
+        cached = guild.get_member(user_id)
+        if cached is not None:
+            return cached
+        key, now = (guild.id, user_id), self.clock()
+        kept = self._members.get(key)
+        if kept is not None and kept[0] > now:
+            return kept[1]
+        try:
+            member: discord.Member | None = await guild.fetch_member(user_id)
+        except discord.NotFound:
+            member = None
+        except discord.HTTPException as exc:  # an outage: refused for now, not remembered
+            log.warning("could not look up member %s of server %s: %s", user_id, guild.id, exc)
+            return None
+        self._members[key] = (now + MEMBER_SECONDS, member)
+        self._members.move_to_end(key)
+        while len(self._members) > MEMBERS_KEPT:
+            self._members.popitem(last=False)
+        return member

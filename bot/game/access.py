@@ -1,0 +1,100 @@
+"""Who may do what here: one answer for every door (Discord's messages, the live table, ...).
+
+A door says who is asking and what it knows of them where they ask (`Standing`: member of
+the server, may view the channel, may send there, their roles and the permissions that make
+a moderator). The game layer decides from it, by one policy (`check`): a member of the server
+who can view the channel may see its game; to play (open, join, start, move, crewmates,
+Play again) they must also be able to send messages there; the host or a moderator may end,
+skip and kick; a moderator may reset. A moderator has Manage Messages in the channel or the
+server's moderator role (`/apophis config`). Whoever is refused is told why by name, and
+nothing changes.
+
+How a door learns a `Standing` is its own affair: Discord's interactions carry the member's
+permissions in the channel; the web door asks a `Gatekeeper` (the gateway's cache, then
+Discord's API, briefly cached); a third door (an Activity instance's participants, a group
+DM's members) plugs in its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.errors import UserError
+from bot.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What a door knows of a person where they act (a server's channel, or a thread)."""
+
+    #: A member of the server the channel belongs to.
+    member: bool
+    #: May view the channel (and so its game), and send messages there (play).
+    view: bool
+    send: bool
+    #: Manage Messages in the channel; Manage Server in the server.
+    manage_messages: bool = False
+    manage_guild: bool = False
+    #: Their roles in the server (the moderator role is one of the server's settings).
+    roles: frozenset[int] = frozenset()
+
+
+#: Someone the server does not know (no member there, or a server that shares nothing).
+OUTSIDER = Standing(member=False, view=False, send=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A person acting through a door: who, by what name, in which channel, with what standing."""
+
+    user_id: int
+    name: str | None
+    guild_id: int
+    channel_id: int
+    standing: Standing
+    #: Whether the door's answer carries what follows (a Discord interaction's token);
+    #: if not (the web), what the command caused is sent at once.
+    answers: bool = True
+
+
+class Gatekeeper(Protocol):
+    """How a door that does not carry permissions learns a person's standing in a channel."""
+
+    async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing: ...
+
+
+def is_moderator(standing: Standing, moderator_role: int | None) -> bool:
+    """Manage Messages in the channel, or the server's moderator role."""
+    if standing.manage_messages:
+        return True
+    return moderator_role is not None and moderator_role in standing.roles
+
+
+def may_see(standing: Standing) -> None:
+    """UserError, by name, unless this person may see the channel's game."""
+    if not standing.member:
+        raise UserError("seat.not_member")
+    if not standing.view:
+        raise UserError("seat.cannot_view")
+
+
+def may_play(standing: Standing) -> None:
+    """UserError, by name, unless this person may take part in the channel's game."""
+    may_see(standing)
+    if not standing.send:
+        raise UserError("seat.cannot_send")
+
+
+def may_run(caller: Caller, table: Table, moderator_role: int | None) -> None:
+    """UserError unless the caller hosts `table` or moderates here (end, skip, kick)."""
+    may_see(caller.standing)
+    if caller.user_id != table.host_id and not is_moderator(caller.standing, moderator_role):
+        raise UserError("error.host_or_moderator")
+
+
+def may_moderate(caller: Caller, moderator_role: int | None) -> None:
+    """UserError unless the caller moderates here (reset)."""
+    may_see(caller.standing)
+    if not is_moderator(caller.standing, moderator_role):
+        raise UserError("error.moderators_reset")

@@ -1,0 +1,247 @@
+"""The one way into the games for every door: typed commands, checked, applied, answered.
+
+A door (Discord's slash commands and buttons, the live table's socket) reads its input
+into a `Command` and calls `Commands.run` with the `Caller` (bot.game.access). Whatever the
+door, the same thing happens: who may do it here is checked by one policy, the change is
+made under the game's lock as one transaction (through the service's lobbies, moderation
+and action path), and a typed `Outcome` comes back for the door to render in its own way
+(a Discord answer, a socket reply). Everyone else hears of the change through the
+service's change stream (bot.game.changes). A refusal is a `UserError` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.errors import UserError
+from bot.game import changes
+from bot.game.access import Caller, may_moderate, may_play, may_run, may_see
+from bot.game.actions import ActionResult
+from bot.game.audience import Audience
+from bot.game.lobbies import Lobbies, Venue
+from bot.game.moderation import Moderation
+from bot.game.tables import Tables
+from bot.table import Table
+from engine import DIFFICULTY_MINUTES
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """A new lobby in the caller's channel; what is left out comes from the server's defaults
+    (advanced rules get 10 minutes unless asked otherwise; `minutes` overrides the countdown)."""
+
+    difficulty: str | None = None
+    minutes: int | None = None
+    rules: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take a seat in the channel's lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the channel's lobby, or its game in play (your cards are discarded)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddCrewmate:
+    """The host seats an AI crewmate in the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveCrewmate:
+    """The host takes back the crewmate seated last."""
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The host deals and starts the clock; `first` plays first (random if None); `venue`
+    may open the game's own thread."""
+
+    first: int | None = None
+    venue: Venue | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player's move (an engine action without its player), aimed at `version` when it
+    came from a button of a board drawn at that version."""
+
+    action: dict[str, Any]
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """The host or a moderator skips the turn being played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """The host or a moderator removes a player from the lobby or the game."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The host or a moderator ends the lobby or game without a result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """A moderator clears the channel's lobby or game, whatever its state."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAgain:
+    """A lobby like ended game `game_id`, pressed on its final board by one of its players."""
+
+    game_id: int
+
+
+Command = (
+    Open | Join | Leave | AddCrewmate | RemoveCrewmate | Start | Move | Skip | Kick | End | Reset
+) | PlayAgain
+#: Commands that change a lobby's seats (its message shows them).
+SEATING = (Join, Leave, AddCrewmate, RemoveCrewmate)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a command did: the table it changed, and, when it changed a game in play, the
+    action's result (its events and public lines). `reason` is what an End or Reset
+    recorded ("host", "moderator", "reset")."""
+
+    command: Command
+    table: Table
+    result: ActionResult | None = None
+    reason: str | None = None
+
+
+#: A move applied through the service's action path (GameService.act).
+Act = Callable[..., Awaitable[ActionResult]]
+
+
+class Commands:
+    """Runs every door's commands (see the module docstring)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        lobbies: Lobbies,
+        moderation: Moderation,
+        audience: Audience,
+        stream: changes.Stream,
+        *,
+        act: Act,
+        leave: Callable[[int, int], Awaitable[Table | ActionResult]],
+    ) -> None:
+        self.tables = tables
+        self.lobbies = lobbies
+        self.moderation = moderation
+        self.audience = audience
+        self.stream = stream
+        self.act = act
+        self.leave = leave
+
+    async def run(self, caller: Caller, command: Command) -> Outcome:
+        """Check, apply and answer `command` for `caller`; UserError: refused, nothing done."""
+        outcome = await self._run(caller, command)
+        if not caller.answers:  # nothing will carry what it caused: sent now
+            if isinstance(command, Open | PlayAgain):  # its message is yet to be posted
+                self.stream.publish(changes.LobbyChanged(outcome.table))
+            self.stream.publish(changes.Settled(outcome.table))
+        return outcome
+
+    async def _run(self, caller: Caller, command: Command) -> Outcome:
+        channel, user = caller.channel_id, caller.user_id
+        match command:
+            case Open():
+                may_play(caller.standing)
+                return Outcome(command, await self._open(caller, command))
+            case PlayAgain(game_id=game_id):
+                may_play(caller.standing)
+                table = await self.lobbies.play_again(game_id, channel, user, caller.name)
+                return Outcome(command, table)
+            case Leave():
+                return self._seated(command, await self.leave(channel, user))
+            case Join():
+                may_play(caller.standing)
+                return self._seated(command, await self.lobbies.join(channel, user, caller.name))
+            case AddCrewmate():
+                may_play(caller.standing)
+                return self._seated(command, await self.lobbies.add_crewmate(channel, user))
+            case RemoveCrewmate():
+                may_play(caller.standing)
+                return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
+            case Start(first=first, venue=venue):
+                may_play(caller.standing)
+                table = await self.lobbies.start(channel, user, first, venue=venue)
+                return Outcome(command, table)
+            case Move(action=action, version=version):
+                may_play(caller.standing)
+                result = await self.act(channel, user, action, expected_version=version)
+                return Outcome(command, result.table, result)
+        return await self._moderate(caller, command)
+
+    async def _moderate(self, caller: Caller, command: Command) -> Outcome:
+        channel, user = caller.channel_id, caller.user_id
+        table = self.tables.table_in(channel)
+        role = (await self.audience.settings(caller.guild_id)).moderator_role_id
+        if isinstance(command, Reset):
+            may_moderate(caller, role)
+            await self.moderation.end(channel, user, "reset")
+            return Outcome(command, table, reason="reset")
+        may_run(caller, table, role)
+        match command:
+            case Skip():
+                result = await self.moderation.skip(channel, user)
+                return Outcome(command, table, result)
+            case Kick(player=player):
+                kicked = await self.moderation.kick(channel, user, player)
+                return self._seated(command, kicked)
+            case End():
+                reason = "host" if user == table.host_id else "moderator"
+                await self.moderation.end(channel, user, reason)
+                return Outcome(command, table, reason=reason)
+        raise UserError("error.unknown_button")  # no door sends anything else
+
+    def _seated(self, command: Command, done: Table | ActionResult) -> Outcome:
+        """A seat taken or freed: in a lobby its message shows it; in play, the action's."""
+        if isinstance(done, ActionResult):
+            return Outcome(command, done.table, done)
+        self.stream.publish(changes.LobbyChanged(done))
+        return Outcome(command, done)
+
+    async def _open(self, caller: Caller, command: Open) -> Table:
+        settings = await self.audience.settings(caller.guild_id)
+        rules = command.rules or settings.default_rules
+        difficulty = command.difficulty
+        if command.minutes is not None:
+            length = command.minutes * 60
+            if DIFFICULTY_MINUTES.get(difficulty or "custom") != command.minutes:
+                difficulty = "custom"
+        else:
+            # Advanced rules are meant for 10 minutes: the length they get unless asked.
+            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
+            difficulty = chosen or settings.default_difficulty
+            length = DIFFICULTY_MINUTES[difficulty] * 60
+        return await self.lobbies.open(
+            caller.guild_id,
+            caller.channel_id,
+            caller.user_id,
+            rules=rules,
+            difficulty=difficulty,
+            length_seconds=length,
+            host_name=caller.name,
+        )
+
+
+def watch(caller: Caller) -> None:
+    """UserError unless the caller may see the channel's game (the live table's hello)."""
+    may_see(caller.standing)

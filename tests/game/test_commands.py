@@ -1,0 +1,157 @@
+"""Every door's commands, through the game layer alone: who may do what here, and what each
+command changes and publishes (no Discord, no web server)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.errors import UserError
+from bot.game.access import OUTSIDER, Standing
+from bot.game.commands import (
+    AddCrewmate,
+    End,
+    Join,
+    Kick,
+    Leave,
+    Move,
+    Open,
+    PlayAgain,
+    RemoveCrewmate,
+    Reset,
+    Skip,
+    Start,
+)
+from tests.game.conftest import CHANNEL, GUILD, MEMBER, caller
+
+ANN, BOB, MOD = 1, 2, 3
+NO_VIEW = Standing(member=True, view=False, send=False)
+NO_SEND = Standing(member=True, view=True, send=False)
+
+
+async def refused(service, who, command) -> str:
+    with pytest.raises(UserError) as info:
+        await service.run(who, command)
+    return info.value.key
+
+
+async def test_opening_follows_the_server_defaults_and_what_was_asked(service):
+    outcome = await service.run(caller(ANN), Open())
+    table = outcome.table
+    assert (table.rules, table.difficulty, table.length_seconds) == ("basic", "medium", 600)
+    assert table.seats == [ANN] and table.host_id == ANN and table.guild_id == GUILD
+    await service.run(caller(ANN), End())
+    table = (await service.run(caller(ANN), Open("hard", minutes=8))).table
+    assert (table.difficulty, table.length_seconds) == ("hard", 480)  # hard is 8 minutes
+    await service.run(caller(ANN), End())
+    table = (await service.run(caller(ANN), Open("hard", minutes=7))).table
+    assert (table.difficulty, table.length_seconds) == ("custom", 420)
+    await service.run(caller(ANN), End())
+    table = (await service.run(caller(ANN), Open(rules="advanced"))).table
+    assert (table.rules, table.difficulty) == ("advanced", "medium")  # meant for 10 minutes
+
+
+@pytest.mark.parametrize(
+    ("standing", "key"),
+    [(OUTSIDER, "seat.not_member"), (NO_VIEW, "seat.cannot_view"), (NO_SEND, "seat.cannot_send")],
+)
+async def test_who_may_not_play_here_is_refused_by_name_and_nothing_changes(
+    service, standing, key
+):
+    outsider = caller(BOB, standing)
+    assert await refused(service, outsider, Open()) == key
+    assert CHANNEL not in service.by_channel
+    table = (await service.run(caller(ANN), Open())).table
+    for command in (Join(), AddCrewmate(), Start()):
+        assert await refused(service, outsider, command) == key
+    assert table.seats == [ANN] and table.status == "lobby"
+    await service.run(caller(ANN), Start())
+    version = table.version
+    assert await refused(service, outsider, Move({"type": "draw"})) == key
+    assert table.version == version
+
+
+async def test_a_member_joins_and_the_lobby_change_is_published_once(service):
+    table = (await service.run(caller(ANN), Open())).table
+    service.recorder.changes.clear()
+    outcome = await service.run(caller(BOB), Join())
+    assert outcome.table is table and table.seats == [ANN, BOB]
+    assert table.names[BOB] == "user2"
+    assert service.recorder.kinds() == ["LobbyChanged"]
+    assert await refused(service, caller(BOB), Join()) == "error.already_seated"
+
+
+async def test_only_the_host_seats_crewmates_and_starts(service):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    assert await refused(service, caller(BOB), AddCrewmate()) == "error.host_seats_crew"
+    assert await refused(service, caller(BOB), Start()) == "error.host_starts"
+    await service.run(caller(ANN), AddCrewmate())
+    await service.run(caller(ANN), AddCrewmate())
+    assert table.seats == [ANN, BOB, -1, -2]
+    await service.run(caller(ANN), RemoveCrewmate())
+    assert table.seats == [ANN, BOB, -1]
+    service.recorder.changes.clear()
+    outcome = await service.run(caller(ANN), Start(first=ANN))
+    assert table.status == "active" and table.game.active_player == ANN
+    kinds = service.recorder.kinds()
+    assert kinds.count("HandChanged") == 3 and kinds[-1] == "BoardChanged"
+    assert outcome.result is None
+
+
+async def test_a_move_returns_its_result_and_a_web_caller_settles_at_once(service):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    service.recorder.changes.clear()
+    outcome = await service.run(caller(ANN, answers=False), Move({"type": "draw"}))
+    assert outcome.result is not None and outcome.result.events
+    kinds = service.recorder.kinds()
+    assert "BoardChanged" in kinds and kinds[-1] == "Settled"
+    assert await refused(service, caller(ANN), Move({"type": "draw"}, version=0)) in (
+        "error.stale_board",
+        "refusal.not_your_turn",
+    )
+    assert table.version == outcome.table.version
+
+
+async def test_moderation_is_for_the_host_or_a_moderator(service, store):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    for command in (Skip(), Kick(ANN), End()):
+        assert await refused(service, caller(BOB), command) == "error.host_or_moderator"
+    assert await refused(service, caller(ANN), Reset()) == "error.moderators_reset"
+    manager = replace(MEMBER, manage_messages=True)
+    skipped = await service.run(caller(MOD, manager), Skip())
+    assert skipped.result is not None and table.game.active_player == BOB
+    await store.update_guild_settings(GUILD, moderator_role_id=99)
+    service.audience._servers.clear()  # read the new setting
+    role = replace(MEMBER, roles=frozenset({99}))
+    kicked = await service.run(caller(MOD, role), Kick(BOB))
+    assert kicked.result is not None and BOB not in table.game.players
+    ended = await service.run(caller(MOD, role), Reset())
+    assert ended.reason == "reset" and not table.open
+
+
+async def test_the_host_ends_and_a_leaver_of_a_game_gets_the_result(service):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    left = await service.run(caller(BOB), Leave())
+    assert left.result is not None and table.game.players == [ANN]
+    ended = await service.run(caller(ANN), End())
+    assert ended.reason == "host" and table.status == "abandoned"
+
+
+async def test_play_again_opens_a_lobby_like_the_ended_game(service):
+    table = (await service.run(caller(ANN), Open(difficulty="hard"))).table
+    await service.run(caller(BOB), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    await service.run(caller(ANN), End())
+    assert await refused(service, caller(MOD), PlayAgain(table.id)) == "again.not_a_player"
+    again = await service.run(caller(BOB), PlayAgain(table.id))
+    lobby = again.table
+    assert lobby.id != table.id and lobby.host_id == BOB and lobby.difficulty == "hard"
+    assert lobby.invited == [ANN]
