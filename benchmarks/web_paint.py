@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
-from benchmarks.load_bench import commit, machine
+from benchmarks.load.machine import commit, machine
 from bot.web.server import CLIENT
 from devtools.sample_table import chromium, live_table, open_game, wait
 from engine import crew

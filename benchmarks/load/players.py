@@ -1,0 +1,325 @@
+"""The simulated players: tables on the fake Discord, each playing games as four people would."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import sqlite3
+import sys
+import time
+from typing import Any
+
+import asyncpg
+import orjson
+
+from benchmarks.load.model import Pending, Tab
+from benchmarks.load.watch import Watcher
+from benchmarks.web_clients import WebClients
+from bot.store.postgres import is_postgresql
+from devtools.fakediscord import FakeDiscord, InvalidInvocation
+from engine import DIFFICULTY_MINUTES, Game, Phase, Size
+from engine.playout import choose_action
+
+HAND_EVENTS = {"cards_drawn", "cards_discarded", "section_built", "sequence_extended"}
+HAND_EVENTS.add("player_removed")
+#: A player waits at most this long for the board to show the state before clicking.
+BOARD_PATIENCE = 15.0
+#: A player waits at most this long for the bot to bring their panel up to date.
+PANEL_PATIENCE = 3.0
+
+
+def shown_version(message) -> int:
+    """The state version a board or panel message was drawn for (-1: none)."""
+    for component in message.iter_components():
+        parts = component.get("custom_id", "").split(":")
+        if len(parts) >= 5 and parts[0] == "apo":
+            return int(parts[3])
+    return -1
+
+
+class Load(Watcher):
+    """The fake Discord, the games on it, and what the bot does to them."""
+
+    def __init__(self, fake: FakeDiscord, args, database: str) -> None:
+        super().__init__(fake)
+        self.args = args
+        self.database = database
+        self.db: sqlite3.Connection | None = None
+        self.pg: asyncpg.Pool | None = None
+        self.tasks: list[asyncio.Task] = []
+        #: How many tables are in play (the first ones).
+        self.playing = 0
+        self.setup_gate = asyncio.Semaphore(args.setup_concurrency)
+        #: The sockets at the bot's live table (--web-clients), None without.
+        self.web: WebClients | None = None
+
+    # ---------------------------------------------------------------- interactions
+
+    async def command(self, tab: Tab, name: str, user, kind: str | None = None, **options):
+        interaction = await self.fake.invoke(name, user=user, channel=tab.channel, **options)
+        await self.answered(interaction, kind or "/" + name)
+        return interaction
+
+    async def click(self, tab: Tab, message, action: str, user, kind: str):
+        custom_id = next(
+            (
+                c["custom_id"]
+                for c in message.iter_components()
+                if c.get("custom_id", "").count(":") >= 4
+                and (tail := c["custom_id"].split(":", 4)[4]) is not None
+                and (tail == action or tail.startswith(action + ":"))
+                and not c.get("disabled")
+            ),
+            None,
+        )
+        if custom_id is None:
+            return None
+        interaction = await self.fake.click(message, custom_id, user=user)
+        await self.answered(interaction, kind)
+        return interaction
+
+    # ------------------------------------------------------------------- the world
+
+    def build_world(self, count: int) -> None:
+        fake, shards = self.fake, self.args.processes
+        for i in range(len(self.tabs), count):
+            guild = fake.add_guild(f"Club {i}", shard=(i % shards, shards) if shards > 1 else None)
+            channel = fake.add_text_channel(guild, "apophis")
+            members = [fake.add_member(guild, f"p{i}-{seat}") for seat in range(4)]
+            tab = Tab(i, guild, channel, members, random.Random(i))
+            for member in members:
+                self.user_tab[member.user.id] = tab
+            self.channel_tab[channel.id] = tab
+            self.tabs.append(tab)
+
+    async def open_db(self) -> None:
+        if is_postgresql(self.database):
+            self.pg = await asyncpg.create_pool(self.database, min_size=1, max_size=8)
+        else:
+            self.db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+
+    async def close_db(self) -> None:
+        if self.pg is not None:
+            await self.pg.close()
+
+    async def fetchone(self, query: str, *args: Any) -> tuple | None:
+        """One row of the bot's database (queries with $1, $2... as parameters)."""
+        if self.pg is not None:
+            row = await self.pg.fetchrow(query, *args)
+            return None if row is None else tuple(row)
+        return self.db.execute(re.sub(r"\$\d+", "?", query), args).fetchone()
+
+    async def row(self, game_id: int) -> tuple[str, str | None, int]:
+        return await self.fetchone(
+            "SELECT status, state, version FROM games WHERE id = $1", game_id
+        )
+
+    # ------------------------------------------------------------------- the games
+
+    async def new_game(self, tab: Tab) -> bool:
+        """/apophis new, three joins, start: as a group of friends would."""
+        host, *others = tab.members
+        rng = tab.rng
+        options: dict[str, Any] = {"rules": rng.choice(("basic", "advanced"))}
+        if rng.random() < self.args.short_games:
+            options["minutes"] = rng.randint(1, 5)
+        else:
+            options["difficulty"] = rng.choice(tuple(DIFFICULTY_MINUTES))
+        async with self.setup_gate:
+            reply = await self.command(tab, "apophis new", host, **options)
+            lobby = reply.message
+            if lobby is None or lobby.ephemeral:
+                return False
+            tab.board_id, tab.board_version, tab.pending = lobby.id, -1, []
+            self.boards[lobby.id] = tab
+            tab.game_id = int(
+                next(lobby.iter_components())["components"][0]["custom_id"].split(":")[2]
+            )
+            for member in others:
+                await self.command(tab, "apophis join", member)
+            start = await self.command(tab, "apophis start", host)
+            started = start.responded and "game has started" in str(start.response_data)
+            tab.started, tab.panels = started, {}
+            if started:
+                self.keep_panel(tab, host.user.id, start.message)
+            return tab.started
+
+    async def play(self, tab: Tab, first_delay: float) -> None:
+        rng = tab.rng
+        await asyncio.sleep(first_delay)
+        while self.running:
+            try:
+                if tab.game_id is None and not await self.new_game(tab):
+                    await asyncio.sleep(1.0)
+                    continue
+                await asyncio.sleep(self.args.think * rng.uniform(0.5, 1.5))
+                await self.turn(tab)
+            except (InvalidInvocation, LookupError) as exc:  # the board moved under us
+                if self.window is not None:
+                    self.window.refused += 1
+                if self.args.verbose:
+                    print(f"table {tab.index}: {exc}", file=sys.stderr)
+            except Exception as exc:
+                print(f"table {tab.index}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                await asyncio.sleep(1.0)
+
+    async def turn(self, tab: Tab) -> None:
+        status, state, version = await self.row(tab.game_id)
+        if status != "active":
+            tab.game_id = None
+            return
+        game = Game.restore(orjson.loads(state))
+        if game.phase is Phase.RESHUFFLE:
+            return  # the bot finishes it after 10 s (scaled); look again later
+        action = choose_action(game.view_for(game.active_player), tab.rng)
+        kind = action["type"]
+        player = next(m for m in tab.members if m.user.id == action["player"])
+        rng = tab.rng
+        if rng.random() < self.args.hand_share:  # a new panel, from the board or typed
+            if rng.random() < 0.5 and tab.board_id is not None:
+                board = self.fake.world.messages[tab.board_id]
+                looked = await self.click(tab, board, "hand", player, "button hand")
+            else:
+                looked = await self.command(tab, "hand", player, "/hand")
+            if looked is not None:
+                self.keep_panel(tab, player.user.id, looked.message)
+        by_command = kind not in ("reroll", "accept") and rng.random() < self.args.command_share
+        if by_command:
+            interaction = await self.slash(tab, action, player)
+            if interaction.message is not None and interaction.message.embeds:
+                self.keep_panel(tab, player.user.id, interaction.message)  # answered with it
+        else:
+            interaction = await self.by_panel(tab, action, player, version)
+        if interaction is None:
+            return
+        await self.applied(tab, interaction, version, player.user.id, kind)
+
+    async def slash(self, tab: Tab, action: dict, player):
+        kind = action["type"]
+        if kind in ("draw", "scrap"):
+            return await self.command(tab, kind, player)
+        if kind == "build":
+            return await self.command(
+                tab, "build", player, colour=action["colour"], size=Size(action["size"]).label
+            )
+        return await self.command(tab, kind, player, cards=" ".join(action["cards"]))
+
+    def keep_panel(self, tab: Tab, user_id: int, message) -> None:
+        """`message` is now the player's panel (the bot keeps it current)."""
+        if message is None or not message.ephemeral:
+            return
+        old = tab.panels.get(user_id)
+        if old is not None and old.id != message.id:
+            self.panels.pop(old.id, None)
+        tab.panels[user_id] = message
+        self.panels[message.id] = tab
+        tab.panel_changed.set()
+
+    async def panel_of(self, tab: Tab, player, version: int):
+        """The player's panel showing `version`: waits for the bot to refresh it (their turn
+        came), and opens a new one with My hand when there is none or it stays behind."""
+        user_id = player.user.id
+        deadline = time.monotonic() + PANEL_PATIENCE
+        while (panel := tab.panels.get(user_id)) is not None and shown_version(panel) < version:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            tab.panel_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(tab.panel_changed.wait(), left)
+        if panel is None or shown_version(panel) < version:
+            if self.window is not None and panel is not None:
+                self.window.kinds["panel behind"] = self.window.kinds.get("panel behind", 0) + 1
+            board = self.fake.world.messages.get(tab.board_id)
+            opened = await self.click(tab, board, "hand", player, "panel open") if board else None
+            if opened is None or opened.message is None:
+                return None
+            self.keep_panel(tab, user_id, opened.message)
+            panel = opened.message
+        return panel
+
+    async def by_panel(self, tab: Tab, action: dict, player, version: int):
+        """One click (or one select) on the player's panel."""
+        kind = action["type"]
+        panel = await self.panel_of(tab, player, version)
+        if panel is None:
+            return None
+        if kind == "build":
+            target = f"build:{action['colour']}.{action['size']}"
+        elif kind == "launch":
+            wanted = sorted(c[-1] for c in action["cards"])
+            button = next(
+                (c for c in panel.iter_components() if ":launch:" in c.get("custom_id", "")),
+                None,
+            )
+            if (
+                button is not None
+                and sorted(x[-1] for x in button["custom_id"].split(":")[5].split(".")) == wanted
+            ):
+                target = "launch"
+            else:  # a chosen subset: the panel's card of each chosen suit
+                select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
+                if select is None:  # not the panel's cards (a higher one): typed instead
+                    return await self.slash(tab, action, player)
+                values = [o["value"] for o in select["options"] if o["value"][-1] in wanted]
+                chosen = await self.fake.select(panel, select["custom_id"], values, user=player)
+                await self.answered(chosen, "panel launch subset")
+                return chosen
+        elif kind == "discard":
+            select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
+            if select is None:  # the panel does not offer it (yet): typed instead
+                return await self.slash(tab, action, player)
+            chosen = await self.fake.select(
+                panel, select["custom_id"], list(action["cards"]), user=player
+            )
+            await self.answered(chosen, "panel discard")
+            return chosen
+        else:
+            target = kind
+        return await self.click(tab, panel, target, player, "panel " + kind)
+
+    async def applied(self, tab: Tab, interaction, before: int, actor: int, kind: str) -> None:
+        """If the bot applied the action, wait for what it causes (board, DMs)."""
+        row = await self.fetchone(
+            "SELECT actor, events FROM actions WHERE game_id = $1 AND version = $2",
+            tab.game_id,
+            before + 1,
+        )
+        if row is None or row[0] != actor:
+            if self.in_window(interaction.created_at):
+                self.window.stale += 1
+            return
+        t0 = interaction.created_at
+        if self.in_window(t0):
+            self.window.actions += 1
+            if self.web is not None:  # each socket of the game owes a state this new
+                self.web.expect(tab.index, t0, tab.game_id, before + 1)
+            self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
+        events = orjson.loads(row[1])
+        dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
+        if self.in_window(t0):  # DMs that came before we looked
+            self.window.dm_lag += [
+                self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0
+            ]
+        dms = {u for u in dms if self.last_dm.get(u, 0.0) < t0}
+        pending = Pending(t0, before + 1, dms, last=t0)
+        if tab.board_version is None or tab.board_version >= pending.version:
+            pending.board_at = pending.last = max(tab.board_time, t0)
+        for user in list(dms):
+            if self.last_dm.get(user, 0.0) >= t0:
+                dms.discard(user)
+        tab.pending.append(pending)
+        self._settle(tab)
+
+
+async def chatter(load: Load, per_minute: float) -> None:
+    """The teams talk in their channels (the bot counts it to re-post buried boards)."""
+    rng = random.Random(7)
+    while load.running:
+        await asyncio.sleep(1.0)
+        tabs = load.tabs[: load.playing]
+        for _ in range(round(per_minute * len(tabs) / 60 + rng.random() - 0.5)):
+            tab = rng.choice(tabs)
+            await load.fake.say(tab.channel, rng.choice(tab.members), "nice one")
