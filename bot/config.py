@@ -240,7 +240,7 @@ def _web(get: Callable[[str], str]) -> dict[str, Any]:
         raise ConfigError(
             f"APOPHIS_ACTIVITY=on needs {' and '.join(missing)}: the Activity is the live "
             "table, served by the bot, for the application with that client id "
-            "(see the README's section 'The live table (Discord Activity)')."
+            "(see docs/live-table.md)."
         )
     host = get("APOPHIS_WEB_HOST")
     if host and (any(ch.isspace() for ch in host) or "/" in host):

@@ -63,8 +63,38 @@ class Report:
 
 
 @dataclass(eq=False)
+class Messages:
+    """Where a table shows in its channel: the board's message and what came below it."""
+
+    #: The board (or the lobby) message, once posted.
+    board_id: int | None = None
+    #: Messages posted in the channel below the board since it was posted.
+    below: int = 0
+    #: When (time.monotonic) `/board` last posted this game's board again.
+    reposted_at: float = float("-inf")
+
+
+@dataclass(eq=False)
+class Runtime:
+    """What a table needs while this process runs it, never stored: its lock, its timers,
+    how fast its time runs, and when each person last acted in it."""
+
+    #: The game's own lock: every action on it is made holding it (bot.game.actions).
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The clock's timer (its next warning or the end), and the running reshuffle's.
+    timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    reshuffle_timer: asyncio.TimerHandle | None = None
+    #: Unix time the running reshuffle ends, and how fast game time runs (demos).
+    reshuffle_ends: float | None = None
+    time_scale: float = 1.0
+    #: When (the service's clock) each person last clicked or typed something in this game.
+    seen: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
 class Table:
-    """A channel's lobby or game, as the running bot holds it."""
+    """A channel's lobby or game, as the running bot holds it: the game's state and who plays
+    it where (here), its messages (`messages`), and what running it takes (`runtime`)."""
 
     id: int
     guild_id: int
@@ -79,7 +109,6 @@ class Table:
     game: Game | None = None
     #: The game's state as last committed (what a failed commit puts the game back to).
     stored: dict[str, Any] | None = None
-    board_message_id: int | None = None
     #: The channel whose lobby message the game's thread (`channel_id`) was opened from,
     #: when it plays in a thread of its own (bot.discord.threads); else None.
     parent_id: int | None = None
@@ -88,21 +117,11 @@ class Table:
     #: Seconds that were left when the clock stopped (game over).
     remaining: float | None = None
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timers: list[asyncio.TimerHandle] = field(default_factory=list)
-    reshuffle_timer: asyncio.TimerHandle | None = None
-    #: Unix time the running reshuffle ends, and how fast game time runs (demos).
-    reshuffle_ends: float | None = None
-    time_scale: float = 1.0
     #: The current (or last) launch's report.
     report: Report | None = None
     #: Once the game is over: every event of its action log, oldest first, as stored
     #: (its final board sums up the launches from them, those before a restart too).
     history: list[dict[str, Any]] = field(default_factory=list)
-    #: Messages posted in the channel below the board since it was posted.
-    below: int = 0
-    #: When (time.monotonic) `/board` last posted this game's board again.
-    reposted_at: float = float("-inf")
     #: The server's language and card display (what the channel reads).
     language: str = "en"
     cards: str = "suits"
@@ -117,10 +136,10 @@ class Table:
     names: dict[int, str] = field(default_factory=dict)
     #: People invited back to this lobby by Play again, in the order of their seats.
     invited: list[int] = field(default_factory=list)
-    #: People whose seats the autopilot plays (they went quiet), and when (the service's
-    #: clock) each person last clicked or typed something in this game.
+    #: People whose seats the autopilot plays (they went quiet).
     autopilot: set[int] = field(default_factory=set)
-    seen: dict[int, float] = field(default_factory=dict)
+    messages: Messages = field(default_factory=Messages)
+    runtime: Runtime = field(default_factory=Runtime)
 
     @property
     def open(self) -> bool:
@@ -165,7 +184,7 @@ class Table:
             status=record.status,
             seats=list(record.players),
             version=record.version,
-            board_message_id=record.board_message_id,
+            messages=Messages(board_id=record.board_message_id),
             parent_id=record.parent_channel_id,
             deadline=record.clock_deadline,
             remaining=record.clock_remaining,

@@ -1,4 +1,4 @@
-"""Draw the README's sample replay (docs/replay.gif), and store seeded games as the bot does.
+"""Draw the sample replay (docs/replay.gif), and store seeded games as the bot does.
 
 Run: .venv/bin/python -m devtools.sample_replay
 Plays a seeded 3-player game with the crew policy, stores it in a new SQLite file as the

@@ -1,4 +1,4 @@
-"""Draw the README's pictures of the live table (docs/table-phone.png, docs/table-desktop.png).
+"""Draw the pictures of the live table (docs/table-phone.png, docs/table-desktop.png).
 
 Run: .venv/bin/python -m devtools.sample_table   (after `make client`; needs Debian's
 chromium and chromium-driver, as the browser tests do)

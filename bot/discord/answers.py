@@ -77,7 +77,7 @@ async def send_reason(interaction: discord.Interaction, reason: UserError | str)
 def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
     """Whether the clicked button is on the game's current board message."""
     message = interaction.message
-    return message is not None and message.id == table.board_message_id
+    return message is not None and message.id == table.messages.board_id
 
 
 def release(interaction: discord.Interaction) -> None:

@@ -82,7 +82,7 @@ class Boards:
 
     def shown(self, table: Table, token: Token, version: int) -> None:
         """An interaction's response is the board message, showing `version`, with its picture."""
-        self._owners[table.id] = Owned(table.board_message_id, token)
+        self._owners[table.id] = Owned(table.messages.board_id, token)
         self._pictures.pop(table.id, None)  # the response drew its own picture
         self.mark_written(table, version)
 
@@ -94,13 +94,13 @@ class Boards:
     def owner(self, table: Table) -> Owned | None:
         """The board message and its token, while that token is usable."""
         owner = self._owners.get(table.id)
-        if owner is None or owner.message_id != table.board_message_id:
+        if owner is None or owner.message_id != table.messages.board_id:
             return None
         return owner if self.tokens.usable(owner.token) else None
 
     def reposted(self, table: Table, old_message_id: int | None, old: Owned | None) -> None:
         """The board was posted again below: the old one becomes a stub."""
-        if old_message_id is not None and old_message_id != table.board_message_id:
+        if old_message_id is not None and old_message_id != table.messages.board_id:
             owner = old if old is not None and old.message_id == old_message_id else None
             self.submit(("stub", old_message_id), lambda: self.stub(table, old_message_id, owner))
 
@@ -119,7 +119,7 @@ class Boards:
         """The board shows the table now: edited, or posted below (with `notice()` as its
         content, always posted below: a fresh board after a restart)."""
         version = components.drawn_version(table)
-        buried = table.below > REPOST_AFTER
+        buried = table.messages.below > REPOST_AFTER
         shown = 0 <= version <= self.written.get(table.id, -1)
         if notice is None and shown and not buried:
             return  # an interaction response already showed this state
@@ -129,7 +129,7 @@ class Boards:
             message = replace(message, content=notice())
         pictured = message.picture
         payload = message.json(attachments=False)  # named by _attach or _post
-        if table.board_message_id is not None and not buried and notice is None:
+        if table.messages.board_id is not None and not buried and notice is None:
             owner = self.owner(table)
             if owner is not None:
                 try:
@@ -146,7 +146,7 @@ class Boards:
                 try:
                     upload = self._attach(table, payload, pictured)
                     sent = await self.channel.request(
-                        "PATCH", table, payload, table.board_message_id, upload
+                        "PATCH", table, payload, table.messages.board_id, upload
                     )
                     return self._done(table, version, pictured, sent)
                 except discord.NotFound:
@@ -164,7 +164,7 @@ class Boards:
         if shown is not None and sent is not None:  # remember its picture, to keep it
             for attachment in sent.get("attachments", []):
                 if attachment["filename"] == shown.filename:
-                    picture = (table.board_message_id, shown.filename, int(attachment["id"]))
+                    picture = (table.messages.board_id, shown.filename, int(attachment["id"]))
                     self._pictures[table.id] = picture
 
     def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
@@ -177,7 +177,7 @@ class Boards:
             payload["attachments"] = []  # a lobby, or pictures turned off: none
             return None
         known = self._pictures.get(table.id)
-        if known is not None and known[:2] == (table.board_message_id, shown.filename):
+        if known is not None and known[:2] == (table.messages.board_id, shown.filename):
             payload["attachments"] = [{"id": known[2]}]
             return None
         payload["attachments"] = [shown.attachment()]
@@ -188,7 +188,7 @@ class Boards:
     ) -> None:
         """The board posted below (a follow-up when a token can carry it); the old one stubbed
         (after a restart, `fresh`, only through a token: an hour-old message is left be)."""
-        old_id, old_owner = table.board_message_id, self._owners.pop(table.id, None)
+        old_id, old_owner = table.messages.board_id, self._owners.pop(table.id, None)
         if shown is not None:
             payload["attachments"] = [shown.attachment()]
         try:
@@ -198,12 +198,12 @@ class Boards:
                 self._owners[table.id] = old_owner
             raise
         if isinstance(sent, Owned):
-            table.board_message_id = sent.message_id
+            table.messages.board_id = sent.message_id
             self._owners[table.id] = sent
         else:
-            table.board_message_id = sent
-        table.below = 0
-        await self.store.set_board_message(table.id, table.board_message_id)
+            table.messages.board_id = sent
+        table.messages.below = 0
+        await self.store.set_board_message(table.id, table.messages.board_id)
         owner = old_owner if old_owner is not None and old_owner.message_id == old_id else None
         if old_id is not None and (owner is not None or not fresh):
             self.submit(("stub", old_id), lambda: self.stub(table, old_id, owner))

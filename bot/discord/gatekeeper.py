@@ -71,6 +71,20 @@ class Gatekeeper:
             OrderedDict()
         )
 
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel (or thread) the gateway told of; None if unknown."""
+        channel = self.client.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return guild.id if guild is not None else None
+
+    def public(self, channel_id: int) -> bool:
+        """Whether the server's @everyone may view the channel (or thread)."""
+        channel = self.client.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if guild is None or not hasattr(channel, "permissions_for"):
+            return False
+        return channel.permissions_for(guild.default_role).view_channel
+
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing:
         guild = self.client.get_guild(guild_id)
         if guild is None or guild.unavailable:

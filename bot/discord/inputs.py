@@ -18,15 +18,9 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.game.clicks import Click
-from bot.i18n.catalogs import languages
 from bot.i18n.notation import UnreadableCard
 from bot.i18n.notation import parse_cards as read_cards
-from bot.views.render import report_title
 
-#: The launch report's title in every language: the public message with it is a report.
-REPORT_TITLES = frozenset(report_title(language) for language in languages())
-#: The board buttons a launch report carries too; no other comes from a report.
-REPORT_ACTIONS = frozenset(("reroll", "accept"))
 #: Longest piece of a player's input quoted back to them.
 ECHO = 20
 
@@ -127,9 +121,10 @@ def source_problem(
     wrong = UserError("error.wrong_message")
     if message is None:
         return wrong
-    if click.kind == "r":  # a replay's ◀ ▶: only from a public replay of that game
-        replay_button = f"apo:r:{click.game}:"
-        mine = any(i.startswith(replay_button) for i in custom_ids(message))
+    if click.kind in ("r", "l"):  # a replay's ◀ ▶, a launch report's Reroll and Accept:
+        # only from a public message carrying that game's buttons of that kind
+        own = f"apo:{click.kind}:{click.game}:"
+        mine = any(i.startswith(own) for i in custom_ids(message))
         return None if mine and not message.flags.ephemeral else wrong
     if click.kind != "b":
         if not message.flags.ephemeral:
@@ -142,17 +137,10 @@ def source_problem(
         return None
     if message.flags.ephemeral:
         return wrong
-    if is_report(message):
-        return None if click.action in REPORT_ACTIONS else wrong
     board_button = f"apo:b:{click.game}:"
     if message.id != board_id and not any(i.startswith(board_button) for i in custom_ids(message)):
         return wrong  # another of our messages (a post, a ping), never a board of this game
     return None
-
-
-def is_report(message: discord.Message) -> bool:
-    """Whether a public message of ours is a launch report (by its title)."""
-    return bool(message.embeds) and message.embeds[0].title in REPORT_TITLES
 
 
 def custom_ids(message: discord.Message) -> list[str]:

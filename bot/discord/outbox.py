@@ -259,7 +259,7 @@ class Outbox:
         if panel_of is not None:
             player, version = panel_of
             self.panels.shown(table, player, version, interaction, token)
-        if board_version is not None and table.board_message_id is not None:
+        if board_version is not None and table.messages.board_id is not None:
             self.boards.shown(table, token, board_version)
             if board_version < 0:  # the lobby, redrawn by the response: nothing to edit
                 self.jobs.drop(table.id, ("board", table.id))
@@ -278,7 +278,7 @@ class Outbox:
     ) -> None:
         """`/board` posted the board again below (its response): the old one becomes a stub."""
         old = self.boards.old_owner(table.id)
-        table.below = 0
+        table.messages.below = 0
         self.answered(table, interaction, board_version=version)
         self.boards.reposted(table, old_message_id, old)
 

@@ -121,7 +121,7 @@ class Pings:
     async def _away(self, table: Table, player: int) -> bool:
         """Whether `player`'s turn pings them: they did nothing in the game lately, were not
         pinged lately, and the server wants turn pings."""
-        now, scale = self.clock(), table.time_scale
+        now, scale = self.clock(), table.runtime.time_scale
         seen = self._seen.get(table.id, {}).get(player, float("-inf"))
         pinged = self._pinged.get(table.id, {}).get(player, float("-inf"))
         if now - seen < IDLE_BEFORE_PING / scale or now - pinged < PING_EVERY / scale:

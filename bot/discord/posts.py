@@ -72,7 +72,7 @@ class Posts:
                 sent = Owned(sent, None)
             self._reports[table.id] = (report, sent)
             self.sweep_later(table, sent)
-            table.below += 1
+            table.messages.below += 1
         report.shown = max(report.shown, changes)
 
     async def send(self, table: Table, content: str, during: bool) -> None:
@@ -80,7 +80,7 @@ class Posts:
         sent = await self.channel.follow_up(table, Message(content=content).json())
         if during:
             self.sweep_later(table, sent if isinstance(sent, Owned) else Owned(sent, None))
-        table.below += 1
+        table.messages.below += 1
 
     def sweep_later(self, table: Table, owned: Owned) -> None:
         """A message of the game to delete when it ends (now, if it has ended)."""

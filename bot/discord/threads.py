@@ -71,7 +71,7 @@ class Opening:
             return None
         permissions = self.interaction.app_permissions
         missing = tuple(name for name in TO_OPEN if not getattr(permissions, name))
-        if getattr(channel, "type", None) not in PARENTS or table.board_message_id is None:
+        if getattr(channel, "type", None) not in PARENTS or table.messages.board_id is None:
             self.refusal = "thread.refused.here"
         elif missing:
             self.refusal, self.missing = "thread.refused.permissions", missing
@@ -120,13 +120,13 @@ class Threads:
         try:
             thread = await self.http.start_thread_with_message(
                 table.channel_id,
-                table.board_message_id,
+                table.messages.board_id,
                 name=thread_name(table),
                 auto_archive_duration=AUTO_ARCHIVE,
             )
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:  # by a start that could not be saved: it is the one
-                return table.board_message_id
+                return table.messages.board_id
             raise
         return int(thread["id"])
 

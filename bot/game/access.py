@@ -59,9 +59,14 @@ class Caller:
 
 
 class Gatekeeper(Protocol):
-    """How a door that does not carry permissions learns a person's standing in a channel."""
+    """How a door that does not carry permissions learns a person's standing in a channel,
+    and whether a channel is public (its server's @everyone may view it)."""
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing: ...
+
+    def guild_of(self, channel_id: int) -> int | None: ...
+
+    def public(self, channel_id: int) -> bool: ...
 
 
 def is_moderator(standing: Standing, moderator_role: int | None) -> bool:
@@ -77,6 +82,19 @@ def may_see(standing: Standing) -> None:
         raise UserError("seat.not_member")
     if not standing.view:
         raise UserError("seat.cannot_view")
+
+
+def watch_refusal(public: bool, standing: Standing | None) -> UserError | None:
+    """Why a channel's table may not be watched (None: it may): anyone with its link may
+    where the server's @everyone may view the channel, else a member who may view it
+    (`standing`, None for someone not signed in)."""
+    if public:
+        return None
+    if standing is None:
+        return UserError("seat.sign_in_to_watch")
+    if not standing.member:
+        return UserError("seat.not_member")
+    return None if standing.view else UserError("seat.cannot_view")
 
 
 def may_play(standing: Standing) -> None:

@@ -1,6 +1,6 @@
 """What every action on a game shares: the game's lock, waited for briefly, and the result.
 
-Each game has its own lock (`Table.lock`): games never wait on each other. A player's
+Each game has its own lock (`Table.runtime.lock`): games never wait on each other. A player's
 action waits for it at most LOCK_WAIT seconds, then is refused as busy.
 """
 
@@ -45,10 +45,10 @@ async def held(table: Table) -> AsyncIterator[None]:
     that the player is told the bot is busy, and nothing is done."""
     try:
         async with asyncio.timeout(LOCK_WAIT):
-            await table.lock.acquire()
+            await table.runtime.lock.acquire()
     except TimeoutError:
         raise UserError("error.busy") from None
     try:
         yield
     finally:
-        table.lock.release()
+        table.runtime.lock.release()

@@ -59,7 +59,7 @@ class Announcer:
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self.clocks.arm_reshuffle(table)
         elif game.phase is not Phase.RESHUFFLE:
-            table.reshuffle_ends = None
+            table.runtime.reshuffle_ends = None
         turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
         for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
             self.stream.publish(changes.PanelChanged(table, skipped))

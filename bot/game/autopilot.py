@@ -105,7 +105,7 @@ class Autopilot:
         and their seat, if on autopilot, is theirs again at once."""
         if table.game is None or player not in table.game.players:
             return
-        table.seen[player] = self.now()
+        table.runtime.seen[player] = self.now()
         if player in table.autopilot:
             table.autopilot.discard(player)
             table.recent.append(t(table.language, "autopilot.back", player=mention(player)))
@@ -121,7 +121,7 @@ class Autopilot:
     def _due(self, table: Table) -> float:
         """When (the clock's time) the seat the game waits for goes on autopilot."""
         player, since = self.waiting[table.id]
-        quiet = max(since, table.seen.get(player, since))
+        quiet = max(since, table.runtime.seen.get(player, since))
         return quiet + self.delays[table.guild_id] / self.time_scale
 
     def _arm(self, table: Table) -> None:

@@ -19,7 +19,7 @@ from engine.cards import is_card
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
 #: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
-#: "p": the panel's selects, "r": a replay's ◀ ▶).
+#: "p": the panel's selects, "r": a replay's ◀ ▶, "l": a launch report's buttons).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
@@ -28,6 +28,7 @@ ACTIONS = {
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),
+    "l": frozenset(("reroll", "accept")),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))

@@ -58,9 +58,9 @@ class Clocks:
         (Thousands of games, each with a timer per warning, kept the event loop's heap
         and the garbage collector's generations needlessly full.)
         """
-        for timer in table.timers:
+        for timer in table.runtime.timers:
             timer.cancel()
-        table.timers.clear()
+        table.runtime.timers.clear()
         if table.deadline is None:
             return
         loop = asyncio.get_running_loop()
@@ -68,27 +68,27 @@ class Clocks:
         for warning in WARNINGS:
             at = left - warning / self.time_scale
             if at > 0 and (warned is None or warning < warned):
-                table.timers.append(loop.call_later(at, self._warn, table, warning))
+                table.runtime.timers.append(loop.call_later(at, self._warn, table, warning))
                 return
-        table.timers.append(
+        table.runtime.timers.append(
             loop.call_later(max(left, 0), self._spawn, self._expire, table, "timer.countdown")
         )
 
     def arm_reshuffle(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         delay = RESHUFFLE_SECONDS / self.time_scale
-        table.reshuffle_ends = self.now() + delay
-        table.reshuffle_timer = loop.call_later(
+        table.runtime.reshuffle_ends = self.now() + delay
+        table.runtime.reshuffle_timer = loop.call_later(
             delay, self._spawn, self._reshuffled, table, "timer.reshuffle"
         )
 
     def stop(self, tables: Iterable[Table]) -> None:
         """Planned shutdown: no timer may fire while the store freezes the clocks."""
         for table in tables:
-            for timer in table.timers:
+            for timer in table.runtime.timers:
                 timer.cancel()
-            if table.reshuffle_timer is not None:
-                table.reshuffle_timer.cancel()
+            if table.runtime.reshuffle_timer is not None:
+                table.runtime.reshuffle_timer.cancel()
         for task in self.tasks:
             task.cancel()
 
@@ -144,7 +144,7 @@ class Clocks:
             self.stream.publish(changes.Settled(table))
 
     async def _expire(self, table: Table) -> None:
-        async with table.lock:
+        async with table.runtime.lock:
             if table.open and table.status == "active":
                 await self.expire_locked(table)
 
@@ -155,8 +155,8 @@ class Clocks:
         self.stream.publish(changes.Settled(table))
 
     async def _reshuffled(self, table: Table) -> None:
-        async with table.lock:
-            table.reshuffle_timer = None
+        async with table.runtime.lock:
+            table.runtime.reshuffle_timer = None
             game = table.game
             if table.open and game is not None and game.phase is Phase.RESHUFFLE:
                 await self.apply(table, {"type": "finish_reshuffle"}, None)
@@ -166,9 +166,9 @@ class Clocks:
 
 def stop_timers(table: Table) -> None:
     """The game's clock, warnings and reshuffle timer stop (none fires any more)."""
-    for timer in table.timers:
+    for timer in table.runtime.timers:
         timer.cancel()
-    table.timers.clear()
-    if table.reshuffle_timer is not None:
-        table.reshuffle_timer.cancel()
-        table.reshuffle_timer = None
+    table.runtime.timers.clear()
+    if table.runtime.reshuffle_timer is not None:
+        table.runtime.reshuffle_timer.cancel()
+        table.runtime.reshuffle_timer = None

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.game import changes
-from bot.game.access import Caller, may_moderate, may_play, may_run, may_see
+from bot.game.access import Caller, may_moderate, may_play, may_run
 from bot.game.actions import ActionResult
 from bot.game.audience import Audience
 from bot.game.lobbies import Lobbies, Venue
@@ -240,8 +240,3 @@ class Commands:
             length_seconds=length,
             host_name=caller.name,
         )
-
-
-def watch(caller: Caller) -> None:
-    """UserError unless the caller may see the channel's game (the live table's hello)."""
-    may_see(caller.standing)

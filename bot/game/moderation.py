@@ -66,7 +66,7 @@ class Moderation:
         stop_timers(table)
 
         async def close(table: Table) -> None:
-            async with table.lock:
+            async with table.runtime.lock:
                 if not table.open:
                     return
                 if table.status == "lobby":

@@ -118,12 +118,12 @@ class GameService:
     def message_posted(self, channel_id: int, message_id: int) -> None:
         """Someone posted in a channel (a gateway event): count it if it is below a board."""
         table = self.by_channel.get(channel_id)
-        if table is not None and message_id > (table.board_message_id or message_id):
-            table.below += 1
+        if table is not None and message_id > (table.messages.board_id or message_id):
+            table.messages.below += 1
 
     async def board_posted(self, table: Table, message_id: int) -> None:
         """A door posted the table's board (or lobby) as `message_id`: it is the board now."""
-        table.board_message_id = message_id
+        table.messages.board_id = message_id
         await self.store.set_board_message(table.id, message_id)
 
     # ---------------------------------------------------------- server settings
@@ -351,7 +351,7 @@ class GameService:
             return
         self.clocks.arm(table)
         in_reshuffle = table.game is not None and table.game.phase is Phase.RESHUFFLE
-        if in_reshuffle and table.reshuffle_timer is None:
+        if in_reshuffle and table.runtime.reshuffle_timer is None:
             self.clocks.arm_reshuffle(table)
 
     def _report_rival(self, table: Table) -> None:

@@ -43,7 +43,7 @@ class Tables:
     def track(self, table: Table) -> None:
         """Follow a table that opened (or came back at start-up)."""
         table.pictures = table.guild_id not in self.pictures_off
-        table.time_scale = self.time_scale
+        table.runtime.time_scale = self.time_scale
         table.web = self.web
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
@@ -56,7 +56,7 @@ class Tables:
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
         table.parent_id, table.channel_id = table.channel_id, thread
-        table.board_message_id = None
+        table.messages.board_id = None
         self.by_channel[thread] = table
 
     def forget(self, table: Table) -> None:

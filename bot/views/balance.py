@@ -4,7 +4,7 @@ from __future__ import annotations
 
 #: Win rates (%) of teams playing the crew policy (every seat) at 5 s a turn, the mean over
 #: 1 to 4 players, from `.venv/bin/python benchmarks/balance_lab.py --games 1000 --policies
-#: crew` (per rule set and player count; its table is in README.md). Rerun the lab after
+#: crew` (per rule set and player count; its table is in docs/crew.md). Rerun the lab after
 #: changing the rules or the crew policy, and copy its figures here.
 STEADY_TEAM_WINS = {
     "basic": {"beginner": 80, "easy": 63, "medium": 46, "hard": 28},

@@ -27,11 +27,12 @@ from engine import Phase, PublicView
 if TYPE_CHECKING:
     from bot.table import Report, Table
 
-#: "apo:<b: board button, h: hand panel button, p: select, r: a replay's step button>:
+#: "apo:<b: board button, h: hand panel button, p: select, r: a replay's step button,
+#: l: a launch report's button>:
 #: <game id>:<version (a replay's: the step it shows)>:<action>", then ":<arg>" on panel
 #: buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bhpr]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhprl]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
@@ -277,10 +278,10 @@ def board_stub(table: Table) -> Message:
     """An older board once a newer one is live below it: one line linking to that one,
     in place of the embed, the buttons and the picture."""
     language = table.language
-    if table.board_message_id is None:
+    if table.messages.board_id is None:
         text = t(language, "stub.dead")
     else:
-        link = render.message_link(table.guild_id, table.channel_id, table.board_message_id)
+        link = render.message_link(table.guild_id, table.channel_id, table.messages.board_id)
         text = t(language, "stub.moved", id=table.id, link=link)
     return Message(content=text, whole=True, mentions=None)
 
@@ -296,8 +297,8 @@ def _reroll_buttons(
 ) -> list[dict[str, Any]]:
     reroll = t(language, "button.reroll", left=rerolls)
     return [
-        button(game_id, version, "reroll", reroll, emoji="🛟", style=PRIMARY),
-        button(game_id, version, "accept", t(language, "button.accept"), emoji="✔️"),
+        button(game_id, version, "reroll", reroll, emoji="🛟", style=PRIMARY, kind="l"),
+        button(game_id, version, "accept", t(language, "button.accept"), emoji="✔️", kind="l"),
     ]
 
 

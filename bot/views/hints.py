@@ -31,7 +31,7 @@ def hint_line(table: Table, player: int, now: float, language: str) -> str:
     if game.active_player != player:
         return t(language, "hint.not_your_turn")
     time_left = table.time_left(now)
-    game_time_left = None if time_left is None else time_left * table.time_scale
+    game_time_left = None if time_left is None else time_left * table.runtime.time_scale
     decision = decide(game.view_for(player), game_time_left)
     assert decision is not None
     return f"💡 {decision_text(decision, language, table.cards)}"

@@ -159,8 +159,8 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
     only, and always fits Discord's 2,000 characters.
     """
     where = f"<#{table.channel_id}>"
-    if table.board_message_id is not None:
-        link = message_link(table.guild_id, table.channel_id, table.board_message_id)
+    if table.messages.board_id is not None:
+        link = message_link(table.guild_id, table.channel_id, table.messages.board_id)
         where += f" ([{t(language, 'dm.board')}]({link}))"
     lines = [t(language, "dm.title", id=table.id, where=where)]
     game = table.game
@@ -366,9 +366,9 @@ def next_step(table: Table, view: PublicView, now: float, language: str | None =
 
 def reshuffle_left(table: Table, now: float) -> int | None:
     """Whole seconds (game time) until the new deck is ready, if a reshuffle is timed."""
-    if table.reshuffle_ends is None:
+    if table.runtime.reshuffle_ends is None:
         return None
-    return max(math.ceil((table.reshuffle_ends - now) * table.time_scale), 0)
+    return max(math.ceil((table.runtime.reshuffle_ends - now) * table.runtime.time_scale), 0)
 
 
 def clock_text(table: Table, time_left: float | None, language: str | None = None) -> str:

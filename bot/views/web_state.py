@@ -106,8 +106,8 @@ def public(
         "now": now,
         "deadline": table.deadline,
         "remaining": table.remaining,
-        "time_scale": table.time_scale,
-        "reshuffle_ends": table.reshuffle_ends,
+        "time_scale": table.runtime.time_scale,
+        "reshuffle_ends": table.runtime.reshuffle_ends,
         "host": str(table.host_id),
         "settings": {
             "rules": table.rules,

@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, web
 
 from bot.errors import UserError
 from bot.game import plays
-from bot.game.access import Caller, Gatekeeper
+from bot.game.access import OUTSIDER, Caller, Gatekeeper, watch_refusal
 from bot.game.clicks import read_click
 from bot.game.commands import AddCrewmate, Command, Join, Leave, PlayAgain, RemoveCrewmate, Start
 from bot.i18n.catalogs import language_of, t
@@ -174,7 +174,26 @@ class Sockets:
                 return None
         asked = hello.get("language")
         language = language_of(user.locale if user else asked if isinstance(asked, str) else None)
+        refusal = await self._may_watch(int(channel), user)
+        if refusal is not None:  # told why, then closed for good
+            await ws.send_str(
+                orjson.dumps({"type": "refused", "reason": refusal.text(language)}).decode()
+            )
+            await ws.close(code=REFUSED, message=b"not yours to watch")
+            return None
         return Client(ws, int(channel), user, language, self._bucket(user))
+
+    async def _may_watch(self, channel: int, user: User | None) -> UserError | None:
+        """Why this person may not watch the channel's table (None: they may)."""
+        table = self._table(channel)
+        guild = table.guild_id if table is not None else self.gatekeeper.guild_of(channel)
+        public = self.gatekeeper.public(channel)
+        standing = None
+        if user is not None and guild is not None:
+            standing = await self.gatekeeper.standing(user.id, guild, channel)
+        elif user is not None:
+            standing = OUTSIDER
+        return watch_refusal(public, standing)
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         user = client.user

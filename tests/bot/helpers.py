@@ -98,7 +98,7 @@ class Scene:
     def board(self, table: Table | None = None):
         """The fake's record of a game's board message (by default, the live game's)."""
         table = table or self.live()
-        return self.fake.world.messages[table.board_message_id]
+        return self.fake.world.messages[table.messages.board_id]
 
     def public(self, channel=None) -> list:
         """Every message in the channel that everyone can see."""

@@ -67,7 +67,7 @@ async def turn_of(scene: Scene, table: Table, name: str) -> None:
         lambda: (
             table.game.active_player == player
             and table.game.phase is Phase.PLAY
-            and not table.lock.locked()
+            and not table.runtime.lock.locked()
         )
     )
 
@@ -140,7 +140,7 @@ async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, ma
 
         bot.service.crew.act = autopilot_acts
         version = table.version
-        await table.lock.acquire()  # the game is busy with something else meanwhile
+        await table.runtime.lock.acquire()  # the game is busy with something else meanwhile
         try:
             bot.service.crew.autopilot.check(table)
             assert table.autopilot == {bob}
@@ -148,10 +148,10 @@ async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, ma
             click = await fake_discord.click(panel, button_id(panel, "draw"), user=scene["bob"])
             await bot_state(lambda: not table.autopilot)  # his click landed: the seat is his
         finally:
-            table.lock.release()
+            table.runtime.lock.release()
         reply = await click.wait_response()
         assert "You drew" in text_of(reply.message)  # his move, as he meant it
-        await bot_state(lambda: not table.lock.locked())
+        await bot_state(lambda: not table.runtime.lock.locked())
         log = await bot.store.game_log(table.id)
         assert [(e.actor, e.action["type"]) for e in log[version:]][:1] == [(bob, "draw")]
         assert all(entry.actor == bob for entry in log[version:])  # nothing by the autopilot

@@ -165,11 +165,11 @@ async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_di
         await bot.outbox.drain()
         old = scene.board(table)
         shown_picture(old)
-        table.reposted_at = float("-inf")  # as if the board was posted long ago
+        table.messages.reposted_at = float("-inf")  # as if the board was posted long ago
         await scene.cmd("board", "bob")
         await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
         await bot.outbox.drain()
-        assert table.board_message_id != old.id
+        assert table.messages.board_id != old.id
         assert shown_picture(scene.board(table)).content == drawn(table)
         assert old.attachments == [] and old.content  # one line, no picture
 

@@ -120,7 +120,7 @@ async def test_board_posts_the_board_again_and_the_old_one_becomes_a_stub(fake_d
         seen = copy.deepcopy(old_board.components)
         reposted = (await scene.cmd("board", "bob")).message  # /board: the board moves down
         await fake_discord.wait_for(lambda: "moved down" in old_board.content)
-        assert table.board_message_id == reposted.id != old_board.id
+        assert table.messages.board_id == reposted.id != old_board.id
         assert not old_board.components
         assert [m for m in scene.public() if m.components] == [reposted]
         old_board.components = seen  # a client that still shows the old board

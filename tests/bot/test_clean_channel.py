@@ -56,7 +56,7 @@ async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discor
         await bot.outbox.drain()
         assert not table.open and table.game.outcome.value == "lost"
         board, result = scene.public()
-        assert board.id == table.board_message_id and "Apophis hits Earth" in result.content
+        assert board.id == table.messages.board_id and "Apophis hits Earth" in result.content
         assert report.deleted and lobby.deleted
         assert fake_discord.notified(scene["bob"]) == [ping]  # pinged once, when away
         text = text_of(board)
@@ -84,7 +84,7 @@ async def test_the_final_board_tells_every_launch_even_those_before_a_restart(
         (notice,) = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "back after a restart" in m.content]
         )
-        await bot_state(lambda: table.board_message_id == notice.id)
+        await bot_state(lambda: table.messages.board_id == notice.id)
         scene.arrange(hands=[[]], damage=2, dice=[6, 6])
         await build_and_launch(scene, "ann")
         await second.outbox.drain()

@@ -210,7 +210,7 @@ async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
         while True:
             await bot_state(
                 lambda: (
-                    not table.lock.locked()  # the last move committed and told
+                    not table.runtime.lock.locked()  # the last move committed and told
                     and (
                         table.game.is_over
                         or (
@@ -270,7 +270,9 @@ async def test_a_crewmates_risky_launch_is_told_with_its_odds(fake_discord, make
             dice=[1],  # the accuracy roll misses
         )
         await scene.cmd("draw", "ann")
-        await bot_state(lambda: table.game.rocket == [] and not table.lock.locked(), timeout=10)
+        await bot_state(
+            lambda: table.game.rocket == [] and not table.runtime.lock.locked(), timeout=10
+        )
         await bot.outbox.drain()
         lines = last_actions(scene, table)
         assert RISKY[language] in lines

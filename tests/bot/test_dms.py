@@ -38,7 +38,7 @@ async def test_each_player_has_one_dm_a_game_edited_as_the_hand_changes(fake_dis
             (dm,) = fake_discord.dms(scene[name])
             assert dm.history  # edited, not sent again
             assert all(card_label(c) in dm.content for c in table.game.hands[seat])
-            assert f"/{table.board_message_id})" in dm.content  # links to the board
+            assert f"/{table.messages.board_id})" in dm.content  # links to the board
         scene.assert_no_cards_in_public()
 
 

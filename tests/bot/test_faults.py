@@ -305,9 +305,11 @@ async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
-        async with table.lock:  # a moderator's reset holds the game...
+        async with table.runtime.lock:  # a moderator's reset holds the game...
             draw = await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
-            await bot_state(lambda: table.lock._waiters)  # ...while ann's /draw waits for it
+            await bot_state(
+                lambda: table.runtime.lock._waiters
+            )  # ...while ann's /draw waits for it
             await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
         reply = await draw.wait_response()
         assert reply.ephemeral and content(reply) == "This game is over."

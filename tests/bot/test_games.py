@@ -55,7 +55,7 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot)
         (dm,) = fake_discord.dms(scene["ann"])  # one DM for the whole game, edited
         assert "The game is over: Apophis was destroyed" in dm.content and dm.history
         # The channel holds the final board, nothing else: the report went with the game.
-        assert [m.id for m in scene.public()] == [table.board_message_id] and report.deleted
+        assert [m.id for m in scene.public()] == [table.messages.board_id] and report.deleted
         scene.assert_no_cards_in_public()
 
 
@@ -84,7 +84,7 @@ async def test_two_players_basic_game_won_by_deflection_from_the_panel(fake_disc
         board = text_of(scene.board(table))
         assert "Victory" in board and "Apophis is deflected" in board
         assert "4 pts → hit, deflection 5/5" in board  # (the rocket was arranged, not built)
-        assert [m.id for m in scene.public()] == [table.board_message_id]  # no report left
+        assert [m.id for m in scene.public()] == [table.messages.board_id]  # no report left
         assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
         scene.assert_no_cards_in_public()
 
@@ -126,7 +126,7 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
         assert "breaks apart" in text and not list(report.iter_components())
         assert not table.open and report.deleted
         assert "pts → hit, damage 3/3" in text_of(scene.board(table))
-        assert [m.id for m in scene.public()] == [table.board_message_id]
+        assert [m.id for m in scene.public()] == [table.messages.board_id]
         scene.assert_no_cards_in_public()
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert logged and not [line for line in logged if CARD.search(line)]

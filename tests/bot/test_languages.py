@@ -105,7 +105,7 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
     scene = french_scene(fake_discord, bot, ("ann", "bob"))
     async with fake_discord.connected(bot):
         await scene.cmd("apophis new", "ann", difficulty="easy")
-        await bot_state(lambda: scene.live().board_message_id)
+        await bot_state(lambda: scene.live().messages.board_id)
         rules = await scene.click(scene.board(), "rules", "bob")  # the lobby's How to play
         assert rules.ephemeral and "Comment jouer à Apophis" in text_of(rules.message)
         joined = await scene.cmd("apophis join", "bob")

@@ -261,13 +261,13 @@ async def test_a_buried_board_is_posted_again_with_one_live_board(fake_discord, 
         old = scene.board()
         for i in range(11):  # the team chats below the board
             await fake_discord.say(scene.channel, scene["bob"], f"message {i}")
-        await bot_state(lambda: table.below == 11)
+        await bot_state(lambda: table.messages.below == 11)
         await scene.cmd("draw", "ann")
         await fake_discord.wait_for(lambda: "moved down" in old.content)
         board = scene.board()
         assert board.id != old.id and board.id > max(m.id for m in scene.public() if m is not board)
         assert [m for m in scene.public() if m.components] == [board] and not old.components
-        assert table.below == 0
+        assert table.messages.below == 0
         scene.assert_no_cards_in_public()
 
 

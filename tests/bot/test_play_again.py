@@ -41,7 +41,7 @@ async def test_play_again_invites_everyone_back_to_their_seats(fake_discord, mak
         assert not again.ephemeral  # the new lobby, for the whole channel
         lobby, table = again.message, scene.live()
         assert table.id != old.id
-        await bot_state(lambda: table.board_message_id == lobby.id)  # the lobby's board
+        await bot_state(lambda: table.messages.board_id == lobby.id)  # the lobby's board
         assert (table.rules, table.difficulty, table.length_seconds) == ("advanced", "hard", 480)
         # Bob, who pressed it, hosts from his seat; the crewmate keeps its own; Ann is invited.
         assert (table.host_id, table.seats, table.invited) == (bob, [-1, bob], [ann])

@@ -75,7 +75,7 @@ async def test_after_a_restart_a_channel_the_bot_cannot_see_is_told_once_and_cau
                 lambda name=name: told_by_dm(fake_discord, scene[name])
             )
             assert "**View Channel**" in dm.content and f"<#{scene.channel.id}>" in dm.content
-        assert table.board_message_id == old_board.id  # not left empty
+        assert table.messages.board_id == old_board.id  # not left empty
         # A click there still works through its token: the board catches up, with the
         # notice that was waiting, and whoever clicked is told privately what is missing.
         await scene.click(old_board, "hand", "ann")
@@ -83,7 +83,7 @@ async def test_after_a_restart_a_channel_the_bot_cannot_see_is_told_once_and_cau
             lambda: [m for m in scene.public() if "back after a restart" in m.content]
         )
         await second.outbox.drain()
-        assert table.board_message_id == notice[0].id and board_shows(notice[0], table)
+        assert table.messages.board_id == notice[0].id and board_shows(notice[0], table)
         (note,) = await fake_discord.wait_for(
             lambda: [m for m in scene.private_to("ann") if CANNOT_POST in m.content]
         )
@@ -188,7 +188,9 @@ async def test_a_game_and_a_lobby_whose_channels_are_deleted_end_at_once_as_aban
         await fake_discord.delete_channel(scene.channel)
         await fake_discord.delete_channel(lobby_room)
         await bot_state(lambda: table.status == "abandoned" and lobby.status == "abandoned")
-        assert not table.timers and table.reshuffle_timer is None  # its countdown stopped
+        assert (
+            not table.runtime.timers and table.runtime.reshuffle_timer is None
+        )  # its countdown stopped
         assert scene.channel.id not in bot.service.by_channel
         assert lobby_room.id not in bot.service.by_channel
         await bot.outbox.drain()

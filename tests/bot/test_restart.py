@@ -37,7 +37,7 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
             lambda: [m for m in scene.public() if "back after a restart" in m.content]
         )
         # A fresh board, not an hour-old edit (posted once the server's channels are in).
-        await bot_state(lambda: resumed.board_message_id == notice[0].id)
+        await bot_state(lambda: resumed.messages.board_id == notice[0].id)
         assert "Apophis arrives" in text_of(notice[0])
         draw = button_id(old_board, "draw")  # bob's turn, on the board from before the restart
         reply = await (await fake_discord.click(old_board, draw, user=scene["bob"])).wait_response()

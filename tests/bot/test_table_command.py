@@ -177,7 +177,7 @@ async def test_without_a_live_table_there_is_no_button_and_the_command_says_why(
         )
         boss = await scene.cmd("apophis table", "boss")  # may ask whoever runs the bot
         assert content(boss).startswith(content(player))
-        assert "*The live table (Discord Activity)* of the bot's README" in content(boss)
+        assert "*docs/live-table.md* in the bot's repository" in content(boss)
         french = await scene.cmd("apophis table", "bob")
         assert "La table en direct n’est pas configurée" in content(french)
         assert "README" not in content(french)

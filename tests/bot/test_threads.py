@@ -100,7 +100,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_disco
         (back,) = await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "back after a restart" in m.content]
         )
-        await bot_state(lambda: table.board_message_id == back.id)
+        await bot_state(lambda: table.messages.board_id == back.id)
         assert not thread.archived  # the bot's message opened it again
         rocket = [("red", 3), ("yellow", 2)]
         scene.arrange(hands=[ALL_SUITS, []], rocket=rocket, damage=2, dice=[6, 6])
@@ -284,7 +284,7 @@ async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(fake_
         (lobby,) = await fake_discord.wait_for(
             lambda: [m for m in scene.public(parent) if "Invited back" in text_of(m)]
         )
-        await bot_state(lambda: new.board_message_id == lobby.id)  # the lobby's board
+        await bot_state(lambda: new.messages.board_id == lobby.id)  # the lobby's board
         assert thread.archived  # the thread stays shut
         # Pressed again there, it is stale: the channel has its lobby now.
         stale = await scene.click(scene.board(table), "again", "ann")

@@ -56,9 +56,7 @@ async def test_opening_follows_the_server_defaults_and_what_was_asked(service):
     ("standing", "key"),
     [(OUTSIDER, "seat.not_member"), (NO_VIEW, "seat.cannot_view"), (NO_SEND, "seat.cannot_send")],
 )
-async def test_who_may_not_play_here_is_refused_by_name_and_nothing_changes(
-    service, standing, key
-):
+async def test_who_may_not_play_here_is_refused_by_name_and_nothing_changes(service, standing, key):
     outsider = caller(BOB, standing)
     assert await refused(service, outsider, Open()) == key
     assert CHANNEL not in service.by_channel

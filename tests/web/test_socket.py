@@ -283,7 +283,7 @@ async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discor
             lobby = await ann.wait_state(lambda s: s["status"] == "lobby")
             assert lobby["game"] != table.id and [s["name"] for s in lobby["seats"]] == ["ann"]
             await bot.outbox.drain()
-            assert scene.live().board_message_id is not None  # its lobby message posted
+            assert scene.live().messages.board_id is not None  # its lobby message posted
 
 
 class _Account:
@@ -347,3 +347,37 @@ async def test_outsiders_are_refused_by_name_and_members_play(fake_discord, make
             refused = await socket.move(draw)
             assert not refused["ok"] and "not one of them" in refused["note"], refused
         assert table.version == version
+
+
+async def test_a_private_channels_table_is_for_those_who_may_see_the_channel(
+    fake_discord, make_web_bot
+):
+    """A channel open to the whole server has a public table, watched from its link; one
+    that is not is watched only by a signed-in member who may see it: anyone else is told
+    why, and their socket closes without a state."""
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    elsewhere = fake_discord.add_guild("Elsewhere")
+    stranger = _Account(fake_discord.add_member(elsewhere, "stranger").user)
+    everyone = scene.guild.roles[scene.guild.id]
+    await fake_discord.set_permissions(scene.channel, everyone, deny=1 << 10)
+    for member in (scene["ann"], fake_discord.world.bot):
+        await fake_discord.set_permissions(scene.channel, member, allow=1 << 10)
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis new", "ann")
+        channel = scene.channel.id
+        refusals = {
+            None: "sign in with Discord to watch",
+            stranger: "not one of them",
+            _Account(scene["bob"].user): "cannot see this channel",
+        }
+        for account, reason in refusals.items():
+            socket = Socket(bot, channel, account)
+            await socket.connect()
+            assert await socket.closed() == 4003
+            assert [m["type"] for m in socket.received] == ["refused"], socket.received
+            assert reason in socket.received[0]["reason"], socket.received
+            await socket.close()
+        async with Socket(bot, channel, scene["ann"]) as ann:  # she may see it: she watches
+            state = await ann.wait_state(lambda s: s["status"] == "lobby")
+            assert [seat["name"] for seat in state["seats"]] == ["ann"]

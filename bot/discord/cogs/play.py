@@ -41,9 +41,9 @@ CARDS_LENGTH = 100
 
 def board_link(table: Table) -> str:
     """A link to the live board, in parentheses after a space; "" while it has no message."""
-    if table.board_message_id is None:
+    if table.messages.board_id is None:
         return ""
-    return f" ({render.message_link(table.guild_id, table.channel_id, table.board_message_id)})"
+    return f" ({render.message_link(table.guild_id, table.channel_id, table.messages.board_id)})"
 
 
 class Play(commands.Cog):
@@ -116,10 +116,10 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(interaction.channel_id)
-        if time.monotonic() - table.reposted_at < BOARD_REPOST_SECONDS:
+        if time.monotonic() - table.messages.reposted_at < BOARD_REPOST_SECONDS:
             raise UserError("error.board_just_posted", link=board_link(table))
-        table.reposted_at = time.monotonic()
-        version, old = components.drawn_version(table), table.board_message_id
+        table.messages.reposted_at = time.monotonic()
+        version, old = components.drawn_version(table), table.messages.board_id
         response = await interaction.response.send_message(
             **attachments.board(table).kwargs(new=True)
         )
@@ -185,7 +185,8 @@ class Play(commands.Cog):
             click = read_click(interaction.data)
             await self.on_component(interaction, click)
         except Exception as exc:  # the one boundary of every click
-            what = "click" if click is None else f"{click.action!r} of game {click.game}"
+            kind = "click" if click is None else "button" if click.values is None else "select"
+            what = kind if click is None else f"{kind} {click.action!r} of game {click.game}"
             await self.bot.answer_error(interaction, what, exc)
         finally:
             release(interaction)
@@ -207,11 +208,13 @@ class Play(commands.Cog):
         if table.channel_id != interaction.channel_id:
             raise UserError("error.other_channel")
         problem = inputs.source_problem(
-            click, interaction.message, interaction.user.id, table.board_message_id
+            click, interaction.message, interaction.user.id, table.messages.board_id
         )
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
-        if click.kind == "b":
+        if click.kind == "l":  # a launch report's Reroll or Accept
+            await self.act_by_button(interaction, table, click.version, {"type": click.action})
+        elif click.kind == "b":
             await self.on_button(interaction, table, click.version, click.action)
         else:
             await self.on_panel(interaction, table, click)
@@ -242,14 +245,17 @@ class Play(commands.Cog):
         with that link; the rules); a move is not played: the clicker sees the board turn
         into the link, and plays on the live board."""
         if action in PANEL_OPENERS or action == "rules":
+            # the old board becomes the link whatever the answer (a bystander is refused)
+            self.outbox.old_board_clicked(table, interaction.message.id)
             if action == "rules":
                 await self.bot.get_cog("Apophis").show_rules(interaction)
             else:
-                link = render.message_link(table.guild_id, table.channel_id, table.board_message_id)
+                link = render.message_link(
+                    table.guild_id, table.channel_id, table.messages.board_id
+                )
                 await self.show_hand(
                     interaction, t(speaks(interaction), "note.old_board", link=link)
                 )
-            self.outbox.old_board_clicked(table, interaction.message.id)
         else:
             await interaction.response.edit_message(**components.board_stub(table).kwargs())
 
@@ -302,9 +308,7 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
     """Whether the click is on a board message that a newer board replaced (none is older
     while the live board is being posted again, after a restart)."""
     message = interaction.message
-    if message is None or table.board_message_id in (None, message.id):
-        return False
-    return not inputs.is_report(message)
+    return message is not None and table.messages.board_id not in (None, message.id)
 
 
 async def setup(bot: ApophisBot) -> None:

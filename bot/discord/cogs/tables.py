@@ -44,7 +44,7 @@ class LiveTable:
     async def table_button(self, interaction: discord.Interaction, click: Click) -> None:
         """Table, pressed on a lobby or a board (a final one too, its game ended)."""
         table = self.bot.service.tables.get(click.game)
-        board = table.board_message_id if table is not None else None
+        board = table.messages.board_id if table is not None else None
         problem = inputs.source_problem(click, interaction.message, interaction.user.id, board)
         if problem is not None:  # a forged click: only from a lobby or board of that game
             raise problem
