@@ -55,7 +55,8 @@ def standing_of(interaction: discord.Interaction) -> Standing:
     """The standing an interaction shows: its member's permissions in its channel."""
     if interaction.guild_id is None:
         return OUTSIDER
-    roles = frozenset(role.id for role in getattr(interaction.user, "roles", ()))
+    # the member's role ids as Discord sent them (Member.roles would build sorted Roles)
+    roles = frozenset(getattr(interaction.user, "_roles", ()))
     channel = interaction.channel
     thread = getattr(channel, "type", None) in _THREADS
     return standing_from(interaction.permissions, roles, thread=thread)

@@ -293,60 +293,70 @@ class _Account:
         self.user = user
 
 
-async def test_outsiders_are_refused_by_name_and_members_play(fake_discord, make_web_bot):
+OUTSIDERS = ("another server's member", "no shared server", "cannot see", "cannot post")
+
+
+async def outsiders(fake_discord, scene) -> dict[str, tuple[_Account, str]]:
+    """Four accounts that may not play at the scene's table, and why each is told."""
+    elsewhere = fake_discord.add_guild("Elsewhere")
+    hid, mute = (
+        fake_discord.add_member(scene.guild, "hid"),
+        fake_discord.add_member(scene.guild, "mute"),
+    )
+    await fake_discord.set_permissions(scene.channel, hid, deny=1 << 10)
+    await fake_discord.set_permissions(scene.channel, mute, deny=1 << 11)
+    return {
+        OUTSIDERS[0]: (_Account(fake_discord.add_member(elsewhere, "stranger").user), "not one"),
+        OUTSIDERS[1]: (_Account(fake_discord.add_user("loner")), "not one of them"),
+        OUTSIDERS[2]: (_Account(hid.user), "cannot see this channel"),
+        OUTSIDERS[3]: (_Account(mute.user), "cannot send messages in this channel"),
+    }
+
+
+@pytest.mark.parametrize("command", ["join", "start", "move"])
+async def test_an_outsiders_web_command_is_refused_by_name_and_a_members_succeeds(
+    fake_discord, make_web_bot, command
+):
     """Who may act at a channel's table from the web is who may on Discord: a member of the
     server who can see the channel and post there. An account outside the server, one that
-    shares no server with the bot, and a member who cannot see the channel are each told
-    why, and nothing changes; a member beside them joins, starts and moves."""
+    shares no server with the bot, a member who cannot see the channel and one who cannot
+    post there are each told why, and nothing changes; the member beside them succeeds."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "hid", "mute"))
-    elsewhere = fake_discord.add_guild("Elsewhere")
-    stranger = _Account(fake_discord.add_member(elsewhere, "stranger").user)
-    loner = _Account(fake_discord.add_user("loner"))
-    await fake_discord.set_permissions(scene.channel, scene["hid"], deny=1 << 10)
-    await fake_discord.set_permissions(scene.channel, scene["mute"], deny=1 << 11)
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    refused_ones = await outsiders(fake_discord, scene)
     async with fake_discord.connected(bot):
         await scene.cmd("apophis new", "ann", difficulty="easy")
         table = scene.live()
         channel = scene.channel.id
-        refusals = {
-            stranger: "not one of them",  # a member of another server only
-            loner: "not one of them",  # shares no server with the bot
-            _Account(scene["hid"].user): "cannot see this channel",
-            _Account(scene["mute"].user): "cannot send messages in this channel",
-        }
-        for account, reason in refusals.items():
+        if command == "move":
+            await scene.cmd("apophis join", "bob")
+            await scene.cmd("apophis start", "ann", first=scene["ann"])
+        for account, reason in refused_ones.values():
             async with Socket(bot, channel, account) as socket:
-                state = await socket.wait_state(lambda s: s["status"] == "lobby")
-                refused = await socket.move(move_id(state, "join", lobby=True))
+                state = await socket.wait_state(lambda s: s["status"] in ("lobby", "active"))
+                if command == "move":  # ann's Draw, as if theirs
+                    custom_id = f"apo:h:{table.id}:{table.version}:draw"
+                else:
+                    custom_id = move_id(state, command, lobby=True)
+                before = (list(table.seats), table.status, table.version)
+                refused = await socket.move(custom_id)
                 assert not refused["ok"] and reason in refused["note"], refused
-        assert table.seats == [scene.id("ann")]  # nobody was seated
-
-        async with Socket(bot, channel, scene["bob"]) as bob:  # a member: seated
-            state = await bob.wait_state(lambda s: s["status"] == "lobby")
-            joined = await bob.move(move_id(state, "join", lobby=True))
-            assert joined["ok"], joined
-        assert table.seats == [scene.id("ann"), scene.id("bob")]
-
-        async with Socket(bot, channel, stranger) as socket:  # start: refused by name
-            state = await socket.wait_state(lambda s: s["status"] == "lobby")
-            refused = await socket.move(move_id(state, "start", lobby=True))
-            assert not refused["ok"] and "not one of them" in refused["note"], refused
-        assert table.status == "lobby"
-
-        async with Socket(bot, channel, scene["ann"]) as ann:  # the host starts
-            state = await ann.wait_state(lambda s: s["status"] == "lobby")
-            started = await ann.move(move_id(state, "start", lobby=True))
-            assert started["ok"] and table.status == "active", started
-            state = await ann.wait_state(lambda s: s["status"] == "active")
-            draw = next(m["custom_id"] for m in state["you"]["moves"] if "draw" in m["custom_id"])
-
+                assert (table.seats, table.status, table.version) == before
+        who = "bob" if command == "join" else "ann"  # a member: done
         version = table.version
-        async with Socket(bot, channel, stranger) as socket:  # a move: refused by name
-            await socket.wait_state(lambda s: s["status"] == "active")
-            refused = await socket.move(draw)
-            assert not refused["ok"] and "not one of them" in refused["note"], refused
-        assert table.version == version
+        async with Socket(bot, channel, scene[who]) as member:
+            state = await member.wait_state(lambda s: s["status"] in ("lobby", "active"))
+            if command == "move":
+                done = await member.move(move_id(state, "draw"))
+            else:
+                done = await member.move(move_id(state, command, lobby=True))
+            assert done["ok"], done
+        if command == "join":
+            assert table.seats == [scene.id("ann"), scene.id("bob")]
+        elif command == "start":
+            assert table.status == "active"
+        else:
+            assert table.version > version
 
 
 async def test_a_private_channels_table_is_for_those_who_may_see_the_channel(
