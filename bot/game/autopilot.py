@@ -88,6 +88,11 @@ class Autopilot:
             return None
         return player
 
+    def heard(self, change: changes.TableChange) -> None:
+        """A table changed (the service's stream): count toward the seat it waits for."""
+        if isinstance(change, changes.BoardChanged | changes.BoardOutdated):
+            self.watch(change.table)
+
     def watch(self, table: Table) -> None:
         """The game changed: count toward taking over the seat it waits for (from now, if
         it waits for someone else than before), or stop counting."""

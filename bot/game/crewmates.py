@@ -9,7 +9,7 @@ any player's, so it is told like one; a move its teammates might not expect (eve
 scrap, a risky launch) goes with the decision's notice, which the board tells in its
 place ("♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …").
 The seat of a person gone quiet is played the same way while it is on autopilot
-(bot.game.autopilot, which the driver tells of every change); such a move is aimed at
+(bot.game.autopilot, which listens to the same stream); such a move is aimed at
 the game's version it was decided on, and dropped if the game or the seat moved on.
 """
 
@@ -55,6 +55,7 @@ class CrewDriver:
         self.tasks: set[asyncio.Task] = set()
         self.random = random.Random()
         self.autopilot = Autopilot(stream, time_scale, clock)
+        stream.subscribe(self.autopilot.heard)  # the seats it takes over, before the crew
         stream.subscribe(self.heard)
 
     def heard(self, change: changes.TableChange) -> None:
@@ -77,9 +78,7 @@ class CrewDriver:
         return player if played else None
 
     def wake(self, table: Table) -> None:
-        """Schedule the next crewmate move of this game if one is due and none is; the
-        autopilot counts toward the seat the game waits for."""
-        self.autopilot.watch(table)
+        """Schedule the next crewmate move of this game if one is due and none is."""
         if table.id in self.pending or self.crewmate_to_move(table) is None:
             return
         pause = self.random.uniform(*PAUSE) / self.time_scale

@@ -160,6 +160,7 @@ class GameService:
                 self.clocks.arm(table)
                 if table.game is not None and table.game.phase is Phase.RESHUFFLE:
                     self.clocks.arm_reshuffle(table)
+                self.crew.autopilot.watch(table)
                 self.crew.wake(table)
             tables.append(table)
         return tables
