@@ -191,12 +191,13 @@ class Commands:
 
     async def _moderate(self, caller: Caller, command: Command) -> Outcome:
         channel, user = caller.channel_id, caller.user_id
-        table = self.tables.table_in(channel)
         role = (await self.audience.settings(caller.guild_id)).moderator_role_id
-        if isinstance(command, Reset):
+        if isinstance(command, Reset):  # whatever the channel holds: moderators only
             may_moderate(caller, role)
+            table = self.tables.table_in(channel)
             await self.moderation.end(channel, user, "reset")
             return Outcome(command, table, reason="reset")
+        table = self.tables.table_in(channel)
         may_run(caller, table, role)
         match command:
             case Skip():

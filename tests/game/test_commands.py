@@ -115,6 +115,9 @@ async def test_a_move_returns_its_result_and_a_web_caller_settles_at_once(servic
 
 
 async def test_moderation_is_for_the_host_or_a_moderator(service, store):
+    # a reset is refused for not being a moderator before anything else is looked at
+    assert await refused(service, caller(ANN), Reset()) == "error.moderators_reset"
+    assert await refused(service, caller(ANN), Skip()) == "error.no_game"
     table = (await service.run(caller(ANN), Open())).table
     await service.run(caller(BOB), Join())
     await service.run(caller(ANN), Start(first=ANN))
