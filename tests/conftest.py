@@ -9,11 +9,20 @@ laptop) and its full counts under the "ci" profile: loaded where the environment
 Hypothesis's default takes them under "ci" only (``tests.engine.helpers.examples``).
 """
 
+import functools
 import os
+from collections import OrderedDict
+from collections.abc import Iterator
 
+import orjson
+import pytest
 from hypothesis import settings
 
+from devtools.fakediscord.schema import RequestValidator
+
 pytest_plugins = ["pytester", "devtools.plugin"]
+
+SORTED = orjson.OPT_SORT_KEYS
 
 #: Examples a property runs under each profile (Hypothesis's own default under "ci").
 DEV_EXAMPLES, CI_EXAMPLES = 20, 100
@@ -27,3 +36,31 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if "CI" in os.environ else "dev")
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def schema_checks_remembered() -> Iterator[None]:
+    """The fake Discord checks every request body against Discord's OpenAPI description;
+    the check is a pure function of the body, and the largest body, the command list each
+    bot start syncs (about 0.1 s of schema walking), is the same every time: each distinct
+    body is checked once a test process, its answer remembered (the 4,096 latest)."""
+    check = RequestValidator.validate
+    answers: OrderedDict[tuple, object] = OrderedDict()
+
+    @functools.wraps(check)
+    def remembered(self, method: str, path_template: str, body):
+        try:
+            key = (id(self), method, path_template, orjson.dumps(body, option=SORTED))
+        except TypeError:  # not JSON as orjson writes it: checked every time
+            return check(self, method, path_template, body)
+        if key in answers:
+            answers.move_to_end(key)
+            return answers[key]
+        answer = answers[key] = check(self, method, path_template, body)
+        if len(answers) > 4096:
+            answers.popitem(last=False)
+        return answer
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RequestValidator, "validate", remembered)
+        yield
