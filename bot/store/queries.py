@@ -236,11 +236,12 @@ def play_again(
 ) -> Transaction[GameRecord]:
     """A lobby like an ended game (rules, difficulty, countdown), where its lobby was (the
     channel, also for a game played in a thread of it), pressed in the game's channel or
-    thread: its host, who played it, in their seat, its crewmates in theirs, every other
-    person who played it invited back to theirs. Only the latest game opened from that
-    channel is played again (NotLatest)."""
+    thread, or in the channel its thread was opened from (its live table shows it): its
+    host, who played it, in their seat, its crewmates in theirs, every other person who
+    played it invited back to theirs. Only the latest game opened from that channel is
+    played again (NotLatest)."""
     ended = yield from load_game(game_id)
-    if ended.channel_id != channel_id:
+    if channel_id not in (ended.channel_id, ended.parent_channel_id):  # its thread, or home
         raise GameNotFound(f"There is no game {game_id} in channel {channel_id}.")
     if ended.status in OPEN_STATUSES or ended.started_at is None:
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")

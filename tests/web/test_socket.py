@@ -391,3 +391,31 @@ async def test_a_private_channels_table_is_for_those_who_may_see_the_channel(
         async with Socket(bot, channel, scene["ann"]) as ann:  # she may see it: she watches
             state = await ann.wait_state(lambda s: s["status"] == "lobby")
             assert [seat["name"] for seat in state["seats"]] == ["ann"]
+
+
+async def test_play_again_on_the_channels_table_for_a_game_played_in_its_thread(
+    fake_discord, make_web_bot
+):
+    """The channel's live table shows the game its thread played, and its Play again works
+    there: a button the table offers works where it is shown (it was refused as "another
+    channel's game")."""
+    from tests.bot.test_threads import scene_with_admin, start_in_thread
+
+    bot = make_web_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    parent = scene.channel
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        thread = await start_in_thread(scene, "ann", "bob")
+        table = bot.service.by_channel[thread.id]
+        async with Socket(bot, parent.id, scene["bob"]) as bob:
+            await bob.wait_state(lambda s: s["status"] == "active")
+            table.deadline = bot.service.now() - 1  # the clock runs out as ann plays on
+            await scene.cmd("draw", "ann", channel=thread)
+            final = await bob.wait_state(lambda s: s["status"] != "active")
+            again = await bob.move(move_id(final, "again", lobby=True))
+            assert again["ok"], again
+            lobby = await bob.wait_state(lambda s: s["status"] == "lobby")
+        new = bot.service.by_channel[parent.id]
+        assert lobby["game"] == new.id and new.host_id == scene.id("bob")
+        assert new.invited == [scene.id("ann")]
