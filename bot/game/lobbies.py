@@ -25,6 +25,7 @@ from bot.store.records import (
     LobbyFull,
     NotLatest,
     NotSeated,
+    Removed,
     WrongStatus,
 )
 from bot.store.store import Store
@@ -100,6 +101,7 @@ class Lobbies:
         refusals = {
             ChannelBusy: "error.channel_busy",
             NotLatest: "again.not_latest",
+            Removed: "again.removed",
             NotSeated: "again.not_a_player",
             GameNotFound: "error.other_channel",
             WrongStatus: "error.buttons_over",

@@ -34,6 +34,7 @@ from bot.store.records import (
     LoggedAction,
     NotLatest,
     NotSeated,
+    Removed,
     SeatsChanged,
     Shards,
     StaleVersion,
@@ -109,6 +110,18 @@ def _invited(game_id: int) -> Transaction[list[int]]:
 def _loaded(row: Sequence[Any]) -> Transaction[GameRecord]:
     """The record of a game read as a row of _GAME_COLUMNS, with its seats and invitations."""
     return _game(row, (yield from _seats(row[0])), (yield from _invited(row[0])))
+
+
+def _removed_by_others(game_id: int) -> Transaction[set[int]]:
+    """The players of a game its host or a moderator removed (not those who left)."""
+    query = "SELECT actor, action FROM actions WHERE game_id = ? AND action LIKE ?"
+    found = yield rows(query, game_id, '%"remove_player"%')
+    removed = set()
+    for actor, action in found:
+        player = orjson.loads(action).get("player")
+        if player is not None and player != actor:
+            removed.add(player)
+    return removed
 
 
 def load_game(game_id: int) -> Transaction[GameRecord]:
@@ -247,6 +260,9 @@ def play_again(
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
     if host_id not in ended.starting_players:
         raise NotSeated(f"Player {host_id} did not play game {game_id}.")
+    removed = yield from _removed_by_others(game_id)
+    if host_id in removed:
+        raise Removed(f"Player {host_id} was removed from game {game_id}.")
     home = ended.parent_channel_id or channel_id
     query = f"SELECT id FROM games WHERE channel_id = ? AND {_IS_OPEN}"
     if (yield one(query, home)) is not None:
@@ -267,7 +283,7 @@ def play_again(
     for seat, player in enumerate(ended.starting_players):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
             yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)
-        else:
+        elif player not in removed:  # who was removed is not invited back
             query = "INSERT INTO invitations (game_id, user_id, seat) VALUES (?, ?, ?)"
             yield count(query, lobby, player, seat)
     return (yield from load_game(lobby))

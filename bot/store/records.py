@@ -99,6 +99,10 @@ class NotLatest(StoreError):
     """A newer game was opened in the game's channel since (Play again is the latest's)."""
 
 
+class Removed(StoreError):
+    """The player was removed from that game by its host or a moderator."""
+
+
 # ------------------------------------------------------------------------ records
 
 

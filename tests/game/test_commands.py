@@ -156,3 +156,19 @@ async def test_play_again_opens_a_lobby_like_the_ended_game(service):
     lobby = again.table
     assert lobby.id != table.id and lobby.host_id == BOB and lobby.difficulty == "hard"
     assert lobby.invited == [ANN]
+
+
+async def test_a_player_removed_from_a_game_neither_opens_its_rematch_nor_is_invited(service):
+    """Kicked by the host: not invited back, and Play again is not theirs to press (#34, 15);
+    someone who left on their own is still invited back."""
+    cid, dee = 4, 5
+    table = (await service.run(caller(ANN), Open())).table
+    for player in (BOB, cid, dee):
+        await service.run(caller(player), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    await service.run(caller(ANN), Kick(BOB))
+    await service.run(caller(dee), Leave())
+    await service.run(caller(ANN), End())
+    assert await refused(service, caller(BOB), PlayAgain(table.id)) == "again.removed"
+    again = (await service.run(caller(cid), PlayAgain(table.id))).table
+    assert again.host_id == cid and again.invited == [ANN, dee]
