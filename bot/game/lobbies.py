@@ -15,7 +15,7 @@ from bot.game import changes
 from bot.game.actions import held
 from bot.game.audience import Audience
 from bot.game.clocks import Clocks
-from bot.game.tables import Tables
+from bot.game.tables import THREAD_GAMES_PER_CHANNEL, Tables
 from bot.i18n.catalogs import t
 from bot.store.records import (
     AlreadySeated,
@@ -74,8 +74,7 @@ class Lobbies:
         host_name: str | None = None,
     ) -> Table:
         """A new lobby in the channel, the host in the first seat (with their display name)."""
-        if channel_id in self.tables.by_channel:
-            raise _busy(self.tables.by_channel[channel_id])
+        self._check_free(channel_id)
         try:
             record = await self.store.create_lobby(
                 guild_id,
@@ -96,8 +95,7 @@ class Lobbies:
     ) -> Table:
         """Play again, pressed on an ended game's final board by someone who played it: a
         lobby like it in its channel, the clicker hosting (Store.play_again)."""
-        if channel_id in self.tables.by_channel:
-            raise _busy(self.tables.by_channel[channel_id])
+        self._check_free(channel_id)
         refusals = {
             ChannelBusy: "error.channel_busy",
             NotLatest: "again.not_latest",
@@ -113,6 +111,14 @@ class Lobbies:
         except tuple(refusals) as exc:
             raise UserError(refusals[type(exc)]) from None
         return await self._opened(record)
+
+    def _check_free(self, channel_id: int) -> None:
+        """UserError unless a lobby may open in the channel: none open there, and fewer than
+        THREAD_GAMES_PER_CHANNEL of its games playing in their threads."""
+        if channel_id in self.tables.by_channel:
+            raise _busy(self.tables.by_channel[channel_id])
+        if len(self.tables.in_threads_of(channel_id)) >= THREAD_GAMES_PER_CHANNEL:
+            raise UserError("thread.full", count=THREAD_GAMES_PER_CHANNEL)
 
     async def _opened(self, record: GameRecord) -> Table:
         """A lobby just opened, followed from now on in its server's language and cards."""

@@ -12,6 +12,11 @@ from bot.errors import UserError
 from bot.game.clocks import stop_timers
 from bot.table import Table
 
+#: The most games a channel may have playing in threads of their own at once (a lobby
+#: opened in it beyond that is refused), and how many of them a reply names.
+THREAD_GAMES_PER_CHANNEL = 25
+THREADS_NAMED = 10
+
 
 class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
@@ -32,13 +37,18 @@ class Tables:
         threads its games play in, if any)."""
         table = self.by_channel.get(channel_id)
         if table is None:
-            threads = [
-                f"<#{t.channel_id}>" for t in self.by_id.values() if t.parent_id == channel_id
-            ]
+            threads = [f"<#{t.channel_id}>" for t in self.in_threads_of(channel_id)]
+            if len(threads) > THREADS_NAMED:  # a reply names the first few, and counts the rest
+                named, more = ", ".join(threads[:THREADS_NAMED]), len(threads) - THREADS_NAMED
+                raise UserError("thread.elsewhere_more", threads=named, count=more)
             if threads:
                 raise UserError("thread.elsewhere", threads=", ".join(threads))
             raise UserError("error.no_game")
         return table
+
+    def in_threads_of(self, channel_id: int) -> list[Table]:
+        """The games playing in threads opened from a channel, oldest first."""
+        return [t for t in self.by_id.values() if t.parent_id == channel_id]
 
     def track(self, table: Table) -> None:
         """Follow a table that opened (or came back at start-up)."""

@@ -172,3 +172,28 @@ async def test_a_player_removed_from_a_game_neither_opens_its_rematch_nor_is_inv
     assert await refused(service, caller(BOB), PlayAgain(table.id)) == "again.removed"
     again = (await service.run(caller(cid), PlayAgain(table.id))).table
     assert again.host_id == cid and again.invited == [ANN, dee]
+
+
+async def test_a_channel_with_many_thread_games_answers_within_discords_limit(service):
+    """With its 25 games in threads, the most a channel may have, a command typed in the
+    channel names the first ten and counts the rest (the whole list passed Discord's 2,000
+    characters at 78 games and went unanswered), and the channel takes no new lobby until
+    one of them ends (#34, 16)."""
+    from bot.game.tables import THREAD_GAMES_PER_CHANNEL, THREADS_NAMED
+
+    threads = iter(range(10_000_000_000_000_000, 10_000_000_000_000_100))
+
+    async def thread_of(table):
+        return next(threads)
+
+    for _ in range(THREAD_GAMES_PER_CHANNEL):
+        await service.run(caller(ANN), Open())
+        await service.run(caller(ANN), Start(venue=thread_of))
+    assert await refused(service, caller(ANN), Open()) == "thread.full"
+    with pytest.raises(UserError) as info:
+        service.table_in(CHANNEL)
+    for language in ("en", "fr"):
+        text = info.value.text(language)
+        assert len(text) < 2000 and text.count("<#") == THREADS_NAMED, text
+        assert str(THREAD_GAMES_PER_CHANNEL - THREADS_NAMED) in text
+    assert "15 more" in info.value.text("en") and "15 autres" in info.value.text("fr")
