@@ -87,8 +87,10 @@ class Runtime:
     #: Unix time the running reshuffle ends, and how fast game time runs (demos).
     reshuffle_ends: float | None = None
     time_scale: float = 1.0
-    #: When (the service's clock) each person last clicked or typed something in this game.
+    #: When (the service's clock) each person last clicked or typed something in this game,
+    #: and the autopilot's moves since every person went on autopilot (bot.game.autopilot).
     seen: dict[int, float] = field(default_factory=dict)
+    unattended: int = 0
 
 
 @dataclass(eq=False)

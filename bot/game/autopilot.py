@@ -26,6 +26,19 @@ from bot.table import Table, is_crewmate
 from bot.views.render import mention
 from engine import Phase
 
+#: Moves the autopilot makes while every person at the table is on autopilot (a few
+#: rounds); if nobody is back by then, the game ends as abandoned: nobody is playing it.
+UNATTENDED_MOVES = 24
+#: The reason such a game's end is logged with.
+UNATTENDED = "unattended"
+
+
+def unattended(table: Table) -> bool:
+    """Whether every person at the table is on autopilot (crewmates aside)."""
+    game = table.game
+    people = [p for p in game.players if not is_crewmate(p)] if game is not None else []
+    return bool(people) and all(p in table.autopilot for p in people)
+
 
 def checked_delay(seconds: int) -> int:
     """A server's autopilot delay as chosen (0: off); UserError unless 0 or in range."""
@@ -111,6 +124,7 @@ class Autopilot:
         if table.game is None or player not in table.game.players:
             return
         table.runtime.seen[player] = self.now()
+        table.runtime.unattended = 0  # someone is here
         if player in table.autopilot:
             table.autopilot.discard(player)
             table.recent.append(t(table.language, "autopilot.back", player=mention(player)))

@@ -22,6 +22,7 @@ from bot.game.access import Caller
 from bot.game.actions import ActionResult, held
 from bot.game.announce import Announcer
 from bot.game.audience import Audience
+from bot.game.autopilot import UNATTENDED, UNATTENDED_MOVES, unattended
 from bot.game.changes import BoardOutdated, Settled, Stream
 from bot.game.clocks import Clocks
 from bot.game.commands import Command, Commands, Outcome
@@ -229,7 +230,9 @@ class GameService:
                 raise UserError("error.too_late")
             if as_player:
                 action = {**action, "player": user_id}
-            return await self._apply_locked(table, action, actor=user_id, notice=notice)
+            return await self._apply_locked(
+                table, action, actor=user_id, notice=notice, autopiloted=autopilot
+            )
 
     async def _crewmate_acts(
         self,
@@ -245,8 +248,10 @@ class GameService:
         refused if the game moved on from `version`, the one it was decided on. A person's
         seat on autopilot plays the same way, unless they took it back meanwhile.
         Crewmates do not play on once every person has left: the game ends instead, as
-        abandoned. A move that cannot be saved is retried as timers are (the channel is
-        told once that the game is held up), until it is saved or no longer possible.
+        abandoned; nor does the autopilot once every person has been on autopilot for
+        UNATTENDED_MOVES of its moves (bot.game.autopilot). A move that cannot be saved is
+        retried as timers are (the channel is told once that the game is held up), until it
+        is saved or no longer possible.
         """
         refused: list[UserError] = []
 
@@ -256,7 +261,15 @@ class GameService:
             try:
                 if table.game is not None and all(is_crewmate(p) for p in table.game.players):
                     await self.moderation.end(table.channel_id, crewmate, "only_crewmates")
+                elif unattended(table) and table.runtime.unattended >= UNATTENDED_MOVES:
+                    async with table.runtime.lock:  # nobody is playing: no result
+                        if table.open:
+                            await self._apply_locked(
+                                table, {"type": "end", "reason": UNATTENDED}, None
+                            )
                 else:
+                    if unattended(table):
+                        table.runtime.unattended += 1
                     await self.act(
                         table.channel_id,
                         crewmate,
@@ -279,8 +292,10 @@ class GameService:
         action: dict[str, Any],
         actor: int | None,
         notice: Notice | None = None,
+        autopiloted: bool = False,
     ) -> ActionResult:
-        """Apply, commit (one transaction), then announce; the game's lock is held."""
+        """Apply, commit (one transaction), then announce; the game's lock is held.
+        `autopiloted`: the actor's seat was played by the autopilot (noted with the move)."""
         game = table.game
         assert game is not None
         seats = list(game.players)
@@ -305,6 +320,7 @@ class GameService:
                 removed_player=removed,
                 host_id=host,
                 now=now,
+                autopiloted=actor if autopiloted else None,
             )
         except Exception as exc:
             # A commit is all or nothing: the game is as stored before it, unless another

@@ -372,6 +372,7 @@ def commit_action(
     removed_player: int | None,
     host_id: int | None,
     now: float,
+    autopiloted: int | None = None,
 ) -> Transaction[int]:
     version = expected_version + 1
     if outcome is None:
@@ -400,6 +401,9 @@ def commit_action(
             raise NotSeated(f"Player {removed_player} has no seat in game {game_id}.")
     if host_id is not None:
         yield count("UPDATE games SET host_id = ? WHERE id = ?", host_id, game_id)
+    if autopiloted is not None:  # the autopilot played this person's seat
+        query = "UPDATE players SET autopiloted = 1 WHERE game_id = ? AND user_id = ?"
+        yield count(query, game_id, autopiloted)
     query = (
         "INSERT INTO actions (game_id, version, at, actor, action, events) "
         "VALUES (?, ?, ?, ?, ?, ?)"
@@ -413,7 +417,9 @@ def commit_action(
             "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
             "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
             "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
-            "(SELECT COUNT(*) FROM players WHERE game_id = games.id AND user_id < 0) "
+            # the seats an AI played: crewmates', and people's the autopilot took over
+            "(SELECT COUNT(*) FROM players WHERE game_id = games.id "
+            "AND (user_id < 0 OR autopiloted = 1)) "
             "FROM games WHERE id = ?"
         )
         yield count(query, game_id)

@@ -188,6 +188,7 @@ class Store:
         removed_player: int | None = None,
         host_id: int | None = None,
         now: float | None = None,
+        autopiloted: int | None = None,
     ) -> int:
         """Store one accepted action atomically and return the game's new version.
 
@@ -195,7 +196,9 @@ class Store:
         `actor` who acted (None for the bot). An `outcome` ends the game: status
         finished (or abandoned), clock stopped, result row written. `removed_player`
         frees that player's seat (the engine's remove_player action); `host_id` names
-        the game's new host (the host left). Raises StaleVersion when the stored version
+        the game's new host (the host left); `autopiloted` the person whose seat the
+        autopilot played this move (the game is then not an all-human result: its result
+        counts that seat with the crewmates'). Raises StaleVersion when the stored version
         is not `expected_version`.
         """
         if outcome is not None:
@@ -212,6 +215,7 @@ class Store:
             removed_player,
             host_id,
             _now(now),
+            autopiloted,
         )
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:

@@ -197,3 +197,55 @@ async def test_a_channel_with_many_thread_games_answers_within_discords_limit(se
         assert len(text) < 2000 and text.count("<#") == THREADS_NAMED, text
         assert str(THREAD_GAMES_PER_CHANNEL - THREADS_NAMED) in text
     assert "15 more" in info.value.text("en") and "15 autres" in info.value.text("fr")
+
+
+async def test_a_game_nobody_attends_ends_as_abandoned_and_autopilot_is_not_all_human(
+    service, store
+):
+    """Every person on autopilot: the autopilot plays UNATTENDED_MOVES moves for them, then
+    the game ends as abandoned (it played itself to the end and counted as an all-human
+    win); a game in which the autopilot played a seat counts beside the games with
+    crewmates, never as an all-human result (#34, 12). A person back resets the count."""
+    from bot.game.autopilot import UNATTENDED_MOVES
+    from engine.crew import decide
+
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(ANN), AddCrewmate())
+    await service.run(caller(ANN), Start(first=ANN))
+    service.crew.stop()  # this test plays the autopilot's moves itself
+    table.autopilot.add(ANN)
+    table.runtime.unattended = UNATTENDED_MOVES - 2
+    assert await service._crewmate_acts(table, ANN, {"type": "draw"}, None, table.version)
+    service.crew.autopilot.seen(table, ANN)  # ann is back: counting starts again
+    assert table.runtime.unattended == 0 and ANN not in table.autopilot
+    table.autopilot.add(ANN)
+    table.runtime.unattended = UNATTENDED_MOVES - 1
+    game = table.game
+    for _ in range(8):  # the last move it may make for ann, then the end
+        if not table.open:
+            break
+        player = game.active_player
+        action = {k: v for k, v in decide(game.view_for(player), None).action.items()}
+        action.pop("player", None)
+        if player == ANN:
+            await service._crewmate_acts(table, ANN, action, None, table.version)
+        else:
+            await service.act(CHANNEL, player, action)
+    assert table.status == "abandoned" and game.outcome.value == "abandoned"
+    (last,) = (await store.game_log(table.id))[-1:]
+    assert last.action == {"type": "end", "reason": "unattended"} and last.actor is None
+    (tally,) = (await store.stats(GUILD)).tallies
+    assert tally.with_crewmates and tally.abandoned == 1
+
+
+async def test_the_autopilots_seat_makes_a_win_one_with_crewmates(service, store):
+    """A won game in which the autopilot played a person's seat is no all-human win."""
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    await service.run(caller(ANN), Start(first=ANN))
+    service.crew.stop()
+    table.autopilot.add(ANN)
+    await service.act(CHANNEL, ANN, {"type": "draw"}, autopilot=True)
+    await service.run(caller(ANN), End())
+    profile = await store.profile(GUILD, BOB)
+    assert [t.with_crewmates for t in profile.tallies] == [True]

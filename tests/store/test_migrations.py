@@ -101,6 +101,9 @@ SEED = {
         INSERT INTO invitations (game_id, user_id, seat) VALUES (1, 9, 1), (1, 8, 2);
         UPDATE guild_settings SET autopilot_seconds = 60 WHERE guild_id = 10;
     """,
+    12: """
+        UPDATE players SET autopiloted = 1 WHERE game_id = 1 AND user_id = 9;
+    """,
 }
 
 
