@@ -138,6 +138,8 @@ class Table:
     names: dict[int, str] = field(default_factory=dict)
     #: People invited back to this lobby by Play again, in the order of their seats.
     invited: list[int] = field(default_factory=list)
+    #: When (unix time) the lobby last changed: opened, or a seat taken or freed.
+    touched: float = 0.0
     #: People whose seats the autopilot plays (they went quiet).
     autopilot: set[int] = field(default_factory=set)
     messages: Messages = field(default_factory=Messages)
@@ -192,6 +194,7 @@ class Table:
             remaining=record.clock_remaining,
             names=dict(record.names),
             invited=list(record.invited),
+            touched=record.updated_at,
         )
         if record.state is not None:
             table.game, table.stored = Game.restore(record.state), record.state

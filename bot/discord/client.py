@@ -105,6 +105,7 @@ class Door(Protocol):
 class CheckedCommandTree(app_commands.CommandTree):
     """The slash commands; each is checked on arrival, before its handler runs."""
 
+        interaction.client.gatekeeper.seen(interaction)
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Server-only, and options as declared, whatever the client claims (bot.discord.inputs)."""
         interaction.client.audience.seen(interaction)
@@ -210,6 +211,7 @@ class ApophisBot(commands.AutoShardedBot):
             stream,
             self.audience,
             time_scale=self.config.time_scale,
+            gatekeeper=self.gatekeeper,
             seed=self.config.seed,
             shards=self.config.shards,
             web=self.web is not None,

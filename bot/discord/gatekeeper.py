@@ -93,30 +93,55 @@ class Gatekeeper:
         channel = guild.get_channel_or_thread(channel_id)
         if channel is None:
             return OUTSIDER
-        member = await self._member(guild, user_id)
+        try:
+            member = await self._member(guild, user_id)
+        except discord.HTTPException:  # an outage: refused for now
+            return OUTSIDER
         if member is None:
             return OUTSIDER
         roles = frozenset(role.id for role in member.roles)
         thread = isinstance(channel, discord.Thread)
         return standing_from(channel.permissions_for(member), roles, thread=thread)
 
+    async def is_member(self, user_id: int, guild_id: int) -> bool:
+        """Whether someone is (still) a member of a server: False only when Discord says
+        they are not (an outage, or a server unknown for now, is no proof of leaving)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.unavailable:
+            return True
+        try:
+            return await self._member(guild, user_id) is not None
+        except discord.HTTPException:
+            return True
+
+    def seen(self, interaction: discord.Interaction) -> None:
+        """An interaction from a server shows its member there now: kept, so that checking
+        them soon after asks Discord nothing."""
+        user = interaction.user
+        if interaction.guild_id is not None and isinstance(user, discord.Member):
+            self._keep((interaction.guild_id, user.id), user)
+
     async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
+        """The member, None if not one; HTTPException if Discord cannot say now."""
         cached = guild.get_member(user_id)
         if cached is not None:
             return cached
-        key, now = (guild.id, user_id), self.clock()
+        key = (guild.id, user_id)
         kept = self._members.get(key)
-        if kept is not None and kept[0] > now:
+        if kept is not None and kept[0] > self.clock():
             return kept[1]
         try:
             member: discord.Member | None = await guild.fetch_member(user_id)
         except discord.NotFound:
             member = None
-        except discord.HTTPException as exc:  # an outage: refused for now, not remembered
+        except discord.HTTPException as exc:  # an outage: not remembered
             log.warning("could not look up member %s of server %s: %s", user_id, guild.id, exc)
-            return None
-        self._members[key] = (now + MEMBER_SECONDS, member)
+            raise
+        self._keep(key, member)
+        return member
+
+    def _keep(self, key: tuple[int, int], member: discord.Member | None) -> None:
+        self._members[key] = (self.clock() + MEMBER_SECONDS, member)
         self._members.move_to_end(key)
         while len(self._members) > MEMBERS_KEPT:
             self._members.popitem(last=False)
-        return member

@@ -60,13 +60,16 @@ class Caller:
 
 class Gatekeeper(Protocol):
     """How a door that does not carry permissions learns a person's standing in a channel,
-    and whether a channel is public (its server's @everyone may view it)."""
+    whether a channel is public (its server's @everyone may view it), and whether someone
+    is still a member of a server (a lobby's seats and invitations)."""
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing: ...
 
     def guild_of(self, channel_id: int) -> int | None: ...
 
     def public(self, channel_id: int) -> bool: ...
+
+    async def is_member(self, user_id: int, guild_id: int) -> bool: ...
 
 
 def is_moderator(standing: Standing, moderator_role: int | None) -> bool:

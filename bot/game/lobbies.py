@@ -6,12 +6,14 @@ deals the game, arms its clock and sends every player their hand.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from bot.errors import UserError
 from bot.game import changes
+from bot.game.access import Gatekeeper
 from bot.game.actions import held
 from bot.game.audience import Audience
 from bot.game.clocks import Clocks
@@ -51,6 +53,7 @@ class Lobbies:
         *,
         now: Callable[[], float],
         seed: int | None,
+        gatekeeper: Gatekeeper | None = None,
     ) -> None:
         self.store = store
         self.audience = audience
@@ -61,6 +64,8 @@ class Lobbies:
         self.now = now
         #: With a seed, every game is dealt from it and its id (reproducible demos).
         self.seed = seed
+        #: Who is still a member of a server (None: everyone seated is taken to be).
+        self.gatekeeper = gatekeeper
 
     async def open(
         self,
@@ -110,7 +115,17 @@ class Lobbies:
             )
         except tuple(refusals) as exc:
             raise UserError(refusals[type(exc)]) from None
+        for person in await self._gone(record.guild_id, record.invited):
+            record = await self.store.drop_invitation(record.id, person)  # left the server
         return await self._opened(record)
+
+    async def _gone(self, guild_id: int, people: Iterable[int]) -> list[int]:
+        """Those of `people` (crewmates aside) who are no longer members of the server."""
+        people = [p for p in people if not is_crewmate(p)]
+        if self.gatekeeper is None or not people:
+            return []
+        members = await asyncio.gather(*(self.gatekeeper.is_member(p, guild_id) for p in people))
+        return [p for p, member in zip(people, members, strict=True) if not member]
 
     def _check_free(self, channel_id: int) -> None:
         """UserError unless a lobby may open in the channel: none open there, and fewer than
@@ -144,6 +159,7 @@ class Lobbies:
             except LobbyFull:
                 raise UserError("error.full") from None
             table.seats, table.names = list(record.players), dict(record.names)
+            table.touched = record.updated_at
         return table
 
     async def add_crewmate(self, channel_id: int, by: int) -> Table:
@@ -155,7 +171,7 @@ class Lobbies:
                 raise UserError("error.full")
             crewmate = next_crewmate(table.seats)
             record = await self.store.add_player(table.id, crewmate, now=self.now())
-            table.seats = list(record.players)
+            table.seats, table.touched = list(record.players), record.updated_at
         return table
 
     async def remove_crewmate(self, channel_id: int, by: int) -> Table:
@@ -166,8 +182,8 @@ class Lobbies:
             crewmates = [seat for seat in table.seats if is_crewmate(seat)]
             if not crewmates:
                 raise UserError("error.no_crewmate")
-            record = await self.store.remove_player(table.id, crewmates[-1])
-            table.seats = list(record.players)
+            record = await self.store.remove_player(table.id, crewmates[-1], now=self.now())
+            table.seats, table.touched = list(record.players), record.updated_at
         return table
 
     async def unseat(self, table: Table, user_id: int, *, host_refusal: str, absent: str) -> Table:
@@ -176,10 +192,10 @@ class Lobbies:
             if user_id == table.host_id:
                 raise UserError(host_refusal)
             try:
-                record = await self.store.remove_player(table.id, user_id)
+                record = await self.store.remove_player(table.id, user_id, now=self.now())
             except NotSeated:
                 raise UserError(absent) from None
-            table.seats = list(record.players)
+            table.seats, table.touched = list(record.players), record.updated_at
         return table
 
     async def cancel(self, table: Table) -> None:
@@ -208,6 +224,9 @@ class Lobbies:
                 raise UserError("error.started")
             if user_id != table.host_id:
                 raise UserError("error.host_starts", host=render.mention(table.host_id))
+            for person in await self._gone(table.guild_id, table.seats):  # they left it
+                record = await self.store.remove_player(table.id, person, now=self.now())
+                table.seats = list(record.players)
             if start_player is not None and start_player not in table.seats:
                 raise UserError("error.first_not_seated")
             seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.errors import MovedOn, StaleBoard, UserError
-from bot.game.access import Caller
+from bot.game.access import Caller, Gatekeeper
 from bot.game.actions import ActionResult, held
 from bot.game.announce import Announcer
 from bot.game.audience import Audience
@@ -27,6 +27,7 @@ from bot.game.changes import BoardOutdated, Settled, Stream
 from bot.game.clocks import Clocks
 from bot.game.commands import Command, Commands, Outcome
 from bot.game.crewmates import CrewDriver
+from bot.game.idle import IdleLobbies
 from bot.game.ledger import Ledger
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
@@ -55,6 +56,7 @@ class GameService:
         seed: int | None = None,
         shards: Shards = ALL_SHARDS,
         web: bool = False,
+        gatekeeper: Gatekeeper | None = None,
     ) -> None:
         self.store = store
         self.audience = audience
@@ -74,7 +76,18 @@ class GameService:
         self.clocks = Clocks(stream, self._apply_locked, now=now, time_scale=time_scale)
         self.announcer = Announcer(stream, self.registry, self.clocks)
         self.lobbies = Lobbies(
-            store, audience, self.registry, self.clocks, stream, now=now, seed=seed
+            store,
+            audience,
+            self.registry,
+            self.clocks,
+            stream,
+            now=now,
+            seed=seed,
+            gatekeeper=gatekeeper,
+        )
+        #: Lobbies nobody touches close themselves (swept once recovery is done).
+        self.idle = IdleLobbies(
+            self.registry, self.lobbies, self.clocks, stream, now=now, time_scale=time_scale
         )
         self.moderation = Moderation(
             self.registry, self.lobbies, self.clocks, act=self.act, apply=self._apply_locked
@@ -164,12 +177,14 @@ class GameService:
                 self.crew.autopilot.watch(table)
                 self.crew.wake(table)
             tables.append(table)
+        self.idle.start()
         return tables
 
     def stop_timers(self) -> None:
         """Planned shutdown: no timer may fire while the store freezes the clocks."""
         self.clocks.stop(self.tables.values())
         self.crew.stop()
+        self.idle.stop()
 
     # --------------------------------------------------------------- commands
 

@@ -309,15 +309,29 @@ def add_player(
         )
         seat = yield one(query, game_id, game_id)
     yield from _seat(game_id, seat[0], user_id, now, name)
+    yield from _touch(game_id, now)
     return (yield from load_game(game_id))
 
 
-def remove_player(game_id: int, user_id: int) -> Transaction[GameRecord]:
+def remove_player(game_id: int, user_id: int, now: float) -> Transaction[GameRecord]:
     yield from _require_status(game_id, "lobby")
     query = "DELETE FROM players WHERE game_id = ? AND user_id = ?"
     if (yield count(query, game_id, user_id)) == 0:
         raise NotSeated(f"Player {user_id} has no seat in game {game_id}.")
+    yield from _touch(game_id, now)
     return (yield from load_game(game_id))
+
+
+def drop_invitation(game_id: int, user_id: int) -> Transaction[GameRecord]:
+    """A lobby's invitation withdrawn (the person left the server)."""
+    query = "DELETE FROM invitations WHERE game_id = ? AND user_id = ?"
+    yield count(query, game_id, user_id)
+    return (yield from load_game(game_id))
+
+
+def _touch(game_id: int, now: float) -> Transaction[None]:
+    """A lobby changed now (a lobby nobody touches closes itself: bot.game.idle)."""
+    yield count("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
 
 
 def cancel_lobby(game_id: int, now: float) -> Transaction[None]:

@@ -140,9 +140,15 @@ class Store:
         of the game before, anyone else after every seat taken or kept."""
         return await self._db.write(queries.add_player, game_id, user_id, _now(now), name)
 
-    async def remove_player(self, game_id: int, user_id: int) -> GameRecord:
+    async def remove_player(
+        self, game_id: int, user_id: int, *, now: float | None = None
+    ) -> GameRecord:
         """Free a player's seat in a lobby (the others keep their join order)."""
-        return await self._db.write(queries.remove_player, game_id, user_id)
+        return await self._db.write(queries.remove_player, game_id, user_id, _now(now))
+
+    async def drop_invitation(self, game_id: int, user_id: int) -> GameRecord:
+        """Withdraw a lobby's invitation to someone (they left the server)."""
+        return await self._db.write(queries.drop_invitation, game_id, user_id)
 
     async def cancel_lobby(self, game_id: int, *, now: float | None = None) -> None:
         """Close a lobby that will not start (its channel becomes free)."""

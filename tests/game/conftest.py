@@ -28,6 +28,18 @@ class Recorder:
         return [type(change).__name__ for change in self.changes]
 
 
+class Members:
+    """A gatekeeper that knows who is a member (everyone, unless `gone` says otherwise)."""
+
+    def __init__(self) -> None:
+        self.gone: set[int] = set()
+        self.asked: list[int] = []
+
+    async def is_member(self, user_id: int, guild_id: int) -> bool:
+        self.asked.append(user_id)
+        return user_id not in self.gone
+
+
 def caller(user: int, standing: Standing = MEMBER, **fields) -> Caller:
     return Caller(user, f"user{user}", GUILD, CHANNEL, standing, **fields)
 
@@ -45,7 +57,8 @@ async def service(store):
     stream = Stream()
     recorder = Recorder()
     stream.subscribe(recorder)
-    service = GameService(store, stream, Audience(store), seed=7)
-    service.recorder = recorder
+    members = Members()
+    service = GameService(store, stream, Audience(store), seed=7, gatekeeper=members)
+    service.recorder, service.members = recorder, members
     yield service
     service.stop_timers()

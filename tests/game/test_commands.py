@@ -249,3 +249,39 @@ async def test_the_autopilots_seat_makes_a_win_one_with_crewmates(service, store
     await service.run(caller(ANN), End())
     profile = await store.profile(GUILD, BOB)
     assert [t.with_crewmates for t in profile.tallies] == [True]
+
+
+async def test_a_lobby_nobody_touches_closes_itself_with_a_word_to_the_channel(service):
+    """#34, 18: LOBBY_IDLE_SECONDS after its last change a lobby closes, as abandoned, and
+    the channel is free; a change meanwhile counts from then."""
+    from bot.game.changes import Posted
+    from bot.game.idle import LOBBY_IDLE_SECONDS
+
+    opened = service.now()
+    table = (await service.run(caller(ANN), Open())).table
+    service.now = lambda: opened + LOBBY_IDLE_SECONDS - 60
+    await service.run(caller(BOB), Join())  # touched: it waits from now
+    service.now = lambda: opened + LOBBY_IDLE_SECONDS + 1
+    assert await service.idle.sweep() == [] and table.status == "lobby"
+    service.now = lambda: opened + 2 * LOBBY_IDLE_SECONDS
+    assert await service.idle.sweep() == [table]
+    assert table.status == "abandoned" and CHANNEL not in service.by_channel
+    (posted,) = [c for c in service.recorder.changes if isinstance(c, Posted)]
+    assert "closed itself" in posted.content and f"#{table.id}" in posted.content
+    again = (await service.run(caller(ANN), Open())).table  # the channel is free
+    assert again.status == "lobby"
+
+
+async def test_someone_who_left_the_server_leaves_its_lobbies(service):
+    """#34, 18: at the start, a seated person who left the server is unseated; Play again
+    does not invite back someone who left it."""
+    table = (await service.run(caller(ANN), Open())).table
+    for player in (BOB, MOD):
+        await service.run(caller(player), Join())
+    service.members.gone.add(BOB)
+    await service.run(caller(ANN), Start(first=ANN))
+    assert table.game.players == [ANN, MOD]
+    await service.run(caller(ANN), End())
+    service.members.gone.add(MOD)  # who played it, then left the server
+    again = (await service.run(caller(ANN), PlayAgain(table.id))).table
+    assert again.invited == [] and again.seats == [ANN]

@@ -220,6 +220,7 @@ class Play(commands.Cog):
             await self.on_panel(interaction, table, click)
 
     async def on_button(
+            self.bot.gatekeeper.seen(interaction)
         self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
