@@ -1,5 +1,7 @@
-"""The game layer: the service where games change (per-game lock, clocks), crewmates, languages.
+"""The game layer every door shares: typed commands, who may do what, the service, the clocks.
 
-Transport-free: it tells whoever listens (a `bot.table.Notifier`) what changed, and
-knows nothing of Discord. Imports views, pictures, the shared nouns, store, i18n, engine.
+Transport-free: a door (Discord's messages, the live table) runs a command
+(bot.game.commands) for a caller whose standing it supplies (bot.game.access); what
+changed is published on one stream (bot.game.changes). It knows nothing of Discord.
+Imports views, pictures, the shared nouns, store, i18n, engine.
 """
