@@ -64,3 +64,29 @@ def schema_checks_remembered() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(RequestValidator, "validate", remembered)
         yield
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the default, pyproject's addopts): two workers a core, at most eight.
+    Much of a test's time is waiting (the bot's timers, a process starting, Discord's 5 s
+    between two IDENTIFYs), so two tests a core keep the cores busy. The environment
+    variable PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set (``-n 0``: no workers)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own reading of it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2 * (cores or 1), 8)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In parallel, the tests marked slow (tens of seconds each) are handed out first, one
+    between two short ones, so that they run side by side from the start and the short
+    tests fill the workers around them, rather than one of them starting last."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # one process: the order written
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    short = [item for item in items if not item.get_closest_marker("slow")]
+    ordered: list[pytest.Item] = []
+    for item in slow:
+        ordered += [item, *short[:1]]
+        short = short[1:]
+    items[:] = ordered + short

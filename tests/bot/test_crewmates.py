@@ -180,6 +180,7 @@ NO_FUEL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
     fake_discord, make_bot, language

@@ -181,6 +181,7 @@ async def test_the_bots_own_notation_is_read(fake_discord, make_bot):
 # -------------------------------------------------- 4. SIGTERM while Discord is unreachable
 
 
+@pytest.mark.slow
 async def test_sigterm_while_discord_is_unreachable_exits_within_5_seconds(fake_discord, database):
     scene = Scene(fake_discord, None, names=("ann",))
     process = await start_bot_process(fake_discord, database)

@@ -20,7 +20,7 @@ from engine import HAND_LIMIT, Game
 from tests.bot.helpers import Scene, start_bot_process
 from tests.store.helpers import assert_consistent
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: handed out first in parallel
 
 SHARDS = 4
 SETTINGS = {"APOPHIS_SHARD_COUNT": str(SHARDS), "APOPHIS_PROCESSES": "2"}

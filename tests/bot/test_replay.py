@@ -239,6 +239,7 @@ async def test_bad_game_numbers_are_refused_privately_in_the_readers_language(
     ] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_a_finished_game_is_replayed_after_a_restart(
     fake_discord, request, tmp_path, backend

@@ -11,6 +11,7 @@ from tests.store.helpers import start
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
 async def test_a_bot_in_more_than_2500_servers_connects_with_shards(fake_discord, make_bot):
     # Discord closes an unsharded bot in this many servers (4011; tests/test_fakediscord_shards).
     scene = Scene(fake_discord, None, names=("ann",), shard=(2, 3))

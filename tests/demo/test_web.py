@@ -1,10 +1,13 @@
-"""`make demo ARGS="--web"`: the demo's game, watched live in a real browser as the crew plays."""
+"""`make demo ARGS="--web"`: the demo's game, watched live in a real browser as the crew plays;
+the page the demo wrote, drawn by the browser."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+import zlib
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +17,7 @@ from devtools.livetable import free_port
 from tests.bot.helpers import CARD
 from tests.web.browser import Page, require_browser
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: handed out first in parallel
 
 #: Every value the page's status takes, kept by the page itself as it changes.
 WATCH_STATUS = """
@@ -69,6 +72,11 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
         statuses = await page.js("return window.__statuses;")
         state = await page.state()
         frames = [f for f in await page.received() if f.get("type") == "state"]
+        outcome = await game
+        # The page the demo wrote, drawn by the browser: not blank.
+        await page.open(outcome.page.resolve().as_uri())
+        shot = tmp_path / "page.png"
+        await page.screenshot(shot)
     finally:
         await page.close()
         outcome = await game
@@ -80,5 +88,18 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
     assert state["you"] is None
     assert len(frames) > 3 and all(f.get("you") is None for f in frames)
     assert not [f for f in frames if CARD.search(json.dumps(f, ensure_ascii=False))]
-    # And the demo still wrote its page.
+    # And the demo still wrote its page, which a browser draws.
     assert outcome.page.is_file() and outcome.table_url == url
+    assert distinct_bytes(shot) > 50, "the screenshot of the demo's page is blank"
+
+
+def distinct_bytes(png: Path) -> int:
+    """How varied a PNG's pixel data is (a blank page has almost one value)."""
+    data, chunks = png.read_bytes()[8:], []
+    while data:
+        length = int.from_bytes(data[:4], "big")
+        kind, body = data[4:8], data[8 : 8 + length]
+        if kind == b"IDAT":
+            chunks.append(body)
+        data = data[12 + length :]
+    return len(set(zlib.decompress(b"".join(chunks))))

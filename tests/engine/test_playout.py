@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from engine import Game, Outcome, Rules
 from engine.playout import play_out
 
 
+@pytest.mark.slow
 def test_scripted_games_reach_every_ending_of_both_rule_sets():
     endings: Counter = Counter()
     for seed in range(160):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +87,7 @@ def replay(start: dict[str, Any], log: list[dict[str, Any]]) -> Game:
     return game
 
 
+@pytest.mark.slow
 @settings(
     max_examples=examples(2000),  # in CI; the dev profile's few elsewhere
     deadline=None,

@@ -64,6 +64,7 @@ def test_cards_as_players_read_them():
     assert card_text("KS", "fr", "colours") == "R jaune"
 
 
+@pytest.mark.slow
 @given(st.text())
 @settings(max_examples=examples(2000), deadline=None)  # 2,000 in CI
 def test_any_text_is_read_or_refused_by_name(text):

@@ -237,6 +237,7 @@ async def backfill_again(database: str) -> None:
             conn.execute(statement)
 
 
+@pytest.mark.slow
 async def test_the_migration_fills_what_the_games_recorded_as_they_ended(
     store: Store, database: str
 ):

@@ -243,6 +243,7 @@ async def test_players_leaving_during_play(store: Store) -> None:
     assert (await store.stats(1)).tallies == (Tally("basic", "medium", 1, 0, 0, 1),)
 
 
+@pytest.mark.slow
 async def test_results_and_statistics(store: Store) -> None:
     expected: dict[tuple[str, str], list[int]] = {}
     wins = []
