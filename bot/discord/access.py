@@ -16,7 +16,10 @@ post there again), by what the gateway told of its permissions, by an interactio
 `app_permissions`, or by Discord's 403 (Missing Access, 50001; Missing Permissions, 50013):
 the outbox sends no request there that needs what it lacks (`blocks`) until the
 permissions come back (a channel or role update, or an interaction that shows them), and
-keeps what it could not send meanwhile.
+keeps what it could not send meanwhile. A game's thread that a moderator archived and
+locked refuses every new message and edit (Discord's 50083, archived thread) although the
+bot's permissions allow them: it is noted `Closed`, a refusal like the others, until the
+gateway tells it is open again.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ log = logging.getLogger(__name__)
 
 #: Discord's errors for a channel the bot cannot see, cannot act in, or that is gone.
 MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL = 50001, 50013, 10003
+#: Discord's error for an interaction answered too late (or twice).
+UNKNOWN_INTERACTION = 10062
+#: Discord's error for a message posted or edited in an archived thread (a new message
+#: opens it again, unless a moderator locked it).
+ARCHIVED = 50083
 #: What the channel routes need, by discord.py's names (pictures need Attach Files too,
 #: but a channel without it gets the board in words instead).
 NEEDED = ("view_channel", "send_messages", "embed_links")
@@ -56,6 +64,11 @@ class ChannelUnusable(Exception):
 
 class Refused(ChannelUnusable):
     """The channel refuses the bot (permissions): what was to be sent waits."""
+
+
+class Closed(Refused):
+    """The game's thread is archived and takes no message from the bot (a moderator locked
+    it): what was to be sent waits, as for a refusal, until it is opened again."""
 
 
 class Gone(ChannelUnusable):
@@ -121,6 +134,8 @@ class Access:
         self.client = client
         self._refusals: dict[int, _Refusal] = {}
         self._gone: set[int] = set()
+        #: Threads found archived and closed to the bot (Discord answered 50083).
+        self._closed: set[int] = set()
         #: Channels that refuse the bot Attach Files, as last learnt (True: they allow it).
         self._files: dict[int, bool] = {}
 
@@ -131,6 +146,33 @@ class Access:
         """The channel was deleted: it is gone for good."""
         self._gone.add(channel_id)
         self._refusals.pop(channel_id, None)
+        self._closed.discard(channel_id)
+
+    def closed(self, table: Table) -> bool:
+        """Whether the game's thread was found closed to the bot (archived, and locked by a
+        moderator) and the gateway has not told since that it is open again."""
+        if table.channel_id not in self._closed:
+            return False
+        guild = self.client.get_guild(table.guild_id)
+        thread = None if guild is None else guild.get_thread(table.channel_id)
+        if thread is not None and not thread.archived:  # (an archived one is not listed)
+            self._closed.discard(table.channel_id)
+            log.info("thread %d of game %d is open again", table.channel_id, table.id)
+            return False
+        return True
+
+    def note_closed(self, table: Table) -> None:
+        """Discord refused a message in the game's thread: archived, and closed to the bot
+        (logged once, until it is open again)."""
+        if table.channel_id in self._closed:
+            return
+        self._closed.add(table.channel_id)
+        log.warning(
+            "thread %d of game %d is archived and locked: the game goes on through its "
+            "players' panels; its board and posts wait until a moderator opens it again",
+            table.channel_id,
+            table.id,
+        )
 
     def refused(self, table: Table) -> tuple:
         """What the channel's routes would refuse for lack of permissions (empty: none, as
@@ -149,7 +191,12 @@ class Access:
     def cached(self, table: Table) -> tuple | None:
         """What the bot lacks in the table's channel by the gateway's record of it; None
         when the gateway did not tell (yet)."""
-        known = self._permissions(table)
+        return self.lacking_in(table.guild_id, table.channel_id)
+
+    def lacking_in(self, guild_id: int, channel_id: int) -> tuple | None:
+        """What the bot lacks of what the channel routes need in a channel of a server (a
+        lobby to post there, say), by the gateway's record; None when it did not tell."""
+        known = self._permissions_in(guild_id, channel_id)
         if known is None:
             return None
         permissions, thread = known
@@ -158,10 +205,15 @@ class Access:
     def _permissions(self, table: Table) -> tuple[discord.Permissions, bool] | None:
         """The bot's permissions in the table's channel by the gateway's record, and whether
         it is a thread; None when the gateway did not tell (yet)."""
-        guild = self.client.get_guild(table.guild_id)
+        return self._permissions_in(table.guild_id, table.channel_id)
+
+    def _permissions_in(
+        self, guild_id: int, channel_id: int
+    ) -> tuple[discord.Permissions, bool] | None:
+        guild = self.client.get_guild(guild_id)
         if guild is None or guild.unavailable or guild.me is None:
             return None
-        channel = guild.get_channel_or_thread(table.channel_id)
+        channel = guild.get_channel_or_thread(channel_id)
         if channel is None:
             return None
         return channel.permissions_for(guild.me), isinstance(channel, discord.Thread)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord.access import ChannelUnusable
+from bot.discord.access import ChannelUnusable, Closed
 from bot.discord.tokens import Owned, Token, Tokens
 from bot.views import attachments, components
 
@@ -109,8 +109,17 @@ class Boards:
 
     async def show(self, table: Table) -> None:
         """The board shows the table now; once a game in a thread of its own is over and
-        its final board shown, the thread closes (bot.discord.threads)."""
-        await self.write(table)
+        its final board shown, the thread closes (bot.discord.threads). A game over whose
+        thread a moderator locked closes without it: its result still goes to the channel."""
+        if table.game is None and not table.open and table.messages.board_id is None:
+            return  # a lobby closed before its message could be posted: nobody saw it
+        try:
+            await self.write(table)
+        except Closed:
+            if table.open or table.parent_id is None:
+                raise  # waits for the thread to open again
+            await self.threads.close(table)
+            return
         final = self.written.get(table.id, -1) >= components.drawn_version(table)
         if not table.open and final and table.parent_id is not None:
             await self.threads.close(table)

@@ -5,23 +5,27 @@ Discord's global budget of 50 requests a second: follow-ups of the latest intera
 the game (or of the board's), a message's edit and deletion through the token that posted
 it. The channel routes, which spend the budget, are the fallback when no token is usable.
 A channel that refuses the bot (bot.discord.access) gets no request through them: `Refused`
-is raised instead, `Gone` once the channel was deleted (its game then ends).
+is raised instead (`Closed` for a game's thread a moderator locked), `Gone` once the
+channel was deleted (its game then ends).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import Route
 
 from bot.discord.access import (
+    ARCHIVED,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     UNKNOWN_CHANNEL,
     Access,
     ChannelUnusable,
+    Closed,
     Gone,
     NoFiles,
     Refused,
@@ -32,6 +36,8 @@ from bot.discord.tokens import Owned, Token, Tokens
 if TYPE_CHECKING:
     from bot.table import Table
     from bot.views.attachments import Picture
+
+log = logging.getLogger(__name__)
 
 
 class GameChannel:
@@ -78,9 +84,14 @@ class GameChannel:
         """A request to the game's channel through the channel routes (global budget).
 
         With `upload`, the picture goes along (a multipart request). Raises `Refused` (no
-        request) while the channel refuses the bot what it needs, `Gone` once it was deleted."""
+        request) while the channel refuses the bot what it needs (`Closed` while the game's
+        thread is archived and locked: a message is neither posted nor edited there, though
+        one may be deleted), `Gone` once it was deleted. An edit in a live game's thread
+        that was archived (not locked) opens it again, as a new message there would."""
         if self.access.gone(table.channel_id):
             raise Gone(table)
+        if method != "DELETE" and self.access.closed(table):
+            raise Closed(table)
         missing = self.access.refused(table)
         if missing and blocks(missing, method, payload, upload is not None):
             self.access.note(table, missing)
@@ -96,14 +107,39 @@ class GameChannel:
                 message_id=message_id,
             )
         try:
-            if upload is not None:
-                return await self.http.request(route, **upload.multipart(payload))
-            return await self.http.request(route, json=payload)
+            return await self._send(route, payload, upload)
         except discord.HTTPException as exc:
-            unusable = self._refusal(table, exc, upload is not None)
-            if unusable is not None:
-                raise unusable from exc
-            raise
+            error = exc
+        if (
+            error.code == ARCHIVED
+            and method == "PATCH"
+            and table.open
+            and await self._reopen(table)
+        ):
+            try:
+                return await self._send(route, payload, upload)
+            except discord.HTTPException as exc:
+                error = exc
+        unusable = self._refusal(table, error, method, upload is not None)
+        if unusable is not None:
+            raise unusable from error
+        raise error
+
+    async def _send(self, route: Route, payload: dict | None, upload: Picture | None) -> Any:
+        if upload is not None:
+            return await self.http.request(route, **upload.multipart(payload))
+        return await self.http.request(route, json=payload)
+
+    async def _reopen(self, table: Table) -> bool:
+        """The live game's thread was archived (by a moderator, or by Discord when idle):
+        opened again, as a new message there would; whether it is (not if it is locked)."""
+        await self.spend()
+        try:
+            await self.http.edit_channel(table.channel_id, archived=False)
+        except discord.HTTPException as exc:
+            log.info("game %d: thread %d not opened again: %s", table.id, table.channel_id, exc)
+            return False
+        return True
 
     async def edit(
         self,
@@ -154,9 +190,15 @@ class GameChannel:
             pass
 
     def _refusal(
-        self, table: Table, exc: discord.HTTPException, upload: bool = False
+        self, table: Table, exc: discord.HTTPException, method: str, upload: bool = False
     ) -> ChannelUnusable | None:
         """What a channel route's error means for the game's channel, if anything."""
+        if exc.code == ARCHIVED:  # only a thread answers it
+            # A new message refused, or a live game's thread that would not open again: a
+            # moderator locked it. (An ended game's thread is archived: left so.)
+            if method == "POST" or table.open:
+                self.access.note_closed(table)
+            return Closed(table)
         if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
             self.access.forget(table.channel_id)
             self.gone(table.channel_id)

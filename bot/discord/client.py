@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.access import UNKNOWN_CHANNEL
+from bot.discord.access import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION
 from bot.discord.answers import Refusal, release, send_reason
 from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
@@ -37,9 +37,6 @@ from bot.table import Table
 from bot.views.render import duration
 
 log = logging.getLogger(__name__)
-
-#: Discord's error for an interaction answered too late (or twice).
-UNKNOWN_INTERACTION = 10062
 
 EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.apophis")
 HEARTBEAT_SECONDS = 5.0
@@ -105,10 +102,10 @@ class Door(Protocol):
 class CheckedCommandTree(app_commands.CommandTree):
     """The slash commands; each is checked on arrival, before its handler runs."""
 
-        interaction.client.gatekeeper.seen(interaction)
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Server-only, and options as declared, whatever the client claims (bot.discord.inputs)."""
         interaction.client.audience.seen(interaction)
+        interaction.client.gatekeeper.seen(interaction)
         problem = command_problem(interaction)
         if problem is None:
             return True
@@ -154,8 +151,9 @@ class ApophisBot(commands.AutoShardedBot):
         self._identify_turns: dict[int | None, Turn] = {}
         self._closing = False
         self.recovered: asyncio.Event = asyncio.Event()
-        #: Games resumed at start-up whose channel is yet to be told the bot is back (once
-        #: their shard's servers are in, so that the bot knows their channels).
+        #: Games resumed at start-up whose channel is yet to be told the bot is back, and
+        #: lobbies saved without their message, yet to be posted (once their shard's servers
+        #: are in, so that the bot knows their channels).
         self._returning: list[Table] = []
         self._tasks: set[asyncio.Task] = set()
 
@@ -211,10 +209,10 @@ class ApophisBot(commands.AutoShardedBot):
             stream,
             self.audience,
             time_scale=self.config.time_scale,
-            gatekeeper=self.gatekeeper,
             seed=self.config.seed,
             shards=self.config.shards,
             web=self.web is not None,
+            gatekeeper=self.gatekeeper,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -228,15 +226,23 @@ class ApophisBot(commands.AutoShardedBot):
 
     async def resume_games(self) -> None:
         """Every open game back in play; each channel is told how much time is left once
-        its shard is ready (`on_shard_ready`)."""
+        its shard is ready (`on_shard_ready`), and what the bot left half done when it
+        stopped is finished then."""
         tables = await self.service.recover()
-        self._returning = [table for table in tables if table.status == "active"]
+        # Games in play, and lobbies saved without their message (posted then, or closed).
+        unseen = [t for t in tables if t.status == "lobby" and t.messages.board_id is None]
+        self._returning = [t for t in tables if t.status == "active"] + unseen
         log.info("resumed %d open games", len(tables))
         self.recovered.set()
 
     async def on_shard_ready(self, shard_id: int) -> None:
         """A shard's servers and channels are in: its games whose channel is gone end (as
-        abandoned), the channels of the others are told the bot is back."""
+        abandoned), the channels of the others are told the bot is back.
+
+        What the bot left half done when it stopped is finished: a lobby saved without its
+        message is posted (or closed unseen, if the bot may not post in its channel), and
+        the lobby message of a game that moved to its thread becomes the line pointing to
+        the thread (it may still show the lobby's buttons)."""
         count = self.shard_count or 1
         ours = [t for t in self.service.tables.values() if (t.guild_id >> 22) % count == shard_id]
         for table in ours:
@@ -245,8 +251,21 @@ class ApophisBot(commands.AutoShardedBot):
         waiting = self._returning
         self._returning = [t for t in waiting if (t.guild_id >> 22) % count != shard_id]
         for table in waiting:
-            if table.open and (table.guild_id >> 22) % count == shard_id:
-                self.outbox.fresh_board(table, self._back_notice(table))
+            if not table.open or (table.guild_id >> 22) % count != shard_id:
+                continue
+            if table.status == "lobby":
+                await self._show_unseen(table)
+                continue
+            if table.parent_id is not None:
+                self.outbox.moved(table, lobby_shown=False)
+            self.outbox.fresh_board(table, self._back_notice(table))
+
+    async def _show_unseen(self, table: Table) -> None:
+        """A lobby saved without its message (the bot stopped in between): posted or closed."""
+        try:
+            await self.get_cog("Apophis").show_unseen(table)
+        except Exception:
+            log.exception("game %d: its lobby, saved without its message, was left as is", table.id)
 
     def _back_notice(self, table: Table) -> Callable[[], str]:
         def notice() -> str:  # worded when sent: the time left then

@@ -9,10 +9,11 @@ kept in memory only, only the board from before it is known, and deleted.)
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.discord.access import Refused
+from bot.discord.access import Closed, Refused
 from bot.discord.tokens import Owned
 from bot.views import attachments
 from bot.views.message import Message
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from bot.discord.channel import GameChannel
     from bot.discord.jobs import Job
     from bot.table import Report, Table
+
+log = logging.getLogger(__name__)
 
 
 class Posts:
@@ -76,8 +79,15 @@ class Posts:
         report.shown = max(report.shown, changes)
 
     async def send(self, table: Table, content: str, during: bool) -> None:
-        """A post; one made `during` the game goes when it ends."""
-        sent = await self.channel.follow_up(table, Message(content=content).json())
+        """A post; one made `during` the game goes when it ends. One for a game over whose
+        thread a moderator locked is dropped (its result goes to the channel)."""
+        try:
+            sent = await self.channel.follow_up(table, Message(content=content).json())
+        except Closed:
+            if table.open:
+                raise  # waits for the thread to open again
+            log.info("game %d: not posted in its locked thread: %s", table.id, content[:80])
+            return
         if during:
             self.sweep_later(table, sent if isinstance(sent, Owned) else Owned(sent, None))
         table.messages.below += 1

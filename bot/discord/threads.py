@@ -15,6 +15,12 @@ start's interaction tells, or as Discord answers), when the channel takes no thr
 when Discord does not open it within `OPEN_WAIT` seconds. A lobby opened in a thread plays
 in that thread. The requests here go through the channel routes, in the global budget: a
 handful a game.
+
+A thread a moderator archived and locked while its game runs takes nothing from the bot:
+the game goes on through its players' panels, its board and posts wait for the thread to
+open again (bot.discord.access's `Closed`), and when it ends its result still goes to the
+lobby's channel. A restart points the lobby message of every game in a thread to its
+thread again (`point`), in case the bot stopped as the game moved there.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import Route
 
-from bot.discord.access import in_thread, named
+from bot.discord.access import ARCHIVED, in_thread, named
 from bot.i18n.catalogs import t
 from bot.views.threads import lobby_line, result_line, thread_name
 
@@ -42,9 +48,9 @@ log = logging.getLogger(__name__)
 TO_OPEN = ("create_public_threads", "send_messages_in_threads")
 #: The channels a thread may start from a message of.
 PARENTS = frozenset((discord.ChannelType.text, discord.ChannelType.news))
-#: Discord's errors: a message that has its thread already (whose id is the message's),
-#: and a thread archived already.
-THREAD_EXISTS, ARCHIVED = 160004, 50083
+#: Discord's error for a message that has its thread already (whose id is the message's);
+#: a thread archived already answers ARCHIVED.
+THREAD_EXISTS = 160004
 #: Seconds a start waits for its thread before the game plays in the channel (the host's
 #: answer must come within Discord's 3 seconds).
 OPEN_WAIT = 1.0

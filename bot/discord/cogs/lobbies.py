@@ -3,6 +3,14 @@
 `Lobbies` is a base of the /apophis group's cog (bot.discord.cogs.apophis). Play again is
 a button of a game's final board; the Play cog, which routes every click by its custom
 id, passes it to `Lobbies.play_again`.
+
+A lobby exists only with its message. One that an interaction's answer carries is closed
+if that answer fails; one posted in another channel (Play again pressed in a game's
+thread opens its lobby in the channel the thread came from) is refused, with the reason
+and before anything is saved, when the bot may not post there, and closed unseen if
+Discord refuses its message all the same. At start-up, a lobby saved without its message
+(the bot stopped in between) is posted, or closed unseen if the bot may not post there
+(`show_unseen`, from bot.discord.client).
 """
 
 from __future__ import annotations
@@ -13,9 +21,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import inputs
+from bot.discord.access import in_thread, named, needed
 from bot.discord.answers import caller_of, speaks
+from bot.errors import UserError
+from bot.game.actions import held
 from bot.game.commands import PlayAgain
 from bot.i18n.catalogs import t
+from bot.store.records import GameNotFound
 from bot.views import components
 
 if TYPE_CHECKING:
@@ -35,10 +47,14 @@ class Lobbies:
 
     async def post_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """Answer `interaction` with the lobby `table` just opened: its message in the
-        channel, the lobby's board from now on."""
-        response = await interaction.response.send_message(
-            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
-        )
+        channel, the lobby's board from now on (the lobby closes if the answer fails)."""
+        try:
+            response = await interaction.response.send_message(
+                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException:
+            await self.close_unseen(table)
+            raise
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
             await self.bot.service.board_posted(table, message_id)
@@ -51,24 +67,91 @@ class Lobbies:
         countdown and seats, whoever pressed it hosting from their seat, its crewmates
         seated and its other players invited back (each joins with the lobby's Join).
         Refused privately, and nothing done, unless it is the channel's latest game, its
-        channel is free and the clicker played it."""
+        channel is free, the bot may post there and the clicker played it."""
         user = interaction.user
         problem = inputs.source_problem(click, interaction.message, user.id, None)
         if problem is not None:  # a forged click: only from a board of that game
             raise problem
+        await self.check_home(interaction, click.game)
         outcome = await self.bot.service.run(caller_of(interaction), PlayAgain(click.game))
         table = outcome.table
         log.info("game %s played again as game %s by %s", click.game, table.id, user.id)
         if table.channel_id == interaction.channel_id:
             await self.post_lobby(interaction, table)
             return
-        # Pressed in the game's thread: the lobby opens in the channel the game came from.
+        # Pressed in the game's thread: the lobby opens in the channel the game came from,
+        # posted there before the presser is told so.
         language = speaks(interaction)
+        channel = f"<#{table.channel_id}>"
+        failed = await self.post_unseen(table)
+        if isinstance(failed, discord.Forbidden):
+            missing = named(needed(False), language)
+            raise UserError("again.not_posted", channel=channel, missing=missing)
+        if failed is not None:
+            raise failed
         await interaction.response.send_message(
-            t(language, "again.elsewhere", channel=f"<#{table.channel_id}>"), ephemeral=True
+            t(language, "again.elsewhere", channel=channel), ephemeral=True
         )
+
+    async def check_home(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Play again pressed in a game's thread opens the lobby in the channel the thread
+        came from: refused before anything is saved if the bot may not post there, as
+        the gateway tells (UserError naming what it lacks)."""
+        if not in_thread(interaction.channel):
+            return
+        try:
+            ended = await self.bot.store.get_game(game_id)
+        except GameNotFound:
+            return  # the command says why
+        home = ended.parent_channel_id
+        if home is None or home == interaction.channel_id:
+            return
+        missing = self.bot.outbox.access.lacking_in(interaction.guild_id or 0, home)
+        if missing:
+            language = speaks(interaction)
+            raise UserError("again.refused", channel=f"<#{home}>", missing=named(missing, language))
+
+    async def post_unseen(self, table: Table) -> discord.HTTPException | None:
+        """Post lobby `table` in its channel through the channel route (no interaction there
+        can carry it): its message, the lobby's board from now on. None once posted; else
+        Discord's error, and the lobby is closed unseen."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        message = await channel.send(
-            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
-        )
+        try:
+            message = await channel.send(
+                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException as exc:
+            log.warning(
+                "game %d: its lobby could not be posted in channel %d (%s): closed unseen",
+                table.id,
+                table.channel_id,
+                exc,
+            )
+            await self.close_unseen(table)
+            return exc
         await self.bot.service.board_posted(table, message.id)
+        return None
+
+    async def show_unseen(self, table: Table) -> None:
+        """Start-up: a lobby saved without its message (the bot stopped in between) is
+        posted now, or closed unseen if the bot may not post in its channel."""
+        missing = self.bot.outbox.access.lacking_in(table.guild_id, table.channel_id)
+        if missing:
+            log.warning(
+                "game %d: its lobby was saved without its message, and channel %d refuses "
+                "the bot %s: closed unseen",
+                table.id,
+                table.channel_id,
+                named(missing, "en").replace("**", ""),
+            )
+            await self.close_unseen(table)
+            return
+        if await self.post_unseen(table) is None:
+            log.info("game %d: its lobby, saved without its message, posted", table.id)
+
+    async def close_unseen(self, table: Table) -> None:
+        """A lobby whose message could not be posted is closed before anyone saw it (as
+        abandoned; nothing is shown of it), and its channel is free."""
+        async with held(table):
+            if table.status == "lobby":
+                await self.bot.service.lobbies.cancel(table)

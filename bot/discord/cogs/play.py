@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,12 +12,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import inputs
+from bot.discord.access import UNKNOWN_INTERACTION
 from bot.discord.answers import caller_of, clicked_board, release, send_reason, speaks
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
 from bot.game.clicks import Click, read_click
-from bot.game.commands import Move
+from bot.game.commands import Move, Outcome
 from bot.i18n.catalogs import t
 from bot.table import Table
 from bot.views import attachments, components, hints, narration, panel, render
@@ -142,12 +144,48 @@ class Play(commands.Cog):
     async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
         """A slash command's action: answered privately with the panel; the board follows."""
         outcome = await self.service.run(caller_of(interaction), Move(action))
-        table, result = outcome.table, outcome.result
-        assert result is not None
-        note = narration.private_note(
-            result.events, interaction.user.id, speaks(interaction), table.cards
+        table = outcome.table
+        note = self.note_of(interaction, outcome)
+        await self.report_move(
+            interaction, table, note, lambda: self.answer_with_panel(interaction, table, note)
         )
-        await self.answer_with_panel(interaction, table, note)
+
+    @staticmethod
+    def note_of(interaction: discord.Interaction, outcome: Outcome) -> str:
+        """What the move just made did, told to its player."""
+        assert outcome.result is not None
+        return narration.private_note(
+            outcome.result.events, interaction.user.id, speaks(interaction), outcome.table.cards
+        )
+
+    async def report_move(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        note: str | None,
+        answer: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Answer a move that was just saved with `answer()`; if that fails (the board in a
+        thread a moderator locked, say), with the player's panel and the move's `note`.
+
+        A move saved is a move reported as made: what fails now is logged, never answered
+        as an error (which would have the player try again, and play a second move). Only
+        an answer too late for Discord goes to the boundary, which says so in the log."""
+        try:
+            await answer()
+            return
+        except discord.HTTPException as exc:
+            if exc.code == UNKNOWN_INTERACTION:
+                raise
+            log.warning("game %d: the answer to a move failed (%s); told privately", table.id, exc)
+        except Exception:
+            log.exception("game %d: the answer to a move failed; told privately", table.id)
+        if interaction.response.is_done():
+            return  # answered already: the board follows the move
+        try:
+            await self.answer_with_panel(interaction, table, note)
+        except discord.HTTPException as exc:
+            log.warning("game %d: the move's panel could not be sent either: %s", table.id, exc)
 
     async def answer_with_panel(
         self,
@@ -182,6 +220,7 @@ class Play(commands.Cog):
         click = None
         try:
             self.bot.audience.seen(interaction)
+            self.bot.gatekeeper.seen(interaction)
             click = read_click(interaction.data)
             await self.on_component(interaction, click)
         except Exception as exc:  # the one boundary of every click
@@ -220,7 +259,6 @@ class Play(commands.Cog):
             await self.on_panel(interaction, table, click)
 
     async def on_button(
-            self.bot.gatekeeper.seen(interaction)
         self, interaction: discord.Interaction, table: Table, version: int, action: str
     ) -> None:
         """A click on a lobby, board or launch-report button."""
@@ -267,8 +305,17 @@ class Play(commands.Cog):
             await self.answer_with_panel(interaction, table, update=True)
             return
         caller = caller_of(interaction)
+        version = table.version
         note = await plays.play(self.service, caller, table, click, speaks(interaction))
-        await self.answer_with_panel(interaction, table, note, update=True)
+        if table.version == version:  # nothing saved: what fails is an error like any other
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
+        await self.report_move(
+            interaction,
+            table,
+            note,
+            lambda: self.answer_with_panel(interaction, table, note, update=True),
+        )
 
     async def act_by_button(
         self, interaction: discord.Interaction, table: Table, version: int, action: dict
@@ -276,10 +323,19 @@ class Play(commands.Cog):
         """A board or launch-report button: the clicked message is updated in the reply."""
         on_board = clicked_board(interaction, table)
         try:
-            await self.service.run(caller_of(interaction), Move(action, version))
+            outcome = await self.service.run(caller_of(interaction), Move(action, version))
         except StaleBoard:
             await self.refresh_stale(interaction, table)
             return
+        note = self.note_of(interaction, outcome)
+        await self.report_move(
+            interaction, table, note, lambda: self.show_move(interaction, table, on_board)
+        )
+
+    async def show_move(
+        self, interaction: discord.Interaction, table: Table, on_board: bool
+    ) -> None:
+        """The clicked board or launch report, updated with the move the click made."""
         if on_board:
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**attachments.board(table).kwargs())
