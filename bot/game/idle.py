@@ -88,7 +88,7 @@ class IdleLobbies:
                 return
             await self.lobbies.cancel(table)
         minutes = LOBBY_IDLE_SECONDS // 60
-        line = t(table.language, "lobby.idle_closed", id=table.id, minutes=minutes)
+        line = t(table.language, "lobby.idle_closed", id=table.id, count=minutes)
         self.stream.publish(changes.Posted(table, line))
         self.stream.publish(changes.Settled(table))
         log.info("lobby %s in channel %s closed itself: untouched", table.id, table.channel_id)
