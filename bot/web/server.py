@@ -5,24 +5,33 @@ the bot's font for the table's text, Discord sign-in (the Activity's code exchan
 `/api/token`, a browser's redirect at `/auth/login` and `/auth/callback`), and one
 WebSocket per client (bot.web.sockets). Requests that change something, and sockets,
 are taken only from the table's own origins: the public URL, and the Activity's
-`https://<client id>.discordsays.com`.
+`https://<client id>.discordsays.com`. Connections are counted and timed
+(bot.web.limits); every answer carries the security headers (HEADERS: a Content-Security-
+Policy whose frame-ancestors are the table and Discord's Activity origins, nosniff, no
+referrer) and names no server version. A browser's session lives in an HttpOnly cookie
+that script never reads: its socket is signed in by the cookie its upgrade request
+carries. Logging out ends the session on the server, and closes its sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import re
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import yarl
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
+from bot.web import limits
 from bot.web.feed import Feed
 from bot.web.oauth import OAuth, SignInFailed
-from bot.web.sessions import Expired, Sessions
+from bot.web.sessions import Expired, Sessions, User
 from bot.web.sockets import Sockets
 
 if TYPE_CHECKING:
@@ -34,6 +43,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLIENT = Path(__file__).parent / "client" / "dist"
+#: The tests' build of the client (`vite build --mode test`): the Embedded App SDK's mock
+#: answers `?sdk=mock&code=...` there only. Tests serve it in place of CLIENT.
+TEST_CLIENT = CLIENT / "test"
 FONT = Path(__file__).parent.parent / "pictures" / "fonts" / "DejaVuSansCondensed.ttf"
 #: Where Discord's proxy takes an Activity's requests for its server.
 PROXY = "/.proxy"
@@ -42,6 +54,23 @@ COOKIE, STATE_COOKIE = "apophis_session", "apophis_signin"
 RESTARTING = 1012
 #: How long a browser has to come back from Discord's authorization page.
 SIGN_IN_SECONDS = 600
+#: A channel's id in a query or a cookie: ASCII digits only ("²".isdigit() is True).
+CHANNEL = re.compile(r"[0-9]{1,20}", re.ASCII)
+#: Where the page may be framed: the table itself and Discord's clients (the Activity's
+#: iframe, at https://<client id>.discordsays.com, inside discord.com, ptb. and canary.).
+FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+#: On every answer. The client is scripts and styles from the table's own origin (its
+#: config is a JSON data block, not a script), its socket and calls to the same origin.
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        f"form-action 'self'; frame-ancestors {FRAME_ANCESTORS}"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Server": "apophis",  # not aiohttp's own, which names its version and Python's
+}
 NOT_BUILT = (
     "The web table's client is not built: `make run` builds it "
     "(cd bot/web/client && npm ci && npm run build)."
@@ -62,10 +91,14 @@ class WebTable:
             self.origins.add(f"https://{config.client_id}.discordsays.com")
         self.sockets: Sockets | None = None
         self._runner: web.AppRunner | None = None
+        self._server: asyncio.Server | None = None
+        #: Every connection, counted and timed (bot.web.limits).
+        self.doors: limits.Doors | None = None
         self.port: int | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=64 * 1024)
+        app = web.Application(client_max_size=64 * 1024, middlewares=[limits.arrivals])
+        app.on_response_prepare.append(_secured)
         routes = [
             ("GET", "/", self.index),
             ("GET", "/fonts/DejaVuSansCondensed.ttf", self.font),
@@ -97,9 +130,19 @@ class WebTable:
         service.registry.watchers.append(self.feed.changed)
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        self.port = self._runner.addresses[0][1]  # the one bound, for port 0
+        assert self._runner.server is not None
+        # What web.TCPSite does, each connection through the doors (counted, timed).
+        loop = asyncio.get_running_loop()
+        connection = functools.partial(
+            _Connection,
+            self._runner.server,
+            loop=loop,
+            keepalive_timeout=limits.KEEPALIVE_SECONDS,
+            access_log=None,
+        )
+        self.doors = limits.Doors(connection)
+        self._server = await loop.create_server(self.doors, host, port)
+        self.port = self._server.sockets[0].getsockname()[1]  # the one bound, for port 0
         log.info("the web table is at %s (listening on %s:%s)", self.public_url, host, self.port)
 
     async def stop(self) -> None:
@@ -109,8 +152,12 @@ class WebTable:
             *(c.ws.close(code=RESTARTING, message=b"the bot restarts") for c in clients),
             return_exceptions=True,
         )
+        if self._server is not None:
+            self._server.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._server is not None:
+            await self._server.wait_closed()
         await self.oauth.close()
 
     # ------------------------------------------------------------------ pages
@@ -137,9 +184,12 @@ class WebTable:
         """The Activity's sign-in: the code the SDK's `authorize` gave, for a session."""
         self._check_origin(request)
         try:
-            body = await request.json(loads=orjson.loads)
+            async with asyncio.timeout(limits.HEADER_SECONDS):
+                body = await request.json(loads=orjson.loads)
         except ValueError:
             body = None
+        except TimeoutError:
+            return _error(408, "the sign-in's request came too slowly")
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 0 < len(code) <= 512:
             return _error(400, "a sign-in needs the code Discord gave")
@@ -156,16 +206,12 @@ class WebTable:
         )
 
     async def session(self, request: web.Request) -> web.StreamResponse:
-        """A browser's session, from its cookie."""
-        token = request.cookies.get(COOKIE)
-        try:
-            user = self.sessions.read(token) if token else None
-        except Expired:
-            user = None
+        """Who a browser's session cookie signs in (never the cookie's value: script has no
+        use for it, the socket's upgrade request carries it)."""
+        user = self._cookie_user(request)
         if user is None:
             return _error(401, "not signed in")
-        body = {"session": token, "user": user.public()}
-        return web.json_response(body, dumps=_dumps, headers=_NO_STORE)
+        return web.json_response({"user": user.public()}, dumps=_dumps, headers=_NO_STORE)
 
     async def login(self, request: web.Request) -> web.StreamResponse:
         """A browser's "Sign in with Discord": to Discord's authorization page."""
@@ -174,7 +220,7 @@ class WebTable:
             return _error(503, "sign-in is not set up on this bot")
         state = secrets.token_urlsafe(24)
         response = web.HTTPFound(self.oauth.authorize_url(self._redirect_uri, state))
-        value = f"{state}:{channel if channel.isdigit() else ''}"
+        value = f"{state}:{channel if CHANNEL.fullmatch(channel) else ''}"
         response.set_cookie(STATE_COOKIE, value, max_age=SIGN_IN_SECONDS, **self._cookie)
         raise response
 
@@ -182,8 +228,10 @@ class WebTable:
         """Back from Discord with a code: a session cookie, then the table."""
         state, _, channel = request.cookies.get(STATE_COOKIE, "").partition(":")
         code = request.query.get("code", "")
-        if not state or not secrets.compare_digest(state, request.query.get("state", "")):
+        given = request.query.get("state", "")
+        if not state or not secrets.compare_digest(state.encode(), given.encode()):
             return _error(400, "this sign-in was not started here: try again")
+        channel = channel if CHANNEL.fullmatch(channel) else ""
         if not code:
             return _error(400, "Discord did not sign you in")
         try:
@@ -191,6 +239,7 @@ class WebTable:
         except SignInFailed as exc:
             return _error(401, str(exc))
         log.info("user %s signed in to the web table (browser)", user.id)
+        self._end(request.cookies.get(COOKIE))  # the browser's previous session, if any
         response = web.HTTPFound(f"/?channel={channel}" if channel else "/")
         response.del_cookie(STATE_COOKIE)
         max_age = self.sessions.lifetime
@@ -198,10 +247,29 @@ class WebTable:
         raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
+        """Ends the browser's session on the server (its cookie no longer signs anyone in,
+        its sockets close with 4001), and forgets the cookie."""
         self._check_origin(request)
-        response = web.json_response({"ok": True})
-        response.del_cookie(COOKIE)
+        user = self._end(request.cookies.get(COOKIE))
+        if user is not None:
+            log.info("user %s logged out of the web table", user.id)
+        response = web.json_response({"ok": True}, headers=_NO_STORE)
+        response.del_cookie(COOKIE, path="/")
         return response
+
+    def _end(self, token: str | None) -> User | None:
+        """End the session of `token` (if it is one) and close its sockets."""
+        user = self.sessions.end(token) if token else None
+        if user is not None and self.sockets is not None:
+            self.sockets.session_over(user.session)
+        return user
+
+    def _cookie_user(self, request: web.Request) -> User | None:
+        token = request.cookies.get(COOKIE)
+        try:
+            return self.sessions.read(token) if token else None
+        except Expired:
+            return None
 
     @property
     def _redirect_uri(self) -> str:
@@ -216,12 +284,22 @@ class WebTable:
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         self._check_origin(request)
-        # No per-message compression: states are a few KB, and a deflate context costs
-        # ~200 KB of memory a socket and a fifth more CPU an action (benchmarks/web_clients).
-        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096, compress=False)
-        await ws.prepare(request)
         assert self.sockets is not None
-        await self.sockets.serve(ws)
+        address = limits.client_address(request)
+        if not self.sockets.admit(address):
+            log.debug("refused a socket from %s: too many", address)
+            raise web.HTTPTooManyRequests(text="too many sockets from here: try again later")
+        try:
+            # No per-message compression: states are a few KB, and a deflate context costs
+            # ~200 KB of memory a socket and a fifth more CPU an action (benchmarks).
+            ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096, compress=False)
+            await ws.prepare(request)
+            door = limits.door_of(request)
+            if door is not None:
+                door.upgraded()
+            await self.sockets.serve(ws, request.cookies.get(COOKIE))
+        finally:
+            self.sockets.release(address)
         return ws
 
     def _check_origin(self, request: web.Request) -> None:
@@ -232,6 +310,42 @@ class WebTable:
 
 
 _NO_STORE = {"Cache-Control": "no-store"}
+
+
+class _Connection(web.RequestHandler):
+    """aiohttp's protocol for one connection, but for what a client can cause at will: its
+    own answer to a request it could not read carries HEADERS, and such a request (too long
+    a header, not HTTP) is logged at INFO, a client gone while answered at DEBUG, rather
+    than as errors with a traceback (anything else still is one)."""
+
+    __slots__ = ()
+
+    def handle_error(
+        self,
+        request: web.BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        response = super().handle_error(request, status, exc, message)
+        response.headers.update(HEADERS)
+        return response
+
+    def log_exception(self, *args: Any, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info")
+        where = str(args[0]) % args[1:] if len(args) > 1 else str(args[0] if args else "")
+        if isinstance(error, HttpProcessingError):
+            reason = str(error.message or type(error).__name__)[:160]
+            log.info("%s: refused (%s %r)", where, error.code, reason)
+        elif isinstance(error, ConnectionError):
+            log.debug("%s: the client went away", where)
+        else:
+            super().log_exception(*args, **kwargs)
+
+
+async def _secured(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer's security headers (HEADERS)."""
+    response.headers.update(HEADERS)
 
 
 def _dumps(value: object) -> str:

@@ -1,10 +1,12 @@
-"""Web sessions: who a web client is, as a signed token that expires, and how fast each
-session may send.
+"""Web sessions: who a web client is, as a signed token that expires or is ended.
 
 A session token names a Discord user (id, name, locale) and when it expires, signed
 with HMAC-SHA256 under a key derived from the application's client secret: the bot
 keeps no session store, so a restart keeps every session (a client reconnects and
 resumes). Without a client secret (a watch-only table) the key is random per process.
+A session ends early when its owner logs out or signs in again in the same browser
+(`end`): the process remembers its signature until it would have expired, in memory
+only, so a session ended before a restart is good again after it, until it expires.
 """
 
 from __future__ import annotations
@@ -15,15 +17,12 @@ import hmac
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 
 #: How long a session lasts from sign-in.
 SESSION_SECONDS = 12 * 3600
-#: Messages a second a session may send on average, and in a burst.
-RATE = 8.0
-BURST = 16.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +34,15 @@ class User:
     locale: str
     #: When the session ends (unix time; 0 until a session is opened).
     expires: float = 0.0
+    #: Which session this is (its token's signature, never shown; "" until one is opened).
+    session: str = field(default="", repr=False)
 
     def public(self) -> dict[str, str]:
         return {"id": str(self.id), "name": self.name, "locale": self.locale}
 
 
 class Expired(Exception):
-    """The session was genuine but is over: the client signs in again."""
+    """The session was genuine but is over (expired, or ended): the client signs in again."""
 
 
 class Sessions:
@@ -58,51 +59,56 @@ class Sessions:
         self._key = hashlib.sha256(seed).digest()
         self.lifetime = lifetime
         self.clock = clock
+        #: The sessions ended before their time: signature → when they would have expired.
+        self._ended: dict[str, float] = {}
 
     def open(self, user: User) -> str:
         """A new session token for `user`."""
-        body = {"u": user.id, "n": user.name, "l": user.locale, "e": self.clock() + self.lifetime}
+        body = {
+            "u": user.id,
+            "n": user.name,
+            "l": user.locale,
+            "e": self.clock() + self.lifetime,
+            "r": _b64(os.urandom(6)),  # two sessions opened at once are still two
+        }
         payload = _b64(orjson.dumps(body))
         return f"{payload}.{self._sign(payload)}"
 
     def read(self, token: object) -> User | None:
-        """The user of a genuine token (None: forged or malformed); Expired once it is over."""
+        """The user of a genuine token (None: forged or malformed); Expired once it is over
+        or ended."""
         if not isinstance(token, str) or len(token) > 1024 or token.count(".") != 1:
             return None
+        if not token.isascii():
+            return None
         payload, signature = token.split(".")
-        if not hmac.compare_digest(signature, self._sign(payload)):
+        if not hmac.compare_digest(signature.encode(), self._sign(payload).encode()):
             return None
         try:
             body = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-            user = User(int(body["u"]), str(body["n"]), str(body["l"]), float(body["e"]))
+            user = User(int(body["u"]), str(body["n"]), str(body["l"]), float(body["e"]), signature)
         except (ValueError, KeyError, TypeError):
             return None
-        if user.expires <= self.clock():
+        if user.expires <= self.clock() or signature in self._ended:
             raise Expired
+        return user
+
+    def end(self, token: object) -> User | None:
+        """End the session of `token` before its time (logging out): its user (None: it was
+        not a session, or is over already)."""
+        try:
+            user = self.read(token)
+        except Expired:
+            return None
+        if user is not None:
+            now = self.clock()
+            for signature in [s for s, expires in self._ended.items() if expires <= now]:
+                del self._ended[signature]
+            self._ended[user.session] = user.expires
         return user
 
     def _sign(self, payload: str) -> str:
         return _b64(hmac.new(self._key, payload.encode(), hashlib.sha256).digest())
-
-
-class Bucket:
-    """A token bucket: `take()` is False once a sender goes over RATE a second (BURST at once)."""
-
-    __slots__ = ("clock", "level", "stamp")
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self.level = BURST
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.level = min(BURST, self.level + (now - self.stamp) * RATE)
-        self.stamp = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 def _b64(data: bytes) -> str:

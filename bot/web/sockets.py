@@ -1,20 +1,27 @@
 """One web client's WebSocket: its hello, then its moves, each checked as a Discord click.
 
-A client says which channel it watches and, signed in, who it is (a session token,
-bot.web.sessions). A move names one of the custom ids its state offered (and, for a
-picker, the values chosen); it is read by the same parser as a Discord click
-(bot.game.clicks) into the same command (bot.game.commands), asked for by a `Caller`
+A client says which channel it watches and, signed in, who it is: the Activity names its
+session token in its hello; a browser's socket is signed in by the session cookie sent
+with its upgrade request (bot.web.sessions). A move names one of the custom ids its state
+offered (and, for a picker, the values chosen); it is read by the same parser as a Discord
+click (bot.game.clicks) into the same command (bot.game.commands), asked for by a `Caller`
 whose standing in the channel the gatekeeper tells (bot.game.access: an account that is
 not a member of the server, or cannot see or post in the channel, is refused by name),
 and answered with a line saying what happened or why not.
-A client that sends too fast is told so and its message dropped; a session that ends
-closes the socket (code 4001: sign in again).
+Each person sends at RATE messages a second (BURST at once), whichever of their sockets
+sends and however often they reconnect (bot.web.limits.Rates); beyond it a message is
+dropped, the first of a burst answered "too fast", and a socket that keeps flooding is
+closed (1008). Connecting is limited too, per person and per address, and so are the
+sockets an address holds. A session that ends (it expires, its owner logs out) closes
+its sockets (code 4001: sign in again). A client gone while answered is a goodbye.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -28,7 +35,8 @@ from bot.game.commands import AddCrewmate, Command, Join, Leave, PlayAgain, Remo
 from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
 from bot.views import web_state
-from bot.web.sessions import Bucket, Expired, User
+from bot.web.limits import Bucket, Rates
+from bot.web.sessions import Expired, User
 
 if TYPE_CHECKING:
     from bot.game.service import GameService
@@ -38,11 +46,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Close codes: the session is over (sign in again); refused for good (do not retry).
-SESSION_OVER, REFUSED = 4001, 4003
+#: Close codes: the session is over (sign in again); refused for good (do not retry);
+#: flooding (1008, policy violation); too many connections (1013, try again later).
+SESSION_OVER, REFUSED, FLOODING, TRY_LATER = 4001, 4003, 1008, 1013
 #: The longest message a client may send, and how long it has to say hello.
 MAX_MESSAGE = 4096
 HELLO_SECONDS = 10.0
+#: Messages a second a person (or a socket not signed in) may send on average, and in a burst.
+RATE = 8.0
+BURST = 16.0
+#: Dropped messages (forgiven at RATE a second) after which a socket is closed as flooding.
+FLOOD = 32.0
+#: Sockets a person may open a second on average, and at once; the same for an address.
+ATTEMPT_RATE, ATTEMPT_BURST = 0.5, 10.0
+ADDRESS_ATTEMPT_RATE, ADDRESS_ATTEMPT_BURST = 10.0, 60.0
+#: Sockets one address may hold open.
+SOCKETS_PER_ADDRESS = 64
+#: A channel's id as a hello names it: ASCII digits (str.isdigit() takes "²"), 63 bits.
+CHANNEL = re.compile(r"[0-9]{1,19}", re.ASCII)
 #: The lobby's buttons a web client may press, as the commands they stand for.
 LOBBY_COMMANDS: dict[str, type[Command]] = {
     "join": Join,
@@ -69,8 +90,11 @@ class Client:
         self.user = user
         self.viewer = user.id if user is not None else None
         self.language = language
-        #: How fast it may send: shared by every socket of the same person.
+        #: How fast it may send, not signed in (a person's rate is kept by Sockets.rates).
         self.bucket = bucket
+        #: Messages dropped lately (forgiven at RATE a second), and when last counted.
+        self.dropped = 0.0
+        self.dropped_at = bucket.clock()
         self._pending: str | None = None
         self._sending = False
 
@@ -95,6 +119,13 @@ class Client:
         if not self.ws.closed:
             await self.ws.send_str(orjson.dumps(message).decode())
 
+    def drop(self) -> float:
+        """One more message dropped: how many lately."""
+        now = self.bucket.clock()
+        self.dropped = max(0.0, self.dropped - (now - self.dropped_at) * RATE) + 1
+        self.dropped_at = now
+        return self.dropped
+
 
 class Sockets:
     """Serves `/ws` (see the module docstring)."""
@@ -106,21 +137,57 @@ class Sockets:
         self.feed = feed
         self.sessions = sessions
         self.gatekeeper = gatekeeper
-        #: Each signed-in person's rate, whichever of their sockets sends, and how many
-        #: sockets they have open (the rate is forgotten with the last).
-        self._buckets: dict[int, tuple[Bucket, int]] = {}
+        #: Each signed-in person's rate, whichever of their sockets sends, kept a while
+        #: after their last socket closes.
+        self.rates = Rates(RATE, BURST)
+        #: Sockets opened, by person and by address; sockets open, by address.
+        self.attempts = Rates(ATTEMPT_RATE, ATTEMPT_BURST)
+        self.address_attempts = Rates(ADDRESS_ATTEMPT_RATE, ADDRESS_ATTEMPT_BURST)
+        self.by_address: Counter[str] = Counter()
+        #: The open sockets of each session (by its signature), to close as it ends.
+        self.by_session: dict[str, set[Client]] = {}
+        self._closing: set[asyncio.Task] = set()
 
-    async def serve(self, ws: web.WebSocketResponse) -> None:
-        """A connected socket, from its hello to its close."""
-        client = await self._hello(ws)
-        if client is None:
-            return
+    def admit(self, address: str | None) -> bool:
+        """Whether a socket from `address` may open (None: no per-address limit); if so it
+        counts until `release(address)`."""
+        if address is None:
+            return True
+        if self.by_address[address] >= SOCKETS_PER_ADDRESS:
+            return False
+        if not self.address_attempts.take(address):
+            return False
+        self.by_address[address] += 1
+        return True
+
+    def release(self, address: str | None) -> None:
+        if address is not None:
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+    async def serve(self, ws: web.WebSocketResponse, cookie: str | None = None) -> None:
+        """A connected socket, from its hello to its close; `cookie`, the session cookie its
+        upgrade request carried (a browser's)."""
+        try:
+            client = await self._hello(ws, cookie)
+            if client is not None:
+                await self._serve(client)
+        except ConnectionError:  # the client went away while it was answered: a goodbye
+            log.debug("a web client went away while answered")
+
+    async def _serve(self, client: Client) -> None:
+        ws = client.ws
         self.feed.join(client)
-        self._held(client, +1)
+        session = client.user.session if client.user is not None else None
+        if session:
+            self.by_session.setdefault(session, set()).add(client)
         expiry = None
         if client.user is not None:
             delay = max(client.user.expires - self.sessions.clock(), 0)
-            expiry = asyncio.get_running_loop().call_later(delay, self._expire, client)
+            expiry = asyncio.get_running_loop().call_later(
+                delay, self._close, client, SESSION_OVER, b"session over"
+            )
         try:
             await client.send(self._welcome(client))
             client.offer(self.feed.state_for(client, self._table(client.channel)))
@@ -132,25 +199,23 @@ class Sockets:
             if expiry is not None:
                 expiry.cancel()
             self.feed.leave(client)
-            self._held(client, -1)
+            if session:
+                clients = self.by_session.get(session, set())
+                clients.discard(client)
+                if not clients:
+                    self.by_session.pop(session, None)
 
-    def _bucket(self, user: User | None) -> Bucket:
-        """The rate a new socket of `user` sends at (their own if they have a socket open)."""
-        if user is None:
-            return Bucket()
-        held = self._buckets.get(user.id)
-        return held[0] if held is not None else Bucket()
+    def session_over(self, session: str) -> None:
+        """The session (by its signature) ended: its sockets close with 4001."""
+        for client in list(self.by_session.get(session, ())):
+            self._close(client, SESSION_OVER, b"session over")
 
-    def _held(self, client: Client, change: int) -> None:
-        if client.user is None:
-            return
-        _, count = self._buckets.get(client.user.id, (client.bucket, 0))
-        if count + change <= 0:
-            self._buckets.pop(client.user.id, None)
-        else:
-            self._buckets[client.user.id] = (client.bucket, count + change)
+    def _close(self, client: Client, code: int, message: bytes) -> None:
+        task = asyncio.get_running_loop().create_task(client.ws.close(code=code, message=message))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
-    async def _hello(self, ws: web.WebSocketResponse) -> Client | None:
+    async def _hello(self, ws: web.WebSocketResponse, cookie: str | None) -> Client | None:
         try:
             async with asyncio.timeout(HELLO_SECONDS):
                 message = await ws.receive()
@@ -158,12 +223,13 @@ class Sockets:
             await ws.close(code=REFUSED, message=b"no hello")
             return None
         hello = _json(message.data) if message.type is WSMsgType.TEXT else None
-        channel = str(hello.get("channel", "")) if hello else ""
-        if not hello or hello.get("type") != "hello" or not channel.isdigit() or len(channel) > 20:
+        named = hello.get("channel") if hello else None
+        channel = named if isinstance(named, str) else str(named) if type(named) is int else ""
+        if not hello or hello.get("type") != "hello" or not _channel_id(channel):
             await ws.close(code=REFUSED, message=b"a hello names a channel")
             return None
         user = None
-        if hello.get("session") is not None:
+        if hello.get("session") is not None:  # the Activity's
             try:
                 user = self.sessions.read(hello["session"])
             except Expired:
@@ -172,6 +238,14 @@ class Sockets:
             if user is None:
                 await ws.close(code=REFUSED, message=b"session refused")
                 return None
+        elif cookie is not None:  # a browser's: one over or forged only watches
+            try:
+                user = self.sessions.read(cookie)
+            except Expired:
+                user = None
+        if user is not None and not self.attempts.take(user.id):
+            await ws.close(code=TRY_LATER, message=b"connecting too often: try again later")
+            return None
         asked = hello.get("language")
         language = language_of(user.locale if user else asked if isinstance(asked, str) else None)
         refusal = await self._may_watch(int(channel), user)
@@ -181,7 +255,7 @@ class Sockets:
             )
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
-        return Client(ws, int(channel), user, language, self._bucket(user))
+        return Client(ws, int(channel), user, language, Bucket(RATE, BURST))
 
     async def _may_watch(self, channel: int, user: User | None) -> UserError | None:
         """Why this person may not watch the channel's table (None: they may)."""
@@ -204,18 +278,20 @@ class Sockets:
             "labels": web_state.labels(client.language),
         }
 
-    def _expire(self, client: Client) -> None:
-        asyncio.get_running_loop().create_task(
-            client.ws.close(code=SESSION_OVER, message=b"session over")
-        )
-
     def _table(self, channel: int) -> Table | None:
         return self.feed.table_in(channel, self.service.by_channel)
 
     async def _received(self, client: Client, data: str) -> None:
         language = client.language
-        if not client.bucket.take():
-            await client.send({"type": "refused", "reason": t(language, "web.error.too_fast")})
+        bucket = client.bucket if client.user is None else self.rates.bucket(client.user.id)
+        if not bucket.take():  # dropped; the first of a burst told, a flood closed
+            if client.drop() > FLOOD:
+                who = client.user.id if client.user is not None else "a watcher"
+                log.info("closed the web socket of %s in channel %s: flooding", who, client.channel)
+                await client.ws.close(code=FLOODING, message=b"too fast")
+            elif not bucket.warned:
+                bucket.warned = True
+                await client.send({"type": "refused", "reason": t(language, "web.error.too_fast")})
             return
         message = _json(data) if len(data) <= MAX_MESSAGE else None
         kind = message.get("type") if message else None
@@ -276,6 +352,14 @@ class Sockets:
         assert user is not None
         standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
         return Caller(user.id, user.name, guild_id, channel_id, standing, answers=False)
+
+
+def _channel_id(text: str) -> int | None:
+    """The channel id a hello names (None: not one)."""
+    if CHANNEL.fullmatch(text) is None:
+        return None
+    number = int(text)
+    return number if 0 < number < 1 << 63 else None
 
 
 def _json(data: Any) -> dict[str, Any] | None:

@@ -15,18 +15,20 @@ from typing import Any
 
 import pytest
 
-from bot.web.server import CLIENT
+from bot.web.server import CLIENT, TEST_CLIENT
 from devtools import livetable
 
 
 def require_browser() -> None:
-    """The test skips, saying why, where Chromium or the built client is missing."""
+    """The test skips, saying why, where Chromium or the built client (production's and the
+    tests', with the SDK's mock) is missing."""
     try:
         livetable.browser()
     except livetable.NoBrowser as exc:
         pytest.skip(str(exc))
-    if not (CLIENT / "index.html").is_file():
-        pytest.skip("the web client is not built (`make client`, which `make test` runs)")
+    for build in (CLIENT, TEST_CLIENT):
+        if not (build / "index.html").is_file():
+            pytest.skip("the web client is not built (`make client`, which `make test` runs)")
 
 
 class Page:

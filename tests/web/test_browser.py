@@ -1,6 +1,7 @@
 """The live table in headless Chromium: two people play a game to its end, each in a
-browser of their own with the Embedded App SDK mocked, against the real bot and the fake
-Discord; what each page was sent; a restart; the table at a phone's width."""
+browser of their own with the Embedded App SDK mocked (the client's test build), against
+the real bot and the fake Discord; what each page was sent; a restart; the table at a
+phone's width; production's build, under its Content-Security-Policy, ignoring the mock."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.web import server
 from tests.bot.helpers import CARD, Scene, text_of
 from tests.web.browser import Page, require_browser
 
@@ -20,10 +22,16 @@ DATA = Path(__file__).parent / "data"
 REFERENCE = DATA / "table-360.png"
 
 
+#: The client as built for production (the pages fixture serves the tests' build).
+PRODUCTION = server.CLIENT
+
+
 @pytest.fixture
-async def pages():
-    """Browsers, each its own person's; all closed at the end."""
+async def pages(monkeypatch):
+    """Browsers, each its own person's, shown the client's test build (where ?sdk=mock is
+    honoured); all closed at the end."""
     require_browser()
+    monkeypatch.setattr(server, "CLIENT", server.TEST_CLIENT)
     opened: list[Page] = []
 
     async def open_page(width: int = 1280, height: int = 800) -> Page:
@@ -165,15 +173,19 @@ async def test_the_table_at_a_phones_width_matches_its_reference(
 
 
 async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
-    fake_discord, make_web_bot, pages
+    fake_discord, make_web_bot, pages, monkeypatch
 ):
+    """Production's build, under its Content-Security-Policy: a crafted link with the
+    mock's `?sdk=mock&code=` (ann's code) signs no one in; the page watches, then signs
+    its own person in (bob, the cookie carried by the socket's upgrade)."""
+    monkeypatch.setattr(server, "CLIENT", PRODUCTION)
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     fake_discord.oauth.browser_user = scene["bob"].user
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
         page = await pages()
-        await page.open(f"{bot.web.public_url}/?channel={scene.channel.id}")
+        await page.open(activity_url(bot, fake_discord, scene, "ann"))
         await page.wait("document.body.dataset.status === 'active'")
         watched = await page.state()
         assert watched["you"] is None and watched["table"]["deck"] == len(table.game.deck)
@@ -183,3 +195,6 @@ async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
         mine = (await page.state())["you"]
         assert mine["id"] == str(scene.id("bob"))
         assert sorted(c["card"] for c in mine["hand"]) == sorted(table.game.hands[1])
+        assert not await page.js("return document.cookie;")  # HttpOnly: not script's
+        blocked = [e for e in await page.console() if "Content Security Policy" in e["message"]]
+        assert not blocked, blocked

@@ -65,8 +65,17 @@ async def test_a_browser_signs_in_with_the_redirect(fake_discord, make_web_bot):
                 assert str(r.url) == f"{base}/?channel={channel}" and len(r.history) == 3
             async with http.get(f"{base}/api/session") as r:
                 session = await r.json()
-            assert session["user"]["id"] == str(scene.id("ann"))
-            assert bot.web.sessions.read(session["session"]).id == scene.id("ann")
+            # Who is signed in, never the HttpOnly cookie's value (script has no use for it).
+            assert session == {
+                "user": {"id": str(scene.id("ann")), "name": "ann", "locale": "en-US"}
+            }
+            token = next(c.value for c in jar if c.key == "apophis_session")
+            assert bot.web.sessions.read(token).id == scene.id("ann")
+            # The page's socket is signed in by the cookie its upgrade request carries.
+            async with http.ws_connect(f"{base}/ws", headers={"Origin": base}) as ws:
+                await ws.send_json({"type": "hello", "channel": str(channel), "session": None})
+                welcome = await ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["user"]["id"] == str(scene.id("ann"))
             # Coming back without having started here is refused.
             async with http.get(f"{base}/auth/callback?code=x&state=forged") as r:
                 assert r.status == 400

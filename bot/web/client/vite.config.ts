@@ -1,4 +1,5 @@
-// The build: index.html only (fixture.html is a dev page), into dist/ with hashed assets.
+// The build: index.html only (fixture.html is a dev page), into dist/ with hashed assets; with
+// `--mode test`, the tests' build (the Embedded App SDK's mock honoured) into dist/test/.
 import { createReadStream } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -6,10 +7,10 @@ import { defineConfig } from "vite";
 const fonts = fileURLToPath(new URL("../../pictures/fonts/", import.meta.url));
 const fixtures = fileURLToPath(new URL("../../../tests/web/data/states/", import.meta.url));
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   base: "./",
   build: {
-    outDir: "dist",
+    outDir: mode === "test" ? "dist/test" : "dist",
     assetsDir: "assets",
     emptyOutDir: true,
     target: "es2022",
@@ -28,4 +29,4 @@ export default defineConfig({
       },
     },
   ],
-});
+}));

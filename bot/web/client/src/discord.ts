@@ -1,28 +1,29 @@
-// Signing in inside Discord: the Embedded App SDK (or its mock, for tests); loaded only in those modes.
+// Signing in inside Discord: the Embedded App SDK (or, in a test build, its mock); loaded only in those modes.
 import { DiscordSDK, DiscordSDKMock, type IDiscordSDK } from "@discord/embedded-app-sdk";
 import type { User } from "./protocol";
-import { PROXY, type Identity } from "./signin";
+import { MOCK_SDK, PROXY, type Identity } from "./signin";
 
-/** The SDK, ready: Discord's own, or its mock whose authorize answers ?code=. */
+/** The SDK, ready: Discord's own, or (test builds only) its mock whose authorize answers ?code=. */
 export async function startSdk(
   mode: "activity" | "mock",
   clientId: string,
   params: URLSearchParams,
 ): Promise<IDiscordSDK> {
-  if (mode === "activity") {
-    const sdk = new DiscordSDK(clientId);
-    await sdk.ready();
-    return sdk;
+  if (MOCK_SDK && mode === "mock") {
+    // Dead code in a production build, where the mock is left out altogether.
+    const mock = new DiscordSDKMock(
+      clientId,
+      params.get("guild"),
+      params.get("channel"),
+      params.get("location"),
+    );
+    const code = params.get("code") ?? "";
+    mock._updateCommandMocks({ authorize: async () => ({ code }) });
+    return mock;
   }
-  const mock = new DiscordSDKMock(
-    clientId,
-    params.get("guild"),
-    params.get("channel"),
-    params.get("location"),
-  );
-  const code = params.get("code") ?? "";
-  mock._updateCommandMocks({ authorize: async () => ({ code }) });
-  return mock;
+  const sdk = new DiscordSDK(clientId);
+  await sdk.ready();
+  return sdk;
 }
 
 /** Authorize in Discord, trade the code for a session at our server, authenticate the SDK. */

@@ -60,7 +60,7 @@ async function boot(): Promise<void> {
     hello: () => ({
       type: "hello",
       channel: where,
-      session: identity?.session ?? null,
+      session: identity?.session ?? null, // a browser's: its cookie, sent with the upgrade
       language: guessLanguage(params),
     }),
     message: (message) => {

@@ -1,24 +1,31 @@
-// Who the page is: its mode (Activity, mocked SDK, browser) and, in a browser, the session cookie.
+// Who the page is: its mode (Activity, mocked SDK, browser) and, in a browser, who its cookie signs in.
 import type { User } from "./protocol";
 
+/** Who is signed in; the Activity's session token (a browser's stays in its HttpOnly cookie). */
 export interface Identity {
-  session: string;
+  session?: string;
   user: User;
 }
 
 /** Where the page runs: inside Discord, in a test with the SDK mocked, or in a browser. */
 export type Mode = "activity" | "mock" | "browser";
 
+/** Whether ?sdk=mock is honoured: in a test or dev build only (`vite build --mode test`),
+ * never in production's, where a crafted link would sign its opener in as someone else. */
+export const MOCK_SDK = import.meta.env.MODE !== "production";
+
 export function modeOf(params: URLSearchParams): Mode {
-  if (params.get("sdk") === "mock") return "mock";
+  if (MOCK_SDK && params.get("sdk") === "mock") return "mock";
   return params.has("frame_id") ? "activity" : "browser";
 }
 
-/** The browser's session from its cookie, or null (then the page only watches). */
+/** Who the browser's session cookie signs in, or null (then the page only watches). The
+ * cookie itself is for the server: the socket's upgrade request carries it. */
 export async function browserSession(): Promise<Identity | null> {
   const answer = await fetch("/api/session", { credentials: "same-origin" });
   if (!answer.ok) return null;
-  return (await answer.json()) as Identity;
+  const body = (await answer.json()) as { user?: User };
+  return body.user ? { user: body.user } : null;
 }
 
 /** Where a browser signs in with Discord, coming back to this channel. */
