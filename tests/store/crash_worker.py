@@ -1,6 +1,8 @@
 """Crash-test worker: plays random games against a database file until it is killed.
 
-Run as ``python -m tests.store.crash_worker DB SEED``. One task per channel shares a
+Run as ``python -m tests.store.crash_worker DB SEED``, or forked from a process that has
+imported it already (``run_forked``, as tests/store/test_crash.py does 25 times a run:
+no interpreter to start, nothing to import again). One task per channel shares a
 single Store: each opens a lobby, seats 1 to 4 players, starts the game and plays it
 with the engine's playout policy (now and then a player leaves, a turn is skipped or
 the host ends the game; the clock runs out after 150 actions), then opens the next.
@@ -11,9 +13,11 @@ file it resumes every open game, lobbies included, where the database says it is
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import time
+from multiprocessing.connection import Connection
 from typing import Any
 
 from bot.store.records import GameRecord
@@ -75,6 +79,16 @@ async def main(path: str, seed: int) -> None:
             for channel in range(CHANNELS)
         )
     )
+
+
+def run_forked(path: str, seed: int, out: Connection, err: Connection) -> None:
+    """The worker in a forked process: its lines to `out`, its errors to `err` (the write
+    ends of two pipes, as standard output and standard error would be)."""
+    os.dup2(out.fileno(), 1)
+    os.dup2(err.fileno(), 2)
+    out.close()
+    err.close()
+    asyncio.run(main(path, seed))
 
 
 if __name__ == "__main__":

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import random
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from contextlib import closing
-from pathlib import Path
 
 import asyncpg
 import pytest
@@ -18,9 +17,9 @@ import pytest
 from bot.store.postgres import is_postgresql
 from bot.store.store import Store
 
+from . import crash_worker
 from .helpers import assert_consistent
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 25
 
 
@@ -69,6 +68,39 @@ async def check_database(database: str, reported: dict[int, int], checked: dict[
         await store.close()
 
 
+#: Workers are forked from a server that has imported the worker (and the store, the engine,
+#: asyncpg...) once: a new interpreter importing them all again took most of the test's time.
+FORKS = multiprocessing.get_context("forkserver")
+FORKS.set_forkserver_preload(["tests.store.crash_worker"])
+
+
+class Worker:
+    """The crash-test worker (tests/store/crash_worker.py) playing on `database` in a
+    process of its own, its lines read from `stdout`."""
+
+    def __init__(self, database: str, seed: int) -> None:
+        out, out_end = FORKS.Pipe(duplex=False)
+        err, err_end = FORKS.Pipe(duplex=False)
+        self.process = FORKS.Process(
+            target=crash_worker.run_forked, args=(database, seed, out_end, err_end)
+        )
+        self.process.start()
+        out_end.close()  # the worker's ends: its exit (or kill) is the end of each file
+        err_end.close()
+        self.stdout = os.fdopen(os.dup(out.fileno()), encoding="utf-8")
+        self.stderr = os.fdopen(os.dup(err.fileno()), encoding="utf-8")
+        out.close()
+        err.close()
+
+    def stop(self) -> str:
+        """Wait for the worker to end (killed, or failed); what it wrote on stderr."""
+        errors = self.stderr.read()
+        self.process.join()
+        self.stdout.close()
+        self.stderr.close()
+        return errors
+
+
 @pytest.mark.slow
 def test_killed_worker_never_loses_or_breaks_a_game(database: str) -> None:
     rng = random.Random(20_240)
@@ -76,30 +108,23 @@ def test_killed_worker_never_loses_or_breaks_a_game(database: str) -> None:
     checked: dict[int, int] = {}
     resumed = landed_unreported = 0
     for run in range(KILLS):
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "tests.store.crash_worker", database, str(run)],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        worker = Worker(database, run)
         before = dict(checked)
         for _ in range(rng.randint(1, 400)):
             line = worker.stdout.readline()
-            assert line, f"worker exited early: {worker.communicate()[1]}"
+            assert line, f"worker exited early: {worker.stop()}"
             game_id, version = map(int, line.split())
             resumed += game_id in before and version == before[game_id] + 1 and version > 1
             reported[game_id] = version
         # The randomness under test: how far the worker gets before the kill.
         time.sleep(rng.uniform(0, 0.03))
-        worker.send_signal(signal.SIGKILL)
-        # Read the rest through the same buffered file that readline() used: communicate()
-        # reads the raw pipe, past whatever readline() had already buffered, and can start
-        # in the middle of a line.
+        worker.process.kill()  # SIGKILL
+        # Read the rest through the same buffered file that readline() used: reading the
+        # raw pipe would start past whatever readline() had already buffered, maybe in
+        # the middle of a line.
         rest = worker.stdout.read()
-        errors = worker.stderr.read()
-        worker.wait()
-        assert worker.returncode == -signal.SIGKILL, errors
+        errors = worker.stop()
+        assert worker.process.exitcode == -signal.SIGKILL, errors
         # A last line cut short by the kill is not a report.
         for line in rest.splitlines(keepends=True):
             if line.endswith("\n"):
