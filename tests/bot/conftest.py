@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.app import build as build_bot
 from bot.config import Config
 from bot.discord.client import ApophisBot
+from tests.bot.helpers import Scene
 
 
 def make_config(fake, database, *, time_scale: float = 1.0, **env: str) -> Config:
@@ -37,3 +40,26 @@ def make_bot(fake_discord, database):
         return build_bot(config, guild_ready_timeout=0.05)
 
     return build
+
+
+@pytest.fixture
+async def scene(request, fake_discord, make_bot) -> AsyncIterator[Scene]:
+    """The bot built by `make_bot`, logged in to the fake Discord and ready, in a Scene: one
+    server, its #apophis channel, and ann, bob, cid and dee; closed after the test.
+
+    ``@pytest.mark.scene(names=("ann",), time_scale=120, APOPHIS_...="...")`` picks the
+    members and the bot's settings (the arguments of `make_bot`). A test that arranges the
+    world before the bot connects, or checks after it stopped, builds its own."""
+    marker = request.node.get_closest_marker("scene")
+    settings = dict(marker.kwargs) if marker else {}
+    names = settings.pop("names", ("ann", "bob", "cid", "dee"))
+    bot = make_bot(**settings)
+    built = Scene(fake_discord, bot, names=names)
+    async with fake_discord.connected(bot):
+        yield built
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "scene(names=..., **make_bot_arguments): the members and bot of `scene`"
+    )

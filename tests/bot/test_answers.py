@@ -10,7 +10,6 @@ import pytest
 from bot.views.narration import narrate_event, private_note, step_text, tell_recent
 from bot.views.render import hand_text
 from engine import events as ev
-from tests.bot.helpers import Scene
 from tests.engine.helpers import table
 
 N = "\u202f"  # French typography's narrow no-break space
@@ -140,18 +139,17 @@ def test_a_hand_names_each_colour_once():
 
 
 @pytest.mark.e2e
-async def test_a_kicked_player_is_told_they_were_removed(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", "cid")
-        held = len(table.game.hands[1])
-        kicked = await scene.cmd("apophis kick", "ann", player=scene["bob"])
-        said = kicked.response_data["content"]
-        assert said == (
-            f"🚪 <@{scene.id('ann')}> removed <@{scene.id('bob')}> from the game; their "
-            f"{held} cards went to the discard pile."
-        )
-        await bot.outbox.drain()
-        dm = fake_discord.dms(scene["bob"])[-1].content
-        assert "you were removed from the game" in dm and "you left" not in dm
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_a_kicked_player_is_told_they_were_removed(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", "cid")
+    held = len(table.game.hands[1])
+    kicked = await scene.cmd("apophis kick", "ann", player=scene["bob"])
+    said = kicked.response_data["content"]
+    assert said == (
+        f"🚪 <@{scene.id('ann')}> removed <@{scene.id('bob')}> from the game; their "
+        f"{held} cards went to the discard pile."
+    )
+    await bot.outbox.drain()
+    dm = fake_discord.dms(scene["bob"])[-1].content
+    assert "you were removed from the game" in dm and "you left" not in dm

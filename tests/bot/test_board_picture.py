@@ -31,60 +31,56 @@ def drawn(table) -> bytes:
     return board_picture.draw(view, "en", seat_names(table, view))
 
 
-async def test_the_board_carries_the_picture_of_the_table(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(
-            hands=[["2C", "3C", "4C", "5H", "6H"], ["7D"]],
-            rocket=[("red", 3), ("blue", 2)],
-            sequence=["9S"],
-            damage=1,
-        )
-        await scene.cmd("launch", "ann", cards="2C 5H")  # the outbox edits the board
-        await bot.outbox.drain()
-        attachment = shown_picture(scene.board(table))
-        view = table.game.public_view()
-        assert seat_names(table, view) == ("ann", "bob")  # the people's names on their seats
-        assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
-        assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
-        assert "hands: ann (3 cards), bob (1 card)" in attachment.description
-        # The text keeps the countdown, the players and the last actions; the table is
-        # one line, the rest is in the picture.
-        text = text_of(scene.board(table))
-        assert "Apophis arrives <t:" in text and "Players:" in text
-        assert "Table: Apophis 2, damage 1/3" in text and "sequence 3/4" in text
-        assert "Depot" not in text and "bottom to top" not in text
-        uploads = fake_discord.requests_to(
-            "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
-        )
-        # through an interaction's token (others edit the players' panels, with no file)
-        assert any(request.uploads == 1 for request in uploads)
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(
+        hands=[["2C", "3C", "4C", "5H", "6H"], ["7D"]],
+        rocket=[("red", 3), ("blue", 2)],
+        sequence=["9S"],
+        damage=1,
+    )
+    await scene.cmd("launch", "ann", cards="2C 5H")  # the outbox edits the board
+    await bot.outbox.drain()
+    attachment = shown_picture(scene.board(table))
+    view = table.game.public_view()
+    assert seat_names(table, view) == ("ann", "bob")  # the people's names on their seats
+    assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
+    assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
+    assert "hands: ann (3 cards), bob (1 card)" in attachment.description
+    # The text keeps the countdown, the players and the last actions; the table is
+    # one line, the rest is in the picture.
+    text = text_of(scene.board(table))
+    assert "Apophis arrives <t:" in text and "Players:" in text
+    assert "Table: Apophis 2, damage 1/3" in text and "sequence 3/4" in text
+    assert "Depot" not in text and "bottom to top" not in text
+    uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    # through an interaction's token (others edit the players' panels, with no file)
+    assert any(request.uploads == 1 for request in uploads)
 
-        # A click on the board answers with the new board and its new picture.
-        await scene.click(scene.board(table), "draw", "bob")
-        attachment_after = shown_picture(scene.board(table))
-        assert attachment_after.filename != attachment.filename
-        assert attachment_after.content == drawn(table)
-        scene.assert_no_cards_in_public()
+    # A click on the board answers with the new board and its new picture.
+    await scene.click(scene.board(table), "draw", "bob")
+    attachment_after = shown_picture(scene.board(table))
+    assert attachment_after.filename != attachment.filename
+    assert attachment_after.content == drawn(table)
+    scene.assert_no_cards_in_public()
 
 
-async def test_an_unchanged_table_uploads_nothing_new(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await scene.cmd("draw", "ann")
-        await bot.outbox.drain()
-        before = shown_picture(scene.board(table))
-        requests = len(fake_discord.requests)
-        bot.outbox.board_outdated(table)  # redraw, though the table did not change
-        await bot.outbox.drain()
-        edits = fake_discord.requests[requests:]
-        assert len(edits) == 1 and edits[0].method == "PATCH" and edits[0].uploads == 0
-        after = shown_picture(scene.board(table))
-        assert after.id == before.id
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_an_unchanged_table_uploads_nothing_new(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    before = shown_picture(scene.board(table))
+    requests = len(fake_discord.requests)
+    bot.outbox.board_outdated(table)  # redraw, though the table did not change
+    await bot.outbox.drain()
+    edits = fake_discord.requests[requests:]
+    assert len(edits) == 1 and edits[0].method == "PATCH" and edits[0].uploads == 0
+    after = shown_picture(scene.board(table))
+    assert after.id == before.id
 
 
 async def test_a_server_can_turn_pictures_off(fake_discord, make_bot):
@@ -112,66 +108,63 @@ async def test_a_server_can_turn_pictures_off(fake_discord, make_bot):
         shown_picture(scene.board(table))
 
 
-async def test_without_a_token_the_channel_route_carries_the_picture(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        bot.outbox.tokens.usable = lambda token: False  # as when every token has expired
-        await scene.cmd("draw", "ann")
-        await bot.outbox.drain()
-        edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
-        assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
-        attachment = shown_picture(scene.board(table))
-        assert attachment.content == drawn(table)
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_without_a_token_the_channel_route_carries_the_picture(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    bot.outbox.tokens.usable = lambda token: False  # as when every token has expired
+    await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
+    assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
+    attachment = shown_picture(scene.board(table))
+    assert attachment.content == drawn(table)
 
 
-async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", rules="advanced")
-        scene.arrange(
-            hands=[["2C", "2H", "2D", "2S"], ["9H"]],
-            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
-            dice=[2, 1, 6, 1],  # launch roll 4; accuracy misses; rerolled 6 hits; no damage
-        )
-        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
-        (report,) = await fake_discord.wait_for(
-            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
-        )
-        (first,) = report.attachments
-        assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
-        assert first.content == launch_picture.draw_launch(table.report.events, "en")
-        fuel = "Launch checks: Fuel: fuel 2 of 7 points, needs 2: passed"
-        assert first.description.startswith(fuel)
-        assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
-        await scene.click(report, "reroll", "ann")  # the same report goes on
-        await bot.outbox.drain()
-        (after,) = report.attachments
-        assert report.embeds[0]["image"]["url"] == f"attachment://{after.filename}"
-        assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
-        assert after.content == launch_picture.draw_launch(table.report.events, "en")
-        assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", rules="advanced")
+    scene.arrange(
+        hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+        rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+        dice=[2, 1, 6, 1],  # launch roll 4; accuracy misses; rerolled 6 hits; no damage
+    )
+    await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+    (report,) = await fake_discord.wait_for(
+        lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+    )
+    (first,) = report.attachments
+    assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
+    assert first.content == launch_picture.draw_launch(table.report.events, "en")
+    fuel = "Launch checks: Fuel: fuel 2 of 7 points, needs 2: passed"
+    assert first.description.startswith(fuel)
+    assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
+    await scene.click(report, "reroll", "ann")  # the same report goes on
+    await bot.outbox.drain()
+    (after,) = report.attachments
+    assert report.embeds[0]["image"]["url"] == f"attachment://{after.filename}"
+    assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
+    assert after.content == launch_picture.draw_launch(table.report.events, "en")
+    assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+    scene.assert_no_cards_in_public()
 
 
-async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        old = scene.board(table)
-        shown_picture(old)
-        table.messages.reposted_at = float("-inf")  # as if the board was posted long ago
-        await scene.cmd("board", "bob")
-        await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
-        await bot.outbox.drain()
-        assert table.messages.board_id != old.id
-        assert shown_picture(scene.board(table)).content == drawn(table)
-        assert old.attachments == [] and old.content  # one line, no picture
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_board_posted_again_has_the_picture_and_the_old_one_none(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    old = scene.board(table)
+    shown_picture(old)
+    table.messages.reposted_at = float("-inf")  # as if the board was posted long ago
+    await scene.cmd("board", "bob")
+    await fake_discord.wait_for(lambda: not old.embeds)  # the old board is now a stub
+    await bot.outbox.drain()
+    assert table.messages.board_id != old.id
+    assert shown_picture(scene.board(table)).content == drawn(table)
+    assert old.attachments == [] and old.content  # one line, no picture
 
 
 @pytest.mark.parametrize("inside", ["png", "payload"])

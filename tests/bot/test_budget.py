@@ -31,30 +31,29 @@ def requests_since(fake, start: int) -> list[str]:
     return [r.route for r in fake.requests[start:] if 200 <= r.status < 300]
 
 
-async def test_a_panel_click_spends_no_global_request_but_the_hand_dm(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
-        await bot.outbox.drain()
-        refused = await scene.click(scene.board(), "draw", "bob")  # not his turn
-        assert refused.ephemeral  # ...and his click does not become the board's owner
-        panel = await scene.panel("ann")
-        start = len(fake_discord.requests)
-        version = table.version
-        built = await scene.press(panel, "build:green.1", "ann")
-        assert built.response_type == 7  # the panel itself shows what happened
-        await bot.outbox.drain()
-        assert table.version == version + 1
-        assert button_versions(scene.board()) == {table.version}
-        sent = requests_since(fake_discord, start)
-        assert TOKEN_EDIT in sent  # the board, through the token of the command that posted it
-        # The one global request is Ann's hand DM (she paid a card), edited in place.
-        global_requests = [r for r in fake_discord.requests[start:] if r.counts_global]
-        assert [r.route for r in global_requests] == [CHANNEL_EDIT]
-        assert len(fake_discord.dms(scene["ann"])) == 1
-        fake_discord.assert_no_violations()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_panel_click_spends_no_global_request_but_the_hand_dm(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
+    await bot.outbox.drain()
+    refused = await scene.click(scene.board(), "draw", "bob")  # not his turn
+    assert refused.ephemeral  # ...and his click does not become the board's owner
+    panel = await scene.panel("ann")
+    start = len(fake_discord.requests)
+    version = table.version
+    built = await scene.press(panel, "build:green.1", "ann")
+    assert built.response_type == 7  # the panel itself shows what happened
+    await bot.outbox.drain()
+    assert table.version == version + 1
+    assert button_versions(scene.board()) == {table.version}
+    sent = requests_since(fake_discord, start)
+    assert TOKEN_EDIT in sent  # the board, through the token of the command that posted it
+    # The one global request is Ann's hand DM (she paid a card), edited in place.
+    global_requests = [r for r in fake_discord.requests[start:] if r.counts_global]
+    assert [r.route for r in global_requests] == [CHANNEL_EDIT]
+    assert len(fake_discord.dms(scene["ann"])) == 1
+    fake_discord.assert_no_violations()
 
 
 def button_versions(message) -> set[int]:
@@ -65,76 +64,73 @@ def button_versions(message) -> set[int]:
     }
 
 
-async def test_a_board_whose_token_is_old_is_posted_again_below(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
-        await bot.outbox.drain()
-        old_board = scene.board()
-        owner = old_board.interaction_id
-        # The board's owner (the /apophis new that posted it) is now too old to use.
-        bot.outbox.clock = lambda: time.monotonic() + TOKEN_USE_SECONDS + 1
-        panel = await scene.panel("ann")
-        start = len(fake_discord.requests)
-        await scene.press(panel, "build:green.1", "ann")
-        await bot.outbox.drain()
-        old_token = fake_discord.world.interactions[owner].token
-        assert not [r for r in fake_discord.requests[start:] if old_token in r.path]
-        new_board = scene.board()
-        assert new_board.id != old_board.id and button_versions(new_board) == {table.version}
-        assert FOLLOW_UP in requests_since(fake_discord, start)  # posted through a fresh token
-        assert "moved down" in old_board.content and not old_board.components
-        live = [m for m in scene.public() if m.components]
-        assert live == [new_board]  # one live board
-        fake_discord.assert_no_violations()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_board_whose_token_is_old_is_posted_again_below(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
+    await bot.outbox.drain()
+    old_board = scene.board()
+    owner = old_board.interaction_id
+    # The board's owner (the /apophis new that posted it) is now too old to use.
+    bot.outbox.clock = lambda: time.monotonic() + TOKEN_USE_SECONDS + 1
+    panel = await scene.panel("ann")
+    start = len(fake_discord.requests)
+    await scene.press(panel, "build:green.1", "ann")
+    await bot.outbox.drain()
+    old_token = fake_discord.world.interactions[owner].token
+    assert not [r for r in fake_discord.requests[start:] if old_token in r.path]
+    new_board = scene.board()
+    assert new_board.id != old_board.id and button_versions(new_board) == {table.version}
+    assert FOLLOW_UP in requests_since(fake_discord, start)  # posted through a fresh token
+    assert "moved down" in old_board.content and not old_board.components
+    live = [m for m in scene.public() if m.components]
+    assert live == [new_board]  # one live board
+    fake_discord.assert_no_violations()
 
 
-async def test_channel_posts_are_follow_ups_of_the_latest_interaction(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        await scene.click(scene.board(), "draw", "ann")
-        await bot.outbox.drain()  # her hand DM, bob's turn ping
-        start = len(fake_discord.requests)
-        bot.outbox.post(table, "⏱️ A warning for everyone.")
-        bot.outbox.flush(table)
-        await bot.outbox.drain()
-        assert requests_since(fake_discord, start) == [FOLLOW_UP]
-        post = scene.public()[-1]
-        assert post.content == "⏱️ A warning for everyone." and not post.ephemeral
-        fake_discord.assert_no_violations()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_channel_posts_are_follow_ups_of_the_latest_interaction(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    await scene.click(scene.board(), "draw", "ann")
+    await bot.outbox.drain()  # her hand DM, bob's turn ping
+    start = len(fake_discord.requests)
+    bot.outbox.post(table, "⏱️ A warning for everyone.")
+    bot.outbox.flush(table)
+    await bot.outbox.drain()
+    assert requests_since(fake_discord, start) == [FOLLOW_UP]
+    post = scene.public()[-1]
+    assert post.content == "⏱️ A warning for everyone." and not post.ephemeral
+    fake_discord.assert_no_violations()
 
 
-async def test_board_posts_the_board_again_and_the_old_one_becomes_a_stub(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C"], ["5D"]], deck=["7C", "8C", "9C", "10C", "JC"])
-        await bot.outbox.drain()
-        old_board = scene.board()
-        seen = copy.deepcopy(old_board.components)
-        reposted = (await scene.cmd("board", "bob")).message  # /board: the board moves down
-        await fake_discord.wait_for(lambda: "moved down" in old_board.content)
-        assert table.messages.board_id == reposted.id != old_board.id
-        assert not old_board.components
-        assert [m for m in scene.public() if m.components] == [reposted]
-        old_board.components = seen  # a client that still shows the old board
-        stale = await scene.click(old_board, "draw", "ann")
-        assert stale.response_type == 7 and table.version == 0  # made a stub again, no move
-        assert not old_board.components
-        start = len(fake_discord.requests)
-        await scene.cmd("draw", "ann")  # a slash command: the board must follow
-        await bot.outbox.drain()
-        edits = [r for r in fake_discord.requests[start:] if "PATCH" in r.route]
-        assert TOKEN_EDIT in [r.route for r in edits]  # through /board's token...
-        assert not [r for r in edits if str(scene.channel.id) in r.path]  # not the channel's
-        assert button_versions(scene.board()) == {table.version}
-        fake_discord.assert_no_violations()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_board_posts_the_board_again_and_the_old_one_becomes_a_stub(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["5D"]], deck=["7C", "8C", "9C", "10C", "JC"])
+    await bot.outbox.drain()
+    old_board = scene.board()
+    seen = copy.deepcopy(old_board.components)
+    reposted = (await scene.cmd("board", "bob")).message  # /board: the board moves down
+    await fake_discord.wait_for(lambda: "moved down" in old_board.content)
+    assert table.messages.board_id == reposted.id != old_board.id
+    assert not old_board.components
+    assert [m for m in scene.public() if m.components] == [reposted]
+    old_board.components = seen  # a client that still shows the old board
+    stale = await scene.click(old_board, "draw", "ann")
+    assert stale.response_type == 7 and table.version == 0  # made a stub again, no move
+    assert not old_board.components
+    start = len(fake_discord.requests)
+    await scene.cmd("draw", "ann")  # a slash command: the board must follow
+    await bot.outbox.drain()
+    edits = [r for r in fake_discord.requests[start:] if "PATCH" in r.route]
+    assert TOKEN_EDIT in [r.route for r in edits]  # through /board's token...
+    assert not [r for r in edits if str(scene.channel.id) in r.path]  # not the channel's
+    assert button_versions(scene.board()) == {table.version}
+    fake_discord.assert_no_violations()
 
 
 async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, make_bot):

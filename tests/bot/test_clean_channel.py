@@ -31,37 +31,36 @@ def reports(scene: Scene) -> list:
     return [m for m in scene.public() if "Launch report" in text_of(m)]
 
 
-async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        lobby = scene.board()
-        scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-        bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
-        await scene.cmd("build", "ann", colour="red", size="large")
-        await bot.outbox.drain()
-        (ping,) = fake_discord.notified(scene["bob"])
-        await scene.cmd("draw", "bob")
-        await fake_discord.wait_for(lambda: ping.deleted)  # he played: it comes down
-        await scene.cmd("build", "ann", colour="yellow", size="medium")
-        await scene.cmd("draw", "bob")
-        await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
-        (report,) = await fake_discord.wait_for(lambda: reports(scene))
-        await scene.cmd("board", "bob")  # posted again below: the lobby's message, a stub
-        await fake_discord.wait_for(lambda: "moved down" in lobby.content)
-        assert len(scene.public()) == 3  # the stub, the report, the board
-        table.deadline = bot.service.now() - 1  # bob plays on as the clock runs out
-        await scene.cmd("draw", "bob")
-        await bot.outbox.drain()
-        assert not table.open and table.game.outcome.value == "lost"
-        board, result = scene.public()
-        assert board.id == table.messages.board_id and "Apophis hits Earth" in result.content
-        assert report.deleted and lobby.deleted
-        assert fake_discord.notified(scene["bob"]) == [ping]  # pinged once, when away
-        text = text_of(board)
-        assert "🚀 Launches: 1. 🟥L 🟨M, 5 pts → hit, no effect" in text
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    lobby = scene.board()
+    scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
+    bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+    await scene.cmd("build", "ann", colour="red", size="large")
+    await bot.outbox.drain()
+    (ping,) = fake_discord.notified(scene["bob"])
+    await scene.cmd("draw", "bob")
+    await fake_discord.wait_for(lambda: ping.deleted)  # he played: it comes down
+    await scene.cmd("build", "ann", colour="yellow", size="medium")
+    await scene.cmd("draw", "bob")
+    await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+    (report,) = await fake_discord.wait_for(lambda: reports(scene))
+    await scene.cmd("board", "bob")  # posted again below: the lobby's message, a stub
+    await fake_discord.wait_for(lambda: "moved down" in lobby.content)
+    assert len(scene.public()) == 3  # the stub, the report, the board
+    table.deadline = bot.service.now() - 1  # bob plays on as the clock runs out
+    await scene.cmd("draw", "bob")
+    await bot.outbox.drain()
+    assert not table.open and table.game.outcome.value == "lost"
+    board, result = scene.public()
+    assert board.id == table.messages.board_id and "Apophis hits Earth" in result.content
+    assert report.deleted and lobby.deleted
+    assert fake_discord.notified(scene["bob"]) == [ping]  # pinged once, when away
+    text = text_of(board)
+    assert "🚀 Launches: 1. 🟥L 🟨M, 5 pts → hit, no effect" in text
+    scene.assert_no_cards_in_public()
 
 
 async def test_the_final_board_tells_every_launch_even_those_before_a_restart(
@@ -168,17 +167,16 @@ def test_each_launch_is_one_line_in_the_servers_language():
     assert text.endswith("40. 🟥L, 3 pts → hit, no effect")
 
 
-async def test_a_moderators_skip_and_kick_go_with_the_game(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", "cid")
-        skipped = await scene.cmd("apophis skip", "ann")  # the host skips whoever plays
-        kicked = await scene.cmd("apophis kick", "ann", player=scene["cid"])
-        said = [m for m in scene.public() if m.id in (skipped.message.id, kicked.message.id)]
-        assert len(said) == 2  # told to everyone while the game runs
-        await scene.cmd("apophis end", "ann")
-        await bot.outbox.drain()
-        assert not table.open
-        assert all(m.deleted for m in said)
-        assert len(scene.public()) <= 2  # the final board and the result
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_a_moderators_skip_and_kick_go_with_the_game(scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", "cid")
+    skipped = await scene.cmd("apophis skip", "ann")  # the host skips whoever plays
+    kicked = await scene.cmd("apophis kick", "ann", player=scene["cid"])
+    said = [m for m in scene.public() if m.id in (skipped.message.id, kicked.message.id)]
+    assert len(said) == 2  # told to everyone while the game runs
+    await scene.cmd("apophis end", "ann")
+    await bot.outbox.drain()
+    assert not table.open
+    assert all(m.deleted for m in said)
+    assert len(scene.public()) <= 2  # the final board and the result

@@ -12,57 +12,51 @@ from tests.bot.helpers import Scene, button_id, text_of
 pytestmark = pytest.mark.e2e
 
 
-async def test_two_players_pressing_draw_at_the_same_moment(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        board = scene.board()
-        draw = button_id(board, "draw")
-        clicks = await asyncio.gather(
-            fake_discord.click(board, draw, user=scene["ann"]),
-            fake_discord.click(board, draw, user=scene["bob"]),
-            fake_discord.click(board, draw, user=scene["ann"]),
-            return_exceptions=True,  # a click after the board changed finds no such button
-        )
-        replies = [await c.wait_response() for c in clicks if not isinstance(c, Exception)]
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_two_players_pressing_draw_at_the_same_moment(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    board = scene.board()
+    draw = button_id(board, "draw")
+    clicks = await asyncio.gather(
+        fake_discord.click(board, draw, user=scene["ann"]),
+        fake_discord.click(board, draw, user=scene["bob"]),
+        fake_discord.click(board, draw, user=scene["ann"]),
+        return_exceptions=True,  # a click after the board changed finds no such button
+    )
+    replies = [await c.wait_response() for c in clicks if not isinstance(c, Exception)]
 
-        def refusals() -> list[str]:
-            told = [r.response_data["content"] for r in replies if r.ephemeral]
-            return told + [f.content for r in replies for f in r.followups]
+    def refusals() -> list[str]:
+        told = [r.response_data["content"] for r in replies if r.ephemeral]
+        return told + [f.content for r in replies for f in r.followups]
 
-        told = await fake_discord.wait_for(
-            lambda: len(refusals()) == len(replies) - 1 and refusals()
-        )
-        assert all("not your turn" in t or "older board" in t for t in told), told
-        log = await bot.store.game_log(table.id)
-        assert [(e.action["type"], e.actor) for e in log] == [("draw", scene.id("ann"))]
-        assert table.version == 1 and len(table.game.hands[0]) == 6
+    told = await fake_discord.wait_for(lambda: len(refusals()) == len(replies) - 1 and refusals())
+    assert all("not your turn" in t or "older board" in t for t in told), told
+    log = await bot.store.game_log(table.id)
+    assert [(e.action["type"], e.actor) for e in log] == [("draw", scene.id("ann"))]
+    assert table.version == 1 and len(table.game.hands[0]) == 6
 
 
-async def test_an_outdated_button_is_refused_and_the_board_refreshed(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        board = scene.board()
-        old_scrap, seen = button_id(board, "draw"), copy.deepcopy(board.components)
-        await scene.cmd("draw", "ann")
-        if table.game.phase.value == "discard":
-            await scene.cmd("discard", "ann", cards=table.game.hands[0][0])
-        await bot.outbox.drain()
-        board.components = seen  # bob's client still shows the board he saw
-        stale = await (
-            await fake_discord.click(board, old_scrap, user=scene["bob"])
-        ).wait_response()
-        assert stale.response_type == 7  # the board is redrawn in place...
-        await stale.wait_followups(1)
-        note = stale.followups[0]
-        assert note.ephemeral and "older board" in note.content  # ...and the reason is private
-        assert f":{table.version}:" in button_id(board, "draw")
-        assert table.game.active_player == scene.id("bob")
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_an_outdated_button_is_refused_and_the_board_refreshed(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    board = scene.board()
+    old_scrap, seen = button_id(board, "draw"), copy.deepcopy(board.components)
+    await scene.cmd("draw", "ann")
+    if table.game.phase.value == "discard":
+        await scene.cmd("discard", "ann", cards=table.game.hands[0][0])
+    await bot.outbox.drain()
+    board.components = seen  # bob's client still shows the board he saw
+    stale = await (await fake_discord.click(board, old_scrap, user=scene["bob"])).wait_response()
+    assert stale.response_type == 7  # the board is redrawn in place...
+    await stale.wait_followups(1)
+    note = stale.followups[0]
+    assert note.ephemeral and "older board" in note.content  # ...and the reason is private
+    assert f":{table.version}:" in button_id(board, "draw")
+    assert table.game.active_player == scene.id("bob")
 
 
 async def test_games_in_two_channels_do_not_interfere(fake_discord, make_bot):

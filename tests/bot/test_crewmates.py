@@ -41,44 +41,43 @@ async def play_as_ann(scene: Scene, table) -> None:
     assert reply.ephemeral, kind
 
 
-async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, make_bot):
-    bot = make_bot(time_scale=50)
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        lobby = await open_lobby_with_crewmates(scene, 3, difficulty="beginner", rules="basic")
-        refused = await scene.click(lobby, "crewadd", "ann")
-        assert "full" in text_of(refused.message)
-        refused = await scene.click(lobby, "crewdrop", "bob")
-        assert "Only the host" in text_of(refused.message)
-        await scene.click(lobby, "crewdrop", "ann")
-        table = scene.live()
-        assert table.seats == [scene.id("ann"), -1, -2]
-        assert "🤖 Robot 2" in text_of(lobby)
-        start = await scene.cmd("apophis start", "ann", first=scene["ann"])
-        assert "game has started" in text_of(start.message)
-        scene.arrange(damage=2)  # one hit from victory: a short game
-        ann, turns = scene.id("ann"), 0
-        while not table.game.is_over and turns < 200:
-            await bot_state(
-                lambda: (
-                    table.game.is_over
-                    or (table.game.active_player == ann and table.game.phase is not Phase.RESHUFFLE)
-                ),
-                timeout=10,
-            )
-            if not table.game.is_over:
-                await play_as_ann(scene, table)
-                turns += 1
-        await bot_state(lambda: table.status == "finished")  # the last move committed
-        await bot.outbox.drain()
-        board = text_of(scene.board(table))
-        assert "🤖 Robot 1" in board and "🤖 Robot 2" in board
-        assert len(fake_discord.dms(scene["ann"])) == 1  # her hand; crewmates get no DMs
-        stats = await bot.store.stats(scene.guild.id)
-        (tally,) = stats.tallies
-        assert tally.games == 1 and tally.with_crewmates
-        assert stats.fastest_wins == ()  # fastest wins are all-human teams'
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann", "bob"), time_scale=50)
+async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, scene):
+    bot = scene.bot
+    lobby = await open_lobby_with_crewmates(scene, 3, difficulty="beginner", rules="basic")
+    refused = await scene.click(lobby, "crewadd", "ann")
+    assert "full" in text_of(refused.message)
+    refused = await scene.click(lobby, "crewdrop", "bob")
+    assert "Only the host" in text_of(refused.message)
+    await scene.click(lobby, "crewdrop", "ann")
+    table = scene.live()
+    assert table.seats == [scene.id("ann"), -1, -2]
+    assert "🤖 Robot 2" in text_of(lobby)
+    start = await scene.cmd("apophis start", "ann", first=scene["ann"])
+    assert "game has started" in text_of(start.message)
+    scene.arrange(damage=2)  # one hit from victory: a short game
+    ann, turns = scene.id("ann"), 0
+    while not table.game.is_over and turns < 200:
+        await bot_state(
+            lambda: (
+                table.game.is_over
+                or (table.game.active_player == ann and table.game.phase is not Phase.RESHUFFLE)
+            ),
+            timeout=10,
+        )
+        if not table.game.is_over:
+            await play_as_ann(scene, table)
+            turns += 1
+    await bot_state(lambda: table.status == "finished")  # the last move committed
+    await bot.outbox.drain()
+    board = text_of(scene.board(table))
+    assert "🤖 Robot 1" in board and "🤖 Robot 2" in board
+    assert len(fake_discord.dms(scene["ann"])) == 1  # her hand; crewmates get no DMs
+    stats = await bot.store.stats(scene.guild.id)
+    (tally,) = stats.tallies
+    assert tally.games == 1 and tally.with_crewmates
+    assert stats.fastest_wins == ()  # fastest wins are all-human teams'
+    scene.assert_no_cards_in_public()
 
 
 async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_bot):
@@ -111,17 +110,15 @@ async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_b
         assert any("Robot 1" in line for line in resumed.recent)
 
 
-async def test_crewmates_do_not_play_on_alone(fake_discord, make_bot):
-    bot = make_bot(time_scale=50)
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
-        await scene.cmd("apophis start", "ann", first=scene["ann"])
-        table = scene.live()
-        reply = await scene.cmd("apophis leave", "ann")
-        assert "You left the game" in text_of(reply.message)
-        await bot_state(lambda: table.status == "abandoned")
-        assert table.game.players == [-1]
+@pytest.mark.scene(names=("ann",), time_scale=50)
+async def test_crewmates_do_not_play_on_alone(scene):
+    await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    reply = await scene.cmd("apophis leave", "ann")
+    assert "You left the game" in text_of(reply.message)
+    await bot_state(lambda: table.status == "abandoned")
+    assert table.game.players == [-1]
 
 
 async def play(scene: Scene, name: str, action: dict) -> None:

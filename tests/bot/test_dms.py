@@ -27,19 +27,18 @@ async def play_a_few_turns(scene, table, turns: int) -> None:
             await scene.cmd("discard", player, cards=" ".join(table.game.hands[seat][5:]))
 
 
-async def test_each_player_has_one_dm_a_game_edited_as_the_hand_changes(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", "cid")
-        await play_a_few_turns(scene, table, 6)
-        await bot.outbox.drain()
-        for seat, name in enumerate(("ann", "bob", "cid")):
-            (dm,) = fake_discord.dms(scene[name])
-            assert dm.history  # edited, not sent again
-            assert all(card_label(c) in dm.content for c in table.game.hands[seat])
-            assert f"/{table.messages.board_id})" in dm.content  # links to the board
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_each_player_has_one_dm_a_game_edited_as_the_hand_changes(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", "cid")
+    await play_a_few_turns(scene, table, 6)
+    await bot.outbox.drain()
+    for seat, name in enumerate(("ann", "bob", "cid")):
+        (dm,) = fake_discord.dms(scene[name])
+        assert dm.history  # edited, not sent again
+        assert all(card_label(c) in dm.content for c in table.game.hands[seat])
+        assert f"/{table.messages.board_id})" in dm.content  # links to the board
+    scene.assert_no_cards_in_public()
 
 
 async def test_dms_come_back_after_an_outage_with_the_latest_hand(
@@ -89,16 +88,15 @@ async def test_a_player_who_opens_their_dms_gets_them_again(fake_discord, make_b
         assert all(card_label(c) in dm.content for c in table.game.hands[1])
 
 
-async def test_an_ended_game_is_told_by_dm_and_not_drawn_as_a_loss(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        await scene.cmd("apophis end", "ann")
-        await bot.outbox.drain()
-        for name in ("ann", "bob"):
-            (dm,) = fake_discord.dms(scene[name])
-            assert "The game is over: it was ended without a result." in dm.content
-        board = scene.board(table)
-        assert "This game was ended" in text_of(board)
-        assert board.embeds[0]["color"] == render.ENDED_COLOUR != render.LOSS_COLOUR
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_an_ended_game_is_told_by_dm_and_not_drawn_as_a_loss(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await scene.cmd("apophis end", "ann")
+    await bot.outbox.drain()
+    for name in ("ann", "bob"):
+        (dm,) = fake_discord.dms(scene[name])
+        assert "The game is over: it was ended without a result." in dm.content
+    board = scene.board(table)
+    assert "This game was ended" in text_of(board)
+    assert board.embeds[0]["color"] == render.ENDED_COLOUR != render.LOSS_COLOUR

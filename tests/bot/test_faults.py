@@ -180,41 +180,38 @@ async def test_host_powers_pass_to_the_next_seated_player(fake_discord, make_bot
 # ------------------------------------------------------------- 6. a stale lobby's buttons
 
 
-async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        lobby = (await scene.cmd("apophis new", "ann")).message
-        await scene.cmd("apophis join", "bob")
-        await scene.cmd("apophis start", "ann", first=scene["ann"])
-        table = scene.live()
-        hand = list(table.game.hands[1])
-        # A client still showing the lobby (its Leave button) clicks it.
-        stale = f"apo:b:{table.id}:0:leave"
-        click = await fake_discord.click(lobby, stale, user=scene["bob"], forged=True)
-        reply = await click.wait_response()
-        assert reply.ephemeral and "The game has started" in content(reply)
-        assert table.game.players == [scene.id("ann"), scene.id("bob")]
-        assert table.game.hands[1] == hand and table.version == 0
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_discord, scene):
+    lobby = (await scene.cmd("apophis new", "ann")).message
+    await scene.cmd("apophis join", "bob")
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    hand = list(table.game.hands[1])
+    # A client still showing the lobby (its Leave button) clicks it.
+    stale = f"apo:b:{table.id}:0:leave"
+    click = await fake_discord.click(lobby, stale, user=scene["bob"], forged=True)
+    reply = await click.wait_response()
+    assert reply.ephemeral and "The game has started" in content(reply)
+    assert table.game.players == [scene.id("ann"), scene.id("bob")]
+    assert table.game.hands[1] == hand and table.version == 0
 
 
 # ------------------------------------------------------------------ 7. commands in DMs
 
 
-async def test_every_command_is_server_only(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        synced = fake_discord.synced_commands()
-        assert synced and all(c["contexts"] == [0] for c in synced)  # guild only
-        assert all(c["dm_permission"] is False for c in synced)
-        dm = fake_discord.world.dm_channel(scene["ann"].user)
-        with pytest.raises(InvalidInvocation):  # Discord offers them in no DM
-            await fake_discord.invoke("apophis new", user=scene["ann"], channel=dm)
-        for command in ("apophis new", "draw", "apophis rules"):  # an outdated client
-            reply = await forged(fake_discord, command, scene, "ann", channel=dm)
-            assert reply.ephemeral and "in a server's text channels" in content(reply)
-        assert not bot.service.tables
+@pytest.mark.scene(names=("ann",))
+async def test_every_command_is_server_only(fake_discord, scene):
+    bot = scene.bot
+    synced = fake_discord.synced_commands()
+    assert synced and all(c["contexts"] == [0] for c in synced)  # guild only
+    assert all(c["dm_permission"] is False for c in synced)
+    dm = fake_discord.world.dm_channel(scene["ann"].user)
+    with pytest.raises(InvalidInvocation):  # Discord offers them in no DM
+        await fake_discord.invoke("apophis new", user=scene["ann"], channel=dm)
+    for command in ("apophis new", "draw", "apophis rules"):  # an outdated client
+        reply = await forged(fake_discord, command, scene, "ann", channel=dm)
+        assert reply.ephemeral and "in a server's text channels" in content(reply)
+    assert not bot.service.tables
 
 
 # ----------------------------------------------------------------- 8. forged and racing
@@ -298,36 +295,29 @@ async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, m
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(
-    fake_discord, make_bot
-):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        async with table.runtime.lock:  # a moderator's reset holds the game...
-            draw = await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
-            await bot_state(
-                lambda: table.runtime.lock._waiters
-            )  # ...while ann's /draw waits for it
-            await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
-        reply = await draw.wait_response()
-        assert reply.ephemeral and content(reply) == "This game is over."
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    async with table.runtime.lock:  # a moderator's reset holds the game...
+        draw = await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+        await bot_state(lambda: table.runtime.lock._waiters)  # ...while ann's /draw waits for it
+        await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
+    reply = await draw.wait_response()
+    assert reply.ephemeral and content(reply) == "This game is over."
 
 
-async def test_board_reposts_are_limited(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "eve"))
-    async with fake_discord.connected(bot):
-        await scene.new_game("ann")
-        posted = await scene.cmd("board", "eve")
-        assert not posted.ephemeral
-        before = len(scene.public())
-        for _ in range(5):
-            again = await scene.cmd("board", "eve")
-            assert again.ephemeral and "posted a moment ago" in content(again)
-            assert f"/{posted.message.id})" in content(again)  # a link to it
-        assert len(scene.public()) == before
+@pytest.mark.scene(names=("ann", "eve"))
+async def test_board_reposts_are_limited(scene):
+    await scene.new_game("ann")
+    posted = await scene.cmd("board", "eve")
+    assert not posted.ephemeral
+    before = len(scene.public())
+    for _ in range(5):
+        again = await scene.cmd("board", "eve")
+        assert again.ephemeral and "posted a moment ago" in content(again)
+        assert f"/{posted.message.id})" in content(again)  # a link to it
+    assert len(scene.public()) == before
 
 
 async def test_an_answer_too_late_for_discord_is_a_warning_and_the_move_stands(

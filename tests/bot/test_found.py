@@ -10,37 +10,33 @@ from tests.bot.helpers import Scene, enabled, text_of
 pytestmark = pytest.mark.e2e
 
 
-async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_given(
-    fake_discord, make_bot
-):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C"], ["5D", "6D"]], rocket=[("red", 3)], sequence=["9S"])
-        await scene.cmd("draw", "ann")
-        await bot.outbox.drain()
-        board = scene.board()
-        assert not enabled(board, "build") and enabled(board, "launch")
-        assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(board)
-        panel = await scene.panel("bob")
-        assert "Nothing to build: a launch sequence is under way" in text_of(panel)
-        assert "build:" not in str(panel.components)
-        typed = await scene.cmd("build", "bob", colour="blue", size="small")
-        assert "A launch sequence has started" in typed.response_data["content"]
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_given(scene):
+    bot = scene.bot
+    await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["5D", "6D"]], rocket=[("red", 3)], sequence=["9S"])
+    await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    board = scene.board()
+    assert not enabled(board, "build") and enabled(board, "launch")
+    assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(board)
+    panel = await scene.panel("bob")
+    assert "Nothing to build: a launch sequence is under way" in text_of(panel)
+    assert "build:" not in str(panel.components)
+    typed = await scene.cmd("build", "bob", colour="blue", size="small")
+    assert "A launch sequence has started" in typed.response_data["content"]
 
 
-async def test_launch_needs_a_rocket_and_is_disabled_without_one(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        await scene.new_game("ann", "bob")
-        await bot.outbox.drain()
-        board = scene.board()
-        assert not enabled(board, "launch") and not enabled(board, "scrap")
-        assert "draw or build" in text_of(board)
-        panel = await scene.panel("ann")
-        assert not enabled(panel, "launch") and not enabled(panel, "scrap")
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_launch_needs_a_rocket_and_is_disabled_without_one(scene):
+    bot = scene.bot
+    await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    board = scene.board()
+    assert not enabled(board, "launch") and not enabled(board, "scrap")
+    assert "draw or build" in text_of(board)
+    panel = await scene.panel("ann")
+    assert not enabled(panel, "launch") and not enabled(panel, "scrap")
 
 
 async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
@@ -59,15 +55,13 @@ async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
         assert "Shuffling" not in text_of(scene.board(table))
 
 
-async def test_a_refused_panel_move_leaves_no_picker_behind(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C"], ["5D"]], rocket=[("red", 1)])
-        panel = await scene.panel("ann")
-        before = len(scene.private_to("ann"))
-        table.game.hands[0].remove("2C")  # the hand changed since the panel was drawn
-        refused = await scene.press(panel, "launch", "ann")
-        assert refused.response_type == 7 and "⚠️" in text_of(panel)
-        assert len(scene.private_to("ann")) == before and table.version == 0
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_refused_panel_move_leaves_no_picker_behind(scene):
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C"], ["5D"]], rocket=[("red", 1)])
+    panel = await scene.panel("ann")
+    before = len(scene.private_to("ann"))
+    table.game.hands[0].remove("2C")  # the hand changed since the panel was drawn
+    refused = await scene.press(panel, "launch", "ann")
+    assert refused.response_type == 7 and "⚠️" in text_of(panel)
+    assert len(scene.private_to("ann")) == before and table.version == 0

@@ -16,77 +16,75 @@ pytestmark = pytest.mark.e2e
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
 
 
-async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", difficulty="easy", rules="basic")
-        await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
-        assert "the game began" in fake_discord.dms(scene["ann"])[0].content
-        scene.arrange(hands=[[]], damage=1, dice=[6, 6, 6, 6])
-        for launch in (1, 2):
-            table.game.hands[0] += ["3H", "4H", "5H", "KS", "QS"]  # drawn meanwhile
-            reply = await scene.cmd("build", "ann", colour="red", size="large")
-            built = "You built the large red section with 3♥, 4♥ and 5♥."
-            assert reply.ephemeral and built in text_of(reply.message)
-            reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
-            assert reply.ephemeral
-            table.game.hands[0] += ALL_SUITS
-            reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
-            assert reply.ephemeral and "Launch!" in text_of(reply.message)
-            if launch == 1:
-                (report,) = await fake_discord.wait_for(
-                    lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
-                )
-                text = text_of(report)
-                assert "Fuel check: fuel 2 of 5 points, needs 2 — enough" in text
-                assert "Accuracy: 🎲 6 + Apophis 2 + guidance 0 = 8 (needs 7) — hit" in text
-                assert "Apophis is damaged (2/3)" in text
-        await bot.outbox.drain()
-        board = text_of(scene.board(table))
-        assert "Victory" in board and "destroyed" in board and "damaged a third time" in board
-        # Each launch in one line on the final board, in place of the reports.
-        assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
-        assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
-        assert scene.board(table).embeds[0]["color"] == render.WIN_COLOUR
-        assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
-        stats = await bot.store.stats(scene.guild.id)
-        assert stats.tallies[0].wins == 1
-        (dm,) = fake_discord.dms(scene["ann"])  # one DM for the whole game, edited
-        assert "The game is over: Apophis was destroyed" in dm.content and dm.history
-        # The channel holds the final board, nothing else: the report went with the game.
-        assert [m.id for m in scene.public()] == [table.messages.board_id] and report.deleted
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann",))
+async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", difficulty="easy", rules="basic")
+    await fake_discord.wait_for(lambda: fake_discord.dms(scene["ann"]))
+    assert "the game began" in fake_discord.dms(scene["ann"])[0].content
+    scene.arrange(hands=[[]], damage=1, dice=[6, 6, 6, 6])
+    for launch in (1, 2):
+        table.game.hands[0] += ["3H", "4H", "5H", "KS", "QS"]  # drawn meanwhile
+        reply = await scene.cmd("build", "ann", colour="red", size="large")
+        built = "You built the large red section with 3♥, 4♥ and 5♥."
+        assert reply.ephemeral and built in text_of(reply.message)
+        reply = await scene.cmd("build", "ann", colour="yellow", size="medium")
+        assert reply.ephemeral
+        table.game.hands[0] += ALL_SUITS
+        reply = await scene.cmd("launch", "ann", cards="2C 2♥ 2d 2S")
+        assert reply.ephemeral and "Launch!" in text_of(reply.message)
+        if launch == 1:
+            (report,) = await fake_discord.wait_for(
+                lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+            )
+            text = text_of(report)
+            assert "Fuel check: fuel 2 of 5 points, needs 2 — enough" in text
+            assert "Accuracy: 🎲 6 + Apophis 2 + guidance 0 = 8 (needs 7) — hit" in text
+            assert "Apophis is damaged (2/3)" in text
+    await bot.outbox.drain()
+    board = text_of(scene.board(table))
+    assert "Victory" in board and "destroyed" in board and "damaged a third time" in board
+    # Each launch in one line on the final board, in place of the reports.
+    assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
+    assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
+    assert scene.board(table).embeds[0]["color"] == render.WIN_COLOUR
+    assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
+    stats = await bot.store.stats(scene.guild.id)
+    assert stats.tallies[0].wins == 1
+    (dm,) = fake_discord.dms(scene["ann"])  # one DM for the whole game, edited
+    assert "The game is over: Apophis was destroyed" in dm.content and dm.history
+    # The channel holds the final board, nothing else: the report went with the game.
+    assert [m.id for m in scene.public()] == [table.messages.board_id] and report.deleted
+    scene.assert_no_cards_in_public()
 
 
-async def test_two_players_basic_game_won_by_deflection_from_the_panel(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", difficulty="hard")
-        scene.arrange(
-            hands=[ALL_SUITS, ["9H"]],
-            rocket=[("green", 3), ("yellow", 1)],
-            counters=4,
-            dice=[6, 6],
-        )
-        bobs = await scene.panel("bob")
-        assert "It is <@" in text_of(bobs) and all(
-            c.get("disabled") for c in bobs.iter_components() if ":launch" in c.get("custom_id", "")
-        )
-        panel = await scene.panel("ann")
-        assert panel.visible_to == scene.id("ann")
-        assert button_label(panel, "launch") == "Launch ♣♥♦♠"
-        chosen = await scene.press(panel, "launch", "ann")  # one click for the four suits
-        assert chosen.response_type == 7 and chosen.message.id == panel.id
-        assert "Launch!" in text_of(panel)
-        await bot.outbox.drain()
-        board = text_of(scene.board(table))
-        assert "Victory" in board and "Apophis is deflected" in board
-        assert "4 pts → hit, deflection 5/5" in board  # (the rocket was arranged, not built)
-        assert [m.id for m in scene.public()] == [table.messages.board_id]  # no report left
-        assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
-        scene.assert_no_cards_in_public()
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_two_players_basic_game_won_by_deflection_from_the_panel(scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", difficulty="hard")
+    scene.arrange(
+        hands=[ALL_SUITS, ["9H"]],
+        rocket=[("green", 3), ("yellow", 1)],
+        counters=4,
+        dice=[6, 6],
+    )
+    bobs = await scene.panel("bob")
+    assert "It is <@" in text_of(bobs) and all(
+        c.get("disabled") for c in bobs.iter_components() if ":launch" in c.get("custom_id", "")
+    )
+    panel = await scene.panel("ann")
+    assert panel.visible_to == scene.id("ann")
+    assert button_label(panel, "launch") == "Launch ♣♥♦♠"
+    chosen = await scene.press(panel, "launch", "ann")  # one click for the four suits
+    assert chosen.response_type == 7 and chosen.message.id == panel.id
+    assert "Launch!" in text_of(panel)
+    await bot.outbox.drain()
+    board = text_of(scene.board(table))
+    assert "Victory" in board and "Apophis is deflected" in board
+    assert "4 pts → hit, deflection 5/5" in board  # (the rocket was arranged, not built)
+    assert [m.id for m in scene.public()] == [table.messages.board_id]  # no report left
+    assert (await bot.store.stats(scene.guild.id)).tallies[0].wins == 1
+    scene.assert_no_cards_in_public()
 
 
 def button_label(message, action: str) -> str:
@@ -132,46 +130,44 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
     assert logged and not [line for line in logged if CARD.search(line)]
 
 
-async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, make_bot):
-    bot = make_bot(time_scale=120)  # one game minute is half a second
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", minutes=1)
-        lost = await fake_discord.wait_for(
-            lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
-        )
-        assert lost
-        await bot.outbox.drain()
-        board = scene.board(table)
-        assert "ran out of time" in text_of(board) and "10 seconds left" in text_of(board)
-        assert board.embeds[0]["color"] == render.LOSS_COLOUR
-        refused = await scene.cmd("draw", "ann")
-        assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
-        tally = (await bot.store.stats(scene.guild.id)).tallies[0]
-        assert (tally.games, tally.losses, tally.difficulty) == (1, 1, "custom")
+@pytest.mark.scene(names=("ann", "bob"), time_scale=120)  # one game minute is half a second
+async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", minutes=1)
+    lost = await fake_discord.wait_for(
+        lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
+    )
+    assert lost
+    await bot.outbox.drain()
+    board = scene.board(table)
+    assert "ran out of time" in text_of(board) and "10 seconds left" in text_of(board)
+    assert board.embeds[0]["color"] == render.LOSS_COLOUR
+    refused = await scene.cmd("draw", "ann")
+    assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
+    tally = (await bot.store.stats(scene.guild.id)).tallies[0]
+    assert (tally.games, tally.losses, tally.difficulty) == (1, 1, "custom")
 
 
-async def test_each_warning_comes_once_and_in_order(fake_discord, make_bot):
-    bot = make_bot(time_scale=240)  # six game minutes are a second and a half
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", minutes=6)
-        await fake_discord.wait_for(
-            lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
-        )
-        await bot.outbox.drain()
-        # On the board (its last actions), not as messages of their own.
-        assert not [m for m in scene.public() if "left** before Apophis" in m.content]
-        board = text_of(scene.board(table))
-        warnings = [line for line in board.split("\n") if "left** before Apophis" in line]
-        assert [w.split("**")[1] for w in warnings] == [
-            "5 minutes left",
-            "1 minute left",
-            "10 seconds left",
-        ]
-        history = scene.board(table).history
-        urgent = [v for v in history if v.embeds and v.embeds[0]["color"] == render.URGENT_COLOUR]
-        assert urgent  # the board turned urgent in the last minute
+@pytest.mark.scene(names=("ann",), time_scale=240)  # six game minutes are a second and a half
+async def test_each_warning_comes_once_and_in_order(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", minutes=6)
+    await fake_discord.wait_for(
+        lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
+    )
+    await bot.outbox.drain()
+    # On the board (its last actions), not as messages of their own.
+    assert not [m for m in scene.public() if "left** before Apophis" in m.content]
+    board = text_of(scene.board(table))
+    warnings = [line for line in board.split("\n") if "left** before Apophis" in line]
+    assert [w.split("**")[1] for w in warnings] == [
+        "5 minutes left",
+        "1 minute left",
+        "10 seconds left",
+    ]
+    history = scene.board(table).history
+    urgent = [v for v in history if v.embeds and v.embeds[0]["color"] == render.URGENT_COLOUR]
+    assert urgent  # the board turned urgent in the last minute
 
 
 async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, make_bot):
@@ -192,53 +188,50 @@ async def test_players_whose_dms_are_closed_are_pointed_to_hand(fake_discord, ma
         scene.assert_no_cards_in_public()
 
 
-async def test_out_of_turn_and_outsiders_are_refused_politely(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C", "4D", "2H"], ["5S", "6S", "7S", "8S"]])
-        before = table.game.save()
-        for user, command, expected in [
-            ("bob", "draw", "It is not your turn."),
-            ("cid", "draw", "You are not playing in this game."),
-            ("cid", "hand", "You are not playing in this game"),
-            ("bob", "scrap", "It is not your turn."),
-        ]:
-            reply = await scene.cmd(command, user)
-            assert reply.ephemeral, (command, user)
-            assert expected in reply.response_data["content"]
-        reply = await scene.cmd("build", "ann", colour="red", size="large")
-        assert reply.ephemeral and "costs 3 hearts ♥; you have 1" in reply.response_data["content"]
-        reply = await scene.cmd("launch", "ann", cards="7Z")
-        assert reply.ephemeral and "could not read" in reply.response_data["content"]
-        reply = await scene.cmd("apophis start", "ann")
-        assert reply.ephemeral and "already started" in reply.response_data["content"]
-        assert table.game.save() == before and table.version == 0
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_out_of_turn_and_outsiders_are_refused_politely(scene):
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C", "4D", "2H"], ["5S", "6S", "7S", "8S"]])
+    before = table.game.save()
+    for user, command, expected in [
+        ("bob", "draw", "It is not your turn."),
+        ("cid", "draw", "You are not playing in this game."),
+        ("cid", "hand", "You are not playing in this game"),
+        ("bob", "scrap", "It is not your turn."),
+    ]:
+        reply = await scene.cmd(command, user)
+        assert reply.ephemeral, (command, user)
+        assert expected in reply.response_data["content"]
+    reply = await scene.cmd("build", "ann", colour="red", size="large")
+    assert reply.ephemeral and "costs 3 hearts ♥; you have 1" in reply.response_data["content"]
+    reply = await scene.cmd("launch", "ann", cards="7Z")
+    assert reply.ephemeral and "could not read" in reply.response_data["content"]
+    reply = await scene.cmd("apophis start", "ann")
+    assert reply.ephemeral and "already started" in reply.response_data["content"]
+    assert table.game.save() == before and table.version == 0
 
 
-async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_discord, make_bot):
-    bot = make_bot(time_scale=20)  # 10 game seconds are half a second
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
-        reply = await scene.cmd("draw", "ann")
-        assert "You drew 4♣" in text_of(reply.message)
-        assert "The discard pile is being shuffled" in text_of(reply.message)
-        await bot.outbox.drain()
-        assert re.search(r"Shuffling a new deck, (10|[1-9]) s\.", text_of(scene.board()))
-        assert "shuffling 45 discarded cards into a new deck (10 s)" in text_of(scene.board())
-        refused = await scene.cmd("draw", "bob")
-        assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
-        assert len(table.game.hands[0]) == 2  # the second card waits for the new deck
-        (dm,) = await fake_discord.wait_for(  # one DM, edited when the second card comes
-            lambda: [m for m in fake_discord.dms(scene["ann"]) if "(3 cards)" in m.content]
-        )
-        waited = (dm.edited_at - reply.message.created_at).total_seconds()
-        assert waited >= 10 / 20 - 0.05
-        assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
-        assert len(table.game.deck) == 44 and not table.game.discard_pile
-        # The board says the new deck is ready as soon as it is (no "Shuffling" left over).
-        board = await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board()))
-        assert board and "Shuffling a new deck" not in text_of(scene.board())
+@pytest.mark.scene(names=("ann", "bob"), time_scale=20)  # 10 game seconds are half a second
+async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
+    reply = await scene.cmd("draw", "ann")
+    assert "You drew 4♣" in text_of(reply.message)
+    assert "The discard pile is being shuffled" in text_of(reply.message)
+    await bot.outbox.drain()
+    assert re.search(r"Shuffling a new deck, (10|[1-9]) s\.", text_of(scene.board()))
+    assert "shuffling 45 discarded cards into a new deck (10 s)" in text_of(scene.board())
+    refused = await scene.cmd("draw", "bob")
+    assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
+    assert len(table.game.hands[0]) == 2  # the second card waits for the new deck
+    (dm,) = await fake_discord.wait_for(  # one DM, edited when the second card comes
+        lambda: [m for m in fake_discord.dms(scene["ann"]) if "(3 cards)" in m.content]
+    )
+    waited = (dm.edited_at - reply.message.created_at).total_seconds()
+    assert waited >= 10 / 20 - 0.05
+    assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
+    assert len(table.game.deck) == 44 and not table.game.discard_pile
+    # The board says the new deck is ready as soon as it is (no "Shuffling" left over).
+    board = await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board()))
+    assert board and "Shuffling a new deck" not in text_of(scene.board())

@@ -12,7 +12,7 @@ import gc
 import discord
 import pytest
 
-from tests.bot.helpers import Scene, bot_state
+from tests.bot.helpers import bot_state
 
 pytestmark = pytest.mark.e2e
 
@@ -21,24 +21,23 @@ def alive(kind: type) -> int:
     return sum(1 for thing in gc.get_objects() if type(thing) is kind)
 
 
-async def test_interactions_leave_no_cycles(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C", "10C"])
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_interactions_leave_no_cycles(scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C", "10C"])
+    await bot.outbox.drain()
+    gc.collect()
+    gc.disable()
+    try:
+        before = alive(discord.Interaction)
+        panel = (await scene.click(scene.board(), "build", "ann")).message
+        await scene.press(panel, "build:green.1", "ann")
+        await scene.click(scene.board(), "hand", "bob")
+        await scene.cmd("draw", "bob")
+        await scene.cmd("hand", "ann")
         await bot.outbox.drain()
-        gc.collect()
-        gc.disable()
-        try:
-            before = alive(discord.Interaction)
-            panel = (await scene.click(scene.board(), "build", "ann")).message
-            await scene.press(panel, "build:green.1", "ann")
-            await scene.click(scene.board(), "hand", "bob")
-            await scene.cmd("draw", "bob")
-            await scene.cmd("hand", "ann")
-            await bot.outbox.drain()
-            await bot_state(lambda: table.version == 2)
-            await bot_state(lambda: alive(discord.Interaction) <= before)
-        finally:
-            gc.enable()
+        await bot_state(lambda: table.version == 2)
+        await bot_state(lambda: alive(discord.Interaction) <= before)
+    finally:
+        gc.enable()

@@ -7,35 +7,33 @@ import pytest
 
 from bot.views.hints import decision_text
 from engine.crew import decide
-from tests.bot.helpers import Scene, enabled, text_of
+from tests.bot.helpers import enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_a_hint_is_private_changes_nothing_and_can_be_followed(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
-        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
-        public_before, version = len(scene.public()), table.version
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_hint_is_private_changes_nothing_and_can_be_followed(scene):
+    table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+    scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
+    public_before, version = len(scene.public()), table.version
 
-        reply = await scene.cmd("hint", "ann")
-        assert reply.ephemeral
-        text = text_of(reply.message)
-        decision = decide(table.game.view_for(scene["ann"].user.id), 600)
-        assert text == f"💡 {decision_text(decision, 'en', 'suits')}"
-        assert text.startswith("💡 Build the large red section") and decision.reason == "build"
-        assert table.version == version and len(scene.public()) == public_before
+    reply = await scene.cmd("hint", "ann")
+    assert reply.ephemeral
+    text = text_of(reply.message)
+    decision = decide(table.game.view_for(scene["ann"].user.id), 600)
+    assert text == f"💡 {decision_text(decision, 'en', 'suits')}"
+    assert text.startswith("💡 Build the large red section") and decision.reason == "build"
+    assert table.version == version and len(scene.public()) == public_before
 
-        reply = await scene.cmd("hint", "bob")
-        assert reply.ephemeral and "not your turn" in text_of(reply.message)
+    reply = await scene.cmd("hint", "bob")
+    assert reply.ephemeral and "not your turn" in text_of(reply.message)
 
-        await scene.cmd("build", "ann", colour="red", size="large")  # as hinted
-        assert [s.value for s, _ in table.game.rocket] == ["red"]
-        reply = await scene.cmd("hint", "bob")
-        assert reply.ephemeral and text_of(reply.message).startswith("💡 ")
-        scene.assert_no_cards_in_public()
+    await scene.cmd("build", "ann", colour="red", size="large")  # as hinted
+    assert [s.value for s, _ in table.game.rocket] == ["red"]
+    reply = await scene.cmd("hint", "bob")
+    assert reply.ephemeral and text_of(reply.message).startswith("💡 ")
+    scene.assert_no_cards_in_public()
 
 
 #: Ann's hint on Bob's large red, then Bob's once she built the medium blue.
@@ -57,121 +55,108 @@ PLAN_HINTS = {
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-async def test_a_hint_names_the_plan_what_the_team_has_and_what_the_move_adds(
-    fake_discord, make_bot, language
-):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
-        for name in ("ann", "bob"):
-            scene[name].user.locale = language
-        bob = scene.id("bob")
-        scene.arrange(
-            rocket=[("red", 3)],
-            builders=[bob],
-            hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
-        )
-        reply = await scene.cmd("hint", "ann")
-        assert text_of(reply.message) == PLAN_HINTS[language][0]
-        await scene.cmd("build", "ann", colour="blue", size="medium")  # as hinted
-        assert table.game.builders == [bob, scene.id("ann")]
-        reply = await scene.cmd("hint", "bob")
-        assert text_of(reply.message) == PLAN_HINTS[language][1]
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_hint_names_the_plan_what_the_team_has_and_what_the_move_adds(scene, language):
+    table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+    for name in ("ann", "bob"):
+        scene[name].user.locale = language
+    bob = scene.id("bob")
+    scene.arrange(
+        rocket=[("red", 3)],
+        builders=[bob],
+        hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
+    )
+    reply = await scene.cmd("hint", "ann")
+    assert text_of(reply.message) == PLAN_HINTS[language][0]
+    await scene.cmd("build", "ann", colour="blue", size="medium")  # as hinted
+    assert table.game.builders == [bob, scene.id("ann")]
+    reply = await scene.cmd("hint", "bob")
+    assert text_of(reply.message) == PLAN_HINTS[language][1]
 
 
-async def test_a_hint_outside_a_game_is_refused_politely(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        reply = await scene.cmd("hint", "ann")
-        assert reply.ephemeral and "no apophis game" in text_of(reply.message).lower()
-        await scene.new_game("ann", difficulty="medium")
-        reply = await scene.cmd("hint", "bob")
-        assert reply.ephemeral and "not playing" in text_of(reply.message)
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_hint_outside_a_game_is_refused_politely(scene):
+    reply = await scene.cmd("hint", "ann")
+    assert reply.ephemeral and "no apophis game" in text_of(reply.message).lower()
+    await scene.new_game("ann", difficulty="medium")
+    reply = await scene.cmd("hint", "bob")
+    assert reply.ephemeral and "not playing" in text_of(reply.message)
 
 
 # ------------------------------------------------------------ the panel's Hint button
 
 
-async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
-        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
-        ann, bob = await scene.panel("ann"), await scene.panel("bob")
-        assert enabled(ann, "hint") and not enabled(bob, "hint")  # nothing to advise bob
-        private = len(scene.private_to("ann")), len(scene.private_to("bob"))
-        public, version = len(scene.public()), table.version
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+    scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
+    ann, bob = await scene.panel("ann"), await scene.panel("bob")
+    assert enabled(ann, "hint") and not enabled(bob, "hint")  # nothing to advise bob
+    private = len(scene.private_to("ann")), len(scene.private_to("bob"))
+    public, version = len(scene.public()), table.version
 
-        hinted = await scene.press(ann, "hint", "ann")
-        assert hinted.response_type == 7 and hinted.message.id == ann.id  # the panel, updated
-        decision = decide(table.game.view_for(scene.id("ann")), 600)
-        assert ann.content == f"💡 {decision_text(decision, 'en', 'suits')}"
-        assert ann.content.startswith("💡 Build the large red section") and "\n" not in ann.content
-        assert "Your hand (5 cards)" in text_of(ann) and enabled(ann, "build:red.3")
-        assert table.version == version and len(scene.public()) == public
-        assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
+    hinted = await scene.press(ann, "hint", "ann")
+    assert hinted.response_type == 7 and hinted.message.id == ann.id  # the panel, updated
+    decision = decide(table.game.view_for(scene.id("ann")), 600)
+    assert ann.content == f"💡 {decision_text(decision, 'en', 'suits')}"
+    assert ann.content.startswith("💡 Build the large red section") and "\n" not in ann.content
+    assert "Your hand (5 cards)" in text_of(ann) and enabled(ann, "build:red.3")
+    assert table.version == version and len(scene.public()) == public
+    assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
 
-        await scene.press(ann, "build", "ann", arg="red.3")  # as hinted: the hint gives way
-        assert "💡" not in ann.content and table.game.active_player == scene.id("bob")
-        assert not enabled(ann, "hint")
-        await bot.outbox.drain()
-        assert enabled(bob, "hint")  # his panel, refreshed when his turn came
-        await scene.press(bob, "hint", "bob")
-        assert bob.content.startswith("💡 ")
-        scene.assert_no_cards_in_public()
-
-
-async def test_the_hint_button_advises_a_discard_in_french(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob", difficulty="medium", rules="advanced")
-        scene["ann"].user.locale = "fr"  # her Discord speaks French from now on
-        scene.arrange(
-            hands=[["2C", "3C", "4C", "5H", "6H"], ["2D"]], deck=["7S", "8S", "9S", "10S"]
-        )
-        ann = await scene.panel("ann")
-        await scene.press(ann, "draw", "ann")  # 7 cards: a discard is due
-        assert table.game.phase.value == "discard" and enabled(ann, "hint")
-        await scene.press(ann, "hint", "ann")
-        decision = decide(table.game.view_for(scene.id("ann")), 600)
-        assert decision.reason == "discard"
-        assert ann.content == f"💡 {decision_text(decision, 'fr', 'suits')}"
-        assert ann.content.startswith("💡 Défaussez ") and "Indice" in str(ann.components)
-        assert table.game.phase.value == "discard"  # a hint changes nothing
+    await scene.press(ann, "build", "ann", arg="red.3")  # as hinted: the hint gives way
+    assert "💡" not in ann.content and table.game.active_player == scene.id("bob")
+    assert not enabled(ann, "hint")
+    await bot.outbox.drain()
+    assert enabled(bob, "hint")  # his panel, refreshed when his turn came
+    await scene.press(bob, "hint", "bob")
+    assert bob.content.startswith("💡 ")
+    scene.assert_no_cards_in_public()
 
 
-async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, make_bot):
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_hint_button_advises_a_discard_in_french(scene):
+    table = await scene.new_game("ann", "bob", difficulty="medium", rules="advanced")
+    scene["ann"].user.locale = "fr"  # her Discord speaks French from now on
+    scene.arrange(hands=[["2C", "3C", "4C", "5H", "6H"], ["2D"]], deck=["7S", "8S", "9S", "10S"])
+    ann = await scene.panel("ann")
+    await scene.press(ann, "draw", "ann")  # 7 cards: a discard is due
+    assert table.game.phase.value == "discard" and enabled(ann, "hint")
+    await scene.press(ann, "hint", "ann")
+    decision = decide(table.game.view_for(scene.id("ann")), 600)
+    assert decision.reason == "discard"
+    assert ann.content == f"💡 {decision_text(decision, 'fr', 'suits')}"
+    assert ann.content.startswith("💡 Défaussez ") and "Indice" in str(ann.components)
+    assert table.game.phase.value == "discard"  # a hint changes nothing
+
+
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, scene):
     """Forged ids (an argument, another channel's game) are refused with the others in
     test_faults; here, what is not forged in its form but still wrong."""
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        ann = await scene.panel("ann")
-        await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale
-        while table.game.phase.value == "discard":
-            await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
+    table = await scene.new_game("ann", "bob")
+    ann = await scene.panel("ann")
+    await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale
+    while table.game.phase.value == "discard":
+        await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
 
-        async def forge(message, user, custom_id):
-            sent = await fake_discord.click(message, custom_id, user=scene[user], forged=True)
-            return await sent.wait_response()
+    async def forge(message, user, custom_id):
+        sent = await fake_discord.click(message, custom_id, user=scene[user], forged=True)
+        return await sent.wait_response()
 
-        stale = await forge(ann, "ann", f"apo:h:{table.id}:0:hint")
-        assert stale.response_type == 7 and stale.message.id == ann.id
-        assert ann.content == "The game moved on since: here is your hand now."
-        now = table.version
-        reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
-        assert reply.ephemeral and "does not belong" in text_of(reply.message)  # not a panel
-        told = (await scene.cmd("hand", "cid")).message  # his own private answer
-        reply = await forge(told, "cid", f"apo:h:{table.id}:{now}:hint")
-        assert reply.ephemeral and "not playing" in text_of(reply.message)
-        # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
-        assert table.game.active_player == scene.id("bob")
-        reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
-        assert reply.response_type == 7
-        assert ann.content == "It is not your turn: ask again when it is."
-        assert table.version == now
+    stale = await forge(ann, "ann", f"apo:h:{table.id}:0:hint")
+    assert stale.response_type == 7 and stale.message.id == ann.id
+    assert ann.content == "The game moved on since: here is your hand now."
+    now = table.version
+    reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
+    assert reply.ephemeral and "does not belong" in text_of(reply.message)  # not a panel
+    told = (await scene.cmd("hand", "cid")).message  # his own private answer
+    reply = await forge(told, "cid", f"apo:h:{table.id}:{now}:hint")
+    assert reply.ephemeral and "not playing" in text_of(reply.message)
+    # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
+    assert table.game.active_player == scene.id("bob")
+    reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
+    assert reply.response_type == 7
+    assert ann.content == "It is not your turn: ask again when it is."
+    assert table.version == now

@@ -88,38 +88,35 @@ async def test_host_skips_a_turn_and_kicks_a_player(fake_discord, make_bot):
         scene.assert_no_cards_in_public()
 
 
-async def test_lobby_leave_join_limits_and_a_second_game_refused(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid", "dee", "eve"))
-    async with fake_discord.connected(bot):
-        await scene.cmd("apophis new", "ann")
-        second = await scene.cmd("apophis new", "bob")
-        assert second.ephemeral and "already has a lobby" in second.response_data["content"]
-        for name in ("bob", "cid", "dee"):
-            assert "You joined" in (await scene.cmd("apophis join", name)).response_data["content"]
-        full = await scene.cmd("apophis join", "eve")
-        assert full.ephemeral and "full" in full.response_data["content"]
-        again = await scene.cmd("apophis join", "bob")
-        assert again.ephemeral and "already in this game" in again.response_data["content"]
-        host = await scene.cmd("apophis leave", "ann")
-        assert host.ephemeral and "host cannot leave" in host.response_data["content"]
-        assert "You left" in (await scene.cmd("apophis leave", "dee")).response_data["content"]
-        assert "You joined" in (await scene.cmd("apophis join", "eve")).response_data["content"]
-        not_host = await scene.cmd("apophis start", "bob")
-        assert not_host.ephemeral and "Only the host" in not_host.response_data["content"]
-        assert scene.live().seats == [scene.id(n) for n in ("ann", "bob", "cid", "eve")]
-        await bot.outbox.drain()
-        lobby = scene.board()
-        assert "Players (4/4)" in str(lobby.embeds)
+@pytest.mark.scene(names=("ann", "bob", "cid", "dee", "eve"))
+async def test_lobby_leave_join_limits_and_a_second_game_refused(scene):
+    bot = scene.bot
+    await scene.cmd("apophis new", "ann")
+    second = await scene.cmd("apophis new", "bob")
+    assert second.ephemeral and "already has a lobby" in second.response_data["content"]
+    for name in ("bob", "cid", "dee"):
+        assert "You joined" in (await scene.cmd("apophis join", name)).response_data["content"]
+    full = await scene.cmd("apophis join", "eve")
+    assert full.ephemeral and "full" in full.response_data["content"]
+    again = await scene.cmd("apophis join", "bob")
+    assert again.ephemeral and "already in this game" in again.response_data["content"]
+    host = await scene.cmd("apophis leave", "ann")
+    assert host.ephemeral and "host cannot leave" in host.response_data["content"]
+    assert "You left" in (await scene.cmd("apophis leave", "dee")).response_data["content"]
+    assert "You joined" in (await scene.cmd("apophis join", "eve")).response_data["content"]
+    not_host = await scene.cmd("apophis start", "bob")
+    assert not_host.ephemeral and "Only the host" in not_host.response_data["content"]
+    assert scene.live().seats == [scene.id(n) for n in ("ann", "bob", "cid", "eve")]
+    await bot.outbox.drain()
+    lobby = scene.board()
+    assert "Players (4/4)" in str(lobby.embeds)
 
 
-async def test_closing_a_lobby_is_not_called_ending_a_game(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        await scene.cmd("apophis new", "ann")
-        table = scene.live()
-        closed = await scene.cmd("apophis end", "ann")
-        text = closed.response_data["content"]
-        assert "closed the lobby" in text and "abandoned" not in text and "ended" not in text
-        assert not table.open
+@pytest.mark.scene(names=("ann",))
+async def test_closing_a_lobby_is_not_called_ending_a_game(scene):
+    await scene.cmd("apophis new", "ann")
+    table = scene.live()
+    closed = await scene.cmd("apophis end", "ann")
+    text = closed.response_data["content"]
+    assert "closed the lobby" in text and "abandoned" not in text and "ended" not in text
+    assert not table.open

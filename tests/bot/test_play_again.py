@@ -57,24 +57,23 @@ async def test_play_again_invites_everyone_back_to_their_seats(fake_discord, mak
         assert text_of(final) == text_of(scene.board(old))  # the old final board stays
 
 
-async def test_a_stale_play_again_says_why_and_does_nothing(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "eve"))
-    async with fake_discord.connected(bot):
-        old = await finished(scene, "ann", "bob")
-        final = scene.board(old)
-        refused = await scene.click(final, "again", "eve")  # she did not play it
-        assert refused.ephemeral and "Only those who played this game" in content(refused)
-        assert scene.channel.id not in bot.service.by_channel
-        await scene.click(final, "again", "ann")
-        lobby = scene.live()
-        busy = await scene.click(final, "again", "bob")  # a lobby is open: nothing more
-        assert busy.ephemeral and f"already has a lobby (game #{lobby.id})" in content(busy)
-        assert scene.live() is lobby and lobby.seats == [scene.id("ann")]
-        await scene.cmd("apophis end", "ann")  # the channel is free, but its latest game...
-        stale = await scene.click(final, "again", "bob")  # ...is the closed lobby
-        assert stale.ephemeral and "not the channel's latest game" in content(stale)
-        assert scene.channel.id not in bot.service.by_channel
+@pytest.mark.scene(names=("ann", "bob", "eve"))
+async def test_a_stale_play_again_says_why_and_does_nothing(scene):
+    bot = scene.bot
+    old = await finished(scene, "ann", "bob")
+    final = scene.board(old)
+    refused = await scene.click(final, "again", "eve")  # she did not play it
+    assert refused.ephemeral and "Only those who played this game" in content(refused)
+    assert scene.channel.id not in bot.service.by_channel
+    await scene.click(final, "again", "ann")
+    lobby = scene.live()
+    busy = await scene.click(final, "again", "bob")  # a lobby is open: nothing more
+    assert busy.ephemeral and f"already has a lobby (game #{lobby.id})" in content(busy)
+    assert scene.live() is lobby and lobby.seats == [scene.id("ann")]
+    await scene.cmd("apophis end", "ann")  # the channel is free, but its latest game...
+    stale = await scene.click(final, "again", "bob")  # ...is the closed lobby
+    assert stale.ephemeral and "not the channel's latest game" in content(stale)
+    assert scene.channel.id not in bot.service.by_channel
 
 
 async def test_invitations_survive_a_restart(fake_discord, make_bot):

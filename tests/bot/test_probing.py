@@ -84,66 +84,63 @@ async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
 # ------------------------------------------------------------- 2. hosting and crewmates
 
 
-async def test_hosting_passes_to_the_next_person_never_to_a_crewmate(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        lobby = await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
-        await scene.click(lobby, "join", "bob")
-        table = scene.live()
-        assert table.seats == [scene.id("ann"), -1, scene.id("bob")]
-        await scene.cmd("apophis start", "ann", first=scene["ann"])
-        left = await scene.cmd("apophis leave", "ann")
-        assert "Robot 1 is the host" not in text_of(left.message)
-        assert f"<@{scene.id('bob')}> is the host now" in text_of(left.message)
-        assert table.host_id == scene.id("bob")
-        assert (await bot.store.get_game(table.id)).host_id == scene.id("bob")
-        assert not (await scene.cmd("apophis skip", "bob")).ephemeral
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_hosting_passes_to_the_next_person_never_to_a_crewmate(scene):
+    bot = scene.bot
+    lobby = await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
+    await scene.click(lobby, "join", "bob")
+    table = scene.live()
+    assert table.seats == [scene.id("ann"), -1, scene.id("bob")]
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    left = await scene.cmd("apophis leave", "ann")
+    assert "Robot 1 is the host" not in text_of(left.message)
+    assert f"<@{scene.id('bob')}> is the host now" in text_of(left.message)
+    assert table.host_id == scene.id("bob")
+    assert (await bot.store.get_game(table.id)).host_id == scene.id("bob")
+    assert not (await scene.cmd("apophis skip", "bob")).ephemeral
 
 
-async def test_with_only_crewmates_left_nobody_is_made_host(fake_discord, make_bot):
-    bot = make_bot(time_scale=50)
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
-        await scene.cmd("apophis start", "ann", first=scene["ann"])
-        table = scene.live()
-        left = await scene.cmd("apophis leave", "ann")
-        assert "is the host now" not in text_of(left.message)
-        await bot_state(lambda: table.status == "abandoned")
-        assert not [line for line in table.recent if "is the host now" in line]
-        assert table.host_id == scene.id("ann")  # no crewmate was made host
-        assert (await bot.store.get_game(table.id)).host_id == scene.id("ann")
+@pytest.mark.scene(names=("ann",), time_scale=50)
+async def test_with_only_crewmates_left_nobody_is_made_host(scene):
+    bot = scene.bot
+    await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    left = await scene.cmd("apophis leave", "ann")
+    assert "is the host now" not in text_of(left.message)
+    await bot_state(lambda: table.status == "abandoned")
+    assert not [line for line in table.recent if "is the host now" in line]
+    assert table.host_id == scene.id("ann")  # no crewmate was made host
+    assert (await bot.store.get_game(table.id)).host_id == scene.id("ann")
 
 
 # ------------------------------------------------------- 3. clicks queued behind a busy game
 
 
+@pytest.mark.scene(names=("ann", "bob"))
 async def test_clicks_on_a_busy_game_are_all_answered_in_time_and_nothing_is_done_twice(
-    fake_discord, make_bot, database
+    fake_discord, scene, database
 ):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C"], ["3C"]])
-        await bot.outbox.drain()
-        board = scene.board()
-        draw = button_id(board, "draw")
-        with write_lock_held(database):  # another process holds the database...
-            sent = []
-            for _ in range(4):  # ...while four Draw clicks arrive 50 ms apart
-                sent.append(await fake_discord.click(board, draw, user=scene["ann"]))
-                await asyncio.sleep(0.05)
-            sent.append(
-                await fake_discord.invoke("apophis skip", user=scene["ann"], channel=scene.channel)
-            )
-            # The fake fails the test if any answer comes after Discord's 3 seconds.
-            replies = [await interaction.wait_response() for interaction in sent]
-        assert all(reply.ephemeral and "busy" in text_of(reply.message) for reply in replies)
-        assert table.version == 0 and (await bot.store.get_game(table.id)).version == 0
-        assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
-        assert (await bot.store.get_game(table.id)).version == 1  # once
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["3C"]])
+    await bot.outbox.drain()
+    board = scene.board()
+    draw = button_id(board, "draw")
+    with write_lock_held(database):  # another process holds the database...
+        sent = []
+        for _ in range(4):  # ...while four Draw clicks arrive 50 ms apart
+            sent.append(await fake_discord.click(board, draw, user=scene["ann"]))
+            await asyncio.sleep(0.05)
+        sent.append(
+            await fake_discord.invoke("apophis skip", user=scene["ann"], channel=scene.channel)
+        )
+        # The fake fails the test if any answer comes after Discord's 3 seconds.
+        replies = [await interaction.wait_response() for interaction in sent]
+    assert all(reply.ephemeral and "busy" in text_of(reply.message) for reply in replies)
+    assert table.version == 0 and (await bot.store.get_game(table.id)).version == 0
+    assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
+    assert (await bot.store.get_game(table.id)).version == 1  # once
 
 
 # ------------------------------------------------------------------- 7. the card reader
@@ -166,16 +163,14 @@ async def test_letters_that_fold_to_suit_words_are_read_or_refused_politely(
     assert "KeyError" not in caplog.text
 
 
-async def test_the_bots_own_notation_is_read(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["10C", "2H", "3D"], ["4C"]], rocket=[("green", 1)])
-        reply = await scene.cmd("launch", "ann", cards="🟩 clubs: 10♣︎")  # as a hand shows it
-        assert "could not read" not in text_of(reply.message)
-        await bot_state(lambda: table.version == 1)
-        assert [c.value for c in table.game.public_view().sequence] == ["green"]
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_bots_own_notation_is_read(scene):
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["10C", "2H", "3D"], ["4C"]], rocket=[("green", 1)])
+    reply = await scene.cmd("launch", "ann", cards="🟩 clubs: 10♣︎")  # as a hand shows it
+    assert "could not read" not in text_of(reply.message)
+    await bot_state(lambda: table.version == 1)
+    assert [c.value for c in table.game.public_view().sequence] == ["green"]
 
 
 # -------------------------------------------------- 4. SIGTERM while Discord is unreachable

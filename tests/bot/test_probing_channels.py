@@ -244,33 +244,32 @@ ATTACH_FILES = discord.Permissions(attach_files=True).value
 NO_FILES = "Give me **Attach Files** here"
 
 
+@pytest.mark.scene(names=("ann", "bob"))
 async def test_without_attach_files_the_board_is_in_words_and_the_channel_told_once(
-    fake_discord, make_bot
+    fake_discord, scene
 ):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        await fake_discord.set_permissions(scene.channel, fake_discord.world.bot, deny=ATTACH_FILES)
-        table = await scene.new_game("ann", "bob", difficulty="beginner")
-        for _ in range(3):
-            player = "ann" if table.game.active_player == scene.id("ann") else "bob"
-            await scene.cmd("draw", player)
-            if table.game.pending:  # over the hand limit: the lowest cards go
-                hand = table.game.hands[table.game.players.index(scene.id(player))]
-                await scene.cmd("discard", player, cards=" ".join(hand[5:]))
-        await bot.outbox.drain()
-        board = scene.board(table)
-        # The whole table in words, no picture; every request the bot made went through.
-        assert board.attachments == [] and "image" not in board.embeds[0]
-        assert "Apophis" in [f["name"] for f in board.embeds[0]["fields"]]
-        assert not refused(fake_discord, scene.channel)
-        told = [m for m in scene.public() if NO_FILES in m.content]
-        assert len(told) == 1  # once, however many boards were drawn
-        # Given Attach Files back, the next move brings the picture back.
-        await fake_discord.set_permissions(scene.channel, fake_discord.world.bot)
+    bot = scene.bot
+    await fake_discord.set_permissions(scene.channel, fake_discord.world.bot, deny=ATTACH_FILES)
+    table = await scene.new_game("ann", "bob", difficulty="beginner")
+    for _ in range(3):
         player = "ann" if table.game.active_player == scene.id("ann") else "bob"
         await scene.cmd("draw", player)
-        await bot.outbox.drain()
-        (picture,) = scene.board(table).attachments
-        assert picture.filename.startswith("apophis-board-")
-        assert len([m for m in scene.public() if NO_FILES in m.content]) == 1
+        if table.game.pending:  # over the hand limit: the lowest cards go
+            hand = table.game.hands[table.game.players.index(scene.id(player))]
+            await scene.cmd("discard", player, cards=" ".join(hand[5:]))
+    await bot.outbox.drain()
+    board = scene.board(table)
+    # The whole table in words, no picture; every request the bot made went through.
+    assert board.attachments == [] and "image" not in board.embeds[0]
+    assert "Apophis" in [f["name"] for f in board.embeds[0]["fields"]]
+    assert not refused(fake_discord, scene.channel)
+    told = [m for m in scene.public() if NO_FILES in m.content]
+    assert len(told) == 1  # once, however many boards were drawn
+    # Given Attach Files back, the next move brings the picture back.
+    await fake_discord.set_permissions(scene.channel, fake_discord.world.bot)
+    player = "ann" if table.game.active_player == scene.id("ann") else "bob"
+    await scene.cmd("draw", player)
+    await bot.outbox.drain()
+    (picture,) = scene.board(table).attachments
+    assert picture.filename.startswith("apophis-board-")
+    assert len([m for m in scene.public() if NO_FILES in m.content]) == 1

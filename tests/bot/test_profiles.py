@@ -25,30 +25,28 @@ async def win_a_game(scene: Scene, *players: str) -> None:
     assert not table.open
 
 
-async def test_profiles_and_the_leaderboard_in_english(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        none = await scene.cmd("apophis profile", "ann")
-        assert none.ephemeral and "You have not finished a game on this server yet" in content(none)
-        board = await scene.cmd("apophis leaderboard", "ann")
-        assert board.ephemeral and "No team of people has won here yet" in text_of(board.message)
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_profiles_and_the_leaderboard_in_english(scene):
+    none = await scene.cmd("apophis profile", "ann")
+    assert none.ephemeral and "You have not finished a game on this server yet" in content(none)
+    board = await scene.cmd("apophis leaderboard", "ann")
+    assert board.ephemeral and "No team of people has won here yet" in text_of(board.message)
 
-        await win_a_game(scene, "ann", "bob")
-        mine = await scene.cmd("apophis profile", "ann")
-        text = text_of(mine.message)
-        assert mine.ephemeral and f"<@{scene.id('ann')}>'s games on this server" in text
-        assert "All-human teams: 1 game — 1 won" in text
-        assert "**Basic rules**: Medium 1/1" in text
-        assert "1 launch — 1 hit on Apophis, 1 damage dealt" in text
-        assert "Fastest win: 0:" in text and "(basic rules, medium, 2 players)" in text
-        bobs = text_of((await scene.cmd("apophis profile", "ann", player=scene["bob"])).message)
-        assert f"<@{scene.id('bob')}>'s games" in bobs and "0 launches — 0 hits on Apophis" in bobs
+    await win_a_game(scene, "ann", "bob")
+    mine = await scene.cmd("apophis profile", "ann")
+    text = text_of(mine.message)
+    assert mine.ephemeral and f"<@{scene.id('ann')}>'s games on this server" in text
+    assert "All-human teams: 1 game — 1 won" in text
+    assert "**Basic rules**: Medium 1/1" in text
+    assert "1 launch — 1 hit on Apophis, 1 damage dealt" in text
+    assert "Fastest win: 0:" in text and "(basic rules, medium, 2 players)" in text
+    bobs = text_of((await scene.cmd("apophis profile", "ann", player=scene["bob"])).message)
+    assert f"<@{scene.id('bob')}>'s games" in bobs and "0 launches — 0 hits on Apophis" in bobs
 
-        board = text_of((await scene.cmd("apophis leaderboard", "bob")).message)
-        assert "Fastest wins: Medium (10 min)" in board
-        assert "1. 0:0" in board and f"<@{scene.id('ann')}> and <@{scene.id('bob')}>" in board
-        assert "Nobody yet: play 5 games in all-human teams to be ranked." in board
+    board = text_of((await scene.cmd("apophis leaderboard", "bob")).message)
+    assert "Fastest wins: Medium (10 min)" in board
+    assert "1. 0:0" in board and f"<@{scene.id('ann')}> and <@{scene.id('bob')}>" in board
+    assert "Nobody yet: play 5 games in all-human teams to be ranked." in board
 
 
 async def test_another_servers_games_never_count(fake_discord, make_bot):

@@ -70,27 +70,26 @@ async def test_a_person_playing_with_a_crewmate_is_pinged_only_after_a_pause(
         await fake_discord.wait_for(lambda: second.deleted)  # the game is over: it goes
 
 
-async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        await scene.new_game("ann", "bob")
-        scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
-        first = await scene.panel("ann")  # My hand
-        bobs = await scene.panel("bob")
-        second = (await scene.click(scene.board(), "build", "ann")).message  # Build…
-        assert second.ephemeral and second.id != first.id and second.components
-        await fake_discord.wait_for(lambda: first.content == MOVED)
-        assert not first.components and not first.embeds
-        third = (await scene.cmd("draw", "ann")).message  # typed: answered with a panel
-        await fake_discord.wait_for(lambda: second.content == MOVED)
-        assert not second.components and third.components
-        await scene.press(third, "refresh", "ann")  # the live panel, updated in place
-        await bot.outbox.drain()
-        assert third.components and "Your hand" in text_of(third)
-        assert bobs.components and "Your hand" in text_of(bobs)  # another's panel: untouched
-        # Only the live panel is kept current: bob's draw redraws it alone.
-        await scene.press(bobs, "draw", "bob")
-        await bot.outbox.drain()
-        assert first.content == second.content == MOVED
-        assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scene):
+    bot = scene.bot
+    await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
+    first = await scene.panel("ann")  # My hand
+    bobs = await scene.panel("bob")
+    second = (await scene.click(scene.board(), "build", "ann")).message  # Build…
+    assert second.ephemeral and second.id != first.id and second.components
+    await fake_discord.wait_for(lambda: first.content == MOVED)
+    assert not first.components and not first.embeds
+    third = (await scene.cmd("draw", "ann")).message  # typed: answered with a panel
+    await fake_discord.wait_for(lambda: second.content == MOVED)
+    assert not second.components and third.components
+    await scene.press(third, "refresh", "ann")  # the live panel, updated in place
+    await bot.outbox.drain()
+    assert third.components and "Your hand" in text_of(third)
+    assert bobs.components and "Your hand" in text_of(bobs)  # another's panel: untouched
+    # Only the live panel is kept current: bob's draw redraws it alone.
+    await scene.press(bobs, "draw", "bob")
+    await bot.outbox.drain()
+    assert first.content == second.content == MOVED
+    assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)

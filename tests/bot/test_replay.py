@@ -182,28 +182,25 @@ async def test_stepping_through_a_replay_edits_the_message_one_move_at_a_time(
     assert not CARD.findall(texts(message))
 
 
-async def test_forged_replay_clicks_and_bad_steps_change_nothing(fake_discord, make_bot):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot)
-    async with fake_discord.connected(bot):
-        first = await played_and_lost(scene, moves=2)
-        second = await played_and_lost(scene, moves=2)
-        _, message = await replayed(scene, first.id)
-        board = scene.board(second)
+async def test_forged_replay_clicks_and_bad_steps_change_nothing(fake_discord, scene):
+    first = await played_and_lost(scene, moves=2)
+    second = await played_and_lost(scene, moves=2)
+    _, message = await replayed(scene, first.id)
+    board = scene.board(second)
 
-        async def forged(target, custom_id):
-            clicked = await fake_discord.click(target, custom_id, user=scene["bob"], forged=True)
-            return (await clicked.wait_response()).response_data["content"]
+    async def forged(target, custom_id):
+        clicked = await fake_discord.click(target, custom_id, user=scene["bob"], forged=True)
+        return (await clicked.wait_response()).response_data["content"]
 
-        before = len(message.history)
-        beyond = f"apo:r:{first.id}:{first.version + 1}:next"
-        assert "not part of this replay" in await forged(message, beyond)
-        wrong = "does not belong to this message"
-        assert wrong in await forged(message, f"apo:r:{second.id}:0:next")  # another game's
-        assert wrong in await forged(message, "apo:r:999999:0:next")  # no such game
-        assert wrong in await forged(board, f"apo:r:{second.id}:0:next")  # not a replay
-        assert "no longer work" in await forged(message, f"apo:b:{first.id}:0:draw")  # a board's
-        assert len(message.history) == before  # never edited
+    before = len(message.history)
+    beyond = f"apo:r:{first.id}:{first.version + 1}:next"
+    assert "not part of this replay" in await forged(message, beyond)
+    wrong = "does not belong to this message"
+    assert wrong in await forged(message, f"apo:r:{second.id}:0:next")  # another game's
+    assert wrong in await forged(message, "apo:r:999999:0:next")  # no such game
+    assert wrong in await forged(board, f"apo:r:{second.id}:0:next")  # not a replay
+    assert "no longer work" in await forged(message, f"apo:b:{first.id}:0:draw")  # a board's
+    assert len(message.history) == before  # never edited
 
 
 async def test_bad_game_numbers_are_refused_privately_in_the_readers_language(
@@ -290,32 +287,31 @@ def test_launch_checks_the_deal_and_the_end_are_held_longer():
     assert animation.MOVE_MS < animation.DEAL_MS < animation.LAUNCH_MS < animation.END_MS
 
 
+@pytest.mark.scene(names=("ann", "bob"))
 async def test_a_server_draws_one_replay_at_a_time_and_sends_a_kept_one_at_once(
-    fake_discord, make_bot, monkeypatch
+    fake_discord, scene, monkeypatch
 ):
-    bot = make_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
-        table = await played_and_lost(scene, moves=4)
-        cog = bot.get_cog("Apophis")
-        drawn, gate = [], asyncio.Event()
-        draw = cog.draw
+    bot = scene.bot
+    table = await played_and_lost(scene, moves=4)
+    cog = bot.get_cog("Apophis")
+    drawn, gate = [], asyncio.Event()
+    draw = cog.draw
 
-        async def slow_draw(played):  # held until the second asker has been answered
-            drawn.append(played.record.id)
-            await gate.wait()
-            return await draw(played)
+    async def slow_draw(played):  # held until the second asker has been answered
+        drawn.append(played.record.id)
+        await gate.wait()
+        return await draw(played)
 
-        monkeypatch.setattr(cog, "draw", slow_draw)
-        first = await fake_discord.invoke(
-            "apophis replay", user=scene["ann"], channel=scene.channel, game=table.id
-        )
-        await first.wait_response()
-        await bot_state(lambda: drawn == [table.id])
-        busy = await scene.cmd("apophis replay", "bob", game=table.id)
-        assert busy.ephemeral and "being drawn" in content(busy)
-        gate.set()
-        gif = (await first.wait_reply()).attachments[0].content
-        # Asked again, the replay is the one kept: sent at once, not drawn again.
-        _, again = await replayed(scene, table.id, "bob")
-        assert again.attachments[0].content == gif and drawn == [table.id]
+    monkeypatch.setattr(cog, "draw", slow_draw)
+    first = await fake_discord.invoke(
+        "apophis replay", user=scene["ann"], channel=scene.channel, game=table.id
+    )
+    await first.wait_response()
+    await bot_state(lambda: drawn == [table.id])
+    busy = await scene.cmd("apophis replay", "bob", game=table.id)
+    assert busy.ephemeral and "being drawn" in content(busy)
+    gate.set()
+    gif = (await first.wait_reply()).attachments[0].content
+    # Asked again, the replay is the one kept: sent at once, not drawn again.
+    _, again = await replayed(scene, table.id, "bob")
+    assert again.attachments[0].content == gif and drawn == [table.id]
