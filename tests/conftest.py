@@ -10,6 +10,7 @@ Hypothesis's default takes them under "ci" only (``tests.engine.helpers.examples
 """
 
 import functools
+import itertools
 import os
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -78,15 +79,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In parallel, the tests marked slow (tens of seconds each) are handed out first, one
-    between two short ones, so that they run side by side from the start and the short
-    tests fill the workers around them, rather than one of them starting last."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
+    """In parallel, each worker starts with its share of the tests marked slow (tens of
+    seconds each), so that they run side by side from the start and the short tests fill
+    in around them, rather than one of them starting last.
+
+    pytest-xdist's worksteal scheduling (pyproject's addopts) first hands each worker an
+    equal run of the collected tests, in order; idle workers then take over the end of a
+    busy one's run. The slow tests are dealt round the runs, at their heads."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
         return  # one process: the order written
     slow = [item for item in items if item.get_closest_marker("slow")]
-    short = [item for item in items if not item.get_closest_marker("slow")]
-    ordered: list[pytest.Item] = []
-    for item in slow:
-        ordered += [item, *short[:1]]
-        short = short[1:]
-    items[:] = ordered + short
+    short = iter([item for item in items if not item.get_closest_marker("slow")])
+    runs: list[list[pytest.Item]] = [slow[k::workers] for k in range(workers)]
+    left = len(items)
+    for k, run in enumerate(runs):  # as worksteal sizes them: an equal share of what is left
+        size = left // (workers - k)
+        run += itertools.islice(short, max(size - len(run), 0))
+        left -= len(run)
+    items[:] = [item for run in runs for item in run] + list(short)
