@@ -3,7 +3,9 @@
 A replay is the game played again by the engine from its seed, its start player and its
 action log (`Game.apply`, as logged actions are replayed), keeping after each move only
 what the public saw: the table's `public_view()` and the events `seen_by(None)`. No hand
-is ever read, so no card of one can reach a replay's pictures or words.
+is ever read, so no card of one can reach a replay's pictures or words. Playing it again
+(`play_again`) reads and writes nothing but its own game, so it may run in a thread; what
+it makes is the same in every language (`told` puts it in one).
 """
 
 from __future__ import annotations
@@ -131,6 +133,23 @@ def replay(record: GameRecord, actions: Sequence[LoggedAction], language: str) -
 
     UserError when the log no longer plays out to the stored result (rules changed since).
     """
+    moves = play_again(record, actions)
+    if moves is None:
+        raise UserError("replay.error.unreplayable", id=record.id)
+    return told(record, moves, language)
+
+
+def ended(record: GameRecord) -> bool:
+    """Whether the game of `record` started and has ended: one with a replay."""
+    return record.status != "active" and record.started_at is not None
+
+
+def play_again(record: GameRecord, actions: Sequence[LoggedAction]) -> tuple[Move, ...] | None:
+    """The moves of the ended game of `record`, played again from its log: the deal, then
+    the table after each logged action, as the public saw them. Touches nothing shared.
+
+    None when the log no longer plays out to the stored result (rules changed since).
+    """
     moves = []
     try:
         game = Game.new(
@@ -145,22 +164,49 @@ def replay(record: GameRecord, actions: Sequence[LoggedAction], language: str) -
             moves.append(Move(game.public_view(), tuple(e.seen_by(None) for e in events)))
     except IllegalMove as exc:
         log.warning("game %s cannot be replayed: %s", record.id, exc.code)
-        raise UserError("replay.error.unreplayable", id=record.id) from None
+        return None
     if game.outcome is None or game.outcome.value != record.outcome:
         log.warning("game %s replays to %s, not %s", record.id, game.outcome, record.outcome)
-        raise UserError("replay.error.unreplayable", id=record.id)
+        return None
+    return tuple(moves)
+
+
+def told(record: GameRecord, moves: tuple[Move, ...], language: str) -> Replay:
+    """The game of `record`, whose `moves` were played again, told in `language`."""
     table = Table.from_record(record)
     table.language = language
-    return Replay(record, table, tuple(moves))
+    return Replay(record, table, moves)
 
 
-def frames(played: Replay) -> Iterator[tuple[bytes, int]]:
-    """The animation's frames, one a step: the board picture (PNG) and how long it shows."""
+def frames(played: Replay, shown: int | None = None) -> Iterator[tuple[bytes, int]]:
+    """The animation's frames: the board picture (PNG) after each step shown, and how long
+    it shows. Every step, or at most `shown` of them (`animation.plan`): the first ones
+    and the last, the first after the gap saying which moves were skipped."""
     table, last = played.table, played.steps
-    for step, move in enumerate(played.moves):
+    language = table.language
+    for step, skipped in animation.plan(last, shown or last + 1):
+        move = played.moves[step]
         names = attachments.seat_names(table, move.view)
-        png = board_picture.draw(move.view, table.language, names)
-        yield png, animation.hold(move.events, first=step == 0, last=step == last)
+        png = board_picture.draw(move.view, language, names)
+        hold = animation.hold(move.events, first=step == 0, last=step == last)
+        if skipped is not None:
+            first, through = skipped
+            count = t(language, "replay.moves", count=through - first + 1)
+            png = animation.noted(png, f"{first}–{through}", count)
+            hold = max(hold, animation.SKIP_MS)
+        yield png, hold
+
+
+def animated(played: Replay) -> bytes:
+    """The replay's GIF, as /apophis replay posts it: every move's picture, or for the
+    longest games `animation.FRAMES` of them, the first and the last; fewer again while
+    the GIF weighs more than `animation.GIF_LIMIT` (bot.discord.cogs.replays draws it the
+    same way, its frames between the games' other work)."""
+    shown: int | None = animation.FRAMES
+    while shown is not None:
+        gif = animation.animate(frames(played, shown))
+        shown = animation.fewer(played.steps + 1, shown, len(gif))
+    return gif
 
 
 def animation_message(played: Replay, gif: bytes) -> Message:

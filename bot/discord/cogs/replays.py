@@ -8,6 +8,7 @@ Play cog, which routes every click by its custom id, to `Replays.replay_step`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -26,6 +27,7 @@ from bot.views import history
 if TYPE_CHECKING:
     from bot.game.clicks import Click
     from bot.game.service import GameService
+    from bot.store.records import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -34,19 +36,55 @@ LARGEST_NUMBER = 2**53 - 1
 NO_MENTIONS = discord.AllowedMentions.none()
 #: Replays kept once drawn, by game and language: asked again, one is sent at once.
 KEPT_REPLAYS = 8
+#: Ended games kept played again, for their ◀ ▶ (and their GIF if asked again), by the
+#: moves they hold together, the latest used kept: a move is some 1.1 KB (the public view
+#: after it and its events), so about 11 MB. A game longer than that is kept alone.
+KEPT_MOVES = 10_000
+
+
+@dataclass
+class _Played:
+    """An ended game played again (`moves` None: not one that can be: the record says why,
+    or its log no longer plays out), and its replay told in each language asked."""
+
+    record: GameRecord
+    moves: tuple[history.Move, ...] | None
+    told: dict[str, history.Replay] = field(default_factory=dict)
+
+    def replay(self, language: str) -> history.Replay:
+        assert self.moves is not None
+        found = self.told.get(language)
+        if found is None:
+            found = self.told[language] = history.told(self.record, self.moves, language)
+        return found
 
 
 @dataclass
 class _Desk:
-    """Where replays are drawn: one at a time for each server, the latest few kept."""
+    """Where replays are made: one GIF drawn at a time for each server, the latest few kept,
+    and the games played again kept, each played again once however many ask at once."""
 
     drawing: set[int] = field(default_factory=set)
     kept: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
+    played: OrderedDict[int, _Played] = field(default_factory=OrderedDict)
+    played_moves: int = 0
+    playing: dict[int, asyncio.Task[_Played]] = field(default_factory=dict)
 
     def keep(self, key: tuple[int, str], gif: bytes) -> None:
         self.kept[key] = gif
         while len(self.kept) > KEPT_REPLAYS:
             self.kept.popitem(last=False)
+
+    def keep_played(self, number: int, done: asyncio.Task[_Played]) -> None:
+        """Game `number` has been played again (or could not be): kept if it has a replay."""
+        del self.playing[number]
+        if done.cancelled() or done.exception() is not None or done.result().moves is None:
+            return
+        played = self.played[number] = done.result()
+        self.played_moves += len(played.moves or ())
+        while self.played_moves > KEPT_MOVES and len(self.played) > 1:
+            _, forgotten = self.played.popitem(last=False)
+            self.played_moves -= len(forgotten.moves or ())
 
 
 class Replays:
@@ -73,36 +111,49 @@ class Replays:
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:
         desk, guild = self.desk, interaction.guild_id
-        played = await self.replayed(interaction, game)
-        if guild in desk.drawing:
-            raise UserError("replay.error.busy")
-        await interaction.response.defer(thinking=True)
-        key = (game, played.table.language)
-        gif = desk.kept.get(key)
-        if gif is None:
+        key = (game, speaks(interaction))
+        gif = desk.kept.get(key)  # sent at once, even while another replay is drawn
+        drawer = gif is None
+        if drawer:
+            # One replay drawn at a time for each server: the server's turn is taken here,
+            # before anything is awaited, so of those asking at the same moment one draws
+            # and the others are told it is being drawn.
+            if guild in desk.drawing:
+                raise UserError("replay.error.busy")
             desk.drawing.add(guild)
-            try:
+        try:
+            played = await self.replayed(interaction, game)
+            await interaction.response.defer(thinking=True)
+            if gif is None:
                 gif = await self.draw(played)
-            finally:
+                desk.keep(key, gif)
+        finally:
+            if drawer:
                 desk.drawing.discard(guild)
-            desk.keep(key, gif)
         message = history.animation_message(played, gif)
         await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
 
     async def draw(self, played: history.Replay) -> bytes:
-        """The replay's GIF: frames drawn between the games' other work, written aside."""
-        started = time.perf_counter()
-        frames = []
-        for frame in history.frames(played):
-            frames.append(frame)
-            await asyncio.sleep(0)  # a frame at a time: the games in play go on meanwhile
-        gif = await asyncio.to_thread(animation.animate, frames)  # touches no shared cache
+        """The replay's GIF, as `history.animated` makes it: the frames drawn between the
+        games' other work (the board pictures' caches are the event loop's), written aside
+        (a thread: touches no shared cache); again with fewer while it weighs too much."""
+        started, tries = time.perf_counter(), 0
+        shown: int | None = animation.FRAMES
+        while shown is not None:
+            frames, tries = [], tries + 1
+            for frame in history.frames(played, shown):
+                frames.append(frame)
+                await asyncio.sleep(0)  # a frame at a time: the games in play go on meanwhile
+            gif = await asyncio.to_thread(animation.animate, frames)
+            shown = animation.fewer(played.steps + 1, shown, len(gif))
         log.info(
-            "game %s replayed: %d moves, %d bytes in %.2f s",
+            "game %s replayed: %d moves, %d pictures, %d bytes in %.2f s (%d tries)",
             played.record.id,
             played.steps,
+            len(frames),
             len(gif),
             time.perf_counter() - started,
+            tries,
         )
         return gif
 
@@ -120,6 +171,31 @@ class Replays:
     async def replayed(self, interaction: discord.Interaction, number: int) -> history.Replay:
         """Game `number` played again, in the reader's language; UserError unless it is one
         of this server's games that started and has ended."""
+        played = await self.played_again(number)
+        history.check_replayable(played.record, interaction.guild_id)
+        if played.moves is None:
+            raise UserError("replay.error.unreplayable", id=number)
+        return played.replay(speaks(interaction))
+
+    async def played_again(self, number: int) -> _Played:
+        """Game `number` played again, as kept (the latest used are); else read and played
+        again once, in a thread, for all who ask meanwhile (a burst of ◀ ▶ after a restart
+        plays it once). UserError if there is no such game."""
+        desk = self.desk
+        played = desk.played.get(number)
+        if played is not None:
+            desk.played.move_to_end(number)
+            return played
+        playing = desk.playing.get(number)
+        if playing is None:
+            playing = desk.playing[number] = asyncio.create_task(self._play_again(number))
+            playing.add_done_callback(functools.partial(desk.keep_played, number))
+        return await asyncio.shield(playing)  # one asker given up stops it for none
+
+    async def _play_again(self, number: int) -> _Played:
         record, actions = await self.service.ledger.game(number)
-        history.check_replayable(record, interaction.guild_id)
-        return history.replay(record, actions, speaks(interaction))
+        if not history.ended(record):
+            return _Played(record, None)
+        # The engine on a game of its own, from a record and log read for it alone.
+        moves = await asyncio.to_thread(history.play_again, record, actions)
+        return _Played(record, moves)

@@ -1,0 +1,303 @@
+"""/apophis replay under load (#34, 13 and 14): requests at the same moment draw one GIF for
+the server; a burst of ◀ ▶ on a long replay is answered without playing the game again for
+each click, nor on the event loop; a long game's GIF stays under its weight, saying on its
+pictures which moves it skipped."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import random
+import threading
+
+import pytest
+from PIL import Image, ImageSequence
+
+from bot.discord.cogs import replays
+from bot.pictures import board_picture
+from bot.pictures import replay as animation
+from bot.store.store import Store
+from bot.views import history
+from engine import Game, Phase, PublicView, Rules
+from engine.simulate import POLICIES
+from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ("Ann", "Bo", "Cy", "Dee")
+
+
+# ------------------------------------------------------------------- helpers
+
+
+async def long_game(store: Store, guild_id: int, moves: int, seed: int = 2) -> int:
+    """A game of server `guild_id`, stored as the bot stores one: its players act at random
+    (seed 2 neither wins nor loses before its 1,098th move) until its clock runs out at its
+    `moves`-th action. Its number."""
+    rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
+    players = list(range(1, seed % 3 + 3))
+    lobby = await store.create_lobby(
+        guild_id, 10_000 + seed, 1, rules.value, "medium", 600, host_name=NAMES[0]
+    )
+    for player in players[1:]:
+        await store.add_player(lobby.id, player, name=NAMES[player - 1])
+    game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
+    await store.start_game(
+        lobby.id, seed=seed, start_player=game.active_player, state=game.save(), deadline=1e12
+    )
+    version = 0
+    while not game.is_over:
+        if version == moves - 1:
+            action = {"type": "clock_expired"}
+        elif game.phase is Phase.RESHUFFLE:
+            action = {"type": "finish_reshuffle"}
+        else:
+            action = POLICIES["random"](game.view_for(game.active_player), None, rng)
+        events = [event.to_dict() for event in game.apply(action)]
+        version = await store.commit_action(
+            lobby.id,
+            version,
+            state=game.save(),
+            actor=action.get("player"),
+            action=action,
+            events=events,
+            outcome=game.outcome.value if game.is_over else None,
+        )
+    assert version == moves
+    return lobby.id
+
+
+async def public_views(store: Store, game_id: int) -> tuple[list[PublicView], tuple]:
+    """The game's public view after each logged action (the deal first), replayed here
+    straight from the store, and its seats' names as the board picture writes them."""
+    record, log = await store.get_game(game_id), await store.game_log(game_id)
+    game = Game.new(
+        list(record.starting_players),
+        record.rules,
+        seed=record.seed,
+        start_player=record.start_player,
+    )
+    views = [game.public_view()]
+    for entry in log:
+        game.apply(entry.action)
+        views.append(game.public_view())
+    return views, tuple(record.names[player] for player in record.starting_players)
+
+
+def gif_frames(data: bytes) -> list[bytes]:
+    """Every frame of a GIF as it shows, in RGB."""
+    with Image.open(io.BytesIO(data)) as gif:
+        return [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(gif)]
+
+
+def rgb(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB").tobytes()
+
+
+def distinct(frames: list[bytes]) -> list[bytes]:
+    """The frames as a GIF shows them: one the same as the one before only lengthens it."""
+    return [frame for i, frame in enumerate(frames) if i == 0 or frame != frames[i - 1]]
+
+
+def replay_of(scene: Scene, user: str, game: int):
+    """/apophis replay game:<game> asked by `user` (not waited for)."""
+    return scene.fake.invoke("apophis replay", user=scene[user], channel=scene.channel, game=game)
+
+
+def held_draws(cog, monkeypatch) -> tuple[list[int], asyncio.Event]:
+    """The cog's GIFs drawn only once the returned event is set; the games drawn, listed
+    as each drawing begins."""
+    drawn, gate = [], asyncio.Event()
+    draw = cog.draw
+
+    async def held(played):
+        drawn.append(played.record.id)
+        await gate.wait()
+        return await draw(played)
+
+    monkeypatch.setattr(cog, "draw", held)
+    return drawn, gate
+
+
+# ------------------------------------------------------- one replay a server
+
+
+async def test_replays_asked_at_the_same_moment_are_drawn_once_for_the_server(
+    fake_discord, make_bot, monkeypatch
+):
+    people = ("ann", "bob", "cid", "dee", "eve", "fay")
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=people)
+    async with fake_discord.connected(bot):
+        game = await long_game(bot.store, scene.guild.id, 6)
+        drawn, gate = held_draws(bot.get_cog("Apophis"), monkeypatch)
+        # The game is read once all six requests have reached the bot (each reading it,
+        # or answered): none has deferred yet.
+        reading, read = [], asyncio.Event()
+        ledger = bot.service.ledger
+        read_game = ledger.game
+
+        async def held_read(number):
+            reading.append(number)
+            await read.wait()
+            return await read_game(number)
+
+        monkeypatch.setattr(ledger, "game", held_read)
+        # Six people ask at the same moment, the drawing held until all have an answer.
+        asked = await asyncio.gather(*(replay_of(scene, name, game) for name in people))
+        await bot_state(lambda: len(reading) + sum(i.responded for i in asked) == len(people))
+        read.set()
+        await asyncio.gather(*(interaction.wait_response() for interaction in asked))
+        gate.set()
+        drawer = [i for i in asked if i.response_type == 5]  # deferred: drawing
+        told = [i for i in asked if i.response_type == 4]
+        assert len(drawer) == 1 and not drawer[0].ephemeral
+        (gif,) = (await drawer[0].wait_reply()).attachments
+        assert gif.filename == f"apophis-replay-{game}.gif"
+    assert drawn == [game]  # drawn once, whoever asked
+    assert len(told) == 5 and all(i.ephemeral for i in told)
+    assert all("A replay is being drawn for this server" in content(i) for i in told)
+
+
+async def test_a_kept_replay_is_sent_while_another_is_drawn_and_a_new_one_waits(
+    fake_discord, make_bot, monkeypatch
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        first = await long_game(bot.store, scene.guild.id, 4, seed=2)
+        second = await long_game(bot.store, scene.guild.id, 4, seed=5)
+        third = await long_game(bot.store, scene.guild.id, 4, seed=8)
+        kept = await replay_of(scene, "ann", first)
+        gif = (await kept.wait_reply()).attachments[0].content
+        drawn, gate = held_draws(bot.get_cog("Apophis"), monkeypatch)
+        drawing = await replay_of(scene, "ann", second)
+        await drawing.wait_response()
+        # While the second is drawn: the first, kept, is sent at once; a third must wait.
+        again = await replay_of(scene, "bob", first)
+        assert (await again.wait_reply()).attachments[0].content == gif
+        busy = await (await replay_of(scene, "cid", third)).wait_response()
+        assert busy.ephemeral and "being drawn" in content(busy)
+        gate.set()
+        assert (await drawing.wait_reply()).attachments[0].filename.endswith(f"-{second}.gif")
+    assert drawn == [second]
+
+
+# ----------------------------------------------------------- a burst of ◀ ▶
+
+
+async def test_a_burst_of_clicks_after_a_restart_plays_a_long_game_again_once_off_the_loop(
+    fake_discord, make_bot, monkeypatch
+):
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    bot = make_bot()
+    scene = Scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        game = await long_game(bot.store, scene.guild.id, 1001)
+        cog = bot.get_cog("Apophis")
+
+        async def one_picture(played):  # the animation is not what this test is about
+            return animation.animate(itertools.islice(history.frames(played), 1))
+
+        monkeypatch.setattr(cog, "draw", one_picture)
+        message = await (await replay_of(scene, "ann", game)).wait_reply()
+    scene.bot = bot = make_bot()  # nothing of the game kept in the new process
+    applied: list[int] = []
+    apply = Game.apply
+
+    def counted(self, action):
+        applied.append(threading.get_ident())
+        return apply(self, action)
+
+    monkeypatch.setattr(Game, "apply", counted)
+    async with fake_discord.connected(bot):
+        next_id = button_id(message, "next")
+        clicks = await asyncio.gather(
+            *(fake_discord.click(message, next_id, user=scene["bob"]) for _ in range(48))
+        )
+        await asyncio.gather(*(click.wait_response() for click in clicks))
+        assert all(click.response_type == 7 for click in clicks)  # every one answered
+        assert f"Game #{game} · the deal" in text_of(message)
+    # The game was played again once for the 48 clicks, in a thread, not in the loop.
+    assert len(applied) == 1001
+    assert threading.main_thread().ident not in applied
+
+
+# ------------------------------------------------------- a long game's GIF
+
+
+async def test_a_long_games_gif_keeps_under_its_weight_saying_what_it_skipped(
+    fake_discord, make_bot, monkeypatch
+):
+    limit = 200_000  # the 300 moves' every picture weighs about 780 KB
+    monkeypatch.setattr(animation, "GIF_LIMIT", limit, raising=False)
+    notes = []
+    noted = getattr(animation, "noted", None)
+
+    def recorded(png, title, line):
+        picture = noted(png, title, line)
+        notes.append((title, line, picture))
+        return picture
+
+    monkeypatch.setattr(animation, "noted", recorded, raising=False)
+    bot = make_bot()
+    scene = Scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        game = await long_game(bot.store, scene.guild.id, 300)
+        message = await (await replay_of(scene, "ann", game)).wait_reply()
+        views, names = await public_views(bot.store, game)
+    (attachment,) = message.attachments
+    assert len(attachment.content) <= limit
+    # The first moves, then the band saying which were skipped over the first after them,
+    # then the last moves to the end.
+    title, line, picture = notes[-1]
+    first, through = (int(number) for number in title.split("–"))
+    assert 0 < first <= through < 300 and line == f"{through - first + 1} moves"
+    pictures = [board_picture.draw(view, "en", names) for view in views]
+    shown = [*pictures[:first], picture, *pictures[through + 2 :]]
+    assert gif_frames(attachment.content) == distinct([rgb(png) for png in shown])
+    assert len(shown) < len(pictures)
+
+
+def test_an_animation_shows_its_first_moves_and_its_last_within_its_pictures():
+    assert list(animation.plan(4, 10)) == [(step, None) for step in range(5)]
+    assert list(animation.plan(9, 4)) == [(0, None), (1, None), (8, (2, 7)), (9, None)]
+    assert list(animation.plan(9, 1)) == [(0, None), (9, (1, 8))]  # the deal and the end
+    # Too heavy: fewer pictures in proportion, to two at least; light enough, done.
+    limit = animation.GIF_LIMIT
+    assert animation.fewer(1000, 1200, limit) is None
+    assert animation.fewer(1000, 1200, 2 * limit) == 450
+    assert animation.fewer(1000, 3, 100 * limit) == 2
+    assert animation.fewer(1000, 2, 100 * limit) is None
+
+
+async def test_the_longest_games_gif_shows_at_most_its_pictures_under_8_mb(tmp_path):
+    store = await Store.open(tmp_path / "long.sqlite3")
+    try:
+        game = await long_game(store, 1, 1700, seed=9)  # seed 9 plays 1,774 moves
+        record, log = await store.get_game(game), await store.game_log(game)
+    finally:
+        await store.close()
+    played = history.replay(record, log, "en")
+    frames = list(history.frames(played, animation.FRAMES))
+    assert len(frames) == animation.FRAMES == 1200
+    assert frames[600][1] == animation.SKIP_MS  # the first after the gap, held longer
+    assert animation.GIF_LIMIT == 8_000_000
+    assert len(history.animated(played)) <= animation.GIF_LIMIT
+
+
+async def test_games_played_again_are_kept_within_their_moves_the_latest_used_first():
+    desk, loop = replays._Desk(), asyncio.get_running_loop()
+
+    def played(number: int, moves: int) -> None:
+        done = desk.playing[number] = loop.create_future()
+        done.set_result(replays._Played(record=None, moves=(None,) * moves))
+        desk.keep_played(number, done)
+
+    for number in (1, 2, 3):
+        played(number, 4000)
+    assert list(desk.played) == [2, 3] and desk.played_moves == 8000  # 10,000 at most
+    played(4, 20_000)  # a game longer than them all is kept alone
+    assert list(desk.played) == [4] and desk.played_moves == 20_000 and not desk.playing
