@@ -138,6 +138,7 @@ def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
 def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
     """The rows above the cards and seats are kept compressed: a draw, a discard or a
     turn passing compresses only the bottom band again."""
+    board_picture.forget(bands=True)  # none kept from the tests before (in any order)
     view = midgame()
     draw(view)
     compressed = []
