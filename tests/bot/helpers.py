@@ -10,6 +10,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 from bot.discord.client import ApophisBot
@@ -213,6 +214,15 @@ def enabled(message, action: str) -> bool:
     custom_id = button_id(message, action)
     button = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
     return not button.get("disabled", False)
+
+
+def answer_text(interaction) -> str:
+    """The text of an interaction's first response as it was sent (content and embeds),
+    whatever edits its message had since: a panel answered with a move's note may be
+    redrawn at once when the turn passes."""
+    data = interaction.response_data or {}
+    sent = SimpleNamespace(content=data.get("content") or "", embeds=data.get("embeds") or [])
+    return text_of(sent)
 
 
 def text_of(message) -> str:

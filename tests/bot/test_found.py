@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.discord import jobs
-from tests.bot.helpers import Scene, enabled, text_of
+from tests.bot.helpers import Scene, answer_text, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -63,5 +63,5 @@ async def test_a_refused_panel_move_leaves_no_picker_behind(scene):
     before = len(scene.private_to("ann"))
     table.game.hands[0].remove("2C")  # the hand changed since the panel was drawn
     refused = await scene.press(panel, "launch", "ann")
-    assert refused.response_type == 7 and "⚠️" in text_of(panel)
+    assert refused.response_type == 7 and "⚠️" in answer_text(refused)
     assert len(scene.private_to("ann")) == before and table.version == 0

@@ -10,7 +10,7 @@ import pytest
 
 from bot.discord.pings import IDLE_BEFORE_PING
 from bot.game.audience import Audience
-from tests.bot.helpers import Scene, bot_state, text_of
+from tests.bot.helpers import Scene, answer_text, bot_state, text_of
 from tests.i18n.test_catalogs import messages
 
 pytestmark = pytest.mark.e2e
@@ -123,7 +123,7 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
         assert "Votre main (5 cartes)" in text_of(panel)
         built = await scene.press(panel, "build", "ann", arg="red.3")
         said = "Vous avez construit la grande section rouge avec 3♥, 4♥ et 5♥."
-        assert said in text_of(built.message)
+        assert said in answer_text(built)
         await scene.cmd("draw", "bob")
         await scene.cmd("build", "ann", colour="yellow", size="medium")
         await scene.cmd("draw", "bob")  # six cards: a discard, from the panel's select

@@ -8,7 +8,7 @@ import pytest
 
 from bot.discord.pings import IDLE_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
-from tests.bot.helpers import Scene, bot_state, enabled, text_of
+from tests.bot.helpers import Scene, answer_text, bot_state, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert "**Your turn:** you can draw or build." in text_of(ann)
     built = await scene.press(ann, "build", "ann", arg="green.3")
     assert built.response_type == 7 and built.message.id == ann.id
-    assert "You built the large green section with 2♣, 3♣ and 4♣." in text_of(ann)
+    assert "You built the large green section with 2♣, 3♣ and 4♣." in answer_text(built)
     assert table.game.rocket and table.game.active_player == scene.id("bob")
 
     # Launch: one click adds a card of every suit held; bob holds ♦ ♠ ♥.
@@ -62,27 +62,27 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
     chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])
     await chose.wait_response()
-    assert chose.response_type == 7 and "You put 2♦ in the launch sequence" in text_of(bob)
+    assert chose.response_type == 7 and "You put 2♦ in the launch sequence" in answer_text(chose)
 
     # Draw (ann, over the limit), then discard exactly the excess in one select.
     await bot.outbox.drain()
     drew = await scene.press(ann, "draw", "ann")
-    assert drew.response_type == 7 and "discard 2 cards" in text_of(ann)
+    assert drew.response_type == 7 and "discard 2 cards" in answer_text(drew)
     (discard,) = selects(ann)
     assert discard["min_values"] == discard["max_values"] == 2
     gone = await fake_discord.select(ann, discard["custom_id"], ["5H", "6H"], user=scene["ann"])
     await gone.wait_response()
-    assert gone.response_type == 7 and "You discarded 5♥ and 6♥" in text_of(ann)
+    assert gone.response_type == 7 and "You discarded 5♥ and 6♥" in answer_text(gone)
 
     # Scrap (bob), and a refused move is told on the panel, which stays current.
     await bot.outbox.drain()
     scrapped = await scene.press(bob, "scrap", "bob")
     assert (
         scrapped.response_type == 7
-        and "You scrapped the rocket: its sections went back to the depot." in text_of(bob)
+        and "You scrapped the rocket: its sections went back to the depot." in answer_text(scrapped)
     )
     stale = await scene.press(bob, "refresh", "bob")
-    assert stale.response_type == 7 and "It is <@" in text_of(bob)
+    assert stale.response_type == 7 and "It is <@" in answer_text(stale)
     # Every move answered on the panels: no new private message was left behind.
     assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
     scene.assert_no_cards_in_public()
