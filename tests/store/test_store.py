@@ -24,7 +24,8 @@ from bot.store.records import (
 )
 from bot.store.store import Store
 from bot.table import Table
-from engine import Game
+from engine import Game, Phase
+from engine.crew import decide
 
 from .helpers import (
     RAW_ERRORS,
@@ -243,6 +244,15 @@ async def test_players_leaving_during_play(store: Store) -> None:
     assert (await store.stats(1)).tallies == (Tally("basic", "medium", 1, 0, 0, 1),)
 
 
+def crew_action(game: Game, rng: random.Random, version: int) -> dict:
+    """The crew policy's move for the player to move (the playout's in a reshuffle)."""
+    if game.phase is Phase.RESHUFFLE:
+        return next_action(game, rng, version, limit=1_100)
+    decision = decide(game.view_for(game.active_player))
+    assert decision is not None
+    return decision.action
+
+
 @pytest.mark.slow
 async def test_results_and_statistics(store: Store) -> None:
     expected: dict[tuple[str, str], list[int]] = {}
@@ -259,8 +269,10 @@ async def test_results_and_statistics(store: Store) -> None:
             now = 1_000 + version / 2
             if index == 17 and version == 10:
                 action = {"type": "end", "reason": "host"}
-            else:
-                action = next_action(game, rng, version, limit=1_100)
+            elif index % 3 == 0:  # played at random, lost to a clock run out after 60 moves
+                action = next_action(game, rng, version, limit=60)
+            else:  # played by the crew policy: won within a few hundred moves
+                action = crew_action(game, rng, version)
             version = await commit(store, record.id, version, game, action, now=now)
         stored = await store.get_game(record.id)
         assert stored.status == ("abandoned" if index == 17 else "finished")
