@@ -253,7 +253,6 @@ def crew_action(game: Game, rng: random.Random, version: int) -> dict:
     return decision.action
 
 
-@pytest.mark.slow
 async def test_results_and_statistics(store: Store) -> None:
     expected: dict[tuple[str, str], list[int]] = {}
     wins = []
