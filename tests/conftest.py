@@ -7,6 +7,10 @@ laptop) and its full counts under the "ci" profile: loaded where the environment
 ``CI`` is set (``.ci/run`` sets it), or by name with ``HYPOTHESIS_PROFILE=ci`` (or
 ``pytest --hypothesis-profile=ci``). A property that asks for more examples than
 Hypothesis's default takes them under "ci" only (``tests.engine.helpers.examples``).
+
+The tests run in parallel (pytest-xdist, ``-n auto`` in pyproject's addopts: two workers a
+core, the slow tests dealt out first); ``-n 0`` runs them in this one process. The fake
+Discord's schema checks are remembered by body for the whole process.
 """
 
 import functools
