@@ -27,6 +27,7 @@ import resource
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable
+from typing import cast
 
 from aiohttp import web
 
@@ -146,8 +147,9 @@ class Door(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # a stream transport: asyncio's, or uvloop's (the bot's loop), which is no subclass
+        self.transport = cast(asyncio.Transport, transport)
+        transport = self.transport
         self._address = peer_address(transport)
         if not self._doors.admit(self._address):
             transport.write(BUSY)

@@ -523,3 +523,45 @@ async def test_every_answer_carries_the_security_headers(fake_discord, make_web_
         assert " 400 " in head[0] and "aiohttp" not in fields["Server"], head
         assert "frame-ancestors" in fields["Content-Security-Policy"]
         assert fields["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_doors_admit_connections_on_uvloop_the_bots_own_loop():
+    """The bot runs on uvloop (bot.app), whose transports are not asyncio.Transport: a
+    connection must be served there too (every connection was reset)."""
+    import asyncio
+
+    from aiohttp import web
+
+    from bot.web import limits
+
+    uvloop = pytest.importorskip("uvloop", reason="uvloop is not built for this platform")
+
+    async def served() -> str:
+        app = web.Application()
+
+        async def hello(request: web.Request) -> web.Response:
+            return web.Response(text="hello")
+
+        app.router.add_get("/", hello)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(limits.Doors(runner.server), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try:
+                async with asyncio.timeout(5):
+                    answer = (await reader.read()).decode()
+            except (TimeoutError, ConnectionError) as exc:
+                answer = f"no answer: {exc!r}"
+            writer.close()
+            return answer
+        finally:
+            server.close()
+            await runner.cleanup()
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        answer = runner.run(served())
+    assert answer.startswith("HTTP/1.1 200") and answer.endswith("hello"), answer
