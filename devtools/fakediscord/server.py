@@ -89,9 +89,12 @@ class _RateLimit:
     retry_after: float
     is_global: bool
     via: bool = True
+    #: The request's path (below the API prefix) it waits for; None: any of the route's.
+    path: str | None = None
 
-    def matches(self, route: Route) -> bool:
-        return self.pattern in (route.key, route.template)
+    def matches(self, route: Route, path: str | None = None) -> bool:
+        on_path = self.path is None or path is None or path == self.path
+        return self.pattern in (route.key, route.template) and on_path
 
 
 @dataclass
@@ -648,15 +651,17 @@ class FakeDiscord(ThreadControls):
         retry_after: float = 0.05,
         is_global: bool = False,
         via: bool = True,
+        path: str | None = None,
     ) -> None:
-        """Answer the next request to a route with 429 (``retry_after`` s, ``Via`` header).
+        """Answer the next request to a route with 429 (``retry_after`` s, ``Via`` header);
+        with ``path`` (``"/channels/123/messages"``), the next to that path only.
 
         ``pattern`` is a route's OpenAPI template, optionally after its method:
         ``"POST /channels/{channel_id}/messages"``. ``via=False`` answers as a REST
         proxy does when it limits the bot itself (nirn-proxy, for one): without the
         ``Via`` header that Discord's own 429s carry, which discord.py does not retry.
         """
-        limit = _RateLimit(pattern, retry_after, is_global, via)
+        limit = _RateLimit(pattern, retry_after, is_global, via, path)
         if not any(limit.matches(route) for route in ROUTES):
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
@@ -765,7 +770,8 @@ class FakeDiscord(ThreadControls):
     async def _answer(
         self, request: web.Request, route: Route, handler: Callable[..., Any]
     ) -> web.StreamResponse:
-        limit = next((lim for lim in self._rate_limits if lim.matches(route)), None)
+        path = request.path.removeprefix(API_PREFIX)
+        limit = next((lim for lim in self._rate_limits if lim.matches(route, path)), None)
         if limit is not None:
             self._rate_limits.remove(limit)
             return _rate_limited(route, limit)

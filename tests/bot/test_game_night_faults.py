@@ -211,7 +211,8 @@ async def test_a_lobby_saved_as_the_bot_was_killed_is_posted_when_it_is_back(
         )
         # Play again pressed in the thread: the lobby is saved, and its post in the
         # channel held up by Discord when the bot is killed.
-        fake_discord.rate_limit_next(POST, retry_after=60)
+        parent_posts = f"/channels/{parent.id}/messages"  # no other post may take it
+        fake_discord.rate_limit_next(POST, retry_after=60, path=parent_posts)
         await fake_discord.click(final, button_id(final, "again"), user=scene["bob"])
         await held_up(fake_discord, POST, f"/channels/{parent.id}/messages")
     finally:
