@@ -55,6 +55,9 @@ class Boards:
         self.submit, self.sweep_later, self.learn_files = submit, sweep_later, learn_files
         #: game id -> the latest version of a started game the board shows.
         self.written: dict[int, int] = {}
+        #: game id -> how many times its board was made outdated: a write under way when it
+        #: was drew what is now outdated, and does not count as showing its version.
+        self._redraws: dict[int, int] = {}
         #: game id -> (board message id, its picture's file name, that attachment's id), when
         #: this outbox uploaded the picture the board shows.
         self._pictures: dict[int, tuple[int, str, int]] = {}
@@ -62,7 +65,7 @@ class Boards:
         self._owners: dict[int, Owned] = {}
 
     def forget(self, game_id: int) -> None:
-        for records in (self.written, self._pictures, self._owners):
+        for records in (self.written, self._pictures, self._owners, self._redraws):
             records.pop(game_id, None)
 
     def moved(self, game_id: int) -> Owned | None:
@@ -74,6 +77,7 @@ class Boards:
     def outdated(self, game_id: int) -> None:
         """Drawn again at the next update although its state did not change."""
         self.written.pop(game_id, None)
+        self._redraws[game_id] = self._redraws.get(game_id, 0) + 1
 
     def fresh(self, game_id: int) -> None:
         """Posted anew at the next update (after a restart)."""
@@ -128,6 +132,7 @@ class Boards:
         """The board shows the table now: edited, or posted below (with `notice()` as its
         content, always posted below: a fresh board after a restart)."""
         version = components.drawn_version(table)
+        drawn = (version, self._redraws.get(table.id, 0))
         buried = table.messages.below > REPOST_AFTER
         shown = 0 <= version <= self.written.get(table.id, -1)
         if notice is None and shown and not buried:
@@ -148,7 +153,7 @@ class Boards:
                         payload,
                         self._attach(table, payload, pictured),
                     )
-                    return self._done(table, version, pictured, sent)
+                    return self._done(table, drawn, pictured, sent)
                 except discord.HTTPException:
                     pass
             if self.channel.fresh_token(table) is None:  # nothing to post it again with
@@ -157,19 +162,27 @@ class Boards:
                     sent = await self.channel.request(
                         "PATCH", table, payload, table.messages.board_id, upload
                     )
-                    return self._done(table, version, pictured, sent)
+                    return self._done(table, drawn, pictured, sent)
                 except discord.NotFound:
                     pass
                 except discord.HTTPException as exc:
                     if exc.code != TOO_OLD_TO_EDIT:
                         raise
         await self._post(table, payload, pictured, fresh=notice is not None)
-        self._done(table, version)
+        self._done(table, drawn)
 
     def _done(
-        self, table: Table, version: int, shown: Picture | None = None, sent: dict | None = None
+        self,
+        table: Table,
+        drawn: tuple[int, int],
+        shown: Picture | None = None,
+        sent: dict | None = None,
     ) -> None:
-        self.mark_written(table, version)
+        """A write landed: it shows `drawn`'s version unless its board was made outdated
+        while it was under way (what it drew is outdated: the next write draws it again)."""
+        version, redraws = drawn
+        if self._redraws.get(table.id, 0) == redraws:
+            self.mark_written(table, version)
         if shown is not None and sent is not None:  # remember its picture, to keep it
             for attachment in sent.get("attachments", []):
                 if attachment["filename"] == shown.filename:

@@ -12,6 +12,7 @@ import time
 import discord
 import pytest
 
+from bot.game.changes import BoardOutdated, Settled
 from bot.table import Table
 from bot.views import attachments
 from engine import Phase
@@ -235,3 +236,36 @@ async def test_the_autopilot_setting(fake_discord, make_bot, language, on, off, 
         assert bot.service.crew.autopilot.delays == {}
         refused_player = await scene.cmd("apophis config", "ann", autopilot=60)
         assert refused_player.ephemeral and "Manage Server" in content(refused_player)
+
+
+async def test_a_board_outdated_while_its_edit_is_under_way_is_drawn_again(fake_discord, make_bot):
+    """A seat given back while the board's edit showing it on autopilot is still on its
+    way: that edit lands, and the board is drawn again (it was left saying "on autopilot",
+    the later redraw taken for already shown)."""
+    bot = make_bot(time_scale=SCALE)
+    scene = autopilot_scene(fake_discord, bot)
+    bob = scene.id("bob")
+    async with fake_discord.connected(bot):
+        # no autopilot configured: the test puts bob's seat on it and gives it back itself
+        table = await scene.new_game("ann", "bob")
+        await bot.outbox.drain()
+        edits = [
+            "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            "PATCH /channels/{channel_id}/messages/{message_id}",
+        ]
+        for route in edits:  # the next edit of the board waits a moment, whichever way
+            fake_discord.rate_limit_next(route, retry_after=0.5)
+        table.autopilot.add(bob)  # as the autopilot takes his seat over
+        bot.service.changes.publish(BoardOutdated(table))
+        bot.service.changes.publish(Settled(table))
+        await fake_discord.wait_for(
+            lambda: [
+                r for route in edits for r in fake_discord.requests_to(route) if r.status == 429
+            ]
+        )
+        bot.service.crew.autopilot.seen(table, bob)  # he is back while it is on its way
+        assert table.autopilot == set()
+        bot.service.changes.publish(Settled(table))
+        await bot.outbox.drain()
+        assert "autopilot" not in players_field(scene, table)
