@@ -32,7 +32,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import random
 import signal
 import statistics
 import sys
@@ -47,9 +46,7 @@ from bot.pictures import board_picture
 from bot.store.store import Store
 from bot.views import history
 from devtools.fakediscord import FakeDiscord
-from devtools.sample_replay import NAMES, stored_game
-from engine import Game, Phase, Rules
-from engine.simulate import POLICIES
+from devtools.sample_replay import stored_game
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A fake Discord without the schema check of every request body (slow, and not measured).
@@ -95,36 +92,7 @@ def report(name: str, runs: list[tuple[int, float, int, str, int]]) -> None:
 async def long_game(store: Store, guild_id: int, moves: int, seed: int = LONG_SEED) -> int:
     """A game of the server `guild_id` played by the random policy until its clock runs
     out at its `moves`-th action (sooner if it ends first), stored as the bot stores it."""
-    rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
-    players = list(range(1, seed % 3 + 3))
-    lobby = await store.create_lobby(
-        guild_id, seed, 1, rules.value, "medium", 600, host_name=NAMES[0]
-    )
-    for player in players[1:]:
-        await store.add_player(lobby.id, player, name=NAMES[player - 1])
-    game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
-    await store.start_game(
-        lobby.id, seed=seed, start_player=game.active_player, state=game.save(), deadline=1e12
-    )
-    version = 0
-    while not game.is_over:
-        if version == moves - 1:
-            action = {"type": "clock_expired"}
-        elif game.phase is Phase.RESHUFFLE:
-            action = {"type": "finish_reshuffle"}
-        else:
-            action = POLICIES["random"](game.view_for(game.active_player), None, rng)
-        events = [event.to_dict() for event in game.apply(action)]
-        version = await store.commit_action(
-            lobby.id,
-            version,
-            state=game.save(),
-            actor=action.get("player"),
-            action=action,
-            events=events,
-            outcome=game.outcome.value if game.is_over else None,
-        )
-    return lobby.id
+    return await stored_game(store, seed, moves, guild_id=guild_id, policy="random")
 
 
 class BotProcess:

@@ -24,12 +24,24 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "replay.gif"
 NAMES = ("Ann", "Bartholomew the Magnificent", "Chloé", "Dee")
 
 
-async def stored_game(store: Store, seed: int, actions: int) -> int:
+async def stored_game(
+    store: Store,
+    seed: int,
+    actions: int,
+    *,
+    guild_id: int = 1,
+    channel_id: int | None = None,
+    policy: str = "crew",
+) -> int:
     """A game of at most `actions` actions (its clock runs out then, unless the team won
-    first), 2 to 4 players by `seed`, stored as the bot stores it; its id."""
+    first), 2 to 4 players by `seed` playing `policy`, stored as the bot stores it in
+    server `guild_id` (channel `channel_id`, else the seed); its id."""
     rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
     players = list(range(1, seed % 3 + 3))
-    lobby = await store.create_lobby(1, seed, 1, rules.value, "medium", 600, host_name=NAMES[0])
+    channel = seed if channel_id is None else channel_id
+    lobby = await store.create_lobby(
+        guild_id, channel, 1, rules.value, "medium", 600, host_name=NAMES[0]
+    )
     for player in players[1:]:
         await store.add_player(lobby.id, player, name=NAMES[player - 1])
     game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
@@ -43,7 +55,7 @@ async def stored_game(store: Store, seed: int, actions: int) -> int:
         elif game.phase is Phase.RESHUFFLE:
             action = {"type": "finish_reshuffle"}
         else:
-            action = POLICIES["crew"](game.view_for(game.active_player), None, rng)
+            action = POLICIES[policy](game.view_for(game.active_player), None, rng)
         events = [event.to_dict() for event in game.apply(action)]
         outcome = game.outcome.value if game.is_over else None
         version = await store.commit_action(

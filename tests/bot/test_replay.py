@@ -14,6 +14,7 @@ from bot.app import build as build_bot
 from bot.discord.client import ApophisBot
 from bot.pictures import board_picture
 from bot.pictures import replay as animation
+from bot.store.store import Store
 from bot.table import Table
 from devtools.fakediscord import InvalidInvocation
 from engine import HAND_LIMIT, Game, Phase, PublicView
@@ -77,10 +78,10 @@ def texts(message) -> str:
     return "\n".join(found)
 
 
-async def public_views(bot: ApophisBot, game_id: int) -> tuple[list[PublicView], tuple]:
+async def public_views(store: Store, game_id: int) -> tuple[list[PublicView], tuple]:
     """The game's public view after each logged action (the deal first), replayed here
     straight from the store, and its seats' names as the board picture writes them."""
-    record, log = await bot.store.get_game(game_id), await bot.store.game_log(game_id)
+    record, log = await store.get_game(game_id), await store.game_log(game_id)
     game = Game.new(
         list(record.starting_players),
         record.rules,
@@ -130,7 +131,7 @@ async def test_a_replay_animates_the_games_public_views_and_no_hand(
         monkeypatch.setattr(Game, "view_for", no_hand)
         interaction, message = await replayed(scene, table.id)
         monkeypatch.undo()
-        views, names = await public_views(bot, table.id)
+        views, names = await public_views(bot.store, table.id)
     assert interaction.response_type == 5 and not interaction.ephemeral  # public, deferred
     assert not message.notified  # nobody pinged
     (attachment,) = message.attachments
@@ -159,7 +160,7 @@ async def test_stepping_through_a_replay_edits_the_message_one_move_at_a_time(
         table = await played_and_lost(scene, moves=4)
         steps = table.version
         _, message = await replayed(scene, table.id)
-        views, names = await public_views(bot, table.id)
+        views, names = await public_views(bot.store, table.id)
         seen = []
         step = await scene.click(message, "next", "bob")  # anyone may step
         for number in range(steps + 1):
@@ -259,7 +260,7 @@ async def test_a_finished_game_is_replayed_after_a_restart(
     scene["ann"].user.locale = "fr"
     async with fake_discord.connected(second):
         _, message = await replayed(scene, table.id)
-        views, names = await public_views(second, table.id)
+        views, names = await public_views(second.store, table.id)
         step = await scene.click(message, "next", "ann")
         step = await scene.click(message, "next", "ann")
     assert step.response_type == 7

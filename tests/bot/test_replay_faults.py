@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import io
 import itertools
-import random
 import threading
 
 import pytest
@@ -19,9 +18,10 @@ from bot.pictures import board_picture
 from bot.pictures import replay as animation
 from bot.store.store import Store
 from bot.views import history
-from engine import Game, Phase, PublicView, Rules
-from engine.simulate import POLICIES
+from devtools.sample_replay import stored_game
+from engine import Game
 from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
+from tests.bot.test_replay import public_views
 
 pytestmark = pytest.mark.e2e
 
@@ -35,54 +35,12 @@ async def long_game(store: Store, guild_id: int, moves: int, seed: int = 2) -> i
     """A game of server `guild_id`, stored as the bot stores one: its players act at random
     (seed 2 neither wins nor loses before its 1,098th move) until its clock runs out at its
     `moves`-th action. Its number."""
-    rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
-    players = list(range(1, seed % 3 + 3))
-    lobby = await store.create_lobby(
-        guild_id, 10_000 + seed, 1, rules.value, "medium", 600, host_name=NAMES[0]
+    game_id = await stored_game(
+        store, seed, moves, guild_id=guild_id, channel_id=10_000 + seed, policy="random"
     )
-    for player in players[1:]:
-        await store.add_player(lobby.id, player, name=NAMES[player - 1])
-    game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
-    await store.start_game(
-        lobby.id, seed=seed, start_player=game.active_player, state=game.save(), deadline=1e12
-    )
-    version = 0
-    while not game.is_over:
-        if version == moves - 1:
-            action = {"type": "clock_expired"}
-        elif game.phase is Phase.RESHUFFLE:
-            action = {"type": "finish_reshuffle"}
-        else:
-            action = POLICIES["random"](game.view_for(game.active_player), None, rng)
-        events = [event.to_dict() for event in game.apply(action)]
-        version = await store.commit_action(
-            lobby.id,
-            version,
-            state=game.save(),
-            actor=action.get("player"),
-            action=action,
-            events=events,
-            outcome=game.outcome.value if game.is_over else None,
-        )
-    assert version == moves
-    return lobby.id
+    assert len(await store.game_log(game_id)) == moves
+    return game_id
 
-
-async def public_views(store: Store, game_id: int) -> tuple[list[PublicView], tuple]:
-    """The game's public view after each logged action (the deal first), replayed here
-    straight from the store, and its seats' names as the board picture writes them."""
-    record, log = await store.get_game(game_id), await store.game_log(game_id)
-    game = Game.new(
-        list(record.starting_players),
-        record.rules,
-        seed=record.seed,
-        start_player=record.start_player,
-    )
-    views = [game.public_view()]
-    for entry in log:
-        game.apply(entry.action)
-        views.append(game.public_view())
-    return views, tuple(record.names[player] for player in record.starting_players)
 
 
 def gif_frames(data: bytes) -> list[bytes]:
