@@ -79,12 +79,18 @@ def is_moderator(standing: Standing, moderator_role: int | None) -> bool:
     return moderator_role is not None and moderator_role in standing.roles
 
 
+def _unseeing(standing: Standing) -> UserError | None:
+    """Why this person may not see the channel's game (None: they may)."""
+    if not standing.member:
+        return UserError("seat.not_member")
+    return None if standing.view else UserError("seat.cannot_view")
+
+
 def may_see(standing: Standing) -> None:
     """UserError, by name, unless this person may see the channel's game."""
-    if not standing.member:
-        raise UserError("seat.not_member")
-    if not standing.view:
-        raise UserError("seat.cannot_view")
+    refusal = _unseeing(standing)
+    if refusal is not None:
+        raise refusal
 
 
 def watch_refusal(public: bool, standing: Standing | None) -> UserError | None:
@@ -95,9 +101,7 @@ def watch_refusal(public: bool, standing: Standing | None) -> UserError | None:
         return None
     if standing is None:
         return UserError("seat.sign_in_to_watch")
-    if not standing.member:
-        return UserError("seat.not_member")
-    return None if standing.view else UserError("seat.cannot_view")
+    return _unseeing(standing)
 
 
 def may_play(standing: Standing) -> None:

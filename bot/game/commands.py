@@ -107,8 +107,8 @@ class PlayAgain:
 Command = (
     Open | Join | Leave | AddCrewmate | RemoveCrewmate | Start | Move | Skip | Kick | End | Reset
 ) | PlayAgain
-#: Commands that change a lobby's seats (its message shows them).
-SEATING = (Join, Leave, AddCrewmate, RemoveCrewmate)
+#: Commands that take part in a game: only for who may play here (bot.game.access).
+PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Start, Move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,6 @@ class Commands:
         stream: changes.Stream,
         *,
         act: Act,
-        leave: Callable[[int, int], Awaitable[Table | ActionResult]],
     ) -> None:
         self.tables = tables
         self.lobbies = lobbies
@@ -147,7 +146,6 @@ class Commands:
         self.audience = audience
         self.stream = stream
         self.act = act
-        self.leave = leave
 
     async def run(self, caller: Caller, command: Command) -> Outcome:
         """Check, apply and answer `command` for `caller`; UserError: refused, nothing done."""
@@ -160,34 +158,38 @@ class Commands:
 
     async def _run(self, caller: Caller, command: Command) -> Outcome:
         channel, user = caller.channel_id, caller.user_id
+        if isinstance(command, PLAYING):
+            may_play(caller.standing)
         match command:
             case Open():
-                may_play(caller.standing)
                 return Outcome(command, await self._open(caller, command))
             case PlayAgain(game_id=game_id):
-                may_play(caller.standing)
                 table = await self.lobbies.play_again(game_id, channel, user, caller.name)
                 return Outcome(command, table)
-            case Leave():
-                return self._seated(command, await self.leave(channel, user))
+            case Leave():  # whoever is seated may always leave
+                return self._seated(command, await self._leave(channel, user))
             case Join():
-                may_play(caller.standing)
                 return self._seated(command, await self.lobbies.join(channel, user, caller.name))
             case AddCrewmate():
-                may_play(caller.standing)
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
-                may_play(caller.standing)
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
             case Start(first=first, venue=venue):
-                may_play(caller.standing)
                 table = await self.lobbies.start(channel, user, first, venue=venue)
                 return Outcome(command, table)
             case Move(action=action, version=version):
-                may_play(caller.standing)
                 result = await self.act(channel, user, action, expected_version=version)
                 return Outcome(command, result.table, result)
         return await self._moderate(caller, command)
+
+    async def _leave(self, channel: int, user: int) -> Table | ActionResult:
+        """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
+        table = self.tables.table_in(channel)
+        if table.status == "active":
+            return await self.act(channel, user, {"type": "remove_player"}, as_player=True)
+        return await self.lobbies.unseat(
+            table, user, host_refusal="error.host_cannot_leave", absent="error.not_seated"
+        )
 
     async def _moderate(self, caller: Caller, command: Command) -> Outcome:
         channel, user = caller.channel_id, caller.user_id

@@ -99,7 +99,6 @@ class GameService:
             audience,
             stream,
             act=self.act,
-            leave=self.leave,
         )
         #: The games played, as the doors read them (history, replays, records).
         self.ledger = Ledger(store)
@@ -192,18 +191,6 @@ class GameService:
         """Every door's way in: `command` checked for `caller`, applied, and its outcome
         (bot.game.commands); UserError: refused, and nothing changed."""
         return await self.commands.run(caller, command)
-
-    async def leave(self, channel_id: int, user_id: int) -> Table | ActionResult:
-        """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
-        table = self.table_in(channel_id)
-        if table.status == "active":
-            return await self.act(channel_id, user_id, {"type": "remove_player"}, as_player=True)
-        return await self.lobbies.unseat(
-            table,
-            user_id,
-            host_refusal="error.host_cannot_leave",
-            absent="error.not_seated",
-        )
 
     async def channel_gone(self, channel_id: int) -> Table | None:
         """The channel was deleted: its lobby or game ends (Moderation.channel_gone)."""

@@ -238,8 +238,9 @@ async def test_a_game_nobody_attends_ends_as_abandoned_and_autopilot_is_not_all_
     assert tally.with_crewmates and tally.abandoned == 1
 
 
-async def test_the_autopilots_seat_makes_a_win_one_with_crewmates(service, store):
-    """A won game in which the autopilot played a person's seat is no all-human win."""
+async def test_the_autopilots_seat_makes_a_result_one_with_crewmates(service, store):
+    """A game in which the autopilot played a person's seat is no all-human result: it
+    counts with the games beside crewmates, in its players' profiles too."""
     table = (await service.run(caller(ANN), Open())).table
     await service.run(caller(BOB), Join())
     await service.run(caller(ANN), Start(first=ANN))
