@@ -3,7 +3,9 @@
 Each `Page` is a browser of its own (its own cookies and storage, as two people's
 browsers are). WebDriver calls block, so they run in a thread: the bot and the fake
 Discord keep running on the test's event loop meanwhile. Every WebSocket frame the page
-receives is kept (Chromium's performance log), to check what each client was sent.
+receives is kept (Chromium's performance log), to check what each client was sent. A
+page can be audited for accessibility by axe-core (`audit`, `assert_accessible`: the
+client's dev dependency, in bot/web/client/node_modules).
 """
 
 from __future__ import annotations
@@ -17,6 +19,25 @@ import pytest
 
 from bot.web.server import CLIENT, TEST_CLIENT
 from devtools import livetable
+
+#: axe-core's script, as npm installs it for the client (`make client` runs `npm ci`).
+AXE = CLIENT.parent / "node_modules" / "axe-core" / "axe.min.js"
+#: The impacts an audit fails on (axe's others: "moderate", "minor").
+SERIOUS = ("serious", "critical")
+#: Runs axe on the whole page (the script's last argument is WebDriver's callback); what
+#: each violation is, and where (its first few elements), or the error axe raised.
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ['violations']}).then(
+  (results) => done(results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, count: v.nodes.length,
+    nodes: v.nodes.slice(0, 5).map((n) => ({
+      target: n.target.flat(Infinity).join(' '), html: n.html.slice(0, 200),
+    })),
+  }))),
+  (error) => done({error: String(error)}),
+);
+"""
 
 
 def require_browser() -> None:
@@ -83,6 +104,28 @@ class Page:
     async def state(self) -> dict[str, Any]:
         return await self.js("return window.__apophis && window.__apophis.lastState;")
 
+    async def audit(self) -> list[dict[str, Any]]:
+        """axe-core's violations on the page as it is now: for each, its rule's `id`,
+        `impact`, `help`, `helpUrl`, `count` of elements, and the first `nodes` (`target`,
+        a selector, and `html`). WebDriver's scripts run whatever the page's CSP says."""
+        if not AXE.is_file():
+            pytest.skip("axe-core is not installed (`make client` runs npm ci in bot/web/client)")
+        if not await self.js("return typeof window.axe === 'object';"):
+            await self.js(AXE.read_text(encoding="utf-8"))
+        found = await self.call(self.driver.execute_async_script, RUN_AXE)
+        if isinstance(found, dict):
+            raise RuntimeError(f"axe-core failed: {found['error']}")
+        return found
+
+    async def assert_accessible(self) -> list[dict[str, Any]]:
+        """Fails naming every serious or critical violation (`audit`); the lesser ones."""
+        found = await self.audit()
+        serious = [v for v in found if v["impact"] in SERIOUS]
+        assert not serious, f"{len(serious)} serious accessibility violation(s):\n" + "\n".join(
+            map(describe, serious)
+        )
+        return found
+
     async def screenshot(self, path: Path) -> None:
         await self.call(self.driver.save_screenshot, str(path))
 
@@ -104,3 +147,11 @@ class Page:
 
     async def close(self) -> None:
         await self.call(self.driver.quit)
+
+
+def describe(violation: dict[str, Any]) -> str:
+    """One violation of an audit, on a line: rule, impact, what it asks, where."""
+    targets = ", ".join(node["target"] for node in violation["nodes"][:3])
+    more = violation["count"] - min(3, len(violation["nodes"]))
+    where = targets + (f" and {more} more" if more > 0 else "")
+    return f"  {violation['id']} ({violation['impact']}): {violation['help']}: {where}"
