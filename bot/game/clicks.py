@@ -1,5 +1,6 @@
 """Our buttons and pickers, as any door receives them: a custom id (and the values picked)
-read into a `Click`, and a hand panel's click turned into the move it stands for.
+read into a `Click`, a hand panel's click turned into the move it stands for, and a
+lobby's setting into its `Configure`.
 
 A client can be made to send anything: a custom id we never sent, values a picker never
 offered. Nothing here trusts it: each function returns the input in our own terms or
@@ -12,14 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
-from bot.views.components import CUSTOM_ID
+from bot.game.commands import Configure
+from bot.views.components import CUSTOM_ID, SETTINGS
 from engine import Colour, Size
 from engine.cards import is_card
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
 #: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
-#: "p": the panel's selects, "r": a replay's ◀ ▶, "l": a launch report's buttons).
+#: "p": the panel's selects, "r": a replay's ◀ ▶, "l": a launch report's buttons, "s": a
+#: lobby's settings, a select each).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
@@ -29,6 +32,7 @@ ACTIONS = {
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
+    "s": frozenset(SETTINGS),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
@@ -42,7 +46,7 @@ SIZES = frozenset(str(int(size)) for size in Size)
 class Click:
     """A click on one of our buttons (values None) or a choice in one of our selects.
 
-    `kind` as in the custom id ("b", "h", "p"); `arg` the cards or section a panel
+    `kind` as in the custom id ("b", "h", "p", "s"...); `arg` the cards or section a panel
     button carries ("" for none).
     """
 
@@ -77,6 +81,11 @@ def read_click(data: dict[str, Any]) -> Click:
             or not all(isinstance(v, str) for v in values)
         ):
             raise UserError("error.menu_options")
+    elif match["kind"] == "s":  # exactly one of the values the lobby's select offers
+        values = data.get("values")
+        offered = SETTINGS[match["action"]]
+        if not isinstance(values, list) or len(values) != 1 or values[0] not in offered:
+            raise UserError("error.menu_options")
     return Click(
         match["kind"],
         int(match["game"]),
@@ -85,6 +94,18 @@ def read_click(data: dict[str, Any]) -> Click:
         match["arg"] or "",
         values,
     )
+
+
+def configure(click: Click) -> Configure:
+    """The Configure a lobby's setting stands for (an "s" click, read by read_click)."""
+    assert click.values is not None
+    (value,) = click.values
+    match click.action:
+        case "rules":
+            return Configure(rules=value)
+        case "difficulty":
+            return Configure(difficulty=value)
+    return Configure(minutes=int(value))
 
 
 def panel_move(click: Click) -> dict[str, Any]:

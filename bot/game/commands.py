@@ -20,9 +20,10 @@ from bot.game import changes
 from bot.game.access import Caller, may_moderate, may_play, may_run
 from bot.game.actions import ActionResult
 from bot.game.audience import Audience
-from bot.game.lobbies import Lobbies, Venue
+from bot.game.lobbies import Lobbies, Venue, difficulty_for
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
+from bot.store.records import LOBBY_MINUTES, RULES
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
 
@@ -55,6 +56,16 @@ class AddCrewmate:
 @dataclass(frozen=True, slots=True)
 class RemoveCrewmate:
     """The host takes back the crewmate seated last."""
+
+
+@dataclass(frozen=True, slots=True)
+class Configure:
+    """The host chooses the lobby's rules, difficulty or countdown (LOBBY_MINUTES) again,
+    before the start; what is left out stays (bot.game.lobbies.Lobbies.configure)."""
+
+    rules: str | None = None
+    difficulty: str | None = None
+    minutes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +116,10 @@ class PlayAgain:
 
 
 Command = (
-    Open | Join | Leave | AddCrewmate | RemoveCrewmate | Start | Move | Skip | Kick | End | Reset
-) | PlayAgain
+    Open | PlayAgain | Join | Leave | AddCrewmate | RemoveCrewmate | Configure | Start | Move
+) | (Skip | Kick | End | Reset)
 #: Commands that take part in a game: only for who may play here (bot.game.access).
-PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Start, Move)
+PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Configure, Start, Move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +185,13 @@ class Commands:
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
+            case Configure(rules=rules, difficulty=difficulty, minutes=minutes):
+                _check_settings(command)
+                table = await self.lobbies.configure(
+                    channel, user, rules=rules, difficulty=difficulty, minutes=minutes
+                )
+                self.stream.publish(changes.LobbyChanged(table))
+                return Outcome(command, table)
             case Start(first=first, venue=venue):
                 table = await self.lobbies.start(channel, user, first, venue=venue)
                 return Outcome(command, table)
@@ -230,9 +248,7 @@ class Commands:
             if DIFFICULTY_MINUTES.get(difficulty or "custom") != command.minutes:
                 difficulty = "custom"
         else:
-            # Advanced rules are meant for 10 minutes: the length they get unless asked.
-            chosen = "medium" if rules == "advanced" and difficulty is None else difficulty
-            difficulty = chosen or settings.default_difficulty
+            difficulty = difficulty_for(rules, difficulty) or settings.default_difficulty
             length = DIFFICULTY_MINUTES[difficulty] * 60
         return await self.lobbies.open(
             caller.guild_id,
@@ -243,3 +259,17 @@ class Commands:
             length_seconds=length,
             host_name=caller.name,
         )
+
+
+def _check_settings(command: Configure) -> None:
+    """UserError unless every setting `command` asks for is one a lobby may have."""
+    rules, difficulty, minutes = command.rules, command.difficulty, command.minutes
+    if rules is not None and rules not in RULES:
+        raise UserError("settings.unknown_rules")
+    if difficulty is not None and difficulty not in DIFFICULTY_MINUTES:
+        raise UserError("settings.unknown_difficulty")
+    if minutes is not None and (type(minutes) is not int or minutes not in LOBBY_MINUTES):
+        raise UserError("settings.bad_minutes", low=LOBBY_MINUTES[0], high=LOBBY_MINUTES[-1])
+    both = difficulty is not None and minutes is not None
+    if both and DIFFICULTY_MINUTES[difficulty] != minutes:
+        raise UserError("settings.mismatch")

@@ -334,6 +334,19 @@ def _touch(game_id: int, now: float) -> Transaction[None]:
     yield count("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
 
 
+def configure_lobby(
+    game_id: int, rules: str, difficulty: str, length_seconds: int, now: float
+) -> Transaction[GameRecord]:
+    """A lobby's rules, difficulty and countdown, chosen again by its host before the start."""
+    query = (
+        "UPDATE games SET rules = ?, difficulty = ?, length_seconds = ?, updated_at = ? "
+        "WHERE id = ? AND status = 'lobby'"
+    )
+    if (yield count(query, rules, difficulty, length_seconds, now, game_id)) == 0:
+        raise (yield from _refuse(game_id, "lobby"))
+    return (yield from load_game(game_id))
+
+
 def cancel_lobby(game_id: int, now: float) -> Transaction[None]:
     query = (
         "UPDATE games SET status = 'abandoned', outcome = 'abandoned', ended_at = ?, "

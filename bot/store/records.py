@@ -14,6 +14,9 @@ from engine import DIFFICULTY_MINUTES
 
 RULES = ("basic", "advanced")
 DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
+#: The countdowns a lobby's host may choose, in minutes: the hardest difficulty's to the
+#: easiest's (`/apophis new` takes others, as a custom countdown).
+LOBBY_MINUTES = range(min(DIFFICULTY_MINUTES.values()), max(DIFFICULTY_MINUTES.values()) + 1)
 CARD_STYLES = ("suits", "colours")
 #: The autopilot delays a server may choose, in seconds, shortest and longest (0: off).
 AUTOPILOT_SECONDS = (30, 300)

@@ -150,6 +150,22 @@ class Store:
         """Withdraw a lobby's invitation to someone (they left the server)."""
         return await self._db.write(queries.drop_invitation, game_id, user_id)
 
+    async def configure_lobby(
+        self,
+        game_id: int,
+        rules: str,
+        difficulty: str,
+        length_seconds: int,
+        *,
+        now: float | None = None,
+    ) -> GameRecord:
+        """Change a lobby's rules, difficulty and countdown (WrongStatus once it started)."""
+        check_choice("rules", rules, RULES)
+        check_choice("difficulty", difficulty, DIFFICULTIES)
+        return await self._db.write(
+            queries.configure_lobby, game_id, rules, difficulty, length_seconds, _now(now)
+        )
+
     async def cancel_lobby(self, game_id: int, *, now: float | None = None) -> None:
         """Close a lobby that will not start (its channel becomes free)."""
         await self._db.write(queries.cancel_lobby, game_id, _now(now))

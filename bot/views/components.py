@@ -20,19 +20,20 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
+from bot.store.records import LOBBY_MINUTES, RULES
 from bot.views import launches, render
 from bot.views.message import Message
-from engine import Phase, PublicView
+from engine import DIFFICULTY_MINUTES, Phase, PublicView
 
 if TYPE_CHECKING:
     from bot.table import Report, Table
 
 #: "apo:<b: board button, h: hand panel button, p: select, r: a replay's step button,
-#: l: a launch report's button>:
+#: l: a launch report's button, s: a lobby's setting>:
 #: <game id>:<version (a replay's: the step it shows)>:<action>", then ":<arg>" on panel
 #: buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bhprl]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhprls]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
@@ -42,6 +43,12 @@ ACTION_ROW, BUTTON, SELECT = 1, 2, 3
 BUTTONS_PER_ROW = 5
 #: The live table's emoji, on its Table button and its link.
 LIVE = "🎮"
+#: A lobby's settings, as its selects offer them: each one's values.
+SETTINGS = {
+    "rules": RULES,
+    "difficulty": tuple(DIFFICULTY_MINUTES),
+    "minutes": tuple(str(minutes) for minutes in LOBBY_MINUTES),
+}
 
 
 class Components:
@@ -178,6 +185,57 @@ def lobby_message(table: Table) -> Message:
         ]
         items += table_buttons(table, 0)
     return Message(embed=render.lobby_embed(table), components=rows(*items))
+
+
+def lobby_settings(table: Table) -> list[dict[str, Any]]:
+    """The lobby's rules, difficulty and countdown, as three selects for its host (Discord's
+    JSON, custom ids "apo:s:<game>:0:<setting>"), each with the lobby's choice marked
+    default, worded in its language. Where no option is the lobby's (a custom difficulty,
+    a countdown /apophis new took outside LOBBY_MINUTES), the placeholder says what it is."""
+    language = table.language
+    minutes = round(table.length_seconds / 60)
+    difficulty = t(language, f"difficulty.{table.difficulty}")
+    length = t(language, "settings.minutes", count=minutes)
+    return [
+        _setting(
+            table.id,
+            "rules",
+            [(t(language, f"choice.{rules}"), rules) for rules in SETTINGS["rules"]],
+            table.rules,
+            t(language, "lobby.rules"),
+        ),
+        _setting(
+            table.id,
+            "difficulty",
+            [(t(language, f"choice.difficulty.{name}"), name) for name in SETTINGS["difficulty"]],
+            table.difficulty,
+            t(language, "settings.difficulty", difficulty=difficulty),
+        ),
+        _setting(
+            table.id,
+            "minutes",
+            [(t(language, "settings.minutes", count=int(m)), m) for m in SETTINGS["minutes"]],
+            str(minutes),
+            t(language, "settings.countdown", length=length),
+        ),
+    ]
+
+
+def _setting(
+    game_id: int, setting: str, options: list[tuple[str, str]], chosen: str, placeholder: str
+) -> dict[str, Any]:
+    """One of a lobby's settings as a select of its (label, value) options, `chosen` marked."""
+    return {
+        "type": SELECT,
+        "custom_id": f"apo:s:{game_id}:0:{setting}",
+        "options": [
+            {"label": label[:100], "value": value, "default": value == chosen}
+            for label, value in options
+        ],
+        "placeholder": placeholder[:150],
+        "min_values": 1,
+        "max_values": 1,
+    }
 
 
 def table_buttons(table: Table, version: int) -> list[dict[str, Any]]:

@@ -1,0 +1,136 @@
+"""A lobby's rules, difficulty and countdown, changed by its host before the start through
+the game layer alone: what each choice sets, who is refused, and what a restart keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import UserError
+from bot.game.access import OUTSIDER
+from bot.game.audience import Audience
+from bot.game.changes import Stream
+from bot.game.commands import Configure, Join, Open, Start
+from bot.game.service import GameService
+from tests.game.conftest import CHANNEL, caller
+
+ANN, BOB = 1, 2
+
+
+def settings(table) -> tuple[str, str, int]:
+    return table.rules, table.difficulty, table.length_seconds
+
+
+async def refused(service, who, command) -> str:
+    with pytest.raises(UserError) as info:
+        await service.run(who, command)
+    return info.value.key
+
+
+async def test_a_difficulty_sets_its_countdown_and_a_countdown_names_its_difficulty(service):
+    table = (await service.run(caller(ANN), Open())).table
+    assert settings(table) == ("basic", "medium", 600)
+    await service.run(caller(ANN), Configure(difficulty="hard"))
+    assert settings(table) == ("basic", "hard", 480)
+    await service.run(caller(ANN), Configure(minutes=12))  # easy's countdown
+    assert settings(table) == ("basic", "easy", 720)
+    await service.run(caller(ANN), Configure(minutes=9))  # no difficulty's
+    assert settings(table) == ("basic", "custom", 540)
+    await service.run(caller(ANN), Configure(difficulty="beginner", minutes=15))
+    assert settings(table) == ("basic", "beginner", 900)
+
+
+async def test_advanced_rules_chosen_alone_get_ten_minutes_as_when_opening(service):
+    table = (await service.run(caller(ANN), Open("hard"))).table
+    await service.run(caller(ANN), Configure(rules="advanced"))
+    assert settings(table) == ("advanced", "medium", 600)
+    await service.run(caller(ANN), Configure(rules="advanced", difficulty="easy"))
+    assert settings(table) == ("advanced", "easy", 720)
+    await service.run(caller(ANN), Configure(rules="advanced", minutes=8))
+    assert settings(table) == ("advanced", "hard", 480)
+    await service.run(caller(ANN), Configure(rules="basic"))  # the countdown stays
+    assert settings(table) == ("basic", "hard", 480)
+
+
+async def test_a_change_is_published_as_a_lobby_change_and_counts_as_the_lobby_touched(service):
+    table = (await service.run(caller(ANN), Open())).table
+    service.recorder.changes.clear()
+    later = table.touched + 100
+    service.now = lambda: later
+    outcome = await service.run(caller(ANN), Configure(difficulty="easy"))
+    assert outcome.table is table and outcome.result is None
+    assert service.recorder.kinds() == ["LobbyChanged"]
+    assert service.recorder.changes[0].table is table
+    assert table.touched == later
+    web = caller(ANN, answers=False)  # nothing will carry it: settled at once
+    await service.run(web, Configure(minutes=10))
+    assert service.recorder.kinds()[1:] == ["LobbyChanged", "Settled"]
+
+
+@pytest.mark.parametrize(
+    ("command", "key"),
+    [
+        (Configure(rules="expert"), "settings.unknown_rules"),
+        (Configure(difficulty="custom"), "settings.unknown_difficulty"),
+        (Configure(difficulty="nightmare"), "settings.unknown_difficulty"),
+        (Configure(minutes=7), "settings.bad_minutes"),
+        (Configure(minutes=16), "settings.bad_minutes"),
+        (Configure(minutes=10.0), "settings.bad_minutes"),
+        (Configure(minutes=True), "settings.bad_minutes"),
+        (Configure(difficulty="hard", minutes=10), "settings.mismatch"),
+        (Configure(rules="advanced", minutes=60), "settings.bad_minutes"),
+    ],
+)
+async def test_a_setting_no_lobby_may_have_is_refused_and_nothing_changes(
+    service, store, command, key
+):
+    table = (await service.run(caller(ANN), Open("easy"))).table
+    service.recorder.changes.clear()
+    assert await refused(service, caller(ANN), command) == key
+    assert settings(table) == ("basic", "easy", 720)
+    stored = await store.get_game(table.id)
+    assert (stored.rules, stored.difficulty, stored.length_seconds) == settings(table)
+    assert service.recorder.changes == []
+
+
+async def test_only_the_host_changes_the_settings_of_a_lobby_not_yet_started(service, store):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(BOB), Join())
+    service.recorder.changes.clear()
+    with pytest.raises(UserError) as info:
+        await service.run(caller(BOB), Configure(difficulty="hard"))
+    assert info.value.key == "settings.host_only"
+    assert "Only the host" in info.value.text("en") and f"<@{ANN}>" in info.value.text("en")
+    assert await refused(service, caller(ANN, OUTSIDER), Configure(minutes=8)) == (
+        "seat.not_member"
+    )
+    assert settings(table) == ("basic", "medium", 600) and service.recorder.changes == []
+
+    await service.run(caller(ANN), Start())
+    assert await refused(service, caller(ANN), Configure(difficulty="hard")) == "settings.started"
+    assert settings(table) == ("basic", "medium", 600)
+    stored = await store.get_game(table.id)
+    assert (stored.status, stored.difficulty, stored.length_seconds) == ("active", "medium", 600)
+
+
+async def test_no_lobby_no_settings(service):
+    assert await refused(service, caller(ANN), Configure(rules="advanced")) == "error.no_game"
+    assert CHANNEL not in service.by_channel
+
+
+async def test_a_restart_keeps_the_settings_and_the_game_plays_them(service, store):
+    table = (await service.run(caller(ANN), Open())).table
+    await service.run(caller(ANN), Configure(rules="advanced"))
+    await service.run(caller(ANN), Configure(minutes=14))
+    assert settings(table) == ("advanced", "custom", 840)
+    service.stop_timers()
+
+    restarted = GameService(store, Stream(), Audience(store), seed=7)
+    try:
+        (back,) = await restarted.recover()
+        assert back.id == table.id and back.status == "lobby"
+        assert settings(back) == ("advanced", "custom", 840)
+        started = (await restarted.run(caller(ANN), Start())).table
+        assert started.game.rules.value == "advanced"
+        assert started.deadline == pytest.approx(restarted.now() + 840, abs=5)
+    finally:
+        restarted.stop_timers()
