@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.store.records import LOBBY_MINUTES, RULES
-from bot.views import launches, render
+from bot.views import launches, render, story
 from bot.views.message import Message
 from engine import DIFFICULTY_MINUTES, Phase, PublicView
 
@@ -271,16 +271,18 @@ def board_message(
     one click each (Reroll and Accept are the launcher's: on their panel and the launch
     report). `view` is the game's public view, if already at hand; `summary` the line
     that stands for the table where a picture shows it (render.board_embed). The final
-    board sums up the game's launches, one line each (bot.views.launches), and carries
-    Play again.
+    board tells how the game ended (bot.views.story), sums up its launches, one line
+    each (bot.views.launches), and carries Play again.
     """
     if table.game is None:
         return lobby_message(table)
     now = time.time() if now is None else now
     view = table.game.public_view() if view is None else view
-    embed = render.board_embed(table, view, table.time_left(now), summary)
+    over = view.phase is Phase.OVER or not table.open
+    ending = story.board_text(story.story(table, table.language, now)) if over else None
+    embed = render.board_embed(table, view, table.time_left(now), summary, ending)
     gid, version, language = table.id, table.version, table.language
-    if view.phase is Phase.OVER or not table.open:
+    if over:
         told = launches.summary(table.history, language)
         if told is not None:
             embed.add_field(name=t(language, "launches.title"), value=told, inline=False)

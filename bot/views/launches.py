@@ -19,11 +19,12 @@ from engine import Colour, Size
 
 #: Discord's longest embed field value.
 FIELD_LIMIT = 1024
-#: The launch checks whose failure ends a launch, and how that end is told.
+#: The launch checks whose failure ends a launch, and what came of it then (told by the
+#: message "launches.<result>").
 FAILED_AT = {
-    "fuel": "launches.no_fuel",
-    "launch": "launches.exploded",
-    "accuracy": "launches.missed",
+    "fuel": "no_fuel",
+    "launch": "exploded",
+    "accuracy": "missed",
 }
 
 
@@ -34,11 +35,18 @@ class Launch:
 
     rocket: list[tuple[str, int]]
     total: int
-    #: The message key of the check it failed at (None: it hit, or had not ended).
+    #: What came of it when a check failed (FAILED_AT's; None: it hit, or had not ended).
     failed: str | None = None
     ended: bool = False
     #: Apophis's damage and deflection counters after each hit that did something.
     effects: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def result(self) -> str:
+        """What came of it: "no_fuel", "exploded", "missed", "hit", or "unfinished"."""
+        if self.failed is not None:
+            return self.failed
+        return "hit" if self.ended else "unfinished"
 
 
 def launches(events: Iterable[dict[str, Any]]) -> list[Launch]:
@@ -74,7 +82,7 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
         for colour, size in launch.rocket
     )
     if launch.failed is not None:
-        result = t(language, launch.failed)
+        result = t(language, f"launches.{launch.failed}")
     elif launch.effects:
         done = [t(language, key, count=value) for key, value in launch.effects]
         result = ", ".join([t(language, "launches.hit"), *done])

@@ -228,12 +228,17 @@ def lobby_embed(table: Table) -> discord.Embed:
 
 
 def board_embed(
-    table: Table, view: PublicView, time_left: float | None, summary: str | None = None
+    table: Table,
+    view: PublicView,
+    time_left: float | None,
+    summary: str | None = None,
+    ending: str | None = None,
 ) -> discord.Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
 
     With a `summary` (the board's picture shows the table), that one line stands for
-    the table's fields: the players and the last actions stay in words."""
+    the table's fields: the players and the last actions stay in words. A game's end
+    (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
     language = table.language
     embed = discord.Embed(
         title=t(
@@ -244,7 +249,7 @@ def board_embed(
         ),
         colour=board_colour(table, view, time_left),
     )
-    embed.description = _status_line(table, view, time_left)
+    embed.description = ending or _status_line(table, view, time_left)
     if summary is None:
         _table_fields(embed, table, view)
     else:
@@ -384,15 +389,8 @@ def clock_text(table: Table, time_left: float | None, language: str | None = Non
 
 
 def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
+    """The clock, the rocket and what the game waits for (a game in play)."""
     language = table.language
-    if view.phase is Phase.OVER:
-        outcome = view.outcome
-        if outcome is Outcome.LOST:
-            return t(language, "status.lost")
-        if outcome is not None and outcome.won:
-            key = f"status.{outcome.value}" + ("_spare" if time_left is not None else "")
-            return t(language, key, left=duration(time_left or 0))
-        return t(language, "status.ended")
     now = time.time()
     lines = [clock_text(table, time_left)]
     if view.rocket:
