@@ -112,11 +112,12 @@ def source_problem(
 
     Discord sends a click only from the message that carries the component, but a client
     can claim any custom id: a hand panel's ("h", "p") is taken only from the clicker's
-    own panel, an ephemeral message answering their interaction; a board's ("b") only
-    from the live board (`board_id`), an older board still showing the game's buttons,
-    or, for Reroll and Accept, the launch report; a replay's ("r") only from a public
-    message carrying that game's replay buttons. `message` is the one Discord sent with
-    the click, as it is now; who it answered is Discord's interaction metadata.
+    own panel, an ephemeral message answering their interaction; a board's ("b"), or a
+    lobby's setting ("s"), only from the live board (`board_id`), an older board still
+    showing the game's buttons, or, for Reroll and Accept, the launch report; a replay's
+    ("r") only from a public message carrying that game's replay buttons. `message` is
+    the one Discord sent with the click, as it is now; who it answered is Discord's
+    interaction metadata.
     """
     wrong = UserError("error.wrong_message")
     if message is None:
@@ -126,7 +127,7 @@ def source_problem(
         own = f"apo:{click.kind}:{click.game}:"
         mine = any(i.startswith(own) for i in custom_ids(message))
         return None if mine and not message.flags.ephemeral else wrong
-    if click.kind != "b":
+    if click.kind not in ("b", "s"):
         if not message.flags.ephemeral:
             return wrong
         metadata = message.interaction_metadata

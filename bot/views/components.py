@@ -171,7 +171,8 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 def lobby_message(table: Table) -> Message:
     """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play,
-    and Table where the live table is served."""
+    Table where the live table is served (two rows of buttons), and the host's settings
+    (three selects, a row each: Discord's five rows in all)."""
     items = []
     language = table.language
     if table.status == "lobby":
@@ -184,6 +185,7 @@ def lobby_message(table: Table) -> Message:
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
         ]
         items += table_buttons(table, 0)
+        items += lobby_settings(table)
     return Message(embed=render.lobby_embed(table), components=rows(*items))
 
 

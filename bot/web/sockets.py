@@ -30,7 +30,7 @@ from aiohttp import WSMsgType, web
 from bot.errors import UserError
 from bot.game import plays
 from bot.game.access import OUTSIDER, Caller, Gatekeeper, watch_refusal
-from bot.game.clicks import read_click
+from bot.game.clicks import configure, read_click
 from bot.game.commands import AddCrewmate, Command, Join, Leave, PlayAgain, RemoveCrewmate, Start
 from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
@@ -341,6 +341,9 @@ class Sockets:
             outcome = await self.service.run(caller, LOBBY_COMMANDS[click.action]())
             key = "reply.started" if click.action == "start" else f"reply.{click.action}"
             return t(client.language, key, seated=len(outcome.table.seats))
+        if click.kind == "s":  # the lobby's rules, difficulty or countdown: the host's
+            outcome = await self.service.run(caller, configure(click))
+            return _settings_note(outcome.table, client.language)
         if click.kind not in ("h", "p") or click.action == "refresh":
             raise UserError("error.unknown_button")
         return await plays.play(self.service, caller, table, click, client.language)
@@ -352,6 +355,17 @@ class Sockets:
         assert user is not None
         standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
         return Caller(user.id, user.name, guild_id, channel_id, standing, answers=False)
+
+
+def _settings_note(table: Table, language: str) -> str:
+    """What a lobby's settings are now, in `language`: told to the host who changed them."""
+    return t(
+        language,
+        "web.settings",
+        rules=t(language, f"rules.{table.rules}"),
+        difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
+        length=t(language, "settings.minutes", count=round(table.length_seconds / 60)),
+    )
 
 
 def _channel_id(text: str) -> int | None:

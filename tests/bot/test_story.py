@@ -36,9 +36,12 @@ def lost_basic_game() -> Table:
     misses, and the clock runs out."""
     game = position(
         players=(ANN, BOB),
-        hands=[["3H", "4H", "5H", "2C", "2H", "2D", "2S", "5S"], ["3S", "4S", "6H", "3C", "3D", "7H", "7S"]],
+        hands=[
+            ["3H", "4H", "5H", "2C", "2H", "2D", "2S", "5S"],
+            ["3S", "4S", "6H", "3C", "3D", "7H", "7S"],
+        ],
         dice=[6, 4, 1],  # accuracy 6 + 3 hits, damage 4 + 3 damages; then accuracy 1 + 2 misses
-    )  # fmt: skip
+    )
     history = logged(
         game,
         lambda g: g.build(ANN, "red", "large"),
@@ -116,12 +119,12 @@ def test_a_deflected_game_is_won_by_its_counters():
 def unfinished_advanced_game() -> Table:
     """Advanced rules: a rocket short of fuel, one that explodes, and one whose damage
     roll failed while its fail-safe's reroll was on offer when the host ended the game."""
+    reds = ["3H", "4H", "5H", "6H", "7H", "8H"]  # Ann's two large red sections
     game = position(
         players=(ANN, BOB),
         rules="advanced",
         hands=[
-            ["3H", "4H", "5H", "6H", "7H", "8H", "2C", "2H", "2D", "2S"]
-            + ["9C", "10C", "QC", "9H", "QD", "QS"],
+            [*reds, "2C", "2H", "2D", "2S", "9C", "10C", "QC", "9H", "QD", "QS"],
             ["3C", "10H", "3D", "7S", "3S", "4S", "JH", "QH", "KH", "5S", "6S"],
         ],
         dice=[6, 1, 6, 1],  # explodes (6 + 2); then flies, hits, and 1 + 3 does no damage

@@ -203,13 +203,18 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         if action == "start" and table.parent_id is not None:
             await self.started_in_thread(interaction, table, clicked=True)
             return
+        await self.show_clicked_lobby(interaction, table)
+        note = opening and opening.note(speaks(interaction))
+        if note:  # why the game plays here rather than in a thread of its own
+            await interaction.followup.send(note, ephemeral=True)
+
+    async def show_clicked_lobby(self, interaction: discord.Interaction, table: Table) -> None:
+        """Answer a click on the lobby message (a button, a setting) with it redrawn: the
+        lobby as it is now, or the game's board once it started."""
         shown = components.drawn_version(table)
         await interaction.response.edit_message(**attachments.board(table).kwargs())
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
-        note = opening and opening.note(speaks(interaction))
-        if note:  # why the game plays here rather than in a thread of its own
-            await interaction.followup.send(note, ephemeral=True)
 
     # ----------------------------------------------------------- moderation
 

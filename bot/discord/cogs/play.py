@@ -17,7 +17,7 @@ from bot.discord.answers import caller_of, clicked_board, release, send_reason, 
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
-from bot.game.clicks import Click, read_click
+from bot.game.clicks import Click, configure, read_click
 from bot.game.commands import Move, Outcome
 from bot.i18n.catalogs import t
 from bot.table import Table
@@ -255,6 +255,8 @@ class Play(commands.Cog):
             await self.act_by_button(interaction, table, click.version, {"type": click.action})
         elif click.kind == "b":
             await self.on_button(interaction, table, click.version, click.action)
+        elif click.kind == "s":
+            await self.on_setting(interaction, table, click)
         else:
             await self.on_panel(interaction, table, click)
 
@@ -274,6 +276,18 @@ class Play(commands.Cog):
             await self.show_hand(interaction)
         else:
             await self.act_by_button(interaction, table, version, {"type": action})
+
+    async def on_setting(
+        self, interaction: discord.Interaction, table: Table, click: Click
+    ) -> None:
+        """A lobby's rules, difficulty or countdown chosen on its message: the host's choice
+        redraws the lobby in the reply; anyone else is told privately that only the host
+        may. On a lobby a newer one replaced, nothing changes: it becomes the link."""
+        if on_old_board(interaction, table):
+            await interaction.response.edit_message(**components.board_stub(table).kwargs())
+            return
+        await self.service.run(caller_of(interaction), configure(click))
+        await self.bot.get_cog("Apophis").show_clicked_lobby(interaction, table)
 
     async def on_old_board(
         self, interaction: discord.Interaction, table: Table, action: str

@@ -1,0 +1,106 @@
+"""A lobby's settings on Discord: its host picks the rules, difficulty and countdown in the
+lobby message's selects, and the message shows them; anyone else is refused privately."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from bot.table import Table
+from bot.views import components
+from tests.bot.helpers import Scene, text_of
+
+#: Discord's most action rows a message may have, and options a select may offer.
+ROWS, OPTIONS = 5, 25
+
+
+def setting(message, name: str) -> dict:
+    """The lobby message's select for setting `name`."""
+    return next(
+        item
+        for item in message.iter_components()
+        if item["type"] == 3 and item["custom_id"].endswith(f":{name}")
+    )
+
+
+def chosen(message, name: str) -> list[str]:
+    return [option["value"] for option in setting(message, name)["options"] if option["default"]]
+
+
+async def pick(scene: Scene, message, name: str, value: str, user: str):
+    """`user` chooses `value` in the lobby's select for `name`; the answer."""
+    custom_id = setting(message, name)["custom_id"]
+    interaction = await scene.fake.select(message, custom_id, [value], user=scene[user])
+    return await interaction.wait_response()
+
+
+@pytest.mark.e2e
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_host_picks_hard_then_advanced_and_a_player_is_refused(scene):
+    lobby = (await scene.cmd("apophis new", "ann")).message
+    await scene.cmd("apophis join", "bob")
+    table = scene.live()
+    assert setting(lobby, "rules")["custom_id"] == f"apo:s:{table.id}:0:rules"
+    assert len(lobby.components) <= ROWS
+    assert (chosen(lobby, "rules"), chosen(lobby, "difficulty")) == (["basic"], ["medium"])
+    assert chosen(lobby, "minutes") == ["10"]
+
+    reply = await pick(scene, lobby, "difficulty", "hard", "ann")
+    assert reply.response_type == 7  # the lobby redrawn in the answer
+    assert (table.rules, table.difficulty, table.length_seconds) == ("basic", "hard", 480)
+    assert (chosen(lobby, "difficulty"), chosen(lobby, "minutes")) == (["hard"], ["8"])
+    assert "Hard: 8:00" in text_of(lobby)
+
+    reply = await pick(scene, lobby, "rules", "advanced", "ann")
+    assert reply.response_type == 7
+    # Advanced rules chosen alone get the ten minutes they are meant for, as when opening.
+    assert (table.rules, table.difficulty, table.length_seconds) == ("advanced", "medium", 600)
+    assert chosen(lobby, "rules") == ["advanced"] and chosen(lobby, "minutes") == ["10"]
+    assert "advanced" in text_of(lobby) and "Medium: 10:00" in text_of(lobby)
+
+    before = text_of(lobby), copy.deepcopy(lobby.components)
+    refused = await pick(scene, lobby, "minutes", "15", "bob")
+    assert refused.ephemeral and "Only the host" in text_of(refused.message)
+    assert (table.difficulty, table.length_seconds) == ("medium", 600)
+    await scene.bot.outbox.drain()
+    assert (text_of(lobby), lobby.components) == before
+
+    stored = await scene.bot.store.get_game(table.id)
+    assert (stored.rules, stored.difficulty, stored.length_seconds) == ("advanced", "medium", 600)
+    start = await scene.cmd("apophis start", "ann", first=scene["ann"])
+    assert "game has started" in text_of(start.message)
+    assert table.game.rules.value == "advanced"
+    await scene.bot.outbox.drain()
+    board = scene.board(table)
+    assert not [item for item in board.iter_components() if item["type"] == 3]
+
+
+def lobby(language: str, difficulty: str, minutes: int) -> Table:
+    return Table(
+        id=4,
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        rules="basic",
+        difficulty=difficulty,
+        length_seconds=minutes * 60,
+        status="lobby",
+        seats=[3],
+        language=language,
+    )
+
+
+def test_the_selects_speak_the_lobbys_language_and_say_a_custom_choice():
+    rules, difficulty, minutes = components.lobby_settings(lobby("fr", "hard", 8))
+    assert [o["label"] for o in rules["options"]][0] == "de base"
+    assert [o["label"] for o in difficulty["options"] if o["default"]] == ["difficile (8 min)"]
+    assert [o["label"] for o in minutes["options"] if o["default"]] == ["8 minutes"]
+    assert all(len(select["options"]) <= OPTIONS for select in (rules, difficulty, minutes))
+
+    # A countdown /apophis new took outside the selects' range: no option is it, and the
+    # placeholders say what the lobby has.
+    _, difficulty, minutes = components.lobby_settings(lobby("en", "custom", 30))
+    assert not any(o["default"] for o in difficulty["options"] + minutes["options"])
+    assert difficulty["placeholder"] == "Difficulty: Custom"
+    assert minutes["placeholder"] == "Countdown: 30 minutes"
