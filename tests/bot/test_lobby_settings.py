@@ -93,7 +93,7 @@ def lobby(language: str, difficulty: str, minutes: int) -> Table:
 
 def test_the_selects_speak_the_lobbys_language_and_say_a_custom_choice():
     rules, difficulty, minutes = components.lobby_settings(lobby("fr", "hard", 8))
-    assert [o["label"] for o in rules["options"]][0] == "de base"
+    assert rules["options"][0]["label"] == "de base"
     assert [o["label"] for o in difficulty["options"] if o["default"]] == ["difficile (8 min)"]
     assert [o["label"] for o in minutes["options"] if o["default"]] == ["8 minutes"]
     assert all(len(select["options"]) <= OPTIONS for select in (rules, difficulty, minutes))
