@@ -12,9 +12,15 @@ tests forbid that).
 
 Each language's typography is the catalog layer's too: a looked-up text is set as its
 language sets punctuation before its placeholders are filled (`typeset`). French puts a
-narrow no-break space before ``: ; ! ?`` and inside « », whatever spaces the catalog
+narrow no-break space before ``: ; ! ? %`` and inside « », whatever spaces the catalog
 wrote; links, Discord markup (``<t:…:R>``, ``<@…>``), emoji codes and code spans are
-left as they are, and so are the filled-in values (times such as 14:57).
+left as they are, and so are the filled-in values (times such as 14:57). A percentage is
+a value of its own message (``number.percent``), so it is set the same way: "35 %" with
+that narrow space in French, "35%" in English.
+
+So are its elisions (`ELISIONS`): in French, a word that loses its vowel before a vowel
+sound ("que", "de", "le", "la", "je", "ne", "se", "ce"…) is elided when the value filled
+in after it begins with one: ``que {name}`` reads "que Bob" but "qu’Ada".
 
 Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
 part. `CommandTranslator` gives discord.py the French names and descriptions of the
@@ -26,7 +32,8 @@ from __future__ import annotations
 import functools
 import io
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -103,7 +110,12 @@ def t(language: str, key: str, /, **params: object) -> str:
     if count == 0 and f"{key}.zero" in _ids():
         key, count = f"{key}.zero", None
     text = _text(language, key, None if count is None else int(count))  # type: ignore[arg-type]
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    elision = ELISIONS.get(language)
+    if elision is not None and _elides(elision, text):
+        text = elide(elision, text, params)
+    return text.format(**params)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -163,6 +175,46 @@ def typeset(language: str, text: str) -> str:
     """`text` with `language`'s typography (the catalog layer's; code never spaces marks)."""
     typographer = TYPOGRAPHY.get(language)
     return typographer(text) if typographer else text
+
+
+#: Each language's elisions: the words it shortens before a placeholder whose value begins
+#: with a vowel sound. French: que, de, le, la, je, ne, se, ce, me, te, lorsque, puisque,
+#: jusque (with or without a capital), and any markup between the word and the value.
+ELISIONS: dict[str, re.Pattern[str]] = {
+    "fr": re.compile(
+        r"\b(?P<word>(?:[Jj]usqu|[Ll]orsqu|[Pp]uisqu|[Qq]u|[CcDdJjLlMmNnSsTt])e|[Ll]a) "
+        r"(?=[*_]*\{(?P<name>\w+)[^{}]*\})"
+    )
+}
+#: The letters that begin a vowel sound, once accents are set apart (é, î, Œ…). An h is
+#: taken as mute, as in the names a message names (d’Hugo, qu’Hélène).
+VOWEL_SOUNDS = frozenset("aeiouyhœæ")
+APOSTROPHE = "’"
+
+
+@functools.lru_cache(maxsize=4096)
+def _elides(elision: re.Pattern[str], text: str) -> bool:
+    """Whether `text` has a word `elision` may shorten before one of its placeholders."""
+    return elision.search(text) is not None
+
+
+def starts_with_vowel_sound(value: object) -> bool:
+    """Whether a filled-in value begins with a vowel sound ("Ada", "Élodie", "Hugo"; not
+    "Bob", "3" or "<@1>")."""
+    first = unicodedata.normalize("NFD", str(value)[:1])[:1]
+    return first.lower() in VOWEL_SOUNDS
+
+
+def elide(elision: re.Pattern[str], text: str, params: Mapping[str, object]) -> str:
+    """`text` with each word `elision` finds elided ("que " → "qu’") where the value of the
+    placeholder after it begins with a vowel sound; placeholders still to be filled."""
+
+    def shortened(match: re.Match[str]) -> str:
+        if not starts_with_vowel_sound(params.get(match["name"], "")):
+            return match[0]
+        return match["word"][:-1] + APOSTROPHE
+
+    return elision.sub(shortened, text)
 
 
 def refusal(language: str, code: str, params: dict[str, str | int]) -> str:

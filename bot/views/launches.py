@@ -84,8 +84,7 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
     if launch.failed is not None:
         result = t(language, f"launches.{launch.failed}")
     elif launch.effects:
-        done = [t(language, key, count=value) for key, value in launch.effects]
-        result = ", ".join([t(language, "launches.hit"), *done])
+        result = ", ".join([t(language, "launches.hit"), *effects_text(launch.effects, language)])
     elif launch.ended:
         result = t(language, "launches.no_effect")
     else:
@@ -93,6 +92,21 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
     return t(
         language, "launches.line", number=number, rocket=rocket, count=launch.total, result=result
     )
+
+
+def effects_text(effects: list[tuple[str, int]], language: str) -> list[str]:
+    """What a launch did to Apophis, each counter named once at its value after the launch
+    ("damage 2/3"), or from its value before when the launch added to it more than once
+    ("deflection 1/5 → 3/5": a basic launch's damage and deflection both add a counter)."""
+    reached: dict[str, list[int]] = {}
+    for key, value in effects:
+        reached.setdefault(key, []).append(value)
+    return [
+        t(language, key, count=values[-1])
+        if len(values) == 1
+        else t(language, f"{key}.rise", before=values[0] - 1, count=values[-1])
+        for key, values in reached.items()
+    ]
 
 
 def summary(events: Iterable[dict[str, Any]], language: str) -> str | None:

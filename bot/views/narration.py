@@ -193,7 +193,8 @@ def _step(step: str, language: str) -> str:
 
 
 def step_text(step: ev.LaunchStep, language: str) -> str:
-    """One launch check, with its numbers: "Accuracy: 🎲 2 + Apophis 3 + guidance 1 = 6 ..."."""
+    """One launch check, with its numbers: "Accuracy: 🎲 2 + Apophis's value 3 + guidance 1 =
+    6 (needs 7) — miss."."""
     name = t(language, f"step.{step.step}")
     if step.success is None:  # no section of the step's colour: damage or deflection
         return t(language, f"step.skipped.{step.step}", name=name)

@@ -96,15 +96,13 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
         left = (public.pending or {}).get("rerolls", 0)
         return t(language, "panel.reroll", count=left)
     moves = render.or_list(your_moves(view, language), language)
-    lines = [t(language, "panel.your_turn", moves=moves)]
-    if public.rocket:
-        lines.append(render.rocket_line(public, language))
+    lines = [t(language, "panel.your_turn", moves=moves), render.rocket_line(public, language)]
     if not build_options(view):
         lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         lines.append(t(language, "panel.needs", suits=needs))
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)
 
 
 def your_moves(view: PlayerView, language: str) -> list[str]:

@@ -392,16 +392,16 @@ def _status_line(table: Table, view: PublicView, time_left: float | None) -> str
     """The clock, the rocket and what the game waits for (a game in play)."""
     language = table.language
     now = time.time()
-    lines = [clock_text(table, time_left)]
-    if view.rocket:
-        lines.append(rocket_line(view, language))
-    lines.append(next_step(table, view, now))
+    lines = [clock_text(table, time_left), rocket_line(view, language), next_step(table, view, now)]
     return "\n".join(line for line in lines if line)
 
 
 def rocket_line(view: PublicView, language: str) -> str:
     """The rocket in one line: its points, the fuel check in words, and the chances of a
-    launch now ("🚀 10 points · fuel 2 of 3 needed ✗ · a launch now fails")."""
+    launch now ("🚀 10 points · fuel 2 (3 needed) ✗ · launched now, it fails the fuel
+    check"); "" while no section is built (nothing to weigh or launch)."""
+    if not view.rocket:
+        return ""
     total = sum(view.points.values())
     fuel, needed = view.points.get(Colour.YELLOW, 0), fuel_needed(total)
     fuelled = fuel >= needed
@@ -516,9 +516,9 @@ def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
                     "rules.odds.line",
                     difficulty=t(language, f"difficulty.{difficulty}"),
                     minutes=DIFFICULTY_MINUTES[difficulty],
-                    percent=percent,
+                    percent=percent(wins / 100, language),
                 )
-                for difficulty, percent in STEADY_TEAM_WINS[rules].items()
+                for difficulty, wins in STEADY_TEAM_WINS[rules].items()
             ]
         )
     )

@@ -53,7 +53,7 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
     # one line, the rest is in the picture.
     text = text_of(scene.board(table))
     assert "Apophis arrives <t:" in text and "Players:" in text
-    assert "Table: Apophis 2, damage 1/3" in text and "sequence 3/4" in text
+    assert "Table: Apophis's value 2, damage 1/3" in text and "sequence 3/4" in text
     assert "Depot" not in text and "bottom to top" not in text
     uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
     # through an interaction's token (others edit the players' panels, with no file)

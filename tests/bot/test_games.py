@@ -40,7 +40,7 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, scene):
             )
             text = text_of(report)
             assert "Fuel check: fuel 2 of 5 points, needs 2 — enough" in text
-            assert "Accuracy: 🎲 6 + Apophis 2 + guidance 0 = 8 (needs 7) — hit" in text
+            assert "Accuracy: 🎲 6 + Apophis's value 2 + guidance 0 = 8 (needs 7) — hit" in text
             assert "Apophis is damaged (2/3)" in text
     await bot.outbox.drain()
     board = text_of(scene.board(table))
@@ -121,7 +121,7 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
         assert rerolled.response_type == 7
         await bot.outbox.drain()
         text = text_of(report)  # as the reroll showed it, before it went with the game
-        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "Accuracy: 🎲 6 + Apophis's value 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "breaks apart" in text and not list(report.iter_components())
         assert not table.open and report.deleted
         assert "pts → hit, damage 3/3" in text_of(scene.board(table))

@@ -44,7 +44,7 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert not enabled(ann, "scrap") and "build:green.3" in str(ann.components)
     labels = [c.get("label") for c in ann.iter_components()]
     # Each build says the rocket it makes: 3 points of green and no fuel fail the check.
-    assert "Build large green (3♣) → 3 points, fuel 0/1 ✗" in labels
+    assert "Build large green (3♣) → 3 points, fuel 0 (1 needed) ✗" in labels
     assert "**Your turn:** you can draw or build." in text_of(ann)
     built = await scene.press(ann, "build", "ann", arg="green.3")
     assert built.response_type == 7 and built.message.id == ann.id
@@ -57,7 +57,7 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert next(
         c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", "")
     ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel
-    assert "🚀 3 points · fuel 0 of 1 needed ✗ · launched now, it fails" in text_of(bob)
+    assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(bob)
     (subset,) = selects(bob)  # a chosen subset: one card a suit, never two of one
     assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
     chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])

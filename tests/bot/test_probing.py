@@ -251,7 +251,7 @@ async def test_a_language_chosen_mid_launch_speaks_from_the_next_message(fake_di
         await scene.click(report, "reroll", "ann")
         await bot.outbox.drain()
         text = text_of(report)  # the open report goes on in the language it started in
-        assert "Accuracy: 🎲 6 + Apophis 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "Accuracy: 🎲 6 + Apophis's value 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "Précision" not in text and "Launch report" in text
         assert list(table.recent)[: len(told)] == told  # what was told is kept as told
         board = text_of(scene.board(table))  # the board speaks the new language

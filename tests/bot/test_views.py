@@ -30,7 +30,7 @@ def test_the_panel_offers_exactly_the_sections_this_hand_can_pay_for_that_fit():
     # Red large does not fit on a medium; blue large and medium cannot be paid for.
     assert builds == ["build:blue.1", "build:red.1", "build:red.2"]
     # Each says the rocket it makes: 2 yellow and 2 red points, fuel 2 where 1 is needed.
-    assert moves["build:red.2"]["label"] == "Build medium red (2♥) → 4 points, fuel 2/1 ✓"
+    assert moves["build:red.2"]["label"] == "Build medium red (2♥) → 4 points, fuel 2 (1 needed) ✓"
     assert moves["launch:2H.5D"]["label"] == "Launch ♥♦"
 
 
