@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 CLIENT := bot/web/client
-CLIENT_SOURCES := $(wildcard $(CLIENT)/src/* $(CLIENT)/*.html $(CLIENT)/*.json $(CLIENT)/*.ts)
+CLIENT_SOURCES := $(wildcard $(CLIENT)/src/* $(CLIENT)/*.html $(CLIENT)/*.json $(CLIENT)/*.ts bot/web/fonts/*.woff2)
 
 .PHONY: run test lint e2e bench demo clean client browser
 

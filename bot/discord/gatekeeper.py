@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 MEMBER_SECONDS = 60.0
 #: Members kept at most (the oldest go first).
 MEMBERS_KEPT = 4096
+#: Where Discord serves pictures; an avatar is kept as its path under it.
+CDN = "https://cdn.discordapp.com/"
 #: Discord's error for an account that is not a member of the server.
 UNKNOWN_MEMBER = 10007
 _THREADS = (
@@ -71,6 +73,8 @@ class Gatekeeper:
         self._members: OrderedDict[tuple[int, int], tuple[float, discord.Member | None]] = (
             OrderedDict()
         )
+        #: The picture each person seen lately shows (a path under Discord's CDN), by id.
+        self._avatars: OrderedDict[int, str | None] = OrderedDict()
 
     def guild_of(self, channel_id: int) -> int | None:
         """The server of a channel (or thread) the gateway told of; None if unknown."""
@@ -114,6 +118,11 @@ class Gatekeeper:
         except discord.HTTPException:
             return True
 
+    def avatar(self, user_id: int) -> str | None:
+        """The path, under Discord's CDN, of the picture someone seen lately chose (their
+        server's or their own); None for a default picture or someone unknown."""
+        return self._avatars.get(user_id)
+
     def seen(self, interaction: discord.Interaction) -> None:
         """An interaction from a server shows its member there now: kept, so that checking
         them soon after asks Discord nothing."""
@@ -145,3 +154,11 @@ class Gatekeeper:
         self._members.move_to_end(key)
         while len(self._members) > MEMBERS_KEPT:
             self._members.popitem(last=False)
+        if member is not None:
+            chosen = member.guild_avatar or member.avatar
+            self._avatars[member.id] = (
+                chosen.with_format("png").with_size(64).url.removeprefix(CDN) if chosen else None
+            )
+            self._avatars.move_to_end(member.id)
+            while len(self._avatars) > MEMBERS_KEPT:
+                self._avatars.popitem(last=False)

@@ -71,6 +71,8 @@ class Gatekeeper(Protocol):
 
     async def is_member(self, user_id: int, guild_id: int) -> bool: ...
 
+    def avatar(self, user_id: int) -> str | None: ...
+
 
 def is_moderator(standing: Standing, moderator_role: int | None) -> bool:
     """Manage Messages in the channel, or the server's moderator role."""

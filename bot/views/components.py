@@ -189,12 +189,13 @@ def lobby_message(table: Table) -> Message:
     return Message(embed=render.lobby_embed(table), components=rows(*items))
 
 
-def lobby_settings(table: Table) -> list[dict[str, Any]]:
+def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:
     """The lobby's rules, difficulty and countdown, as three selects for its host (Discord's
     JSON, custom ids "apo:s:<game>:0:<setting>"), each with the lobby's choice marked
-    default, worded in its language. Where no option is the lobby's (a custom difficulty,
-    a countdown /apophis new took outside LOBBY_MINUTES), the placeholder says what it is."""
-    language = table.language
+    default, worded in `language` (the lobby's, unless the web table asks for a reader's).
+    Where no option is the lobby's (a custom difficulty, a countdown /apophis new took
+    outside LOBBY_MINUTES), the placeholder says what it is."""
+    language = language or table.language
     minutes = round(table.length_seconds / 60)
     difficulty = t(language, f"difficulty.{table.difficulty}")
     length = t(language, "settings.minutes", count=minutes)

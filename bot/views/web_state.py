@@ -16,6 +16,7 @@ they share, computed once: the engine's views (`view`) and the board's moves
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
@@ -45,22 +46,54 @@ MENTION = re.compile(r"<@!?(\d+)>")
 TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
 EMPHASIS = re.compile(r"\*\*|__|~~")
 #: The words of the client itself, by key ("web.<key>" in the catalogs). Placeholders
-#: ({name}, {count}) are left for the client to fill.
+#: (HOLES: {name}, {count}...) are left for the client to fill.
 LABELS = (
     "title", "apophis", "damage", "deflection", "rocket", "sequence", "depot", "deck",
     "discard", "your_hand", "no_cards", "watching", "sign_in", "signed_in_as", "signed_out",
     "connecting", "reconnecting", "offline", "time_left", "clock_stopped", "lobby",
     "waiting_for_host", "no_game", "seat_cards", "crewmate", "autopilot", "host", "you",
     "your_turn", "launch_checks", "moves", "pick_cards", "send", "game_over", "points", "fuel",
-    "no_rocket", "recent", "step_fuel", "step_launch", "step_accuracy", "step_damage",
-    "step_deflection", "rules_basic", "rules_advanced", "difficulty_beginner",
+    "no_rocket", "recent", "rules_basic", "rules_advanced", "difficulty_beginner",
     "difficulty_easy", "difficulty_medium", "difficulty_hard", "difficulty_custom", "minutes",
+    # the screens: a bad link, no game, the lobby, How to play
+    "bad_link", "bad_link_how", "no_game_title", "no_game_how", "skip_to_table", "menu",
+    "players", "playing_now", "open_seat", "lobby_title", "lobby_lead", "rules", "difficulty",
+    "countdown", "why_sign_in", "why_seated", "why_full", "why_not_seated", "why_host_stays",
+    "why_only_host", "why_no_crewmate", "why_cannot_play", "share_link", "copy_link", "copied",
+    "copy_by_hand", "how_to_play", "close", "howto_goal", "howto_turn", "howto_build",
+    "howto_launch", "howto_more",
+    # the launch, the end, your turn, the moves that are off
+    "die_shows", "target_below", "target_at_least", "launch_now", "skip", "reroll_open",
+    "damage_done", "deflection_done", "time_to_spare", "story_launches", "story_no_launch",
+    "ending_won", "ending_lost", "ending_over", "replay_hint", "options", "option_sound",
+    "option_vibrate", "your_turn_now", "watching_count", "offline_short", "why_not_now",
+    "why_not_your_turn", "time_at_end",
+    # the table in words (its description for screen readers), its sequence's slots
+    "describe_apophis", "describe_deflection", "describe_rocket", "describe_piles",
+    "describe_time", "slot_played", "slot_needed", "slot_unused", "slots_count",
 )  # fmt: skip
+#: The launch checks, by the engine's names.
+STEPS = ("fuel", "launch", "accuracy", "damage", "deflection")
+#: The placeholders of the client's words, left as they are for the client to fill.
+HOLES = {
+    name: "{" + name + "}"
+    for name in (
+        "name", "count", "target", "value", "damage", "needed", "rocket", "deck", "discard",
+        "time", "suit", "placed", "game",
+    )
+}  # fmt: skip
+
+
+def _no_avatar(player: int) -> str | None:
+    return None
 
 
 def labels(language: str) -> dict[str, str]:
     """The client's own words in `language`."""
-    return {key: t(language, f"web.{key}", name="{name}", count="{count}") for key in LABELS}
+    words = {key: t(language, f"web.{key}", **HOLES) for key in LABELS}
+    # A launch check is named as everywhere else (the launch report, the board).
+    words.update({f"step_{step}": t(language, f"step.{step}") for step in STEPS})
+    return words
 
 
 def plain(text: str, table: Table) -> str:
@@ -75,25 +108,45 @@ def plain(text: str, table: Table) -> str:
     return text.strip()
 
 
-def no_table(channel_id: int, now: float) -> dict[str, Any]:
-    """The state of a channel with no open lobby or game."""
+def no_table(channel_id: int, now: float, watching: int = 0) -> dict[str, Any]:
+    """The state of a channel with no open lobby or game: every field a game's state has,
+    empty, so that a client reads both alike."""
     return {
         "type": "state",
         "channel": str(channel_id),
+        "game": None,
+        "version": 0,
         "status": "none",
         "now": now,
-        "table": None,
+        "deadline": None,
+        "remaining": None,
+        "time_scale": 1.0,
+        "reshuffle_ends": None,
+        "host": None,
+        "settings": None,
         "seats": [],
+        "watching": watching,
+        "table": None,
+        "texts": {"rocket": None, "next": None, "result": None, "recent": []},
+        "report": None,
+        "story": None,
         "lobby_moves": [],
         "you": None,
     }
 
 
 def public(
-    table: Table, now: float, language: str, view: PublicView | None = None
+    table: Table,
+    now: float,
+    language: str,
+    view: PublicView | None = None,
+    *,
+    avatar_of: Callable[[int], str | None] = _no_avatar,
+    watching: int = 0,
 ) -> dict[str, Any]:
     """What everyone watching `table` sees, in `language` (`view`: the game's public view,
-    if the caller has it)."""
+    if the caller has it; `avatar_of`: the picture each person chose, a path under
+    Discord's CDN; `watching`: how many watch without a seat)."""
     game = table.game
     if view is None and game is not None:
         view = game.public_view()
@@ -114,7 +167,8 @@ def public(
             "difficulty": table.difficulty,
             "minutes": round(table.length_seconds / 60),
         },
-        "seats": _seats(table, view),
+        "seats": _seats(table, view, avatar_of),
+        "watching": watching,
         "table": None,
         "texts": {
             "rocket": None,
@@ -122,7 +176,8 @@ def public(
             "result": None,
             "recent": [plain(line, table) for line in table.recent],
         },
-        "report": _report(table),
+        "report": _report(table, language),
+        "story": None,
     }
     if view is None:
         return state
@@ -198,7 +253,7 @@ def private(
 
 def board_moves_of(table: Table, now: float, language: str) -> list[dict[str, Any]]:
     """The board's moves a signed-in viewer gets (the same for all who read `language`):
-    the lobby's buttons in a lobby, Play again once it is over, else none; worded in
+    the lobby's buttons and settings in a lobby, Play again once it is over, else none; worded in
     `language`, as the viewer's own moves are (the channel's message is in its own)."""
     if table.status == "lobby":
         found = _buttons(components.lobby_message(table), LOBBY_ACTIONS)
@@ -206,7 +261,10 @@ def board_moves_of(table: Table, now: float, language: str) -> list[dict[str, An
         found = _buttons(components.board_message(table, now), ("again",))
     else:
         return []
-    return [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]
+    moves = [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]
+    if table.status == "lobby":  # its settings, for the host to change
+        moves += components.lobby_settings(table, language)
+    return moves
 
 
 #: A colour's name in a state, by colour (an enum's `.value` is slow to read).
@@ -265,7 +323,9 @@ def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str
     return found
 
 
-def _seats(table: Table, view: Any) -> list[dict[str, Any]]:
+def _seats(
+    table: Table, view: Any, avatar_of: Callable[[int], str | None]
+) -> list[dict[str, Any]]:
     held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
     active = view.active_player if view is not None and view.phase is not Phase.OVER else None
     players = [seat.player for seat in view.seats] if view is not None else table.seats
@@ -278,13 +338,27 @@ def _seats(table: Table, view: Any) -> list[dict[str, Any]]:
             "crewmate": is_crewmate(p),
             "autopilot": table.on_autopilot(p),
             "host": p == table.host_id,
+            "avatar": None if is_crewmate(p) else avatar_of(p),
         }
         for p in players
     ]
 
 
-def _report(table: Table) -> dict[str, Any] | None:
-    """The current (or last) launch: its lines and its checks with their dice."""
+#: The catalog key naming each part of a launch check's sum (the engine's names), and,
+#: for warheads, by the check they count for.
+PARTS = {
+    "die": "web.part.die",
+    "booster fuel": "web.part.fuel",
+    "rocket points": "web.part.points",
+    "Apophis": "web.part.apophis",
+    "guidance": "web.part.guidance",
+}
+WARHEADS = {"damage": "web.part.warheads_red", "deflection": "web.part.warheads_green"}
+
+
+def _report(table: Table, language: str) -> dict[str, Any] | None:
+    """The current (or last) launch: its lines, and its checks with their dice, each part
+    of a sum named in `language` and each outcome said in words."""
     report = table.report
     if report is None:
         return None
@@ -292,17 +366,25 @@ def _report(table: Table) -> dict[str, Any] | None:
         {
             "step": e.step,
             "die": e.die,
-            "parts": [list(p) for p in e.parts],
+            "parts": [
+                [name, value, t(language, WARHEADS[e.step] if name == "warheads" else PARTS[name])]
+                for name, value in e.parts
+            ],
             "total": e.total,
             "target": e.target,
             "below": e.below,
             "success": e.success,
+            "verdict": t(language, f"web.verdict.{e.step}.{_verdict(e.success)}"),
         }
         for e in report.events
         if e.kind == "launch_step"
     ]
     lines = [plain(line, table) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}
+
+
+def _verdict(success: bool | None) -> str:
+    return "skipped" if success is None else "ok" if success else "failed"
 
 
 def _padded(owners: tuple[Any, ...], items: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -41,6 +41,8 @@ class Feed:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
+        #: The picture each person chose, a path under Discord's CDN (the gatekeeper's).
+        self.avatar_of: Callable[[int], str | None] = lambda player: None
         self.viewers: dict[int, set[Viewer]] = {}
         #: What a channel shows when the service follows no table there: its last game
         #: once ended (its result, and Play again), or a game playing in a thread opened
@@ -53,6 +55,7 @@ class Feed:
 
     def join(self, client: Viewer) -> None:
         self.viewers.setdefault(client.channel, set()).add(client)
+        self._recount(client.channel)
 
     def leave(self, client: Viewer) -> None:
         watching = self.viewers.get(client.channel)
@@ -60,6 +63,29 @@ class Feed:
             watching.discard(client)
             if not watching:
                 del self.viewers[client.channel]
+            self._recount(client.channel)
+
+    def _recount(self, channel: int) -> None:
+        """Someone came or went: the others see how many watch (a table shown there)."""
+        table = self.shown.get(channel)
+        if table is not None and self.viewers.get(channel):
+            self._due[table.id] = table
+            self._schedule()
+
+    def watching(self, table: Table, clients: list[Viewer] | None = None) -> int:
+        """How many web clients watch `table` without a seat in it."""
+        if clients is None:
+            clients = self._clients(table)
+        seated = table.game.players if table.game is not None else table.seats
+        return sum(1 for client in clients if client.viewer not in seated)
+
+    def _clients(self, table: Table) -> list[Viewer]:
+        return [
+            client
+            for channel in {table.channel_id, table.parent_id}
+            if channel is not None
+            for client in self.viewers.get(channel, ())
+        ]
 
     def table_in(self, channel: int, live: dict[int, Table]) -> Table | None:
         """The table a client of `channel` sees: its open one (`live`, the service's by
@@ -70,8 +96,17 @@ class Feed:
         """The whole state one client sees now, as JSON text."""
         now = self.clock()
         if table is None:
-            return orjson.dumps(web_state.no_table(client.channel, now)).decode()
-        shared = orjson.dumps(web_state.public(table, now, client.language))
+            watching = len(self.viewers.get(client.channel, ()))
+            return orjson.dumps(web_state.no_table(client.channel, now, watching)).decode()
+        shared = orjson.dumps(
+            web_state.public(
+                table,
+                now,
+                client.language,
+                avatar_of=self.avatar_of,
+                watching=self.watching(table),
+            )
+        )
         return _merged(shared, web_state.private(table, client.viewer, now, client.language))
 
     # ------------------------------------------------------------- changes
@@ -86,6 +121,9 @@ class Feed:
         while len(self.shown) > SHOWN_KEPT:
             self.shown.popitem(last=False)
         self._due[table.id] = table
+        self._schedule()
+
+    def _schedule(self) -> None:
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.send_due)
@@ -96,12 +134,7 @@ class Feed:
         due, self._due = self._due, {}
         now = self.clock()
         for table in due.values():
-            clients = [
-                client
-                for channel in {table.channel_id, table.parent_id}
-                if channel is not None
-                for client in self.viewers.get(channel, ())
-            ]
+            clients = self._clients(table)
             if clients:
                 self._send(table, clients, now)
 
@@ -117,6 +150,7 @@ class Feed:
                 if viewer is not None and viewer not in views and viewer in players:
                     views[viewer] = game.view_for(viewer)
         view = next(iter(views.values())).table if views else None
+        watching = self.watching(table, clients)
         moves: dict[str, list] = {}
         shared: dict[str, bytes] = {}
         by_viewer: dict[tuple[int | None, str], str] = {}
@@ -126,7 +160,16 @@ class Feed:
             state = by_viewer.get(key)
             if state is None:
                 if language not in shared:
-                    shared[language] = orjson.dumps(web_state.public(table, now, language, view))
+                    shared[language] = orjson.dumps(
+                        web_state.public(
+                            table,
+                            now,
+                            language,
+                            view,
+                            avatar_of=self.avatar_of,
+                            watching=watching,
+                        )
+                    )
                 if language not in moves and viewer is not None:
                     moves[language] = web_state.board_moves_of(table, now, language)
                 board_moves = moves.get(language)

@@ -1,7 +1,7 @@
 """The web table's HTTP server, in the bot's process: the client, sign-in, and `/ws`.
 
-Off unless APOPHIS_WEB_PORT is set. It serves the built client (bot/web/client/dist),
-the bot's font for the table's text, Discord sign-in (the Activity's code exchange at
+Off unless APOPHIS_WEB_PORT is set. It serves the built client (bot/web/client/dist,
+its font among its assets), Discord sign-in (the Activity's code exchange at
 `/api/token`, a browser's redirect at `/auth/login` and `/auth/callback`), and one
 WebSocket per client (bot.web.sockets). Requests that change something, and sockets,
 are taken only from the table's own origins: the public URL, and the Activity's
@@ -46,13 +46,6 @@ CLIENT = Path(__file__).parent / "client" / "dist"
 #: The tests' build of the client (`vite build --mode test`): the Embedded App SDK's mock
 #: answers `?sdk=mock&code=...` there only. Tests serve it in place of CLIENT.
 TEST_CLIENT = CLIENT / "test"
-FONT = Path(__file__).parent.parent / "pictures" / "fonts" / "DejaVuSansCondensed.ttf"
-#: The table's font: FONT cut to what the table writes (devtools/font_subset.py), ~15 KB.
-TABLE_FONT = Path(__file__).parent / "fonts" / "table.woff2"
-#: The table font's answer: kept a month by browsers, then revalidated (its ETag), so a
-#: glyph added reaches them within the month, or at once where the client's CSS names a
-#: new URL (a version in its query).
-FONT_CACHE = {"Cache-Control": "public, max-age=2592000"}
 #: Where Discord's proxy takes an Activity's requests for its server.
 PROXY = "/.proxy"
 COOKIE, STATE_COOKIE = "apophis_session", "apophis_signin"
@@ -66,11 +59,13 @@ CHANNEL = re.compile(r"[0-9]{1,20}", re.ASCII)
 #: iframe, at https://<client id>.discordsays.com, inside discord.com, ptb. and canary.).
 FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 #: On every answer. The client is scripts and styles from the table's own origin (its
-#: config is a JSON data block, not a script), its socket and calls to the same origin.
+#: config is a JSON data block, not a script), its socket and calls to the same origin;
+#: the players' pictures come from Discord's CDN.
 HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; "
+        "img-src 'self' data: https://cdn.discordapp.com; font-src 'self'; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; "
         f"form-action 'self'; frame-ancestors {FRAME_ANCESTORS}"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -107,8 +102,6 @@ class WebTable:
         app.on_response_prepare.append(_secured)
         routes = [
             ("GET", "/", self.index),
-            ("GET", "/fonts/DejaVuSansCondensed.ttf", self.font),
-            ("GET", "/fonts/table.woff2", self.table_font),
             ("POST", "/api/token", self.token),
             ("GET", "/api/session", self.session),
             ("GET", "/auth/login", self.login),
@@ -134,6 +127,7 @@ class WebTable:
         `service`'s games; `gatekeeper` says who may act where."""
         host, port = self.config.web_host, self.config.web_port
         self.sockets = Sockets(service, self.feed, self.sessions, gatekeeper)
+        self.feed.avatar_of = gatekeeper.avatar
         service.registry.watchers.append(self.feed.changed)
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -173,7 +167,11 @@ class WebTable:
         page = CLIENT / "index.html"
         if not page.is_file():
             return web.Response(status=503, text=NOT_BUILT)
-        settings = {"clientId": self.config.client_id, "activity": self.config.activity}
+        settings = {
+            "clientId": self.config.client_id,
+            "activity": self.config.activity,
+            "publicUrl": self.public_url,
+        }
         script = (
             '<script id="apophis-config" type="application/json">'
             + orjson.dumps(settings).decode().replace("<", "\\u003c")
@@ -181,12 +179,6 @@ class WebTable:
         )
         html = page.read_text(encoding="utf-8").replace("</head>", script + "</head>", 1)
         return web.Response(text=html, content_type="text/html", headers=_NO_STORE)
-
-    async def font(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(FONT, headers={"Cache-Control": "public, max-age=86400"})
-
-    async def table_font(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(TABLE_FONT, headers={"Content-Type": "font/woff2", **FONT_CACHE})
 
     # ---------------------------------------------------------------- sign-in
 

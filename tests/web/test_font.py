@@ -1,21 +1,20 @@
 """The live table's font (bot/web/fonts/table.woff2, devtools/font_subset.py): it has every
 character the web's messages and the client's sources write, each named when missing; it
-stays small; its figures keep one width; the server serves it with the security headers."""
+stays small; its figures keep one width; the built client carries it (its stylesheet names
+it among the client's own hashed assets, which Discord's proxy passes like the rest)."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
 
-import aiohttp
 import pytest
 from babel.messages.pofile import read_po
 from fontTools.ttLib import TTFont
 
 from bot.i18n.catalogs import catalog_path, typeset
 from bot.web import server
-from devtools.font_subset import CLIENT_SOURCES
-from tests.bot.helpers import Scene
+from devtools.font_subset import CLIENT_SOURCES, SOURCE, TARGET
 
 MAX_BYTES = 40 * 1024
 
@@ -59,7 +58,7 @@ def describe(character: str) -> str:
 
 
 def test_the_table_font_has_every_character_of_the_webs_messages_and_the_client():
-    has, source = cmap(server.TABLE_FONT), cmap(server.FONT)
+    has, source = cmap(TARGET), cmap(SOURCE)
     written = [(where, c) for where, text in web_messages() for c in text]
     written += list(client_characters())
     assert len({where for where, _ in written}) > 60  # both catalogs' web.* and the sources
@@ -82,9 +81,9 @@ def test_the_table_font_has_every_character_of_the_webs_messages_and_the_client(
 
 
 def test_the_table_font_is_small_and_keeps_its_tabular_figures():
-    size = server.TABLE_FONT.stat().st_size
+    size = TARGET.stat().st_size
     assert size < MAX_BYTES, f"{size / 1024:.1f} KB (at most {MAX_BYTES // 1024} KB)"
-    font = TTFont(server.TABLE_FONT)
+    font = TTFont(TARGET)
     assert font.flavor == "woff2"
     glyphs = font.getBestCmap()
     widths = {font["hmtx"][glyphs[ord(d)]][0] for d in "0123456789"}
@@ -92,28 +91,14 @@ def test_the_table_font_is_small_and_keeps_its_tabular_figures():
     assert "fpgm" not in font and "prep" not in font  # no hinting
 
 
-@pytest.mark.e2e
-async def test_the_server_serves_the_table_font_and_still_the_old_one(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
-        base = f"http://127.0.0.1:{bot.web.port}"
-        async with aiohttp.ClientSession() as http:
-            for prefix in ("", server.PROXY):
-                async with http.get(f"{base}{prefix}/fonts/table.woff2") as r:
-                    assert r.status == 200, prefix
-                    assert r.headers["Content-Type"] == "font/woff2"
-                    assert await r.read() == server.TABLE_FONT.read_bytes()
-                    cache = dict(
-                        part.strip().partition("=")[::2]
-                        for part in r.headers["Cache-Control"].split(",")
-                    )
-                    assert "public" in cache and int(cache["max-age"]) >= 7 * 86400
-                    policy = r.headers["Content-Security-Policy"]
-                    assert "default-src 'self'" in policy and "font-src 'self'" in policy
-                    assert r.headers["X-Content-Type-Options"] == "nosniff"
-                    assert r.headers["Referrer-Policy"] == "no-referrer"
-                    assert "aiohttp" not in r.headers["Server"]
-            async with http.get(f"{base}/fonts/DejaVuSansCondensed.ttf") as r:
-                assert r.status == 200
-                assert len(await r.read()) == server.FONT.stat().st_size
+def test_the_built_client_carries_the_table_font():
+    """The stylesheet names the subset as one of the client's assets (hashed by the build,
+    so a new cut reaches every browser at once), never the whole font."""
+    if not (server.CLIENT / "index.html").is_file():
+        pytest.skip("the web client is not built (`make client`, which `make test` runs)")
+    assets = server.CLIENT / "assets"
+    fonts = [p for p in assets.iterdir() if p.suffix == ".woff2"]
+    assert [p.read_bytes() for p in fonts] == [TARGET.read_bytes()], fonts
+    styles = " ".join(p.read_text() for p in assets.glob("*.css"))
+    assert f"url(./{fonts[0].name})" in styles.replace('"', "")
+    assert ".ttf" not in styles

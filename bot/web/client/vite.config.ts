@@ -1,11 +1,9 @@
-// The build: index.html only (fixture.html is a dev page), into dist/ with hashed assets; with
-// `--mode test`, the tests' build (the Embedded App SDK's mock honoured) into dist/test/.
-import { createReadStream } from "node:fs";
+// The build: index.html into dist/ with hashed assets (the font among them); with `--mode
+// test`, the tests' build (the Embedded App SDK's mock honoured) into dist/test/.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
-const fonts = fileURLToPath(new URL("../../pictures/fonts/", import.meta.url));
-const fixtures = fileURLToPath(new URL("../../../tests/web/data/states/", import.meta.url));
+const fonts = fileURLToPath(new URL("../fonts/", import.meta.url));
 
 export default defineConfig(({ mode }) => ({
   base: "./",
@@ -15,18 +13,5 @@ export default defineConfig(({ mode }) => ({
     emptyOutDir: true,
     target: "es2022",
   },
-  server: { fs: { allow: [".", fixtures] } },
-  plugins: [
-    {
-      // The bot's server serves /fonts/; the dev server does the same for fixture.html.
-      name: "apophis-dev-fonts",
-      apply: "serve",
-      configureServer(server) {
-        server.middlewares.use("/fonts/DejaVuSansCondensed.ttf", (_req, res) => {
-          res.setHeader("Content-Type", "font/ttf");
-          createReadStream(fonts + "DejaVuSansCondensed.ttf").pipe(res);
-        });
-      },
-    },
-  ],
+  server: { fs: { allow: [".", fonts] } },
 }));

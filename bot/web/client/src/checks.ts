@@ -1,5 +1,5 @@
-// The launch report: each check's dice as die faces, its sum against its target, and the report's lines.
-import { h, s } from "./dom";
+// The launch as an event: each check rolls its die in turn, its sum against its target, its verdict in words.
+import { h, put, s } from "./dom";
 import { label } from "./labels";
 import type { Check, Colour, State } from "./protocol";
 import { COLOURS, SUIT } from "./suits";
@@ -38,11 +38,20 @@ const PIPS: Record<number, [number, number][]> = {
   ],
 };
 
-/** A die showing `value`, drawn (no font needed); `roll` makes it tumble in. */
-export function die(value: number, roll: boolean): SVGSVGElement {
+/** How long each check takes to roll and settle, in milliseconds. */
+const STEP_MS = 900;
+/** The colour whose points each part of a sum counts. */
+const PART_COLOUR: Record<string, Colour> = { "booster fuel": "yellow", guidance: "blue" };
+
+export function reducedMotion(): boolean {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** A die showing `value`, drawn (no font needed). */
+export function die(value: number): SVGSVGElement {
   const face = s(
     "svg",
-    { class: roll ? "die roll" : "die", viewBox: "0 0 24 24", role: "img", "aria-label": String(value) },
+    { class: "die", viewBox: "0 0 24 24", role: "img", "aria-label": label("die_shows", { value }) },
     s("rect", { x: 1, y: 1, width: 22, height: 22, rx: 5 }),
   );
   for (const [col, row] of PIPS[value] ?? []) {
@@ -55,48 +64,117 @@ function isColour(name: string): name is Colour {
   return (COLOURS as readonly string[]).includes(name);
 }
 
-/** One part of a sum: the die as a face, a colour as its suit chip, Apophis by name. */
-function part([name, value]: [string, number], roll: boolean): HTMLElement {
-  if (name === "die") return h("span", { class: "part" }, die(value, roll));
-  if (isColour(name)) return h("span", { class: `chip ${name}` }, `${SUIT[name]} ${value}`);
-  const words = name.toLowerCase() === "apophis" ? label("apophis") : name;
-  return h("span", { class: "part" }, `${words} ${value}`);
+/** One part of a sum: the die as a face, any other as its name and value (a suit chip where it counts a colour). */
+function part(step: string, [name, value, words]: [string, number, string]): HTMLElement {
+  if (name === "die") return h("span", { class: "part" }, die(value));
+  const colour = name === "warheads" ? (step === "damage" ? "red" : "green") : PART_COLOUR[name];
+  return h(
+    "span",
+    { class: colour && isColour(colour) ? `part chip ${colour}` : "part" },
+    colour && h("span", { "aria-hidden": "true" }, `${SUIT[colour]} `),
+    `${words} ${value}`,
+  );
 }
 
-function verdict(check: Check): HTMLElement {
-  if (check.success === null) return h("span", { class: "verdict skipped" }, "–");
-  return h("span", { class: check.success ? "verdict ok" : "verdict short" }, check.success ? "✓" : "✗");
-}
-
-/** A check as `die + parts = total ≥ target ✓` (without a die: `total ≥ target`). */
-function checkRow(check: Check, roll: boolean): HTMLElement {
+/** A check as `die + parts = total`, its target, and its verdict in words. */
+function checkRow(check: Check): HTMLElement {
   const sum = h("span", { class: "sum" });
   if (check.success !== null) {
-    if (check.die !== null) {
-      check.parts.forEach((p, i) => {
-        if (i > 0) sum.append(" + ");
-        sum.append(part(p, roll));
-      });
-      sum.append(" = ");
-    }
-    sum.append(h("b", null, check.total), ` ${check.below ? "<" : "≥"} ${check.target}`);
+    const shown = check.die !== null ? check.parts : check.parts.slice(0, 1);
+    shown.forEach((p, i) => {
+      if (i > 0) sum.append(" + ");
+      sum.append(part(check.step, p));
+    });
+    if (check.die !== null) sum.append(" = ", h("b", null, check.total));
+    sum.append(
+      " ",
+      h(
+        "span",
+        { class: "target" },
+        label(check.below ? "target_below" : "target_at_least", { target: check.target }),
+      ),
+    );
   }
+  const ok = check.success === null ? "skipped" : check.success ? "ok" : "short";
   return h(
     "li",
     { class: "check" },
     h("span", { class: "step" }, label(`step_${check.step}`)),
     sum,
-    verdict(check),
+    h(
+      "span",
+      { class: `verdict ${ok}` },
+      h("span", { "aria-hidden": "true" }, check.success === null ? "– " : check.success ? "✓ " : "✗ "),
+      check.verdict,
+    ),
   );
 }
 
-/** The report's panel content, or null when there is none; `fresh` rolls the dice. */
-export function report(state: State, fresh: boolean): HTMLElement[] | null {
-  const told = state.report;
-  if (!told) return null;
-  return [
-    h("h2", null, label("launch_checks")),
-    h("ol", { class: "checks" }, ...told.checks.map((check) => checkRow(check, fresh))),
-    h("ul", { class: "lines" }, ...told.lines.map((line) => h("li", null, line))),
-  ];
+/** The launch report's panel: played check by check when fresh, all at once otherwise. */
+export class LaunchReport {
+  readonly root = h("section", {
+    class: "report",
+    hidden: true,
+    tabindex: -1,
+    "aria-labelledby": "report-title",
+  });
+  private timers: number[] = [];
+  private key = "";
+
+  /** Show the state's report; a launch not seen before plays (unless motion is unwanted). */
+  draw(state: State, seenBefore: boolean): void {
+    const told = state.report;
+    const key = JSON.stringify(told?.checks ?? null);
+    const fresh = seenBefore && key !== this.key && told !== null && told.checks.length > 0;
+    this.key = key;
+    if (!told) {
+      this.stop();
+      this.root.hidden = true;
+      return;
+    }
+    if (!fresh && this.timers.length > 0) return; // a show under way goes on
+    this.root.hidden = false;
+    const rows = told.checks.map(checkRow);
+    const lines = h("ul", { class: "lines" }, ...told.lines.map((line) => h("li", null, line)));
+    const skip = h("button", { type: "button", class: "move secondary skip", "data-action": "skip" }, label("skip"));
+    put(
+      this.root,
+      h("h2", { id: "report-title" }, label(fresh ? "launch_now" : "launch_checks")),
+      h("ol", { class: "checks" }, ...rows),
+      lines,
+      told.open && h("p", { class: "muted" }, label("reroll_open")),
+      fresh && skip,
+    );
+    this.stop();
+    if (!fresh || reducedMotion()) {
+      skip.remove();
+      return;
+    }
+    this.root.classList.add("playing");
+    rows.forEach((row) => row.classList.add("pending"));
+    lines.classList.add("pending");
+    const reveal = (i: number): void => {
+      if (i < rows.length) {
+        rows[i].classList.remove("pending");
+        rows[i].classList.add("rolling");
+      } else this.finish(rows, lines, skip);
+    };
+    rows.forEach((_, i) => this.timers.push(window.setTimeout(() => reveal(i), i * STEP_MS)));
+    this.timers.push(window.setTimeout(() => reveal(rows.length), rows.length * STEP_MS));
+    skip.addEventListener("click", () => this.finish(rows, lines, skip));
+  }
+
+  private finish(rows: HTMLElement[], lines: HTMLElement, skip: HTMLElement): void {
+    this.stop();
+    for (const row of rows) row.classList.remove("pending");
+    lines.classList.remove("pending");
+    this.root.classList.remove("playing");
+    if (skip.contains(document.activeElement)) this.root.focus();
+    skip.remove();
+  }
+
+  private stop(): void {
+    for (const timer of this.timers) window.clearTimeout(timer);
+    this.timers = [];
+  }
 }

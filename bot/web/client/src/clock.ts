@@ -20,9 +20,10 @@ export function timeLeft(): { seconds: number | null; running: boolean } {
   return { seconds: remaining === null ? null : Math.max(0, remaining), running: false };
 }
 
-/** mm:ss, whole seconds rounded up (the clock shows 00:00 only when time is out). */
-export function mmss(seconds: number): string {
-  const whole = Math.ceil(seconds);
+/** mm:ss: a running countdown rounds up (it shows 00:00 only when time is out); a stopped
+ * one shows whole seconds left, as the game's log tells them. */
+export function mmss(seconds: number, running = false): string {
+  const whole = running ? Math.ceil(seconds) : Math.floor(seconds);
   const m = Math.floor(whole / 60);
   return `${String(m).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
 }
@@ -32,7 +33,7 @@ export function tick(show: () => void): void {
   let last = "";
   const step = (): void => {
     const { seconds, running } = timeLeft();
-    const key = `${seconds === null ? "-" : mmss(seconds)}${running}`;
+    const key = `${seconds === null ? "-" : mmss(seconds, running)}${running}`;
     if (key !== last) {
       last = key;
       show();

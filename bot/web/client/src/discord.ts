@@ -53,3 +53,21 @@ export async function signInWithSdk(sdk: IDiscordSDK, clientId: string): Promise
   await sdk.commands.authenticate({ access_token: body.access_token });
   return { session: body.session, user: body.user };
 }
+
+/** Where the Activity reaches Discord's CDN for the players' pictures: a URL mapping of the
+ * app's (Developer Portal, Activities, URL Mappings: this prefix to cdn.discordapp.com). */
+export const CDN_MAPPING = "/discord-cdn";
+
+/** Discord's layout modes for an Activity, as the page's `data-layout`. */
+const LAYOUTS: Record<number, string> = { 0: "focused", 1: "pip", 2: "grid" };
+
+/** Follow the Activity's layout (focused, picture-in-picture, grid): the page's CSS lays
+ * out each (in picture-in-picture, only the countdown, whose turn and your hand). */
+export function followLayout(sdk: IDiscordSDK): void {
+  const follow = (event: { layout_mode: number }): void => {
+    document.body.dataset.layout = LAYOUTS[event.layout_mode] ?? "focused";
+  };
+  sdk.subscribe("ACTIVITY_LAYOUT_MODE_UPDATE", follow).catch(() => {
+    // an older Discord client without layout modes: the focused layout it always shows
+  });
+}

@@ -73,9 +73,12 @@ const picks = new Map<string, Set<string>>();
 export class Moves {
   readonly root = h("div", { class: "moves" });
   private busy = false;
+  private why: string | null = null;
 
-  /** Draw the moves; the focused control is found again after the redraw. */
-  draw(components: (Component | null)[], cards: Card[], enabled: boolean, send: Send): void {
+  /** Draw the moves (those that cannot work now stay focusable, saying `why`); the
+   * focused control is found again after the redraw. */
+  draw(components: (Component | null)[], cards: Card[], enabled: boolean, why: string | null, send: Send): void {
+    this.why = why;
     const focused = (document.activeElement as HTMLElement | null)?.dataset.move;
     this.busy = false;
     const rows: HTMLElement[] = [];
@@ -116,7 +119,7 @@ export class Moves {
   /** The button for a shortcut key (the first launch, the Nth build), if it can be pressed. */
   forKey(key: string): HTMLButtonElement | null {
     const found = this.root.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`);
-    return found && !found.disabled ? found : null;
+    return found && !found.disabled && found.getAttribute("aria-disabled") !== "true" ? found : null;
   }
 
   private button(item: Button, key: string | null, enabled: boolean, send: Send): HTMLButtonElement {
@@ -127,6 +130,8 @@ export class Moves {
       ? h("span", { class: `swatch ${colour}`, "aria-hidden": "true" }, SUIT[colour])
       : emoji && h("span", { class: "icon", "aria-hidden": "true" }, SYMBOL[emoji] ?? emoji);
     const shortcut = key && (KEYS[action] === key ? key.toUpperCase() : key);
+    const off = Boolean(item.disabled) || !enabled;
+    const reason = off ? this.why : null;
     const button = h(
       "button",
       {
@@ -136,14 +141,21 @@ export class Moves {
         "data-action": action,
         "data-key": key,
         "aria-keyshortcuts": shortcut || null,
-        title: shortcut ? `${item.label} (${shortcut})` : item.label,
-        disabled: Boolean(item.disabled) || !enabled,
+        "aria-disabled": off ? "true" : null,
+        title: reason ? `${item.label} — ${reason}` : shortcut ? `${item.label} (${shortcut})` : item.label,
       },
       icon,
       h("span", { class: "text" }, item.label),
       shortcut && h("kbd", { "aria-hidden": "true" }, shortcut),
+      reason && h("span", { class: "sr-only" }, ` (${reason})`),
     );
-    button.addEventListener("click", () => this.once(() => send(item.custom_id)));
+    button.addEventListener("click", () => {
+      if (off) {
+        if (reason) this.onRefused?.(reason);
+        return;
+      }
+      this.once(() => send(item.custom_id));
+    });
     return button;
   }
 
@@ -197,6 +209,9 @@ export class Moves {
       h("div", { class: "confirm" }, confirm, count),
     );
   }
+
+  /** Told why a move that is off cannot be made, when it is pressed anyway. */
+  onRefused: ((reason: string) => void) | null = null;
 
   /** One click, one move: every control waits for the answer (the next draw). */
   private once(act: () => void): void {

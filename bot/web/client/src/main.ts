@@ -1,19 +1,25 @@
 // Boot: read the server's config, sign in as the page's mode allows, open the table's socket.
 import "./style.css";
+import "./screens.css";
 import { label } from "./labels";
 import { PROXY, browserSession, modeOf, signInUrl, type Identity } from "./signin";
+import { setCdn } from "./seats";
 import { TableSocket } from "./socket";
 import { View } from "./view";
 
 interface Config {
   clientId: string;
+  publicUrl: string | null;
 }
 
 function readConfig(): Config {
   const script = document.getElementById("apophis-config");
   const config = script?.textContent ? (JSON.parse(script.textContent) as Partial<Config>) : {};
-  return { clientId: config.clientId ?? "" };
+  return { clientId: config.clientId ?? "", publicUrl: config.publicUrl ?? null };
 }
+
+/** A channel's id as Discord writes it (a snowflake: digits). */
+const CHANNEL = /^[0-9]{1,20}$/;
 
 /** The language to watch in without a session: ?lang=, else the browser's. */
 function guessLanguage(params: URLSearchParams): "en" | "fr" {
@@ -23,10 +29,11 @@ function guessLanguage(params: URLSearchParams): "en" | "fr" {
 
 async function boot(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const { clientId } = readConfig();
+  const { clientId, publicUrl } = readConfig();
   const mode = modeOf(params);
   let socket: TableSocket | null = null;
   const view = new View((version, customId, values) => socket?.move(version, customId, values) != null);
+  view.setPublicUrl(publicUrl);
   let identity: Identity | null = null;
   let channel: string | null;
   let signIn: () => Promise<Identity | null>;
@@ -37,9 +44,11 @@ async function boot(): Promise<void> {
     identity = await browserSession().catch(() => null);
     view.identity(identity?.user ?? null, channel ? signInUrl(channel) : null);
   } else {
-    const { startSdk, signInWithSdk } = await import("./discord"); // the browser page does without it
+    const { startSdk, signInWithSdk, followLayout, CDN_MAPPING } = await import("./discord"); // the browser page does without it
     const sdk = await startSdk(mode, clientId, params);
     channel = sdk.channelId;
+    setCdn(`${PROXY}${CDN_MAPPING}/`);
+    followLayout(sdk);
     signIn = () =>
       signInWithSdk(sdk, clientId).catch((error: unknown) => {
         view.note(error instanceof Error ? error.message : String(error));
@@ -49,11 +58,12 @@ async function boot(): Promise<void> {
     view.identity(identity?.user ?? null, null);
   }
 
-  if (!channel) {
-    view.nothingToWatch();
+  if (!channel || !CHANNEL.test(channel)) {
+    view.badLink();
     return;
   }
   const where = channel;
+  let refusal: string | null = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const proxy = mode === "browser" ? "" : PROXY;
   socket = new TableSocket(`${scheme}://${location.host}${proxy}/ws`, {
@@ -64,12 +74,19 @@ async function boot(): Promise<void> {
       language: guessLanguage(params),
     }),
     message: (message) => {
-      if (message.type === "welcome") view.welcome(message);
+      if (message.type === "welcome") {
+        refusal = null;
+        view.welcome(message);
+      }
       else if (message.type === "state") view.render(message);
       else if (message.type === "result") view.result(message);
-      else if (message.type === "refused") view.note(message.reason);
+      else if (message.type === "refused") {
+        refusal = message.reason;
+        view.note(message.reason);
+      }
     },
-    link: (link) => view.link(link),
+    // Refused for good (4003): the server said why just before closing.
+    link: (link) => (link === "offline" && refusal !== null ? view.refuse(refusal) : view.link(link)),
     expired: async () => {
       identity = await signIn();
       if (!identity) view.note(label("signed_out"));

@@ -50,6 +50,8 @@ export interface Seat {
   autopilot: boolean;
   you: boolean;
   host: boolean;
+  /** The picture they chose, a path under Discord's CDN (null: their initial is shown). */
+  avatar: string | null;
 }
 
 export interface Piece {
@@ -79,11 +81,28 @@ export interface Table {
 export interface Check {
   step: string;
   die: number | null;
-  parts: [string, number][];
+  /** Each part of the sum: the engine's name, its value, its name in the page's language. */
+  parts: [string, number, string][];
   total: number;
   target: number;
   below: boolean;
   success: boolean | null;
+  /** What came of it, in words. */
+  verdict: string;
+}
+
+/** A game's story, once it is over (bot.views.story). */
+export interface Story {
+  outcome: string;
+  won: boolean;
+  headline: string;
+  launches: { sections: Piece[]; points: number; result: string; line: string }[];
+  damage: number;
+  damage_needed: number;
+  counters: number | null;
+  counters_needed: number | null;
+  time_left: number | null;
+  short: string | null;
 }
 
 export interface Card {
@@ -108,9 +127,12 @@ export interface State {
   host: string | null;
   settings: { rules: "basic" | "advanced"; difficulty: string; minutes: number } | null;
   seats: Seat[];
+  /** How many watch the table without a seat. */
+  watching: number;
   table: Table | null;
   texts: { rocket: string | null; next: string | null; result: string | null; recent: string[] };
   report: null | { lines: string[]; open: boolean; checks: Check[] };
+  story: Story | null;
   lobby_moves: Component[];
   you: null | {
     id: string;

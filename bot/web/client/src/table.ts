@@ -25,6 +25,7 @@ const PYRAMIDS = [
 /** What the previous drawing showed, to animate what changed. */
 interface Shown {
   game: number | null;
+  table: Table | null;
   rocket: number;
   sequence: Set<Colour>;
   checks: string;
@@ -36,7 +37,7 @@ export class TableView {
   private readonly title = s("title", { id: "table-title" });
   private readonly board = s("g");
   private readonly effects = s("g", { class: "fx", "aria-hidden": "true" });
-  private shown: Shown = { game: null, rocket: 0, sequence: new Set(), checks: "", tower: null };
+  private shown: Shown = { game: null, table: null, rocket: 0, sequence: new Set(), checks: "", tower: null };
 
   constructor() {
     this.svg = s(
@@ -64,7 +65,7 @@ export class TableView {
     const tower = rocket(table, before ? before.rocket : table.rocket.length);
     put(
       this.board,
-      apophis(table),
+      apophis(table, before?.table ?? null),
       panel(104, 0, 130, 214),
       heading(113, 20, label("rocket")),
       table.rocket.length > 0 &&
@@ -83,6 +84,7 @@ export class TableView {
     );
     this.shown = {
       game: state.game,
+      table,
       rocket: table.rocket.length,
       sequence: new Set(table.sequence.map((card) => card.colour)),
       checks,
@@ -113,7 +115,7 @@ function heading(x: number, y: number, text: string): SVGTextElement {
   return s("text", { x, y, class: "heading" }, upper(text));
 }
 
-function apophis(table: Table): SVGGElement {
+function apophis(table: Table, before: Table | null): SVGGElement {
   const group = s("g", null, panel(0, 0, 98, 214), heading(9, 20, label("apophis")));
   for (const { size, scale } of PYRAMIDS) {
     const width = 70 * scale;
@@ -137,7 +139,7 @@ function apophis(table: Table): SVGGElement {
       { x: 9, y: 130, class: "small" },
       `${label("damage")} ${table.damage}/${table.damage_to_destroy}`,
     ),
-    marks(144, table.damage_to_destroy, table.damage, "hurt"),
+    marks(144, table.damage_to_destroy, table.damage, "hurt", before?.damage ?? table.damage),
   );
   if (table.rules === "basic") {
     group.append(
@@ -146,17 +148,19 @@ function apophis(table: Table): SVGGElement {
         { x: 9, y: 172, class: "small" },
         `${label("deflection")} ${table.counters}/${table.counters_to_deflect}`,
       ),
-      marks(186, table.counters_to_deflect, table.counters, "counter"),
+      marks(186, table.counters_to_deflect, table.counters, "counter", before?.counters ?? table.counters),
     );
   }
   return group;
 }
 
-/** A row of `count` dots, the first `filled` of them marked. */
-function marks(y: number, count: number, filled: number, kind: string): SVGGElement {
+/** A row of `count` dots, the first `filled` of them marked (those from `before` on, just
+ * now: they light up once the launch has been told). */
+function marks(y: number, count: number, filled: number, kind: string, before: number): SVGGElement {
   const group = s("g");
   for (let i = 0; i < count; i++) {
-    group.append(s("circle", { cx: 15 + i * 17, cy: y, r: 6.5, class: i < filled ? kind : "empty" }));
+    const lit = i < filled ? (i >= before ? `${kind} lit` : kind) : "empty";
+    group.append(s("circle", { cx: 15 + i * 17, cy: y, r: 6.5, class: lit }));
   }
   return group;
 }
@@ -181,7 +185,7 @@ function rocket(table: Table, placedFrom: number): SVGGElement {
 }
 
 /** One section: a frustum (the top one a cone) in its colour, its suit and size in dots. */
-function section(
+export function section(
   piece: Piece,
   cx: number,
   bottom: number,
@@ -238,10 +242,10 @@ function fuelCheck(table: Table): SVGGElement | false {
 }
 
 /** Four slots, one a colour: played (filled), still needed by the rocket (outlined) or not. */
-function sequence(table: Table, before: Set<Colour> | null): SVGGElement {
+export function sequence(table: Table, before: Set<Colour> | null): SVGGElement {
   const played = new Set(table.sequence.map((card) => card.colour));
   const needed = table.rocket.length > 0; // a launch needs one card of every suit
-  const group = s("g", null, panel(240, 0, 100, 70), heading(248, 20, label("sequence")));
+  const group = s("g", null, panel(240, 0, 100, 70), heading(248, 18, label("sequence")));
   COLOURS.forEach((colour, i) => {
     const x = 246 + i * 23;
     const state = played.has(colour) ? "played" : needed ? "needed" : "unused";
@@ -250,11 +254,22 @@ function sequence(table: Table, before: Set<Colour> | null): SVGGElement {
       s(
         "g",
         { class: fresh ? `slot ${state} ${colour} placed` : `slot ${state} ${colour}` },
-        s("rect", { x, y: 28, width: 20, height: 34, rx: 3 }),
-        s("text", { x: x + 10, y: 50, "text-anchor": "middle" }, SUIT[colour]),
+        s("title", null, label(`slot_${state}`, { suit: SUIT[colour] })),
+        s("rect", { x, y: 24, width: 20, height: 28, rx: 3 }),
+        s("text", { x: x + 10, y: 43, "text-anchor": "middle" }, SUIT[colour]),
       ),
     );
   });
+  if (needed) {
+    const placed = played.size;
+    group.append(
+      s(
+        "text",
+        { x: 290, y: 64, class: "tiny", "text-anchor": "middle" },
+        label("slots_count", { placed, needed: COLOURS.length - placed }),
+      ),
+    );
+  }
   return group;
 }
 

@@ -1,12 +1,17 @@
-// The page: lays out the table, the seats, your hand and moves, the report and the news, from each state.
-import { report } from "./checks";
+// The page: one screen for each state (no game, lobby, play, the end, a notice), the bar above it, from each state.
+import { LaunchReport } from "./checks";
 import { mmss, setClock, tick, timeLeft } from "./clock";
 import { h, put } from "./dom";
+import { ending } from "./ending";
 import { hand, Moves, pickerShowsHand } from "./hand";
+import { HowTo } from "./howto";
 import { listenForShortcuts } from "./keys";
 import { label, setLabels } from "./labels";
+import { howToButton, lobby, share } from "./lobby";
+import { TurnNotice } from "./notify";
+import type { Button, Result, State, User, Welcome } from "./protocol";
+import { playing } from "./seats";
 import type { Link } from "./socket";
-import type { Result, Seat, State, User, Welcome } from "./protocol";
 import { TableView } from "./table";
 
 /** Sends a move chosen on a state's version; false when it could not leave (no socket). */
@@ -28,106 +33,153 @@ declare global {
 /** A note stays at least this long, longer when it is long (a hint). */
 const NOTE_SECONDS = 6;
 const NOTE_CHARACTERS_A_SECOND = 15;
+/** The screens of the page; one shows at a time (`document.body.dataset.screen`). */
+type Screen = "notice" | "lobby" | "play";
 
 export class View {
   private readonly hook: TestHook = { states: 0, lastState: null, socketOpen: false };
   private readonly title = h("h1", { class: "sr-only" }, label("title"));
   private readonly time = h("span", { class: "time" });
   private readonly timeLabel = h("span", { class: "time-label" });
-  private readonly clock = h(
-    "div",
-    { class: "clock", role: "timer", hidden: true },
-    this.time,
-    this.timeLabel,
-  );
+  private readonly clock = h("div", { class: "clock", role: "timer", hidden: true }, this.time, this.timeLabel);
   private readonly next = h("p", { class: "next" });
-  private readonly linkLine = h("span", { class: "link", hidden: true });
+  private readonly audience = h("span", { class: "audience", hidden: true });
+  private readonly linkLine = h("span", { class: "link", role: "status", hidden: true });
+  private readonly menu = h("details", { class: "menu" });
+  private readonly noticeBox = h("section", { class: "notice", "aria-live": "polite" });
+  private readonly lobbyBox = h("div", { class: "lobby-screen" });
   private readonly table = new TableView();
+  private readonly endBox = h("div", { class: "end-box" });
   private readonly board = h("section", { class: "board" });
   private readonly mine = h("section", { class: "mine" });
   private readonly players = h("section", { class: "players" });
-  private readonly told = h("section", { class: "report", hidden: true });
+  private readonly report = new LaunchReport();
   private readonly recent = h("section", { class: "recent", hidden: true });
-  private readonly toast = h("p", { class: "toast", hidden: true });
+  private readonly playBox = h(
+    "div",
+    { class: "play-screen" },
+    this.endBox,
+    this.board,
+    this.mine,
+    this.players,
+    this.report.root,
+    this.recent,
+  );
+  private readonly toast = h("p", { class: "toast", role: "status", hidden: true });
   private readonly announcer = h("div", { class: "sr-only", "aria-live": "polite" });
   private readonly moves = new Moves();
-  private readonly lobbyMoves = new Moves();
+  private readonly howTo = new HowTo();
+  private readonly turn = new TurnNotice();
   private state: State | null = null;
   private user: User | null = null;
   private signIn: string | null = null;
+  private publicUrl: string | null = null;
   private open = false;
+  private refused: string | null = null;
   private toastTimer = 0;
-  private checksKey = "";
 
   constructor(private readonly sendMove: MoveSender) {
     window.__apophis = this.hook;
     put(
       document.body,
-      h("header", { class: "bar" }, this.title, this.clock, this.next, this.linkLine),
-      h("main", null, this.board, this.mine, this.players, this.told, this.recent),
+      h("a", { class: "skip-link", href: "#main" }, label("skip_to_table")),
+      h(
+        "header",
+        { class: "bar" },
+        this.title,
+        this.clock,
+        this.next,
+        h("span", { class: "bar-end" }, this.audience, this.linkLine, this.menu),
+      ),
+      h("main", { id: "main", tabindex: -1 }, this.noticeBox, this.lobbyBox, this.playBox),
+      this.turn.banner,
       this.toast,
       this.announcer,
     );
-    put(this.board, h("p", { class: "waiting" }, label("connecting")));
+    this.drawMenu();
+    this.show("notice");
+    put(this.noticeBox, h("p", { class: "waiting" }, label("connecting")));
     this.toast.addEventListener("click", () => (this.toast.hidden = true));
+    document.body.dataset.keyboard = String(window.matchMedia("(hover: hover) and (pointer: fine)").matches);
+    this.moves.onRefused = (reason) => this.note(reason);
     listenForShortcuts(this.moves);
     tick(() => this.showTime());
+  }
+
+  /** Where the table can be shared from (the server's public address). */
+  setPublicUrl(url: string | null): void {
+    this.publicUrl = url;
   }
 
   /** The connection's state, shown in the bar when it is not simply open. */
   link(link: Link): void {
     this.open = link === "open";
     this.hook.socketOpen = this.open;
-    this.linkLine.hidden = this.open;
+    document.body.dataset.link = link;
+    this.linkLine.hidden = this.open || this.refused !== null;
     this.linkLine.textContent = label(link);
     this.linkLine.className = `link ${link}`;
-    if (this.state) this.drawMoves(this.state);
+    if (link === "offline" && this.refused === null && this.state === null) {
+      this.notice(label("offline"), null);
+    }
+    if (this.state) this.drawFor(this.state);
   }
 
   /** Who is signed in, and where a browser page signs in (offered while nobody is; null in Discord). */
   identity(user: User | null, signIn: string | null): void {
     this.user = user;
     this.signIn = signIn;
-    if (this.state) this.drawMine(this.state);
+    this.drawMenu();
+    if (this.state) this.drawFor(this.state);
   }
 
   welcome(message: Welcome): void {
     setLabels(message.labels, message.language);
     this.title.textContent = label("title");
     this.identity(message.user, this.signIn);
+    if (!this.state && this.refused === null) put(this.noticeBox, h("p", { class: "waiting" }, label("connecting")));
   }
 
   render(state: State): void {
     const previous = this.state;
     this.state = state;
+    this.refused = null;
     this.hook.states += 1;
     this.hook.lastState = state;
     document.body.dataset.version = String(state.version);
     document.body.dataset.status = state.status;
     setClock(state);
-    if (state.texts.next && state.texts.next !== previous?.texts.next) this.announce(state.texts.next);
-    if (state.texts.result && state.texts.result !== previous?.texts.result)
-      this.announce(state.texts.result);
-    this.next.textContent = state.texts.next ?? label(state.status === "lobby" ? "lobby" : "title");
-    this.next.classList.toggle("yours", Boolean(state.you?.your_turn));
-    this.drawBoard(state);
-    this.drawMine(state);
-    this.drawMoves(state);
-    this.drawReport(state, previous !== null);
-    this.drawRecent(state);
-    this.showTime();
+    for (const text of [state.texts.next, state.texts.result]) {
+      if (text && text !== (text === state.texts.next ? previous?.texts.next : previous?.texts.result)) {
+        this.announce(text);
+      }
+    }
+    const yours = Boolean(state.you?.your_turn);
+    if (yours && !previous?.you?.your_turn && previous?.game === state.game && state.status === "active") {
+      this.turn.yourTurn();
+    }
+    this.drawFor(state, previous);
   }
 
-  /** No channel to watch (a page opened without one). */
-  nothingToWatch(): void {
+  /** A page opened without a channel, or with a link that names none. */
+  badLink(): void {
     document.body.dataset.status = "none";
-    put(this.board, h("p", { class: "waiting" }, label("no_game")));
+    this.notice(label("bad_link"), label("bad_link_how"));
+  }
+
+  /** The server refused this page the table (its reason); the socket is closed for good. */
+  refuse(reason: string): void {
+    this.refused = reason;
+    this.state = null;
+    document.body.dataset.status = "refused";
+    this.linkLine.hidden = true;
+    this.notice(reason, null, !this.user && this.signIn !== null && this.signInLine());
   }
 
   /** The answer to one of our moves (refused or not), and the moves again. */
   result(message: Result): void {
     this.note(message.note);
-    if (this.state) this.drawMoves(this.state);
+    if (this.state) this.drawFor(this.state);
   }
 
   /** A note for everyone: on screen a few seconds, and read out. */
@@ -137,7 +189,6 @@ export class View {
     window.clearTimeout(this.toastTimer);
     const seconds = Math.max(NOTE_SECONDS, text.length / NOTE_CHARACTERS_A_SECOND);
     this.toastTimer = window.setTimeout(() => (this.toast.hidden = true), seconds * 1000);
-    this.announce(text);
   }
 
   private announce(text: string): void {
@@ -145,60 +196,117 @@ export class View {
     window.requestAnimationFrame(() => (this.announcer.textContent = text));
   }
 
+  private show(screen: Screen): void {
+    document.body.dataset.screen = screen;
+    this.noticeBox.hidden = screen !== "notice";
+    this.lobbyBox.hidden = screen !== "lobby";
+    this.playBox.hidden = screen !== "play";
+  }
+
   private send(state: State, customId: string, values?: string[]): void {
     if (!this.sendMove(state.version, customId, values)) {
       this.note(label("offline"));
-      this.drawMoves(state);
+      this.drawFor(state);
     }
   }
 
-  private drawBoard(state: State): void {
+  private shareLink(state: State): string | null {
+    const base = this.publicUrl ?? (location.protocol.startsWith("http") ? location.origin : null);
+    return base ? `${base}/?channel=${state.channel}` : null;
+  }
+
+  /** A message in place of the table, with what to do next. */
+  private notice(text: string, how: string | null, ...more: (Node | false | null)[]): void {
+    this.show("notice");
+    put(
+      this.noticeBox,
+      h(
+        "div",
+        { class: "notice-card" },
+        h("h2", { class: "screen-title" }, text),
+        how && h("p", { class: "lead" }, how),
+        ...more,
+        howToButton(() => this.howTo.open()),
+      ),
+    );
+  }
+
+  private drawFor(state: State, previous: State | null = state): void {
+    const send = (id: string, values?: string[]): void => this.send(state, id, values);
+    this.next.textContent =
+      state.texts.next ?? (state.status === "lobby" ? label("lobby") : state.status === "none" ? "" : label("title"));
+    this.next.classList.toggle("yours", Boolean(state.you?.your_turn));
+    this.audience.hidden = state.watching <= 0;
+    this.audience.textContent = label("watching_count", { count: state.watching });
     if (state.status === "none") {
-      put(this.board, h("p", { class: "waiting" }, label("no_game")));
-      put(this.players);
-      return;
-    }
-    const parts: (Node | false)[] = [];
-    if (state.texts.result) {
-      parts.push(
-        h("div", { class: "outcome" }, h("h2", null, label("game_over")), h("p", null, state.texts.result)),
+      const link = this.shareLink(state);
+      this.notice(
+        label("no_game_title"),
+        label("no_game_how"),
+        this.signInLine(),
+        link !== null && share(link),
       );
+    } else if (state.status === "lobby") {
+      this.show("lobby");
+      put(
+        this.lobbyBox,
+        this.signInLine(),
+        lobby(state, this.user, this.open, this.shareLink(state), send, () => this.howTo.open()),
+      );
+    } else {
+      this.show("play");
+      this.drawPlay(state, previous !== null && previous.game === state.game && previous !== state);
     }
+    this.showTime();
+  }
+
+  private drawPlay(state: State, seenBefore: boolean): void {
+    const send = (id: string, values?: string[]): void => this.send(state, id, values);
+    const again = state.lobby_moves.find((m): m is Button => m.type === 2 && m.custom_id.endsWith(":again"));
+    const end = ending(state, again ?? null, (id) => send(id));
+    this.endBox.hidden = end === null;
+    put(this.endBox, end);
+    const parts: (Node | false)[] = [];
     if (state.table) {
       this.table.draw(state, state.table);
       parts.push(this.table.svg);
-      if (state.texts.rocket) {
+      if (state.texts.rocket && state.table.rocket.length > 0) {
         const ok = state.table.fuel >= state.table.fuel_needed;
         parts.push(h("p", { class: ok ? "rocket-line ok" : "rocket-line short" }, state.texts.rocket));
       }
-    } else if (state.settings) {
-      parts.push(h("p", { class: "settings" }, settingsLine(state.settings)));
-    }
-    // The seats come after your hand on a phone (your moves within reach), beside the table
-    // on a wide screen.
-    put(this.players, seats(state.seats));
-    if (state.lobby_moves.length > 0) parts.push(this.lobbyMoves.root);
-    if (state.status === "lobby" && state.host !== this.user?.id) {
-      parts.push(h("p", { class: "muted" }, label("waiting_for_host")));
     }
     put(this.board, ...parts);
+    put(this.players, h("h2", { class: "sr-only" }, label("players")), playing(state.seats));
+    this.drawMine(state, send);
+    this.report.draw(state, seenBefore);
+    const lines = state.texts.recent;
+    this.recent.hidden = lines.length === 0;
+    put(this.recent, h("h2", null, label("recent")), h("ol", null, ...lines.map((line) => h("li", null, line))));
   }
 
-  private drawMine(state: State): void {
-    const you = state.you;
+  /** Who is signed in, or a way to sign in (a browser page); watching otherwise. */
+  private signInLine(): HTMLElement {
+    const seated = Boolean(this.state?.you?.seated);
     const who = h("p", { class: "who" });
     if (this.user) who.append(label("signed_in_as", { name: this.user.name }));
-    if (!you?.seated) who.append(this.user ? " · " : "", label("watching"));
+    if (!seated) who.append(this.user ? " · " : "", label("watching"));
     if (!this.user && this.signIn) {
       who.append(" · ", h("a", { href: this.signIn, class: "sign-in" }, label("sign_in")));
     }
-    if (!you?.seated || state.table === null) {
-      put(this.mine, who);
+    return who;
+  }
+
+  private drawMine(state: State, send: (id: string, values?: string[]) => void): void {
+    const you = state.you;
+    if (!you?.seated || state.table === null || state.status !== "active") {
+      put(this.mine, this.signInLine());
+      this.moves.draw([], [], false, null, send);
       return;
     }
+    const why = !this.open ? label("offline_short") : you.your_turn ? label("why_not_now") : label("why_not_your_turn");
+    this.moves.draw(you.moves, you.hand, this.open, why, send);
     put(
       this.mine,
-      who,
       h(
         "h2",
         null,
@@ -211,31 +319,16 @@ export class View {
       !pickerShowsHand(you.moves, you.hand) && hand(you.hand),
       you.moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
+      this.signInLine(),
     );
   }
 
-  private drawMoves(state: State): void {
-    const send = (id: string, values?: string[]): void => this.send(state, id, values);
-    this.moves.draw(state.you?.moves ?? [], state.you?.hand ?? [], this.open, send);
-    this.lobbyMoves.draw(state.lobby_moves, [], this.open, send);
-  }
-
-  private drawReport(state: State, seenBefore: boolean): void {
-    const key = JSON.stringify(state.report?.checks ?? null);
-    const fresh = seenBefore && key !== this.checksKey;
-    this.checksKey = key;
-    const content = report(state, fresh);
-    this.told.hidden = content === null;
-    put(this.told, ...(content ?? []));
-  }
-
-  private drawRecent(state: State): void {
-    const lines = state.texts.recent;
-    this.recent.hidden = lines.length === 0;
+  /** The bar's menu: How to play, and the turn's sound and buzz (who opts in). */
+  private drawMenu(): void {
     put(
-      this.recent,
-      h("h2", null, label("recent")),
-      h("ol", null, ...lines.map((line) => h("li", null, line))),
+      this.menu,
+      h("summary", { "aria-label": label("menu") }, h("span", { "aria-hidden": "true" }, "☰")),
+      h("div", { class: "menu-body" }, howToButton(() => this.howTo.open()), this.turn.options()),
     );
   }
 
@@ -243,10 +336,10 @@ export class View {
   private showTime(): void {
     const { seconds, running } = timeLeft();
     const state = this.state;
-    this.clock.hidden = seconds === null || state === null || state.status === "none";
+    this.clock.hidden = seconds === null || state === null || state.status === "none" || state.status === "lobby";
     if (seconds !== null) {
-      this.time.textContent = mmss(seconds);
-      this.timeLabel.textContent = label(running ? "time_left" : "clock_stopped");
+      this.time.textContent = mmss(seconds, running);
+      this.timeLabel.textContent = label(running ? "time_left" : state?.table?.outcome ? "time_at_end" : "clock_stopped");
       this.clock.classList.toggle("urgent", running && seconds <= 60);
       this.clock.classList.toggle("stopped", !running);
     }
@@ -254,54 +347,19 @@ export class View {
   }
 }
 
-function settingsLine(settings: NonNullable<State["settings"]>): string {
-  return [
-    label(`rules_${settings.rules}`),
-    label(`difficulty_${settings.difficulty}`),
-    label("minutes", { count: settings.minutes }),
-  ].join(" · ");
-}
-
-function seats(list: Seat[]): HTMLElement {
-  return h(
-    "ul",
-    { class: "seats" },
-    ...list.map((seat) =>
-      h(
-        "li",
-        { class: seat.active ? "seat active" : "seat", "aria-current": seat.active ? "true" : null },
-        h(
-          "span",
-          { class: "name" },
-          seat.active && h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ "),
-          seat.name,
-        ),
-        h(
-          "span",
-          { class: "marks" },
-          seat.cards !== null &&
-            h("span", { class: "cards-count" }, label("seat_cards", { count: seat.cards })),
-          seat.you && h("span", { class: "badge you" }, label("you")),
-          seat.host && h("span", { class: "badge" }, label("host")),
-          seat.crewmate && h("span", { class: "badge" }, label("crewmate")),
-          seat.autopilot && h("span", { class: "badge" }, label("autopilot")),
-        ),
-      ),
-    ),
-  );
-}
-
 /** The table in one paragraph: Apophis, the rocket in words, the time left. */
 function describe(state: State, seconds: number | null, running: boolean): string {
   const table = state.table!;
   const words = [
-    `${label("apophis")} ${table.apophis}, ${label("damage")} ${table.damage}/${table.damage_to_destroy}` +
-      (table.rules === "basic"
-        ? `, ${label("deflection")} ${table.counters}/${table.counters_to_deflect}.`
-        : "."),
-    `${label("rocket")}: ${state.texts.rocket ?? label("no_rocket")}.`,
-    `${label("deck")} ${table.deck}, ${label("discard")} ${table.discard}.`,
+    label("describe_apophis", { value: table.apophis, damage: table.damage, needed: table.damage_to_destroy }),
+    table.rules === "basic"
+      ? label("describe_deflection", { count: table.counters, needed: table.counters_to_deflect })
+      : "",
+    table.rocket.length > 0 && state.texts.rocket
+      ? label("describe_rocket", { rocket: state.texts.rocket })
+      : label("no_rocket"),
+    label("describe_piles", { deck: table.deck, discard: table.discard }),
   ];
   if (seconds !== null) words.push(`${label(running ? "time_left" : "clock_stopped")} ${mmss(seconds)}.`);
-  return words.join(" ");
+  return words.filter(Boolean).join(" ");
 }
