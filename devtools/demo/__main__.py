@@ -13,7 +13,7 @@ import time
 import webbrowser
 from pathlib import Path
 
-from bot.i18n.catalogs import languages
+from bot.i18n.catalogs import languages, t
 from devtools.demo import web
 from devtools.demo.run import NAMES, Options, play
 from engine import DIFFICULTY_MINUTES, MAX_PLAYERS
@@ -129,12 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make demo: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - began - result.lingered
-    print(f"Apophis demo: {result.actions} moves by people in {seconds:.0f} s")
+    language = options.language
+    print(t(language, "demo.cli.done", count=result.actions, seconds=f"{seconds:.0f}"))
     for line in result.summary:
         print(f"  {line}")
-    print(f"The page: {result.page.resolve()}")
+    print(t(language, "demo.cli.page", path=result.page.resolve()))
     if result.table_url:
-        print(f"The live table was at {result.table_url}")
+        print(t(language, "demo.cli.table_was", url=result.table_url))
     if getattr(options, "open", False):
         webbrowser.open(result.page.resolve().as_uri())
     return 0

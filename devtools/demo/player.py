@@ -87,6 +87,8 @@ class Person:
             return await self.fake.wait_for(current, timeout=PANEL_PATIENCE)
         except TimeoutError:  # the bot could not refresh it: press Refresh
             panel = self.latest_panel()
+            if panel is None:  # My hand was answered by no panel (the game ended meanwhile)
+                raise LookupError(f"no panel was shown to {self.name}") from None
             await answered(
                 await self.fake.click(panel, _control(panel, "h", "refresh"), user=self.member)
             )

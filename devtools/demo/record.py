@@ -4,7 +4,9 @@ A :class:`Record` is read from a :class:`~devtools.fakediscord.FakeDiscord` afte
 during) a game: the channel as everyone saw it (each message posted, each edit and
 each deletion, oldest first) and, for each person, what only they saw (the private
 replies and panels shown to them in the channel, and their DMs) beside what they did
-(each command and click). Tests assert on it; `devtools.demo.page` draws it as HTML.
+(each command and click). Tests assert on it; `devtools.demo.page` draws it as HTML, in
+the game's language: the record itself holds no words of its own, only what was shown
+and done (commands as their code names, controls by the labels they showed).
 """
 
 from __future__ import annotations
@@ -16,6 +18,27 @@ from typing import Any
 
 from devtools.fakediscord import Channel, FakeDiscord, Member, Message, User
 from devtools.fakediscord.state import Attachment, InteractionType
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command as it was used: its words ("apophis", "start") by their code names,
+    and the options given (name, value; a user's value is "@" and their name)."""
+
+    words: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        """'/apophis start first:@ann', by the code names (for assertions and logs)."""
+        return "/" + " ".join([*self.words, *(f"{name}:{value}" for name, value in self.options)])
+
+
+@dataclass(frozen=True)
+class Used:
+    """Who used which command (its bare words): the header Discord shows above its reply."""
+
+    name: str
+    command: Command
 
 
 @dataclass(frozen=True)
@@ -32,7 +55,9 @@ class Shown:
     ephemeral: bool
     deleted: bool = False
     #: "ann used /draw": the interaction whose response this message is, if any.
-    used_by: str | None = None
+    used_by: Used | None = None
+    #: A direct message (not in the channel).
+    dm: bool = False
     #: When the message was deleted, if it was (on every version of it).
     gone_at: datetime.datetime | None = None
 
@@ -48,10 +73,13 @@ class Shown:
 
 @dataclass(frozen=True)
 class Did:
-    """Something a person did: a slash command or a click on a component."""
+    """Something a person did: a slash command (`command`), or a click on a component (its
+    label or placeholder in `control`, and for a select the labels of the options chosen)."""
 
     at: datetime.datetime
-    what: str
+    command: Command | None = None
+    control: str = ""
+    chose: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -78,7 +106,7 @@ class Record:
         return [
             s
             for s in self.private[name]
-            if isinstance(s, Shown) and s.edit == 0 and s.used_by == DM and not s.deleted
+            if isinstance(s, Shown) and s.edit == 0 and s.dm and not s.deleted
         ]
 
     def actions(self, name: str) -> list[Did]:
@@ -91,8 +119,6 @@ class Record:
 
 #: Discord's application command option type for a user.
 USER_OPTION = 6
-#: `Shown.used_by` of a DM (no interaction behind it).
-DM = "direct message"
 
 
 def record(fake: FakeDiscord, channel: Channel, people: list[Member | User]) -> Record:
@@ -108,7 +134,7 @@ def record(fake: FakeDiscord, channel: Channel, people: list[Member | User]) -> 
     for user in users:
         mine = [m for m in messages if m.ephemeral and m.visible_to == user.id]
         dms = fake.dms(user)
-        seen: list[Shown | Did] = [*_timeline(fake, mine), *_timeline(fake, dms, DM)]
+        seen: list[Shown | Did] = [*_timeline(fake, mine), *_timeline(fake, dms, dm=True)]
         seen += _actions(fake, user, channel)
         seen.sort(key=lambda s: s.at)
         rec.private[user.name] = seen
@@ -119,10 +145,10 @@ def record(fake: FakeDiscord, channel: Channel, people: list[Member | User]) -> 
     return rec
 
 
-def _timeline(fake: FakeDiscord, messages: list[Message], used_by: str | None = None) -> list:
+def _timeline(fake: FakeDiscord, messages: list[Message], *, dm: bool = False) -> list:
     shown = []
     for message in messages:
-        label = used_by or _used_by(fake, message)
+        used_by = None if dm else _used_by(fake, message)
         versions = [*message.history, message.snapshot()]
         for edit, version in enumerate(versions):
             shown.append(
@@ -135,7 +161,8 @@ def _timeline(fake: FakeDiscord, messages: list[Message], used_by: str | None = 
                     components=version.components,
                     attachments=version.attachments,
                     ephemeral=bool(version.flags & 64),
-                    used_by=label if edit == 0 else None,
+                    used_by=used_by if edit == 0 else None,
+                    dm=dm,
                     gone_at=message.deleted_at if message.deleted else None,
                 )
             )
@@ -152,20 +179,21 @@ def _timeline(fake: FakeDiscord, messages: list[Message], used_by: str | None = 
                     attachments=[],
                     ephemeral=last.ephemeral,
                     deleted=True,
+                    dm=dm,
                 )
             )
     shown.sort(key=lambda s: s.at)
     return shown
 
 
-def _used_by(fake: FakeDiscord, message: Message) -> str | None:
+def _used_by(fake: FakeDiscord, message: Message) -> Used | None:
     interaction = fake.world.interactions.get(message.interaction_id or -1)
     if interaction is None or interaction.type is not InteractionType.APPLICATION_COMMAND:
         return None
     if interaction.message is not message:  # a follow-up: Discord shows no header there
         return None
     # As Discord shows it above the reply: the command's name, not the options typed.
-    return f"{interaction.user.name} used /{_command_name(interaction.data, bare=True)}"
+    return Used(interaction.user.name, Command(_command(interaction.data, {}).words))
 
 
 def _actions(fake: FakeDiscord, user: User, channel: Channel) -> list[Did]:
@@ -178,35 +206,30 @@ def _actions(fake: FakeDiscord, user: User, channel: Channel) -> list[Did]:
         ago = datetime.timedelta(seconds=fake.now() - interaction.created_at)
         at = datetime.datetime.now(datetime.UTC) - ago
         if interaction.type is InteractionType.APPLICATION_COMMAND:
-            did.append(Did(at, f"/{_command_name(interaction.data, names)}"))
+            did.append(Did(at, command=_command(interaction.data, names)))
         else:
-            did.append(Did(at, _clicked(interaction)))
+            did.append(_clicked(at, interaction))
     return did
 
 
-def _command_name(
-    data: dict[str, Any], names: dict[int, str] | None = None, *, bare: bool = False
-) -> str:
-    """'apophis start first:@ann' from an application command's data ('apophis start' bare)."""
+def _command(data: dict[str, Any], names: dict[int, str]) -> Command:
+    """An application command's data as a Command ('apophis start', first: '@ann')."""
     words = [data.get("name", "?")]
     options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):  # subcommand (group)
         words.append(options[0]["name"])
         options = options[0].get("options") or []
-    if bare:
-        return " ".join(words)
-    names = names or {}
-    shown = [
-        f"{o['name']}:@{names.get(int(o['value']), o['value'])}"
+    given = tuple(
+        (o["name"], f"@{names.get(int(o['value']), o['value'])}")
         if o.get("type") == USER_OPTION
-        else f"{o['name']}:{o.get('value')}"
+        else (o["name"], str(o.get("value")))
         for o in options
-    ]
-    return " ".join(words + shown)
+    )
+    return Command(tuple(words), given)
 
 
-def _clicked(interaction) -> str:
-    """'clicked Draw 2' or 'chose 7H, 2D in Launch…' from a component interaction."""
+def _clicked(at: datetime.datetime, interaction) -> Did:
+    """A click on a component (Draw 2), or a choice in a select (7H, 2D in Launch…)."""
     custom_id = interaction.data.get("custom_id", "")
     source = interaction.source_message
     component: dict[str, Any] = {}
@@ -225,8 +248,8 @@ def _clicked(interaction) -> str:
     values = interaction.data.get("values")
     if values is not None:
         names = {o["value"]: o.get("label", o["value"]) for o in component.get("options", [])}
-        return f"chose {', '.join(names.get(v, v) for v in values)} in “{label}”"
-    return f"clicked {label}"
+        return Did(at, control=label, chose=tuple(names.get(v, v) for v in values))
+    return Did(at, control=label)
 
 
 def _walk(components: list[dict[str, Any]]):

@@ -4,8 +4,9 @@ The bot runs as `python -m bot` in its own process, pointed at the fake Discord 
 from this process. Each person is a fake Discord member whose moves are chosen by an
 automatic player from what that person may see (their own hand and the table, read from
 the state the bot committed) and made as a person makes them: slash commands and
-buttons. When the game is over the record is written as an HTML page. With `web` on, the
-bot serves the game live as its web table too (devtools.demo.web).
+buttons. When the game is over the record is written as an HTML page, in the game's
+language. With `web` on, the bot serves the game live as its web table too
+(devtools.demo.web).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 
 import orjson
 
+from bot.i18n.catalogs import t
+from bot.views.render import and_list
 from devtools.demo import page, web
 from devtools.demo.player import Person, answered
 from devtools.demo.record import Record, record
@@ -77,7 +80,7 @@ class Outcome:
 async def play(options: Options) -> Outcome:
     """Run the bot, play one game to its end, write the page; return what happened."""
     if options.web:
-        web.check_port(options.web_port)
+        web.check_port(options.web_port, options.language)
     table_url, lingered = None, 0.0
     async with FakeDiscord() as fake:
         locale = DISCORD_LOCALES.get(options.language, options.language)
@@ -94,35 +97,39 @@ async def play(options: Options) -> Outcome:
                 await _open_lobby(fake, channel, members, options)
                 if options.web:
                     table_url = await web.show(
-                        options.web_port, channel.id, members[0], options.web_wait
+                        options.web_port, channel.id, members[0], options.web_wait, options.language
                     )
                 game_id = await _start(fake, channel, members[0])
                 actions = await _play_to_the_end(fake, channel, members, database, game_id, options)
                 status, outcome = _result(database, game_id)
                 await _settle(fake, database, game_id)
                 if options.web:
-                    lingered = await web.linger(options.linger)
+                    lingered = await web.linger(options.linger, options.language)
             finally:
                 await _stop(bot)
         rec = record(fake, channel, members)
-        names = ", ".join(options.people)
-        if options.crewmates:
-            names += f" and {counted(options.crewmates, 'AI crewmate')}"
-        summary = [
-            f"{names} ({options.rules} rules, {options.difficulty})",
-            f"ended: {outcome or status}",
-            f"{counted(rec.public_messages, 'message')} in the channel",
-            counted(rec.pings, "ping"),
-            counted(sum(len(rec.dms(m.user.name)) for m in members), "DM"),
-            f"{sum(rec.clicks().values())} commands and clicks",
-        ]
-        path = page.write(rec, options.out / "index.html", "Apophis: a recorded game", summary)
+        summary = _summary(rec, options, outcome)
+        path = page.write(rec, options.out / "index.html", options.language, summary)
         return Outcome(path, rec, status, outcome, actions, summary, table_url, lingered)
 
 
-def counted(count: int, noun: str) -> str:
-    """A count and its noun, singular for one: 1 ping, 2 pings."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def _summary(rec: Record, options: Options, outcome: str | None) -> list[str]:
+    """Who played, how, how it ended, and what it took, in the game's language."""
+    language = options.language
+    people = list(options.people)
+    if options.crewmates:
+        people.append(t(language, "demo.summary.crewmates", count=options.crewmates))
+    ended = outcome if outcome in ("destroyed", "deflected", "lost") else "other"
+    return [
+        and_list(people, language),
+        t(language, "demo.summary.rules", rules=t(language, f"rules.{options.rules}")),
+        t(language, f"difficulty.{options.difficulty}"),
+        t(language, f"demo.ended.{ended}"),
+        t(language, "demo.summary.messages", count=rec.public_messages),
+        t(language, "demo.summary.pings", count=rec.pings),
+        t(language, "demo.summary.dms", count=sum(len(rec.dms(name)) for name in rec.private)),
+        t(language, "demo.summary.actions", count=sum(rec.clicks().values())),
+    ]
 
 
 async def _start_bot(fake: FakeDiscord, database: Path, options: Options):

@@ -4,7 +4,7 @@ The bot serves its web table on `--web-port` (bot.web), signs people in through 
 Discord's OAuth2 (its browser is signed in as the first person), and the demo says where
 the table is, opens it in the default browser where there is one, waits a moment for it
 before the host starts, and once the game is over keeps the final table served until
-Enter or Ctrl-C (or `--linger` seconds).
+Enter or Ctrl-C (or `--linger` seconds). What it prints is in the game's language.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import threading
 import time
 import webbrowser
 
+from bot.i18n.catalogs import t
 from devtools.fakediscord import FakeDiscord, Member
 
 #: The port the demo's web table listens on, unless --web-port says another.
@@ -30,15 +31,16 @@ class PortTaken(Exception):
     """The web table's port is in use (another demo, or another server)."""
 
 
-def check_port(port: int) -> None:
-    """Raise PortTaken when the bot could not listen on `port` (on this machine only)."""
+def check_port(port: int, language: str) -> None:
+    """Raise PortTaken (saying why in `language`) when the bot could not listen on `port`
+    (on this machine only)."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's server
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as exc:
             raise PortTaken(
-                f"port {port} is in use: choose another with --web-port ({exc.strerror})"
+                t(language, "demo.web.port_taken", port=port, reason=exc.strerror)
             ) from None
 
 
@@ -56,19 +58,16 @@ def table_url(port: int, channel_id: int) -> str:
     return f"http://localhost:{port}/?channel={channel_id}"
 
 
-async def show(port: int, channel_id: int, person: Member, wait: float) -> str:
-    """Say where the table is, open it in a browser, and give the viewer `wait` seconds."""
+async def show(port: int, channel_id: int, person: Member, wait: float, language: str) -> str:
+    """Say where the table is (in `language`), open it in a browser, and give the viewer
+    `wait` seconds."""
     url = table_url(port, channel_id)
-    name = person.user.name
-    print(f"The live table: {url}", flush=True)
-    print(
-        f"  (watching needs no sign-in; Sign in with Discord there to see {name}'s hand: "
-        f"http://localhost:{port}/auth/login?channel={channel_id})",
-        flush=True,
-    )
+    sign_in = f"http://localhost:{port}/auth/login?channel={channel_id}"
+    print(t(language, "demo.web.table", url=url), flush=True)
+    print(f"  ({t(language, 'demo.web.sign_in', name=person.user.name, url=sign_in)})", flush=True)
     open_in_browser(url)
     if wait > 0:
-        print(f"  The host starts the game in {wait:g} s.", flush=True)
+        print(f"  {t(language, 'demo.web.starts_in', seconds=f'{wait:g}')}", flush=True)
         await asyncio.sleep(wait)
     return url
 
@@ -87,10 +86,10 @@ def open_in_browser(url: str) -> bool:
         return False
 
 
-async def linger(seconds: float | None) -> float:
+async def linger(seconds: float | None, language: str) -> float:
     """Keep the final table served: `seconds` (None: no limit), ended early by Enter (in a
-    terminal) or Ctrl-C. Ctrl-C here ends the wait, not the demo: its page is still written.
-    The seconds it waited."""
+    terminal) or Ctrl-C, saying so in `language`. Ctrl-C here ends the wait, not the demo:
+    its page is still written. The seconds it waited."""
     if seconds is not None and seconds <= 0:
         return 0.0
     began = time.monotonic()
@@ -99,9 +98,13 @@ async def linger(seconds: float | None) -> float:
     terminal = sys.stdin is not None and sys.stdin.isatty()
     if terminal:
         threading.Thread(target=_wait_for_enter, args=(loop, enter), daemon=True).start()
-    how = "press Enter or Ctrl-C" if terminal else "Ctrl-C"
-    limit = "" if seconds is None else f" (for {seconds:g} s at most)"
-    print(f"The game is over; the final table is still served: {how} to stop{limit}.", flush=True)
+    keys = t(language, "demo.web.enter") if terminal else "Ctrl-C"
+    said = (
+        t(language, "demo.web.linger", keys=keys)
+        if seconds is None
+        else t(language, "demo.web.linger_for", keys=keys, seconds=f"{seconds:g}")
+    )
+    print(said, flush=True)
     try:
         async with asyncio.timeout(seconds):
             await enter

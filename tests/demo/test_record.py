@@ -33,15 +33,16 @@ async def test_a_recorded_game_shows_the_channel_and_each_private_view(
     # Each person: their hand by DM, what they did, and (bob) the private /hand reply.
     for name in ("ann", "bob"):
         assert rec.dms(name) and CARD.search(rec.dms(name)[0].text())
-    assert [d.what for d in rec.actions("ann")][-1] == "/draw"
+    assert [str(d.command) for d in rec.actions("ann")][-1] == "/draw"
     assert any(
         s.ephemeral and CARD.search(s.text()) for s in rec.private["bob"] if hasattr(s, "ephemeral")
     )
     assert rec.clicks()["ann"] >= 3  # new, start, draw
 
-    path = page.write(rec, tmp_path / "game.html", "A test game", ["ann and bob"])
+    path = page.write(rec, tmp_path / "game.html", "en", ["ann and bob"])
     document = path.read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(document)  # raises on any parse error
     assert "What only bob saw" in document and "# apophis" in document
-    channel_part = document.split('<section class="private">')[0]
+    assert '<html lang="en">' in document and "ann used /draw" in document
+    channel_part = document.split('<section class="private"')[0]
     assert not CARD.search(channel_part.split("<main>")[1])

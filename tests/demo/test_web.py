@@ -15,6 +15,7 @@ from devtools.demo import web
 from devtools.demo.run import Options, play
 from devtools.livetable import free_port
 from tests.bot.helpers import CARD
+from tests.demo.layout import measured
 from tests.web.browser import Page, require_browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: handed out first in parallel
@@ -77,6 +78,7 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
         await page.open(outcome.page.resolve().as_uri())
         shot = tmp_path / "page.png"
         await page.screenshot(shot)
+        drawn = await measured(page, outcome.page.resolve().as_uri())
     finally:
         await page.close()
         outcome = await game
@@ -91,6 +93,8 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
     # And the demo still wrote its page, which a browser draws.
     assert outcome.page.is_file() and outcome.table_url == url
     assert distinct_bytes(shot) > 50, "the screenshot of the demo's page is blank"
+    for width, seen in drawn.items():  # no wider than a phone's screen, or a tablet's
+        assert seen["page"] <= width and seen["widest_image"] <= width, (width, seen)
 
 
 def distinct_bytes(png: Path) -> int:
