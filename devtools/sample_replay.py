@@ -4,7 +4,8 @@ Run: .venv/bin/python -m devtools.sample_replay
 Plays a seeded 3-player game with the crew policy, stores it in a new SQLite file as the
 bot stores a game (`stored_game`, which benchmarks/replay_bench.py uses too), and makes
 its replay exactly as `/apophis replay` does: the game played again from its stored log
-through public views only, one board picture a move, written as a looping GIF.
+through public views only, a board picture under its caption a move (each launch's checks
+shown one by one), written as a looping GIF.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ compresses only the bottom band (bot.pictures.pngwrite). A seat's row is the sam
 game, its player's name put over it from a cache of names (`_over`): with thousands of
 games, each with its own players, a new table still only pastes parts already drawn.
 `describe` is the picture's alt text. `png(image)`, `band` and `png_of_bands` write any of
-our pictures in the palette they share."""
+our pictures in the palette they share (`indexed` puts a drawing in it). An ended game's
+picture is the board under a banner saying how it ended (bot.pictures.parts.ended)."""
 
 from __future__ import annotations
 
@@ -171,6 +172,11 @@ def _quantize(image: Image.Image) -> Image.Image:
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
+def indexed(image: Image.Image) -> np.ndarray:
+    """The pixels of an RGB picture as indices of the fixed palette (rows of them)."""
+    return np.asarray(_quantize(image))
+
+
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The colours of every picture, found once from sample pictures showing them all."""
@@ -192,9 +198,9 @@ def _palette() -> Image.Image:
         30,
     )
     images = [board_rgb(sample), board_rgb(sample._replace(outcome=Outcome.LOST, rocket=()))]
-    strip = Image.new("RGB", (WIDTH, HEIGHT * len(images)))
+    strip = Image.new("RGB", (WIDTH, sum(image.height for image in images)))
     for i, image in enumerate(images):
-        strip.paste(image, (0, i * HEIGHT))
+        strip.paste(image, (0, sum(before.height for before in images[:i])))
     die = sp.die_face(5, sp.DIE_SIZE)  # and the launch report's dice
     strip.paste(die, (WIDTH // 2, HEIGHT // 2), die)
     return strip.quantize(PALETTE_COLOURS, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -208,10 +214,15 @@ def _palette_bytes() -> bytes:
 @lru_cache(maxsize=CACHE_SIZE)
 def drawn(s: Shown) -> bytes:
     """The PNG of the picture showing `s` (cached: a table drawn again costs nothing)."""
-    if s.outcome is not None:  # the end shades the whole board: drawn whole (once a game)
+    if s.outcome is not None:  # the end, under its banner: drawn whole (once a game)
         return png(board_rgb(s))
-    head = pngwrite.head(WIDTH, HEIGHT, _palette_bytes())
-    return pngwrite.write(head, [_band(index, s) for index in range(len(BANDS))])
+    return png_of_bands(WIDTH, bands(s))
+
+
+def bands(s: Shown) -> list[pngwrite.Band]:
+    """The rows of the picture showing `s`, a game in play, as bands top to bottom (each
+    kept: a replay puts its own rows above them)."""
+    return [_band(index, s) for index in range(len(BANDS))]
 
 
 def _band(index: int, s: Shown) -> pngwrite.Band:

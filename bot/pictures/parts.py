@@ -70,7 +70,10 @@ ROCKET_BASE = 68  # width of a large section on the rocket
 ROCKET_PAD = 206  # where the rocket stands
 DEPOT_BASE = 40
 APOPHIS_BASE = 92
-ENDING_BAND = (0, 76, WIDTH, 152)  # across the board at the end, above Apophis's state
+#: An ended game's picture is the board under a banner of its own, this many rows tall,
+#: which covers nothing of the table; the banner's box in it.
+ENDING_HEIGHT = 76
+ENDING_BOX = (4, 4, WIDTH - 4, ENDING_HEIGHT - 2)
 #: A stacked section shows this share of its height below the one on top of it.
 STACK_SHOWS = 0.55
 COLUMNS = {colour: 304 + i * 43 for i, colour in enumerate(Colour)}  # sequence and depot
@@ -130,14 +133,13 @@ def _heading(image: Image.Image, panel: tuple[int, int, int, int], text: str) ->
 
 
 def board_rgb(s: Shown) -> Image.Image:
-    """The whole board drawn in full colour (the end, the palette; tests compare parts)."""
+    """The whole picture drawn in full colour (the end, the palette; tests compare parts):
+    the board, under its banner once the game has ended (`ended`)."""
     image = background(s.language).copy()
     canvas = ImageDraw.Draw(image)
     for _, draw_part, _ in PARTS.values():
         draw_part(image, canvas, s)
-    if s.outcome is not None:
-        ending(image, s.outcome, s.language)
-    return image
+    return image if s.outcome is None else ended(image, s.outcome, s.language)
 
 
 @lru_cache(maxsize=8)
@@ -359,10 +361,30 @@ BANDS = (
 )
 
 
+#: The banner's colour by how the game ended: a win green, a loss red, no result grey
+#: (the pieces' own colours, as the final board's embed, so the palette has them).
+ENDING_FILL: dict[Outcome, sp.RGB] = {
+    Outcome.DESTROYED: sp.PIECE_COLOURS[Colour.GREEN],
+    Outcome.DEFLECTED: sp.PIECE_COLOURS[Colour.GREEN],
+    Outcome.LOST: sp.PIECE_COLOURS[Colour.RED],
+    Outcome.ABANDONED: sp.GHOST,
+}
+
+
+def ended(board: Image.Image, outcome: Outcome, language: str) -> Image.Image:
+    """An ended game's picture: `board` (drawn as in play) under its banner."""
+    image = Image.new("RGB", (WIDTH, ENDING_HEIGHT + HEIGHT), sp.BACKGROUND)
+    ending(image, outcome, language)
+    image.paste(board, (0, ENDING_HEIGHT))
+    return image
+
+
 def ending(image: Image.Image, outcome: Outcome, language: str) -> None:
+    """The banner across the top `ENDING_HEIGHT` rows of `image`: how the game ended in
+    big letters, and a line under it, on the outcome's colour."""
     title, line = ending_words(outcome, language)
-    band = ENDING_BAND
-    shade = Image.new("L", (band[2] - band[0], band[3] - band[1]), 215)
-    image.paste(sp.OUTLINE, band, shade)
-    sp.paste_text(image, (WIDTH // 2, band[1] + 8), title, 32, sp.TEXT, "c")
-    sp.paste_text(image, (WIDTH // 2, band[1] + 48), line, LARGE, sp.MUTED, "c")
+    fill = ENDING_FILL[outcome]
+    ink = sp.ink_on(fill)
+    sp.paste_box(image, ENDING_BOX, 8, fill)
+    sp.paste_text(image, (WIDTH // 2, ENDING_BOX[1] + 6), title, 32, ink, "c")
+    sp.paste_text(image, (WIDTH // 2, ENDING_BOX[1] + 44), line, LARGE, ink, "c")

@@ -10,6 +10,7 @@ it makes is the same in every language (`told` puts it in one).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -18,8 +19,8 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n.catalogs import t
-from bot.pictures import board_picture
 from bot.pictures import replay as animation
+from bot.pictures import replay_frames
 from bot.store.records import GameRecord, LoggedAction
 from bot.table import Table
 from bot.views import attachments, render
@@ -179,22 +180,12 @@ def told(record: GameRecord, moves: tuple[Move, ...], language: str) -> Replay:
 
 
 def frames(played: Replay, shown: int | None = None) -> Iterator[tuple[bytes, int]]:
-    """The animation's frames: the board picture (PNG) after each step shown, and how long
-    it shows. Every step, or at most `shown` of them (`animation.plan`): the first ones
-    and the last, the first after the gap saying which moves were skipped."""
-    table, last = played.table, played.steps
-    language = table.language
-    for step, skipped in animation.plan(last, shown or last + 1):
-        move = played.moves[step]
-        names = attachments.seat_names(table, move.view)
-        png = board_picture.draw(move.view, language, names)
-        hold = animation.hold(move.events, first=step == 0, last=step == last)
-        if skipped is not None:
-            first, through = skipped
-            count = t(language, "replay.moves", count=through - first + 1)
-            png = animation.noted(png, f"{first}–{through}", count)
-            hold = max(hold, animation.SKIP_MS)
-        yield png, hold
+    """The animation's pictures (PNG) and how long each shows (bot.pictures.replay_frames):
+    every move's, or at most `shown` moves' (`replay_frames.plan`): the first ones and
+    the last, the first after the gap saying which were left out."""
+    table = played.table
+    names = functools.partial(attachments.seat_names, table)
+    return replay_frames.frames(played.moves, table.language, names, shown or played.steps + 1)
 
 
 def animated(played: Replay) -> bytes:

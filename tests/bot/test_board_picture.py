@@ -4,12 +4,14 @@ request, multipart included, against Discord's OpenAPI description)."""
 from __future__ import annotations
 
 import email.parser
+import io
 import json
 
 import discord
 import pytest
+from PIL import Image
 
-from bot.pictures import board_picture, launch_picture
+from bot.pictures import board_picture, launch_picture, parts
 from bot.views.attachments import BOUNDARY, Picture, seat_names
 from tests.bot.helpers import Scene, bot_state, text_of
 
@@ -148,6 +150,31 @@ async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord,
     assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
     assert after.content == launch_picture.draw_launch(table.report.events, "en")
     assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+    scene.assert_no_cards_in_public()
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_final_board_carries_the_table_under_the_ending_s_banner(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(
+        hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+        rocket=[("red", 3), ("yellow", 2)],
+        damage=2,
+        dice=[6, 6],  # accuracy 6 + 1 hits; damage 6 + 3 destroys Apophis
+    )
+    await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+    await bot_state(lambda: not table.open)
+    await bot.outbox.drain()
+    board = scene.board(table)
+    attachment = shown_picture(board)
+    assert attachment.content == drawn(table)
+    with Image.open(io.BytesIO(attachment.content)) as picture:
+        assert picture.size == (parts.WIDTH, parts.ENDING_HEIGHT + parts.HEIGHT)
+    assert attachment.description.endswith("Apophis destroyed Earth is safe.")
+    text = text_of(board)
+    assert "**🎉 Victory! Apophis was destroyed with " in text and "Damage 3/3" in text
+    assert "5 pts → hit, damage 3/3" in text  # (the rocket was arranged, not built)
     scene.assert_no_cards_in_public()
 
 

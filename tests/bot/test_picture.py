@@ -288,12 +288,19 @@ def test_a_long_name_is_shortened_to_fit_and_one_the_font_cannot_draw_is_the_sea
     assert (empty, tamil) == ("Seat 3", "Seat 4")
 
 
-def test_the_end_of_the_game_is_drawn_across_the_board():
+def test_the_end_of_the_game_is_a_banner_above_the_board_covering_none_of_it():
     view = midgame()
     lost = dataclasses.replace(view, phase=Phase.OVER, outcome=Outcome.LOST, active_player=None)
-    assert {"apophis", "rocket", "depot"} <= changed_regions(draw(view), draw(lost))
+    ended = pixels(draw(lost))
+    assert ended.size == (parts.WIDTH, parts.ENDING_HEIGHT + parts.HEIGHT)
+    # Below the banner, the table exactly as it stood (no seat to act: the game is over).
+    table = board_picture.drawn(shown(lost)._replace(outcome=None))
+    below = ended.crop((0, parts.ENDING_HEIGHT, parts.WIDTH, ended.height))
+    assert below.tobytes() == pixels(table).tobytes()
+    banner = ended.crop((0, 0, parts.WIDTH, parts.ENDING_HEIGHT))
+    assert ImageStat.Stat(banner).extrema != [(0, 0)] * 3
     won = dataclasses.replace(lost, outcome=Outcome.DEFLECTED)
-    assert draw(won) != draw(lost)
+    assert pixels(draw(won)).crop((0, 0, parts.WIDTH, parts.ENDING_HEIGHT)) != banner
     assert "deflected" in board_picture.describe(won, "en", NAMES).lower()
 
 

@@ -26,7 +26,7 @@ from tests.bot.test_picture import midgame, tallest
 LONG_NAMES = ("Wolfeschlegelsteinhausen", "Bartholomew the Magnificent", "MMMMMMMMMMMMMMM", "Ékë")
 
 #: The catalog messages the pictures draw, by key prefix (with the numbers they fill in).
-DRAWN = ("picture.", "step.below", "step.needs")
+DRAWN = ("picture.", "step.below", "step.needs", "replay.frame.", "replay.moves")
 DRAWN_PARTS = "part."  # the launch report's "+ guidance 3"
 
 Box = tuple[int, int, int, int]
@@ -197,15 +197,15 @@ def test_every_text_on_a_board_fits_its_place_and_clears_the_others(language, ru
 
 
 @pytest.mark.parametrize("language", languages())
-def test_the_ending_words_fit_across_the_board(language, recorder):
+def test_the_ending_words_fit_their_banner_above_the_board(language, recorder):
     for outcome in Outcome:
-        image = Image.new("RGB", (parts.WIDTH, parts.HEIGHT))
+        image = Image.new("RGB", (parts.WIDTH, parts.ENDING_HEIGHT))
         parts.ending(image, outcome, language)
         (title, title_box), (line, line_box) = recorder.take()
-        left, top, right, bottom = parts.ENDING_BAND
+        left, top, right, bottom = parts.ENDING_BOX
         for text, box in ((title, title_box), (line, line_box)):
             assert not _missing(text)
-            assert _inside(box, (left + 8, top, right - 8, bottom)), f"{text!r} is too wide"
+            assert _inside(box, (left + 8, top + 2, right - 8, bottom - 2)), f"{text!r} leaves it"
         assert not _overlap(title_box, line_box)
 
 

@@ -12,8 +12,7 @@ from PIL import Image, ImageSequence
 
 from bot.app import build as build_bot
 from bot.discord.client import ApophisBot
-from bot.pictures import board_picture
-from bot.pictures import replay as animation
+from bot.pictures import board_picture, replay_frames
 from bot.store.store import Store
 from bot.table import Table
 from devtools.fakediscord import InvalidInvocation
@@ -95,11 +94,11 @@ async def public_views(store: Store, game_id: int) -> tuple[list[PublicView], tu
     return views, tuple(record.names[player] for player in record.starting_players)
 
 
-def gif_frames(data: bytes) -> list[bytes]:
+def gif_frames(data: bytes) -> list[Image.Image]:
     """Every frame of a GIF as it shows, in RGB."""
     with Image.open(io.BytesIO(data)) as gif:
         assert gif.format == "GIF" and gif.info["loop"] == 0
-        return [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(gif)]
+        return [frame.convert("RGB") for frame in ImageSequence.Iterator(gif)]
 
 
 def rgb(png: bytes) -> bytes:
@@ -137,12 +136,22 @@ async def test_a_replay_animates_the_games_public_views_and_no_hand(
     (attachment,) = message.attachments
     assert attachment.filename == f"apophis-replay-{table.id}.gif"
     assert message.embeds[0]["image"]["url"] == f"attachment://{attachment.filename}"
-    # Every frame is drawn from a public view, one a move, and is that view's board picture.
+    # Every frame is drawn from a public view, one a move: that view's board picture under
+    # its caption (the move), the last the ended board under its banner.
     assert drawn and all(type(view) is PublicView for view in drawn)
     assert len(drawn) == len(views) == table.version + 1
-    expected = [rgb(board_picture.draw(view, "en", names)) for view in views]
-    distinct = [frame for i, frame in enumerate(expected) if i == 0 or frame != expected[i - 1]]
-    assert gif_frames(attachment.content) == distinct
+    frames = gif_frames(attachment.content)
+    assert len(frames) == len(views)
+    for frame, view in zip(frames[:-1], views, strict=False):
+        board = frame.crop((0, replay_frames.CAPTION, frame.width, frame.height))
+        assert board.tobytes() == rgb(board_picture.draw(view, "en", names))
+    assert frames[-1].tobytes() == rgb(board_picture.draw(views[-1], "en", names))
+    assert frames[-1].size == frames[0].size
+    deal, moved, *others, end = (
+        frame.crop((0, 0, frame.width, replay_frames.CAPTION)).tobytes() for frame in frames
+    )
+    assert len({deal, moved, end}) == 3  # "The deal", "Replay · 9 moves", the ending's banner
+    assert all(caption == moved for caption in others)
     text = text_of(message)
     assert f"Game #{table.id}, move by move" in text and f"{table.version} moves" in text
     assert "Lost: damage 0/3, deflection 0/5" in text
@@ -281,11 +290,12 @@ async def test_a_finished_game_is_replayed_after_a_restart(
 
 def test_launch_checks_the_deal_and_the_end_are_held_longer():
     step = ev.LaunchStep("fuel", None, (), 3, 2, False, True)
-    assert animation.hold([], first=False, last=False) == animation.MOVE_MS
-    assert animation.hold([step], first=False, last=False) == animation.LAUNCH_MS
-    assert animation.hold([], first=True, last=False) == animation.DEAL_MS
-    assert animation.hold([step], first=False, last=True) == animation.END_MS
-    assert animation.MOVE_MS < animation.DEAL_MS < animation.LAUNCH_MS < animation.END_MS
+    frames = replay_frames
+    assert frames.hold([], first=False, last=False) == frames.MOVE_MS
+    assert frames.hold([step], first=False, last=False) == frames.LAUNCH_MS
+    assert frames.hold([], first=True, last=False) == frames.DEAL_MS
+    assert frames.hold([step], first=False, last=True) == frames.END_MS
+    assert frames.MOVE_MS < frames.DEAL_MS < frames.LAUNCH_MS < frames.END_MS
 
 
 @pytest.mark.scene(names=("ann", "bob"))

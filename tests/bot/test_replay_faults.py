@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from bot.discord.cogs import replays
-from bot.pictures import board_picture
+from bot.pictures import board_picture, replay_frames
 from bot.pictures import replay as animation
 from bot.store.store import Store
 from bot.views import history
@@ -40,7 +40,6 @@ async def long_game(store: Store, guild_id: int, moves: int, seed: int = 2) -> i
     )
     assert len(await store.game_log(game_id)) == moves
     return game_id
-
 
 
 def gif_frames(data: bytes) -> list[bytes]:
@@ -189,17 +188,19 @@ async def test_a_burst_of_clicks_after_a_restart_plays_a_long_game_again_once_of
 async def test_a_long_games_gif_keeps_under_its_weight_saying_what_it_skipped(
     fake_discord, make_bot, monkeypatch
 ):
-    limit = 200_000  # the 300 moves' every picture weighs about 780 KB
+    limit = 200_000  # the 300 moves' every picture weighs about 1 MB
     monkeypatch.setattr(animation, "GIF_LIMIT", limit, raising=False)
-    notes = []
-    noted = getattr(animation, "noted", None)
+    tries: list[tuple[int, list[tuple[bytes, int]]]] = []  # each try: its moves, its pictures
+    frames = replay_frames.frames
 
-    def recorded(png, title, line):
-        picture = noted(png, title, line)
-        notes.append((title, line, picture))
-        return picture
+    def recorded(moves, language, names, shown):
+        pictures: list[tuple[bytes, int]] = []
+        tries.append((shown, pictures))
+        for picture in frames(moves, language, names, shown):
+            pictures.append(picture)
+            yield picture
 
-    monkeypatch.setattr(animation, "noted", recorded, raising=False)
+    monkeypatch.setattr(replay_frames, "frames", recorded)
     bot = make_bot()
     scene = Scene(fake_discord, bot)
     async with fake_discord.connected(bot):
@@ -208,21 +209,28 @@ async def test_a_long_games_gif_keeps_under_its_weight_saying_what_it_skipped(
         views, names = await public_views(bot.store, game)
     (attachment,) = message.attachments
     assert len(attachment.content) <= limit
-    # The first moves, then the band saying which were skipped over the first after them,
-    # then the last moves to the end.
-    title, line, picture = notes[-1]
-    first, through = (int(number) for number in title.split("–"))
-    assert 0 < first <= through < 300 and line == f"{through - first + 1} moves"
-    pictures = [board_picture.draw(view, "en", names) for view in views]
-    shown = [*pictures[:first], picture, *pictures[through + 2 :]]
-    assert gif_frames(attachment.content) == distinct([rgb(png) for png in shown])
-    assert len(shown) < len(pictures)
+    # Drawn again with fewer moves until light enough: the GIF shows the last try's pictures.
+    (first_try, _), *_, (shown, pictures) = tries
+    assert len(tries) > 1 and shown < first_try
+    assert gif_frames(attachment.content) == distinct([rgb(png) for png, _ in pictures])
+    # The first moves, then the caption saying which were left out over the first after
+    # them, then the last moves to the end.
+    (resume, (first, through)), *_ = (
+        (step, gap) for step, gap in replay_frames.plan(300, shown) if gap is not None
+    )
+    assert 0 < first <= through < resume == through + 1 < 300
+    note = replay_frames._skipped(first, through, "en")
+    assert note == (f"▶▶ Moves {first}–{through} not shown", f"{through - first + 1} moves")
+    s = board_picture.shown(views[resume], "en", names)
+    noted = replay_frames.framed(s, note)
+    assert [hold for png, hold in pictures if png == noted] == [replay_frames.SKIP_MS]
 
 
 def test_an_animation_shows_its_first_moves_and_its_last_within_its_pictures():
-    assert list(animation.plan(4, 10)) == [(step, None) for step in range(5)]
-    assert list(animation.plan(9, 4)) == [(0, None), (1, None), (8, (2, 7)), (9, None)]
-    assert list(animation.plan(9, 1)) == [(0, None), (9, (1, 8))]  # the deal and the end
+    plan = replay_frames.plan
+    assert list(plan(4, 10)) == [(step, None) for step in range(5)]
+    assert list(plan(9, 4)) == [(0, None), (1, None), (8, (2, 7)), (9, None)]
+    assert list(plan(9, 1)) == [(0, None), (9, (1, 8))]  # the deal and the end
     # Too heavy: fewer pictures in proportion, to two at least; light enough, done.
     limit = animation.GIF_LIMIT
     assert animation.fewer(1000, 1200, limit) is None
@@ -239,9 +247,12 @@ async def test_the_longest_games_gif_shows_at_most_its_pictures_under_8_mb(tmp_p
     finally:
         await store.close()
     played = history.replay(record, log, "en")
-    frames = list(history.frames(played, animation.FRAMES))
-    assert len(frames) == animation.FRAMES == 1200
-    assert frames[600][1] == animation.SKIP_MS  # the first after the gap, held longer
+    steps = list(replay_frames.plan(played.steps, animation.FRAMES))
+    assert len(steps) == animation.FRAMES == 1200 and steps[600][1] == (600, played.steps - 600)
+    frames = list(history.frames(played, animation.FRAMES))  # and each launch's pictures
+    assert len(frames) > 1200
+    held = [hold for _, hold in frames]
+    assert held.count(replay_frames.SKIP_MS) == 1  # the first after the gap, held longer
     assert animation.GIF_LIMIT == 8_000_000
     assert len(history.animated(played)) <= animation.GIF_LIMIT
 
