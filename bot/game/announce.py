@@ -10,7 +10,7 @@ from bot.game import changes
 from bot.game.actions import ActionResult
 from bot.game.clocks import Clocks
 from bot.game.tables import Tables
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import said
 from bot.table import Change, Notice, Report, Table
 from bot.views import narration, render
 from engine import Phase
@@ -46,7 +46,7 @@ class Announcer:
         game = table.game
         assert game is not None
         language = table.language
-        told = [(e, line) for e in events if (line := narration.narrate_event(e, language, notice))]
+        told = [(e, line) for e in events if (line := narration.told(e, language, notice))]
         lines = [line for _, line in told]
         recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
         narration.tell_recent(table.recent, recent, language)
@@ -72,7 +72,7 @@ class Announcer:
             table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
             self.tables.forget(table)
             if game.outcome.won:
-                left = t(language, "notice.stopped", left=render.duration(table.remaining))
+                left = said(language, "notice.stopped", left=render.duration(table.remaining))
                 lines.append(left)
                 table.recent.append(left)
             self.stream.publish(changes.TurnPassed(table, None))
@@ -89,15 +89,11 @@ class Announcer:
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
         if starts is not None:
             language = table.language
-            launch = [
-                line for e in events[starts:] if (line := narration.narrate_event(e, language))
-            ]
+            launch = [line for e in events[starts:] if (line := narration.told(e, language))]
             public = [e.seen_by(None) for e in events[starts:]]
             table.report = report = Report(launch, language, public)
         elif report is not None and report.open:
-            report.lines += [
-                line for e in events if (line := narration.narrate_event(e, report.language))
-            ]
+            report.lines += [line for e in events if (line := narration.told(e, report.language))]
             report.events += [e.seen_by(None) for e in events]
             report.changes += 1
         else:

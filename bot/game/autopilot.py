@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from bot.errors import UserError
 from bot.game import changes
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import said
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table, is_crewmate
 from bot.views.render import mention
@@ -127,7 +127,7 @@ class Autopilot:
         table.runtime.unattended = 0  # someone is here
         if player in table.autopilot:
             table.autopilot.discard(player)
-            table.recent.append(t(table.language, "autopilot.back", player=mention(player)))
+            table.recent.append(said(table.language, "autopilot.back", player=mention(player)))
             self.stream.publish(changes.BoardOutdated(table))
         elif table.id in self.timers:
             self._arm(table)
@@ -164,7 +164,7 @@ class Autopilot:
         self._stop(table.id)
         table.autopilot.add(player)
         seconds = self.delays[table.guild_id]
-        line = t(table.language, "autopilot.took_over", player=mention(player), seconds=seconds)
+        line = said(table.language, "autopilot.took_over", player=mention(player), seconds=seconds)
         table.recent.append(line)
         self.stream.publish(changes.BoardOutdated(table))
         self.stream.publish(changes.Settled(table))  # no interaction answers for it: at once

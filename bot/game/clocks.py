@@ -16,7 +16,7 @@ from typing import Any
 from bot.errors import MovedOn, UserError
 from bot.game import changes
 from bot.game.actions import Apply
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import said, t
 from bot.table import Table
 from engine import RESHUFFLE_SECONDS, Phase
 
@@ -136,9 +136,9 @@ class Clocks:
         self.arm(table, warned=seconds)
         if table.open:
             if seconds >= 60:
-                line = t(table.language, "notice.minutes_left", count=seconds // 60)
+                line = said(table.language, "notice.minutes_left", count=seconds // 60)
             else:
-                line = t(table.language, "notice.seconds_left", count=seconds)
+                line = said(table.language, "notice.seconds_left", count=seconds)
             table.recent.append(line)
             self.stream.publish(changes.BoardChanged(table))
             self.stream.publish(changes.Settled(table))

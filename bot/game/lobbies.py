@@ -19,7 +19,7 @@ from bot.game.actions import held
 from bot.game.audience import Audience
 from bot.game.clocks import Clocks
 from bot.game.tables import THREAD_GAMES_PER_CHANNEL, Tables
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import said
 from bot.store.records import (
     AlreadySeated,
     ChannelBusy,
@@ -286,7 +286,7 @@ class Lobbies:
             table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
             table.recent.append(
-                t(
+                said(
                     table.language,
                     "notice.started",
                     length=render.duration(table.length_seconds),

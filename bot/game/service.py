@@ -32,7 +32,7 @@ from bot.game.ledger import Ledger
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import said
 from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, WrongStatus
 from bot.store.store import Store
 from bot.table import Notice, Table, is_crewmate
@@ -339,7 +339,7 @@ class GameService:
         result = self.announcer.committed(table, events, now, actor, notice)
         if host is not None:
             table.host_id = host
-            line = t(table.language, "notice.new_host", player=render.mention(host))
+            line = said(table.language, "notice.new_host", player=render.mention(host))
             result.lines.append(line)
             table.recent.append(line)
             result = dataclasses.replace(result, new_host=host)

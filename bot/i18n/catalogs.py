@@ -118,6 +118,43 @@ def t(language: str, key: str, /, **params: object) -> str:
     return text.format(**params)
 
 
+class Line(str):
+    """A line told in one language that can be told again in another: it is the words in
+    the language it was told in (a channel's), and `told_in` words it in any other (a
+    web viewer's), from what it was made of. Lines are never changed: each language's
+    words are made once."""
+
+    language: str
+    _word: Callable[[str], str]
+    _words: dict[str, str]
+
+    def __new__(cls, language: str, word: Callable[[str], str], words: str | None = None) -> Line:
+        """`word` words the line in a language; `words`, if given, are its in `language`."""
+        line = super().__new__(cls, word(language) if words is None else words)
+        line.language, line._word, line._words = language, word, {}
+        return line
+
+    def told_in(self, language: str) -> str:
+        """The line in `language`."""
+        if language == self.language:
+            return str(self)
+        words = self._words.get(language)
+        if words is None:
+            words = self._words[language] = self._word(language)
+        return words
+
+
+def said(language: str, key: str, /, **params: object) -> Line:
+    """The message `key` (as `t` words it) told in `language`, and in any other on demand;
+    `params` must read the same in every language (names, numbers, times)."""
+    return Line(language, lambda other: t(other, key, **params))
+
+
+def told_in(line: str, language: str) -> str:
+    """A line kept for a table, in `language` where it can be told again (a `Line`)."""
+    return line.told_in(language) if isinstance(line, Line) else line
+
+
 @functools.lru_cache(maxsize=16384)
 def _text(language: str, key: str, count: int | None) -> str:
     """A message's words before its placeholders are filled (looked up once, then cached)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from bot.i18n.catalogs import has, t
+from bot.i18n.catalogs import Line, has, t
 from bot.table import Change, Notice
 from bot.views.render import (
     COLOUR_EMOJI,
@@ -115,6 +115,14 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
             key = "abandoned." + str(reason).lower().replace(" ", "_")
             return t(language, key) if has(key) else t(language, "abandoned.other")
     return None
+
+
+def told(event: ev.Event, language: str, notice: Notice | None = None) -> Line | None:
+    """`narrate_event`'s line, kept so that it can be told again in another language."""
+    line = narrate_event(event, language, notice)
+    if line is None:
+        return None
+    return Line(language, lambda other: narrate_event(event, other, notice) or "", line)
 
 
 def notice_line(event: ev.Event, notice: Notice, language: str) -> str | None:
@@ -296,6 +304,20 @@ def private_note(events: Sequence[ev.Event], player: int, language: str, style: 
 # ------------------------------------------------------------- the board's last actions
 
 
+def _drew_discarded(language: str, player: str, drawn: int, discarded: int) -> Line:
+    """One line for a draw and the discard it made due."""
+    return Line(
+        language,
+        lambda other: t(
+            other,
+            "event.drew_discarded",
+            player=player,
+            drawn=count(other, "count.cards", drawn),
+            count=discarded,
+        ),
+    )
+
+
 def tell_recent(
     recent: MutableSequence[str], told: Iterable[tuple[ev.Event, str]], language: str
 ) -> None:
@@ -316,9 +338,6 @@ def tell_recent(
             }
             at = next((i for i in reversed(range(len(recent))) if recent[i] in draws), None)
             if at is not None:
-                cards = count(language, "count.cards", draws[recent[at]])
-                line = t(
-                    language, "event.drew_discarded", player=player, drawn=cards, count=event.count
-                )
+                line = _drew_discarded(language, player, draws[recent[at]], event.count)
                 del recent[at]
         recent.append(line)

@@ -15,14 +15,16 @@ they share, computed once: the engine's views (`view`) and the board's moves
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.table import is_crewmate
 from bot.views import components, panel, render
+from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
 from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
 
@@ -64,7 +66,8 @@ LABELS = (
     "howto_launch", "howto_more",
     # the launch, the end, your turn, the moves that are off
     "die_shows", "target_below", "target_at_least", "launch_now", "skip", "reroll_open",
-    "damage_done", "deflection_done", "time_to_spare", "story_launches", "story_no_launch",
+    "full_report", "fuel_needs", "build_choices",
+    "damage_done", "deflection_done", "story_launches", "story_no_launch",
     "ending_won", "ending_lost", "ending_over", "replay_hint", "options", "option_sound",
     "option_vibrate", "your_turn_now", "watching_count", "offline_short", "why_not_now",
     "why_not_your_turn", "time_at_end",
@@ -88,8 +91,9 @@ def _no_avatar(player: int) -> str | None:
     return None
 
 
+@functools.cache
 def labels(language: str) -> dict[str, str]:
-    """The client's own words in `language`."""
+    """The client's own words in `language` (made once; never changed)."""
     words = {key: t(language, f"web.{key}", **HOLES) for key in LABELS}
     # A launch check is named as everywhere else (the launch report, the board).
     words.update({f"step_{step}": t(language, f"step.{step}") for step in STEPS})
@@ -174,7 +178,7 @@ def public(
             "rocket": None,
             "next": None,
             "result": None,
-            "recent": [plain(line, table) for line in table.recent],
+            "recent": [plain(told_in(line, language), table) for line in table.recent],
         },
         "report": _report(table, language),
         "story": None,
@@ -211,6 +215,7 @@ def public(
     texts = state["texts"]
     if view.phase is Phase.OVER or not table.open:
         texts["result"] = render.outcome_text(view.outcome, language)
+        state["story"] = story(table, language, now).as_json()
     else:
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
         texts["next"] = plain(render.next_step(table, view, now, language), table)
@@ -323,9 +328,7 @@ def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str
     return found
 
 
-def _seats(
-    table: Table, view: Any, avatar_of: Callable[[int], str | None]
-) -> list[dict[str, Any]]:
+def _seats(table: Table, view: Any, avatar_of: Callable[[int], str | None]) -> list[dict[str, Any]]:
     held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
     active = view.active_player if view is not None and view.phase is not Phase.OVER else None
     players = [seat.player for seat in view.seats] if view is not None else table.seats
@@ -379,7 +382,7 @@ def _report(table: Table, language: str) -> dict[str, Any] | None:
         for e in report.events
         if e.kind == "launch_step"
     ]
-    lines = [plain(line, table) for line in report.lines]
+    lines = [plain(told_in(line, language), table) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}
 
 

@@ -28,6 +28,8 @@ import yarl
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from bot.i18n.catalogs import language_of
+from bot.views import web_state
 from bot.web import limits
 from bot.web.feed import Feed
 from bot.web.oauth import OAuth, SignInFailed
@@ -167,10 +169,16 @@ class WebTable:
         page = CLIENT / "index.html"
         if not page.is_file():
             return web.Response(status=503, text=NOT_BUILT)
+        # The page's words before its socket says hello (a bad link never does), in the
+        # language asked for (?lang=) or the browser's; a session's own comes with welcome.
+        asked = request.query.get("lang") or request.headers.get("Accept-Language", "")
+        language = language_of(asked.split(",")[0].split(";")[0].strip() or None)
         settings = {
             "clientId": self.config.client_id,
             "activity": self.config.activity,
             "publicUrl": self.public_url,
+            "language": language,
+            "labels": web_state.labels(language),
         }
         script = (
             '<script id="apophis-config" type="application/json">'

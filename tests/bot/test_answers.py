@@ -73,7 +73,9 @@ def test_a_reroll_says_the_new_roll_and_an_accept_what_was_kept():
     step = next(e for e in events if isinstance(e, ev.LaunchStep))
     note = private_note(events, "ann", "en", "suits")
     assert note == f"🛟 You rerolled. {step_text(step, 'en')}"
-    assert note.startswith("🛟 You rerolled. Accuracy: 🎲 6 + Apophis's value 3") and "— hit." in note
+    assert (
+        note.startswith("🛟 You rerolled. Accuracy: 🎲 6 + Apophis's value 3") and "— hit." in note
+    )
     assert private_note(events, "ann", "fr", "suits").startswith(
         f"🛟 Vous avez relancé. Précision{N}: 🎲 6"
     )

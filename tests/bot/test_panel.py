@@ -57,7 +57,9 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert next(
         c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", "")
     ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel
-    assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(bob)
+    assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(
+        bob
+    )
     (subset,) = selects(bob)  # a chosen subset: one card a suit, never two of one
     assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
     chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])

@@ -72,16 +72,33 @@ class Page:
     async def open(self, url: str) -> None:
         await self.call(self.driver.get, url)
         if self.width < 500:  # a phone's viewport, whatever the window's frame takes
-            await self.call(
-                self.driver.execute_cdp_cmd,
-                "Emulation.setDeviceMetricsOverride",
-                {
-                    "width": self.width,
-                    "height": self.height,
-                    "deviceScaleFactor": 1,
-                    "mobile": True,
-                },
-            )
+            await self.view_at(self.width, self.height)
+
+    async def view_at(self, width: int, height: int) -> None:
+        """Show the page in a viewport of exactly `width` × `height` CSS pixels; below 600
+        px wide, as a phone does: touch, no mouse to hover with, no keyboard."""
+        phone = width < 600
+        await self.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone},
+        )
+        await self.cdp("Emulation.setTouchEmulationEnabled", {"enabled": phone})
+        await self.cdp("Emulation.setEmitTouchEventsForMouse", {"enabled": phone})
+        self.width, self.height = width, height
+
+    async def reduce_motion(self, reduce: bool = True) -> None:
+        """Ask for reduced motion, as someone who set it in their system does."""
+        value = "reduce" if reduce else "no-preference"
+        features = [{"name": "prefers-reduced-motion", "value": value}]
+        await self.cdp("Emulation.setEmulatedMedia", {"features": features})
+
+    async def cdp(self, command: str, arguments: dict[str, Any]) -> Any:
+        return await self.call(self.driver.execute_cdp_cmd, command, arguments)
+
+    async def settled(self) -> None:
+        """Until the page's font is in and nothing on it moves."""
+        await self.wait("document.fonts.status === 'loaded'")
+        await self.wait("document.getAnimations().every((a) => a.playState !== 'running')")
 
     async def js(self, script: str, *args: Any) -> Any:
         return await self.call(self.driver.execute_script, script, *args)

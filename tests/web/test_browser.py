@@ -146,6 +146,7 @@ async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
         watched = await page.state()
         assert watched["you"] is None and watched["table"]["deck"] == len(table.game.deck)
         assert not await page.js("return document.querySelector('.moves button');")
+        await page.assert_accessible()  # as someone watching sees it
         await page.click("a.sign-in")  # Discord's authorization page, then back here
         await page.wait("window.__apophis.lastState && window.__apophis.lastState.you")
         mine = (await page.state())["you"]

@@ -9,6 +9,7 @@ import json
 import aiohttp
 import pytest
 
+from bot.i18n.catalogs import t
 from bot.web.sessions import Sessions, User
 from tests.bot.helpers import CARD, Scene, text_of
 from tests.web.helpers import Socket, move_id
@@ -286,6 +287,30 @@ async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discor
             assert lobby["game"] != table.id and [s["name"] for s in lobby["seats"]] == ["ann"]
             await bot.outbox.drain()
             assert scene.live().messages.board_id is not None  # its lobby message posted
+
+
+async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord, make_web_bot):
+    """The channel plays in English; a French player's table tells everything in French:
+    its last actions (a build, the launch, the clock), its launch report and the story, as
+    the channel's board tells them in English, never a line of the channel's."""
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", difficulty="easy", rules="basic")
+        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS", *ALL_SUITS]], damage=2, dice=[6] * 4)
+        await scene.cmd("build", "ann", colour="red", size="large")
+        await scene.cmd("build", "ann", colour="yellow", size="medium")
+        await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+        english = [line for line in table.recent]
+        async with Socket(bot, scene.channel.id, scene["ann"], locale="fr") as ann:
+            final = await ann.wait_state(lambda s: s["status"] == "finished")
+        recent = final["texts"]["recent"]
+        assert len(recent) == len(english)
+        assert "🏗️ ann a construit une section moyenne jaune 🟨." in recent, recent
+        assert any(line.startswith("⏱️ Le compte à rebours s’est arrêté") for line in recent)
+        assert not set(recent) & {line.replace(f"<@{scene.id('ann')}>", "ann") for line in english}
+        assert t("fr", "step.fuel") in " ".join(final["report"]["lines"])
+        assert final["story"]["headline"].startswith("🎉 Victoire")
 
 
 class _Account:

@@ -135,7 +135,12 @@ export class LaunchReport {
     if (!fresh && this.timers.length > 0) return; // a show under way goes on
     this.root.hidden = false;
     const rows = told.checks.map(checkRow);
-    const lines = h("ul", { class: "lines" }, ...told.lines.map((line) => h("li", null, line)));
+    const lines = h(
+      "details",
+      { class: "full-report" },
+      h("summary", null, label("full_report")),
+      h("ul", { class: "lines" }, ...told.lines.map((line) => h("li", null, line))),
+    );
     const skip = h("button", { type: "button", class: "move secondary skip", "data-action": "skip" }, label("skip"));
     put(
       this.root,

@@ -1,25 +1,14 @@
 // The end of a game: a win celebrated, a loss told plainly, the game's story, Play again and the replay.
 import { h } from "./dom";
-import { mmss } from "./clock";
 import { label } from "./labels";
-import type { Button, State, Story } from "./protocol";
-import { SUIT } from "./suits";
-
-/** A launch's rocket as suit chips, bottom first. */
-function rocketChips(story: Story["launches"][number]): HTMLElement {
-  return h(
-    "span",
-    { class: "mini-rocket", "aria-hidden": "true" },
-    ...story.sections.map((piece) => h("span", { class: `chip ${piece.colour} size-${piece.size}` }, SUIT[piece.colour])),
-  );
-}
+import type { Button, State } from "./protocol";
 
 /** The ending's panel for a state whose game is over (null while it is not). */
 export function ending(state: State, again: Button | null, send: (customId: string) => void): HTMLElement | null {
   const story = state.story;
   if (!story && !state.texts.result) return null;
-  const won = story?.won ?? state.status === "finished";
-  const lost = state.status === "lost";
+  const won = story?.won ?? (state.table?.outcome === "destroyed" || state.table?.outcome === "deflected");
+  const lost = (story?.outcome ?? state.table?.outcome) === "lost";
   const headline = story?.headline ?? state.texts.result ?? label("game_over");
   const facts: (HTMLElement | false)[] = [];
   if (story) {
@@ -33,7 +22,6 @@ export function ending(state: State, again: Button | null, send: (customId: stri
           ` · ${label("deflection_done", { count: story.counters, needed: story.counters_needed })}`,
       ),
     );
-    if (story.time_left !== null) facts.push(h("p", { class: "tally" }, label("time_to_spare", { time: mmss(story.time_left) })));
     if (story.short) facts.push(h("p", { class: "tally" }, story.short));
   }
   const launches = story?.launches ?? [];
@@ -59,7 +47,7 @@ export function ending(state: State, again: Button | null, send: (customId: stri
         h(
           "ol",
           { class: "story-launches" },
-          ...launches.map((launch) => h("li", { class: `launch-line ${launch.result}` }, rocketChips(launch), h("span", null, launch.line))),
+          ...launches.map((launch) => h("li", { class: `launch-line ${launch.result}` }, launch.line)),
         ),
       ),
     story && launches.length === 0 && h("p", { class: "muted" }, label("story_no_launch")),

@@ -67,6 +67,36 @@ export function pickerShowsHand(moves: (Component | null)[], cards: Card[]): boo
   return cards.length > 0 && cards.every((card) => offered.has(card.card));
 }
 
+/** Whether the page is a phone's: long lists of moves fold there, behind their name. */
+const PHONE = window.matchMedia("(max-width: 520px)");
+function narrow(): boolean {
+  return PHONE.matches;
+}
+
+/** Which folds were opened or closed by hand, kept while states come and go. */
+const opened = new Map<string, boolean>();
+
+/** A fold as it should be now: open on a wider screen, on a phone as its player left it. */
+function unfold(box: HTMLDetailsElement, key: string): void {
+  box.open = narrow() ? (opened.get(key) ?? false) : true;
+}
+
+// A phone turned, a window narrowed: the folds follow.
+PHONE.addEventListener("change", () => {
+  document.querySelectorAll<HTMLDetailsElement>("details.fold").forEach((box) => unfold(box, box.dataset.fold ?? ""));
+});
+
+/** A group of moves that folds on a phone (the builds, a card picker): open on a wider
+ * screen, where its summary is not shown; on a phone as its player left it. */
+function fold(key: string, summary: string, content: HTMLElement): HTMLElement {
+  const box = h("details", { class: `fold ${key}`, "data-fold": key }, h("summary", null, summary), content);
+  unfold(box, key);
+  box.addEventListener("toggle", () => {
+    if (narrow()) opened.set(key, box.open);
+  });
+  return box;
+}
+
 /** The picks in progress, by picker, kept while states come and go. */
 const picks = new Map<string, Set<string>>();
 
@@ -84,7 +114,10 @@ export class Moves {
     const rows: HTMLElement[] = [];
     let row = h("div", { class: "row" });
     const flush = (): void => {
-      if (row.childElementCount > 0) rows.push(row);
+      if (row.childElementCount > 0) {
+        const count = row.childElementCount;
+        rows.push(row.classList.contains("builds") ? fold("builds", label("build_choices", { count }), row) : row);
+      }
       row = h("div", { class: "row" });
     };
     let builds = 0;
@@ -106,7 +139,7 @@ export class Moves {
         row.append(this.button(item, key, enabled, send));
       } else {
         flush();
-        rows.push(this.picker(item, cards, enabled, send));
+        rows.push(fold("picker", item.placeholder ?? label("pick_cards"), this.picker(item, cards, enabled, send)));
       }
     };
     components.forEach(place);

@@ -1,7 +1,7 @@
 // Boot: read the server's config, sign in as the page's mode allows, open the table's socket.
 import "./style.css";
 import "./screens.css";
-import { label } from "./labels";
+import { label, setLabels } from "./labels";
 import { PROXY, browserSession, modeOf, signInUrl, type Identity } from "./signin";
 import { setCdn } from "./seats";
 import { TableSocket } from "./socket";
@@ -10,26 +10,36 @@ import { View } from "./view";
 interface Config {
   clientId: string;
   publicUrl: string | null;
+  /** The page's words before its socket's welcome, in the language the page asked for. */
+  language: "en" | "fr" | null;
+  labels: Record<string, string> | null;
 }
 
 function readConfig(): Config {
   const script = document.getElementById("apophis-config");
   const config = script?.textContent ? (JSON.parse(script.textContent) as Partial<Config>) : {};
-  return { clientId: config.clientId ?? "", publicUrl: config.publicUrl ?? null };
+  return {
+    clientId: config.clientId ?? "",
+    publicUrl: config.publicUrl ?? null,
+    language: config.language ?? null,
+    labels: config.labels ?? null,
+  };
 }
 
 /** A channel's id as Discord writes it (a snowflake: digits). */
 const CHANNEL = /^[0-9]{1,20}$/;
 
 /** The language to watch in without a session: ?lang=, else the browser's. */
-function guessLanguage(params: URLSearchParams): "en" | "fr" {
-  const wanted = params.get("lang") ?? navigator.language;
+function guessLanguage(params: URLSearchParams, config: Config): "en" | "fr" {
+  const wanted = params.get("lang") ?? config.language ?? navigator.language;
   return wanted.toLowerCase().startsWith("fr") ? "fr" : "en";
 }
 
 async function boot(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const { clientId, publicUrl } = readConfig();
+  const config = readConfig();
+  const { clientId, publicUrl } = config;
+  if (config.labels && config.language) setLabels(config.labels, config.language);
   const mode = modeOf(params);
   let socket: TableSocket | null = null;
   const view = new View((version, customId, values) => socket?.move(version, customId, values) != null);
@@ -71,7 +81,7 @@ async function boot(): Promise<void> {
       type: "hello",
       channel: where,
       session: identity?.session ?? null, // a browser's: its cookie, sent with the upgrade
-      language: guessLanguage(params),
+      language: guessLanguage(params, config),
     }),
     message: (message) => {
       if (message.type === "welcome") {

@@ -111,7 +111,8 @@ export interface Card {
   colour: Colour;
 }
 
-export type Status = "none" | "lobby" | "active" | "finished" | "lost" | "abandoned" | "ended";
+/** A channel's table: none, a lobby, a game in play, or over (with a result, or without). */
+export type Status = "none" | "lobby" | "active" | "finished" | "abandoned";
 
 export interface State {
   type: "state";

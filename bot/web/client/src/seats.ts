@@ -13,10 +13,10 @@ export function setCdn(base: string): void {
 /** The most seats a game has. */
 export const SEATS = 4;
 
-/** A person's picture: their avatar, falling back to their initial on a disc of their colour. */
+/** A person's picture: their avatar, falling back to their initial on a disc of their name's colour. */
 export function portrait(seat: Pick<Seat, "id" | "name" | "avatar" | "crewmate">, size = 40): HTMLElement {
   const initial = seat.crewmate ? "⚙" : (Array.from(seat.name.trim())[0] ?? "?").toLocaleUpperCase();
-  const hue = Array.from(seat.id).reduce((sum, digit) => (sum * 31 + digit.charCodeAt(0)) % 360, 0);
+  const hue = Array.from(seat.name).reduce((sum, c) => (sum * 31 + c.charCodeAt(0)) % 360, 0);
   const disc = h("span", { class: "portrait", "aria-hidden": "true" }, initial);
   // Through the CSSOM: the page's Content-Security-Policy forbids style attributes.
   disc.style.setProperty("--size", `${size}px`);

@@ -225,18 +225,22 @@ export function section(
   return group;
 }
 
-/** The fuel check under the pad: its word, then fuel/needed and ✓ or ✗, large. */
+/** The fuel check under the pad: what it needs, then the fuel there and ✓ or ✗, large. */
 function fuelCheck(table: Table): SVGGElement | false {
   if (table.rocket.length === 0) return false;
   const ok = table.fuel >= table.fuel_needed;
   return s(
     "g",
     { class: ok ? "fuel ok" : "fuel short" },
-    s("text", { x: 169, y: 186, class: "small", "text-anchor": "middle" }, label("fuel")),
+    s(
+      "text",
+      { x: 169, y: 186, class: "small", "text-anchor": "middle" },
+      label("fuel_needs", { needed: table.fuel_needed }),
+    ),
     s(
       "text",
       { x: 169, y: 207, class: "fuel-value", "text-anchor": "middle" },
-      `${table.fuel}/${table.fuel_needed} ${ok ? "✓" : "✗"}`,
+      `${table.fuel} ${ok ? "✓" : "✗"}`,
     ),
   );
 }

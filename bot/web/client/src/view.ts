@@ -100,7 +100,6 @@ export class View {
     this.show("notice");
     put(this.noticeBox, h("p", { class: "waiting" }, label("connecting")));
     this.toast.addEventListener("click", () => (this.toast.hidden = true));
-    document.body.dataset.keyboard = String(window.matchMedia("(hover: hover) and (pointer: fine)").matches);
     this.moves.onRefused = (reason) => this.note(reason);
     listenForShortcuts(this.moves);
     tick(() => this.showTime());
