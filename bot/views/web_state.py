@@ -53,8 +53,8 @@ LABELS = (
     "title", "apophis", "damage", "deflection", "rocket", "sequence", "depot", "deck",
     "discard", "your_hand", "no_cards", "watching", "sign_in", "signed_in_as", "signed_out",
     "connecting", "reconnecting", "offline", "time_left", "clock_stopped", "lobby",
-    "waiting_for_host", "no_game", "seat_cards", "crewmate", "autopilot", "host", "you",
-    "your_turn", "launch_checks", "moves", "pick_cards", "send", "game_over", "points", "fuel",
+    "waiting_for_host", "seat_cards", "crewmate", "autopilot", "host", "you",
+    "your_turn", "launch_checks", "moves", "pick_cards", "send", "game_over", "points",
     "no_rocket", "recent", "rules_basic", "rules_advanced", "difficulty_beginner",
     "difficulty_easy", "difficulty_medium", "difficulty_hard", "difficulty_custom", "minutes",
     # the screens: a bad link, no game, the lobby, How to play

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 import orjson
@@ -43,6 +43,8 @@ class Feed:
         self.clock = clock
         #: The picture each person chose, a path under Discord's CDN (the gatekeeper's).
         self.avatar_of: Callable[[int], str | None] = lambda player: None
+        #: The service's open tables by channel (GameService.by_channel), once it serves.
+        self.live: Mapping[int, Table] = {}
         self.viewers: dict[int, set[Viewer]] = {}
         #: What a channel shows when the service follows no table there: its last game
         #: once ended (its result, and Play again), or a game playing in a thread opened
@@ -67,7 +69,7 @@ class Feed:
 
     def _recount(self, channel: int) -> None:
         """Someone came or went: the others see how many watch (a table shown there)."""
-        table = self.shown.get(channel)
+        table = self.table_in(channel)
         if table is not None and self.viewers.get(channel):
             self._due[table.id] = table
             self._schedule()
@@ -87,10 +89,10 @@ class Feed:
             for client in self.viewers.get(channel, ())
         ]
 
-    def table_in(self, channel: int, live: dict[int, Table]) -> Table | None:
-        """The table a client of `channel` sees: its open one (`live`, the service's by
-        channel), else the last one shown there (or in a thread opened from it)."""
-        return live.get(channel) or self.shown.get(channel)
+    def table_in(self, channel: int) -> Table | None:
+        """The table a client of `channel` sees: its open one, else the last one shown
+        there (or in a thread opened from it)."""
+        return self.live.get(channel) or self.shown.get(channel)
 
     def state_for(self, client: Viewer, table: Table | None) -> str:
         """The whole state one client sees now, as JSON text."""

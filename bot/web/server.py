@@ -129,7 +129,7 @@ class WebTable:
         `service`'s games; `gatekeeper` says who may act where."""
         host, port = self.config.web_host, self.config.web_port
         self.sockets = Sockets(service, self.feed, self.sessions, gatekeeper)
-        self.feed.avatar_of = gatekeeper.avatar
+        self.feed.avatar_of, self.feed.live = gatekeeper.avatar, service.by_channel
         service.registry.watchers.append(self.feed.changed)
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()

@@ -279,7 +279,7 @@ class Sockets:
         }
 
     def _table(self, channel: int) -> Table | None:
-        return self.feed.table_in(channel, self.service.by_channel)
+        return self.feed.table_in(channel)
 
     async def _received(self, client: Client, data: str) -> None:
         language = client.language

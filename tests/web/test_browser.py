@@ -118,6 +118,9 @@ async def test_the_page_reconnects_after_a_restart(fake_discord, make_web_bot, p
         await page.wait("document.body.dataset.status === 'active'")
         version = table.version
     await page.wait("window.__apophis && window.__apophis.socketOpen === false")
+    line = "document.querySelector('.link')"  # said in the bar, the table still shown
+    await page.wait(f"!{line}.hidden && {line}.textContent === 'Reconnecting…'")
+    assert await page.js("return document.body.dataset.screen;") == "play"
     again = make_web_bot()
     scene.bot = again
     async with fake_discord.connected(again):

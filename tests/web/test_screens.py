@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -68,9 +69,31 @@ async def matches_reference(page: Page, name: str, tmp_path: Path) -> bool:
     return True
 
 
+def english_words() -> set[str]:
+    """What only English says among the table's words: each label's words between its
+    placeholders (five letters or more) where French says something else, and a few of the
+    game's own lines (whose turn, the verdicts, the story, the last actions)."""
+    english, french = labels("en"), labels("fr")
+    found = {
+        part.strip()
+        for key, words in english.items()
+        if words != french[key]
+        for part in re.split(r"\{\w+\}", words)
+        if len(part.strip()) >= 5
+    }
+    return found | {" to play", "Victory", "enough fuel", "on target", "Last actions", " built "}
+
+
+async def assert_no_english(page: Page) -> None:
+    shown = await page.js("return document.body.innerText;")
+    english = sorted(words for words in english_words() if words in shown)
+    assert not english, f"English on a French page: {english}"
+
+
 async def every_width(page: Page, name: str | None, tmp_path: Path, before=None) -> None:
-    """At each width: audited, and (when it has a `name`) compared with its picture.
-    `before` readies the page at each width (scrolls to what the picture shows)."""
+    """At each width: audited, and (when it has a `name`) compared with its picture; a
+    French page (the name says) shows no English word. `before` readies the page at each
+    width (scrolls to what the picture shows)."""
     written = []
     for width, height in WIDTHS.items():
         await page.view_at(width, height)
@@ -80,6 +103,8 @@ async def every_width(page: Page, name: str | None, tmp_path: Path, before=None)
         await page.js("document.querySelector('.toast').hidden = true;")  # a passing note
         await page.wait("document.querySelector('.turn-banner').hidden")
         await page.assert_accessible()
+        if await page.js("return document.documentElement.lang;") == "fr":
+            await assert_no_english(page)
         if name is not None and not await matches_reference(page, f"{name}-{width}", tmp_path):
             written.append(width)
     if written:
@@ -154,6 +179,15 @@ async def test_a_lobby_for_its_host_and_for_a_guest(
         await every_width(brahim, None, tmp_path)
         await ada.reduce_motion()
         await every_width(ada, f"lobby-{language}", tmp_path)
+        # How to play, from the lobby: its steps with their pictures, closed again.
+        await ada.click('.lobby button[data-action="howto"]')
+        await ada.wait("document.querySelector('dialog.howto').open")
+        steps = await ada.js("return document.querySelectorAll('.howto-steps li svg').length;")
+        assert steps == 4
+        assert await text(ada, ".howto-steps li:first-child p") == words["howto_goal"]
+        await every_width(ada, None, tmp_path)
+        await ada.click('dialog.howto button[data-action="close"]')
+        await ada.wait("!document.querySelector('dialog.howto').open")
 
 
 async def test_a_game_under_way_fits_a_phone_for_the_player_to_move(
@@ -200,6 +234,13 @@ async def test_a_game_under_way_fits_a_phone_for_the_player_to_move(
             ".filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().bottom));"
         )
         assert 0 < bottom <= 640, bottom
+        # Discord's picture-in-picture: the countdown, whose turn, the hand; nothing else.
+        await ada.js("document.body.dataset.layout = 'pip';")
+        shown = await ada.js(
+            "return ['.time', '.next', '.hand', '.table', '.moves', '.players']"
+            ".map((css) => document.querySelector(css).checkVisibility());"
+        )
+        assert shown == [True, True, True, False, False, False], shown
         assert (
             await ada.js("return getComputedStyle(document.querySelector('kbd')).display;")
             == "none"

@@ -313,6 +313,23 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
         assert final["story"]["headline"].startswith("🎉 Victoire")
 
 
+async def test_the_table_counts_who_watches_without_a_seat(fake_discord, make_web_bot):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        await scene.new_game("ann", "bob")
+        channel = scene.channel.id
+        async with Socket(bot, channel, scene["ann"]) as ann:
+            await ann.wait_state(lambda s: s["status"] == "active" and s["watching"] == 0)
+            async with Socket(bot, channel, scene["cid"]) as cid:  # not seated: watching
+                await ann.wait_state(lambda s: s["watching"] == 1)
+                async with Socket(bot, channel, scene["bob"]) as bob:  # seated: playing
+                    state = await bob.wait_state(lambda s: s["status"] == "active")
+                    assert state["watching"] == 1
+                assert (await cid.wait_state(lambda s: s["watching"] == 1))["watching"] == 1
+            await ann.wait_state(lambda s: s["watching"] == 0)
+
+
 class _Account:
     """A Discord account as tests.web.helpers.Socket signs it in (a member has `.user`)."""
 

@@ -72,12 +72,11 @@ const STEPS: [string, () => SVGSVGElement][] = [
   ["howto_launch", dieFace],
 ];
 
-/** The dialog, made once; `open()` shows it (Escape or its button closes it). */
+/** The dialog, made once (the page places it); `open()` shows it (Escape or its button closes it). */
 export class HowTo {
   readonly dialog = h("dialog", { class: "howto", "aria-labelledby": "howto-title" });
 
   constructor() {
-    document.body.append(this.dialog);
     this.dialog.addEventListener("click", (event) => {
       if (event.target === this.dialog) this.dialog.close(); // a click beside the box
     });

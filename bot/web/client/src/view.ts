@@ -39,6 +39,7 @@ type Screen = "notice" | "lobby" | "play";
 export class View {
   private readonly hook: TestHook = { states: 0, lastState: null, socketOpen: false };
   private readonly title = h("h1", { class: "sr-only" }, label("title"));
+  private readonly skipLink = h("a", { class: "skip-link", href: "#main" }, label("skip_to_table"));
   private readonly time = h("span", { class: "time" });
   private readonly timeLabel = h("span", { class: "time-label" });
   private readonly clock = h("div", { class: "clock", role: "timer", hidden: true }, this.time, this.timeLabel);
@@ -82,7 +83,7 @@ export class View {
     window.__apophis = this.hook;
     put(
       document.body,
-      h("a", { class: "skip-link", href: "#main" }, label("skip_to_table")),
+      this.skipLink,
       h(
         "header",
         { class: "bar" },
@@ -92,6 +93,7 @@ export class View {
         h("span", { class: "bar-end" }, this.audience, this.linkLine, this.menu),
       ),
       h("main", { id: "main", tabindex: -1 }, this.noticeBox, this.lobbyBox, this.playBox),
+      this.howTo.dialog,
       this.turn.banner,
       this.toast,
       this.announcer,
@@ -135,6 +137,7 @@ export class View {
   welcome(message: Welcome): void {
     setLabels(message.labels, message.language);
     this.title.textContent = label("title");
+    this.skipLink.textContent = label("skip_to_table");
     this.identity(message.user, this.signIn);
     if (!this.state && this.refused === null) put(this.noticeBox, h("p", { class: "waiting" }, label("connecting")));
   }
@@ -359,6 +362,6 @@ function describe(state: State, seconds: number | null, running: boolean): strin
       : label("no_rocket"),
     label("describe_piles", { deck: table.deck, discard: table.discard }),
   ];
-  if (seconds !== null) words.push(`${label(running ? "time_left" : "clock_stopped")} ${mmss(seconds)}.`);
+  if (seconds !== null) words.push(label("describe_time", { time: mmss(seconds, running) }));
   return words.filter(Boolean).join(" ");
 }
