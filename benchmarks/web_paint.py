@@ -8,9 +8,9 @@ client`; the paint needs Debian's chromium and chromium-driver, as the browser t
    server or proxy compresses them), split into what a plain browser page loads
    (index.html's script and stylesheet) and what only the Discord Activity loads besides
    (the Embedded App SDK's chunk, imported on demand); and the table's font, the subset
-   bot/web/fonts/table.woff2 (WOFF2 is compressed already: counted as it is). Target:
-   at most 150 KB in all, the SDK's chunk and the font included. The font the built CSS
-   names is reported too (until the client names the subset, the 667 KB TTF).
+   bot/web/fonts/table.woff2 that the build puts among the assets (WOFF2 is compressed
+   already: counted as it is). Target: at most 150 KB in all, the SDK's chunk and the
+   font included.
 2. First paint from localhost in headless Chromium, its CPU slowed `--throttle` times
    (DevTools' Emulation.setCPUThrottlingRate, set before each navigation: a mid-range
    phone is about 4x slower than a desktop): the real bot with its web table, in this
@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
 from benchmarks.load.machine import commit, machine
-from bot.web.server import CLIENT, FONT, TABLE_FONT
+from bot.web.server import CLIENT
 from devtools.sample_table import chromium, live_table, open_game, wait
 from engine import crew
 
@@ -81,57 +81,32 @@ def gzipped(raw: bytes) -> int:
     return len(gzip.compress(raw, compresslevel=6, mtime=0))
 
 
-#: The fonts the server has, by the path a stylesheet names them at.
-FONTS = {"/fonts/table.woff2": TABLE_FONT, "/fonts/DejaVuSansCondensed.ttf": FONT}
-
-
 def sizes() -> None:
     assets = CLIENT / "assets"
     if not (CLIENT / "index.html").is_file():
         raise SystemExit("the web client is not built: make client")
     page = (CLIENT / "index.html").read_text(encoding="utf-8")
     on_page = set(re.findall(r'(?:src|href)="\./assets/([^"]+)"', page))
-    files = sorted(p for p in assets.iterdir() if p.suffix in (".js", ".css"))
-    print("1. What a client downloads: the JavaScript and CSS (dist/assets) gzipped, the font:")
-    totals = {"page": [0, 0], "activity": [0, 0]}
-    named: set[str] = set()
+    styles = " ".join(p.read_text(encoding="utf-8") for p in assets.glob("*.css"))
+    fonts = {name for name in re.findall(r"url\(\"?\./([^\")]+)", styles)}
+    files = sorted(p for p in assets.iterdir() if p.suffix in (".js", ".css", ".woff2"))
+    print("1. What a client downloads (dist/assets): JavaScript and CSS gzipped, the font as is:")
+    totals = {"page": 0, "activity": 0}
     for path in files:
         raw = path.read_bytes()
-        packed = gzipped(raw)
-        part = "page" if path.name in on_page else "activity"
-        totals[part][0] += len(raw)
-        totals[part][1] += packed
-        where = "browser page" if part == "page" else "Activity only (SDK)"
-        print(f"   {path.name:28} {kb(len(raw)):>10} {kb(packed):>10} gzipped   {where}")
-        if path.suffix == ".css":
-            named.update(re.findall(r"url\(\"?(/fonts/[^\")]+)", raw.decode("utf-8")))
-    font = TABLE_FONT.stat().st_size
-    print(f"   {TABLE_FONT.name:28} {kb(font):>10} {kb(font):>10} as is     the font (WOFF2)")
-    page_raw, page_gz = totals["page"]
-    extra_raw, extra_gz = totals["activity"]
-    print(f"   a browser page loads    {kb(page_raw):>10} {kb(page_gz):>10} gzipped, and the font")
-    print(
-        f"   the Activity loads      {kb(page_raw + extra_raw):>10} {kb(page_gz + extra_gz):>10}"
-        f" gzipped, and the font   (the page's and the SDK chunk, {kb(extra_gz)})"
-    )
-    everything = page_gz + extra_gz + font
+        font = path.suffix == ".woff2"  # compressed already
+        size = len(raw) if font else gzipped(raw)
+        part = "page" if path.name in on_page or path.name in fonts else "activity"
+        totals[part] += size
+        where = "browser page" if part == "page" else "Activity only"
+        where = "the font (WOFF2)" if font else where
+        print(f"   {path.name:28} {kb(len(raw)):>10} {kb(size):>10} {where}")
+    page_kb, extra = totals["page"], totals["activity"]
+    print(f"   a browser page loads    {kb(page_kb):>10} (its code, its styles and the font)")
+    print(f"   the Activity loads      {kb(page_kb + extra):>10} (and the SDK's, {kb(extra)})")
+    everything = page_kb + extra
     verdict = "meets" if everything <= SIZE_TARGET_KB * 1024 else "MISSES"
-    print(
-        f"   in all: {kb(everything)} (code {kb(page_gz + extra_gz)}, font {kb(font)}):"
-        f" {verdict} the target (<= {SIZE_TARGET_KB} KB)"
-    )
-    for path in sorted(named - {"/fonts/table.woff2"}):
-        other = FONTS.get(path)
-        if other is None:
-            print(f"   the client's CSS names {path}, which the server does not have")
-            continue
-        size = gzipped(other.read_bytes())
-        total = page_gz + extra_gz + size
-        print(
-            f"   the client's CSS names {path} today ({kb(other.stat().st_size)},"
-            f" {kb(size)} gzipped): {kb(total)} in all with it, where no local font"
-            " stands in"
-        )
+    print(f"   in all: {kb(everything)}: {verdict} the target (<= {SIZE_TARGET_KB} KB)")
 
 
 # ----------------------------------------------------------------------- paint
@@ -238,12 +213,7 @@ async def paints(loads: int, throttle: float) -> None:
     sdk = [name for name in fetched if name.startswith("discord")]
     print(f"   the page fetched: {', '.join(fetched)}")
     fonts = [name for name in fetched if name.endswith((".woff2", ".woff", ".ttf"))]
-    print(
-        f"   the font: {', '.join(fonts)} fetched"
-        if fonts
-        else "   the font: not fetched"
-        " (the CSS's local() font is installed here; its file's bytes are in part 1)"
-    )
+    print(f"   the font: {', '.join(fonts) or 'not fetched'}")
     print(f"   the SDK chunk: {'fetched' if sdk else 'not fetched'} by a browser page")
 
 

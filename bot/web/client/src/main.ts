@@ -2,7 +2,7 @@
 import "./style.css";
 import "./screens.css";
 import { label, setLabels } from "./labels";
-import { PROXY, browserSession, modeOf, signInUrl, type Identity } from "./signin";
+import { PROXY, modeOf, signInUrl, type Identity } from "./signin";
 import { setCdn } from "./seats";
 import { TableSocket } from "./socket";
 import { View } from "./view";
@@ -51,8 +51,8 @@ async function boot(): Promise<void> {
   if (mode === "browser") {
     channel = params.get("channel");
     signIn = async () => null; // an expired browser session only watches, until signed in again
-    identity = await browserSession().catch(() => null);
-    view.identity(identity?.user ?? null, channel ? signInUrl(channel) : null);
+    // Who the session cookie signs in, the socket's welcome says (no request to wait for).
+    view.identity(null, channel ? signInUrl(channel) : null);
   } else {
     const { startSdk, signInWithSdk, followLayout, CDN_MAPPING } = await import("./discord"); // the browser page does without it
     const sdk = await startSdk(mode, clientId, params);

@@ -1,4 +1,4 @@
-// Who the page is: its mode (Activity, mocked SDK, browser) and, in a browser, who its cookie signs in.
+// Who the page is: its mode (Activity, mocked SDK, browser), and where a browser signs in.
 import type { User } from "./protocol";
 
 /** Who is signed in; the Activity's session token (a browser's stays in its HttpOnly cookie). */
@@ -17,15 +17,6 @@ export const MOCK_SDK = import.meta.env.MODE !== "production";
 export function modeOf(params: URLSearchParams): Mode {
   if (MOCK_SDK && params.get("sdk") === "mock") return "mock";
   return params.has("frame_id") ? "activity" : "browser";
-}
-
-/** Who the browser's session cookie signs in, or null (then the page only watches). The
- * cookie itself is for the server: the socket's upgrade request carries it. */
-export async function browserSession(): Promise<Identity | null> {
-  const answer = await fetch("/api/session", { credentials: "same-origin" });
-  if (!answer.ok) return null;
-  const body = (await answer.json()) as { user?: User };
-  return body.user ? { user: body.user } : null;
 }
 
 /** Where a browser signs in with Discord, coming back to this channel. */
