@@ -1,7 +1,4 @@
-"""Draw the pictures of the live table (docs/table-phone.png, docs/table-desktop.png).
-
-Run: .venv/bin/python -m devtools.sample_table   (after `make client`; needs Debian's
-chromium and chromium-driver, as the browser tests do)
+"""The live table in a game under way, whole: docs/table-phone.png, docs/table-desktop.png.
 
 The real bot, with its web table, runs in this process against the fake Discord. Four
 people open a game from Discord (`/apophis new`, join, start) and play it with the crew
@@ -18,97 +15,32 @@ phones do) and at a desktop's (1280 px).
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
-from bot.app import build as build_bot
-from bot.config import Config
-from bot.discord.client import ApophisBot
 from bot.game.clocks import stop_timers
 from bot.table import Table
-from bot.web.server import CLIENT
-from devtools import livetable
-from devtools.demo.player import answered
-from devtools.fakediscord import Channel, FakeDiscord, Member
+from devtools.sample_table.live import (
+    DOCS,
+    SEED,
+    SETTLED,
+    LiveTable,
+    chromium,
+    live_table,
+    open_game,
+    wait,
+)
 from engine import Phase, PlayerView, crew
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-NAMES = ("Ada", "Brahim", "Chloé", "Dmitri")
-SEED = 2
 #: The time left the pictures show, in seconds.
 TIME_LEFT = 402.5
 #: The pictures: file, CSS width and least height, device pixels per CSS pixel, and the
 #: part of the page they end with (None: all of it). The phone's ends with your hand and
 #: its moves (below them come the launch checks and the last actions, as on the desktop's).
 SHOTS = (
-    ("table-phone.png", 360, 780, 2, "main > .mine"),
+    ("table-phone.png", 360, 780, 2, ".play-screen > .mine"),
     ("table-desktop.png", 1280, 800, 1, None),
 )
-
-
-@dataclass
-class LiveTable:
-    """The bot with its web table, against a fake Discord, and the channel of its game."""
-
-    fake: FakeDiscord
-    bot: ApophisBot
-    channel: Channel
-    members: list[Member]
-
-    @property
-    def url(self) -> str:
-        assert self.bot.web is not None
-        return self.bot.web.public_url
-
-    def table(self) -> Table:
-        return self.bot.service.by_channel[self.channel.id]
-
-
-@contextlib.asynccontextmanager
-async def live_table(
-    names: tuple[str, ...] = NAMES, seed: int = SEED, time_scale: float = 10.0
-) -> AsyncIterator[LiveTable]:
-    """The real bot with its web table on a free port, in this process, against a fake
-    Discord with one guild, its #apophis channel and `names` as members (in English)."""
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Apophis", preferred_locale="en-US")
-        channel = fake.add_text_channel(guild, "apophis")
-        members = [fake.add_member(guild, name) for name in names]
-        for member in members:
-            member.user.locale = "en-US"
-        with tempfile.TemporaryDirectory(prefix="apophis-table-") as folder:
-            config = Config.from_env(
-                {
-                    "DISCORD_TOKEN": fake.bot_token,
-                    "APOPHIS_DATABASE": str(Path(folder) / "apophis.sqlite3"),
-                    "DISCORD_API_BASE_URL": fake.api_base_url,
-                    "DISCORD_GATEWAY_URL": fake.gateway_url,
-                    "APOPHIS_TIME_SCALE": str(time_scale),
-                    "APOPHIS_SEED": str(seed),
-                    "APOPHIS_WEB_PORT": str(livetable.free_port()),
-                    "APOPHIS_CLIENT_ID": fake.oauth.client_id,
-                    "APOPHIS_CLIENT_SECRET": fake.oauth.client_secret,
-                }
-            )
-            bot = build_bot(config, guild_ready_timeout=0.05)
-            async with fake.connected(bot):
-                yield LiveTable(fake, bot, channel, members)
-
-
-async def open_game(live: LiveTable, **options: str) -> Table:
-    """The first person opens a lobby, the others join, the first starts, playing first."""
-    fake, host = live.fake, live.members[0]
-    await answered(await fake.invoke("apophis new", user=host, channel=live.channel, **options))
-    for member in live.members[1:]:
-        await answered(await fake.invoke("apophis join", user=member, channel=live.channel))
-    start = await fake.invoke("apophis start", user=host, channel=live.channel, first=host)
-    await answered(start)
-    return live.table()
 
 
 def worth_showing(view: PlayerView) -> bool:
@@ -154,26 +86,6 @@ def stop_the_clock(live: LiveTable, table: Table, left: float = TIME_LEFT) -> fl
     return frozen
 
 
-def chromium(width: int, height: int, scale: float = 1):
-    """Headless Chromium at that viewport (devtools.livetable), once the client is built."""
-    if not (CLIENT / "index.html").is_file():
-        raise SystemExit("the web client is not built: make client")
-    try:
-        return livetable.chromium(width, height, scale)
-    except livetable.NoBrowser as exc:
-        raise SystemExit(str(exc)) from None
-
-
-def wait(chrome, script: str, timeout: float = 15.0):
-    """Until the JavaScript expression `script` is truthy in the page; its value."""
-    end = time.monotonic() + timeout
-    while not (value := chrome.execute_script(f"return ({script});")):
-        if time.monotonic() > end:
-            raise TimeoutError(f"the page never showed {script}")
-        time.sleep(0.05)
-    return value
-
-
 def take(
     url: str,
     channel: int,
@@ -193,8 +105,7 @@ def take(
         chrome.get(f"{url}/auth/login?channel={channel}")
         wait(chrome, "document.body.dataset.status === 'active'")
         wait(chrome, "window.__apophis.lastState.you !== null")
-        wait(chrome, "document.fonts.status === 'loaded'")
-        time.sleep(1.0)  # the transitions of the first drawing end
+        wait(chrome, SETTLED)  # the transitions of the first drawing end
         if last is None:
             end = chrome.execute_script("return document.documentElement.scrollHeight;")
         else:  # the end of that part, and the page's margin below it
@@ -210,13 +121,14 @@ def take(
             "mobile": width < 500,
         }
         chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        time.sleep(0.3)
+        wait(chrome, SETTLED)
         chrome.save_screenshot(str(out))
     finally:
         chrome.quit()
 
 
-async def main() -> None:
+async def draw() -> None:
+    """Play the seeded game and write its pictures."""
     async with live_table() as live:
         table = await open_game(live, rules="basic", difficulty="easy")
         player = await play_until_worth_showing(live, table)
@@ -228,7 +140,3 @@ async def main() -> None:
             out = DOCS / shot[0]
             await asyncio.to_thread(take, live.url, live.channel.id, frozen, out, shot)
             print(f"wrote {out} ({name}'s view, move {table.version})")
-
-
-if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))

@@ -1,0 +1,16 @@
+"""Draw every picture of the live table for the documents (see the package's docstring)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from devtools.sample_table import game, screens
+
+
+async def main() -> None:
+    await game.draw()
+    await screens.draw_all()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
