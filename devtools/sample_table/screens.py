@@ -148,6 +148,7 @@ async def draw(language: str) -> None:
             await asyncio.to_thread(chrome.quit)
 
 
-async def draw_all(languages: Sequence[str] = tuple(LOCALES)) -> None:
-    for language in languages:
+async def draw_all() -> None:
+    """The three pictures in each language."""
+    for language in LOCALES:
         await draw(language)
