@@ -34,7 +34,7 @@ async def printed_url(capsys, game: asyncio.Task, timeout: float = 60) -> str:
     """The live table's address, once the demo has printed it."""
     printed = ""
     async with asyncio.timeout(timeout):
-        while not (found := re.search(r"The live table: (\S+)", printed)):
+        while not (found := re.search(r"(http://\S+/\?channel=[0-9]+)\s", printed)):
             if game.done():
                 game.result()  # its error, if it failed
                 raise AssertionError(f"the demo ended without showing the table: {printed}")
@@ -43,7 +43,11 @@ async def printed_url(capsys, game: asyncio.Task, timeout: float = 60) -> str:
     return found.group(1)
 
 
-async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_browser_watches_the_demo_live_and_sees_no_hand(
+    tmp_path, capsys, monkeypatch, language
+):
+    """In French (`--language fr`, a French browser), the table shows no English word."""
     require_browser()
     asked: list[str] = []
     monkeypatch.setattr(web, "open_in_browser", asked.append)  # no browser of the desktop's
@@ -59,6 +63,7 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
         web_port=port,
         web_wait=3,
         linger=0,
+        language=language,
     )
     page = await Page.create()  # ready before the demo shows its table
     game = asyncio.create_task(play(options))
@@ -66,10 +71,15 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(tmp_path, capsys
         url = await printed_url(capsys, game)
         assert url == f"http://localhost:{port}/?channel={url.rsplit('=', 1)[1]}"
         assert asked == [url]
-        await page.open(url)
+        await page.open(f"{url}&lang={language}")  # as a browser set to the language asks
         await page.wait("document.body.dataset.status && document.body.dataset.status !== ''")
         await page.js(WATCH_STATUS)
+        if language == "fr":
+            await page.wait("document.body.dataset.status === 'active'", timeout=60)
+            await page.assert_in_french()
         await page.wait("document.body.dataset.status === 'finished'", timeout=120)
+        if language == "fr":
+            await page.assert_in_french()
         statuses = await page.js("return window.__statuses;")
         state = await page.state()
         frames = [f for f in await page.received() if f.get("type") == "state"]

@@ -5,18 +5,21 @@ browsers are). WebDriver calls block, so they run in a thread: the bot and the f
 Discord keep running on the test's event loop meanwhile. Every WebSocket frame the page
 receives is kept (Chromium's performance log), to check what each client was sent. A
 page can be audited for accessibility by axe-core (`audit`, `assert_accessible`: the
-client's dev dependency, in bot/web/client/node_modules).
+client's dev dependency, in bot/web/client/node_modules), and a French one searched for
+English (`assert_in_french`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.views.web_state import labels
 from bot.web.server import CLIENT, TEST_CLIENT
 from devtools import livetable
 
@@ -38,6 +41,21 @@ axe.run(document, {resultTypes: ['violations']}).then(
   (error) => done({error: String(error)}),
 );
 """
+
+
+def english_words() -> set[str]:
+    """What only English says among the live table's words: each label's words between its
+    placeholders (five letters or more) where French says something else, and a few of the
+    game's own lines (whose turn, the verdicts, the story, the last actions)."""
+    english, french = labels("en"), labels("fr")
+    found = {
+        part.strip()
+        for key, words in english.items()
+        if words != french[key]
+        for part in re.split(r"\{\w+\}", words)
+        if len(part.strip()) >= 5
+    }
+    return found | {" to play", "Victory", "enough fuel", "on target", "Last actions", " built "}
 
 
 def require_browser() -> None:
@@ -142,6 +160,12 @@ class Page:
             map(describe, serious)
         )
         return found
+
+    async def assert_in_french(self) -> None:
+        """Fails naming any English the page shows (`english_words`)."""
+        shown = await self.js("return document.body.innerText;")
+        english = sorted(words for words in english_words() if words in shown)
+        assert not english, f"English on a French page: {english}"
 
     async def screenshot(self, path: Path) -> None:
         await self.call(self.driver.save_screenshot, str(path))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -69,27 +68,6 @@ async def matches_reference(page: Page, name: str, tmp_path: Path) -> bool:
     return True
 
 
-def english_words() -> set[str]:
-    """What only English says among the table's words: each label's words between its
-    placeholders (five letters or more) where French says something else, and a few of the
-    game's own lines (whose turn, the verdicts, the story, the last actions)."""
-    english, french = labels("en"), labels("fr")
-    found = {
-        part.strip()
-        for key, words in english.items()
-        if words != french[key]
-        for part in re.split(r"\{\w+\}", words)
-        if len(part.strip()) >= 5
-    }
-    return found | {" to play", "Victory", "enough fuel", "on target", "Last actions", " built "}
-
-
-async def assert_no_english(page: Page) -> None:
-    shown = await page.js("return document.body.innerText;")
-    english = sorted(words for words in english_words() if words in shown)
-    assert not english, f"English on a French page: {english}"
-
-
 async def every_width(page: Page, name: str | None, tmp_path: Path, before=None) -> None:
     """At each width: audited, and (when it has a `name`) compared with its picture; a
     French page (the name says) shows no English word. `before` readies the page at each
@@ -104,7 +82,7 @@ async def every_width(page: Page, name: str | None, tmp_path: Path, before=None)
         await page.wait("document.querySelector('.turn-banner').hidden")
         await page.assert_accessible()
         if await page.js("return document.documentElement.lang;") == "fr":
-            await assert_no_english(page)
+            await page.assert_in_french()
         if name is not None and not await matches_reference(page, f"{name}-{width}", tmp_path):
             written.append(width)
     if written:
