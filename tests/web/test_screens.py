@@ -1,10 +1,11 @@
 """Every state of the live table in headless Chromium, in English and in French, at a
 phone's width (360 × 640), a tablet's (768) and a desktop's (1280), against the real bot
 and the fake Discord: no game yet (then its lobby, live), a lobby, a game under way, a
-launch, the end (a win, a loss), a refused socket and a bad link. Each state is audited
-by axe-core at each width (no serious or critical finding); the lobby, a game, a launch
-and the end are compared with stored pictures, taken with reduced motion so that nothing
-moves (tests/web/data/screens, at half scale; APOPHIS_UPDATE_REFERENCE=1 writes them)."""
+launch (and a reroll), the end (a win, a loss), a restart, a refused socket and a bad
+link. Each state is audited by axe-core at each width (no serious or critical finding),
+and a French page shows no English; the lobby, a game, a launch and the end are compared
+with stored pictures, taken with reduced motion so that nothing moves
+(tests/web/data/screens, at half scale; APOPHIS_UPDATE_REFERENCE=1 writes them)."""
 
 from __future__ import annotations
 
@@ -313,7 +314,7 @@ async def test_a_win_is_celebrated_and_a_loss_told_plainly(
         await ada.wait("document.querySelector('.ending.lost')")
         assert await text(ada, ".ending.lost .ending-kicker") == words["ending_lost"]
         assert (await ada.state())["story"]["short"] in await text(ada, ".ending")
-        await ada.assert_accessible()
+        await every_width(ada, None, tmp_path)
 
 
 async def test_a_refused_watcher_is_told_why_and_how_to_sign_in(
@@ -352,3 +353,67 @@ async def test_a_bad_link_says_so(fake_discord, make_web_bot, pages, language, c
         assert words["connecting"] not in shown and words["offline"] not in shown
         if channel == "abc":
             await every_width(page, None, tmp_path)
+
+
+async def test_a_failed_check_is_rerolled_from_the_table(
+    fake_discord, make_web_bot, pages, language, tmp_path
+):
+    """Advanced rules, a green fail-safe on the rocket: the accuracy die fails, the launcher's
+    page says a reroll is allowed and offers it; the reroll hits."""
+    bot = make_web_bot(APOPHIS_SEED="5")
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("Ada", "Brahim", rules="advanced", difficulty="easy")
+        scene.arrange(
+            rules="advanced",
+            hands=[["2S", "9C"], ["3C"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            sequence=["2C", "2H", "2D"],
+            dice=[1, 2, 6, 6],
+            active=0,
+        )
+        table.deadline, table.remaining = None, 272.0
+        bot.web.feed.changed(table)
+        speaking(scene, language, *NAMES)
+        ada = await pages(360, 640)
+        await ada.reduce_motion()
+        await ada.open(activity_url(bot, fake_discord, scene, "Ada"))
+        await ada.wait("document.body.dataset.status === 'active'")
+        await ada.click(button("launch"))
+        report = "window.__apophis.lastState.report"
+        await ada.wait(f"{report} && {report}.open")
+        assert labels(language)["reroll_open"] in await text(ada, ".report")
+        await every_width(ada, None, tmp_path)
+        await ada.click(button("reroll"))
+        await ada.wait(f"!{report}.open")
+        assert (await ada.state())["table"]["damage"] == 1
+        assert t(language, "web.verdict.accuracy.ok") in await text(ada, ".report")
+
+
+async def test_a_restart_is_said_in_the_bar_and_the_table_kept(
+    fake_discord, make_web_bot, pages, language, tmp_path
+):
+    fake_discord.gateway.identify_interval = 0
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    words = labels(language)
+    async with fake_discord.connected(bot):
+        table = await arranged_game(bot, scene, hands=[["3H", "4H"], ["QS", "2C"]], active=0)
+        speaking(scene, language, *NAMES)
+        ada = await pages(360, 640)
+        await ada.open(activity_url(bot, fake_discord, scene, "Ada"))
+        await ada.wait("document.body.dataset.status === 'active'")
+    line = "document.querySelector('.link')"
+    await ada.wait(f"!{line}.hidden && {line}.textContent === {words['reconnecting']!r}")
+    assert await ada.js("return document.body.dataset.screen;") == "play"
+    assert await ada.js(
+        "return document.querySelector('button[data-action=\"draw\"]').ariaDisabled;"
+    )
+    await every_width(ada, None, tmp_path)
+    again = make_web_bot()
+    scene.bot = again
+    async with fake_discord.connected(again):
+        await ada.wait(f"{line}.hidden", timeout=15)
+        version = table.version
+        await ada.click('button[data-action="draw"]:not([aria-disabled])')
+        await ada.wait(f"Number(document.body.dataset.version) > {version}")
