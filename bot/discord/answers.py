@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.discord.gatekeeper import standing_of
 from bot.errors import UserError
-from bot.game.access import Caller
+from bot.game.access import CHANNEL, INTERACTIONS, Caller
 from bot.i18n.catalogs import language_of
 from bot.table import Table
 
@@ -28,8 +28,17 @@ def speaks(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
 
 
+def reach_of(interaction: discord.Interaction) -> str:
+    """How the bot reaches the place of an interaction: through its channel where the app
+    is installed to the server (or it is the bot's own DM), else through interactions alone
+    (a user-installed app in a server without the bot, in a DM or a group DM)."""
+    own_dm = interaction.context.dm_channel  # the bot's DM (context 1): it may post there
+    return CHANNEL if interaction.is_guild_integration() or own_dm else INTERACTIONS
+
+
 def caller_of(interaction: discord.Interaction) -> Caller:
-    """Who interacted, where, and what their permissions there let them do."""
+    """Who interacted, where, what their permissions there let them do, and how the bot
+    reaches them there."""
     user = interaction.user
     return Caller(
         user.id,
@@ -37,6 +46,7 @@ def caller_of(interaction: discord.Interaction) -> Caller:
         interaction.guild_id or 0,
         interaction.channel_id or 0,
         standing_of(interaction),
+        reach=reach_of(interaction),
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.game.access import OUTSIDER, Standing
+from bot.game.access import OUTSIDER, RECIPIENT, Standing
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,8 @@ def standing_from(
 
 def standing_of(interaction: discord.Interaction) -> Standing:
     """The standing an interaction shows: its member's permissions in its channel."""
-    if interaction.guild_id is None:
-        return OUTSIDER
+    if interaction.guild_id is None:  # a DM or a group DM: whoever is in it takes part
+        return RECIPIENT
     # the member's role ids as Discord sent them (Member.roles would build sorted Roles)
     roles = frozenset(getattr(interaction.user, "_roles", ()))
     channel = interaction.channel

@@ -42,6 +42,14 @@ class Standing:
 
 #: Someone the server does not know (no member there, or a server that shares nothing).
 OUTSIDER = Standing(member=False, view=False, send=False)
+#: Someone in a DM or a group DM: everyone there sees it and writes in it, and nobody is a
+#: moderator (the host still ends, skips and kicks).
+RECIPIENT = Standing(member=True, view=True, send=True)
+
+#: How the bot reaches a place's players: through its channel (the bot is a member of the
+#: server, or it is the bot's DM), or through interactions alone (a user-installed app in a
+#: server without the bot, a DM or a group DM: no channel route works there).
+CHANNEL, INTERACTIONS = "channel", "interactions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,8 @@ class Caller:
     #: Whether the door's answer carries what follows (a Discord interaction's token);
     #: if not (the web), what the command caused is sent at once.
     answers: bool = True
+    #: How the bot reaches the place (CHANNEL or INTERACTIONS): a game opened there keeps it.
+    reach: str = CHANNEL
 
 
 class Gatekeeper(Protocol):
