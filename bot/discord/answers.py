@@ -1,7 +1,8 @@
 """Private answers to an interaction: a reason, in the language of whoever interacted.
 
-Also who interacted, as the game layer sees them (`caller_of`); the checks that refuse a
-command before it runs (`Refusal`, `requires`); whether a click is on the game's current
+Also who interacted, as the game layer sees them (`caller_of`); where a command is
+declared (`anywhere`) and the checks that refuse it before it runs (`Refusal`, `requires`,
+`needs_the_bot`, `needs_a_server`); whether a click is on the game's current
 board; and freeing an answered interaction.
 """
 
@@ -67,6 +68,29 @@ def requires(allowed: Callable[[discord.Interaction], bool], key: str):
         return True
 
     return app_commands.check(check)
+
+
+def anywhere(command):
+    """Declare a top-level command (or group) for both installs, the server's and a
+    user's, and every place: servers, the bot's DM, group DMs and other DMs. Discord
+    reads installs and contexts on top-level commands only: a subcommand that needs more
+    says so with a check (`requires`)."""
+    declared = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    return app_commands.allowed_installs(guilds=True, users=True)(declared(command))
+
+
+def with_the_bot(interaction: discord.Interaction) -> bool:
+    """Whether the interaction is in a server the bot reaches through its channels (the
+    app installed to the server), rather than a DM, a group DM or a server without it."""
+    return interaction.guild_id is not None and reach_of(interaction) == CHANNEL
+
+
+#: Server settings, moderation, server records: refused in one line, and nothing
+#: attempted, in a DM, a group DM or a server without the bot.
+needs_the_bot = requires(with_the_bot, "error.needs_the_bot")
+#: A server's records (its history, replays, profiles): refused in one line in a DM or a
+#: group DM, whose games no server keeps.
+needs_a_server = requires(lambda interaction: interaction.guild_id is not None, "error.records_dm")
 
 
 async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:

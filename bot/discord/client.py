@@ -1,5 +1,8 @@
 """The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown.
 
+The global commands are synced beside the Activity's Entry Point, which also launches the
+Activity when used (bot.discord.entry).
+
 Also what Discord tells of games' channels: one deleted (at once, or found gone at
 start-up) ends its game, and those of its threads; a change of permissions lets the outbox
 post in a channel again.
@@ -22,6 +25,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord.access import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION
 from bot.discord.answers import Refusal, release, send_reason
+from bot.discord.entry import is_entry_point, launch, sync_global
 from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
@@ -53,8 +57,6 @@ LAST_IDENTIFY = "last_identify"
 #: bucket: shard_id % max_concurrency, and max_concurrency is 1 below 150,000 servers).
 IDENTIFY_LOCK = 0x41504F02
 COMMANDS_HASH_KEY = "commands_hash"
-#: The command type of an Activity's entry point ("Launch"), which Discord makes itself.
-ENTRY_POINT_COMMAND = 4
 #: How often discord.py may sweep its rate-limit records (see `sweep_now_and_then`).
 RATE_LIMIT_SWEEP_SECONDS = 60.0
 
@@ -103,7 +105,10 @@ class CheckedCommandTree(app_commands.CommandTree):
     """The slash commands; each is checked on arrival, before its handler runs."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Server-only, and options as declared, whatever the client claims (bot.discord.inputs)."""
+        """Options as declared, whatever the client claims (bot.discord.inputs). The Entry
+        Point is none of the tree's (the client answers it: `ApophisBot.on_interaction`)."""
+        if is_entry_point(interaction):
+            return False  # else discord.py fails on its type, 4, which it does not know
         interaction.client.audience.seen(interaction)
         interaction.client.gatekeeper.seen(interaction)
         problem = command_problem(interaction)
@@ -135,8 +140,6 @@ class ApophisBot(commands.AutoShardedBot):
         options.setdefault("max_messages", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         options.setdefault("tree_cls", CheckedCommandTree)
-        # Every command is server-only (checked again on arrival: CheckedCommandTree).
-        options.setdefault("allowed_contexts", app_commands.AppCommandContext(guild=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         sweep_now_and_then(self.http)
         self.count_messages()
@@ -156,6 +159,10 @@ class ApophisBot(commands.AutoShardedBot):
         #: are in, so that the bot knows their channels).
         self._returning: list[Table] = []
         self._tasks: set[asyncio.Task] = set()
+        #: channel id -> the Activity instance last launched there (the Entry Point or
+        #: /apophis table), as Discord named it in its answer: the live table's door can
+        #: tell which game an instance is about. Kept in memory: a relaunch names anew.
+        self.activity_instances: dict[int, str] = {}
 
     def count_messages(self) -> None:
         """Message events only bump a count of the messages below a game's board.
@@ -367,7 +374,9 @@ class ApophisBot(commands.AutoShardedBot):
         )
 
     async def sync_commands(self) -> None:
-        """Send the slash commands to Discord, but only when they changed since last time."""
+        """Send the slash commands to Discord, but only when they changed since last time
+        (or APOPHIS_ACTIVITY did): globally beside the Activity's Entry Point, kept as it
+        is or, with Activities on, made (bot.discord.entry); or to the dev server, if set."""
         guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -377,27 +386,31 @@ class ApophisBot(commands.AutoShardedBot):
             await c.get_translated_payload(self.tree, translator)
             for c in self.tree.get_commands(guild=guild)
         ]
+        activity = self.config.activity
         digest = hashlib.sha256(
-            json.dumps([guild and guild.id, payload], sort_keys=True).encode()
+            json.dumps([guild and guild.id, payload, activity], sort_keys=True).encode()
         ).hexdigest()
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        if guild is None and self.config.activity:
-            synced = await self._sync_beside_entry_point(payload)
-        else:
+        if guild is None:
+            synced = await sync_global(self.http, self.application_id, payload, activity=activity)
+        else:  # the Entry Point is global: the dev server's commands leave it alone
             synced = await self.tree.sync(guild=guild)
         await self.store.set_meta(COMMANDS_HASH_KEY, digest)
-        log.info(
-            "synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else ""
-        )
+        log.info("synced %d commands%s", len(synced), f" to guild {guild.id}" if guild else "")
 
-    async def _sync_beside_entry_point(self, payload: list[dict]) -> list[dict]:
-        """Sync the global commands, keeping the Activity's Launch command: Discord makes it
-        when Activities are enabled, and refuses a bulk overwrite that would drop it."""
-        existing = await self.http.get_global_commands(self.application_id)
-        entry = [c for c in existing if c.get("type") == ENTRY_POINT_COMMAND]
-        return await self.http.bulk_upsert_global_commands(self.application_id, payload + entry)
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The Activity's Entry Point (Launch, in the App Launcher) launches the Activity, in
+        Discord's 3 s, wherever it is used; the tree leaves it alone (CheckedCommandTree)."""
+        if not is_entry_point(interaction):
+            return
+        try:
+            await launch(interaction, self.activity_instances)
+        except discord.HTTPException as exc:  # nothing else can answer it
+            log.warning("the Entry Point's launch was refused (%s %s)", exc.status, exc.code)
+        finally:
+            release(interaction)
 
     async def _beat(self) -> None:
         while True:

@@ -3,7 +3,7 @@ messages they came from, picked values.
 
 A Discord client can be made to send anything: an option outside its choices or range,
 a custom id that was never on a message (or was on another: a hand panel's on the
-board, on another player's panel), values a picker never offered, a command from a DM.
+board, on another player's panel), values a picker never offered.
 Nothing here trusts what the client claims: each function either returns the input in
 our own terms or raises (or returns) UserError with a short, polite reason (never
 echoing more than a few characters of what was sent).
@@ -36,11 +36,11 @@ def quote(text: str) -> str:
 def command_problem(interaction: discord.Interaction) -> UserError | None:
     """Why a slash command cannot be taken as it arrived (None: it can).
 
-    Server-only, and every option as the synced command declares it: a declared
-    name, the right type, one of its choices, within its range or length.
+    Every option as the synced command declares it: a declared name, the right type, one
+    of its choices, within its range or length. (Where a command may be used is its
+    declaration's, which Discord enforces: every command is declared for servers, DMs and
+    group DMs, and what needs a server with the bot says so: bot.discord.answers.)
     """
-    if interaction.guild_id is None:
-        return UserError("error.server_only")
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return None  # discord.py answers unknown commands itself

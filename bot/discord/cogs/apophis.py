@@ -9,7 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answers import caller_of, clicked_board, requires, speaks
+from bot.discord.answers import (
+    anywhere,
+    caller_of,
+    clicked_board,
+    needs_the_bot,
+    requires,
+    speaks,
+)
 from bot.discord.cogs.lobbies import Lobbies
 from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
@@ -83,7 +90,10 @@ THREADS_OPTION = {
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-@app_commands.guild_only()
+# Declared everywhere (servers, DMs, group DMs; a server's install or a user's): what needs
+# a server that has the bot (settings, reset, the server's records) says so when used
+# elsewhere (`needs_the_bot`, `needs_a_server`). The docstring is the group's description.
+@anywhere
 class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
 
@@ -104,7 +114,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
     )
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
-    @app_commands.guild_only()
     async def new(
         self,
         interaction: discord.Interaction,
@@ -116,20 +125,17 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         await self.post_lobby(interaction, outcome.table)
 
     @app_commands.command(description="Join the game forming in this channel.")
-    @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
         await self.lobby_command(interaction, "join")
 
     @app_commands.command(
         description="Leave this channel's game; in play, your cards are discarded."
     )
-    @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.lobby_command(interaction, "leave")
 
     @app_commands.command(description="Start the game (host only).")
     @app_commands.describe(first="Who plays first (random if left out)")
-    @app_commands.guild_only()
     async def start(
         self, interaction: discord.Interaction, first: discord.Member | None = None
     ) -> None:
@@ -219,7 +225,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     # ----------------------------------------------------------- moderation
 
     @app_commands.command(description="End this game without a result (host or moderator).")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         await self.close_game(interaction, End())
 
@@ -242,7 +247,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         self.bot.outbox.answered(table, interaction)
 
     @app_commands.command(description="Skip the active player's turn (host or moderator).")
-    @app_commands.guild_only()
     async def skip(self, interaction: discord.Interaction) -> None:
         outcome = await self.service.run(caller_of(interaction), Skip())
         table, result = outcome.table, outcome.result
@@ -264,7 +268,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     @app_commands.command(description="Remove a player from this game (host or moderator).")
     @app_commands.describe(player="The player to remove; their cards go to the discard pile")
-    @app_commands.guild_only()
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
         outcome = await self.service.run(caller_of(interaction), Kick(player.id))
         table, result = outcome.table, outcome.result
@@ -284,7 +287,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         self.bot.outbox.answered(table, interaction, posted=getattr(response.resource, "id", None))
 
     @app_commands.command(description="Moderators: clear this channel's game, whatever its state.")
-    @app_commands.guild_only()
+    @needs_the_bot
     async def reset(self, interaction: discord.Interaction) -> None:
         await self.close_game(interaction, Reset())
 
@@ -309,8 +312,8 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         language=LANGUAGE_CHOICES,
         cards=CARDS_CHOICES,
     )
-    @app_commands.guild_only()
     @requires(lambda interaction: interaction.permissions.manage_guild, "error.manage_server")
+    @needs_the_bot
     async def config(
         self,
         interaction: discord.Interaction,
@@ -407,7 +410,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
-    @app_commands.guild_only()
+    @needs_the_bot
     async def stats(self, interaction: discord.Interaction) -> None:
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))

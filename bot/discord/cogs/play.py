@@ -13,7 +13,14 @@ from discord.ext import commands
 
 from bot.discord import inputs
 from bot.discord.access import UNKNOWN_INTERACTION
-from bot.discord.answers import caller_of, clicked_board, release, send_reason, speaks
+from bot.discord.answers import (
+    anywhere,
+    caller_of,
+    clicked_board,
+    release,
+    send_reason,
+    speaks,
+)
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
@@ -65,20 +72,20 @@ class Play(commands.Cog):
     # ------------------------------------------------------------- commands
 
     @app_commands.command(description="Draw 2 cards (your turn).")
-    @app_commands.guild_only()
+    @anywhere
     async def draw(self, interaction: discord.Interaction) -> None:
         await self.act_by_command(interaction, {"type": "draw"})
 
     @app_commands.command(description="Pay cards of one suit to build a rocket section.")
     @app_commands.describe(colour="Which colour (suit) of section", size="How large")
     @app_commands.choices(colour=COLOUR_CHOICES, size=SIZE_CHOICES)
-    @app_commands.guild_only()
+    @anywhere
     async def build(self, interaction: discord.Interaction, colour: str, size: str) -> None:
         await self.act_by_command(interaction, {"type": "build", "colour": colour, "size": size})
 
     @app_commands.command(description="Add cards to the launch sequence (one per suit).")
     @app_commands.describe(cards="e.g. 7H 2D (or 7♥ 2♦); leave empty to pick from your hand")
-    @app_commands.guild_only()
+    @anywhere
     async def launch(
         self,
         interaction: discord.Interaction,
@@ -87,13 +94,13 @@ class Play(commands.Cog):
         await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
-    @app_commands.guild_only()
+    @anywhere
     async def scrap(self, interaction: discord.Interaction) -> None:
         await self.act_by_command(interaction, {"type": "scrap"})
 
     @app_commands.command(description="Discard down to 5 cards after drawing.")
     @app_commands.describe(cards="e.g. KS 3H; leave empty to pick from your hand")
-    @app_commands.guild_only()
+    @anywhere
     async def discard(
         self,
         interaction: discord.Interaction,
@@ -102,12 +109,12 @@ class Play(commands.Cog):
         await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
-    @app_commands.guild_only()
+    @anywhere
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.show_hand(interaction)
 
     @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
-    @app_commands.guild_only()
+    @anywhere
     async def hint(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(interaction.channel_id)
         plays.check_player(table, interaction.user.id)
@@ -115,7 +122,7 @@ class Play(commands.Cog):
         await interaction.response.send_message(line, ephemeral=True)
 
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
-    @app_commands.guild_only()
+    @anywhere
     async def board(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(interaction.channel_id)
         if time.monotonic() - table.messages.reposted_at < BOARD_REPOST_SECONDS:
@@ -243,7 +250,8 @@ class Play(commands.Cog):
             await self.bot.get_cog("Apophis").table_button(interaction, click)
             return
         if table is None:
-            raise UserError("error.buttons_over")
+            await self.on_ended(interaction, click)
+            return
         if table.channel_id != interaction.channel_id:
             raise UserError("error.other_channel")
         problem = inputs.source_problem(
@@ -259,6 +267,23 @@ class Play(commands.Cog):
             await self.on_setting(interaction, table, click)
         else:
             await self.on_panel(interaction, table, click)
+
+    async def on_ended(self, interaction: discord.Interaction, click: Click) -> None:
+        """A click on a game no longer played here: its board, if the click is on it, shows
+        how the game ended (where the game is reached through interactions alone, nothing
+        else could redraw it: its clock may have run out while nobody clicked); anyone is
+        told the buttons are over."""
+        ended = await self.service.ledger.ended_table(click.game)
+        message = interaction.message
+        if (
+            ended is None
+            or message is None
+            or click.kind != "b"
+            or ended.channel_id != interaction.channel_id
+            or message.id != ended.messages.board_id
+        ):
+            raise UserError("error.buttons_over")
+        await interaction.response.edit_message(**attachments.board(ended).kwargs())
 
     async def on_button(
         self, interaction: discord.Interaction, table: Table, version: int, action: str

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.discord.answers import speaks
+from bot.discord.answers import needs_a_server, needs_the_bot, speaks
 from bot.errors import UserError
 from bot.views import records
 from bot.views.render import mention
@@ -26,7 +26,7 @@ class Records:
         description="A player's games on this server: wins, fastest win, launches."
     )
     @app_commands.describe(player="Whose games (yours if left out)")
-    @app_commands.guild_only()
+    @needs_a_server
     async def profile(
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
@@ -40,7 +40,7 @@ class Records:
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's fastest teams and best win records.")
-    @app_commands.guild_only()
+    @needs_the_bot
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         board = await self.service.ledger.leaderboard(interaction.guild_id)
         embed = records.leaderboard_embed(board, speaks(interaction))

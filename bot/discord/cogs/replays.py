@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import inputs
-from bot.discord.answers import speaks
+from bot.discord.answers import needs_a_server, speaks
 from bot.errors import UserError
 from bot.pictures import replay as animation
 from bot.views import history
@@ -98,7 +98,7 @@ class Replays:
         return self.__dict__.setdefault("_replay_desk", _Desk())
 
     @app_commands.command(description="This server's last 10 games, with their numbers.")
-    @app_commands.guild_only()
+    @needs_a_server
     async def history(self, interaction: discord.Interaction) -> None:
         records = await self.service.ledger.recent_games(interaction.guild_id, history.GAMES)
         embed = history.history_embed(records, speaks(interaction))
@@ -106,7 +106,7 @@ class Replays:
 
     @app_commands.command(description="Watch an ended game again, move by move.")
     @app_commands.describe(game="The game's number, as /apophis history lists it")
-    @app_commands.guild_only()
+    @needs_a_server
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:

@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.discord import inputs
 from bot.discord.answers import speaks
+from bot.discord.entry import launch
 from bot.i18n.catalogs import t
 from bot.views import components
 
@@ -37,7 +38,6 @@ class LiveTable:
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
 
     @app_commands.command(description="Open this channel's live table, in Discord or a browser.")
-    @app_commands.guild_only()
     async def table(self, interaction: discord.Interaction) -> None:
         await self.open_live_table(interaction)
 
@@ -56,7 +56,7 @@ class LiveTable:
         config, language = self.bot.config, speaks(interaction)
         if config.activity:
             try:
-                await interaction.response.launch_activity()
+                await launch(interaction, self.bot.activity_instances)
                 return
             except discord.HTTPException as exc:  # Activities not enabled for the application?
                 log.warning(

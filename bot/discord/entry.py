@@ -1,0 +1,105 @@
+"""The Activity's Entry Point command: kept by every command sync, made when missing, answered.
+
+An application with Activities enabled has one Entry Point command (type 4,
+PRIMARY_ENTRY_POINT): "Launch" in Discord's App Launcher. discord.py knows nothing of it
+(`CommandTree.sync()` sends the tree's commands only, and Discord refuses a bulk overwrite
+that leaves the Entry Point out), so the global commands are synced here: the application's
+commands are read first, and its Entry Point sent back with the tree's, unchanged (its id,
+name, handler, installs and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
+(`entry_point`): APP_HANDLER, so Discord sends the bot the interaction and the bot launches
+the Activity itself, learning the instance it opened (`launch`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of, t
+
+log = logging.getLogger(__name__)
+
+#: PRIMARY_ENTRY_POINT, the command type of an Activity's Entry Point.
+ENTRY_POINT_TYPE = 4
+#: The Entry Point's handler: the app answers its interaction (DISCORD_LAUNCH_ACTIVITY is 2).
+APP_HANDLER = 1
+
+
+def entry_point() -> dict[str, Any]:
+    """Our Entry Point command: in servers, the bot's DM and group DMs, for both installs."""
+    words = {
+        locale.value: t(language, "entry.description")
+        for locale in discord.Locale
+        if (language := language_of(locale)) != DEFAULT_LANGUAGE
+    }
+    return {
+        "name": "launch",
+        "description": t("en", "entry.description"),
+        "description_localizations": words,
+        "type": ENTRY_POINT_TYPE,
+        "handler": APP_HANDLER,
+        "integration_types": [0, 1],
+        "contexts": [0, 1, 2],
+    }
+
+
+def entry_points(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Entry Point among an application's global commands (a list: none, or one)."""
+    return [command for command in commands if command.get("type") == ENTRY_POINT_TYPE]
+
+
+async def sync_global(
+    http: discord.http.HTTPClient,
+    application_id: int,
+    payload: list[dict[str, Any]],
+    *,
+    activity: bool,
+) -> list[dict[str, Any]]:
+    """Overwrite the global commands with `payload` and the application's Entry Point as
+    Discord has it (a bulk overwrite never drops it), or, with `activity` on and none yet,
+    ours. The commands now synced.
+
+    Should Discord refuse ours (Activities not enabled in the developer portal), the
+    commands are sent again without it: the slash commands are synced all the same."""
+    kept = entry_points(await http.get_global_commands(application_id))
+    if kept or not activity:
+        return await http.bulk_upsert_global_commands(application_id, payload + kept)
+    try:
+        synced = await http.bulk_upsert_global_commands(application_id, [*payload, entry_point()])
+    except discord.HTTPException as exc:
+        if exc.status != 400:
+            raise
+        log.warning(
+            "Discord refused the Activity's Entry Point command (%s): are Activities enabled "
+            "in the developer portal? Slash commands synced without it",
+            exc.code,
+        )
+        return await http.bulk_upsert_global_commands(application_id, payload)
+    log.info("made the Activity's Entry Point command (%s)", entry_points(synced)[0].get("id"))
+    return synced
+
+
+def is_entry_point(interaction: discord.Interaction) -> bool:
+    """Whether an interaction is the Entry Point's (Launch, from the App Launcher)."""
+    data = interaction.data or {}
+    kind = discord.InteractionType.application_command
+    return interaction.type is kind and data.get("type") == ENTRY_POINT_TYPE
+
+
+async def launch(interaction: discord.Interaction, instances: dict[int, str]) -> None:
+    """Answer an interaction by launching the Activity (LAUNCH_ACTIVITY), and keep the
+    instance Discord opened under the interaction's channel in `instances`.
+
+    discord.HTTPException if Discord refuses (Activities not enabled, or too late)."""
+    response = await interaction.response.launch_activity()
+    instance = response.activity_id
+    if instance is not None and interaction.channel_id is not None:
+        instances[interaction.channel_id] = instance
+    log.debug(
+        "Activity launched for %s in channel %s: instance %s",
+        interaction.user.id,
+        interaction.channel_id,
+        instance,
+    )
