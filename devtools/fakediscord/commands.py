@@ -37,8 +37,44 @@ class OptionType(IntEnum):
 
 _NESTING = (OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP)
 CHAT_INPUT = 1
+#: The command type of an Activity's Entry Point (PRIMARY_ENTRY_POINT): "Launch" in the App
+#: Launcher. One per app, global only.
+PRIMARY_ENTRY_POINT = 4
+
+
+class EntryPointHandler(IntEnum):
+    """Who answers an Entry Point command (its ``handler``)."""
+
+    #: The app gets an APPLICATION_COMMAND interaction and answers it (LAUNCH_ACTIVITY).
+    APP_HANDLER = 1
+    #: Discord launches the Activity itself; the app is not told.
+    DISCORD_LAUNCH_ACTIVITY = 2
+
+
+class Context(IntEnum):
+    """Where an interaction happens (its ``context``; a command's ``contexts``)."""
+
+    GUILD = 0
+    BOT_DM = 1
+    #: A group DM, or a DM between users.
+    PRIVATE_CHANNEL = 2
+
+
+class Install(IntEnum):
+    """How the app is installed (``integration_types``; the keys of
+    ``authorizing_integration_owners``)."""
+
+    GUILD = 0
+    USER = 1
+
+
 #: The interaction context of a DM with the bot.
-BOT_DM = 1
+BOT_DM = Context.BOT_DM
+_PLACES = {
+    Context.GUILD: "in a server",
+    Context.BOT_DM: "in a DM with the bot",
+    Context.PRIVATE_CHANNEL: "in a group DM",
+}
 
 
 def find_command(commands: Iterable[dict[str, Any]], path: str) -> tuple[dict[str, Any], list[str]]:
@@ -51,15 +87,89 @@ def find_command(commands: Iterable[dict[str, Any]], path: str) -> tuple[dict[st
     raise InvalidInvocation(f"unknown command /{name}; the bot synced {known}")
 
 
-def check_usable_in_dms(command: dict[str, Any]) -> None:
-    """Raise InvalidInvocation if Discord offers this synced command in no DM with the bot.
+def find_entry_point(commands: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """The app's Entry Point command among its global commands, if Activities are enabled."""
+    return next((c for c in commands if c.get("type") == PRIMARY_ENTRY_POINT), None)
 
-    ``contexts`` decides when present (1 is the bot's DM); otherwise ``dm_permission``.
-    """
+
+def command_contexts(command: dict[str, Any]) -> set[int]:
+    """Where Discord offers a synced command: its ``contexts``, else (as before contexts
+    existed) servers, and the bot's DM unless ``dm_permission`` is false. A guild command
+    is offered in its server only."""
+    if "guild_id" in command:
+        return {Context.GUILD}
     contexts = command.get("contexts")
-    allowed = BOT_DM in contexts if contexts is not None else command.get("dm_permission", True)
-    if not allowed:
-        raise InvalidInvocation(f"/{command['name']} is server-only: Discord offers it in no DM")
+    if contexts is not None:
+        return set(contexts)
+    in_dms = command.get("dm_permission") is not False
+    return {Context.GUILD, Context.BOT_DM} if in_dms else {Context.GUILD}
+
+
+def command_installs(command: dict[str, Any]) -> set[int]:
+    """The installs a synced command works through: its ``integration_types`` (guild install
+    when absent; a guild command is its server's)."""
+    if "guild_id" in command:
+        return {Install.GUILD}
+    return set(command.get("integration_types") or [Install.GUILD])
+
+
+def context_of(channel: Channel) -> Context:
+    """The interaction context of a channel: a server's, the bot's DM, or a group DM."""
+    if channel.type is ChannelType.DM:
+        return Context.BOT_DM
+    if channel.type is ChannelType.GROUP_DM:
+        return Context.PRIVATE_CHANNEL
+    return Context.GUILD
+
+
+def installs_at(world: World, channel: Channel, user: User) -> dict[int, str]:
+    """The installs of the app that apply when ``user`` acts in ``channel``, with their
+    owners' ids: the guild install where the server has the bot ("0" in the bot's DM), the
+    user install wherever the user installed the app."""
+    installs: dict[int, str] = {}
+    if channel.type is ChannelType.DM:
+        installs[Install.GUILD] = "0"
+    elif channel.guild_id is not None and world.has_bot(world.guild(channel.guild_id)):
+        installs[Install.GUILD] = str(channel.guild_id)
+    if user.id in world.user_installs:
+        installs[Install.USER] = str(user.id)
+    return installs
+
+
+def check_usable(
+    command: dict[str, Any], context: Context, installs: dict[int, str]
+) -> dict[str, str]:
+    """The ``authorizing_integration_owners`` of this command used here, or InvalidInvocation.
+
+    ``installs`` are the installs that apply where it is used (``Install`` -> the owner's id,
+    "0" for the guild install in the bot's DM). Discord offers a command where its
+    ``contexts`` hold the context and one of its ``integration_types`` applies; the owners
+    are those of the applying installs the command works through.
+    """
+    name = command["name"]
+    if context not in command_contexts(command):
+        if context is Context.BOT_DM:
+            raise InvalidInvocation(f"/{name} is server-only: Discord offers it in no DM")
+        allowed = sorted(command_contexts(command))
+        raise InvalidInvocation(
+            f"/{name} is not offered {_PLACES[context]}: its contexts are {allowed}"
+        )
+    works_through = command_installs(command)
+    owners = {str(key): owner for key, owner in installs.items() if key in works_through}
+    if not owners:
+        wanted = sorted(works_through)
+        here = sorted(installs) or "none"
+        raise InvalidInvocation(
+            f"/{name} needs the app installed by {wanted} (0: the server, 1: the user); "
+            f"the installs that apply {_PLACES[context]} are {here}"
+        )
+    return owners
+
+
+def check_usable_in_dms(command: dict[str, Any]) -> None:
+    """Raise InvalidInvocation if Discord offers this synced command in no DM with the bot
+    (the app guild-installed, as a bot is)."""
+    check_usable(command, Context.BOT_DM, {Install.GUILD: "0"})
 
 
 def build_command_data(
@@ -272,7 +382,9 @@ def interaction_member_fields(
 ) -> tuple[Guild | None, dict[str, Any]]:
     """The channel's guild (None in DMs) and the ``member``/``user`` part of an interaction
     (a member's ``permissions`` are theirs in that channel, as on Discord)."""
-    if channel.type is ChannelType.DM:
+    if channel.is_private:
+        if not world.can_view(user, channel):
+            raise InvalidInvocation(f"user {user.id} is not a recipient of channel {channel.id}")
         return None, {"user": user.payload()}
     guild = world.guild(channel.guild_id)
     member: Member | None = guild.members.get(user.id)

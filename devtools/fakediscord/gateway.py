@@ -10,7 +10,9 @@ Shards as on Discord: a session identifies as ``shard: [shard_id, shard_count]``
 ``(guild_id >> 22) % shard_count`` is its id; each guild's events and interactions go
 to one session of its shard: the first connected of those that identified for it (a
 second session on a taken shard gets nothing until the first disconnects; with none
-connected, the latest one buffers them for its RESUME). A session that would
+connected, the latest one buffers them for its RESUME). A guild without the bot is in no
+shard's list and gets no GUILD_CREATE (its interactions still come, routed by its id). A
+session that would
 hold more than `MAX_GUILDS_PER_SHARD` guilds is closed with 4011 (sharding
 required). IDENTIFYs are paced like a bot with ``max_concurrency`` 1: one per
 `identify_interval` seconds across every connection; one sooner is a violation and
@@ -144,7 +146,7 @@ class Gateway:
     @property
     def recommended_shards(self) -> int:
         """What /gateway/bot recommends: a shard per thousand guilds, at least one."""
-        return max(1, math.ceil(len(self._world.guilds) / GUILDS_PER_RECOMMENDED_SHARD))
+        return max(1, math.ceil(len(self._world.bot_guilds()) / GUILDS_PER_RECOMMENDED_SHARD))
 
     @property
     def shards(self) -> dict[int, Session]:
@@ -235,7 +237,7 @@ class Gateway:
             await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
             return
         world = self._world
-        guilds = [g for g in world.guilds.values() if shard_of(g.id, shard_count) == shard_id]
+        guilds = [g for g in world.bot_guilds() if shard_of(g.id, shard_count) == shard_id]
         if len(guilds) > MAX_GUILDS_PER_SHARD:
             await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
             return
@@ -285,7 +287,7 @@ class Gateway:
     async def _send_member_chunk(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         session = next((s for s in self._sessions.values() if s.ws is ws), None)
         guild = self._world.guilds.get(int(data["guild_id"]))
-        if session is None or guild is None:
+        if session is None or guild is None or not self._world.has_bot(guild):
             return
         wanted = {int(user_id) for user_id in data.get("user_ids") or []}
         query = data.get("query") or ""

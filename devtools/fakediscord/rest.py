@@ -13,6 +13,11 @@ out, and a message left empty is refused with 50013). A deleted channel's routes
 404 Unknown Channel (10003). Interaction callbacks and webhooks (interaction tokens) are
 not subject to channel permissions. Threads (devtools.fakediscord.threads) take the same
 routes, Send Messages in Threads standing for Send Messages.
+
+Where the bot is not (a group DM, a server without the bot) every channel route answers
+403 Missing Access (50001): Discord documents nothing of a bot token there, and the notes'
+reading is that it fails (unverified); only interaction tokens reach those channels. An
+interaction authorized by a user install only may create 5 follow-ups (40094 after).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .commands import CHAT_INPUT, PRIMARY_ENTRY_POINT, find_entry_point
 from .state import (
     ATTACH_FILES,
     CONTENT_LIMIT,
@@ -56,8 +62,11 @@ Uploads = dict[int, tuple[str, str | None, bytes]]
 _CONTENT_FIELDS = ("content", "embeds", "components")
 
 
-#: The command type of an Activity's entry point ("Launch"), made by Discord itself.
-ENTRY_POINT = 4
+#: Discord's answer to a bulk overwrite that leaves out the app's Entry Point command.
+ENTRY_POINT_REMOVED = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please "
+    "include the Entry Point command in your update request or delete it separately."
+)
 
 
 class CallbackType(IntEnum):
@@ -133,7 +142,11 @@ ROUTES = (
     Route("GET", _WEBHOOK_MESSAGE, "get_webhook_message", counts_global=False),
     Route("PATCH", _WEBHOOK_MESSAGE, "edit_webhook_message", counts_global=False),
     Route("DELETE", _WEBHOOK_MESSAGE, "delete_webhook_message", counts_global=False),
+    Route("GET", "/applications/{application_id}/activity-instances/{instance_id}", "get_instance"),
 )
+
+#: Follow-ups an interaction authorized by a user install only may create (Discord: 5).
+FOLLOWUP_CAP = 5
 
 
 class RestApi(ThreadRoutes):
@@ -212,25 +225,30 @@ class RestApi(ThreadRoutes):
         return json_response(synced)
 
     async def put_commands(self, request: web.Request) -> web.Response:
-        """PUT (bulk overwrite) the global or guild commands; ids are kept per name."""
+        """PUT (bulk overwrite) the global or guild commands; ids are kept per type and name.
+
+        An Entry Point (type 4, with its ``handler``) is global only and one per app; a PUT
+        that leaves out the app's Entry Point is refused whole with 50240, as library
+        threads report (Pycord-Development/pycord PR #3276, DisnakeDev/disnake PR #1570);
+        Discord's documentation says nothing of it (unverified).
+        """
         guild_id = self._guild_scope(request)
         world = self._world
         previous = world.guild_commands.get(guild_id, []) if guild_id else world.global_commands
-        ids = {command["name"]: command["id"] for command in previous}
-        kept = {body["name"] for body in request[BODY] or []}
-        if any(c["type"] == ENTRY_POINT and c["name"] not in kept for c in previous):
-            # The Activity's Launch command cannot be dropped by a bulk overwrite.
-            raise DiscordError(400, 50240, "You cannot remove this app's Primary Entry Point")
+        bodies = request[BODY] or []
+        _check_entry_points(bodies, previous, guild_id)
+        ids = {(c["type"], c["name"]): c["id"] for c in previous}
         synced = []
-        for body in request[BODY] or []:
+        for body in bodies:
+            kind = body.get("type") or CHAT_INPUT
             command = {
-                "type": 1,
                 "description": "",
                 "options": [],
                 "default_member_permissions": None,
                 "nsfw": False,
                 **body,
-                "id": ids.get(body["name"]) or str(world.snowflake()),
+                "type": kind,
+                "id": ids.get((kind, body["name"])) or str(world.snowflake()),
                 "application_id": str(world.application_id),
                 "version": str(world.snowflake()),
             }
@@ -248,9 +266,26 @@ class RestApi(ThreadRoutes):
         if int(request.match_info["application_id"]) != self._world.application_id:
             raise DiscordError(403, 50001, "Missing Access")
         guild_id = request.match_info.get("guild_id")
-        if guild_id is not None and int(guild_id) not in self._world.guilds:
+        guild = self._world.guilds.get(int(guild_id)) if guild_id is not None else None
+        if guild_id is not None and (guild is None or not self._world.has_bot(guild)):
             raise DiscordError(403, 50001, "Missing Access")
         return int(guild_id) if guild_id is not None else None
+
+    # -- Activities ------------------------------------------------------------------
+
+    async def get_instance(self, request: web.Request) -> web.Response:
+        """GET /applications/{app}/activity-instances/{instance}: a running instance.
+
+        An unknown or ended one: 404. Discord documents no error code for it (none in
+        developers/topics/opcodes-and-status-codes, the OpenAPI description's generic 4XX
+        only); the fake answers 10002 Unknown Application, a guess: read the status.
+        """
+        if int(request.match_info["application_id"]) != self._world.application_id:
+            raise DiscordError(403, 50001, "Missing Access")
+        instance = self._world.activity_instances.get(request.match_info["instance_id"])
+        if instance is None:
+            raise DiscordError(404, 10002, "Unknown Application")
+        return json_response(instance.payload(self._world.application_id))
 
     # -- channels, DMs and channel messages ------------------------------------------
 
@@ -315,11 +350,13 @@ class RestApi(ThreadRoutes):
         return channel
 
     def _bot_permissions(self, channel: Channel) -> int:
-        """The bot's permissions in a channel (every one in a DM)."""
-        if channel.guild_id is None:
+        """The bot's permissions in a channel: every one in its DM, none where it is not (a
+        group DM, a server without the bot)."""
+        if channel.type is ChannelType.DM:
             return ~0
-        guild = self._world.guild(channel.guild_id)
-        return guild.permissions_in(guild.members[self._world.bot.id], channel)
+        guild = self._world.guilds.get(channel.guild_id)
+        bot = guild.members.get(self._world.bot.id) if guild is not None else None
+        return guild.permissions_in(bot, channel) if bot is not None else 0
 
     def _channel_message(self, request: web.Request) -> Message:
         """A message through the channel routes: ephemeral ones are unknown there."""
@@ -348,6 +385,8 @@ class RestApi(ThreadRoutes):
             self._attempt(interaction, body, error.status)
             raise
         self._attempt(interaction, body, 200)
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
         reply: dict[str, Any] = {
             "interaction": {
                 "id": str(interaction.id),
@@ -411,7 +450,8 @@ class RestApi(ThreadRoutes):
             if kind == CallbackType.UPDATE_MESSAGE:
                 self._edit(message, request, body=data)
         elif kind == CallbackType.LAUNCH_ACTIVITY:  # no message: the Activity opens
-            interaction.activity_instance_id = f"i-{self._world.snowflake()}"
+            channel, user = interaction.channel, interaction.user
+            interaction.activity_instance_id = fake.open_activity(channel, [user])
         interaction.response_type, interaction.response_data = kind, data
         interaction.message = message
         self._world.notifier.bump()
@@ -445,8 +485,17 @@ class RestApi(ThreadRoutes):
         )
 
     async def create_followup(self, request: web.Request) -> web.StreamResponse:
-        """POST /webhooks/{app}/{token}: a follow-up (the first one after a defer fills it)."""
+        """POST /webhooks/{app}/{token}: a follow-up (the first one after a defer fills it).
+
+        Authorized by a user install only, an interaction gets `FOLLOWUP_CAP` of them, then
+        40094. Whether the one that fills a deferred response counts is not documented: the
+        fake counts it (unverified; the stricter reading).
+        """
         interaction = self._webhook_interaction(request)
+        if interaction.user_installed_only and interaction.followup_posts >= FOLLOWUP_CAP:
+            raise DiscordError(
+                400, 40094, "This interaction has hit the maximum number of follow up messages"
+            )
         pending = interaction.message
         if pending is not None and pending.loading:
             self._edit(pending, request)
@@ -456,7 +505,8 @@ class RestApi(ThreadRoutes):
                 interaction, request[BODY] or {}, request, require_content=True
             )
             interaction.followups.append(message)
-            self._world.notifier.bump()
+        interaction.followup_posts += 1
+        self._world.notifier.bump()
         if request.query.get("wait") in ("1", "true", "True"):
             return json_response(self._payload(message))
         return web.Response(status=204)
@@ -623,14 +673,28 @@ class RestApi(ThreadRoutes):
                     )
 
 
+def _check_entry_points(
+    bodies: list[dict[str, Any]], previous: list[dict[str, Any]], guild_id: int | None
+) -> None:
+    """Discord's rules for Entry Point commands in a bulk overwrite (see `put_commands`)."""
+    entry_points = [body for body in bodies if body.get("type") == PRIMARY_ENTRY_POINT]
+    if entry_points and guild_id is not None:
+        raise DiscordError(400, 50035, "Invalid Form Body: an Entry Point command is global only")
+    if len(entry_points) > 1:
+        raise DiscordError(400, 50035, "Invalid Form Body: an app has one Entry Point command")
+    if any(body.get("handler") is None for body in entry_points):
+        raise DiscordError(400, 50035, "Invalid Form Body: an Entry Point command needs a handler")
+    if find_entry_point(previous) is not None and not entry_points:
+        raise DiscordError(400, 50240, ENTRY_POINT_REMOVED)
+
+
 def _interaction_metadata(interaction: Interaction) -> dict[str, Any]:
     """Who caused a response or follow-up, as Discord tells it on the message."""
-    guild_id = interaction.channel.guild_id
     metadata: dict[str, Any] = {
         "id": str(interaction.id),
         "type": int(interaction.type),
         "user": interaction.user.payload(),
-        "authorizing_integration_owners": {} if guild_id is None else {"0": str(guild_id)},
+        "authorizing_integration_owners": dict(interaction.authorizing_integration_owners),
     }
     if interaction.message is not None:  # a follow-up: the response came first
         metadata["original_response_message_id"] = str(interaction.message.id)

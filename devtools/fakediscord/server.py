@@ -24,11 +24,16 @@ import yarl
 from aiohttp import hdrs, web
 
 from .commands import (
+    PRIMARY_ENTRY_POINT,
+    EntryPointHandler,
     InvalidInvocation,
     build_command_data,
     build_component_data,
-    check_usable_in_dms,
+    check_usable,
+    context_of,
     find_command,
+    find_entry_point,
+    installs_at,
     interaction_member_fields,
 )
 from .gateway import Gateway
@@ -36,8 +41,13 @@ from .oauth import TOKEN_PATH, OAuth2
 from .rest import BODY, FILES, ROUTES, DiscordError, RestApi, Route, Uploads, json_response
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .state import (
+    ATTACH_FILES,
     DEFAULT_EVERYONE_PERMISSIONS,
+    EMBED_LINKS,
     GUILD_MESSAGES,
+    MENTION_EVERYONE,
+    USE_EXTERNAL_EMOJIS,
+    ActivityInstance,
     ChangeNotifier,
     Channel,
     ChannelType,
@@ -61,6 +71,10 @@ API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
 #: What Discord tells bots an interaction may carry as attachments (25 MiB).
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+#: The app's permissions where its bot is not (a group DM, a server without the bot), as
+#: Discord's ``app_permissions`` gives them; in the bot's DM, with USE_EXTERNAL_EMOJIS.
+PRIVATE_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+BOT_DM_APP_PERMISSIONS = PRIVATE_APP_PERMISSIONS | USE_EXTERNAL_EMOJIS
 
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
 _ROUTES_BY_KEY = {route.key: route for route in ROUTES}
@@ -280,10 +294,14 @@ class FakeDiscord(ThreadControls):
         owner: User | int | None = None,
         preferred_locale: str = "en-US",
         shard: tuple[int, int] | None = None,
+        bot_member: bool = True,
     ) -> Guild:
         """Add a guild (with its @everyone role and the bot as a member).
 
-        ``shard=(shard_id, shard_count)`` gives it an id in that shard.
+        ``shard=(shard_id, shard_count)`` gives it an id in that shard. ``bot_member=False``:
+        a server that never installed the bot: the gateway does not announce it, and the
+        bot's channel routes there answer 403 Missing Access (50001), while its members'
+        interactions still reach the bot through a user install (:meth:`install_for_user`).
         """
         world = self.world
         guild_id = world.snowflake(shard)
@@ -293,7 +311,8 @@ class FakeDiscord(ThreadControls):
         guild.roles[guild_id] = Role(
             guild_id, guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, 0
         )
-        guild.members[world.bot.id] = Member(world.bot, guild_id, [])
+        if bot_member:
+            guild.members[world.bot.id] = Member(world.bot, guild_id, [])
         return guild
 
     def add_role(self, guild: Guild | int, name: str, *, permissions: int = 0) -> Role:
@@ -311,6 +330,56 @@ class FakeDiscord(ThreadControls):
         )
         guild.channels[channel.id] = self.world.channels[channel.id] = channel
         return channel
+
+    def add_group_dm(self, *users: User | Member | int, name: str | None = None) -> Channel:
+        """A group DM of these users (the first one made it); the bot is never in one, so
+        its channel routes there answer 403 Missing Access (50001). Commands reach it only
+        through a user install, and anyone in it can click the bot's messages there."""
+        recipients = [self.world.user(user) for user in users]
+        if not recipients:
+            raise ValueError("a group DM has recipients")
+        channel = Channel(
+            self.world.snowflake(),
+            ChannelType.GROUP_DM,
+            name or "",
+            recipients=recipients,
+            owner_id=recipients[0].id,
+        )
+        self.world.channels[channel.id] = channel
+        return channel
+
+    def install_for_user(self, user: User | Member | int) -> None:
+        """The user installs the app to their account (a user install): the commands whose
+        ``integration_types`` hold 1 work for them wherever their ``contexts`` allow."""
+        self.world.user_installs.add(self.world.user(user).id)
+        self.notifier.bump()
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Enable Activities, as in the developer portal: Discord creates the global Entry
+        Point command "launch" (type 4, handler 2: Discord launches the Activity). Its
+        ``integration_types`` [0, 1] and ``contexts`` [0, 1, 2] are the fake's assumption
+        (unverified). Returns the command; enabling twice keeps the one there is."""
+        world = self.world
+        existing = find_entry_point(world.global_commands)
+        if existing is not None:
+            return existing
+        command = {
+            "id": str(world.snowflake()),
+            "application_id": str(world.application_id),
+            "version": str(world.snowflake()),
+            "type": PRIMARY_ENTRY_POINT,
+            "handler": int(EntryPointHandler.DISCORD_LAUNCH_ACTIVITY),
+            "name": "launch",
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+        }
+        world.global_commands = [*world.global_commands, command]
+        self.notifier.bump()
+        return command
 
     def add_user(
         self,
@@ -400,8 +469,9 @@ class FakeDiscord(ThreadControls):
 
     async def announce(self, event: str, channel: Channel, **extra: Any) -> None:
         """Dispatch a channel or thread event (its payload, and `extra` fields) to the session
-        of its guild's shard, if a bot is there."""
-        if self.gateway.session_for(channel.guild_id) is not None:
+        of its guild's shard, if a bot is there (and the guild has the bot)."""
+        guild = self.world.guild(channel.guild_id)
+        if self.world.has_bot(guild) and self.gateway.session_for(guild.id) is not None:
             payload = {**channel.payload(), **extra}
             await self.gateway.dispatch(event, payload, channel.guild_id)
 
@@ -424,12 +494,16 @@ class FakeDiscord(ThreadControls):
         message = self.world.add_message(
             channel, author=user, content=content, notified=notified_by(content, None)
         )
+        guild = self.world.guilds.get(channel.guild_id)
         session = self.gateway.session_for(channel.guild_id)
-        if session is not None and session.intents & GUILD_MESSAGES:
+        if (
+            guild is not None
+            and self.world.has_bot(guild)
+            and session is not None
+            and session.intents & GUILD_MESSAGES
+        ):
             payload = message.payload(self.url)
-            payload["member"] = (
-                self.world.guild(channel.guild_id).members[user.id].payload(with_user=False)
-            )
+            payload["member"] = guild.members[user.id].payload(with_user=False)
             await self.gateway.dispatch("MESSAGE_CREATE", payload, channel.guild_id)
         return message
 
@@ -468,21 +542,61 @@ class FakeDiscord(ThreadControls):
         ``options`` are plain values (users, channels and roles as records or ids)
         typed by the synced command. Raises :class:`InvalidInvocation` for
         anything a Discord user could not do (unknown command or option,
-        a value outside the choices or range, a server-only command in a DM).
-        ``forged=True`` sends it anyway, as a tampered client could: option
-        values unchecked, and in any channel.
+        a value outside the choices or range, a command not offered here).
+
+        Discord offers a command where its ``contexts`` hold the channel's (0 a server, 1 the
+        bot's DM, 2 a group DM; without ``contexts``: servers, and the bot's DM unless
+        ``dm_permission`` is false) and one of its ``integration_types`` (0 guild, 1 user;
+        without: [0]) applies there: the guild install in a server that has the bot and in
+        the bot's DM, the user install (:meth:`install_for_user`) anywhere. The interaction's
+        ``authorizing_integration_owners`` names those installs. ``forged=True`` sends it
+        anyway, as a tampered client could: option values unchecked, and in any channel.
         """
         user, channel = self.world.user(user), self.world.channel(channel)
         guild = self.world.guilds.get(channel.guild_id)
         definition, path = find_command(self.world.commands_for(channel.guild_id), command)
         if channel.archived:
             raise InvalidInvocation("Discord offers no command in an archived thread")
-        if guild is None and not forged:
-            check_usable_in_dms(definition)
+        owners = self._command_owners(definition, user, channel, forged=forged)
         data = build_command_data(self.world, guild, definition, path, options, forged=forged)
         return await self._dispatch_interaction(
-            InteractionType.APPLICATION_COMMAND, user, channel, data
+            InteractionType.APPLICATION_COMMAND, user, channel, data, owners=owners
         )
+
+    async def invoke_entry_point(
+        self, *, user: User | Member | int, channel: Channel | int
+    ) -> Interaction | str:
+        """The user picks the app in the App Launcher here (its Entry Point command).
+
+        With the command's ``handler`` 1 (APP_HANDLER) the bot gets an APPLICATION_COMMAND
+        interaction whose data is ``{"id", "name", "type": 4}``, returned here; with 2
+        (DISCORD_LAUNCH_ACTIVITY) Discord launches the Activity itself (or joins the one
+        running in the channel) without telling the bot, and the instance id is returned.
+        (Discord then posts a message of its own in the channel; the fake does not.)
+        InvalidInvocation without Activities (:meth:`enable_activities`) or where the command
+        is not offered (its ``contexts`` and ``integration_types``, as for :meth:`invoke`).
+        """
+        user, channel = self.world.user(user), self.world.channel(channel)
+        command = find_entry_point(self.world.global_commands)
+        if command is None:
+            raise InvalidInvocation("the app has no Entry Point command: Activities are off")
+        owners = self._command_owners(command, user, channel, forged=False)
+        if command.get("handler") == EntryPointHandler.DISCORD_LAUNCH_ACTIVITY:
+            return self.open_activity(channel, [user])
+        data = {"id": str(command["id"]), "name": command["name"], "type": PRIMARY_ENTRY_POINT}
+        return await self._dispatch_interaction(
+            InteractionType.APPLICATION_COMMAND, user, channel, data, owners=owners
+        )
+
+    def _command_owners(
+        self, command: dict[str, Any], user: User, channel: Channel, *, forged: bool
+    ) -> dict[str, str]:
+        """The ``authorizing_integration_owners`` of the command used here (InvalidInvocation
+        where Discord does not offer it, unless ``forged``: then the installs that apply)."""
+        installs = installs_at(self.world, channel, user)
+        if forged:
+            return {str(key): owner for key, owner in installs.items()}
+        return check_usable(command, context_of(channel), installs)
 
     async def click(
         self,
@@ -495,9 +609,12 @@ class FakeDiscord(ThreadControls):
         """Click the button ``custom_id`` on a message the bot sent.
 
         Raises :class:`InvalidInvocation` unless the message (as it is now) has that
-        button, enabled, and ``user`` can see the message, as Discord sends nothing else.
-        ``forged=True``: any custom id, as if clicked on that message (even one ``user``
-        cannot see) by a tampered client.
+        button, enabled, and ``user`` can see the message (in a channel they see: a member
+        with View Channel, a recipient of the DM or group DM), as Discord sends nothing else;
+        whether ``user`` installed the app does not matter. The interaction carries the
+        ``authorizing_integration_owners`` of the interaction that made the message (a
+        message the bot posted itself: its guild install's). ``forged=True``: any custom
+        id, as if clicked on that message (even one ``user`` cannot see) by a tampered client.
         """
         return await self._component_interaction(message, custom_id, user, None, forged)
 
@@ -526,10 +643,18 @@ class FakeDiscord(ThreadControls):
         forged: bool,
     ) -> Interaction:
         message, user = self.world.message(message), self.world.user(user)
-        data = build_component_data(message, custom_id, user, values, forged=forged)
         channel = self.world.channel(message.channel_id)
+        if not (forged or self.world.can_view(user, channel)):
+            raise InvalidInvocation(f"user {user.id} cannot see channel {channel.id}")
+        data = build_component_data(message, custom_id, user, values, forged=forged)
+        origin = self.world.interactions.get(message.interaction_id or 0)
+        if origin is not None:
+            owners = dict(origin.authorizing_integration_owners)
+        else:  # posted by the bot through its channel routes: the guild install's
+            installs = installs_at(self.world, channel, user)
+            owners = {"0": installs[0]} if 0 in installs else {}
         return await self._dispatch_interaction(
-            InteractionType.MESSAGE_COMPONENT, user, channel, data, message
+            InteractionType.MESSAGE_COMPONENT, user, channel, data, message, owners=owners
         )
 
     async def _dispatch_interaction(
@@ -539,6 +664,8 @@ class FakeDiscord(ThreadControls):
         channel: Channel,
         data: dict[str, Any],
         source_message: Message | None = None,
+        *,
+        owners: dict[str, str],
     ) -> Interaction:
         world = self.world
         guild, who = interaction_member_fields(world, channel, user)
@@ -552,6 +679,7 @@ class FakeDiscord(ThreadControls):
             created_at=self.now(),
             notifier=self.notifier,
             source_message=source_message,
+            authorizing_integration_owners=owners,
         )
         world.interactions[interaction.id] = interaction
         world.interactions_by_token[interaction.token] = interaction
@@ -567,15 +695,14 @@ class FakeDiscord(ThreadControls):
             "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "context": 1 if guild is None else 0,
+            "context": int(context_of(channel)),
+            "authorizing_integration_owners": owners,
+            "app_permissions": str(self._app_permissions(channel)),
             **who,
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
             payload["guild_locale"] = guild.preferred_locale
-            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-            bot = guild.members[world.bot.id]
-            payload["app_permissions"] = str(guild.permissions_in(bot, channel))
         if source_message is not None:
             payload["message"] = source_message.payload(self.url)
         await self.gateway.dispatch(
@@ -583,6 +710,75 @@ class FakeDiscord(ThreadControls):
         )
         self.notifier.bump()
         return interaction
+
+    def _app_permissions(self, channel: Channel) -> int:
+        """An interaction's ``app_permissions``: the bot's in the channel where it is a
+        member; else what Discord gives a user-installed app (developers/interactions/
+        receiving-and-responding)."""
+        if channel.type is ChannelType.DM:
+            return BOT_DM_APP_PERMISSIONS
+        guild = self.world.guilds.get(channel.guild_id)
+        if guild is None or not self.world.has_bot(guild):
+            return PRIVATE_APP_PERMISSIONS
+        return guild.permissions_in(guild.members[self.world.bot.id], channel)
+
+    # -- Activities -----------------------------------------------------------------------
+
+    def launch_activity(self, channel: Channel | int, *users: User | Member | int) -> str:
+        """These users start the Activity in a channel they can see (a server channel, a DM
+        or group DM); where one is running already they join it, as on Discord. Returns the
+        instance id (a new instance gets a new id and ``launch_id``)."""
+        channel = self.world.channel(channel)
+        people = [self.world.user(user) for user in users]
+        if not people:
+            raise InvalidInvocation("an Activity is launched by someone")
+        for user in people:
+            if not self.world.can_view(user, channel):
+                raise InvalidInvocation(f"user {user.id} cannot see channel {channel.id}")
+        return self.open_activity(channel, people)
+
+    def open_activity(self, channel: Channel, users: list[User]) -> str:
+        """Discord's side of a launch: the Activity starts in `channel` (or the running one
+        is joined) with `users`, unchecked; the instance id."""
+        running = self.instance_in(channel)
+        if running is None:
+            instance = ActivityInstance(self.world.snowflake(), channel)
+            self.world.activity_instances[instance.id] = instance
+            running = instance.id
+        for user in users:
+            self.join_instance(running, user)
+        return running
+
+    def join_instance(self, instance_id: str, user: User | Member | int) -> None:
+        """A user joins a running Activity instance (KeyError if it is not running)."""
+        instance = self.world.activity_instances[instance_id]
+        user_id = self.world.user(user).id
+        if user_id not in instance.users:
+            instance.users.append(user_id)
+        self.notifier.bump()
+
+    def leave_instance(self, instance_id: str, user: User | Member | int) -> None:
+        """A user leaves an Activity instance; when the last one leaves it ends, and its id
+        is unknown from then on (the next launch there gets a new one)."""
+        instance = self.world.activity_instances[instance_id]
+        user_id = self.world.user(user).id
+        if user_id in instance.users:
+            instance.users.remove(user_id)
+        if not instance.users:
+            del self.world.activity_instances[instance_id]
+        self.notifier.bump()
+
+    def instance_in(self, channel: Channel | int) -> str | None:
+        """The id of the Activity instance running in a channel, if any."""
+        channel_id = channel.id if isinstance(channel, Channel) else channel
+        return next(
+            (i.id for i in self.world.activity_instances.values() if i.channel.id == channel_id),
+            None,
+        )
+
+    def activity_instance(self, instance_id: str) -> ActivityInstance | None:
+        """A running Activity instance (its channel and users), or None."""
+        return self.world.activity_instances.get(instance_id)
 
     # -- reading what the bot did ---------------------------------------------------------
 
@@ -613,6 +809,12 @@ class FakeDiscord(ThreadControls):
         user = self.world.user(user)
         channel = self.world.dm_channels.get(user.id)
         return self.messages(channel) if channel is not None else []
+
+    def followups_of(self, interaction: Interaction) -> int:
+        """How many follow-ups the bot created with the interaction's token (the one that
+        filled a deferred response included): at most 5 when only a user install
+        authorized the interaction."""
+        return interaction.followup_posts
 
     def synced_commands(self, guild: Guild | int | None = None) -> list[dict[str, Any]]:
         """The commands the bot synced globally, or for ``guild``."""

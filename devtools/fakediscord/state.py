@@ -1,4 +1,4 @@
-"""What the fake Discord knows: users, guilds, channels, messages, interactions.
+"""What the fake Discord knows: users, guilds, channels, messages, interactions, Activities.
 
 Records are plain dataclasses that tests read directly. Each knows how to render
 itself as the JSON payload Discord would send (``payload()``), so the REST and
@@ -48,6 +48,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -63,6 +64,8 @@ class ChannelType(IntEnum):
 
     GUILD_TEXT = 0
     DM = 1
+    #: A group DM: its recipients, never the bot.
+    GROUP_DM = 3
     #: A public thread, started from a message of a text channel (its parent).
     PUBLIC_THREAD = 11
 
@@ -173,13 +176,14 @@ class User:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
     def private_payload(self) -> dict[str, Any]:
         """The user object ``GET /users/@me`` gives the user's own OAuth2 token (``identify``)."""
         return {
             **self.payload(),
-            "flags": 0,
             "mfa_enabled": False,
             "locale": self.locale,
             "premium_type": 0,
@@ -242,7 +246,7 @@ class Overwrite:
 
 @dataclass
 class Channel:
-    """A guild text channel, a public thread of one, or a DM channel.
+    """A guild text channel, a public thread of one, a DM channel or a group DM.
 
     A thread started from a message has that message's id; it has its parent's
     permissions (`Guild.permissions_in`), and while ``archived`` it takes no new message
@@ -255,10 +259,12 @@ class Channel:
     guild_id: int | None = None
     position: int = 0
     recipient: User | None = None
+    #: A group DM's people (the bot is never one of them); its owner is ``owner_id``.
+    recipients: list[User] = field(default_factory=list)
     #: Permission overwrites (guild channels), applied as Discord does (see
     #: `Guild.permissions_in`).
     overwrites: list[Overwrite] = field(default_factory=list)
-    #: A thread's text channel, who started it, and its state.
+    #: A thread's text channel, who started it (a group DM's owner), and its state.
     parent_id: int | None = None
     owner_id: int | None = None
     archived: bool = False
@@ -270,6 +276,11 @@ class Channel:
     @property
     def is_thread(self) -> bool:
         return self.type is ChannelType.PUBLIC_THREAD
+
+    @property
+    def is_private(self) -> bool:
+        """A DM or a group DM (no guild)."""
+        return self.type in (ChannelType.DM, ChannelType.GROUP_DM)
 
     def payload(self) -> dict[str, Any]:
         """The channel object as Discord sends it."""
@@ -293,6 +304,17 @@ class Channel:
                     "auto_archive_duration": self.auto_archive_duration,
                     "locked": self.locked,
                 },
+            }
+        if self.type is ChannelType.GROUP_DM:
+            return {
+                "id": str(self.id),
+                "type": int(self.type),
+                "name": self.name or None,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "recipients": [user.payload() for user in self.recipients],
+                "flags": 0,
             }
         if self.type is ChannelType.DM:
             assert self.recipient is not None
@@ -607,7 +629,8 @@ class Interaction:
     message for component updates), ``followups`` the follow-up messages, and
     ``attempts`` every initial-response request, accepted or refused. A LAUNCH_ACTIVITY
     response (type 12) creates no message: ``activity_instance_id`` names the Activity
-    instance it launched.
+    instance it launched or joined. ``authorizing_integration_owners`` is what the
+    interaction carried (install type -> owner id, as strings).
     """
 
     id: int
@@ -626,8 +649,17 @@ class Interaction:
     attempts: list[ResponseAttempt] = field(default_factory=list)
     #: Set by ``FakeDiscord.expire_token``: Discord answers 401, code 50027, from now on.
     token_expired: bool = False
-    #: The Activity instance a LAUNCH_ACTIVITY response launched (None: none).
+    #: The Activity instance a LAUNCH_ACTIVITY response launched or joined (None: none).
     activity_instance_id: str | None = None
+    authorizing_integration_owners: dict[str, str] = field(default_factory=dict)
+    #: Follow-ups the token created (POST /webhooks/{app}/{token} accepted), the one that
+    #: filled a deferred response included.
+    followup_posts: int = 0
+
+    @property
+    def user_installed_only(self) -> bool:
+        """Whether only the user's install authorized it (at most 5 follow-ups, then)."""
+        return set(self.authorizing_integration_owners) == {"1"}
 
     @property
     def responded(self) -> bool:
@@ -677,6 +709,49 @@ class Interaction:
         return self.followups
 
 
+@dataclass
+class ActivityInstance:
+    """A running Activity in a channel, and who is in it (user ids, in the order they came).
+
+    Its id and location follow the example of Discord's Get Application Activity Instance
+    (developers/resources/application): ``i-<launch id>-gc-<guild id>-<channel id>`` in a
+    server; ``pc-<channel id>`` for a DM or group DM is the fake's own guess (unverified).
+    """
+
+    launch_id: int
+    channel: Channel
+    users: list[int] = field(default_factory=list)
+
+    @property
+    def location_id(self) -> str:
+        """Where it runs: ``gc-<guild id>-<channel id>`` or ``pc-<channel id>``."""
+        if self.channel.is_private:
+            return f"pc-{self.channel.id}"
+        return f"gc-{self.channel.guild_id}-{self.channel.id}"
+
+    @property
+    def id(self) -> str:
+        """The instance id, shared by everyone in it."""
+        return f"i-{self.launch_id}-{self.location_id}"
+
+    def payload(self, application_id: int) -> dict[str, Any]:
+        """The activity instance object (``GET /applications/{id}/activity-instances/{id}``)."""
+        location: dict[str, Any] = {
+            "id": self.location_id,
+            "kind": "pc" if self.channel.is_private else "gc",
+            "channel_id": str(self.channel.id),
+        }
+        if not self.channel.is_private:
+            location["guild_id"] = str(self.channel.guild_id)
+        return {
+            "application_id": str(application_id),
+            "instance_id": self.id,
+            "launch_id": str(self.launch_id),
+            "location": location,
+            "users": [str(user_id) for user_id in self.users],
+        }
+
+
 class ViolationKind(StrEnum):
     """Ways the bot can break Discord's rules; each fails the test unless expected."""
 
@@ -723,6 +798,10 @@ class World:
         self.interactions_by_token: dict[str, Interaction] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: Users who installed the app to their account (user install).
+        self.user_installs: set[int] = set()
+        #: The running Activity instances by id (an ended one is gone).
+        self.activity_instances: dict[str, ActivityInstance] = {}
 
     def user(self, ref: User | Member | int) -> User:
         """The user for a User/Member record or a user id."""
@@ -741,6 +820,25 @@ class World:
     def message(self, ref: Message | int) -> Message:
         """The message for a record or an id."""
         return self.messages[ref.id if isinstance(ref, Message) else ref]
+
+    def bot_guilds(self) -> list[Guild]:
+        """The guilds the bot is in (those its gateway announces)."""
+        return [guild for guild in self.guilds.values() if self.has_bot(guild)]
+
+    def has_bot(self, guild: Guild) -> bool:
+        """Whether the bot is a member of the guild (the guild installed it)."""
+        return self.bot.id in guild.members
+
+    def can_view(self, user: User, channel: Channel) -> bool:
+        """Whether a user sees a channel: a DM's or group DM's recipient, or a member of the
+        guild with View Channel there."""
+        if channel.type is ChannelType.DM:
+            return channel.recipient is not None and channel.recipient.id == user.id
+        if channel.type is ChannelType.GROUP_DM:
+            return any(recipient.id == user.id for recipient in channel.recipients)
+        guild = self.guild(channel.guild_id)
+        member = guild.members.get(user.id)
+        return member is not None and bool(guild.permissions_in(member, channel) & VIEW_CHANNEL)
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user``, created on first use."""
