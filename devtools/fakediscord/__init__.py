@@ -50,7 +50,46 @@ never offered, on any message (another user's ephemeral one included). A message
 as an interaction's response or follow-up carries ``interaction_metadata`` (who
 interacted), as on Discord. A LAUNCH_ACTIVITY response (type 12, to a command or a
 click) creates no message; the interaction records it (``response_type`` 12, and the
-``activity_instance_id`` it launched).
+``activity_instance_id`` it launched or joined).
+
+Anywhere on Discord (developers/interactions/receiving-and-responding, resources/application;
+../shared/DISCORD-PLATFORM-NOTES.md sections 1-3; what those leave open is marked unverified
+where the fake decides it):
+
+- ``add_guild(..., bot_member=False)``: a server that never installed the bot: no
+  GUILD_CREATE, the bot is not among its members, and its bot-token routes (messages,
+  threads, the channel, its members, its guild commands) answer 403 Missing Access (50001).
+  ``add_group_dm(*users, name=None)``: a group DM (``ChannelType.GROUP_DM``, 3), the bot
+  never in it (its bot-token routes: 403, 50001); ``messages(channel, seen_by=...)`` as
+  anywhere.
+- ``install_for_user(user)``: the app installed to the user's account. :meth:`invoke` offers
+  a command where its ``contexts`` (0 server, 1 the bot's DM, 2 group DM; absent: from
+  ``dm_permission``) hold the channel's and one of its ``integration_types`` (0 guild, 1
+  user; absent: [0]) applies: the guild install in a server with the bot and in the bot's
+  DM, the user install wherever that user installed it. The interaction's
+  ``authorizing_integration_owners`` names the installs that authorized it (``"0"``: the
+  guild's id, "0" in the bot's DM; ``"1"``: the user's id); a click carries those of the
+  interaction that made the message, and anyone who sees the channel may click (a member
+  with View Channel, a recipient), installed or not. ``context`` says where; in a server
+  ``member``, elsewhere ``user``; ``app_permissions`` are the bot's where it is a member,
+  else Attach Files, Embed Links and Mention Everyone (plus Use External Emojis in its DM).
+- An interaction authorized by the user install alone gets 5 follow-ups; the 6th answers
+  400, code 40094 (``fake.followups_of(interaction)`` counts them).
+- ``enable_activities()``: the global Entry Point command "launch" (type 4, handler 2)
+  appears, as when Activities are enabled in the developer portal. A bulk PUT of the
+  global commands must carry a type-4 command (else 400, code 50240, as library threads
+  report; undocumented), one at most. ``invoke_entry_point(user=..., channel=...)``: with
+  handler 1 the bot gets an APPLICATION_COMMAND whose data is ``{"id", "name", "type": 4}``
+  (the :class:`Interaction` is returned); with handler 2 Discord launches the Activity
+  alone and the instance id is returned.
+- Activity instances (:class:`ActivityInstance`): ``launch_activity(channel, *users)``
+  starts one (or joins the one running there; LAUNCH_ACTIVITY does the same for the
+  interaction's user), ``join_instance``, ``leave_instance`` (the last one out ends it:
+  its id is unknown from then on), ``instance_in(channel)``, ``activity_instance(id)``.
+  ``GET /applications/{id}/activity-instances/{instance_id}`` with the bot token answers
+  it (location kind "gc" with ``guild_id`` in a server, "pc" in a DM or group DM), or 404
+  (code 10002: Discord documents none) once it ended. The callback answers 200 with the
+  InteractionCallbackResponse under ``?with_response=true``, else 204.
 
 Discord's ordinary answers are given without being violations: DMs to a user whose
 DMs are closed get 403, code 50007; an ephemeral message is unknown to the channel
@@ -96,14 +135,16 @@ not announced over the gateway. Messages the bot sends are recorded, not
 dispatched back to it as MESSAGE_CREATE events.
 """
 
-from .commands import InvalidInvocation
+from .commands import Context, EntryPointHandler, Install, InvalidInvocation
 from .oauth import OAuth2
 from .plugin import SchemaCheckSkipped
 from .schema import DEFAULT_OPENAPI_PATH, RequestValidator
 from .server import FakeDiscord, RequestRecord
 from .state import (
     EPHEMERAL,
+    ActivityInstance,
     Channel,
+    ChannelType,
     Guild,
     Interaction,
     Member,
@@ -117,9 +158,14 @@ from .state import (
 __all__ = [
     "DEFAULT_OPENAPI_PATH",
     "EPHEMERAL",
+    "ActivityInstance",
     "Channel",
+    "ChannelType",
+    "Context",
+    "EntryPointHandler",
     "FakeDiscord",
     "Guild",
+    "Install",
     "Interaction",
     "InvalidInvocation",
     "Member",

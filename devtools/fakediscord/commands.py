@@ -68,8 +68,6 @@ class Install(IntEnum):
     USER = 1
 
 
-#: The interaction context of a DM with the bot.
-BOT_DM = Context.BOT_DM
 _PLACES = {
     Context.GUILD: "in a server",
     Context.BOT_DM: "in a DM with the bot",

@@ -26,6 +26,7 @@ from aiohttp import hdrs, web
 from .commands import (
     PRIMARY_ENTRY_POINT,
     EntryPointHandler,
+    Install,
     InvalidInvocation,
     build_command_data,
     build_component_data,
@@ -652,7 +653,7 @@ class FakeDiscord(ThreadControls):
             owners = dict(origin.authorizing_integration_owners)
         else:  # posted by the bot through its channel routes: the guild install's
             installs = installs_at(self.world, channel, user)
-            owners = {"0": installs[0]} if 0 in installs else {}
+            owners = {"0": installs[Install.GUILD]} if Install.GUILD in installs else {}
         return await self._dispatch_interaction(
             InteractionType.MESSAGE_COMPONENT, user, channel, data, message, owners=owners
         )
