@@ -507,7 +507,7 @@ async def test_activity_instances_are_read_with_the_bot_token_until_everyone_lef
         assert response.status == 401
 
 
-def test_the_fake_s_own_payloads_fit_the_openapi_description(fake_discord: FakeDiscord) -> None:
+def test_a_group_dm_payload_fits_the_openapi_description(fake_discord: FakeDiscord) -> None:
     if not fake_discord.validator.available:
         pytest.skip(fake_discord.validator.skip_reason)
     group = fake_discord.add_group_dm(fake_discord.add_user("ann"), fake_discord.add_user("bob"))

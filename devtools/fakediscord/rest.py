@@ -676,14 +676,13 @@ class RestApi(ThreadRoutes):
 def _check_entry_points(
     bodies: list[dict[str, Any]], previous: list[dict[str, Any]], guild_id: int | None
 ) -> None:
-    """Discord's rules for Entry Point commands in a bulk overwrite (see `put_commands`)."""
+    """Discord's rules for Entry Point commands in a bulk overwrite (see `put_commands`):
+    global only, one per app (documented; the code of the refusal is not: 50035 here)."""
     entry_points = [body for body in bodies if body.get("type") == PRIMARY_ENTRY_POINT]
     if entry_points and guild_id is not None:
         raise DiscordError(400, 50035, "Invalid Form Body: an Entry Point command is global only")
     if len(entry_points) > 1:
         raise DiscordError(400, 50035, "Invalid Form Body: an app has one Entry Point command")
-    if any(body.get("handler") is None for body in entry_points):
-        raise DiscordError(400, 50035, "Invalid Form Body: an Entry Point command needs a handler")
     if find_entry_point(previous) is not None and not entry_points:
         raise DiscordError(400, 50240, ENTRY_POINT_REMOVED)
 

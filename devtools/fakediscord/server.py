@@ -569,8 +569,9 @@ class FakeDiscord(ThreadControls):
     ) -> Interaction | str:
         """The user picks the app in the App Launcher here (its Entry Point command).
 
-        With the command's ``handler`` 1 (APP_HANDLER) the bot gets an APPLICATION_COMMAND
-        interaction whose data is ``{"id", "name", "type": 4}``, returned here; with 2
+        With the command's ``handler`` 1 (APP_HANDLER; the fake's reading of a command
+        without one, unverified) the bot gets an APPLICATION_COMMAND interaction whose data
+        is ``{"id", "name", "type": 4}``, returned here; with 2
         (DISCORD_LAUNCH_ACTIVITY) Discord launches the Activity itself (or joins the one
         running in the channel) without telling the bot, and the instance id is returned.
         (Discord then posts a message of its own in the channel; the fake does not.)
