@@ -10,7 +10,7 @@ import pytest
 from bot.i18n.catalogs import t
 from devtools.fakediscord import InvalidInvocation
 from devtools.livetable import free_port
-from tests.bot.helpers import Scene, bot_state, content
+from tests.bot.helpers import Scene, bot_state, button_id, content
 
 pytestmark = pytest.mark.e2e
 
@@ -153,3 +153,27 @@ async def test_what_needs_the_bot_is_refused_in_one_line_where_it_is_absent(fake
     assert settings.threads is False and settings.turn_pings is True  # nothing changed
     assert not fake_discord.requests_to("POST /channels/{channel_id}/messages")
     assert not bot.service.tables
+
+
+async def test_in_a_group_dm_the_host_names_players_with_user_options(fake_discord, make_bot):
+    """`/apophis start first:` and `/apophis kick player:` take a person, not a server's
+    member: a group DM has none."""
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    ann, bob = scene["ann"].user, scene["bob"].user
+    fake_discord.install_for_user(ann)
+    group = fake_discord.add_group_dm(ann, bob)
+    async with fake_discord.connected(bot):
+        lobby = await (
+            await fake_discord.invoke("apophis new", user=ann, channel=group)
+        ).wait_response()
+        await (
+            await fake_discord.click(lobby.message, button_id(lobby.message, "join"), user=bob)
+        ).wait_response()
+        start = await fake_discord.invoke("apophis start", user=ann, channel=group, first=bob)
+        assert "game has started" in content(await start.wait_response())
+        game = scene.live(group).game
+        assert game.players[game.active] == bob.id
+        kick = await fake_discord.invoke("apophis kick", user=ann, channel=group, player=bob)
+        assert "removed" in content(await kick.wait_response())
+        assert scene.live(group).game.players == [ann.id]

@@ -137,7 +137,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="Start the game (host only).")
     @app_commands.describe(first="Who plays first (random if left out)")
     async def start(
-        self, interaction: discord.Interaction, first: discord.Member | None = None
+        self, interaction: discord.Interaction, first: discord.User | None = None
     ) -> None:
         await self.lobby_command(interaction, "start", first.id if first else None)
 
@@ -268,7 +268,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     @app_commands.command(description="Remove a player from this game (host or moderator).")
     @app_commands.describe(player="The player to remove; their cards go to the discard pile")
-    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         outcome = await self.service.run(caller_of(interaction), Kick(player.id))
         table, result = outcome.table, outcome.result
         log.info("player %s removed from game %s by %s", player.id, table.id, interaction.user.id)
