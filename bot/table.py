@@ -114,6 +114,10 @@ class Table:
     #: The channel whose lobby message the game's thread (`channel_id`) was opened from,
     #: when it plays in a thread of its own (bot.discord.threads); else None.
     parent_id: int | None = None
+    #: How the bot reaches its players (bot.game.access: "channel", or "interactions" alone
+    #: where no channel route works: a user-installed app in a server without the bot, a
+    #: DM or a group DM).
+    reach: str = "channel"
     #: Unix time the clock runs out, while it runs.
     deadline: float | None = None
     #: Seconds that were left when the clock stopped (game over).
@@ -190,6 +194,7 @@ class Table:
             version=record.version,
             messages=Messages(board_id=record.board_message_id),
             parent_id=record.parent_channel_id,
+            reach=record.reach,
             deadline=record.clock_deadline,
             remaining=record.clock_remaining,
             names=dict(record.names),

@@ -75,6 +75,17 @@ class Gone(ChannelUnusable):
     """The channel was deleted: nothing is sent there any more."""
 
 
+class Unreachable(Refused):
+    """A game reached through interactions alone (bot.game.access INTERACTIONS: no channel
+    route works where the bot is not a member) has no token usable for this: what was to
+    be posted waits for the next interaction there; what would only edit or delete a
+    message whose token is gone is given up (`given_up`)."""
+
+    def __init__(self, table: Table, given_up: bool = False) -> None:
+        super().__init__(table)
+        self.given_up = given_up
+
+
 class NoFiles(ChannelUnusable):
     """The channel refused a picture (no Attach Files): what carried it is sent again in
     words."""

@@ -3,9 +3,11 @@
 The board is edited through the token of the interaction that posted it or last updated
 it, else through the channel route; when its token has expired (and a newer one of the
 game can post), or when more than `REPOST_AFTER` messages were posted below it, it is
-posted again below, the old one becoming a one-line stub. The board picture goes as a
-multipart upload, none when it did not change: a picture this outbox already uploaded to
-the board message is kept by its attachment's id.
+posted again below, the old one becoming a one-line stub. A game reached through
+interactions alone has no channel route: its board waits for the next interaction, whose
+token posts it below (every click on the board itself updates it in its answer). The
+board picture goes as a multipart upload, none when it did not change: a picture this
+outbox already uploaded to the board message is kept by its attachment's id.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord.access import ChannelUnusable, Closed
+from bot.discord.access import ChannelUnusable, Closed, Unreachable
 from bot.discord.tokens import Owned, Token, Tokens
+from bot.game.access import INTERACTIONS
 from bot.views import attachments, components
 
 if TYPE_CHECKING:
@@ -157,6 +160,8 @@ class Boards:
                 except discord.HTTPException:
                     pass
             if self.channel.fresh_token(table) is None:  # nothing to post it again with
+                if table.reach == INTERACTIONS:  # the next interaction posts it below
+                    raise Unreachable(table)
                 try:
                     upload = self._attach(table, payload, pictured)
                     sent = await self.channel.request(

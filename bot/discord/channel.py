@@ -6,7 +6,8 @@ the game (or of the board's), a message's edit and deletion through the token th
 it. The channel routes, which spend the budget, are the fallback when no token is usable.
 A channel that refuses the bot (bot.discord.access) gets no request through them: `Refused`
 is raised instead (`Closed` for a game's thread a moderator locked), `Gone` once the
-channel was deleted (its game then ends).
+channel was deleted (its game then ends). A game reached through interactions alone never
+uses them (`Unreachable`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from bot.discord.access import (
     Gone,
     NoFiles,
     Refused,
+    Unreachable,
     blocks,
 )
 from bot.discord.tokens import Owned, Token, Tokens
+from bot.game.access import INTERACTIONS
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -69,7 +72,7 @@ class GameChannel:
     def fresh_token(self, table: Table) -> Token | None:
         """The newest usable token of the game (for follow-ups), if any."""
         for token in (self.fresh.get(table.id), self.board_token(table)):
-            if self.tokens.usable(token):
+            if self.tokens.can_post(token):
                 return token
         return None
 
@@ -90,6 +93,8 @@ class GameChannel:
         that was archived (not locked) opens it again, as a new message there would."""
         if self.access.gone(table.channel_id):
             raise Gone(table)
+        if table.reach == INTERACTIONS:  # no channel route works there: never tried
+            raise Unreachable(table, given_up=message_id is not None)
         if method != "DELETE" and self.access.closed(table):
             raise Closed(table)
         missing = self.access.refused(table)

@@ -27,7 +27,16 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.config import GLOBAL_RATE
-from bot.discord.access import Access, Gone, NoFiles, Refused, in_thread, lacking, named
+from bot.discord.access import (
+    Access,
+    Gone,
+    NoFiles,
+    Refused,
+    Unreachable,
+    in_thread,
+    lacking,
+    named,
+)
 from bot.discord.board import Boards
 from bot.discord.channel import GameChannel
 from bot.discord.dms import HandDMs
@@ -39,6 +48,7 @@ from bot.discord.posts import Posts
 from bot.discord.threads import Threads
 from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
 from bot.game import changes
+from bot.game.access import INTERACTIONS
 from bot.i18n.catalogs import language_of, t
 from bot.table import is_crewmate
 from bot.views.message import Message
@@ -168,7 +178,10 @@ class Outbox:
         self.board_changed(table)
 
     def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
-        """`player`'s DM should show their latest hand and what changed."""
+        """`player`'s DM should show their latest hand and what changed (none where the
+        game is reached through interactions alone: the hand is in the player's panel)."""
+        if table.reach == INTERACTIONS:
+            return
         if self.dms.changed(table, player, changes):
             self._submit(("dm", table.id, player), lambda: self.dms.send(table, player))
 
@@ -179,7 +192,10 @@ class Outbox:
 
     def turn_passed(self, table: Table, player: int | None) -> None:
         """It is `player`'s turn: pinged if they are away (None: nobody's; the standing
-        ping comes down)."""
+        ping comes down). No ping where the game is reached through interactions alone:
+        the board says whose turn it is."""
+        if table.reach == INTERACTIONS:
+            return
         self.pings.due(table, player)
         self._hold(table, ("ping", table.id), lambda: self.pings.ping(table))
 
@@ -312,6 +328,9 @@ class Outbox:
                 return
             try:
                 await job()
+            except Unreachable as unreachable:
+                if not unreachable.given_up:
+                    self.parking.park(unreachable.table, key, job)
             except Refused as refused:
                 self.parking.park(refused.table, key, job)
             except (Gone, NoFiles):
@@ -330,7 +349,11 @@ class Outbox:
 
     def _check_access(self, table: Table, interaction: discord.Interaction, token: Token) -> None:
         """What an interaction says the bot may do in its channel: a refusal is noted and
-        whoever interacted told once, privately; what waited goes with its token."""
+        whoever interacted told once, privately; what waited goes with its token (where the
+        game is reached through interactions alone, tokens carry everything: no refusal)."""
+        if table.reach == INTERACTIONS:
+            self.parking.unpark(table.channel_id)
+            return
         self._learn_files(table, interaction.app_permissions.attach_files)
         missing = lacking(interaction.app_permissions, thread=in_thread(interaction.channel))
         if missing:
@@ -365,5 +388,6 @@ class Outbox:
         asyncio.get_running_loop().call_later(FORGET_AFTER, self._forget, table.id)
 
     def _forget(self, game_id: int) -> None:
-        for part in (self.boards, self.channel, self.panels, self.posts, self.pings, self.threads):
+        parts = (self.boards, self.channel, self.panels, self.posts, self.pings, self.threads)
+        for part in (*parts, self.parking):
             part.forget(game_id)

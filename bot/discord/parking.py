@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord.access import Access, named
+from bot.game.access import INTERACTIONS
 from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.message import Message
@@ -52,8 +53,8 @@ class Parking:
             return
         self._parked.setdefault(table.id, (table, {}))[1].setdefault(key, job)
         game = table.game
-        if table.status != "active" or game is None:
-            return
+        if table.status != "active" or game is None or table.reach == INTERACTIONS:
+            return  # (reached through interactions alone: nothing is refused, it waits)
         for player in game.players:
             if is_crewmate(player):
                 continue
@@ -69,6 +70,10 @@ class Parking:
         for game_id in waiting:
             for key, job in self._parked.pop(game_id)[1].items():
                 self.submit(key, job)
+
+    def forget(self, game_id: int) -> None:
+        """The game is over and forgotten: what still waited for it goes too."""
+        self._parked.pop(game_id, None)
 
     def drop(self, channel_id: int) -> None:
         """The channel was deleted: what waited for it is dropped."""

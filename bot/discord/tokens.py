@@ -43,6 +43,9 @@ JSON = {"Content-Type": "application/json"}
 #: Interaction callback types: a new message, and an update of the clicked one.
 NEW_MESSAGE, UPDATE_MESSAGE = 4, 7
 EPHEMERAL = 1 << 6
+#: Discord's error for a follow-up over the cap of an interaction (a user-installed app
+#: gets 5 an interaction): the token still edits what it posted.
+MAX_FOLLOW_UPS = 40094
 
 
 @dataclass(eq=False, slots=True)
@@ -52,9 +55,11 @@ class Token:
     value: str
     until: float
     dead: bool = False
+    #: Discord refused it another follow-up (a user-installed app's few, MAX_FOLLOW_UPS).
+    capped: bool = False
 
     def __repr__(self) -> str:  # never show the token itself
-        return f"Token(until={self.until:.0f}, dead={self.dead})"
+        return f"Token(until={self.until:.0f}, dead={self.dead}, capped={self.capped})"
 
 
 @dataclass(slots=True)
@@ -83,6 +88,10 @@ class Tokens:
 
     def usable(self, token: Token | None) -> bool:
         return token is not None and not token.dead and self.clock() < token.until
+
+    def can_post(self, token: Token | None) -> bool:
+        """Whether `token` may still post a follow-up (usable, and under Discord's cap)."""
+        return self.usable(token) and not token.capped  # type: ignore[union-attr]
 
     async def respond(
         self, interaction: discord.Interaction, payload: dict, *, update: bool = False
@@ -189,6 +198,8 @@ class Tokens:
     def _failed(token: Token, method: str, exc: discord.HTTPException) -> None:
         if exc.status in (401, 404):  # token expired or message dismissed: never again
             token.dead = True
+        elif exc.code == MAX_FOLLOW_UPS:  # it may still edit what it posted
+            token.capped = True
         log.debug("%s through an interaction token failed: %s", method, exc.status)
 
 

@@ -258,6 +258,7 @@ class Commands:
             difficulty=difficulty,
             length_seconds=length,
             host_name=caller.name,
+            reach=caller.reach,
         )
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
-from bot.store.records import GameNotFound
+from bot.store.records import OPEN_STATUSES, GameNotFound
+from bot.table import Table
 
 if TYPE_CHECKING:
     from bot.store.records import GameRecord, Leaderboard, LoggedAction, Profile, Stats
@@ -29,6 +30,19 @@ class Ledger:
         except GameNotFound:
             raise UserError("replay.error.unknown", id=number) from None
         return record, await self._store.game_log(number)
+
+    async def ended_table(self, number: int) -> Table | None:
+        """Game `number` as its final board draws it (its table and logged events), if it
+        has ended; None for a game still open or unknown."""
+        try:
+            record, log = await self.game(number)
+        except UserError:
+            return None
+        if record.status in OPEN_STATUSES:
+            return None
+        table = Table.from_record(record)
+        table.history = [event for action in log for event in action.events]
+        return table
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         return await self._store.profile(guild_id, user_id)

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from bot.errors import UserError
 from bot.game import changes
-from bot.game.access import Gatekeeper
+from bot.game.access import CHANNEL, Gatekeeper
 from bot.game.actions import held
 from bot.game.audience import Audience
 from bot.game.clocks import Clocks
@@ -80,8 +80,10 @@ class Lobbies:
         difficulty: str,
         length_seconds: int,
         host_name: str | None = None,
+        reach: str = CHANNEL,
     ) -> Table:
-        """A new lobby in the channel, the host in the first seat (with their display name)."""
+        """A new lobby in the channel, the host in the first seat (with their display name),
+        its players reached as `reach` says (bot.game.access)."""
         self._check_free(channel_id)
         try:
             record = await self.store.create_lobby(
@@ -93,6 +95,7 @@ class Lobbies:
                 length_seconds,
                 now=self.now(),
                 host_name=host_name,
+                reach=reach,
             )
         except ChannelBusy:
             raise UserError("error.channel_busy") from None

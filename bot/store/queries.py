@@ -66,7 +66,7 @@ _IS_OPEN = f"status IN {OPEN_STATUSES}"
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, rules, difficulty, length_seconds, status, seed, "
     "start_player, state, version, board_message_id, clock_deadline, clock_remaining, "
-    "created_at, updated_at, started_at, ended_at, outcome, parent_channel_id"
+    "created_at, updated_at, started_at, ended_at, outcome, parent_channel_id, reach"
 )
 
 
@@ -205,15 +205,26 @@ def _new_lobby(
     difficulty: str,
     length_seconds: int,
     now: float,
+    reach: str,
 ) -> Transaction[int]:
     """A lobby's row, without its seats; its id. ChannelBusy if the channel has one open."""
     query = (
         "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
-        "length_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+        "length_seconds, created_at, updated_at, reach) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "RETURNING id"
     )
     try:
         (game_id,) = yield one(
-            query, guild_id, channel_id, host_id, rules, difficulty, length_seconds, now, now
+            query,
+            guild_id,
+            channel_id,
+            host_id,
+            rules,
+            difficulty,
+            length_seconds,
+            now,
+            now,
+            reach,
         )
     except Duplicate as exc:
         if "channel_id" in str(exc):
@@ -236,9 +247,10 @@ def create_lobby(
     length_seconds: int,
     now: float,
     host_name: str | None = None,
+    reach: str = "channel",
 ) -> Transaction[GameRecord]:
     game_id = yield from _new_lobby(
-        guild_id, channel_id, host_id, rules, difficulty, length_seconds, now
+        guild_id, channel_id, host_id, rules, difficulty, length_seconds, now, reach
     )
     yield from _seat(game_id, 0, host_id, now, host_name)
     return (yield from load_game(game_id))
@@ -247,8 +259,8 @@ def create_lobby(
 def play_again(
     game_id: int, channel_id: int, host_id: int, now: float, host_name: str | None = None
 ) -> Transaction[GameRecord]:
-    """A lobby like an ended game (rules, difficulty, countdown), where its lobby was (the
-    channel, also for a game played in a thread of it), pressed in the game's channel or
+    """A lobby like an ended game (rules, difficulty, countdown, reach), where its lobby was
+    (the channel, also for a game played in a thread of it), pressed in the game's channel or
     thread, or in the channel its thread was opened from (its live table shows it): its
     host, who played it, in their seat, its crewmates in theirs, every other person who
     played it invited back to theirs. Only the latest game opened from that channel is
@@ -279,6 +291,7 @@ def play_again(
         ended.difficulty,
         ended.length_seconds,
         now,
+        ended.reach,
     )
     for seat, player in enumerate(ended.starting_players):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)

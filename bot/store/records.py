@@ -14,6 +14,8 @@ from engine import DIFFICULTY_MINUTES
 
 RULES = ("basic", "advanced")
 DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
+#: How the bot reaches a game's players (bot.game.access CHANNEL, INTERACTIONS).
+REACHES = ("channel", "interactions")
 #: The countdowns a lobby's host may choose, in minutes: the hardest difficulty's to the
 #: easiest's (`/apophis new` takes others, as a custom countdown).
 LOBBY_MINUTES = range(min(DIFFICULTY_MINUTES.values()), max(DIFFICULTY_MINUTES.values()) + 1)
@@ -139,6 +141,8 @@ class GameRecord:
     #: The channel whose lobby message the game's thread was opened from, when it plays in
     #: a thread of its own (`channel_id`); else None.
     parent_channel_id: int | None
+    #: How the bot reaches its players: "channel", or "interactions" alone (0013_reach).
+    reach: str
     #: Players seated now, in seat order.
     players: tuple[int, ...]
     #: Everyone who took a seat, in seat order: the players `Game.new` was given.

@@ -47,6 +47,7 @@ from bot.store.records import (
     ALL_SHARDS,
     DIFFICULTIES,
     OUTCOMES,
+    REACHES,
     RULES,
     GameRecord,
     GuildSettings,
@@ -99,10 +100,13 @@ class Store:
         *,
         now: float | None = None,
         host_name: str | None = None,
+        reach: str = "channel",
     ) -> GameRecord:
-        """Open a lobby in a channel with the host in seat 0; ChannelBusy if one is open."""
+        """Open a lobby in a channel with the host in seat 0 (`reach`: how the bot reaches
+        its players there, 0013_reach); ChannelBusy if one is open."""
         check_choice("rules", rules, RULES)
         check_choice("difficulty", difficulty, DIFFICULTIES)
+        check_choice("reach", reach, REACHES)
         return await self._db.write(
             queries.create_lobby,
             guild_id,
@@ -113,6 +117,7 @@ class Store:
             length_seconds,
             _now(now),
             host_name,
+            reach,
         )
 
     async def play_again(

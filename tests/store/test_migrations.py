@@ -104,6 +104,11 @@ SEED = {
     12: """
         UPDATE players SET autopiloted = 1 WHERE game_id = 1 AND user_id = 9;
     """,
+    13: """
+        INSERT INTO games (id, guild_id, channel_id, host_id, rules, difficulty, length_seconds,
+                           created_at, updated_at, reach)
+            VALUES (9, 0, 900, 7, 'basic', 'easy', 600, 1.0, 1.0, 'interactions');
+    """,
 }
 
 
@@ -178,8 +183,15 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
     conn.close()
     store = await Store.open(path)
     try:
-        lobby, active = await store.load_active_games()
+        lobby, active, elsewhere = await store.load_active_games()
         assert (lobby.id, lobby.status, lobby.players) == (1, "lobby", (7,))
+        # A lobby where the bot is reached through interactions alone; the others by channel.
+        assert (elsewhere.id, elsewhere.reach, lobby.reach, active.reach) == (
+            9,
+            "interactions",
+            "channel",
+            "channel",
+        )
         assert (active.id, active.players, active.version, active.state) == (
             2,
             (8, 9),

@@ -134,9 +134,10 @@ async def test_the_store_reads_data_written_under_every_schema(postgres_url: str
         await conn.close()
     store = await Store.open(postgres_url)
     try:
-        lobby, active = await store.load_active_games()
+        lobby, active, elsewhere = await store.load_active_games()
         assert (lobby.id, lobby.status, lobby.players) == (1, "lobby", (7,))
         assert (active.id, active.players, active.version) == (2, (8, 9), 1)
+        assert (elsewhere.reach, lobby.reach) == ("interactions", "channel")
         assert await store.get_meta("last_alive") == 3.0
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
