@@ -177,3 +177,28 @@ async def test_in_a_group_dm_the_host_names_players_with_user_options(fake_disco
         kick = await fake_discord.invoke("apophis kick", user=ann, channel=group, player=bob)
         assert "removed" in content(await kick.wait_response())
         assert scene.live(group).game.players == [ann.id]
+
+
+async def test_a_start_where_the_bot_is_absent_opens_no_thread(fake_discord, make_bot):
+    """A server that turned threads on while it had the bot: a game started there through
+    a user install plays where it was opened, with nothing attempted and no word of it."""
+    bot = make_bot()
+    elsewhere = fake_discord.add_guild("Bot gone", bot_member=False)
+    hall = fake_discord.add_text_channel(elsewhere, "hall")
+    ann, bob = (fake_discord.add_member(elsewhere, name).user for name in ("ann", "bob"))
+    fake_discord.install_for_user(ann)
+    async with fake_discord.connected(bot):
+        await bot.service.audience.update(elsewhere.id, threads=True)
+        lobby = await (
+            await fake_discord.invoke("apophis new", user=ann, channel=hall)
+        ).wait_response()
+        await (
+            await fake_discord.click(lobby.message, button_id(lobby.message, "join"), user=bob)
+        ).wait_response()
+        start = await (
+            await fake_discord.invoke("apophis start", user=ann, channel=hall)
+        ).wait_response()
+        assert content(start).splitlines()[0] == t("en", "reply.started")
+        assert "thread" not in content(start)
+        assert bot.service.by_channel[hall.id].parent_id is None
+    assert not fake_discord.requests_to("POST /channels/{channel_id}/messages/{message_id}/threads")

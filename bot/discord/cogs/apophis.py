@@ -16,6 +16,7 @@ from bot.discord.answers import (
     needs_the_bot,
     requires,
     speaks,
+    with_the_bot,
 )
 from bot.discord.cogs.lobbies import Lobbies
 from bot.discord.cogs.records import Records
@@ -174,8 +175,9 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         self.bot.outbox.answered(table, interaction)
 
     async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
-        """How a start may open its game's thread, on a server that plays games in threads."""
-        if action != "start":
+        """How a start may open its game's thread, on a server that has the bot and plays
+        games in threads (elsewhere the bot may open none: nothing is attempted)."""
+        if action != "start" or not with_the_bot(interaction):
             return None
         settings = await self.service.audience.settings(interaction.guild_id)
         return self.bot.outbox.threads.opening(interaction) if settings.threads else None
