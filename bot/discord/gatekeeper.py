@@ -8,10 +8,16 @@ roles, a member the cache happens to hold), and from Discord's API where it does
 a burst of moves costs one request. A server the bot is not in, an account that is not
 a member of it, a channel it does not know: each is an outsider's standing, never an
 error.
+
+An Activity's instance (where it runs, who is in it) is Discord's word alone:
+`GET /applications/{application}/activity-instances/{instance}` with the bot's token,
+kept INSTANCE_SECONDS, so that a relaunch or someone leaving shows soon while a burst of
+moves costs one request; Discord knowing no such instance (it ended) is kept as None.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -19,7 +25,7 @@ from collections.abc import Callable
 
 import discord
 
-from bot.game.access import OUTSIDER, RECIPIENT, Standing
+from bot.game.access import OUTSIDER, RECIPIENT, Instance, Standing
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +33,11 @@ log = logging.getLogger(__name__)
 MEMBER_SECONDS = 60.0
 #: Members kept at most (the oldest go first).
 MEMBERS_KEPT = 4096
+#: How long an Activity instance's answer is trusted, and how many are kept at most.
+INSTANCE_SECONDS = 5.0
+INSTANCES_KEPT = 1024
+#: Discord's route telling an Activity's instance (a bot token's).
+INSTANCE_ROUTE = "/applications/{application_id}/activity-instances/{instance_id}"
 #: Where Discord serves pictures; an avatar is kept as its path under it.
 CDN = "https://cdn.discordapp.com/"
 #: Discord's error for an account that is not a member of the server.
@@ -75,6 +86,10 @@ class Gatekeeper:
         )
         #: The picture each person seen lately shows (a path under Discord's CDN), by id.
         self._avatars: OrderedDict[int, str | None] = OrderedDict()
+        #: Activity instances asked about lately: until when each answer holds, and it.
+        self._instances: OrderedDict[str, tuple[float, Instance | None]] = OrderedDict()
+        #: The instances Discord is being asked about now.
+        self._asking: dict[str, asyncio.Future[Instance | None]] = {}
 
     def guild_of(self, channel_id: int) -> int | None:
         """The server of a channel (or thread) the gateway told of; None if unknown."""
@@ -123,6 +138,40 @@ class Gatekeeper:
         server's or their own); None for a default picture or someone unknown."""
         return self._avatars.get(user_id)
 
+    async def instance(self, instance_id: str) -> Instance | None:
+        """Where an Activity's instance runs and who is in it, as Discord says (None: no
+        such instance, or it ended); OSError when Discord cannot say now (not kept).
+        Asked about at once by several (everyone reconnecting), Discord is asked once."""
+        kept = self._instances.get(instance_id)
+        if kept is not None and kept[0] > self.clock():
+            return kept[1]
+        asking = self._asking.get(instance_id)
+        if asking is None:
+            asking = self._asking[instance_id] = asyncio.ensure_future(self._ask(instance_id))
+            asking.add_done_callback(lambda _: self._asking.pop(instance_id, None))
+        return await asyncio.shield(asking)
+
+    async def _ask(self, instance_id: str) -> Instance | None:
+        """Discord's answer for an instance, kept INSTANCE_SECONDS (see `instance`)."""
+        route = discord.http.Route(
+            "GET",
+            INSTANCE_ROUTE,
+            application_id=self.client.application_id,
+            instance_id=instance_id,
+        )
+        try:
+            found = _instance(await self.client.http.request(route))
+        except discord.NotFound:
+            found = None
+        except discord.HTTPException as exc:  # an outage: not remembered
+            log.warning("could not look up Activity instance %s: %s", instance_id, exc)
+            raise OSError(f"Discord could not tell instance {instance_id}") from exc
+        self._instances[instance_id] = (self.clock() + INSTANCE_SECONDS, found)
+        self._instances.move_to_end(instance_id)
+        while len(self._instances) > INSTANCES_KEPT:
+            self._instances.popitem(last=False)
+        return found
+
     def seen(self, interaction: discord.Interaction) -> None:
         """An interaction from a server shows its member there now: kept, so that checking
         them soon after asks Discord nothing."""
@@ -162,3 +211,18 @@ class Gatekeeper:
             self._avatars.move_to_end(member.id)
             while len(self._avatars) > MEMBERS_KEPT:
                 self._avatars.popitem(last=False)
+
+
+def _instance(data: object) -> Instance | None:
+    """An instance from Discord's answer (None: not one, as if Discord knew none)."""
+    try:
+        location = data["location"]  # type: ignore[index]
+        guild = location.get("guild_id")
+        return Instance(
+            channel_id=int(location["channel_id"]),
+            guild_id=int(guild) if guild is not None else None,
+            users=frozenset(int(user) for user in data["users"]),  # type: ignore[index]
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        log.warning("Discord's answer for an Activity instance could not be read")
+        return None

@@ -12,7 +12,8 @@ nothing changes.
 How a door learns a `Standing` is its own affair: Discord's interactions carry the member's
 permissions in the channel; the web door asks a `Gatekeeper` (the gateway's cache, then
 Discord's API, briefly cached); a third door (an Activity instance's participants, a group
-DM's members) plugs in its own.
+DM's members) plugs in its own. The Activity's door asks the gatekeeper where an
+Activity's instance runs and who is in it (`Instance`), as Discord says, never the client.
 """
 
 from __future__ import annotations
@@ -68,10 +69,24 @@ class Caller:
     reach: str = CHANNEL
 
 
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """A Discord Activity's instance, as Discord tells it: where it runs, who is in it."""
+
+    #: The channel it runs in (a server's, a DM or a group DM): its game's place.
+    channel_id: int
+    #: The server of that channel (None: a DM or a group DM).
+    guild_id: int | None
+    #: Who is in it now.
+    users: frozenset[int]
+
+
 class Gatekeeper(Protocol):
     """How a door that does not carry permissions learns a person's standing in a channel,
-    whether a channel is public (its server's @everyone may view it), and whether someone
-    is still a member of a server (a lobby's seats and invitations)."""
+    whether a channel is public (its server's @everyone may view it), whether someone
+    is still a member of a server (a lobby's seats and invitations), and where an
+    Activity's instance runs and who is in it (None: Discord knows no such instance, or
+    it ended; OSError: Discord cannot say now)."""
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing: ...
 
@@ -82,6 +97,8 @@ class Gatekeeper(Protocol):
     async def is_member(self, user_id: int, guild_id: int) -> bool: ...
 
     def avatar(self, user_id: int) -> str | None: ...
+
+    async def instance(self, instance_id: str) -> Instance | None: ...
 
 
 def is_moderator(standing: Standing, moderator_role: int | None) -> bool:

@@ -20,14 +20,14 @@ from engine.cards import is_card
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
-#: What each kind of component may ask for ("b": board buttons, "h": hand panel buttons,
-#: "p": the panel's selects, "r": a replay's ◀ ▶, "l": a launch report's buttons, "s": a
-#: lobby's settings, a select each).
+#: What each kind of component may ask for ("b": board buttons, the live table's Open
+#: where no game is among them; "h": hand panel buttons, "p": the panel's selects, "r": a
+#: replay's ◀ ▶, "l": a launch report's buttons, "s": a lobby's settings, a select each).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
-    | {"reroll", "accept", "crewadd", "crewdrop", "again", "table"},
+    | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),

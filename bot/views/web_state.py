@@ -112,9 +112,12 @@ def plain(text: str, table: Table) -> str:
     return text.strip()
 
 
-def no_table(channel_id: int, now: float, watching: int = 0) -> dict[str, Any]:
+def no_table(
+    channel_id: int, now: float, watching: int = 0, moves: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The state of a channel with no open lobby or game: every field a game's state has,
-    empty, so that a client reads both alike."""
+    empty, so that a client reads both alike; `moves`, what its viewer may do there (an
+    Activity's participant: `open_move`)."""
     return {
         "type": "state",
         "channel": str(channel_id),
@@ -134,9 +137,15 @@ def no_table(channel_id: int, now: float, watching: int = 0) -> dict[str, Any]:
         "texts": {"rocket": None, "next": None, "result": None, "recent": []},
         "report": None,
         "story": None,
-        "lobby_moves": [],
+        "lobby_moves": moves or [],
         "you": None,
     }
+
+
+def open_move(language: str) -> dict[str, Any]:
+    """The button that opens a lobby where no game is (an Activity's participant's)."""
+    label = t(language, "web.open_here")
+    return components.button(0, 0, "open", label, style=components.SUCCESS)
 
 
 def public(

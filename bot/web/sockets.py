@@ -8,6 +8,18 @@ click (bot.game.clicks) into the same command (bot.game.commands), asked for by 
 whose standing in the channel the gatekeeper tells (bot.game.access: an account that is
 not a member of the server, or cannot see or post in the channel, is refused by name),
 and answered with a line saying what happened or why not.
+
+Inside Discord the hello names the Activity's instance, and the client's channel is not
+trusted: the gatekeeper asks Discord where the instance runs (its channel is the table's,
+so a relaunch in the same channel finds the same game) and who is in it. Only they may
+watch or play there, checked again at each move (an unknown or ended instance, or
+someone not in it, is refused by name); they take part as a DM's recipients do
+(bot.game.access.RECIPIENT), but in a server's channel the bot is in, where their
+standing is the gatekeeper's, as for any door: the channel's game and the Activity's are
+one. Where no game is open, a participant is offered Open; a game opened where the bot
+has no channel route (a DM, a group DM, a server without the bot) reaches its players
+through interactions alone (bot.game.access.INTERACTIONS).
+
 Each person sends at RATE messages a second (BURST at once), whichever of their sockets
 sends and however often they reconnect (bot.web.limits.Rates); beyond it a message is
 dropped, the first of a burst answered "too fast", and a socket that keeps flooding is
@@ -22,6 +34,7 @@ import asyncio
 import logging
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -29,9 +42,27 @@ from aiohttp import WSMsgType, web
 
 from bot.errors import UserError
 from bot.game import plays
-from bot.game.access import OUTSIDER, Caller, Gatekeeper, watch_refusal
+from bot.game.access import CHANNEL as REACH_CHANNEL
+from bot.game.access import (
+    INTERACTIONS,
+    OUTSIDER,
+    RECIPIENT,
+    Caller,
+    Gatekeeper,
+    Instance,
+    watch_refusal,
+)
 from bot.game.clicks import configure, read_click
-from bot.game.commands import AddCrewmate, Command, Join, Leave, PlayAgain, RemoveCrewmate, Start
+from bot.game.commands import (
+    AddCrewmate,
+    Command,
+    Join,
+    Leave,
+    Open,
+    PlayAgain,
+    RemoveCrewmate,
+    Start,
+)
 from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
 from bot.views import web_state
@@ -64,6 +95,8 @@ ADDRESS_ATTEMPT_RATE, ADDRESS_ATTEMPT_BURST = 10.0, 60.0
 SOCKETS_PER_ADDRESS = 64
 #: A channel's id as a hello names it: ASCII digits (str.isdigit() takes "²"), 63 bits.
 CHANNEL = re.compile(r"[0-9]{1,19}", re.ASCII)
+#: An Activity's instance id as a hello names it (Discord's are letters, digits and dashes).
+INSTANCE = re.compile(r"[0-9A-Za-z_.-]{1,128}", re.ASCII)
 #: The lobby's buttons a web client may press, as the commands they stand for.
 LOBBY_COMMANDS: dict[str, type[Command]] = {
     "join": Join,
@@ -72,6 +105,17 @@ LOBBY_COMMANDS: dict[str, type[Command]] = {
     "crewdrop": RemoveCrewmate,
     "start": Start,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """Where a client inside Discord runs, as Discord told it: its instance, its server (0:
+    a DM or a group DM), and whether the bot is in that server's channel (there, people's
+    standing is the gatekeeper's, and the bot reaches the game's players by its channel)."""
+
+    instance_id: str
+    guild_id: int
+    bot_there: bool
 
 
 class Client:
@@ -84,10 +128,13 @@ class Client:
         user: User | None,
         language: str,
         bucket: Bucket,
+        activity: Activity | None = None,
     ):
         self.ws = ws
         self.channel = channel
         self.user = user
+        #: Inside Discord, the Activity it runs in (None: a browser's page).
+        self.activity = activity
         self.viewer = user.id if user is not None else None
         self.language = language
         #: How fast it may send, not signed in (a person's rate is kept by Sockets.rates).
@@ -190,7 +237,7 @@ class Sockets:
             )
         try:
             await client.send(self._welcome(client))
-            client.offer(self.feed.state_for(client, self._table(client.channel)))
+            client.offer(self._state(client))
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
                     break
@@ -225,8 +272,9 @@ class Sockets:
         hello = _json(message.data) if message.type is WSMsgType.TEXT else None
         named = hello.get("channel") if hello else None
         channel = named if isinstance(named, str) else str(named) if type(named) is int else ""
-        if not hello or hello.get("type") != "hello" or not _channel_id(channel):
-            await ws.close(code=REFUSED, message=b"a hello names a channel")
+        instance = hello.get("instance") if hello else None
+        if not hello or hello.get("type") != "hello" or not (instance or _channel_id(channel)):
+            await ws.close(code=REFUSED, message=b"a hello names a channel or an instance")
             return None
         user = None
         if hello.get("session") is not None:  # the Activity's
@@ -248,14 +296,59 @@ class Sockets:
             return None
         asked = hello.get("language")
         language = language_of(user.locale if user else asked if isinstance(asked, str) else None)
-        refusal = await self._may_watch(int(channel), user)
+        activity = None
+        try:
+            if instance is not None:  # inside Discord: the place is the instance's, as Discord says
+                found = await self._participant(instance, user)
+                activity = self._activity(instance, found)
+                where = found.channel_id
+                refusal = await self._may_watch_activity(activity, where, user)
+            else:
+                where = int(channel)
+                refusal = await self._may_watch(where, user)
+        except UserError as exc:
+            refusal = exc
+        except OSError:  # Discord could not say who is in the Activity: the client retries
+            await ws.close(code=TRY_LATER, message=b"could not check the Activity: try again")
+            return None
         if refusal is not None:  # told why, then closed for good
             await ws.send_str(
                 orjson.dumps({"type": "refused", "reason": refusal.text(language)}).decode()
             )
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
-        return Client(ws, int(channel), user, language, Bucket(RATE, BURST))
+        return Client(ws, where, user, language, Bucket(RATE, BURST), activity)
+
+    async def _participant(self, instance_id: object, user: User | None) -> Instance:
+        """The Activity's instance, as Discord tells it now; UserError, by name, unless
+        `user` is in it (OSError: Discord cannot say now)."""
+        if user is None:  # nobody to look for (and Discord is asked nothing for them)
+            raise UserError("web.error.activity_sign_in")
+        found = None
+        if isinstance(instance_id, str) and INSTANCE.fullmatch(instance_id) is not None:
+            found = await self.gatekeeper.instance(instance_id)
+        if found is None:
+            raise UserError("web.error.no_activity")
+        if user.id not in found.users:
+            raise UserError("web.error.not_in_activity")
+        return found
+
+    def _activity(self, instance_id: str, found: Instance) -> Activity:
+        """Where an instance runs, for its clients: in a server's channel the bot is in, or
+        elsewhere (a DM, a group DM, a server without the bot)."""
+        guild = found.guild_id
+        there = guild is not None and self.gatekeeper.guild_of(found.channel_id) == guild
+        return Activity(instance_id, guild or 0, there)
+
+    async def _may_watch_activity(
+        self, activity: Activity, channel: int, user: User
+    ) -> UserError | None:
+        """Why a participant may not watch the Activity's table (None: they may): only in
+        a server's channel the bot is in, where their standing there decides."""
+        if not activity.bot_there:
+            return None
+        standing = await self.gatekeeper.standing(user.id, activity.guild_id, channel)
+        return watch_refusal(self.gatekeeper.public(channel), standing)
 
     async def _may_watch(self, channel: int, user: User | None) -> UserError | None:
         """Why this person may not watch the channel's table (None: they may)."""
@@ -280,6 +373,17 @@ class Sockets:
 
     def _table(self, channel: int) -> Table | None:
         return self.feed.table_in(channel)
+
+    def _state(self, client: Client) -> str:
+        """The whole state a client sees on arrival: where no game is, a participant in
+        the Activity is offered to open one."""
+        table = self._table(client.channel)
+        if table is not None or client.activity is None or client.user is None:
+            return self.feed.state_for(client, table)
+        watching = len(self.feed.viewers.get(client.channel, ()))
+        moves = [web_state.open_move(client.language)]
+        state = web_state.no_table(client.channel, self.feed.clock(), watching, moves)
+        return orjson.dumps(state).decode()
 
     async def _received(self, client: Client, data: str) -> None:
         language = client.language
@@ -320,14 +424,27 @@ class Sockets:
 
     async def _move(self, client: Client, message: dict[str, Any]) -> str:
         """Play one move; what happened, in words (UserError: refused, and why)."""
-        if client.user is None:
+        user = client.user
+        if user is None:
             raise UserError("web.error.sign_in")
+        activity = client.activity
+        if activity is not None:  # still in the Activity? (Discord's word, kept briefly)
+            try:
+                await self._participant(activity.instance_id, user)
+            except OSError:
+                raise UserError("web.error.activity_unchecked") from None
         values = message.get("values")
         click = read_click({"custom_id": message.get("custom_id"), "values": values})
+        if click.kind == "b" and click.action == "open":  # offered inside Discord only
+            if activity is None:
+                raise UserError("error.unknown_button")
+            caller = await self._caller(client, activity.guild_id, client.channel)
+            await self.service.run(caller, Open())
+            return t(client.language, "web.opened")
         table = self._table(client.channel)
         if table is None:
             raise UserError("error.no_game")
-        self.service.seen(table.channel_id, client.user.id)  # there: not on autopilot
+        self.service.seen(table.channel_id, user.id)  # there: not on autopilot
         if click.kind == "b" and click.action == "again":  # its lobby opens in this channel
             caller = await self._caller(client, table.guild_id, client.channel)
             await self.service.run(caller, PlayAgain(click.game))
@@ -350,11 +467,19 @@ class Sockets:
 
     async def _caller(self, client: Client, guild_id: int, channel_id: int) -> Caller:
         """The signed-in person as the game layer sees them, acting in `channel_id` (the
-        game's channel, or its thread)."""
+        game's channel, or its thread); in an Activity away from the bot's channels, a
+        participant as in a DM, whose game the bot reaches by interactions alone."""
         user = client.user
         assert user is not None
-        standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
-        return Caller(user.id, user.name, guild_id, channel_id, standing, answers=False)
+        activity = client.activity
+        if activity is not None and not activity.bot_there:  # a participant (checked first)
+            standing, reach = RECIPIENT, INTERACTIONS
+        else:
+            standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
+            reach = REACH_CHANNEL
+        return Caller(
+            user.id, user.name, guild_id, channel_id, standing, answers=False, reach=reach
+        )
 
 
 def _settings_note(table: Table, language: str) -> str:

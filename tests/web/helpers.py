@@ -13,19 +13,27 @@ from bot.web.sessions import User
 
 class Socket:
     """One web client's WebSocket, as the browser's would be; every message it received
-    is kept in order (`received`), the states among them in `states`."""
+    is kept in order (`received`), the states among them in `states`. With `instance`,
+    the Activity's: its hello names that instance (and `channel`, which the server ignores
+    there: 0 names none)."""
 
     def __init__(
-        self, bot, channel: int, user=None, *, origin: str | None = None, locale: str = "en-US"
+        self,
+        bot,
+        channel: int,
+        user=None,
+        *,
+        origin: str | None = None,
+        locale: str = "en-US",
+        instance: str | None = None,
     ) -> None:
-        self.bot, self.channel = bot, channel
+        self.bot, self.channel, self.instance = bot, channel, instance
         web = bot.web
         self.url = f"http://127.0.0.1:{web.port}"
         self.origin = origin if origin is not None else web.public_url
+        account = getattr(user, "user", user)  # a member, or a user with no server
         self.session = (
-            web.sessions.open(User(user.user.id, user.user.name, locale))
-            if user is not None
-            else None
+            web.sessions.open(User(account.id, account.name, locale)) if user is not None else None
         )
         self.user = user
         self.received: list[dict[str, Any]] = []
@@ -46,11 +54,11 @@ class Socket:
     async def connect(self, hello: dict[str, Any] | None = None) -> None:
         self._http = aiohttp.ClientSession()
         self.ws = await self._http.ws_connect(f"{self.url}/ws", headers={"Origin": self.origin})
-        await self.ws.send_str(
-            orjson.dumps(
-                hello or {"type": "hello", "channel": str(self.channel), "session": self.session}
-            ).decode()
-        )
+        if hello is None:
+            hello = {"type": "hello", "channel": str(self.channel), "session": self.session}
+            if self.instance is not None:
+                hello["instance"] = self.instance
+        await self.ws.send_str(orjson.dumps(hello).decode())
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:

@@ -3,7 +3,8 @@ import { DiscordSDK, DiscordSDKMock, type IDiscordSDK } from "@discord/embedded-
 import type { User } from "./protocol";
 import { MOCK_SDK, PROXY, type Identity } from "./signin";
 
-/** The SDK, ready: Discord's own, or (test builds only) its mock whose authorize answers ?code=. */
+/** The SDK, ready: Discord's own, or (test builds only) its mock whose authorize answers ?code=
+ * and whose instance is ?instance= (none: "", and the page names only its channel). */
 export async function startSdk(
   mode: "activity" | "mock",
   clientId: string,
@@ -19,6 +20,7 @@ export async function startSdk(
     );
     const code = params.get("code") ?? "";
     mock._updateCommandMocks({ authorize: async () => ({ code }) });
+    (mock as { instanceId: string }).instanceId = params.get("instance") ?? "";
     return mock;
   }
   const sdk = new DiscordSDK(clientId);

@@ -46,6 +46,7 @@ async function boot(): Promise<void> {
   view.setPublicUrl(publicUrl);
   let identity: Identity | null = null;
   let channel: string | null;
+  let instance = ""; // inside Discord, the Activity's: its place and people are Discord's word
   let signIn: () => Promise<Identity | null>;
 
   if (mode === "browser") {
@@ -57,6 +58,7 @@ async function boot(): Promise<void> {
     const { startSdk, signInWithSdk, followLayout, CDN_MAPPING } = await import("./discord"); // the browser page does without it
     const sdk = await startSdk(mode, clientId, params);
     channel = sdk.channelId;
+    instance = sdk.instanceId;
     setCdn(`${PROXY}${CDN_MAPPING}/`);
     followLayout(sdk);
     signIn = () =>
@@ -68,11 +70,11 @@ async function boot(): Promise<void> {
     view.identity(identity?.user ?? null, null);
   }
 
-  if (!channel || !CHANNEL.test(channel)) {
+  if (!instance && (!channel || !CHANNEL.test(channel))) {
     view.badLink();
     return;
   }
-  const where = channel;
+  const where = channel ?? "";
   let refusal: string | null = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const proxy = mode === "browser" ? "" : PROXY;
@@ -80,6 +82,7 @@ async function boot(): Promise<void> {
     hello: () => ({
       type: "hello",
       channel: where,
+      ...(instance ? { instance } : {}),
       session: identity?.session ?? null, // a browser's: its cookie, sent with the upgrade
       language: guessLanguage(params, config),
     }),

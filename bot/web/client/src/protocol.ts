@@ -163,7 +163,10 @@ export type ServerMessage = Welcome | State | Result | { type: "refused"; reason
 
 export interface Hello {
   type: "hello";
+  /** The channel a browser's page watches (inside Discord, the server asks Discord instead). */
   channel: string;
+  /** Inside Discord, the Activity's instance: the server asks Discord where it runs and who is in it. */
+  instance?: string;
   session: string | null;
   language: "en" | "fr" | null;
 }

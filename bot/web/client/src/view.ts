@@ -7,7 +7,7 @@ import { hand, Moves, pickerShowsHand } from "./hand";
 import { HowTo } from "./howto";
 import { listenForShortcuts } from "./keys";
 import { label, setLabels } from "./labels";
-import { howToButton, lobby, share } from "./lobby";
+import { control, howToButton, lobby, share } from "./lobby";
 import { TurnNotice } from "./notify";
 import type { Button, Result, State, User, Welcome } from "./protocol";
 import { playing } from "./seats";
@@ -242,9 +242,13 @@ export class View {
     this.audience.textContent = label("watching_count", { count: state.watching });
     if (state.status === "none") {
       const link = this.shareLink(state);
+      // Inside Discord, where no game is, those in the Activity may open one here.
+      const opener = state.lobby_moves.find((m): m is Button => m.type === 2 && m.custom_id.endsWith(":open"));
+      const why = this.user ? null : label("why_sign_in");
       this.notice(
         label("no_game_title"),
         label("no_game_how"),
+        opener ? control(opener.label, "primary", "open", why, this.open, () => send(opener.custom_id)) : null,
         this.signInLine(),
         link !== null && share(link),
       );
