@@ -22,8 +22,14 @@ from tests.engine.helpers import table as position
 CARD = re.compile(r"(?<![\w<@#&:])(?:10|[2-9JQK])(?:\s?[♣♥♦♠]|[CHDS](?![\w]))")
 
 
+class Recipient(SimpleNamespace):
+    """Someone in a group DM, read as a server's member is (`.user`): there is no server."""
+
+
 class Scene:
-    """One guild, one text channel, some members, and the bot under test.
+    """One guild, one text channel, some members, and the bot under test; or, with
+    `group_dm`, a group DM of those people (the bot not in it), the first of them having
+    installed the app to their account: everything goes through interactions there.
 
     Build it before connecting the bot: the fake announces the world at connection.
     """
@@ -35,8 +41,15 @@ class Scene:
         names=("ann", "bob", "cid", "dee"),
         *,
         shard: tuple[int, int] | None = None,
+        group_dm: bool = False,
     ):
         self.fake, self.bot = fake, bot
+        if group_dm:
+            self.guild = None
+            self.members = {name: Recipient(user=fake.add_user(name)) for name in names}
+            self.channel = fake.add_group_dm(*(m.user for m in self.members.values()))
+            fake.install_for_user(self.members[names[0]].user)
+            return
         self.guild = fake.add_guild(shard=shard)
         self.channel = fake.add_text_channel(self.guild, "apophis")
         self.members = {name: fake.add_member(self.guild, name) for name in names}
@@ -49,24 +62,36 @@ class Scene:
     async def cmd(self, command: str, user: str, channel=None, **options: Any):
         """Invoke a slash command as `user` and wait for its first response."""
         interaction = await self.fake.invoke(
-            command, user=self[user], channel=channel or self.channel, **options
+            command, user=self[user].user, channel=channel or self.channel, **options
         )
         return await interaction.wait_response()
 
     async def click(self, message, action: str, user: str):
         """Click the button whose custom_id ends with `:action` on `message`."""
         custom_id = button_id(message, action)
-        interaction = await self.fake.click(message, custom_id, user=self[user])
+        interaction = await self.fake.click(message, custom_id, user=self[user].user)
         return await interaction.wait_response()
 
     async def pick(self, message, values: list[str], user: str):
         """Choose `values` in the (only) select menu of `message`."""
         select = next(c for c in message.iter_components() if c["type"] == 3)
-        interaction = await self.fake.select(message, select["custom_id"], values, user=self[user])
+        interaction = await self.fake.select(
+            message, select["custom_id"], values, user=self[user].user
+        )
         return await interaction.wait_response()
 
     async def new_game(self, *players: str, **options: Any) -> Table:
-        """/apophis new by the first player, the others join, the host starts."""
+        """/apophis new by the first player, the others join, the host starts (in a group
+        DM, where only the installer has the commands, by the lobby's buttons)."""
+        if self.guild is None:
+            await self.cmd("apophis new", players[0], **options)
+            await self.shown()
+            for name in players[1:]:
+                joined = await self.click(self.board(), "join", name)
+                assert joined.response_type == 7, joined.response_data  # the lobby, updated
+            started = await self.click(self.board(), "start", players[0])
+            assert started.response_type == 7, started.response_data
+            return self.live()
         await self.cmd("apophis new", players[0], **options)
         for name in players[1:]:
             reply = await self.cmd("apophis join", name)
@@ -85,7 +110,7 @@ class Scene:
     async def press(self, panel, action: str, user: str, arg: str | None = None):
         """Click a panel button (`action`, and its `arg` when several share the action)."""
         custom_id = button_id(panel, action if arg is None else f"{action}:{arg}")
-        interaction = await self.fake.click(panel, custom_id, user=self[user])
+        interaction = await self.fake.click(panel, custom_id, user=self[user].user)
         return await interaction.wait_response()
 
     # --------------------------------------------------------------- reading
@@ -95,6 +120,12 @@ class Scene:
 
     def id(self, name: str) -> int:
         return self[name].user.id
+
+    async def shown(self, channel=None):
+        """The live game's board (or lobby) message, once the bot has recorded it (it does
+        so just after the answer that carries it)."""
+        await bot_state(lambda: self.live(channel).messages.board_id is not None)
+        return self.board(self.live(channel))
 
     def board(self, table: Table | None = None):
         """The fake's record of a game's board message (by default, the live game's)."""

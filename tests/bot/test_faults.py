@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.game import clocks
-from devtools.fakediscord import InvalidInvocation, ViolationKind
+from devtools.fakediscord import ViolationKind
 from engine import Phase
 from tests.bot.helpers import (
     DiskFull,
@@ -196,25 +196,8 @@ async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_
     assert table.game.hands[1] == hand and table.version == 0
 
 
-# ------------------------------------------------------------------ 7. commands in DMs
-
-
-@pytest.mark.scene(names=("ann",))
-async def test_every_command_is_server_only(fake_discord, scene):
-    bot = scene.bot
-    synced = fake_discord.synced_commands()
-    assert synced and all(c["contexts"] == [0] for c in synced)  # guild only
-    assert all(c["dm_permission"] is False for c in synced)
-    dm = fake_discord.world.dm_channel(scene["ann"].user)
-    with pytest.raises(InvalidInvocation):  # Discord offers them in no DM
-        await fake_discord.invoke("apophis new", user=scene["ann"], channel=dm)
-    for command in ("apophis new", "draw", "apophis rules"):  # an outdated client
-        reply = await forged(fake_discord, command, scene, "ann", channel=dm)
-        assert reply.ephemeral and "in a server's text channels" in content(reply)
-    assert not bot.service.tables
-
-
-# ----------------------------------------------------------------- 8. forged and racing
+# ------------------------------------------------- 7. forged and racing (commands in DMs:
+# tests/bot/test_anywhere_commands.py and test_group_dm.py, since games play anywhere)
 
 
 async def test_forged_options_are_refused_politely(fake_discord, make_bot, caplog):
