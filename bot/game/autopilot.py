@@ -1,6 +1,9 @@
 """The autopilot: a crewmate plays the seat of a person gone quiet, until they are back.
 
 A server may turn it on (`/apophis config autopilot`: 30 to 300 seconds; off at first).
+Where no server can set it (a DM, a group DM, a server without the bot: a game reached
+through interactions alone), it is on, at `UNCONFIGURED_SECONDS`: there nobody could
+otherwise free a seat whose player left (a participant who left the Activity, say).
 When the person a game waits for (for their turn, a discard or a reroll decision) has
 not clicked or typed anything in the game for that long, counted from the later of the
 moment the game began waiting for them and their last click or command there, their
@@ -20,12 +23,15 @@ from collections.abc import Callable
 
 from bot.errors import UserError
 from bot.game import changes
+from bot.game.access import INTERACTIONS
 from bot.i18n.catalogs import said
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table, is_crewmate
 from bot.views.render import mention
 from engine import Phase
 
+#: The delay where no server can choose one (see the module docstring).
+UNCONFIGURED_SECONDS = 90
 #: Moves the autopilot makes while every person at the table is on autopilot (a few
 #: rounds); if nobody is back by then, the game ends as abandoned: nobody is playing it.
 UNATTENDED_MOVES = 24
@@ -96,10 +102,17 @@ class Autopilot:
             or player is None
             or is_crewmate(player)
             or player in table.autopilot
-            or table.guild_id not in self.delays
+            or self.delay(table) is None
         ):
             return None
         return player
+
+    def delay(self, table: Table) -> int | None:
+        """Seconds of quiet before the table's awaited seat goes on autopilot (None: off):
+        its server's choice, or UNCONFIGURED_SECONDS where no server can choose."""
+        if table.reach == INTERACTIONS:
+            return self.delays.get(table.guild_id, UNCONFIGURED_SECONDS)
+        return self.delays.get(table.guild_id)
 
     def heard(self, change: changes.TableChange) -> None:
         """A table changed (the service's stream): count toward the seat it waits for."""
@@ -141,7 +154,7 @@ class Autopilot:
         """When (the clock's time) the seat the game waits for goes on autopilot."""
         player, since = self.waiting[table.id]
         quiet = max(since, table.runtime.seen.get(player, since))
-        return quiet + self.delays[table.guild_id] / self.time_scale
+        return quiet + (self.delay(table) or 0) / self.time_scale
 
     def _arm(self, table: Table) -> None:
         timer = self.timers.pop(table.id, None)
@@ -163,7 +176,7 @@ class Autopilot:
             return
         self._stop(table.id)
         table.autopilot.add(player)
-        seconds = self.delays[table.guild_id]
+        seconds = self.delay(table)
         line = said(table.language, "autopilot.took_over", player=mention(player), seconds=seconds)
         table.recent.append(line)
         self.stream.publish(changes.BoardOutdated(table))
