@@ -9,16 +9,9 @@ whose standing in the channel the gatekeeper tells (bot.game.access: an account 
 not a member of the server, or cannot see or post in the channel, is refused by name),
 and answered with a line saying what happened or why not.
 
-Inside Discord the hello names the Activity's instance, and the client's channel is not
-trusted: the gatekeeper asks Discord where the instance runs (its channel is the table's,
-so a relaunch in the same channel finds the same game) and who is in it. Only they may
-watch or play there, checked again at each move (an unknown or ended instance, or
-someone not in it, is refused by name); they take part as a DM's recipients do
-(bot.game.access.RECIPIENT), but in a server's channel the bot is in, where their
-standing is the gatekeeper's, as for any door: the channel's game and the Activity's are
-one. Where no game is open, a participant is offered Open; a game opened where the bot
-has no channel route (a DM, a group DM, a server without the bot) reaches its players
-through interactions alone (bot.game.access.INTERACTIONS).
+Inside Discord the hello names the Activity's instance instead, which bot.web.places
+checks with Discord (where it runs, who is in it, again at each move); where no game is
+open there, a participant is offered Open.
 
 Each person sends at RATE messages a second (BURST at once), whichever of their sockets
 sends and however often they reconnect (bot.web.limits.Rates); beyond it a message is
@@ -32,9 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -42,16 +33,7 @@ from aiohttp import WSMsgType, web
 
 from bot.errors import UserError
 from bot.game import plays
-from bot.game.access import CHANNEL as REACH_CHANNEL
-from bot.game.access import (
-    INTERACTIONS,
-    OUTSIDER,
-    RECIPIENT,
-    Caller,
-    Gatekeeper,
-    Instance,
-    watch_refusal,
-)
+from bot.game.access import Gatekeeper
 from bot.game.clicks import configure, read_click
 from bot.game.commands import (
     AddCrewmate,
@@ -67,6 +49,7 @@ from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.limits import Bucket, Rates
+from bot.web.places import Activity, Places, channel_id
 from bot.web.sessions import Expired, User
 
 if TYPE_CHECKING:
@@ -93,10 +76,6 @@ ATTEMPT_RATE, ATTEMPT_BURST = 0.5, 10.0
 ADDRESS_ATTEMPT_RATE, ADDRESS_ATTEMPT_BURST = 10.0, 60.0
 #: Sockets one address may hold open.
 SOCKETS_PER_ADDRESS = 64
-#: A channel's id as a hello names it: ASCII digits (str.isdigit() takes "²"), 63 bits.
-CHANNEL = re.compile(r"[0-9]{1,19}", re.ASCII)
-#: An Activity's instance id as a hello names it (Discord's are letters, digits and dashes).
-INSTANCE = re.compile(r"[0-9A-Za-z_.-]{1,128}", re.ASCII)
 #: The lobby's buttons a web client may press, as the commands they stand for.
 LOBBY_COMMANDS: dict[str, type[Command]] = {
     "join": Join,
@@ -105,17 +84,6 @@ LOBBY_COMMANDS: dict[str, type[Command]] = {
     "crewdrop": RemoveCrewmate,
     "start": Start,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Activity:
-    """Where a client inside Discord runs, as Discord told it: its instance, its server (0:
-    a DM or a group DM), and whether the bot is in that server's channel (there, people's
-    standing is the gatekeeper's, and the bot reaches the game's players by its channel)."""
-
-    instance_id: str
-    guild_id: int
-    bot_there: bool
 
 
 class Client:
@@ -183,7 +151,7 @@ class Sockets:
         self.service = service
         self.feed = feed
         self.sessions = sessions
-        self.gatekeeper = gatekeeper
+        self.places = Places(gatekeeper)
         #: Each signed-in person's rate, whichever of their sockets sends, kept a while
         #: after their last socket closes.
         self.rates = Rates(RATE, BURST)
@@ -273,7 +241,7 @@ class Sockets:
         named = hello.get("channel") if hello else None
         channel = named if isinstance(named, str) else str(named) if type(named) is int else ""
         instance = hello.get("instance") if hello else None
-        if not hello or hello.get("type") != "hello" or not (instance or _channel_id(channel)):
+        if not hello or hello.get("type") != "hello" or not (instance or channel_id(channel)):
             await ws.close(code=REFUSED, message=b"a hello names a channel or an instance")
             return None
         user = None
@@ -299,13 +267,13 @@ class Sockets:
         activity = None
         try:
             if instance is not None:  # inside Discord: the place is the instance's, as Discord says
-                found = await self._participant(instance, user)
-                activity = self._activity(instance, found)
+                found = await self.places.participant(instance, user)
+                activity = self.places.activity(instance, found)
                 where = found.channel_id
-                refusal = await self._may_watch_activity(activity, where, user)
+                refusal = await self.places.may_watch_activity(activity, where, user)
             else:
                 where = int(channel)
-                refusal = await self._may_watch(where, user)
+                refusal = await self.places.may_watch(where, self._table(where), user)
         except UserError as exc:
             refusal = exc
         except OSError:  # Discord could not say who is in the Activity: the client retries
@@ -318,49 +286,6 @@ class Sockets:
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
         return Client(ws, where, user, language, Bucket(RATE, BURST), activity)
-
-    async def _participant(self, instance_id: object, user: User | None) -> Instance:
-        """The Activity's instance, as Discord tells it now; UserError, by name, unless
-        `user` is in it (OSError: Discord cannot say now)."""
-        if user is None:  # nobody to look for (and Discord is asked nothing for them)
-            raise UserError("web.error.activity_sign_in")
-        found = None
-        if isinstance(instance_id, str) and INSTANCE.fullmatch(instance_id) is not None:
-            found = await self.gatekeeper.instance(instance_id)
-        if found is None:
-            raise UserError("web.error.no_activity")
-        if user.id not in found.users:
-            raise UserError("web.error.not_in_activity")
-        return found
-
-    def _activity(self, instance_id: str, found: Instance) -> Activity:
-        """Where an instance runs, for its clients: in a server's channel the bot is in, or
-        elsewhere (a DM, a group DM, a server without the bot)."""
-        guild = found.guild_id
-        there = guild is not None and self.gatekeeper.guild_of(found.channel_id) == guild
-        return Activity(instance_id, guild or 0, there)
-
-    async def _may_watch_activity(
-        self, activity: Activity, channel: int, user: User
-    ) -> UserError | None:
-        """Why a participant may not watch the Activity's table (None: they may): only in
-        a server's channel the bot is in, where their standing there decides."""
-        if not activity.bot_there:
-            return None
-        standing = await self.gatekeeper.standing(user.id, activity.guild_id, channel)
-        return watch_refusal(self.gatekeeper.public(channel), standing)
-
-    async def _may_watch(self, channel: int, user: User | None) -> UserError | None:
-        """Why this person may not watch the channel's table (None: they may)."""
-        table = self._table(channel)
-        guild = table.guild_id if table is not None else self.gatekeeper.guild_of(channel)
-        public = self.gatekeeper.public(channel)
-        standing = None
-        if user is not None and guild is not None:
-            standing = await self.gatekeeper.standing(user.id, guild, channel)
-        elif user is not None:
-            standing = OUTSIDER
-        return watch_refusal(public, standing)
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         user = client.user
@@ -430,7 +355,7 @@ class Sockets:
         activity = client.activity
         if activity is not None:  # still in the Activity? (Discord's word, kept briefly)
             try:
-                await self._participant(activity.instance_id, user)
+                await self.places.participant(activity.instance_id, user)
             except OSError:
                 raise UserError("web.error.activity_unchecked") from None
         values = message.get("values")
@@ -438,7 +363,9 @@ class Sockets:
         if click.kind == "b" and click.action == "open":  # offered inside Discord only
             if activity is None:
                 raise UserError("error.unknown_button")
-            caller = await self._caller(client, activity.guild_id, client.channel)
+            caller = await self.places.caller(
+                client.user, client.activity, activity.guild_id, client.channel
+            )
             await self.service.run(caller, Open())
             return t(client.language, "web.opened")
         table = self._table(client.channel)
@@ -446,10 +373,14 @@ class Sockets:
             raise UserError("error.no_game")
         self.service.seen(table.channel_id, user.id)  # there: not on autopilot
         if click.kind == "b" and click.action == "again":  # its lobby opens in this channel
-            caller = await self._caller(client, table.guild_id, client.channel)
+            caller = await self.places.caller(
+                client.user, client.activity, table.guild_id, client.channel
+            )
             await self.service.run(caller, PlayAgain(click.game))
             return t(client.language, "web.again")
-        caller = await self._caller(client, table.guild_id, table.channel_id)
+        caller = await self.places.caller(
+            client.user, client.activity, table.guild_id, table.channel_id
+        )
         if click.game != table.id or not table.open:
             raise UserError("error.buttons_over")
         if click.kind == "b" and click.action in LOBBY_COMMANDS:
@@ -465,22 +396,6 @@ class Sockets:
             raise UserError("error.unknown_button")
         return await plays.play(self.service, caller, table, click, client.language)
 
-    async def _caller(self, client: Client, guild_id: int, channel_id: int) -> Caller:
-        """The signed-in person as the game layer sees them, acting in `channel_id` (the
-        game's channel, or its thread); in an Activity away from the bot's channels, a
-        participant as in a DM, whose game the bot reaches by interactions alone."""
-        user = client.user
-        assert user is not None
-        activity = client.activity
-        if activity is not None and not activity.bot_there:  # a participant (checked first)
-            standing, reach = RECIPIENT, INTERACTIONS
-        else:
-            standing = await self.gatekeeper.standing(user.id, guild_id, channel_id)
-            reach = REACH_CHANNEL
-        return Caller(
-            user.id, user.name, guild_id, channel_id, standing, answers=False, reach=reach
-        )
-
 
 def _settings_note(table: Table, language: str) -> str:
     """What a lobby's settings are now, in `language`: told to the host who changed them."""
@@ -491,14 +406,6 @@ def _settings_note(table: Table, language: str) -> str:
         difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
         length=t(language, "settings.minutes", count=round(table.length_seconds / 60)),
     )
-
-
-def _channel_id(text: str) -> int | None:
-    """The channel id a hello names (None: not one)."""
-    if CHANNEL.fullmatch(text) is None:
-        return None
-    number = int(text)
-    return number if 0 < number < 1 << 63 else None
 
 
 def _json(data: Any) -> dict[str, Any] | None:
