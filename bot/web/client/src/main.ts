@@ -43,7 +43,7 @@ async function boot(): Promise<void> {
   const mode = modeOf(params);
   let socket: TableSocket | null = null;
   const view = new View((version, customId, values) => socket?.move(version, customId, values) != null);
-  view.setPublicUrl(publicUrl);
+  view.setPublicUrl(mode === "browser" ? publicUrl : null);
   let identity: Identity | null = null;
   let channel: string | null;
   let instance = ""; // inside Discord, the Activity's: its place and people are Discord's word

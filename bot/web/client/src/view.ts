@@ -107,7 +107,8 @@ export class View {
     tick(() => this.showTime());
   }
 
-  /** Where the table can be shared from (the server's public address). */
+  /** Where the table can be shared from (the server's public address); null inside
+   * Discord, where people join the Activity itself (and a DM's table is no link's). */
   setPublicUrl(url: string | null): void {
     this.publicUrl = url;
   }
@@ -213,8 +214,7 @@ export class View {
   }
 
   private shareLink(state: State): string | null {
-    const base = this.publicUrl ?? (location.protocol.startsWith("http") ? location.origin : null);
-    return base ? `${base}/?channel=${state.channel}` : null;
+    return this.publicUrl ? `${this.publicUrl}/?channel=${state.channel}` : null;
   }
 
   /** A message in place of the table, with what to do next. */
