@@ -3,7 +3,8 @@
 A player's panel is the response to their own interaction, so it is redrawn through that
 interaction's token while it is usable (their next click redraws it otherwise), saying at
 its top when it is their turn. Each player has one live panel: opening a newer one turns
-the older into a one-line pointer to it.
+the older into a one-line pointer to it. Panels are Components V2 layouts
+(bot.views.panel), and so is that pointer: Discord never takes the flag off a message.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import discord
 
 from bot.discord.tokens import Token, Tokens
 from bot.i18n.catalogs import t
-from bot.views import components, panel
+from bot.views import panel
 from engine import Phase
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ class Panels:
         moved = self._moved.get(table.id, {}).pop(player, [])
         older = [token for token in moved if self.tokens.usable(token)]
         if older:
-            stub = components.panel_stub(await self.audience.player(player)).json()
+            stub = panel.stub(await self.audience.player(player)).json()
             for token in older:
                 with contextlib.suppress(discord.HTTPException):  # dismissed meanwhile
                     await self.tokens.edit(token, None, stub)

@@ -97,10 +97,12 @@ class Tokens:
         self, interaction: discord.Interaction, payload: dict, *, update: bool = False
     ) -> None:
         """Answer `interaction` with `payload`: the clicked message updated, or a new
-        private message. discord.py's own response object is told it was answered."""
+        private message (with the payload's own flags: a Components V2 layout's).
+        discord.py's own response object is told it was answered."""
+        private = {**payload, "flags": payload.get("flags", 0) | EPHEMERAL}
         body = {
             "type": UPDATE_MESSAGE if update else NEW_MESSAGE,
-            "data": payload if update else {**payload, "flags": EPHEMERAL},
+            "data": payload if update else private,
         }
         path = f"/interactions/{interaction.id}/{interaction.token}/callback"
         await self._send("POST", path, body)

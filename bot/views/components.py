@@ -1,5 +1,5 @@
 """Messages with buttons: the board, the lobby, the launch report (and their parts), and
-the one line an older board or hand panel becomes.
+the one line an older board becomes.
 
 Every component is persistent: its custom_id carries the game id, the state version
 it was drawn for and what it does (on the hand panel, also which cards or section),
@@ -347,12 +347,6 @@ def board_stub(table: Table) -> Message:
         link = render.message_link(table.guild_id, table.channel_id, table.messages.board_id)
         text = t(language, "stub.moved", id=table.id, link=link)
     return Message(content=text, whole=True, mentions=None)
-
-
-def panel_stub(language: str) -> Message:
-    """An older hand panel once the player opened a newer one: one line saying so, in
-    place of the hand and its buttons (only the newest panel is kept current)."""
-    return Message(content=t(language, "panel.moved"), whole=True, mentions=None)
 
 
 def _reroll_buttons(

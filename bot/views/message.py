@@ -4,6 +4,11 @@ Every message the views build (the lobby, the board, the launch report, a hand p
 older board's stub) and every line the bot posts is a `Message`. It turns into
 discord.py's keyword arguments for an interaction response (`kwargs`) and into Discord's
 JSON body for a request of our own (`json`): the one place for each conversion.
+
+A message whose components are a Components V2 layout (the hand panel: bot.views.panel)
+is all components: no content, no embed. Its JSON carries the IS_COMPONENTS_V2 flag, and
+an edit with it clears the content and the embeds, as Discord requires of an edit that
+sets the flag (a message sent before as content and an embed turns into the layout).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ if TYPE_CHECKING:
 
 #: allowed_mentions that ping nobody.
 NO_MENTIONS: dict[str, Any] = {"parse": []}
+#: Discord's message flag of a Components V2 message; once set, never removed.
+IS_COMPONENTS_V2 = 1 << 15
 
 
 class Rows(Protocol):
@@ -23,6 +30,10 @@ class Rows(Protocol):
     (bot.views.components.Components, given to discord.py as a view)."""
 
     def to_components(self) -> list[dict[str, Any]]: ...
+
+    def has_components_v2(self) -> bool:
+        """Whether they are a Components V2 layout (discord.py's LayoutView's question)."""
+        ...
 
 
 class Upload(Protocol):
@@ -41,7 +52,7 @@ class Message:
     the message is `whole`: it stands for all of the message it replaces, so an edit
     removes what it lacks (the embed, the components, the picture). A board or a launch
     report drawn with its picture (or without one) is whole, and so is an older board's
-    stub.
+    stub. A message laid out in Components V2 (`layout`) has only its components.
     """
 
     content: str | None = None
@@ -54,10 +65,22 @@ class Message:
     #: client's own (nobody) to every request it makes.
     mentions: dict[str, Any] | None = field(default_factory=NO_MENTIONS.copy)
 
+    def __post_init__(self) -> None:
+        if self.layout and (self.content is not None or self.embed or self.picture):
+            raise ValueError("a Components V2 message is all components")
+
+    @property
+    def layout(self) -> bool:
+        """Whether the message is a Components V2 layout (IS_COMPONENTS_V2)."""
+        return self.components is not None and self.components.has_components_v2()
+
     def kwargs(self, *, new: bool = False) -> dict[str, Any]:
         """The message as discord.py's keyword arguments for an interaction response:
-        `send_message` (`new`: its picture as a file) or `edit_message`."""
+        `send_message` (`new`: its picture as a file) or `edit_message`. discord.py flags
+        a layout itself."""
         found: dict[str, Any] = {}
+        if self.layout and not new:
+            found.update(content=None, embeds=[])
         if self.content is not None:
             found["content"] = self.content
         if self.embed is not None:
@@ -72,14 +95,19 @@ class Message:
             )
         return found
 
-    def json(self, *, attachments: bool = True) -> dict[str, Any]:
-        """The message as Discord's JSON body (to send, or to edit a message with).
+    def json(self, *, new: bool = False, attachments: bool = True) -> dict[str, Any]:
+        """The message as Discord's JSON body: to send (`new`), or to edit a message with.
 
         Its picture is named as the upload ``files[0]``. `attachments` False leaves the
         attachments out for the sender to name (bot.discord.board keeps a picture it
-        uploaded before by its id, and names one only when there is one).
+        uploaded before by its id, and names one only when there is one). A layout is
+        flagged, and its edit clears the content and the embeds.
         """
         body: dict[str, Any] = {}
+        if self.layout:
+            body["flags"] = IS_COMPONENTS_V2
+            if not new:
+                body.update(content=None, embeds=[])
         if self.content is not None:
             body["content"] = self.content
         if self.embed is not None or self.whole:

@@ -8,14 +8,20 @@ Hint button is enabled whenever the crew policy has a move to advise. Its
 custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
 updating the panel itself.
+
+The panel is a Components V2 layout (Discord's IS_COMPONENTS_V2 message): the note of
+the last click in a TextDisplay at the top, then one Container (yellow when it is the
+player's turn, else the board's colour) holding the hand, the situation in words, a
+Separator, the rows of moves and the game's footer. It is the JSON discord.py's
+`ui.LayoutView` sends for that layout (tests/bot/test_panel_v2 builds the LayoutView and
+compares), written directly for the reason bot.views.components gives; discord.py
+writes some of Discord's defaults out (``disabled: false``...), which these leave out.
 """
 
 from __future__ import annotations
 
 import time
 from typing import TYPE_CHECKING, Any
-
-import discord
 
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
@@ -25,6 +31,7 @@ from bot.views.components import (
     PRIMARY,
     SECONDARY,
     SUCCESS,
+    Components,
     button,
     option,
     picker,
@@ -39,6 +46,39 @@ if TYPE_CHECKING:
 
 #: Sections a panel offers at most (a hand of 5 can pay for at most 5 of them).
 MAX_BUILD_BUTTONS = 10
+#: Components V2 types (Discord's numbers) the panel is made of, with its ActionRows.
+TEXT_DISPLAY, SEPARATOR, CONTAINER = 10, 14, 17
+#: Discord's limits: a TextDisplay's characters, and a V2 message's components in all
+#: (nested ones counted). A panel's most (a note, 10 sections, a launch select) is 27.
+TEXT_LIMIT, COMPONENT_LIMIT = 4000, 40
+#: The panel's accent while its player is to act (Discord's yellow).
+YOUR_TURN_COLOUR = 0xFEE75C
+
+
+class Layout(Components):
+    """A Components V2 layout as Discord's JSON, given to discord.py in place of a
+    `ui.LayoutView`: discord.py sets IS_COMPONENTS_V2 on what it sends with it, and
+    bot.views.message.Message does on the JSON bodies it makes."""
+
+    __slots__ = ()
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def text_display(content: str) -> dict[str, Any]:
+    """A TextDisplay: markdown, within Discord's 4000 characters."""
+    return {"type": TEXT_DISPLAY, "content": content[:TEXT_LIMIT]}
+
+
+def separator() -> dict[str, Any]:
+    """A Separator with its divider line, small spacing (LayoutView's defaults)."""
+    return {"type": SEPARATOR, "divider": True, "spacing": 1}
+
+
+def container(accent: int, children: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Container of `children`, its edge in the `accent` colour."""
+    return {"type": CONTAINER, "accent_color": accent, "spoiler": False, "components": children}
 
 
 def panel_message(
@@ -54,26 +94,33 @@ def panel_message(
     if game is None or player not in game.players:
         raise ValueError("a panel is only drawn for a seated player of a started game")
     view = game.view_for(player)
+    public = view.table
     left = table.time_left(now)
-    embed = discord.Embed(
-        title=t(
-            language, "panel.title", cards=render.count(language, "count.cards", len(view.hand))
-        ),
-        description=render.hand_text(view.hand, language, table.cards),
-        colour=render.board_colour(table, view.table, left),
-    )
+    title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
     now_lines = [situation(table, view, now, language)]
-    if table.open and view.table.phase is not Phase.OVER:
+    if table.open and public.phase is not Phase.OVER:
         now_lines.insert(0, render.clock_text(table, left, language))
-    embed.add_field(
-        name=t(language, "panel.now"), value="\n".join(filter(None, now_lines)), inline=False
-    )
-    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
-    return Message(
-        content=(note or "")[: render.CONTENT_LIMIT],
-        embed=embed,
-        components=rows(*moves(table, view, language)),
-    )
+    now_text = "\n".join(filter(None, now_lines))
+    playing = table.open and public.phase not in (Phase.OVER, Phase.RESHUFFLE)
+    mine = playing and public.active_player == player
+    accent = YOUR_TURN_COLOUR if mine else render.board_colour(table, public, left)
+    offered = rows(*moves(table, view, language)).to_components()
+    footer = t(language, "board.footer", id=table.id, version=table.version)
+    inside = [
+        text_display(f"### {title}\n{render.hand_text(view.hand, language, table.cards)}"),
+        text_display(f"**{t(language, 'panel.now')}**\n{now_text}"),
+        *([separator(), *offered] if offered else []),
+        text_display(f"-# {footer}"),
+    ]
+    top = [text_display(note[: render.CONTENT_LIMIT])] if note else []
+    return Message(components=Layout([*top, container(accent, inside)]))
+
+
+def stub(language: str) -> Message:
+    """An older panel once the player opened a newer one: one line saying so, in place
+    of the hand and its buttons (only the newest panel is kept current). A layout too:
+    Discord never lets a V2 message go back to content."""
+    return Message(components=Layout([text_display(t(language, "panel.moved"))]))
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:

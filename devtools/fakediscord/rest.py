@@ -18,6 +18,10 @@ Where the bot is not (a group DM, a server without the bot) every channel route 
 403 Missing Access (50001): Discord documents nothing of a bot token there, and the notes'
 reading is that it fails (unverified); only interaction tokens reach those channels. An
 interaction authorized by a user install only may create 5 follow-ups (40094 after).
+
+Every message body, on every route, is checked for Components V2's rules
+(devtools.fakediscord.layout): the flag and what it rules out, 40 components, a
+TextDisplay's length, the flag never taken off by an edit.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import layout
 from .commands import CHAT_INPUT, PRIMARY_ENTRY_POINT, find_entry_point
 from .state import (
     ATTACH_FILES,
@@ -309,6 +314,7 @@ class RestApi(ThreadRoutes):
         require(permissions, sends_in(channel))
         if request[FILES]:
             require(permissions, ATTACH_FILES)
+        self._check_layout(request, layout.new_problem(request[BODY] or {}))
         fields = self._message_fields(request, existing=[])
         fields = _require_content(_without_embeds_unless(permissions, fields))
         self._post_into(channel, permissions)
@@ -465,6 +471,8 @@ class RestApi(ThreadRoutes):
         *,
         require_content: bool = False,
     ) -> Message:
+        if require_content:  # a message of its own, not a deferred response's "thinking"
+            self._check_layout(request, layout.new_problem(data))
         fields = self._message_fields(request, existing=[], body=data)
         if require_content:
             _require_content(fields)
@@ -573,8 +581,15 @@ class RestApi(ThreadRoutes):
         *,
         permissions: int = ~0,
     ) -> None:
-        """Edit a message; through a channel route, as the bot's `permissions` there allow."""
+        """Edit a message; through a channel route, as the bot's `permissions` there allow.
+
+        A deferred response being filled takes a new message's body."""
         self._check_editable(message)
+        body = (request[BODY] if body is None else body) or {}
+        if message.loading:
+            self._check_layout(request, layout.new_problem(body))
+        else:
+            self._check_layout(request, layout.edit_problem(message.flags, body))
         fields = self._message_fields(request, existing=message.attachments, body=body)
         if fields.get("embeds") and not permissions & EMBED_LINKS:
             _without_embeds_unless(permissions, {**_current(message), **fields})
@@ -584,9 +599,15 @@ class RestApi(ThreadRoutes):
             message.history.append(message.snapshot())
         for name, value in fields.items():
             setattr(message, name, value)
-        message.flags &= ~LOADING
+        message.flags = layout.flags_after_edit(message.flags, body) & ~LOADING
         message.edited_at = utcnow()
         self._world.notifier.bump()
+
+    def _check_layout(self, request: web.Request, problem: str | None) -> None:
+        """Refuse a body that breaks Components V2's rules (`problem`), as Discord does."""
+        if problem is not None:
+            self._fake.record_violation(ViolationKind.COMPONENTS_V2, problem, request)
+            raise DiscordError(400, 50035, f"Invalid Form Body: {problem}")
 
     def _delete(self, message: Message) -> None:
         message.deleted = True

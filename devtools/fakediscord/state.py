@@ -762,6 +762,8 @@ class ViolationKind(StrEnum):
     INVALID_RESPONSE = "invalid_response"
     EXPIRED_TOKEN = "expired_token"
     CONTENT_TOO_LONG = "content_too_long"
+    #: A body breaking Components V2's rules (devtools.fakediscord.layout).
+    COMPONENTS_V2 = "components_v2"
     ERROR_LOG = "error_log"
     IDENTIFY_RATE = "identify_rate"
     #: Not the bot's fault: the fake itself failed while answering a request.

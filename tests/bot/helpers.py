@@ -16,6 +16,7 @@ from typing import Any
 from bot.discord.client import ApophisBot
 from bot.table import Table
 from devtools.fakediscord import FakeDiscord
+from devtools.fakediscord.layout import TEXT_DISPLAY, walk
 from tests.engine.helpers import table as position
 
 #: A card of a hand written as a person reads it ("7♥", "10 ♣") or as a code ("7H").
@@ -97,7 +98,7 @@ class Scene:
             reply = await self.cmd("apophis join", name)
             assert "You joined" in reply.response_data["content"], reply.response_data
         start = await self.cmd("apophis start", players[0], first=self[players[0]])
-        assert "game has started" in start.response_data["content"], start.response_data
+        assert "game has started" in answer_text(start), start.response_data
         return self.live()
 
     async def panel(self, user: str):
@@ -252,17 +253,29 @@ def answer_text(interaction) -> str:
     whatever edits its message had since: a panel answered with a move's note may be
     redrawn at once when the turn passes."""
     data = interaction.response_data or {}
-    sent = SimpleNamespace(content=data.get("content") or "", embeds=data.get("embeds") or [])
+    sent = SimpleNamespace(
+        content=data.get("content") or "",
+        embeds=data.get("embeds") or [],
+        components=data.get("components") or [],
+    )
     return text_of(sent)
 
 
 def text_of(message) -> str:
-    """A message's content and embed text, for assertions."""
+    """A message's content, embed text and TextDisplays (a Components V2 message's words,
+    in the order they show), for assertions."""
     parts = [message.content]
     for embed in message.embeds:
         parts += [embed.get("title", ""), embed.get("description", "")]
         parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+    parts += [c["content"] for c in walk(message.components) if c.get("type") == TEXT_DISPLAY]
     return "\n".join(p for p in parts if p)
+
+
+def note_of(message) -> str:
+    """A hand panel's note: the TextDisplay above its Container ("" when it has none)."""
+    top = [c["content"] for c in message.components if c.get("type") == TEXT_DISPLAY]
+    return top[0] if top else ""
 
 
 async def start_bot_process(

@@ -205,7 +205,7 @@ class Play(commands.Cog):
         """Answer with the player's panel: a new private message, or the clicked panel updated."""
         shown = table.version
         message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
-        await self.outbox.tokens.respond(interaction, message.json(), update=update)
+        await self.outbox.tokens.respond(interaction, message.json(new=not update), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
