@@ -52,13 +52,28 @@ The sockets offer permessage-deflate as browsers do (`--web-compression off`: th
 and send the web client's ping every 25 s. The notes give the live table's own CPU per
 action, timed in the bot (benchmarks/bot_process.py: its feed, and the frames it sends).
 
+`--place` says where the games are played: `channel` (the default) is a server's channel
+with the bot a member, as above. `group-dm` plays each game in a group DM of its four
+people, the first having installed the app to their account; `no-bot-server` in a server
+that never installed the bot (`add_guild(bot_member=False)`), the first player's user
+install. There the bot is no member, so everything goes through interaction tokens: only
+the host has the slash commands (/apophis new), the others join with the lobby's Join,
+the host starts with its Start, and every move is made by buttons (the board's, each
+player's panel) — the same moves as in a channel, where a share would be typed; no hand
+DMs come, so the last message is the board. Every run also gives requests per action by
+route class (interaction callbacks, @original edits, follow-ups, follow-up edits and
+deletions, other token requests, the place's channel routes, hand DMs, the rest) and the
+token answers the fake refused (40094 over a user install's follow-up cap, 401, 404),
+benchmarks/load/routes.py. `--skip-engine` leaves out the engine alone (about 20 s).
+
 Results go to the screen and to benchmarks/results/ (machine and commit recorded).
 
 The code is in benchmarks/load/, a module a job: cli (these options, the run in order),
 steps (the bot started, each step's window measured), players (the simulated players)
 and watch (what they see the bot do, timed), bots (the bot's processes, their CPU and
-memory), database, recovery, engine_alone, figures and report (what is printed), model
-(what is recorded) and machine (where a run ran).
+memory), database, recovery, engine_alone, routes (requests by route class, token
+refusals), figures and report (what is printed), model (what is recorded) and machine
+(where a run ran).
 
 Knobs that change the meaning of figures: the bot's outbox normally paces itself at
 45 requests a second; by default that pacing is lifted here (BENCH_GLOBAL_RATE) so that

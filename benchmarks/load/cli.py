@@ -10,6 +10,7 @@ from pathlib import Path
 from benchmarks.load import database
 from benchmarks.load.engine_alone import run_engine
 from benchmarks.load.machine import ROOT
+from benchmarks.load.model import CHANNEL, PLACES
 from benchmarks.load.recovery import run_recovery
 from benchmarks.load.report import (
     Report,
@@ -137,8 +138,20 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="stop stepping once the p99 first response passes this (s)",
     )
     parser.add_argument("--all-steps", action="store_true", help="do not stop at the goal")
+    parser.add_argument(
+        "--place",
+        choices=PLACES,
+        default=CHANNEL,
+        help="where the games are played: a server channel the bot is in; a group DM of the "
+        "four (the host installed the app); a server without the bot (the host's user "
+        "install). In the last two only the host has the commands: the others join and "
+        "everyone plays by buttons",
+    )
     parser.add_argument("--recovery", default="1000,10000", help="stored games to recover")
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument(
+        "--skip-engine", action="store_true", help="skip the engine alone (about 20 s)"
+    )
     parser.add_argument(
         "--validate",
         action="store_true",
@@ -196,8 +209,9 @@ def measure(args) -> None:
             recovered.append(r)
             recovery_row(report, r)
         recovery_end(report, recovered)
-    actions, rate = run_engine()
-    engine_line(report, actions, rate)
+    if not args.skip_engine:
+        actions, rate = run_engine()
+        engine_line(report, actions, rate)
     RESULTS.mkdir(exist_ok=True)
     target = args.output or RESULTS / f"load-{stamp:%Y%m%d-%H%M%S}.txt"
     report.write(target)

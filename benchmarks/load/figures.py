@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 
 from benchmarks.load.model import SLOW, Reading, Sample, StepResult
+from benchmarks.load.routes import CLASSES, FOLLOW_UP_CAP
 
 #: Lines of the bot's diagnostics (bench-stall: only with BENCH_STALL_STACKS=1).
 BOT_DIAGNOSTICS = ("bench-gc", "bench-stall")
@@ -117,6 +118,56 @@ def web_row(r: StepResult) -> str:
     )
 
 
+#: The route-class table's columns: (heading, its classes in benchmarks/load/routes.py).
+CLASS_COLUMNS = (
+    ("callbacks", CLASSES[0:1]),
+    ("@original", CLASSES[1:2]),
+    ("follow-ups", CLASSES[2:3]),
+    ("fu edit/del", CLASSES[3:4]),
+    ("other token", CLASSES[4:5]),
+    ("channel", CLASSES[5:6]),
+    ("DMs", CLASSES[6:7]),
+    ("other", CLASSES[7:8]),
+    ("all", CLASSES),
+)
+CLASS_HEADER = (
+    f"{'games':>6} | "
+    + " ".join(f"{heading:>{max(len(heading), 6)}}" for heading, _ in CLASS_COLUMNS)
+    + f" | {'40094':>5} {'401':>5} {'404':>5} {'other':>5}"
+)
+
+
+def refusal_counts(r: StepResult) -> tuple[int, int, int, int]:
+    """The window's token answers refused: over the follow-up cap, 401, 404, any other."""
+    cap = r.refused.get((400, FOLLOW_UP_CAP), 0)
+    expired = sum(n for (status, _), n in r.refused.items() if status == 401)
+    unknown = sum(n for (status, _), n in r.refused.items() if status == 404)
+    return cap, expired, unknown, sum(r.refused.values()) - cap - expired - unknown
+
+
+def class_row(r: StepResult) -> str:
+    """A step's requests per applied action by route class, and the token answers refused."""
+    actions = max(r.sample.actions, 1)
+    cells = " ".join(
+        f"{sum(r.classes.get(c, 0) for c in classes) / actions:>{max(len(heading), 6)}.2f}"
+        for heading, classes in CLASS_COLUMNS
+    )
+    refusals = " ".join(f"{n:>5,}" for n in refusal_counts(r))
+    return f"{r.games:>6,} | {cells} | {refusals}"
+
+
+def class_note(r: StepResult) -> str:
+    """The window's requests by route class as counts, and each refusal's status and code."""
+    refused = ", ".join(
+        f"{status} (code {code}) {n}" for (status, code), n in sorted(r.refused.items())
+    )
+    return (
+        f"G={r.games:,}: requests by route class: "
+        + ", ".join(f"{c} {r.classes.get(c, 0)}" for c in CLASSES)
+        + f" ({r.sample.actions:,} actions); token answers refused: {refused or 'none'}"
+    )
+
+
 def step_notes(
     r: StepResult, before: Reading, after: Reading, requests: list, args, server: bool
 ) -> list[str]:
@@ -146,6 +197,7 @@ def step_notes(
             for k, v in sorted(every.items(), key=lambda kv: -kv[1])
         )
     )
+    notes.append(class_note(r))
     return notes
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,12 @@ from benchmarks.web_clients import WebWindow
 
 #: A first response slower than this is counted in --verbose's account of stalls.
 SLOW = 0.05
+#: Where the games are played (--place): a server channel the bot is in; a group DM of the
+#: four, the first having installed the app to their account; a server without the bot,
+#: the app installed to the first player's account. In the last two the bot is no member:
+#: only the installer has the slash commands, and everything else is a button.
+CHANNEL, GROUP_DM, NO_BOT_SERVER = "channel", "group-dm", "no-bot-server"
+PLACES = (CHANNEL, GROUP_DM, NO_BOT_SERVER)
 
 
 @dataclass
@@ -24,9 +31,17 @@ class Pending:
     last: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    """Someone in a group DM, read as a server's member is (`.user`): there is no server."""
+
+    user: Any
+
+
 @dataclass
 class Tab:
-    """One guild/channel with 4 members, and the game currently played there."""
+    """One place (a server's channel, or a group DM) with 4 people, and the game currently
+    played there. `guild` is None in a group DM; `members` have `.user` either way."""
 
     index: int
     guild: Any
@@ -106,3 +121,7 @@ class StepResult:
     updates: int = 0
     #: What the live table's sockets saw (--web-clients), None without.
     web: WebWindow | None = None
+    #: The window's requests by route class (benchmarks/load/routes.py), and the token
+    #: routes' error answers by (status, code).
+    classes: dict[str, int] = field(default_factory=dict)
+    refused: Counter = field(default_factory=Counter)

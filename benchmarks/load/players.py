@@ -14,7 +14,8 @@ from typing import Any
 import asyncpg
 import orjson
 
-from benchmarks.load.model import Pending, Tab
+from benchmarks.load.model import CHANNEL, GROUP_DM, Pending, Recipient, Tab
+from benchmarks.load.routes import Refusal
 from benchmarks.load.watch import Watcher
 from benchmarks.web_clients import WebClients
 from bot.store.postgres import is_postgresql
@@ -54,11 +55,19 @@ class Load(Watcher):
         self.setup_gate = asyncio.Semaphore(args.setup_concurrency)
         #: The sockets at the bot's live table (--web-clients), None without.
         self.web: WebClients | None = None
+        #: The fake's token routes' error answers (benchmarks/load/routes.py).
+        self.refusals: list[Refusal] = []
+        #: Whether the bot is a member of the places (--place): then everyone has the slash
+        #: commands and hand DMs come; else only the host, who installed the app, has the
+        #: commands, and the players join and play by buttons alone.
+        self.bot_member = args.place == CHANNEL
+        if not self.bot_member:
+            self.token_keep = fake.token_lifetime
 
     # ---------------------------------------------------------------- interactions
 
     async def command(self, tab: Tab, name: str, user, kind: str | None = None, **options):
-        interaction = await self.fake.invoke(name, user=user, channel=tab.channel, **options)
+        interaction = await self.fake.invoke(name, user=user.user, channel=tab.channel, **options)
         await self.answered(interaction, kind or "/" + name)
         return interaction
 
@@ -76,18 +85,30 @@ class Load(Watcher):
         )
         if custom_id is None:
             return None
-        interaction = await self.fake.click(message, custom_id, user=user)
+        interaction = await self.fake.click(message, custom_id, user=user.user)
         await self.answered(interaction, kind)
         return interaction
 
     # ------------------------------------------------------------------- the world
 
     def build_world(self, count: int) -> None:
+        """`count` places of four people, as --place says (the first of each the host)."""
         fake, shards = self.fake, self.args.processes
         for i in range(len(self.tabs), count):
-            guild = fake.add_guild(f"Club {i}", shard=(i % shards, shards) if shards > 1 else None)
-            channel = fake.add_text_channel(guild, "apophis")
-            members = [fake.add_member(guild, f"p{i}-{seat}") for seat in range(4)]
+            if self.args.place == GROUP_DM:
+                guild = None
+                members = [Recipient(fake.add_user(f"p{i}-{seat}")) for seat in range(4)]
+                channel = fake.add_group_dm(*(m.user for m in members))
+            else:
+                guild = fake.add_guild(
+                    f"Club {i}",
+                    shard=(i % shards, shards) if shards > 1 else None,
+                    bot_member=self.bot_member,
+                )
+                channel = fake.add_text_channel(guild, "apophis")
+                members = [fake.add_member(guild, f"p{i}-{seat}") for seat in range(4)]
+            if not self.bot_member:  # the host has the app on their account
+                fake.install_for_user(members[0].user)
             tab = Tab(i, guild, channel, members, random.Random(i))
             for member in members:
                 self.user_tab[member.user.id] = tab
@@ -119,7 +140,8 @@ class Load(Watcher):
     # ------------------------------------------------------------------- the games
 
     async def new_game(self, tab: Tab) -> bool:
-        """/apophis new, three joins, start: as a group of friends would."""
+        """/apophis new, three joins, start: as a group of friends would (by the lobby's
+        Join and Start buttons where only the host has the commands)."""
         host, *others = tab.members
         rng = tab.rng
         options: dict[str, Any] = {"rules": rng.choice(("basic", "advanced"))}
@@ -137,6 +159,8 @@ class Load(Watcher):
             tab.game_id = int(
                 next(lobby.iter_components())["components"][0]["custom_id"].split(":")[2]
             )
+            if not self.bot_member:
+                return await self.by_buttons(tab, lobby, host, others)
             for member in others:
                 await self.command(tab, "apophis join", member)
             start = await self.command(tab, "apophis start", host)
@@ -145,6 +169,16 @@ class Load(Watcher):
             if started:
                 self.keep_panel(tab, host.user.id, start.message)
             return tab.started
+
+    async def by_buttons(self, tab: Tab, lobby, host, others) -> bool:
+        """The others join with the lobby's Join, the host starts with its Start: the lobby
+        becomes the board (the answers update it in place)."""
+        for member in others:
+            await self.click(tab, lobby, "join", member, "button join")
+        await self.click(tab, lobby, "start", host, "button start")
+        status, _, _ = await self.row(tab.game_id)
+        tab.started, tab.panels = status == "active", {}
+        return tab.started
 
     async def play(self, tab: Tab, first_delay: float) -> None:
         rng = tab.rng
@@ -178,7 +212,7 @@ class Load(Watcher):
         player = next(m for m in tab.members if m.user.id == action["player"])
         rng = tab.rng
         if rng.random() < self.args.hand_share:  # a new panel, from the board or typed
-            if rng.random() < 0.5 and tab.board_id is not None:
+            if (rng.random() < 0.5 or not self.bot_member) and tab.board_id is not None:
                 board = self.fake.world.messages[tab.board_id]
                 looked = await self.click(tab, board, "hand", player, "button hand")
             else:
@@ -186,6 +220,7 @@ class Load(Watcher):
             if looked is not None:
                 self.keep_panel(tab, player.user.id, looked.message)
         by_command = kind not in ("reroll", "accept") and rng.random() < self.args.command_share
+        by_command = by_command and self.bot_member  # (else the same move by panel)
         if by_command:
             interaction = await self.slash(tab, action, player)
             if interaction.message is not None and interaction.message.embeds:
@@ -262,17 +297,19 @@ class Load(Watcher):
             else:  # a chosen subset: the panel's card of each chosen suit
                 select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
                 if select is None:  # not the panel's cards (a higher one): typed instead
-                    return await self.slash(tab, action, player)
+                    return await self.typed_instead(tab, action, player)
                 values = [o["value"] for o in select["options"] if o["value"][-1] in wanted]
-                chosen = await self.fake.select(panel, select["custom_id"], values, user=player)
+                chosen = await self.fake.select(
+                    panel, select["custom_id"], values, user=player.user
+                )
                 await self.answered(chosen, "panel launch subset")
                 return chosen
         elif kind == "discard":
             select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
             if select is None:  # the panel does not offer it (yet): typed instead
-                return await self.slash(tab, action, player)
+                return await self.typed_instead(tab, action, player)
             chosen = await self.fake.select(
-                panel, select["custom_id"], list(action["cards"]), user=player
+                panel, select["custom_id"], list(action["cards"]), user=player.user
             )
             await self.answered(chosen, "panel discard")
             return chosen
@@ -280,8 +317,18 @@ class Load(Watcher):
             target = kind
         return await self.click(tab, panel, target, player, "panel " + kind)
 
+    async def typed_instead(self, tab: Tab, action: dict, player):
+        """The move the panel does not offer, typed; None (no move this time) where the
+        player has no commands (counted as "not on the panel" in the window's kinds)."""
+        if self.bot_member:
+            return await self.slash(tab, action, player)
+        if self.window is not None:
+            self.window.kinds["not on the panel"] = self.window.kinds.get("not on the panel", 0) + 1
+        return None
+
     async def applied(self, tab: Tab, interaction, before: int, actor: int, kind: str) -> None:
-        """If the bot applied the action, wait for what it causes (board, DMs)."""
+        """If the bot applied the action, wait for what it causes (board, DMs; where the bot
+        is no member, the board alone: hands are only in the players' panels)."""
         row = await self.fetchone(
             "SELECT actor, events FROM actions WHERE game_id = $1 AND version = $2",
             tab.game_id,
@@ -299,6 +346,8 @@ class Load(Watcher):
             self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
         events = orjson.loads(row[1])
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
+        if not self.bot_member:  # no hand DMs: the hands are in the panels
+            dms.clear()
         if self.in_window(t0):  # DMs that came before we looked
             self.window.dm_lag += [
                 self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0
@@ -322,4 +371,4 @@ async def chatter(load: Load, per_minute: float) -> None:
         tabs = load.tabs[: load.playing]
         for _ in range(round(per_minute * len(tabs) / 60 + rng.random() - 0.5)):
             tab = rng.choice(tabs)
-            await load.fake.say(tab.channel, rng.choice(tab.members), "nice one")
+            await load.fake.say(tab.channel, rng.choice(tab.members).user, "nice one")

@@ -6,10 +6,12 @@ import platform
 from pathlib import Path
 
 from benchmarks.load.figures import (
+    CLASS_HEADER,
     HEADER,
     SUBHEADER,
     WEB_HEADER,
     WEB_SUBHEADER,
+    class_row,
     median_ms,
     p99_ms,
     row,
@@ -17,7 +19,16 @@ from benchmarks.load.figures import (
     web_row,
 )
 from benchmarks.load.machine import commit, machine
-from benchmarks.load.model import StepResult
+from benchmarks.load.model import CHANNEL, GROUP_DM, NO_BOT_SERVER, StepResult
+
+#: The preamble's words for each --place.
+PLACE_TEXT = {
+    CHANNEL: "channel: a server's channel, the bot a member (everyone has the commands)",
+    GROUP_DM: "group-dm: a group DM of the four, the host's user install; the bot no member "
+    "(join and every move by buttons, no hand DMs, no turn pings)",
+    NO_BOT_SERVER: "no-bot-server: a server without the bot, the host's user install "
+    "(join and every move by buttons, no hand DMs, no turn pings)",
+}
 
 
 class Report:
@@ -57,6 +68,7 @@ def preamble(report: Report, args, stamp) -> None:
             else "; no live table (web server off)"
         )
     )
+    say(f"place: {PLACE_TEXT[args.place]}")
     say(
         f"bot: {args.processes} process{'es' if args.processes > 1 else ''} on "
         + ("SQLite" if args.database == "sqlite" else "PostgreSQL (a throwaway local server)")
@@ -85,6 +97,7 @@ def load_tables(report: Report, results: list[StepResult], notes: list[str]) -> 
                 f"after the grace period (counted in last-message max)"
             )
     wait_table(report, results)
+    class_table(report, results)
     if any(r.web is not None for r in results):
         web_table(report, results)
     for r in results:
@@ -118,6 +131,18 @@ def wait_table(report: Report, results: list[StepResult]) -> None:
             f"{seconds_of(s.dm_lag, 1.0):>7} | {r.updates:>8,} {share:>10.2%} | "
             f"{s.interactions / s.actions if s.actions else float('nan'):>19.2f}"
         )
+
+
+def class_table(report: Report, results: list[StepResult]) -> None:
+    """Requests per action by route class, and the token answers Discord refused."""
+    say = report.say
+    say("Requests per action by route class (every request of the window over the actions")
+    say("applied: interaction callbacks, @original edits, follow-ups, follow-up edits and")
+    say("deletions, other token requests, the place's channel routes, hand DMs, the rest),")
+    say("and the token answers refused: 40094 over the follow-up cap, 401 expired, 404 unknown")
+    say(CLASS_HEADER)
+    for r in results:
+        say(class_row(r))
 
 
 def web_table(report: Report, results: list[StepResult]) -> None:

@@ -17,6 +17,7 @@ from benchmarks.load.database import new_database, server_cpu
 from benchmarks.load.figures import print_verbose, row, step_notes, stop_note
 from benchmarks.load.model import Reading, Sample, StepResult
 from benchmarks.load.players import Load, chatter
+from benchmarks.load.routes import by_class, refused, watch_token_answers
 from benchmarks.web_clients import WebClients, bot_settings
 from devtools.fakediscord import FakeDiscord
 from devtools.fakediscord.state import ChannelType
@@ -56,10 +57,12 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
     if not args.validate:
         options["openapi_path"] = NO_OPENAPI
     fake = FakeDiscord(**options)
+    refusals = watch_token_answers(fake)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="apophis-bench-"))
     database_url = new_database(args, workdir)
     load = Load(fake, args, database_url)
+    load.refusals = refusals
     load.build_world(max(args.steps))
     # With --web-clients, each process serves its shard's games' live table on a port.
     ports = [free_port() for _ in range(args.processes)] if args.web_clients else []
@@ -73,7 +76,7 @@ async def run_load(args) -> tuple[list[StepResult], list[str]]:
         idle_rss = bot.rss_kb()
         notes.append(
             f"bot ready (answering) {time.monotonic() - began:.1f} s after start, "
-            f"{len(load.tabs):,} guilds; idle RSS {idle_rss / 1024:.1f} MB"
+            f"{len(load.tabs):,} places ({args.place}); idle RSS {idle_rss / 1024:.1f} MB"
         )
         running = 0
         for games in args.steps:
@@ -119,11 +122,14 @@ async def ready(load: Load, bot: Bots, args) -> float:
         if bot.exited():
             raise RuntimeError("a bot process exited:\n" + "\n".join(bot.lines))
         # Every shard connected (a process runs one a thousand guilds, each logging in
-        # 5 s after the last), and a table of each process answers.
-        connected = all(fake.gateway.session_for(tab.guild.id) for tab in load.tabs)
+        # 5 s after the last; a group DM's interactions go to shard 0), and a table of
+        # each process answers.
+        connected = all(
+            fake.gateway.session_for(tab.guild.id if tab.guild else None) for tab in load.tabs
+        )
         if connected and fake.world.global_commands:
             probes = [
-                await fake.invoke("apophis rules", user=tab.members[0], channel=tab.channel)
+                await fake.invoke("apophis rules", user=tab.members[0].user, channel=tab.channel)
                 for tab in load.tabs[: args.processes]
             ]
             answered = [await load.answered(probe, "probe") for probe in probes]
@@ -176,9 +182,12 @@ async def settle(load: Load, args, games: int) -> None:
     """The ramp, then the tables settled, then the warm-up."""
     await asyncio.sleep(args.ramp)
     # Settle: every table has a game and every player has had their hand by DM
-    # (the first DMs open DM channels: a one-off burst that is not the steady state).
+    # (the first DMs open DM channels: a one-off burst that is not the steady state;
+    # where the bot is no member there are no DMs).
     settle_until = time.monotonic() + args.ramp + 120
     players = [m.user.id for t in load.tabs[:games] for m in t.members]
+    if not load.bot_member:
+        players = []
     while time.monotonic() < settle_until:
         started = sum(1 for t in load.tabs[:games] if t.started)
         dealt = sum(1 for user in players if user in load.last_dm)
@@ -186,6 +195,7 @@ async def settle(load: Load, args, games: int) -> None:
             break
         await asyncio.sleep(0.5)
     load.fake.requests.clear()
+    load.refusals.clear()
     await asyncio.sleep(args.warmup)
 
 
@@ -260,6 +270,8 @@ def step_result(load: Load, games: int, sample: Sample, span, readings, memory):
     for r in inside:
         routes[r.route] = routes.get(r.route, 0) + 1
     fake.requests.clear()
+    refusals = refused(load.refusals, start, end)
+    load.refusals.clear()
     seconds = end - start
     result = StepResult(
         games,
@@ -274,6 +286,8 @@ def step_result(load: Load, games: int, sample: Sample, span, readings, memory):
         budget_updates,
         updates,
         load.web.end() if load.web is not None else None,
+        by_class(fake, window),
+        refusals,
     )
     return result, window
 

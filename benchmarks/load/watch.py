@@ -15,6 +15,8 @@ from devtools.fakediscord.state import ChannelType
 DEADLINE = 3.0
 #: Interactions unanswered after this long count as failed.
 ANSWER_TIMEOUT = 10.0
+#: Seconds the fake's records are kept (messages, interactions, pending actions).
+KEEP = 120.0
 
 
 class Watcher:
@@ -37,6 +39,11 @@ class Watcher:
         self.window: Sample | None = None
         self.window_span = (0.0, 0.0)
         self.running = True
+        #: Seconds an interaction is kept for its token (bar each player's and each place's
+        #: latest and the boards'): Load keeps them for the token's whole life where the bot
+        #: is no member, as everything goes through tokens there and a token pruned here
+        #: would answer 404 as if the bot had used a token it never had.
+        self.token_keep = KEEP
         self._recent: deque[tuple[float, int]] = deque()
         self._hook()
 
@@ -199,7 +206,7 @@ class Watcher:
 
     def prune(self) -> None:
         """Forget what the fake recorded long ago (a long run would fill memory)."""
-        world, cutoff = self.fake.world, time.monotonic() - 120
+        world, cutoff = self.fake.world, time.monotonic() - KEEP
         while self._recent and self._recent[0][0] < cutoff:
             _, message_id = self._recent.popleft()
             if message_id not in self.boards and message_id not in self.panels:
@@ -208,9 +215,9 @@ class Watcher:
         keep = {i for latest in self.latest_by_user.values() for i in latest}
         keep.update(i for latest in self.latest_by_channel.values() for i in latest)
         keep.update(m.interaction_id for m in map(world.messages.get, self.boards) if m is not None)
-        old = []
+        old, kept_since = [], time.monotonic() - self.token_keep
         for key, interaction in world.interactions.items():  # oldest first
-            if interaction.created_at >= cutoff:
+            if interaction.created_at >= kept_since:
                 break
             if key not in keep:
                 old.append(key)
