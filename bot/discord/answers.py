@@ -2,7 +2,7 @@
 
 Also who interacted, as the game layer sees them (`caller_of`); where a command is
 declared (`anywhere`) and the checks that refuse it before it runs (`Refusal`, `requires`,
-`needs_the_bot`, `needs_a_server`); whether a click is on the game's current
+`needs_the_bot`, `server_records`); whether a click is on the game's current
 board; and freeing an answered interaction.
 """
 
@@ -85,12 +85,23 @@ def with_the_bot(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and reach_of(interaction) == CHANNEL
 
 
-#: Server settings, moderation, server records: refused in one line, and nothing
-#: attempted, in a DM, a group DM or a server without the bot.
+#: Server settings and moderation: refused in one line, and nothing attempted, in a DM, a
+#: group DM or a server without the bot.
 needs_the_bot = requires(with_the_bot, "error.needs_the_bot")
-#: A server's records (its history, replays, profiles): refused in one line in a DM or a
-#: group DM, whose games no server keeps.
-needs_a_server = requires(lambda interaction: interaction.guild_id is not None, "error.records_dm")
+
+
+def _a_servers_records(interaction: discord.Interaction) -> bool:
+    if interaction.guild_id is None:
+        raise Refusal(UserError("error.server_records"))
+    if not with_the_bot(interaction):
+        raise Refusal(UserError("error.needs_the_bot"))
+    return True
+
+
+#: A server's leaderboard and statistics: in a DM or a group DM, refused in one line that
+#: says they are a server's and points to the profile and history there; in a server
+#: without the bot, as `needs_the_bot`.
+server_records = app_commands.check(_a_servers_records)
 
 
 async def send_reason(interaction: discord.Interaction, reason: UserError | str) -> None:

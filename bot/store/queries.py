@@ -623,15 +623,35 @@ def autopilot_delays() -> Transaction[dict[int, int]]:
 # ---------------------------------------------------------- history and replays
 
 
+#: _GAME_COLUMNS of the games table read as `g`.
+_G_COLUMNS = ", ".join(f"g.{column}" for column in _GAME_COLUMNS.split(", "))
+
+
 def recent_games(guild_id: int, limit: int) -> Transaction[list[GameRecord]]:
     """A server's last `limit` ended games (lobbies that never started are not games), the
     latest first, with their seats (two queries; through the results' index by server)."""
-    columns = ", ".join(f"g.{column}" for column in _GAME_COLUMNS.split(", "))
     query = (
-        f"SELECT {columns} FROM results AS r {{join}} games AS g ON g.id = r.game_id "
+        f"SELECT {_G_COLUMNS} FROM results AS r {{join}} games AS g ON g.id = r.game_id "
         "WHERE r.guild_id = ? ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?"
     )
-    games = yield rows(query, guild_id, limit)
+    return (yield from _with_seats((yield rows(query, guild_id, limit))))
+
+
+def recent_games_in_conversation(channel_id: int, limit: int) -> Transaction[list[GameRecord]]:
+    """The last `limit` ended games of a DM or a group DM (stored with no server), the
+    latest first, with their seats. Read through the index of games by channel, newest
+    first: a channel holds one open game at a time, so its games end in the order they
+    were opened."""
+    query = (
+        f"SELECT {_G_COLUMNS} FROM games AS g {{join}} results AS r ON r.game_id = g.id "
+        "WHERE g.channel_id = ? AND g.guild_id = 0 ORDER BY g.id DESC LIMIT ?"
+    )
+    return (yield from _with_seats((yield rows(query, channel_id, limit))))
+
+
+def _with_seats(games: Sequence[Sequence[Any]]) -> Transaction[list[GameRecord]]:
+    """The records of ended games read as rows of _GAME_COLUMNS, in their order, with their
+    seats (one query for all)."""
     if not games:
         return []
     query = (

@@ -346,6 +346,10 @@ class Store:
         launches, hits and damage, and their fastest wins."""
         return await self._db.read(tallies.profile, guild_id, user_id)
 
+    async def conversation_profile(self, channel_id: int, user_id: int) -> Profile:
+        """A person's games in one DM or group DM, as `profile` counts a server's."""
+        return await self._db.read(tallies.conversation_profile, channel_id, user_id)
+
     async def leaderboard(self, guild_id: int) -> Leaderboard:
         """A server's fastest all-human wins per difficulty, and its people ranked by the
         lower bound of their win rate (those with enough all-human games)."""
@@ -376,6 +380,11 @@ class Store:
     async def recent_games(self, guild_id: int, limit: int) -> list[GameRecord]:
         """A server's last `limit` ended games (those that started), the latest first."""
         return await self._db.read(queries.recent_games, guild_id, limit)
+
+    async def recent_games_in_conversation(self, channel_id: int, limit: int) -> list[GameRecord]:
+        """A DM's or a group DM's last `limit` ended games (those that started), the latest
+        first."""
+        return await self._db.read(queries.recent_games_in_conversation, channel_id, limit)
 
 
 def _now(now: float | None) -> float:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -92,7 +93,7 @@ def record_players(game_id: int) -> Transaction[None]:
     for guild_id, rules, difficulty, crewmates, outcome, seconds, user_id, stayed in (
         yield rows(query, game_id)
     ):
-        played, won = outcome != "abandoned", bool(stayed) and outcome in WINS
+        played, won = _counted(outcome, stayed)
         # A win strictly faster than the tally's fastest replaces it (the first of equally
         # fast wins stays, as the fastest-wins tables order them).
         query = (
@@ -129,16 +130,33 @@ def record_players(game_id: int) -> Transaction[None]:
             yield count(query, guild_id, user_id, int(won))
 
 
+def _counted(outcome: str, stayed: Any) -> tuple[bool, bool]:
+    """Whether an ended game counts as played by a person (it has a result), and as won by
+    them (a win, and they were seated to the end)."""
+    return outcome != "abandoned", bool(stayed) and outcome in WINS
+
+
+def _in_order(tallies: Iterable[PlayerTally]) -> tuple[PlayerTally, ...]:
+    """A profile's tallies as it shows them: all-human teams first, by rules and difficulty."""
+    return tuple(
+        sorted(
+            tallies,
+            key=lambda t: (
+                t.with_crewmates,
+                RULES.index(t.rules),
+                DIFFICULTIES.index(t.difficulty),
+            ),
+        )
+    )
+
+
 def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
     query = (
         "SELECT rules, difficulty, with_crewmates, games, wins, abandoned, launches, hits, "
         "damage, fastest_game_id FROM player_tallies WHERE guild_id = ? AND user_id = ?"
     )
     found = yield rows(query, guild_id, user_id)
-    tallies = sorted(
-        (PlayerTally(*row[:2], bool(row[2]), *row[3:9]) for row in found),
-        key=lambda t: (t.with_crewmates, RULES.index(t.rules), DIFFICULTIES.index(t.difficulty)),
-    )
+    tallies = _in_order(PlayerTally(*row[:2], bool(row[2]), *row[3:9]) for row in found)
     fastest: dict[bool, Win] = {}
     candidates = [row[9] for row in found if row[9] is not None]
     if candidates:
@@ -149,7 +167,45 @@ def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
         )
         for *win, crewmates in (yield rows(query, *candidates)):
             fastest.setdefault(crewmates > 0, Win(*win))
-    return Profile(user_id, tuple(tallies), fastest.get(False), fastest.get(True))
+    return Profile(user_id, tallies, fastest.get(False), fastest.get(True))
+
+
+def conversation_profile(channel_id: int, user_id: int) -> Transaction[Profile]:
+    """A person's record of the games they played in one DM or group DM (stored with no
+    server), counted from those games' results and logs as `record_players` counts them
+    into the tallies (which add up every DM and group DM together)."""
+    query = (
+        "SELECT r.game_id, r.rules, r.difficulty, r.players, r.outcome, r.duration_seconds, "
+        "r.ended_at, r.crewmates > 0, p.left_at IS NULL FROM games AS g {join} results AS r "
+        "ON r.game_id = g.id JOIN players AS p ON p.game_id = g.id "
+        "WHERE g.channel_id = ? AND g.guild_id = 0 AND p.user_id = ? ORDER BY g.id"
+    )
+    found = yield rows(query, channel_id, user_id)
+    figures: dict[int, tuple[int, ...]] = {}
+    if found:
+        query = (
+            "SELECT game_id, events FROM actions WHERE game_id IN "
+            f"({', '.join('?' for _ in found)}) ORDER BY game_id, version"
+        )
+        logged = yield rows(query, *(row[0] for row in found))
+        for game_id, actions in itertools.groupby(logged, key=lambda row: row[0]):
+            events = (orjson.loads(events) for _, events in actions)
+            figures[game_id] = launch_figures(events).get(user_id, (0, 0, 0))
+    counts: dict[tuple[str, str, bool], list[int]] = {}
+    fastest: dict[bool, Win] = {}
+    for game_id, rules, difficulty, players, outcome, seconds, ended_at, crew, stayed in found:
+        played, won = _counted(outcome, stayed)
+        tally = counts.setdefault((rules, difficulty, bool(crew)), [0] * 6)
+        launches, hits, damage = figures.get(game_id, (0, 0, 0))
+        for i, added in enumerate((played, won, not played, launches, hits, damage)):
+            tally[i] += int(added)
+        if won:
+            win = Win(game_id, rules, difficulty, players, outcome, seconds, ended_at)
+            best = fastest.get(bool(crew))
+            if best is None or (seconds, ended_at) < (best.duration_seconds, best.ended_at):
+                fastest[bool(crew)] = win
+    tallies = _in_order(PlayerTally(*kind, *tally) for kind, tally in counts.items())
+    return Profile(user_id, tallies, fastest.get(False), fastest.get(True))
 
 
 def leaderboard(guild_id: int) -> Transaction[Leaderboard]:

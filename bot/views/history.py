@@ -1,4 +1,4 @@
-"""What players read of ended games: a server's last games, and any of them replayed move by move.
+"""What players read of ended games: a place's last games, and any of them replayed move by move.
 
 A replay is the game played again by the engine from its seed, its start player and its
 action log (`Game.apply`, as logged actions are replayed), keeping after each move only
@@ -37,6 +37,12 @@ GAMES = 10
 #: Discord's longest embed description.
 DESCRIPTION_LIMIT = 4096
 ALT_LIMIT = 1024
+#: A history's title, and what it says when it lists no game, by the place whose games it
+#: lists (bot.game.ledger's SERVER, CONVERSATION).
+HISTORY_KEYS = {
+    "server": ("history.title", "history.none"),
+    "conversation": ("history.title_conversation", "history.none_conversation"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +72,14 @@ class Replay:
 # ------------------------------------------------------------------- history
 
 
-def history_embed(records: Sequence[GameRecord], language: str) -> discord.Embed:
-    """A server's last games, the latest first: each with its number, result, rules,
-    difficulty, team and when it ended."""
-    embed = discord.Embed(title=t(language, "history.title"), colour=render.EMBED_COLOUR)
+def history_embed(records: Sequence[GameRecord], place: str, language: str) -> discord.Embed:
+    """The last games of a place (bot.game.ledger's SERVER or CONVERSATION: its title says
+    which), the latest first: each with its number, result, rules, difficulty, team and
+    when it ended."""
+    title, none = HISTORY_KEYS[place]
+    embed = discord.Embed(title=t(language, title), colour=render.EMBED_COLOUR)
     if not records:
-        embed.description = t(language, "history.none")
+        embed.description = t(language, none)
         return embed
     lines = [
         t(
@@ -119,10 +127,8 @@ def team_text(record: GameRecord) -> str:
 # ------------------------------------------------------------------- replays
 
 
-def check_replayable(record: GameRecord, guild_id: int) -> None:
-    """UserError unless the game is one of this server's that started and has ended."""
-    if record.guild_id != guild_id:
-        raise UserError("replay.error.other_server", id=record.id)
+def check_replayable(record: GameRecord) -> None:
+    """UserError unless the game started and has ended."""
     if record.status == "active":
         raise UserError("replay.error.in_play", id=record.id)
     if record.started_at is None:

@@ -1,4 +1,5 @@
-"""Players' records as they read them: a person's profile and a server's leaderboard."""
+"""Players' records as they read them: a person's profile (a server's games, a conversation's,
+or their own in DMs) and a server's leaderboard."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.errors import UserError
 from bot.i18n.catalogs import t
 from bot.store.records import RANKED_MIN_GAMES
 from bot.views.render import EMBED_COLOUR, and_list, count, duration, mention
@@ -20,12 +22,29 @@ if TYPE_CHECKING:
 FIELD_LIMIT = 1024
 
 
-def profile_embed(profile: Profile, language: str) -> discord.Embed:
-    """A person's games on this server, all-human teams and teams with crewmates apart:
-    wins by rule set and difficulty, launches, hits and damage, the fastest win."""
+#: What a profile says it covers, and what it says when it counts no game, by what it covers
+#: (bot.game.ledger's SERVER, CONVERSATION, DIRECT: one's own games in DMs and group DMs).
+PROFILE_KEYS = {
+    "server": ("profile.whose", "profile.none"),
+    "conversation": ("profile.whose_conversation", "profile.none_conversation"),
+    "direct": ("profile.whose_direct", "profile.none_direct"),
+}
+
+
+def nothing_counted(user_id: int, covered: str, yours: bool) -> UserError:
+    """What a profile that counts no game says, over what `covered` says."""
+    key = "profile.none_yours" if yours and covered == "server" else PROFILE_KEYS[covered][1]
+    return UserError(key, player=mention(user_id))
+
+
+def profile_embed(profile: Profile, covered: str, language: str) -> discord.Embed:
+    """A person's games over what `covered` says (named in its description), all-human
+    teams and teams with crewmates apart: wins by rule set and difficulty, launches, hits
+    and damage, the fastest win."""
+    whose = PROFILE_KEYS[covered][0]
     embed = discord.Embed(
         title=t(language, "profile.title"),
-        description=t(language, "profile.whose", player=mention(profile.user_id)),
+        description=t(language, whose, player=mention(profile.user_id)),
         colour=EMBED_COLOUR,
     )
     for crew, fastest in ((False, profile.fastest_win), (True, profile.fastest_win_with_crewmates)):

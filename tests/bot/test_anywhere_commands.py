@@ -114,8 +114,10 @@ async def test_an_entry_point_discord_refuses_leaves_the_commands_synced(fake_di
 
 async def test_what_needs_the_bot_is_refused_in_one_line_where_it_is_absent(fake_discord, make_bot):
     """A user-installed moderator in a server without the bot, and in a group DM: settings,
-    reset and the server's records are refused in one line in their language, and nothing
-    is attempted; the rules are read anywhere; whoever did not install the app gets none."""
+    reset, the server's statistics and leaderboard are refused in one line in their
+    language (in the group DM, statistics and leaderboard say they are a server's), and
+    nothing is attempted; the rules are read anywhere; whoever did not install the app gets
+    none."""
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
     elsewhere = fake_discord.add_guild("No bot here", bot_member=False)
@@ -140,11 +142,13 @@ async def test_what_needs_the_bot_is_refused_in_one_line_where_it_is_absent(fake
         for (command, options), channel in [(a, c) for a in asked for c in (hall, group)]:
             reply = await fake_discord.invoke(command, user=ann, channel=channel, **options)
             await reply.wait_response()
-            assert reply.ephemeral and content(reply) == t("en", "error.needs_the_bot")
+            records = channel is group and command in ("apophis stats", "apophis leaderboard")
+            refusal = "error.server_records" if records else "error.needs_the_bot"
+            assert reply.ephemeral and content(reply) == t("en", refusal), (command, channel)
         french = await fake_discord.invoke("apophis config", user=bob, channel=group)
         assert content(await french.wait_response()) == t("fr", "error.needs_the_bot")
-        history = await fake_discord.invoke("apophis history", user=bob, channel=group)
-        assert content(await history.wait_response()) == t("fr", "error.records_dm")
+        board = await fake_discord.invoke("apophis leaderboard", user=bob, channel=group)
+        assert content(await board.wait_response()) == t("fr", "error.server_records")
         rules = await fake_discord.invoke("apophis rules", user=ann, channel=group)
         assert (await rules.wait_response()).message.embeds  # the rules, anywhere
         with pytest.raises(InvalidInvocation):  # cid never installed the app

@@ -115,7 +115,7 @@ async def test_replays_asked_at_the_same_moment_are_drawn_once_for_the_server(
         assert gif.filename == f"apophis-replay-{game}.gif"
     assert drawn == [game]  # drawn once, whoever asked
     assert len(told) == 5 and all(i.ephemeral for i in told)
-    assert all("A replay is being drawn for this server" in content(i) for i in told)
+    assert all("A replay is being drawn here" in content(i) for i in told)
 
 
 async def test_a_kept_replay_is_sent_while_another_is_drawn_and_a_new_one_waits(

@@ -15,6 +15,7 @@ from bot.discord.answers import (
     clicked_board,
     needs_the_bot,
     requires,
+    server_records,
     speaks,
     with_the_bot,
 )
@@ -92,8 +93,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 # Declared everywhere (servers, DMs, group DMs; a server's install or a user's): what needs
-# a server that has the bot (settings, reset, the server's records) says so when used
-# elsewhere (`needs_the_bot`, `needs_a_server`). The docstring is the group's description.
+# a server that has the bot (settings, reset, the server's statistics and leaderboard) says
+# so when used elsewhere (`needs_the_bot`, `server_records`). The docstring is the group's
+# description.
 @anywhere
 class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_name="apophis"):
     """Open and run games; moderators can end, skip, kick and reset."""
@@ -412,7 +414,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
-    @needs_the_bot
+    @server_records
     async def stats(self, interaction: discord.Interaction) -> None:
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))

@@ -1,4 +1,6 @@
-"""/apophis profile and /apophis leaderboard: this server's records, mixed into the /apophis cog."""
+"""/apophis profile and /apophis leaderboard, mixed into the /apophis cog: a person's record
+where it is asked (a server's games; in a DM or group DM, one's own games in DMs, or someone
+else's in that conversation), and a server's leaderboard."""
 
 from __future__ import annotations
 
@@ -7,10 +9,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.discord.answers import needs_a_server, needs_the_bot, speaks
-from bot.errors import UserError
+from bot.discord.answers import caller_of, server_records, speaks
+from bot.game.ledger import covers
 from bot.views import records
-from bot.views.render import mention
 
 if TYPE_CHECKING:
     from bot.game.service import GameService
@@ -23,24 +24,23 @@ class Records:
     service: GameService  # the cog's
 
     @app_commands.command(
-        description="A player's games on this server: wins, fastest win, launches."
+        description="A player's games here (in DMs, yours): wins, fastest win, launches."
     )
     @app_commands.describe(player="Whose games (yours if left out)")
-    @needs_a_server
     async def profile(
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
-        who = player or interaction.user
-        profile = await self.service.ledger.profile(interaction.guild_id, who.id)
+        caller = caller_of(interaction)
+        who = (player or interaction.user).id
+        covered = covers(caller, who)
+        profile = await self.service.ledger.profile(caller, who)
         if not profile.tallies:
-            yours = who.id == interaction.user.id
-            key = "profile.none_yours" if yours else "profile.none"
-            raise UserError(key, player=mention(who.id))
-        embed = records.profile_embed(profile, speaks(interaction))
+            raise records.nothing_counted(who, covered, yours=who == caller.user_id)
+        embed = records.profile_embed(profile, covered, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's fastest teams and best win records.")
-    @needs_the_bot
+    @server_records
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         board = await self.service.ledger.leaderboard(interaction.guild_id)
         embed = records.leaderboard_embed(board, speaks(interaction))

@@ -1,4 +1,5 @@
-"""/apophis history and /apophis replay: a server's last games, and any of them played again.
+"""/apophis history and /apophis replay: the last games of a server or a conversation (a DM,
+a group DM), and any game its caller may see (bot.game.ledger.visible) played again.
 
 `Replays` is a base of the /apophis group's cog (bot.discord.cogs.apophis): discord.py
 gathers a cog's commands from all its bases. The replay's ◀ ▶ buttons come through the
@@ -19,8 +20,9 @@ import discord
 from discord import app_commands
 
 from bot.discord import inputs
-from bot.discord.answers import needs_a_server, speaks
+from bot.discord.answers import caller_of, speaks
 from bot.errors import UserError
+from bot.game.ledger import place_of
 from bot.pictures import replay as animation
 from bot.views import history
 
@@ -61,7 +63,8 @@ class _Played:
 
 @dataclass
 class _Desk:
-    """Where replays are made: one GIF drawn at a time for each server, the latest few kept,
+    """Where replays are made: one GIF drawn at a time for each place (a server, a DM or a
+    group DM), the latest few kept,
     and the games played again kept, each played again once however many ask at once."""
 
     drawing: set[int] = field(default_factory=set)
@@ -97,30 +100,31 @@ class Replays:
         """This cog's replays being drawn and kept (made when first needed)."""
         return self.__dict__.setdefault("_replay_desk", _Desk())
 
-    @app_commands.command(description="This server's last 10 games, with their numbers.")
-    @needs_a_server
+    @app_commands.command(description="The last 10 games of this server or conversation.")
     async def history(self, interaction: discord.Interaction) -> None:
-        records = await self.service.ledger.recent_games(interaction.guild_id, history.GAMES)
-        embed = history.history_embed(records, speaks(interaction))
+        caller = caller_of(interaction)
+        records = await self.service.ledger.recent_games(caller, history.GAMES)
+        embed = history.history_embed(records, place_of(caller), speaks(interaction))
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(description="Watch an ended game again, move by move.")
     @app_commands.describe(game="The game's number, as /apophis history lists it")
-    @needs_a_server
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:
-        desk, guild = self.desk, interaction.guild_id
+        caller = caller_of(interaction)
+        await self.service.ledger.seen_game(game, caller)  # refused unless theirs to see
+        desk, place = self.desk, caller.guild_id or caller.channel_id
         key = (game, speaks(interaction))
         gif = desk.kept.get(key)  # sent at once, even while another replay is drawn
         drawer = gif is None
         if drawer:
-            # One replay drawn at a time for each server: the server's turn is taken here,
-            # before anything is awaited, so of those asking at the same moment one draws
-            # and the others are told it is being drawn.
-            if guild in desk.drawing:
+            # One replay drawn at a time for each place: its turn is taken here, with
+            # nothing awaited since the kept replays were looked at, so of those asking at
+            # the same moment one draws and the others are told it is being drawn.
+            if place in desk.drawing:
                 raise UserError("replay.error.busy")
-            desk.drawing.add(guild)
+            desk.drawing.add(place)
         try:
             played = await self.replayed(interaction, game)
             await interaction.response.defer(thinking=True)
@@ -129,7 +133,7 @@ class Replays:
                 desk.keep(key, gif)
         finally:
             if drawer:
-                desk.drawing.discard(guild)
+                desk.drawing.discard(place)
         message = history.animation_message(played, gif)
         await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
 
@@ -158,7 +162,9 @@ class Replays:
         return gif
 
     async def replay_step(self, interaction: discord.Interaction, click: Click) -> None:
-        """◀ or ▶ on a replay: the message shows the step its custom id carries."""
+        """◀ or ▶ on a replay: the message shows the step its custom id carries. Whoever
+        sees the message may step through it: it came from a public message carrying that
+        game's replay, posted where someone who could see the game asked for it."""
         problem = inputs.source_problem(click, interaction.message, interaction.user.id, None)
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
@@ -169,10 +175,10 @@ class Replays:
         await interaction.response.edit_message(**message.kwargs())
 
     async def replayed(self, interaction: discord.Interaction, number: int) -> history.Replay:
-        """Game `number` played again, in the reader's language; UserError unless it is one
-        of this server's games that started and has ended."""
+        """Game `number` played again, in the reader's language; UserError unless it
+        started and has ended (whether they may see it is the caller's to check)."""
         played = await self.played_again(number)
-        history.check_replayable(played.record, interaction.guild_id)
+        history.check_replayable(played.record)
         if played.moves is None:
             raise UserError("replay.error.unreplayable", id=number)
         return played.replay(speaks(interaction))
