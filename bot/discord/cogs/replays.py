@@ -64,8 +64,8 @@ class _Played:
 @dataclass
 class _Desk:
     """Where replays are made: one GIF drawn at a time for each place (a server, a DM or a
-    group DM), the latest few kept,
-    and the games played again kept, each played again once however many ask at once."""
+    group DM), the latest few kept, and the games played again kept, each played again
+    once however many ask at once."""
 
     drawing: set[int] = field(default_factory=set)
     kept: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
