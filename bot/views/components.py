@@ -11,6 +11,17 @@ Components are written as Discord's JSON rather than as discord.ui views: a view
 its items refer to each other, so every board drawn that way (several a second on a
 busy bot) left a reference cycle for the garbage collector, whose pauses stop every
 game at once. `Components` carries the JSON wherever discord.py accepts a view.
+
+These messages keep Discord's content and embed. Only the hand panel is a Components V2
+layout (bot.views.panel, with its own `Layout`): the board keeps its embed because its
+picture is an uploaded file shown as the embed's image and kept by attachment id across
+edits (V2 shows files only through media components, and Discord's webhook docs list
+uploads as failing with V2: the board uploads through interaction tokens); it is edited
+through several tokens and the channel's route, all of which would have to carry the
+flag; an older board becomes a content-only stub, which a V2 message can never be again;
+the flag is one-way, so a bot rolled back could no longer edit a board in play; and the
+table's fields lie side by side, which V2 cannot lay out (docs/architecture.md, "Which
+messages are Components V2").
 """
 
 from __future__ import annotations

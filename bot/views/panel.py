@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 MAX_BUILD_BUTTONS = 10
 #: Components V2 types (Discord's numbers) the panel is made of, with its ActionRows.
 TEXT_DISPLAY, SEPARATOR, CONTAINER = 10, 14, 17
-#: Discord's limits: a TextDisplay's characters, and a V2 message's components in all
-#: (nested ones counted). A panel's most (a note, 10 sections, a launch select) is 27.
-TEXT_LIMIT, COMPONENT_LIMIT = 4000, 40
+#: Discord's limit on a TextDisplay's characters. (Of the 40 components a V2 message may
+#: hold, nested ones counted, a panel has at most 26: a note, 10 sections, a launch select.)
+TEXT_LIMIT = 4000
 #: The panel's accent while its player is to act (Discord's yellow).
 YOUR_TURN_COLOUR = 0xFEE75C
 
@@ -108,7 +108,7 @@ def panel_message(
     footer = t(language, "board.footer", id=table.id, version=table.version)
     inside = [
         text_display(f"### {title}\n{render.hand_text(view.hand, language, table.cards)}"),
-        text_display(f"**{t(language, 'panel.now')}**\n{now_text}"),
+        text_display(f"-# {t(language, 'panel.now')}\n{now_text}"),
         *([separator(), *offered] if offered else []),
         text_display(f"-# {footer}"),
     ]
