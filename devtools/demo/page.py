@@ -67,6 +67,7 @@ code { background: #1e1f22; border-radius: 3px; padding: 0 3px; font-size: 13px;
 img { max-width: 100%; height: auto; }
 .embed img, .file img { border-radius: 4px; margin-top: 8px; }
 .footer { color: #949ba4; font-size: 12px; margin-top: 8px; }
+.separator { border: 0; border-top: 1px solid #3f4147; width: 100%; margin: 8px 0 2px; }
 .row { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .button { color: #fff; border-radius: 3px; padding: 2px 12px; font-size: 14px; min-height: 32px;
   display: inline-flex; align-items: center; gap: 4px; max-width: 100%; }
@@ -228,13 +229,27 @@ class _Page:
         for attachment in attached.values():
             if attachment.filename not in self.used_in_embeds(shown.embeds):
                 parts.append(f'<div class="file">{self.image(attachment)}</div>')
-        for row in shown.components:
-            parts.append(
-                '<div class="row">'
-                + "".join(map(self.component, row.get("components", [])))
-                + "</div>"
-            )
+        parts.append(self.laid_out(shown.components, shown.at))
         return "".join(parts)
+
+    def laid_out(self, components: list[dict[str, Any]], at: datetime.datetime) -> str:
+        """Components as Discord lays them out: rows of controls, and a Components V2
+        message's containers (boxed like an embed, in their accent colour), text displays
+        and separators."""
+        out = []
+        for item in components:
+            kind, inside = item.get("type"), item.get("components", [])
+            if kind == 1:
+                out.append(f'<div class="row">{"".join(map(self.component, inside))}</div>')
+            elif kind == 10:
+                out.append(f"<div>{self.markdown(item['content'], at)}</div>")
+            elif kind == 14:
+                out.append('<hr class="separator">')
+            elif kind == 17:
+                colour = item.get("accent_color")
+                style = f' style="border-left-color: #{colour:06x}"' if colour is not None else ""
+                out.append(f'<div class="embed"{style}>{self.laid_out(inside, at)}</div>')
+        return "".join(out)
 
     def embed(self, embed: dict[str, Any], attached: dict, at: datetime.datetime) -> str:
         colour = embed.get("color")
@@ -315,6 +330,8 @@ class _Page:
             out,
         )
         out = re.sub(r"&lt;t:(\d+)(?::([tTdDfFR]))?&gt;", lambda m: self.timestamp(m, at), out)
+        out = re.sub(r"^### (.*)$", r'<span class="title">\1</span>', out, flags=re.M)
+        out = re.sub(r"^-# (.*)$", r'<span class="footer">\1</span>', out, flags=re.M)
         return out.replace("\n", "<br>")
 
     @staticmethod

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from devtools.fakediscord import Channel, FakeDiscord, Member, Message, User
+from devtools.fakediscord.layout import TEXT_DISPLAY
 from devtools.fakediscord.state import Attachment, InteractionType
 
 
@@ -62,12 +63,14 @@ class Shown:
     gone_at: datetime.datetime | None = None
 
     def text(self) -> str:
-        """Content and embed text, for assertions."""
+        """Content, embed text and text displays (a Components V2 message's), for
+        assertions."""
         parts = [self.content]
         for embed in self.embeds:
             parts += [embed.get("title", ""), embed.get("description", "")]
             parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
             parts.append(embed.get("footer", {}).get("text", ""))
+        parts += [c["content"] for c in _walk(self.components) if c.get("type") == TEXT_DISPLAY]
         return "\n".join(p for p in parts if p)
 
 

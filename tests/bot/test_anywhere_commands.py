@@ -10,7 +10,7 @@ import pytest
 from bot.i18n.catalogs import t
 from devtools.fakediscord import InvalidInvocation
 from devtools.livetable import free_port
-from tests.bot.helpers import Scene, bot_state, button_id, content
+from tests.bot.helpers import Scene, answer_text, bot_state, button_id, content
 
 pytestmark = pytest.mark.e2e
 
@@ -175,7 +175,7 @@ async def test_in_a_group_dm_the_host_names_players_with_user_options(fake_disco
             await fake_discord.click(lobby.message, button_id(lobby.message, "join"), user=bob)
         ).wait_response()
         start = await fake_discord.invoke("apophis start", user=ann, channel=group, first=bob)
-        assert "game has started" in content(await start.wait_response())
+        assert "game has started" in answer_text(await start.wait_response())
         game = scene.live(group).game
         assert game.players[game.active] == bob.id
         kick = await fake_discord.invoke("apophis kick", user=ann, channel=group, player=bob)
@@ -202,7 +202,7 @@ async def test_a_start_where_the_bot_is_absent_opens_no_thread(fake_discord, mak
         start = await (
             await fake_discord.invoke("apophis start", user=ann, channel=hall)
         ).wait_response()
-        assert content(start).splitlines()[0] == t("en", "reply.started")
-        assert "thread" not in content(start)
+        assert answer_text(start).splitlines()[0] == t("en", "reply.started")
+        assert "thread" not in answer_text(start)
         assert bot.service.by_channel[hall.id].parent_id is None
     assert not fake_discord.requests_to("POST /channels/{channel_id}/messages/{message_id}/threads")

@@ -99,9 +99,7 @@ async def test_three_people_and_a_long_silence_in_a_group_dm(fake_discord, make_
         assert not over_the_cap(fake_discord)
 
 
-async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(
-    fake_discord, make_bot
-):
+async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(fake_discord, make_bot):
     """No server's settings reach a group DM: the autopilot is on there, after its
     default quiet, so a player who went away does not hold the others up."""
     bot = make_bot(time_scale=120)  # the default 90 s pass in under a second

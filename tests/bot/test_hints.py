@@ -7,7 +7,7 @@ import pytest
 
 from bot.views.hints import decision_text
 from engine.crew import decide
-from tests.bot.helpers import enabled, text_of
+from tests.bot.helpers import enabled, note_of, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -99,19 +99,19 @@ async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
     hinted = await scene.press(ann, "hint", "ann")
     assert hinted.response_type == 7 and hinted.message.id == ann.id  # the panel, updated
     decision = decide(table.game.view_for(scene.id("ann")), 600)
-    assert ann.content == f"💡 {decision_text(decision, 'en', 'suits')}"
-    assert ann.content.startswith("💡 Build the large red section") and "\n" not in ann.content
+    assert note_of(ann) == f"💡 {decision_text(decision, 'en', 'suits')}"
+    assert note_of(ann).startswith("💡 Build the large red section") and "\n" not in note_of(ann)
     assert "Your hand (5 cards)" in text_of(ann) and enabled(ann, "build:red.3")
     assert table.version == version and len(scene.public()) == public
     assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
 
     await scene.press(ann, "build", "ann", arg="red.3")  # as hinted: the hint gives way
-    assert "💡" not in ann.content and table.game.active_player == scene.id("bob")
+    assert "💡" not in note_of(ann) and table.game.active_player == scene.id("bob")
     assert not enabled(ann, "hint")
     await bot.outbox.drain()
     assert enabled(bob, "hint")  # his panel, refreshed when his turn came
     await scene.press(bob, "hint", "bob")
-    assert bob.content.startswith("💡 ")
+    assert note_of(bob).startswith("💡 ")
     scene.assert_no_cards_in_public()
 
 
@@ -126,8 +126,8 @@ async def test_the_hint_button_advises_a_discard_in_french(scene):
     await scene.press(ann, "hint", "ann")
     decision = decide(table.game.view_for(scene.id("ann")), 600)
     assert decision.reason == "discard"
-    assert ann.content == f"💡 {decision_text(decision, 'fr', 'suits')}"
-    assert ann.content.startswith("💡 Défaussez ") and "Indice" in str(ann.components)
+    assert note_of(ann) == f"💡 {decision_text(decision, 'fr', 'suits')}"
+    assert note_of(ann).startswith("💡 Défaussez ") and "Indice" in str(ann.components)
     assert table.game.phase.value == "discard"  # a hint changes nothing
 
 
@@ -147,7 +147,7 @@ async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, 
 
     stale = await forge(ann, "ann", f"apo:h:{table.id}:0:hint")
     assert stale.response_type == 7 and stale.message.id == ann.id
-    assert ann.content == "The game moved on since: here is your hand now."
+    assert note_of(ann) == "The game moved on since: here is your hand now."
     now = table.version
     reply = await forge(scene.board(), "cid", f"apo:h:{table.id}:{now}:hint")
     assert reply.ephemeral and "does not belong" in text_of(reply.message)  # not a panel
@@ -158,5 +158,5 @@ async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, 
     assert table.game.active_player == scene.id("bob")
     reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
     assert reply.response_type == 7
-    assert ann.content == "It is not your turn: ask again when it is."
+    assert note_of(ann) == "It is not your turn: ask again when it is."
     assert table.version == now

@@ -79,11 +79,11 @@ async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scen
     bobs = await scene.panel("bob")
     second = (await scene.click(scene.board(), "build", "ann")).message  # Build…
     assert second.ephemeral and second.id != first.id and second.components
-    await fake_discord.wait_for(lambda: first.content == MOVED)
-    assert not first.components and not first.embeds
+    await fake_discord.wait_for(lambda: text_of(first) == MOVED)
+    assert not list(first.iter_components())[1:] and not first.embeds  # that line alone
     third = (await scene.cmd("draw", "ann")).message  # typed: answered with a panel
-    await fake_discord.wait_for(lambda: second.content == MOVED)
-    assert not second.components and third.components
+    await fake_discord.wait_for(lambda: text_of(second) == MOVED)
+    assert button_id(third, "draw") and not list(second.iter_components())[1:]
     await scene.press(third, "refresh", "ann")  # the live panel, updated in place
     await bot.outbox.drain()
     assert third.components and "Your hand" in text_of(third)
@@ -91,5 +91,5 @@ async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scen
     # Only the live panel is kept current: bob's draw redraws it alone.
     await scene.press(bobs, "draw", "bob")
     await bot.outbox.drain()
-    assert first.content == second.content == MOVED
+    assert text_of(first) == text_of(second) == MOVED
     assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)

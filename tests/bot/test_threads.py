@@ -149,7 +149,7 @@ async def test_without_the_permissions_the_game_plays_in_the_channel_and_the_hos
         drew = await scene.cmd("draw", "ann")  # told once: not again
         assert "thread" not in text_of(drew.message)
         told = [
-            m for m in fake_discord.messages(scene.channel) if "thread of its own:" in m.content
+            m for m in fake_discord.messages(scene.channel) if "thread of its own:" in text_of(m)
         ]
         assert told == [start.message] and start.ephemeral
         await scene.cmd("apophis end", "ann")

@@ -12,6 +12,7 @@ import pytest
 
 from bot.table import Table
 from bot.views import launches, narration, panel, render
+from devtools.fakediscord.layout import walk
 from engine import events as ev
 from tests.engine.helpers import table as position
 
@@ -45,8 +46,7 @@ def test_more_fuel_than_needed_reads_naturally(language, fuel):
     assert line in panel.situation(table, view, 0, language)
     builds = [
         c["label"]
-        for row in panel.panel_message(table, 1, language, now=0).components.to_components()
-        for c in row["components"]
+        for c in walk(panel.panel_message(table, 1, language, now=0).components.to_components())
         if ":build:" in c.get("custom_id", "")
     ]
     assert builds and all("(1 needed)" in b or "(1 requis)" in b for b in builds)
