@@ -185,9 +185,7 @@ async def settle(load: Load, args, games: int) -> None:
     # (the first DMs open DM channels: a one-off burst that is not the steady state;
     # where the bot is no member there are no DMs).
     settle_until = time.monotonic() + args.ramp + 120
-    players = [m.user.id for t in load.tabs[:games] for m in t.members]
-    if not load.bot_member:
-        players = []
+    players = [m.user.id for t in load.tabs[:games] for m in t.members] if load.bot_member else []
     while time.monotonic() < settle_until:
         started = sum(1 for t in load.tabs[:games] if t.started)
         dealt = sum(1 for user in players if user in load.last_dm)
