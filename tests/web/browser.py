@@ -131,9 +131,11 @@ class Page:
                 await asyncio.sleep(0.05)  # polling the page: nothing to wait on from here
 
     async def click(self, css: str, timeout: float = 10.0) -> None:
-        """Click the first enabled element matching `css`, once there is one."""
+        """Click the first element matching `css`, once there is one that is on (neither
+        disabled nor marked off with aria-disabled, as moves that cannot work now are)."""
         found = f"document.querySelector({json.dumps(css)})"
-        await self.wait(f"{found} && !{found}.disabled", timeout)
+        on = f"{found} && !{found}.disabled && {found}.getAttribute('aria-disabled') !== 'true'"
+        await self.wait(on, timeout)
         await self.js(f"{found}.click();")
 
     async def state(self) -> dict[str, Any]:
