@@ -1,10 +1,12 @@
-"""Online backups: consistent copies of a database that is being written."""
+"""Online backups, consistent copies of a database that is being written; and restores: a
+backup put back in place, checked first, that the bot then opens with its open games."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import migrations
 from bot.store.backup import main
 from bot.store.records import StoreError
 from bot.store.store import Store
@@ -109,7 +112,7 @@ def test_backup_command_copies_a_live_database(tmp_path: Path, via: str) -> None
         if via == "APOPHIS_DATABASE":
             env["APOPHIS_DATABASE"] = str(live)
         result = subprocess.run(
-            [sys.executable, "-m", "bot.store.backup", str(copy), *args],
+            [sys.executable, "-m", "bot.store.backup", "backup", str(copy), *args],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -128,10 +131,11 @@ def test_backup_command_reports_failures(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "missing.sqlite3"
-    assert main([str(tmp_path / "copy.sqlite3"), "--database", str(missing)]) == 1
+    assert main(["backup", str(tmp_path / "copy.sqlite3"), "--database", str(missing)]) == 1
     assert "Backup failed" in capsys.readouterr().err
     assert not missing.exists()  # never created by a backup
-    assert main([str(tmp_path / "no" / "such" / "dir.sqlite3"), "--database", str(missing)]) == 1
+    dest = tmp_path / "no" / "such" / "dir.sqlite3"
+    assert main(["backup", str(dest), "--database", str(missing)]) == 1
     assert "does not exist" in capsys.readouterr().err
 
 
@@ -143,3 +147,129 @@ async def test_a_postgresql_store_points_to_pg_dump(tmp_path: Path, postgres_url
     finally:
         await store.close()
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_the_commands_point_a_postgresql_database_to_its_own_tools(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "postgresql://apophis@db.example/apophis"
+    assert main(["backup", str(tmp_path / "copy.dump"), "--database", url]) == 1
+    assert "pg_dump --format=custom" in capsys.readouterr().err
+    assert main(["restore", str(tmp_path / "copy.dump"), "--database", url]) == 1
+    assert "pg_restore --clean" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+async def open_games(path: Path) -> list[tuple[int, str, int, tuple[int, ...]]]:
+    """The games the bot resumes when it starts on `path`: id, status, version, players."""
+    store = await Store.open(path)
+    try:
+        return [
+            (record.id, record.status, record.version, record.players)
+            for record in await store.load_active_games()
+        ]
+    finally:
+        await store.close()
+
+
+async def test_a_backup_restored_into_a_fresh_file_is_the_bot_s_database(
+    tmp_path: Path, db_path: Path, sqlite_store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = sqlite_store
+    for channel in range(3):  # three games under way, each a few moves in
+        record, game = await start(store, [channel + 1, channel + 10], channel=channel, seed=9)
+        version, rng = 0, random.Random(channel)
+        for _ in range(5):
+            action = next_action(game, rng, version)
+            version = await commit(store, record.id, version, game, action, now=2_000)
+    await store.create_lobby(1, 99, 7, "basic", "medium", 900, now=2_000)  # and a lobby
+    expected = [
+        (record.id, record.status, record.version, record.players)
+        for record in await store.load_active_games()
+    ]
+    backup, fresh = tmp_path / "backup.sqlite3", tmp_path / "restored" / "apophis.sqlite3"
+
+    assert main(["backup", str(backup), "--database", str(db_path)]) == 0  # bot running
+    fresh.parent.mkdir()
+    assert main(["restore", str(backup), "--database", str(fresh)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"Restored {backup} to {fresh}."
+
+    assert [status for _, status, _, _ in expected] == ["active"] * 3 + ["lobby"]
+    assert await open_games(fresh) == expected
+    assert await assert_backup_consistent(fresh) == 4
+
+
+async def test_restore_replaces_a_database_only_when_asked_and_never_under_the_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, other = tmp_path / "apophis.sqlite3", tmp_path / "other.sqlite3"
+    backup = tmp_path / "backup.sqlite3"
+    for path, channel in ((old, 1), (other, 2)):
+        store = await Store.open(path)
+        await start(store, [1, 2], channel=channel)
+        if path == other:
+            await store.backup(backup)
+        await store.close()
+    before = old.read_bytes()
+
+    assert main(["restore", str(backup), "--database", str(old)]) == 1
+    assert "add --replace" in capsys.readouterr().err
+    running = await Store.open(old)  # the bot, running on it
+    try:
+        await start(running, [3, 4], channel=3)  # in its WAL, not yet in the file
+        assert main(["restore", str(backup), "--database", str(old), "--replace"]) == 1
+        assert "stop the bot first" in capsys.readouterr().err
+        assert not (tmp_path / "apophis.sqlite3.before-restore").exists()
+        assert not (tmp_path / "apophis.sqlite3.partial").exists()
+    finally:
+        await running.close()
+    assert old.read_bytes() != before  # closing folded the WAL in: the new game is there
+
+    assert main(["restore", str(backup), "--database", str(old), "--replace"]) == 0
+    kept = tmp_path / "apophis.sqlite3.before-restore"
+    assert capsys.readouterr().out.endswith(f"The old database is {kept}.\n")
+    assert [game[3] for game in await open_games(old)] == [(1, 2)]  # other's game
+    assert [game[3] for game in await open_games(kept)] == [(1, 2), (3, 4)]
+    assert not Path(f"{old}-wal").exists() or Path(f"{old}-wal").stat().st_size == 0
+
+
+async def test_a_backup_from_an_older_bot_is_migrated_when_the_bot_starts(
+    tmp_path: Path,
+) -> None:
+    older = Path(__file__).parent / "data" / "schema7.sqlite3"
+    backup, restored = tmp_path / "schema7.sqlite3", tmp_path / "apophis.sqlite3"
+    shutil.copy(older, backup)
+    assert main(["restore", str(backup), "--database", str(restored)]) == 0
+    with sqlite3.connect(restored) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (7,)
+    raw.close()
+    assert [game[1] for game in await open_games(restored)] == ["lobby"]
+    with sqlite3.connect(restored) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (len(migrations.load()),)
+    raw.close()
+
+
+def test_restore_refuses_what_is_not_a_usable_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dest = tmp_path / "apophis.sqlite3"
+    not_sqlite, foreign, newer = (tmp_path / name for name in ("a.txt", "b.db", "c.db"))
+    not_sqlite.write_text("not a database, but long enough to look like one " * 20)
+    with sqlite3.connect(foreign) as raw:
+        raw.execute("CREATE TABLE notes (text TEXT)")
+    raw.close()
+    shutil.copy(Path(__file__).parent / "data" / "schema7.sqlite3", newer)
+    with sqlite3.connect(newer) as raw:
+        raw.execute(f"PRAGMA user_version = {len(migrations.load()) + 1}")
+    raw.close()
+
+    for backup, reason in (
+        (tmp_path / "missing.db", "There is no backup file"),
+        (not_sqlite, "is not a usable SQLite database"),
+        (foreign, "is not a backup of the bot's database"),
+        (newer, "restore it with the version of the bot that made it"),
+    ):
+        assert main(["restore", str(backup), "--database", str(dest)]) == 1
+        err = capsys.readouterr().err
+        assert reason in err and err.rstrip().endswith("Nothing was changed."), err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.txt", "b.db", "c.db"]
