@@ -1,0 +1,261 @@
+"""The host's files in deploy/: the systemd unit verified and true to the bot (the signal it
+stops on, its shutdown's length, the bot running under its memory protection), and the
+Caddyfile valid and passing the live table (page, API, Activity paths, WebSocket) through
+to a real bot.
+
+Each tool is Debian's (`apt-get install systemd caddy`); a test whose tool is missing is
+skipped and says which.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import aiohttp
+import orjson
+import pytest
+
+from bot.app import SHUTDOWN_SECONDS
+from devtools.fakediscord.server import FakeDiscord
+from devtools.livetable import free_port
+from tests.bot.helpers import Scene
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "deploy" / "apophis-bot.service"
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+#: What the Caddyfile says, to be replaced by the test's own host and port.
+PUBLIC_HOST, UPSTREAM = "apophis.example.com", "127.0.0.1:8080"
+#: The bot as `python -m bot`, with memory both writable and executable refused from the
+#: start (prctl PR_SET_MDWE): what MemoryDenyWriteExecute=yes does under systemd.
+UNDER_MDWE = (
+    "import ctypes, runpy, sys\n"
+    "if ctypes.CDLL(None, use_errno=True).prctl(65, 1, 0, 0, 0) != 0:\n"
+    "    sys.exit('PR_SET_MDWE refused: ' + str(ctypes.get_errno()))\n"
+    "sys.argv = ['apophis-bot']\n"
+    "runpy.run_module('bot', run_name='__main__')\n"
+)
+
+
+def needs(tool: str) -> str:
+    """The tool's path; the test is skipped, saying how to install it, when it is missing."""
+    path = shutil.which(tool)
+    if path is None:
+        package = {"systemd-analyze": "systemd"}.get(tool, tool)
+        pytest.skip(f"{tool} is not installed (Debian: apt-get install {package})")
+    return path
+
+
+def unit_settings() -> dict[str, list[str]]:
+    """The unit's `Key=value` lines, by key (a key may come more than once)."""
+    settings: dict[str, list[str]] = defaultdict(list)
+    for line in UNIT.read_text().splitlines():
+        if "=" in line and not line.startswith(("#", ";", "[")):
+            key, value = line.split("=", 1)
+            settings[key.strip()].append(value.strip())
+    return settings
+
+
+def handled_signals() -> set[str]:
+    """The signals bot/app.py handles: `for sig in (...): loop.add_signal_handler(sig, ...)`."""
+    tree = ast.parse((ROOT / "bot" / "app.py").read_text())
+    found = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Tuple):
+            continue
+        calls = [node for node in ast.walk(loop) if isinstance(node, ast.Call)]
+        if any(getattr(call.func, "attr", "") == "add_signal_handler" for call in calls):
+            found |= {element.attr for element in loop.iter.elts}
+    return found
+
+
+def test_the_unit_passes_systemd_analyze(tmp_path: Path) -> None:
+    analyze = needs("systemd-analyze")
+    # verify wants ExecStart's program to exist: this environment's apophis-bot.
+    program = Path(sys.executable).with_name("apophis-bot")
+    assert program.exists(), "the project is not installed in this environment (pip install -e .)"
+    unit = tmp_path / UNIT.name
+    text = UNIT.read_text()
+    assert "ExecStart=/opt/apophis/venv/bin/apophis-bot\n" in text
+    unit.write_text(text.replace("/opt/apophis/venv/bin/apophis-bot", str(program)))
+
+    verify = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True)
+    assert verify.returncode == 0 and not verify.stderr.strip(), verify.stderr
+    security = subprocess.run(
+        [analyze, "security", "--offline=yes", str(unit)], capture_output=True, text=True
+    )
+    level = re.search(r"Overall exposure level for \S+: ([\d.]+)", security.stdout)
+    assert level, security.stdout + security.stderr
+    assert float(level.group(1)) <= 2.0, security.stdout  # systemd's "OK"
+
+
+def test_the_unit_stops_the_bot_as_the_bot_expects() -> None:
+    settings = unit_settings()
+    assert handled_signals() == {"SIGTERM", "SIGINT"}
+    (kill,) = settings["KillSignal"]
+    assert kill in handled_signals()
+    (timeout,) = settings["TimeoutStopSec"]
+    assert int(timeout.removesuffix("s")) >= 2 * SHUTDOWN_SECONDS
+    assert settings["Restart"] == ["on-failure"]
+    assert settings["MemoryDenyWriteExecute"] == ["yes"]  # run so in the test below
+    # The exit statuses that need a person: a wrong setting (2), an unusable database (3).
+    assert settings["RestartPreventExitStatus"] == ["2 3"]
+    source = (ROOT / "bot" / "app.py").read_text()
+    assert "return 2" in source and "return 3" in source
+
+
+async def start_bot(
+    fake: FakeDiscord, database: Path, **settings: str
+) -> asyncio.subprocess.Process:
+    """The bot, as the unit runs it (MemoryDenyWriteExecute), connected to the fake and ready."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "APOPHIS_"))}
+    env = {
+        **clean,
+        "DISCORD_TOKEN": fake.bot_token,
+        "APOPHIS_DATABASE": str(database),
+        "DISCORD_API_BASE_URL": fake.api_base_url,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "APOPHIS_LOG_LEVEL": "INFO",
+        **settings,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", UNDER_MDWE, env=env, cwd=ROOT, stderr=asyncio.subprocess.PIPE
+    )
+    while b"ready: logged in" not in (
+        line := await asyncio.wait_for(process.stderr.readline(), 20)
+    ):
+        assert line, "the bot stopped before it was ready"
+    return process
+
+
+async def stop_bot(process: asyncio.subprocess.Process) -> bytes:
+    """SIGTERM, as systemd stops the unit: the rest of the log, once it exited cleanly."""
+    process.send_signal(signal.SIGTERM)
+    rest = await asyncio.wait_for(process.stderr.read(), 20)
+    assert await process.wait() == 0, rest.decode()
+    assert b"Traceback" not in rest, rest.decode()
+    return rest
+
+
+@pytest.mark.e2e
+async def test_the_bot_plays_under_the_unit_s_protection_and_stops_on_its_signal(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    scene = Scene(fake_discord, None, names=("ann",))
+    process = await start_bot(fake_discord, tmp_path / "apophis.sqlite3")
+    try:
+        await scene.cmd("apophis new", "ann")
+        await scene.cmd("apophis start", "ann")
+        # The board, drawn (Pillow) and sent as a picture.
+        await fake_discord.wait_for(
+            lambda: any(
+                attachment.filename.endswith(".png")
+                for message in scene.public()
+                for attachment in message.attachments
+            ),
+            description="a board picture",
+        )
+    finally:
+        rest = await stop_bot(process)
+    assert b"froze 1 running clocks" in rest
+
+
+def local_caddyfile(caddy_port: int, web_port: int) -> str:
+    """deploy/Caddyfile on this machine: plain HTTP on localhost, no admin endpoint."""
+    text = CADDYFILE.read_text()
+    assert text.count(PUBLIC_HOST + " {") == 1 and text.count(UPSTREAM) == 1
+    text = text.replace(PUBLIC_HOST + " {", f"http://localhost:{caddy_port} {{")
+    text = text.replace(UPSTREAM, f"127.0.0.1:{web_port}")
+    return text.replace("{\n", "{\n\tadmin off\n", 1)
+
+
+def test_the_caddyfile_is_valid(tmp_path: Path) -> None:
+    caddy = needs("caddy")
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    for config in (CADDYFILE, tmp_path / "Caddyfile"):
+        (tmp_path / "Caddyfile").write_text(local_caddyfile(free_port(), free_port()))
+        result = subprocess.run(
+            [caddy, "validate", "--config", str(config), "--adapter", "caddyfile"],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "Valid configuration" in result.stdout + result.stderr
+
+
+async def start_caddy(caddy: str, config: Path, home: Path) -> asyncio.subprocess.Process:
+    """Caddy on `config`, once it serves it (it says so in its log)."""
+    process = await asyncio.create_subprocess_exec(
+        caddy,
+        "run",
+        "--config",
+        str(config),
+        "--adapter",
+        "caddyfile",
+        env={
+            **os.environ,
+            "HOME": str(home),
+            "XDG_DATA_HOME": str(home),
+            "XDG_CONFIG_HOME": str(home),
+        },
+        stderr=asyncio.subprocess.PIPE,
+    )
+    while b"serving initial configuration" not in (
+        line := await asyncio.wait_for(process.stderr.readline(), 10)
+    ):
+        assert line, "caddy stopped before serving"
+    return process
+
+
+@pytest.mark.e2e
+async def test_caddy_passes_the_live_table_through(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    caddy = needs("caddy")
+    caddy_port, web_port = free_port(), free_port()
+    public = f"http://localhost:{caddy_port}"
+    config = tmp_path / "Caddyfile"
+    config.write_text(local_caddyfile(caddy_port, web_port))
+    scene = Scene(fake_discord, None, names=("ann",))
+    bot = await start_bot(
+        fake_discord,
+        tmp_path / "apophis.sqlite3",
+        APOPHIS_WEB_PORT=str(web_port),
+        APOPHIS_PUBLIC_URL=public,
+        APOPHIS_CLIENT_ID=str(fake_discord.world.application_id),
+        APOPHIS_CLIENT_SECRET="fake-client-secret",
+    )
+    proxy = await start_caddy(caddy, config, tmp_path)
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(public + "/", headers={"Accept-Encoding": "gzip"}) as page:
+                assert page.status == 200 and "text/html" in page.content_type
+                assert page.headers.get("Content-Encoding") == "gzip"
+                assert "<html" in (await page.text()).lower()
+            for path in ("/api/session", "/.proxy/api/session"):  # the bot's answer: nobody
+                async with http.get(public + path) as answer:
+                    assert answer.status == 401 and answer.content_type == "application/json"
+                    assert answer.headers.getall("Server") == ["Caddy", "apophis"]
+            for path in ("/ws", "/.proxy/ws"):
+                async with http.ws_connect(public + path, headers={"Origin": public}) as ws:
+                    hello = {"type": "hello", "channel": str(scene.channel.id), "session": None}
+                    await ws.send_str(orjson.dumps(hello).decode())
+                    welcome = orjson.loads(await asyncio.wait_for(ws.receive_str(), 10))
+                    state = orjson.loads(await asyncio.wait_for(ws.receive_str(), 10))
+                    assert (welcome["type"], state["type"]) == ("welcome", "state")
+            # Another site's page may not open a socket, through Caddy as directly.
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(public + "/ws", headers={"Origin": "https://evil.example"})
+    finally:
+        proxy.terminate()
+        await proxy.wait()
+        await stop_bot(bot)
