@@ -1,23 +1,46 @@
 # One command each: `make run` starts the bot, `make test` runs lint and every test.
-# Both create .venv and install the project into it first (only when pyproject.toml changed),
-# and build the web table's client (bot/web/client, with npm; only when its sources changed).
+# Both create .venv and install into it first (only when pyproject.toml or a lock changed) the
+# exact versions of requirements/*.lock, `make run` what running needs, `make test` that and
+# the test tools, then the project itself (editable); and they build the web table's client
+# (bot/web/client, with npm; only when its sources changed).
 # `make test` also installs headless Chromium for the browser tests where it is missing.
+# `make lock` resolves pyproject.toml's dependencies afresh into the locks (requirements/lock.sh);
+# `make wheel` builds the installable package, the built client inside, into dist/.
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUN_LOCK  := requirements/run.lock
+TEST_LOCK := requirements/test.lock
+RUN_STAMP := $(VENV)/.installed-run
+STAMP     := $(VENV)/.installed
+# The run lock's wheels, kept for tests/test_packaging.py: it installs the project's wheel into
+# a new virtual environment from them, offline.
+WHEELHOUSE := $(VENV)/wheelhouse
 
 CLIENT := bot/web/client
 CLIENT_SOURCES := $(wildcard $(CLIENT)/src/* $(CLIENT)/*.html $(CLIENT)/*.json $(CLIENT)/*.ts bot/web/fonts/*.woff2)
 
-.PHONY: run test lint e2e bench demo clean client browser
+.PHONY: run test lint e2e bench demo clean client browser lock wheel
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+
+# What running needs, at the run lock's versions, then the project without dependencies;
+# pip check fails where the lock no longer satisfies pyproject.toml (run `make lock`).
+$(RUN_STAMP): pyproject.toml $(RUN_LOCK) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r $(RUN_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
+	touch $@
+
+# And the test tools, at the test lock's versions (the run lock's among them).
+$(STAMP): $(RUN_STAMP) $(TEST_LOCK)
+	$(BIN)/python -m pip install --quiet -r $(TEST_LOCK)
+	$(BIN)/python -m pip check
+	$(BIN)/python -m pip download --quiet --no-deps -r $(RUN_LOCK) -d $(WHEELHOUSE)
+	touch $@
 
 $(CLIENT)/node_modules/.installed: $(CLIENT)/package-lock.json
 	cd $(CLIENT) && npm ci --no-audit --no-fund --loglevel=error
@@ -33,8 +56,16 @@ client: $(CLIENT)/dist/index.html
 browser:
 	@devtools/chromium.sh
 
-run: $(STAMP) client
+run: $(RUN_STAMP) client
 	$(BIN)/python -m bot
+
+# Every package pinned afresh: the newest releases pyproject.toml allows (commit the locks).
+lock:
+	requirements/lock.sh $(PYTHON)
+
+# The wheel to install anywhere (`pipx install dist/apophis_bot-*.whl`), the client built first.
+wheel: $(STAMP) client
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir dist .
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
