@@ -1,8 +1,9 @@
 """`python -m bot`: read the configuration, compose the doors, run, stop cleanly on SIGTERM.
 
 `build` puts the bot together: the Discord client (bot.discord) and, when configured, the
-live table (bot.web) beside it, both on the one game layer (bot.game). They never import
-each other; this module is where they meet.
+live table (bot.web) beside it, both on the one game layer (bot.game), and the metrics and
+health endpoints (bot.metrics) that read them. They never import each other; this module
+is where they meet. Logs are lines of text, or one JSON object a line (`JsonLines`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import logging
 import signal
 import sys
 from collections.abc import Coroutine
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
+import orjson
 import yarl
 from dotenv import load_dotenv
 
@@ -27,6 +30,7 @@ except ImportError:  # not built for Windows: the standard loop
 
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot
+from bot.metrics import ABOUT, Metrics, Sources, discord_trace
 from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
 from bot.web.server import WebTable
@@ -47,20 +51,102 @@ def point_discord_at(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
-def configure_logging(level: int) -> None:
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
+def configure_logging(level: int, json: bool = False, shard_count: int | None = None) -> None:
+    """Log to stderr at `level`: lines of text, or with `json` one JSON object a line."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        JsonLines(shard_count)
+        if json
+        else logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     )
-    # discord.py logs every gateway event at DEBUG; keep our own DEBUG readable.
-    logging.getLogger("discord").setLevel(max(level, logging.INFO))
+    logging.basicConfig(level=level, handlers=[handler])
+    quiet_libraries(level)
+
+
+def quiet_libraries(level: int) -> None:
+    """Libraries at INFO at least, whatever `level`: at DEBUG discord.py logs every gateway
+    event and request (interaction tokens, hands in DMs), aiosqlite every statement with its
+    arguments (games' states). Our own DEBUG stays readable, and tells neither."""
+    for library in ("discord", "aiosqlite"):
+        logging.getLogger(library).setLevel(max(level, logging.INFO))
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and the game,
+    its server and its shard when the record names them (``extra={"game": ...}``) or was
+    logged by a task working on a game (bot.metrics.ABOUT); `exception`, a traceback."""
+
+    def __init__(self, shard_count: int | None = None) -> None:
+        super().__init__()
+        self.shard_count = shard_count or 1
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        about = ABOUT.get()
+        game = getattr(record, "game", None) or (about and about[0])
+        guild = getattr(record, "guild", None) or (about and about[1])
+        if game:
+            line["game"] = game
+        if guild:
+            line["guild"] = guild
+            line["shard"] = (guild >> 22) % self.shard_count
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return orjson.dumps(line, default=str).decode()
 
 
 def build(config: Config, *, store: Store | None = None, **options: Any) -> ApophisBot:
-    """The bot for `config`: Discord's messages, and the live table where it is served."""
+    """The bot for `config`: Discord's messages, the live table where it is served, and
+    (`bot.metrics`, when configured) its metrics and health, on the live table's server or,
+    once `run` starts it, on a server of their own."""
     web = WebTable(config) if config.web_port is not None else None
-    return ApophisBot(config, store=store, web=web, **options)
+    if config.metrics:
+        options.setdefault("http_trace", discord_trace())
+    bot = ApophisBot(config, store=store, web=web, **options)
+    bot.metrics = None
+    if config.metrics:
+        bot.metrics = watch(bot, web, config)
+        if web is not None and config.metrics_port is None:
+            web.metrics = bot.metrics
+    return bot
+
+
+def watch(bot: ApophisBot, web: WebTable | None, config: Config) -> Metrics:
+    """The bot's metrics, read from its parts when scraped (they exist once it set up)."""
+
+    def games() -> list[str]:
+        service = getattr(bot, "service", None)
+        return [table.status for table in service.tables.values()] if service else []
+
+    def outbox() -> tuple[int, float]:
+        sending = getattr(bot, "outbox", None)
+        return sending.jobs.backlog() if sending is not None else (0, 0.0)
+
+    def sockets() -> int:  # those watching a table
+        return sum(map(len, web.feed.viewers.values())) if web is not None else 0
+
+    def gateway() -> str | None:
+        if bot.is_closed():
+            return "the bot is closed"
+        if not bot.is_ready():
+            return "not connected to Discord's gateway yet"
+        down = sorted(shard for shard, info in bot.shards.items() if info.is_closed())
+        if down:
+            return f"shards {down} are not connected to Discord's gateway"
+        return None
+
+    async def database() -> None:
+        if bot.store is None:
+            raise RuntimeError("the database is not open yet")
+        await bot.store.ping()
+
+    sources = Sources(games, outbox, sockets, gateway, database)
+    return Metrics(sources, host=config.metrics_host, port=config.metrics_port)
 
 
 async def run(config: Config) -> None:
@@ -71,6 +157,8 @@ async def run(config: Config) -> None:
     bot = build(config, store=store)
     loop = asyncio.get_running_loop()
     async with bot:
+        if bot.metrics is not None:
+            await bot.metrics.start()
         tuning = loop.create_task(_tune_runtime(bot))
         connected = loop.create_task(bot.start(config.token))
         stopping: list[asyncio.Task] = []
@@ -85,6 +173,8 @@ async def run(config: Config) -> None:
             tuning.cancel()
         if stopping:
             await stopping[0]
+        if bot.metrics is not None:
+            await bot.metrics.stop()
 
 
 #: Allocations between young collections (CPython's default is 700). Fewer, larger young
@@ -144,7 +234,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"apophis-bot: {exc}", file=sys.stderr)
         return 2
-    configure_logging(config.log_level)
+    configure_logging(config.log_level, config.log_json, config.shard_count)
     point_discord_at(config)
     try:
         on_fast_loop(run(config))

@@ -78,6 +78,12 @@ class Config:
     #: Whether /apophis table and the Table button launch the live table as a Discord
     #: Activity (the application has Activities enabled), rather than give its link.
     activity: bool = False
+    #: Metrics and health (bot.metrics): whether they are served, on a port of their own
+    #: (None: on the live table's server) bound to `metrics_host`; log lines as JSON.
+    metrics: bool = False
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_json: bool = False
 
     @property
     def web(self) -> bool:
@@ -144,6 +150,9 @@ class Config:
                 raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
 
         web = _web(get)
+        log_format = get("APOPHIS_LOG_FORMAT").lower() or "text"
+        if log_format not in ("text", "json"):
+            raise ConfigError(f"APOPHIS_LOG_FORMAT must be text or json, not {log_format!r}.")
 
         return cls(
             token=token,
@@ -158,7 +167,9 @@ class Config:
             processes=processes,
             global_rate=global_rate,
             seed=int(seed_text) if seed_text else None,
+            log_json=log_format == "json",
             **web,
+            **_metrics(get, web["web_port"]),
         )
 
 
@@ -258,6 +269,51 @@ def _web(get: Callable[[str], str]) -> dict[str, Any]:
         "client_id": client_id,
         "client_secret": secret,
         "activity": activity,
+    }
+
+
+def _metrics(get: Callable[[str], str], web_port: int | None) -> dict[str, Any]:
+    """APOPHIS_METRICS, APOPHIS_METRICS_PORT and APOPHIS_METRICS_HOST, checked together."""
+    switch, port_text, host = (
+        get("APOPHIS_METRICS").lower(),
+        get("APOPHIS_METRICS_PORT"),
+        get("APOPHIS_METRICS_HOST"),
+    )
+    if switch and switch not in SWITCH:
+        raise ConfigError(f"APOPHIS_METRICS must be on or off, not {switch!r}.")
+    port = None
+    if port_text:
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise ConfigError(
+                "APOPHIS_METRICS_PORT must be a port number from 1 to 65535 (or empty), "
+                f"not {port_text!r}."
+            )
+        port = int(port_text)
+        if port == web_port:
+            raise ConfigError(
+                "APOPHIS_METRICS_PORT is the live table's port (APOPHIS_WEB_PORT): leave it "
+                "empty to serve the metrics there, or pick another port."
+            )
+    on = SWITCH[switch] if switch else port is not None
+    if on and port is None and web_port is None:
+        raise ConfigError(
+            "APOPHIS_METRICS=on needs a port: APOPHIS_METRICS_PORT, or the live table's "
+            "(APOPHIS_WEB_PORT), whose server then serves them."
+        )
+    if host and (any(ch.isspace() for ch in host) or "/" in host):
+        raise ConfigError(
+            f"APOPHIS_METRICS_HOST must be an address to listen on, such as 127.0.0.1 or "
+            f"0.0.0.0, not {host!r}."
+        )
+    if host and port is None:
+        raise ConfigError(
+            "APOPHIS_METRICS_HOST is set but APOPHIS_METRICS_PORT is not: on the live "
+            "table's server the metrics answer this machine only. Set a port of their own."
+        )
+    return {
+        "metrics": on,
+        "metrics_port": port if on else None,
+        "metrics_host": host or "127.0.0.1",
     }
 
 

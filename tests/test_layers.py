@@ -26,6 +26,7 @@ LAYERS = (
     ("bot.table",),  # the shared nouns
     ("bot.store",),  # the database
     ("bot.i18n",),  # catalogs, notation
+    ("bot.metrics",),  # counters every layer bumps, metrics and health served (bot.app)
     ("engine",),  # the rules
     ("migrations",),  # the schema
 )

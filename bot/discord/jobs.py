@@ -65,6 +65,8 @@ class Jobs:
         self._lane_of, self._once = lane_of, quiet
         self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in lanes}
         self._attempts: dict[tuple, int] = {}
+        #: key -> when its job was queued (the age of the oldest, for bot.metrics).
+        self._queued_at: dict[tuple, float] = {}
         self._running: set[tuple] = set()
         #: Workers of each lane waiting for a job, each woken alone (not all at once).
         self._waiting: dict[str, deque[asyncio.Future]] = {lane: deque() for lane in lanes}
@@ -108,13 +110,25 @@ class Jobs:
     def submit(self, key: tuple, job: Job) -> None:
         """Queue a job, unless one with that key is already waiting."""
         lane = self._lane_of(key)
-        self._jobs[lane].setdefault(key, job)
+        jobs = self._jobs[lane]
+        if key not in jobs:
+            jobs[key] = job
+            self._queued_at[key] = time.monotonic()
         waiting = self._waiting[lane]
         while waiting:  # one worker is enough for one job
             worker = waiting.popleft()
             if not worker.done():
                 worker.set_result(None)
                 return
+
+    def backlog(self) -> tuple[int, float]:
+        """The jobs waiting (queued or held), and how long the oldest queued one has waited."""
+        now = time.monotonic()
+        oldest = min(
+            (self._queued_at.get(next(iter(jobs)), now) for jobs in self._jobs.values() if jobs),
+            default=now,
+        )
+        return self._pending(), now - oldest
 
     def _pending(self) -> int:
         return sum(map(len, self._jobs.values())) + self._held_count
@@ -125,6 +139,7 @@ class Jobs:
             for key in jobs:
                 if key not in self._running:  # one job per key at a time, in order
                     self._running.add(key)
+                    self._queued_at.pop(key, None)
                     return key, jobs.pop(key)
             # (A job skipped because its key is running is taken by the worker running
             # it, which comes back here when it is done.)

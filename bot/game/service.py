@@ -33,6 +33,7 @@ from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
 from bot.i18n.catalogs import said
+from bot.metrics import ABOUT, ACTION_SECONDS, APPLIED, FAILED, REFUSED
 from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, WrongStatus
 from bot.store.store import Store
 from bot.table import Notice, Table, is_crewmate
@@ -217,24 +218,37 @@ class GameService:
         `notice` (a crewmate's) says why the move was made: it tells the move in public.
         `autopilot`: the move is the autopilot's, refused once the user took their seat back.
         """
-        table = self.table_in(channel_id)
-        async with held(table):
-            if table.status == "lobby":
-                raise UserError("error.not_started")
-            if not table.open:  # ended (the clock, a reset) while this waited its turn
-                raise UserError("error.over")
-            if expected_version is not None and expected_version != table.version:
-                raise StaleBoard(table)
-            if autopilot and user_id not in table.autopilot:  # their own click came first
-                raise StaleBoard(table)
-            if self.clocks.ran_out(table):
-                await self.clocks.expire_locked(table)
-                raise UserError("error.too_late")
-            if as_player:
-                action = {**action, "player": user_id}
-            return await self._apply_locked(
-                table, action, actor=user_id, notice=notice, autopiloted=autopilot
-            )
+        started = time.perf_counter()
+        try:
+            table = self.table_in(channel_id)
+            ABOUT.set((table.id, table.guild_id))  # for the log lines of this task (bot.app)
+            async with held(table):
+                if table.status == "lobby":
+                    raise UserError("error.not_started")
+                if not table.open:  # ended (the clock, a reset) while this waited its turn
+                    raise UserError("error.over")
+                if expected_version is not None and expected_version != table.version:
+                    raise StaleBoard(table)
+                if autopilot and user_id not in table.autopilot:  # their own click came first
+                    raise StaleBoard(table)
+                if self.clocks.ran_out(table):
+                    await self.clocks.expire_locked(table)
+                    raise UserError("error.too_late")
+                if as_player:
+                    action = {**action, "player": user_id}
+                result = await self._apply_locked(
+                    table, action, actor=user_id, notice=notice, autopiloted=autopilot
+                )
+        except UserError:
+            REFUSED.inc()
+            raise
+        except Exception:
+            FAILED.inc()
+            raise
+        finally:
+            ACTION_SECONDS.observe(time.perf_counter() - started)
+        APPLIED.inc()
+        return result
 
     async def _crewmate_acts(
         self,

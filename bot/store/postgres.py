@@ -38,6 +38,7 @@ import asyncpg
 import orjson
 
 import migrations
+from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
 from bot.store.transactions import Duplicate, Query, Run, Transaction
@@ -122,27 +123,29 @@ class PostgresDatabase:
 
     async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that writes, again from its start if a deadlock ended it."""
-        for attempt in range(1, RETRIES + 1):
-            try:
-                async with self._connection() as conn, conn.transaction():
-                    return await _drive(conn, transaction, args)
-            except _CONFLICTS:
-                if attempt == RETRIES:
-                    raise
-            except asyncpg.LockNotAvailableError as exc:
-                raise StoreBusy(
-                    "Another connection held the game for too long; nothing was written."
-                ) from exc
-            await asyncio.sleep(random.uniform(0, 0.002 * attempt))
-        raise AssertionError("unreachable")
+        with DB_WRITE.time():
+            for attempt in range(1, RETRIES + 1):
+                try:
+                    async with self._connection() as conn, conn.transaction():
+                        return await _drive(conn, transaction, args)
+                except _CONFLICTS:
+                    if attempt == RETRIES:
+                        raise
+                except asyncpg.LockNotAvailableError as exc:
+                    raise StoreBusy(
+                        "Another connection held the game for too long; nothing was written."
+                    ) from exc
+                await asyncio.sleep(random.uniform(0, 0.002 * attempt))
+            raise AssertionError("unreachable")
 
     async def read(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that only reads: its queries see one snapshot."""
-        async with (
-            self._connection() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            return await _drive(conn, transaction, args)
+        with DB_READ.time():
+            async with (
+                self._connection() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return await _drive(conn, transaction, args)
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:

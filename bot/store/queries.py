@@ -476,6 +476,11 @@ def set_board_message(game_id: int, message_id: int | None) -> Transaction[None]
 # ------------------------------------------------------ clocks and the bot itself
 
 
+def ping() -> Transaction[Any]:
+    """A trivial query: the database answers."""
+    return (yield one("SELECT 1"))
+
+
 def get_meta(key: str) -> Transaction[Any]:
     row = yield one("SELECT value FROM meta WHERE key = ?", key)
     return None if row is None else row[0]

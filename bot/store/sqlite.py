@@ -34,6 +34,7 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 
 import migrations
+from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import (
     CorruptDatabase,
@@ -112,11 +113,13 @@ class SQLiteDatabase:
 
     async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that writes (it takes the write lock first)."""
-        return await self._run(_drive, transaction, args, "IMMEDIATE")
+        with DB_WRITE.time():
+            return await self._run(_drive, transaction, args, "IMMEDIATE")
 
     async def read(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that only reads: its queries see one snapshot."""
-        return await self._run(_drive, transaction, args, "DEFERRED")
+        with DB_READ.time():
+            return await self._run(_drive, transaction, args, "DEFERRED")
 
     async def take_turn(self, key: int) -> Turn | None:
         """None: no other process shares an SQLite database, nobody to take turns with."""

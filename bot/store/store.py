@@ -87,6 +87,10 @@ class Store:
         """Close the database's connections."""
         await self._db.close()
 
+    async def ping(self) -> None:
+        """Run a trivial query (the bot's readiness); raises when the database does not answer."""
+        await self._db.read(queries.ping)
+
     # ----------------------------------------------------------------- lobbies
 
     async def create_lobby(

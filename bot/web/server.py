@@ -10,7 +10,9 @@ are taken only from the table's own origins: the public URL, and the Activity's
 Policy whose frame-ancestors are the table and Discord's Activity origins, nosniff, no
 referrer) and names no server version. A browser's session lives in an HttpOnly cookie
 that script never reads: its socket is signed in by the cookie its upgrade request
-carries. Logging out ends the session on the server, and closes its sockets.
+carries. Logging out ends the session on the server, and closes its sockets. When bot.app
+gives it the bot's metrics (`metrics`), it serves `/metrics`, `/healthz` and `/readyz` too,
+to this machine only (bot.metrics).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n.catalogs import language_of
+from bot.metrics import Metrics
 from bot.views import web_state
 from bot.web import limits
 from bot.web.feed import Feed
@@ -98,6 +101,8 @@ class WebTable:
         #: Every connection, counted and timed (bot.web.limits).
         self.doors: limits.Doors | None = None
         self.port: int | None = None
+        #: The bot's metrics and health, served here when bot.app says so.
+        self.metrics: Metrics | None = None
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024, middlewares=[limits.arrivals])
@@ -118,6 +123,9 @@ class WebTable:
                 app.router.add_route(method, prefix + path, handler)
             if (CLIENT / "assets").is_dir():
                 app.router.add_static(prefix + "/assets", CLIENT / "assets")
+        if self.metrics is not None:  # not through Discord's proxy: this machine only
+            for method, path, handler in self.metrics.routes():
+                app.router.add_route(method, path, handler)
         return app
 
     def heard(self, change: TableChange) -> None:

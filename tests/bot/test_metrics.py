@@ -1,0 +1,199 @@
+"""Metrics, health and JSON logs (bot.metrics, bot.app) against the real bot and the fake
+Discord: values move as games are played, readiness falls with the database."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import aiohttp
+import orjson
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.app import JsonLines, quiet_libraries
+from bot.app import build as build_bot
+from bot.metrics import ABOUT, route_class
+from devtools.livetable import free_port
+from tests.bot.conftest import make_config
+from tests.bot.helpers import CARD, Scene
+from tests.web.helpers import Socket
+
+pytestmark = pytest.mark.e2e
+
+PLAYED = ("apophis_actions_total", (("result", "applied"),))
+REFUSED = ("apophis_actions_total", (("result", "refused"),))
+ACTIVE = ("apophis_games", (("state", "active"),))
+
+
+async def scrape(port: int, path: str = "/metrics") -> tuple[int, str]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as response,
+    ):
+        return response.status, await response.text()
+
+
+async def metrics(port: int) -> dict[tuple[str, tuple], float]:
+    """Every sample of /metrics, by name and labels."""
+    status, text = await scrape(port)
+    assert status == 200
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def discord_requests(samples: dict, name: str = "apophis_discord_requests_total") -> float:
+    return sum(value for (sample, _), value in samples.items() if sample == name)
+
+
+async def play_a_few_moves(scene: Scene) -> None:
+    await scene.new_game("ann", "bob")
+    for _ in range(2):
+        active = scene.live().game.active_player
+        await scene.cmd("draw", "ann" if active == scene.id("ann") else "bob")
+    await scene.bot.outbox.drain()
+
+
+@pytest.mark.scene(names=("ann", "bob"), APOPHIS_METRICS_PORT=str(free_port()))
+async def test_metrics_move_as_a_game_is_played_on_a_server_of_their_own(fake_discord, scene):
+    metered = scene.bot.metrics
+    await metered.start()  # as bot.app's run does
+    try:
+        before = await metrics(metered.port)
+        sent = len(fake_discord.requests)
+        assert before[ACTIVE] == 0
+        # a hand's DM is edited as its player draws: Discord asks once to wait
+        fake_discord.rate_limit_next("PATCH /channels/{channel_id}/messages/{message_id}")
+        await play_a_few_moves(scene)
+        after = await metrics(metered.port)
+    finally:
+        await metered.stop()
+    assert after[PLAYED] - before[PLAYED] >= 1
+    assert after[PLAYED] + after[REFUSED] - before[PLAYED] - before[REFUSED] >= 2
+    assert after[ACTIVE] == 1
+    timed = ("apophis_action_seconds_count", ())
+    assert after[timed] - before[timed] >= 2
+    counted = discord_requests(after) - discord_requests(before)
+    assert counted == len(fake_discord.requests) - sent > 0
+    limited = ("apophis_discord_429_total", (("route_class", "message"),))
+    assert after[limited] - before.get(limited, 0) == 1
+    db = ("apophis_db_seconds_count", (("kind", "write"),))
+    assert after[db] > before.get(db, 0)
+    assert after[("apophis_outbox_jobs", ())] == 0
+    assert after[("apophis_outbox_oldest_seconds", ())] == 0
+    assert ("apophis_event_loop_lag_seconds", ()) in after
+
+
+@pytest.mark.scene(names=("ann",), APOPHIS_METRICS_PORT=str(free_port()))
+async def test_readiness_falls_when_the_database_is_gone(scene):
+    metered = scene.bot.metrics
+    await metered.start()
+    try:
+        assert await scrape(metered.port, "/healthz") == (200, "ok\n")
+        assert await scrape(metered.port, "/readyz") == (200, "ready\n")
+        await scene.bot.store.close()
+        status, reason = await scrape(metered.port, "/readyz")
+        assert status == 503 and "the database did not answer" in reason
+        assert (await scrape(metered.port, "/healthz"))[0] == 200
+    finally:
+        await metered.stop()
+
+
+def web_bot(fake, database, **env: str):
+    """A bot with its live table on a free port (`bot.web.port`)."""
+    settings = {
+        "APOPHIS_WEB_PORT": str(free_port()),
+        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
+        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
+        **env,
+    }
+    return build_bot(make_config(fake, database, **settings), guild_ready_timeout=0.05)
+
+
+async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(
+    fake_discord, database
+):
+    bot = web_bot(fake_discord, database, APOPHIS_METRICS="on")
+    web_port = bot.config.web_port
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    assert bot.metrics.sources.gateway() == "not connected to Discord's gateway yet"
+    async with fake_discord.connected(bot):
+        assert await scrape(web_port, "/readyz") == (200, "ready\n")
+        await play_a_few_moves(scene)
+        async with Socket(bot, scene.channel.id, scene["ann"]) as socket:
+            await socket.wait_state(lambda state: state["status"] == "active")
+            samples = await metrics(web_port)
+            assert samples[("apophis_table_sockets", ())] == 1
+        assert samples[ACTIVE] == 1
+        # through a proxy, or from elsewhere, the table's server does not tell
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(
+                f"http://127.0.0.1:{web_port}/metrics", headers={"X-Forwarded-For": "203.0.113.9"}
+            ) as response,
+        ):
+            assert response.status == 404
+    assert bot.metrics.sources.gateway() == "the bot is closed"
+
+
+async def test_the_metrics_routes_are_off_unless_asked(fake_discord, database):
+    bot = web_bot(fake_discord, database)
+    assert bot.metrics is None
+    async with fake_discord.connected(bot):
+        assert (await scrape(bot.config.web_port, "/metrics"))[0] == 404
+
+
+def test_route_classes_are_few():
+    assert route_class("/api/v10/channels/1/messages/2") == "message"
+    assert route_class("/api/v10/channels/1/messages") == "message"
+    assert route_class("/api/v10/channels/1/threads") == "channel"
+    assert route_class("/api/v10/interactions/1/tok/callback") == "interaction"
+    assert route_class("/api/v10/webhooks/1/tok/messages/@original") == "interaction"
+    assert route_class("/api/v10/users/@me/channels") == "user"
+    assert route_class("/api/v10/applications/1/commands") == "command"
+    assert route_class("/somewhere/else") == "other"
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_json_logs_name_the_game_and_never_a_token_or_a_hand(fake_discord, scene):
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in ("", "discord", "aiosqlite")}
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)  # APOPHIS_LOG_LEVEL=DEBUG, as bot.app sets it up
+    quiet_libraries(logging.DEBUG)
+    try:
+        await play_a_few_moves(scene)
+        table = scene.live()
+        logging.getLogger("bot.test").info("in game", extra={"game": 7, "guild": 1 << 22})
+        await scene.cmd("apophis end", "ann")
+        await scene.bot.outbox.drain()
+    finally:
+        root.removeHandler(handler)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+    lines = [orjson.loads(line) for line in stream.getvalue().splitlines()]
+    assert lines and all({"time", "level", "logger", "message"} <= line.keys() for line in lines)
+    named = [line for line in lines if line.get("game") == table.id]
+    assert named and all(line["guild"] == scene.guild.id for line in named)
+    assert {"game": 7, "guild": 1 << 22, "shard": 0}.items() <= next(
+        line for line in lines if line["message"] == "in game"
+    ).items()
+    text = stream.getvalue()
+    assert fake_discord.bot_token not in text
+    assert not [line for line in lines if CARD.search(line["message"])]
+
+
+def test_a_line_outside_a_game_names_none():
+    token = ABOUT.set(None)
+    try:
+        record = logging.LogRecord("bot", logging.WARNING, __file__, 1, "x %s", ("y",), None)
+        line = orjson.loads(JsonLines(4).format(record))
+    finally:
+        ABOUT.reset(token)
+    assert line["message"] == "x y" and line["level"] == "WARNING" and "game" not in line
