@@ -7,6 +7,7 @@ from importlib import metadata
 from dotenv import find_dotenv, load_dotenv
 
 from bot.app import main as run_bot
+from bot.store import backup
 
 DESCRIPTION = (
     "Run Apophis Bot: Erik Dresner's cooperative rocket game on Discord, with its live "
@@ -15,7 +16,9 @@ DESCRIPTION = (
 EPILOG = (
     "Settings come from the environment, or from a .env file in the current directory. "
     "Only DISCORD_TOKEN is required (the bot's token, from the Discord application's Bot "
-    "page); every other setting is described in .env.example and docs/hosting.md."
+    "page); every other setting is described in .env.example and docs/hosting.md. "
+    "`apophis-bot backup FILE` copies the running bot's SQLite database to FILE, and "
+    "`apophis-bot restore FILE` puts a backup back with the bot stopped (each has --help)."
 )
 
 
@@ -29,6 +32,10 @@ def version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Answer --help and --version, or run the bot; the exit status (0 once stopped)."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] and args[0] in backup.COMMANDS:  # `backup FILE`, `restore FILE`: the host's
+        load_dotenv(find_dotenv(usecwd=True))
+        return backup.main(args)
     parser = argparse.ArgumentParser(prog="apophis-bot", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.parse_args(argv)

@@ -122,7 +122,7 @@ def _close_journal(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run `backup DEST` or `restore BACKUP` (with their options); returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot", description="Back up or restore the bot's database."
+        prog="apophis-bot", description="Back up or restore the bot's database."
     )
     database = argparse.ArgumentParser(add_help=False)
     database.add_argument(

@@ -112,7 +112,7 @@ def test_backup_command_copies_a_live_database(tmp_path: Path, via: str) -> None
         if via == "APOPHIS_DATABASE":
             env["APOPHIS_DATABASE"] = str(live)
         result = subprocess.run(
-            [sys.executable, "-m", "bot.store.backup", "backup", str(copy), *args],
+            [sys.executable, "-m", "bot", "backup", str(copy), *args],
             cwd=ROOT,
             env=env,
             capture_output=True,
