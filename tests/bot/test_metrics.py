@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import JsonLines, quiet_libraries
 from bot.app import build as build_bot
+from bot.config import Config, ConfigError
 from bot.metrics import ABOUT, route_class
 from devtools.livetable import free_port
 from tests.bot.conftest import make_config
@@ -113,9 +114,7 @@ def web_bot(fake, database, **env: str):
     return build_bot(make_config(fake, database, **settings), guild_ready_timeout=0.05)
 
 
-async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(
-    fake_discord, database
-):
+async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(fake_discord, database):
     bot = web_bot(fake_discord, database, APOPHIS_METRICS="on")
     web_port = bot.config.web_port
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
@@ -197,3 +196,43 @@ def test_a_line_outside_a_game_names_none():
     finally:
         ABOUT.reset(token)
     assert line["message"] == "x y" and line["level"] == "WARNING" and "game" not in line
+
+
+TOKEN = "x" * 60
+
+
+@pytest.mark.parametrize(
+    ("env", "metrics", "port", "host"),
+    [
+        ({}, False, None, "127.0.0.1"),
+        ({"APOPHIS_METRICS_PORT": "9464"}, True, 9464, "127.0.0.1"),
+        (
+            {"APOPHIS_METRICS_PORT": "9464", "APOPHIS_METRICS_HOST": "0.0.0.0"},
+            True,
+            9464,
+            "0.0.0.0",
+        ),
+        ({"APOPHIS_METRICS_PORT": "9464", "APOPHIS_METRICS": "off"}, False, None, "127.0.0.1"),
+        ({"APOPHIS_METRICS": "on", "APOPHIS_WEB_PORT": "8080"}, True, None, "127.0.0.1"),
+    ],
+)
+def test_metrics_settings(env, metrics, port, host):
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN, **env})
+    assert (config.metrics, config.metrics_port, config.metrics_host) == (metrics, port, host)
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"APOPHIS_METRICS": "on"}, "APOPHIS_METRICS=on needs a port"),
+        ({"APOPHIS_METRICS": "maybe"}, "APOPHIS_METRICS must be on or off"),
+        ({"APOPHIS_METRICS_PORT": "99999"}, "APOPHIS_METRICS_PORT must be a port"),
+        ({"APOPHIS_METRICS_PORT": "8080", "APOPHIS_WEB_PORT": "8080"}, "the live table's port"),
+        ({"APOPHIS_METRICS_HOST": "0.0.0.0"}, "APOPHIS_METRICS_PORT is not"),
+        ({"APOPHIS_LOG_FORMAT": "xml"}, "APOPHIS_LOG_FORMAT must be text or json"),
+    ],
+)
+def test_wrong_metrics_settings_say_what_to_fix(env, named):
+    with pytest.raises(ConfigError, match=named):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, **env})
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_LOG_FORMAT": "JSON"}).log_json
