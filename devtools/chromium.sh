@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Headless Chromium and its WebDriver for the browser tests (tests/web, tests/demo), from
-# Debian, where they are missing and can be installed (as root, or with sudo that asks no
+# Headless Chromium and its WebDriver for the browser tests (tests/web, tests/demo), and
+# Caddy for the reverse proxy's tested configuration (tests/test_deploy.py), from Debian,
+# where they are missing and can be installed (as root, or with sudo that asks no
 # password). Otherwise it says why, and those tests skip with that reason printed.
 set -u
-if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+    && command -v caddy >/dev/null; then
     exit 0
 fi
-packages="chromium chromium-driver fonts-noto-color-emoji"
+packages="chromium chromium-driver fonts-noto-color-emoji caddy"
 if [ "$(id -u)" = 0 ]; then
     run=""
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
