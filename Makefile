@@ -63,8 +63,10 @@ run: $(RUN_STAMP) client
 lock:
 	requirements/lock.sh $(PYTHON)
 
-# The wheel to install anywhere (`pipx install dist/apophis_bot-*.whl`), the client built first.
+# The wheel to install anywhere (`pipx install dist/apophis_bot-*.whl`), the client built first
+# (setuptools' build/ goes first: it would keep files since deleted from the sources).
 wheel: $(STAMP) client
+	rm -rf build
 	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir dist .
 
 lint: $(STAMP)
@@ -87,4 +89,4 @@ demo: $(STAMP) client
 	$(BIN)/python -m devtools.demo $(ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis $(CLIENT)/node_modules $(CLIENT)/dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis $(CLIENT)/node_modules $(CLIENT)/dist build dist
