@@ -294,7 +294,9 @@ def test_the_wheel_ships_the_migrations_and_the_bots_data(tmp_path: Path) -> Non
     else:
         (source / "README.md").write_text("Apophis Bot\n")
     for package in ("engine", "bot", "migrations"):
-        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__py*"))
+        shutil.copytree(
+            ROOT / package, source / package, ignore=shutil.ignore_patterns("__py*", "node_modules")
+        )
     wheels = tmp_path / "wheels"
     subprocess.run(
         [
