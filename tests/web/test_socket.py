@@ -267,15 +267,22 @@ async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
             assert played["ok"] and table.version > 0
 
 
+async def won_alone(scene: Scene):
+    """Ann's game alone, won by her first launch (built, fuelled, every die a six), played
+    from Discord while nobody watches the table; its table."""
+    table = await scene.new_game("ann", difficulty="easy", rules="basic")
+    scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS", *ALL_SUITS]], damage=2, dice=[6] * 4)
+    await scene.cmd("build", "ann", colour="red", size="large")
+    await scene.cmd("build", "ann", colour="yellow", size="medium")
+    await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+    return table
+
+
 async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discord, make_web_bot):
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", difficulty="easy", rules="basic")
-        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS", *ALL_SUITS]], damage=2, dice=[6] * 4)
-        await scene.cmd("build", "ann", colour="red", size="large")
-        await scene.cmd("build", "ann", colour="yellow", size="medium")
-        await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+        table = await won_alone(scene)
         assert not table.open and table.game.outcome.value == "destroyed"
         # Nobody was watching; someone opens the table afterwards: the result, Play again.
         async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
@@ -296,12 +303,8 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
-        table = await scene.new_game("ann", difficulty="easy", rules="basic")
-        scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS", *ALL_SUITS]], damage=2, dice=[6] * 4)
-        await scene.cmd("build", "ann", colour="red", size="large")
-        await scene.cmd("build", "ann", colour="yellow", size="medium")
-        await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
-        english = [line for line in table.recent]
+        table = await won_alone(scene)
+        english = list(table.recent)
         async with Socket(bot, scene.channel.id, scene["ann"], locale="fr") as ann:
             final = await ann.wait_state(lambda s: s["status"] == "finished")
         recent = final["texts"]["recent"]
