@@ -22,7 +22,8 @@ PLACES = (CHANNEL, GROUP_DM, NO_BOT_SERVER)
 
 @dataclass
 class Pending:
-    """An applied action waiting for the messages it causes (board, hand DMs)."""
+    """An applied action waiting for the messages it causes (board, hands shown: a DM or
+    a panel)."""
 
     t0: float
     version: int
@@ -68,7 +69,7 @@ class Sample:
     last: list[float] = field(default_factory=list)
     #: From dispatch to the board showing the action.
     board: list[float] = field(default_factory=list)
-    #: From dispatch to each hand DM showing the action.
+    #: From dispatch to each hand it changed shown (in the player's DM or panel).
     dm_lag: list[float] = field(default_factory=list)
     actions: int = 0
     interactions: int = 0

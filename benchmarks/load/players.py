@@ -348,6 +348,11 @@ class Load(Watcher):
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
         if not self.bot_member:  # no hand DMs: the hands are in the panels
             dms.clear()
+        answer = interaction.message
+        if actor in dms and interaction.attempts and answer is not None and answer.ephemeral:
+            dms.discard(actor)  # answered with the actor's panel: it shows their hand
+            if self.in_window(t0):
+                self.window.dm_lag.append(interaction.attempts[0].at - t0)
         if self.in_window(t0):  # DMs that came before we looked
             self.window.dm_lag += [
                 self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0

@@ -80,7 +80,8 @@ def load_heading(report: Report) -> None:
     """The open-loop load's table heading (its rows are printed as each step ends)."""
     say = report.say
     say("Open-loop load (latencies from dispatch by the fake; first response = the bot's")
-    say("answer to the interaction; last message = the last board edit or hand DM it caused)")
+    say("answer to the interaction; last message = the last board edit, panel or DM showing")
+    say("a hand it changed)")
     say(HEADER)
     say(SUBHEADER)
 
@@ -113,13 +114,14 @@ def load_tables(report: Report, results: list[StepResult], notes: list[str]) -> 
 
 
 def wait_table(report: Report, results: list[StepResult]) -> None:
-    """What players wait for: the board, the hand DM, and the updates' way out."""
+    """What players wait for: the board, their hands, and the updates' way out."""
     say = report.say
-    say("What players wait for (board: dispatch to the board showing the action; DM: to")
-    say("the hand DM showing it; updates: board edits, posts, pings, reports and panel")
+    say("What players wait for (board: dispatch to the board showing the action; hand: to")
+    say("each hand it changed shown, in the player's panel or DM; updates: board edits,")
+    say("posts, pings, reports and panel")
     say("refreshes, and how many went through the global budget rather than a token)")
     say(
-        f"{'games':>6} | {'board ms p50':>12} {'p99':>7} | {'DM s p50':>8} {'p99':>7} "
+        f"{'games':>6} | {'board ms p50':>12} {'p99':>7} | {'hand s p50':>10} {'p99':>7} "
         f"{'max':>7} | {'updates':>8} {'via budget':>10} | {'interactions/action':>19}"
     )
     for r in results:
@@ -127,7 +129,7 @@ def wait_table(report: Report, results: list[StepResult]) -> None:
         share = r.budget_updates / r.updates if r.updates else float("nan")
         say(
             f"{r.games:>6,} | {median_ms(s.board):>12} {p99_ms(s.board):>7} | "
-            f"{seconds_of(s.dm_lag, 0.5):>8} {seconds_of(s.dm_lag, 0.99):>7} "
+            f"{seconds_of(s.dm_lag, 0.5):>10} {seconds_of(s.dm_lag, 0.99):>7} "
             f"{seconds_of(s.dm_lag, 1.0):>7} | {r.updates:>8,} {share:>10.2%} | "
             f"{s.interactions / s.actions if s.actions else float('nan'):>19.2f}"
         )

@@ -77,7 +77,11 @@ class Watcher:
             if tab is not None and message.components:  # (a stub has none: moved down)
                 self.on_board(tab, message, now)
             elif message.id in self.panels:
-                self.panels[message.id].panel_changed.set()
+                tab = self.panels[message.id]
+                tab.panel_changed.set()
+                owner = next((u for u, m in tab.panels.items() if m.id == message.id), None)
+                if owner is not None:  # a panel shows its player's hand, as a DM does
+                    self.on_dm(owner, now)
             elif message.guild_id is None and message.channel_id in world.channels:
                 recipient = world.channels[message.channel_id].recipient
                 if recipient is not None:
@@ -111,6 +115,7 @@ class Watcher:
         self._settle(tab)
 
     def on_dm(self, user_id: int, now: float) -> None:
+        """`user_id`'s hand was shown: their DM, or their panel, edited."""
         self.last_dm[user_id] = now
         tab = self.user_tab.get(user_id)
         if tab is None:

@@ -2,8 +2,12 @@
 
 The DM carries the player's latest hand and only the latest changes, within Discord's
 2,000 characters, in the player's language (the last Discord locale seen from them) and
-with cards as their server shows them. Its id is stored (table hand_dms), so after a
-restart the same message is edited rather than a new one sent. A DM that fails is retried by the
+with cards as their server shows them. While the player's panel in the channel shows
+their hand, kept current through its token, the DM says so instead (`point`: one edit,
+not one an action, and none against Discord's global limit for a hand the player is
+looking at already); it carries the hand again at the first change the panel cannot
+show (bot.discord.outbox). Its id is stored (table hand_dms), so after a restart the
+same message is edited rather than a new one sent. A DM that fails is retried by the
 outbox with the state of that moment. A player whose DMs are closed is told once per
 game in the channel; the bot tries again at a later change (backing off, as Discord
 bans bots that collect too many 403 answers), so a player who opens their DMs gets
@@ -59,6 +63,8 @@ class HandDMs:
         #: (game, player) -> (not before, next backoff) while their DMs are closed.
         self._closed: dict[tuple[int, int], tuple[float, float]] = {}
         self._told_closed: set[tuple[int, int]] = set()
+        #: The (game, player) whose DM points to their panel rather than showing the hand.
+        self._pointing: set[tuple[int, int]] = set()
 
     def changed(self, table: Table, player: int, changes: list[Change]) -> bool:
         """Note what changed; whether a DM should be sent now."""
@@ -69,9 +75,30 @@ class HandDMs:
         closed = self._closed.get(key)
         return closed is None or self.clock() >= closed[0]
 
+    async def point(self, table: Table, player: int) -> None:
+        """The player's panel shows their hand now: their DM says so, once (raises to be
+        retried), unless it is their first DM of the game (the deal), which shows the hand.
+        The changes wait for the DM's next hand."""
+        key = (table.id, player)
+        if key in self._pointing:
+            return
+        if key not in self._messages and await self.store.get_hand_dm(*key) is None:
+            await self.send(table, player)  # the deal: the first DM of a game shows the hand
+            return
+        language = await self.audience.player(player)
+        content = "\n".join((render.hand_dm(table, None, [], language), t(language, "dm.in_panel")))
+        try:
+            await self._deliver(key, player, Message(content=content).json())
+        except discord.Forbidden:
+            self._closed_now(table, key, player)
+        else:
+            self._closed.pop(key, None)
+            self._pointing.add(key)
+
     async def send(self, table: Table, player: int) -> None:
         """Send or edit the player's DM with their hand now (raises to be retried)."""
         key = (table.id, player)
+        self._pointing.discard(key)
         changes = self._changes.pop(key, [])
         game = table.game
         playing = game is not None and player in game.players

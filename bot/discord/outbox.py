@@ -179,11 +179,24 @@ class Outbox:
 
     def hand_changed(self, table: Table, player: int, changes: list[Change]) -> None:
         """`player`'s DM should show their latest hand and what changed (none where the
-        game is reached through interactions alone: the hand is in the player's panel)."""
+        game is reached through interactions alone: the hand is in the player's panel).
+        Sent once the action is answered: if the player's panel shows the hand by then
+        (the answer, or a refresh through its token), the DM only points to it."""
         if table.reach == INTERACTIONS:
             return
         if self.dms.changed(table, player, changes):
-            self._submit(("dm", table.id, player), lambda: self.dms.send(table, player))
+            key = ("dm", table.id, player)  # (a DM is not in the channel: sent if it is gone)
+            self.jobs.hold(table.id, key, self._guarded(key, lambda: self._hand(table, player)))
+
+    async def _hand(self, table: Table, player: int) -> None:
+        """The player's hand where they see it: their panel if it can show it (a DM that
+        says so), else their DM. A game's end is always told in the DM."""
+        game = table.game
+        over = not table.open or game is None or game.is_over or player not in game.players
+        if not over and await self.panels.refresh(table, player):
+            await self.dms.point(table, player)
+        else:
+            await self.dms.send(table, player)
 
     def panel_changed(self, table: Table, player: int) -> None:
         """`player`'s panel should be redrawn (their turn came, or a change not theirs)."""

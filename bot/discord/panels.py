@@ -79,10 +79,11 @@ class Panels:
             self.changed(table, player)
         self._versions.setdefault(table.id, {})[player] = version
 
-    async def refresh(self, table: Table, player: int) -> None:
+    async def refresh(self, table: Table, player: int) -> bool:
         """Turn a player's older panels into pointers to their newest, and redraw that one
         through its latest token, while it is usable (saying at its top when it is their
-        turn: what tells them when they are not pinged)."""
+        turn: what tells them when they are not pinged). Whether their live panel shows
+        the game as it is now (and so their hand)."""
         moved = self._moved.get(table.id, {}).pop(player, [])
         older = [token for token in moved if self.tokens.usable(token)]
         if older:
@@ -93,12 +94,12 @@ class Panels:
         live = self._live.get(table.id, {}).get(player)
         game = table.game
         if live is None or not self.tokens.usable(live.token):
-            return
+            return False
         if game is None or player not in game.players:
-            return
+            return False
         versions = self._versions.setdefault(table.id, {})
         if versions.get(player, -1) >= table.version and table.open:
-            return
+            return True
         version = table.version
         language = await self.audience.player(player)
         waiting = game.phase in (Phase.RESHUFFLE, Phase.OVER) or not table.open
@@ -107,5 +108,6 @@ class Panels:
             message = panel.panel_message(table, player, language, note)
             await self.tokens.edit(live.token, None, message.json())
         except discord.HTTPException:
-            return  # dismissed or expired (the token is dropped): their next click redraws it
+            return False  # dismissed or expired (the token is dropped): their next click redraws it
         versions[player] = version
+        return True

@@ -17,6 +17,7 @@ from bot.discord.client import ApophisBot
 from bot.table import Table
 from devtools.fakediscord import FakeDiscord
 from devtools.fakediscord.layout import TEXT_DISPLAY, walk
+from engine import card_label
 from tests.engine.helpers import table as position
 
 #: A card of a hand written as a person reads it ("7♥", "10 ♣") or as a code ("7H").
@@ -143,6 +144,28 @@ class Scene:
             for m in self.fake.messages(channel or self.channel)
             if m.ephemeral and m.visible_to == self.id(name)
         ]
+
+    def close_panels(self, table: Table) -> None:
+        """Every player's panel in `table` can no longer be edited, as once Discord answered
+        that its token is dead (a panel dismissed, say): the bot drops those tokens."""
+        for panel in self.bot.outbox.panels._live.get(table.id, {}).values():
+            panel.token.dead = True
+
+    def dm(self, name: str):
+        """`name`'s one hand DM of the game."""
+        (dm,) = self.fake.dms(self[name])
+        return dm
+
+    def hand_seen(self, name: str, hand: list[str], channel=None) -> str:
+        """Where `name` sees their whole `hand`: "dm" (their hand DM shows it), or "panel"
+        (their DM says it is in their panel, and their newest panel shows it); "" if neither."""
+        dm = self.dm(name).content
+        if all(card_label(c) in dm for c in hand):
+            return "dm"
+        panels = [m for m in self.private_to(name, channel) if ":h:" in str(m.components)]
+        shown = text_of(panels[-1]) if panels else ""
+        in_panel = "in your panel" in dm and all(card_label(c) in shown for c in hand)
+        return "panel" if in_panel else ""
 
     def assert_no_cards_in_public(self, channel=None) -> None:
         """No card of any hand in any public message, nor in any earlier version of one."""

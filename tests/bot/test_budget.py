@@ -32,7 +32,9 @@ def requests_since(fake, start: int) -> list[str]:
 
 
 @pytest.mark.scene(names=("ann", "bob"))
-async def test_a_panel_click_spends_no_global_request_but_the_hand_dm(fake_discord, scene):
+async def test_panel_clicks_spend_no_global_request_but_a_dm_saying_where_the_hand_is(
+    fake_discord, scene
+):
     bot = scene.bot
     table = await scene.new_game("ann", "bob")
     scene.arrange(hands=[["2C", "3C", "4H"], ["5D", "6S"]], deck=["7C", "8C", "9C"])
@@ -49,10 +51,19 @@ async def test_a_panel_click_spends_no_global_request_but_the_hand_dm(fake_disco
     assert button_versions(scene.board()) == {table.version}
     sent = requests_since(fake_discord, start)
     assert TOKEN_EDIT in sent  # the board, through the token of the command that posted it
-    # The one global request is Ann's hand DM (she paid a card), edited in place.
+    # The one global request is Ann's hand DM, edited in place once to say that her hand
+    # (she paid a card) is in her panel; her next moves from the panel spend none.
     global_requests = [r for r in fake_discord.requests[start:] if r.counts_global]
     assert [r.route for r in global_requests] == [CHANNEL_EDIT]
-    assert len(fake_discord.dms(scene["ann"])) == 1
+    assert len(fake_discord.dms(scene["ann"])) == 1 and "in your panel" in scene.dm("ann").content
+    bobs = await scene.panel("bob")
+    await scene.press(bobs, "draw", "bob")
+    await bot.outbox.drain()
+    start = len(fake_discord.requests)
+    drew = await scene.press(built.message, "draw", "ann")
+    assert drew.response_type == 7
+    await bot.outbox.drain()
+    assert not [r for r in fake_discord.requests[start:] if r.counts_global]
     fake_discord.assert_no_violations()
 
 
@@ -160,9 +171,9 @@ async def test_a_backlog_of_hand_dms_does_not_hold_the_board_back(fake_discord, 
         )
         sent = requests_since(fake_discord, start)
         assert TOKEN_EDIT in sent and CHANNEL_EDIT not in sent
-        assert "you drew" not in fake_discord.dms(scene["ann"])[0].content  # waits for budget
+        assert "in your panel" not in scene.dm("ann").content  # waits for budget
         budget.set()
         await bot.outbox.drain()
-        assert "you drew" in fake_discord.dms(scene["ann"])[0].content
+        assert scene.hand_seen("ann", table.game.hands[0]) == "panel"
         assert all(len(fake_discord.dms(scene[name])) == 1 for name in onlookers)
         fake_discord.assert_no_violations()

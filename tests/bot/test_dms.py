@@ -8,7 +8,6 @@ import pytest
 
 from bot.discord import dms, jobs
 from bot.views import render
-from engine import card_label
 from tests.bot.helpers import Scene, text_of
 
 pytestmark = pytest.mark.e2e
@@ -16,29 +15,68 @@ pytestmark = pytest.mark.e2e
 DM_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
-async def play_a_few_turns(scene, table, turns: int) -> None:
-    """Draws (and the discards they force) by whoever's turn it is, by slash command."""
+async def play_a_few_turns(scene, table, turns: int, *, by_board: frozenset[str] = frozenset()):
+    """Draws (and the discards they force) by whoever's turn it is: by slash command (each
+    answered with the player's panel), or for the players `by_board`, with the board's Draw
+    button (the board is updated; they have no panel)."""
     names = {scene.id(n): n for n in scene.members}
     for _ in range(turns):
         player = names[table.game.active_player]
-        await scene.cmd("draw", player)
+        if player in by_board:
+            await scene.bot.outbox.drain()
+            await scene.click(scene.board(), "draw", player)
+        else:
+            await scene.cmd("draw", player)
         if table.game.phase.value == "discard":
             seat = table.game.players.index(scene.id(player))
             await scene.cmd("discard", player, cards=" ".join(table.game.hands[seat][5:]))
 
 
+def hand_of(table, scene, name: str) -> list[str]:
+    return table.game.hands[table.game.players.index(scene.id(name))]
+
+
 @pytest.mark.scene(names=("ann", "bob", "cid"))
-async def test_each_player_has_one_dm_a_game_edited_as_the_hand_changes(fake_discord, scene):
+async def test_each_player_has_one_dm_a_game_showing_the_hand_or_where_it_is(fake_discord, scene):
     bot = scene.bot
     table = await scene.new_game("ann", "bob", "cid")
-    await play_a_few_turns(scene, table, 6)
+    scene.arrange(
+        hands=[["2C"], ["3C"], ["4C"]], deck=[f"{r}{s}" for s in "HD" for r in "23456789"]
+    )
     await bot.outbox.drain()
-    for seat, name in enumerate(("ann", "bob", "cid")):
-        (dm,) = fake_discord.dms(scene[name])
+    start = len(fake_discord.requests_to(DM_EDIT))
+    await play_a_few_turns(scene, table, 6, by_board=frozenset({"bob"}))
+    await bot.outbox.drain()
+    for name in ("ann", "bob", "cid"):
+        dm = scene.dm(name)
         assert dm.history  # edited, not sent again
-        assert all(card_label(c) in dm.content for c in table.game.hands[seat])
         assert f"/{table.messages.board_id})" in dm.content  # links to the board
+    # Bob plays from the board: his DM carries his hand, edited at each of his draws.
+    assert scene.hand_seen("bob", hand_of(table, scene, "bob")) == "dm"
+    assert "you drew" in scene.dm("bob").content
+    # Ann and Cid play from their panels, which show their hands: their DMs say so, once.
+    for name in ("ann", "cid"):
+        assert scene.hand_seen(name, hand_of(table, scene, name)) == "panel"
+    edits = fake_discord.requests_to(DM_EDIT)[start:]
+    assert len(edits) == 2 + 2  # Bob's two draws, and Ann's and Cid's one pointer each
     scene.assert_no_cards_in_public()
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_dm_shows_the_hand_again_once_the_panel_cannot(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["3C"]], deck=[f"{r}H" for r in "23456789"])
+    await play_a_few_turns(scene, table, 2)
+    await bot.outbox.drain()
+    assert scene.hand_seen("ann", hand_of(table, scene, "ann")) == "panel"
+    # Ann's panel is gone (Discord answered that its token is dead): her next draw, from
+    # the board, reaches her by DM, with what changed.
+    scene.close_panels(table)
+    await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
+    await bot.outbox.drain()
+    assert scene.hand_seen("ann", hand_of(table, scene, "ann")) == "dm"
+    assert "you drew" in scene.dm("ann").content
 
 
 async def test_dms_come_back_after_an_outage_with_the_latest_hand(
@@ -49,23 +87,27 @@ async def test_dms_come_back_after_an_outage_with_the_latest_hand(
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann")
+        scene.arrange(hands=[[]], deck=[f"{r}H" for r in "23456789"])
         await bot.outbox.drain()
+        scene.close_panels(table)  # Ann plays from the board: her hand is in her DM
         fake_discord.fail_next(DM_EDIT, status=503, times=4)  # the DM route is down a while
-        await play_a_few_turns(scene, table, 5)
+        await play_a_few_turns(scene, table, 2, by_board=frozenset({"ann"}))
         await bot.outbox.drain()
-        (dm,) = fake_discord.dms(scene["ann"])
-        assert all(card_label(c) in dm.content for c in table.game.hands[0])
+        await fake_discord.wait_for(  # retried until the route is back
+            lambda: scene.hand_seen("ann", table.game.hands[0]) == "dm"
+        )
+        dm = scene.dm("ann")
         assert len(dm.content) <= render.CONTENT_LIMIT
         assert [r.status for r in fake_discord.requests_to(DM_EDIT)].count(503) == 4
         # Refused outright (Discord's "invalid form body") three times: that DM is given
         # up, but the next change is sent again.
         fake_discord.fail_next(DM_EDIT, status=400, code=50035, times=3)
-        await play_a_few_turns(scene, table, 1)
+        await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
         await bot.outbox.drain()
-        await play_a_few_turns(scene, table, 1)
+        assert fake_discord.requests_to(DM_EDIT)[-1].status == 400
+        await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
         await bot.outbox.drain()
-        (dm,) = fake_discord.dms(scene["ann"])
-        assert all(card_label(c) in dm.content for c in table.game.hands[0])
+        assert scene.hand_seen("ann", table.game.hands[0])  # (its discard opened a panel)
         assert fake_discord.requests_to(DM_EDIT)[-1].status == 200
 
 
@@ -84,8 +126,7 @@ async def test_a_player_who_opens_their_dms_gets_them_again(fake_discord, make_b
         bot.outbox.clock = lambda: later
         await play_a_few_turns(scene, table, 2)
         await bot.outbox.drain()
-        (dm,) = fake_discord.dms(scene["bob"])
-        assert all(card_label(c) in dm.content for c in table.game.hands[1])
+        assert scene.hand_seen("bob", hand_of(table, scene, "bob")) == "panel"
 
 
 @pytest.mark.scene(names=("ann", "bob"))

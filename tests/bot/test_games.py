@@ -229,10 +229,9 @@ async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_dis
     refused = await scene.cmd("draw", "bob")
     assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
     assert len(table.game.hands[0]) == 2  # the second card waits for the new deck
-    (dm,) = await fake_discord.wait_for(  # one DM, edited when the second card comes
-        lambda: [m for m in fake_discord.dms(scene["ann"]) if "(3 cards)" in m.content]
-    )
-    waited = (dm.edited_at - sent).total_seconds()  # (the answer may come after it began)
+    panel = reply.message  # Ann's panel, the draw's answer: redrawn when the second card comes
+    await fake_discord.wait_for(lambda: "(3 cards)" in text_of(panel))
+    waited = (panel.edited_at - sent).total_seconds()  # (the answer may come after it began)
     assert waited >= 10 / 20 - 0.05
     assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
     assert len(table.game.deck) == 44 and not table.game.discard_pile

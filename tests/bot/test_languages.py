@@ -213,8 +213,9 @@ async def test_the_coloured_deck_shows_cards_by_colour_and_reads_them_typed(fake
         reply = await scene.cmd("discard", "ann", cards="2 green, 2 blue")
         assert "You discarded 2 green and 2 blue" in text_of(reply.message)
         await bot.outbox.drain()
-        (dm,) = fake_discord.dms(scene["ann"])
-        assert "3 red, 4 red, 5 red" in dm.content and "♥" not in dm.content
+        (dm,) = fake_discord.dms(scene["ann"])  # the deal's, then where her hand is
+        assert "♥" not in dm.content and "in your panel" in dm.content
+        assert "3 red, 4 red, 5 red" in text_of(reply.message)
         panel = await scene.panel("ann")
         labels = [c.get("label", "") for c in panel.iter_components()]
         assert any(label.startswith("Build large red (3 red)") for label in labels)

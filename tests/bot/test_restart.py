@@ -48,7 +48,7 @@ async def test_a_game_survives_a_planned_restart(fake_discord, make_bot):
         assert drew.response_type == 7 and resumed.version == version + 1
         await second.outbox.drain()
         assert len(fake_discord.dms(scene["bob"])) == 1  # the same DM, edited after the restart
-        assert "you drew" in fake_discord.dms(scene["bob"])[0].content
+        assert "in your panel" in fake_discord.dms(scene["bob"])[0].content  # Bob plays there
         scene.assert_no_cards_in_public()
 
 
