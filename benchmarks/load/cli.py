@@ -7,10 +7,11 @@ import datetime
 import sys
 from pathlib import Path
 
+from benchmarks import floor_bench
 from benchmarks.load import database
 from benchmarks.load.engine_alone import run_engine
 from benchmarks.load.machine import ROOT
-from benchmarks.load.model import CHANNEL, PLACES
+from benchmarks.load.model import CHANNEL, PLACES, StepResult
 from benchmarks.load.recovery import run_recovery
 from benchmarks.load.report import (
     Report,
@@ -174,6 +175,12 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         default="on",
         help="the web sockets offer permessage-deflate, as browsers do (off: plain frames)",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the floor (benchmarks/floor_bench.py) at the last step's places and "
+        "interactions a second, and give the bot's CPU per action as a multiple of it",
+    )
     parser.add_argument("--output", type=Path, default=None, help="results file")
     parser.add_argument("--verbose", action="store_true")
 
@@ -192,6 +199,28 @@ def main(argv: list[str] | None = None) -> None:
             database.SERVER.stop()
 
 
+def floor_line(report: Report, step: StepResult, args) -> None:
+    """The floor at `step`'s places, chat and interactions a second, and the bot's CPU per
+    action as a multiple of it."""
+    rate = step.sample.interactions / step.seconds
+    floor = on_fast_loop(
+        floor_bench.measure(
+            argparse.Namespace(places=step.games, rate=rate, duration=args.duration, chat=args.chat)
+        )
+    )
+    bot_ms = 1000 * step.bot_cpu * step.seconds / max(step.sample.actions, 1)
+    per_interaction = bot_ms * step.sample.actions / max(step.sample.interactions, 1)
+    report.say(
+        f"Floor (benchmarks/floor_bench.py: discord.py and aiohttp alone, one callback and one "
+        f"edit an interaction, {step.games:,} places, {floor['rate']:.0f} interactions a second): "
+        f"{floor['cpu_ms']:.2f} ms CPU an interaction, first response p50 {floor['p50']:.1f} ms, "
+        f"p99 {floor['p99']:.1f} ms. The bot's CPU per action, {bot_ms:.2f} ms, is "
+        f"{bot_ms / floor['cpu_ms']:.1f} times the floor ({per_interaction / floor['cpu_ms']:.1f} "
+        "times per interaction)."
+    )
+    report.say()
+
+
 def measure(args) -> None:
     """Every part of the benchmark, printed and written to benchmarks/results/."""
     report = Report()
@@ -201,6 +230,8 @@ def measure(args) -> None:
         load_heading(report)
         results, notes = on_fast_loop(run_load(args))
         load_tables(report, results, notes)
+        if args.floor and results:
+            floor_line(report, results[-1], args)
     if args.recovery:
         recovery_heading(report)
         recovered = []
