@@ -55,6 +55,8 @@ MAX_PLAYERS = 4
 #: Minutes on the countdown for each difficulty, easiest first.
 DIFFICULTY_MINUTES = {"beginner": 15, "easy": 12, "medium": 10, "hard": 8}
 RESHUFFLE_SECONDS = 10
+#: The rockets of a game that views and saves keep, the latest (see `PastRocket`).
+PAST_ROCKETS_KEPT = 32
 DAMAGE_TO_DESTROY = 3
 COUNTERS_TO_DEFLECT = 5
 HIT_TARGET = 7
@@ -108,6 +110,22 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class PastRocket:
+    """A rocket the team had earlier in the game, launched or scrapped, as everyone saw it:
+    its sections bottom first and who built each, who played each launch-sequence card
+    (the first of them started it), and who scrapped it (None: it was launched)."""
+
+    rocket: tuple[Section, ...]
+    builders: tuple[PlayerId | None, ...]
+    sequence_players: tuple[PlayerId | None, ...]
+    scrapped_by: PlayerId | None = None
+
+    @property
+    def launched(self) -> bool:
+        return self.scrapped_by is None
+
+
+@dataclass(frozen=True, slots=True)
 class PublicView:
     """Everything on the table; no card in any hand."""
 
@@ -132,6 +150,9 @@ class PublicView:
     builders: tuple[PlayerId | None, ...] = ()
     #: Who played each card of `sequence`, in the same order (None: not known).
     sequence_players: tuple[PlayerId | None, ...] = ()
+    #: The rockets launched or scrapped earlier in the game, oldest first (the latest
+    #: `PAST_ROCKETS_KEPT`; none from before the engine kept them).
+    past_rockets: tuple[PastRocket, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +207,8 @@ class Game:
         # `sequence` (None: not known; a list shorter than its pile reads as unknown).
         self.builders: list[PlayerId | None] = []
         self.sequence_players: list[PlayerId | None] = []
+        # The rockets of the game launched or scrapped so far, the latest PAST_ROCKETS_KEPT.
+        self.past_rockets: list[PastRocket] = []
         self.damage = 0
         self.counters = 0
         self.active = 0
@@ -381,7 +404,7 @@ class Game:
         if not self.rocket and not self.sequence:
             raise IllegalMove("nothing_to_scrap", "There is no rocket or launch sequence to scrap.")
         events: list[Event] = [RocketScrapped(player, len(self.rocket), len(self.sequence))]
-        self._clear_pad()
+        self._clear_pad(scrapped_by=player)
         self._end_turn(events)
         return events
 
@@ -534,6 +557,7 @@ class Game:
             pending=pending,
             builders=_owners(self.builders, len(self.rocket)),
             sequence_players=_owners(self.sequence_players, len(self.sequence)),
+            past_rockets=tuple(self.past_rockets),
         )
 
     def view_for(self, player: PlayerId) -> PlayerView:
@@ -556,6 +580,15 @@ class Game:
             "sequence": list(self.sequence),
             "builders": list(_owners(self.builders, len(self.rocket))),
             "sequence_players": list(_owners(self.sequence_players, len(self.sequence))),
+            "past_rockets": [
+                {
+                    "rocket": [[c.value, int(s)] for c, s in past.rocket],
+                    "builders": list(past.builders),
+                    "sequence_players": list(past.sequence_players),
+                    "scrapped_by": past.scrapped_by,
+                }
+                for past in self.past_rockets
+            ],
             "damage": self.damage,
             "counters": self.counters,
             "active": self.active,
@@ -583,6 +616,16 @@ class Game:
         # Saved before the engine kept who built and played what: not known.
         game.builders = list(_owners(data.get("builders", ()), len(game.rocket)))
         game.sequence_players = list(_owners(data.get("sequence_players", ()), len(game.sequence)))
+        # Saved before the engine kept the rockets of the game: none known.
+        game.past_rockets = [
+            PastRocket(
+                tuple((Colour(c), Size(s)) for c, s in past["rocket"]),
+                tuple(past["builders"]),
+                tuple(past["sequence_players"]),
+                past["scrapped_by"],
+            )
+            for past in data.get("past_rockets", ())
+        ]
         game.damage = data["damage"]
         game.counters = data["counters"]
         game.active = data["active"]
@@ -715,8 +758,18 @@ class Game:
     def _finish(self, outcome: Outcome) -> None:
         self.phase, self.pending, self.outcome = Phase.OVER, None, outcome
 
-    def _clear_pad(self) -> None:
-        """Sections back to the depot, launch-sequence cards to the discard pile."""
+    def _clear_pad(self, scrapped_by: PlayerId | None = None) -> None:
+        """Sections back to the depot, launch-sequence cards to the discard pile; the
+        rocket joins the past ones (launched, or scrapped by `scrapped_by`)."""
+        self.past_rockets.append(
+            PastRocket(
+                tuple(self.rocket),
+                _owners(self.builders, len(self.rocket)),
+                _owners(self.sequence_players, len(self.sequence)),
+                scrapped_by,
+            )
+        )
+        del self.past_rockets[:-PAST_ROCKETS_KEPT]
         self.depot.update(self.rocket)
         self.rocket.clear()
         self.builders.clear()
