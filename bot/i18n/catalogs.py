@@ -106,16 +106,16 @@ def t(language: str, key: str, /, **params: object) -> str:
 
     A key that English lacks is a bug in the code, and raises KeyError.
     """
-    count = params["count"] if key in _plural_ids() else None
-    if count == 0 and f"{key}.zero" in _ids():
-        key, count = f"{key}.zero", None
-    text = _text(language, key, None if count is None else int(count))  # type: ignore[arg-type]
+    wording = _wording(language, key, None)
+    if wording.plural:
+        count = params["count"]
+        if count == 0 and wording.zero:
+            wording = _wording(language, f"{key}.zero", None)
+        else:
+            wording = _wording(language, key, int(count))  # type: ignore[call-overload]
     if not params:
-        return text
-    elision = ELISIONS.get(language)
-    if elision is not None and _elides(elision, text):
-        text = elide(elision, text, params)
-    return text.format(**params)
+        return wording.text
+    return wording.filled(params)
 
 
 class Line(str):
@@ -155,9 +155,46 @@ def told_in(line: str, language: str) -> str:
     return line.told_in(language) if isinstance(line, Line) else line
 
 
+class Wording:
+    """A message's words in one language before its placeholders are filled: looked up,
+    set (`typeset`) and read for elisions once (`_wording`), then filled at every call."""
+
+    __slots__ = ("_elided", "elision", "names", "placeholders", "plural", "text", "zero")
+
+    def __init__(self, language: str, text: str, plural: bool = False, zero: bool = False):
+        #: The words (for a message with a plural form asked without a count: none, and
+        #: `plural`; `zero` if it has a ``<key>.zero`` message).
+        self.text, self.plural, self.zero = text, plural, zero
+        self.placeholders = "{" in text or "}" in text  # else filling leaves it as it is
+        self.elision = ELISIONS.get(language)
+        #: The placeholders a word of the text may be elided before, in order (none: the
+        #: text never elides).
+        self.names: tuple[str, ...] = ()
+        if self.elision is not None:
+            self.names = tuple(dict.fromkeys(m["name"] for m in self.elision.finditer(text)))
+        #: The text elided before the placeholders whose values begin with a vowel sound,
+        #: by which of `names` do (at most two to the number of `names`).
+        self._elided: dict[tuple[bool, ...], str] = {}
+
+    def filled(self, params: Mapping[str, object]) -> str:
+        """The text with its placeholders filled from `params`, elided where they say."""
+        text = self.text
+        if self.elision is not None and self.names:
+            vowels = tuple([starts_with_vowel_sound(params.get(name, "")) for name in self.names])
+            if any(vowels):
+                elided = self._elided.get(vowels)
+                if elided is None:
+                    elided = self._elided[vowels] = elide(self.elision, text, params)
+                text = elided
+        return text.format_map(params) if self.placeholders else text
+
+
 @functools.lru_cache(maxsize=16384)
-def _text(language: str, key: str, count: int | None) -> str:
-    """A message's words before its placeholders are filled (looked up once, then cached)."""
+def _wording(language: str, key: str, count: int | None) -> Wording:
+    """A message's `Wording` in `language`: for `count` if it has a plural form (asked
+    without one, it only says that it has)."""
+    if count is None and key in _plural_ids():
+        return Wording(language, "", plural=True, zero=f"{key}.zero" in _ids())
     translations = _translations(language if language in languages() else DEFAULT_LANGUAGE)
     if count is not None:
         text = translations.ngettext(key, _plural_ids()[key], count)
@@ -165,7 +202,7 @@ def _text(language: str, key: str, count: int | None) -> str:
         text = translations.gettext(key)
     if text == key:
         raise KeyError(f"no message {key!r} in the {DEFAULT_LANGUAGE} catalog")
-    return typeset(language, text)
+    return Wording(language, typeset(language, text))
 
 
 def has(key: str) -> bool:
@@ -229,17 +266,16 @@ VOWEL_SOUNDS = frozenset("aeiouyhœæ")
 APOSTROPHE = "’"
 
 
-@functools.lru_cache(maxsize=4096)
-def _elides(elision: re.Pattern[str], text: str) -> bool:
-    """Whether `text` has a word `elision` may shorten before one of its placeholders."""
-    return elision.search(text) is not None
-
-
 def starts_with_vowel_sound(value: object) -> bool:
     """Whether a filled-in value begins with a vowel sound ("Ada", "Élodie", "Hugo"; not
     "Bob", "3" or "<@1>")."""
-    first = unicodedata.normalize("NFD", str(value)[:1])[:1]
-    return first.lower() in VOWEL_SOUNDS
+    return _vowel_sound(str(value)[:1])
+
+
+@functools.lru_cache(maxsize=1024)
+def _vowel_sound(first: str) -> bool:
+    """Whether a value's first character is a vowel sound's (its accent set apart)."""
+    return unicodedata.normalize("NFD", first)[:1].lower() in VOWEL_SOUNDS
 
 
 def elide(elision: re.Pattern[str], text: str, params: Mapping[str, object]) -> str:

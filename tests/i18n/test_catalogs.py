@@ -115,7 +115,7 @@ def test_a_third_language_needs_only_its_catalog(tmp_path, monkeypatch):
         folder.mkdir(parents=True)
         source = catalog_path("fr" if language == "de" else language).read_text(encoding="utf-8")
         (folder / "apophis.po").write_text(source.replace("Language: fr", f"Language: {language}"))
-    caches = (catalogs.languages, catalogs._translations, catalogs._text)
+    caches = (catalogs.languages, catalogs._translations, catalogs._wording)
     for cache in caches:
         cache.cache_clear()
     monkeypatch.setattr(catalogs, "LOCALES", tmp_path)

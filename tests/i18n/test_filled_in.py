@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from bot.i18n.catalogs import ELISIONS, NARROW_SPACE, elide, languages, t
+from bot.i18n.catalogs import ELISIONS, NARROW_SPACE, Wording, elide, languages, t
 from bot.views.balance import STEADY_TEAM_WINS
 from bot.views.render import percent, rules_text
 from tests.i18n.test_wording import (
@@ -106,6 +106,24 @@ def test_english_never_elides():
         "X", "Ada"
     )
     assert "en" not in ELISIONS
+
+
+def test_a_prepared_wording_elides_each_placeholder_by_its_own_value_every_time():
+    """A text's elided forms are kept by which values begin with a vowel sound: each call
+    still elides before its own values, whatever the calls before it filled in."""
+    wording = Wording("fr", "que {a} et de {b}, {{brut}}")
+    assert wording.names == ("a", "b")
+    fills = [
+        ({"a": "Ada", "b": "Bob"}, "qu’Ada et de Bob, {brut}"),
+        ({"a": "Bob", "b": "Hugo"}, "que Bob et d’Hugo, {brut}"),
+        ({"a": "Ada", "b": "Élodie"}, "qu’Ada et d’Élodie, {brut}"),
+        ({"a": "Bob", "b": "3"}, "que Bob et de 3, {brut}"),
+        ({"a": "Ada", "b": "Bob"}, "qu’Ada et de Bob, {brut}"),
+    ]
+    for params, expected in fills:
+        assert wording.filled(params) == expected
+    assert Wording("en", "that {a}").filled({"a": "Ada"}) == "that Ada"
+    assert Wording("fr", "de rien").filled({"a": "Ada"}) == "de rien"
 
 
 def test_every_eliding_word_takes_its_short_form_and_keeps_its_capital():
