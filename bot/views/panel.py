@@ -142,9 +142,10 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     if public.phase is Phase.REROLL:
         left = (public.pending or {}).get("rerolls", 0)
         return t(language, "panel.reroll", count=left)
-    moves = render.or_list(your_moves(view, language), language)
+    options = build_options(view)
+    moves = render.or_list(your_moves(view, language, options), language)
     lines = [t(language, "panel.your_turn", moves=moves), render.rocket_line(public, language)]
-    if not build_options(view):
+    if not options:
         lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
@@ -152,12 +153,13 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def your_moves(view: PlayerView, language: str) -> list[str]:
-    """The moves open to the active player now, in words ("draw", "build", ...)."""
+def your_moves(view: PlayerView, language: str, options: list[tuple[Colour, Size]]) -> list[str]:
+    """The moves open to the active player now, in words ("draw", "build", ...); `options`
+    are their `build_options`."""
     public = view.table
     possible = {
         "draw": True,
-        "build": bool(build_options(view)),
+        "build": bool(options),
         "launch": bool(launch_cards(view)),
         "scrap": bool(public.rocket or public.sequence),
     }

@@ -8,6 +8,7 @@ Public texts are built from public views, so no card of any hand can reach them.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
     from bot.table import Table
 
 COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", Colour.YELLOW: "🟨"}
+#: The suits in the engine's order, and each rank's place (iterating the enum, or
+#: RANKS.index, is slow for what every panel does several times).
+COLOURS = tuple(Colour)
+RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 EMBED_COLOUR = 0x8E44AD
 WIN_COLOUR = 0x2ECC71
 LOSS_COLOUR = 0xE74C3C
@@ -112,6 +117,12 @@ def and_list(items: Sequence[str], language: str) -> str:
 
 def or_list(items: Sequence[str], language: str) -> str:
     """ "a, b, or c" as the language writes a choice (Babel's list patterns)."""
+    return _or_list(tuple(items), language)
+
+
+@functools.lru_cache(maxsize=256)
+def _or_list(items: tuple[str, ...], language: str) -> str:
+    """`or_list`, kept: a panel words the same few choices of moves again and again."""
     return format_list(list(items), style="or", locale=language)
 
 
@@ -126,6 +137,12 @@ def count(language: str, key: str, n: int) -> str:
 def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
     """A hand grouped by suit, for its owner only: "🟥 hearts: 3♥ 7♥" (a line a suit), or
     "🟥 3 red, 7 red" in colours, where each card already names its colour."""
+    return _hand_text(tuple(hand), language, style)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hand_text(hand: tuple[str, ...], language: str, style: str) -> str:
+    """`hand_text`, kept: a hand unchanged since its last panel or DM reads the same."""
     if not hand:
         return t(language, "hand.empty")
     lines = []
@@ -142,10 +159,18 @@ def hand_text(hand: Sequence[str], language: str, style: str = "suits") -> str:
 def by_suit(hand: Sequence[str]) -> dict[Colour, list[str]]:
     """A hand's cards of each suit (every suit, in the engine's order), lowest rank first:
     how every view of a hand groups it."""
-    suits: dict[Colour, list[str]] = {c: [] for c in Colour}
-    for card in sorted(hand, key=lambda card: RANKS.index(card[:-1])):
+    return {
+        colour: list(cards) for colour, cards in zip(COLOURS, _grouped(tuple(hand)), strict=True)
+    }
+
+
+@functools.lru_cache(maxsize=1024)
+def _grouped(hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """`by_suit` as tuples, kept: a panel groups the same hand several times."""
+    suits: dict[Colour, list[str]] = {c: [] for c in COLOURS}
+    for card in sorted(hand, key=lambda card: RANK_ORDER[card[:-1]]):
         suits[colour_of(card)].append(card)
-    return suits
+    return tuple(tuple(cards) for cards in suits.values())
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
@@ -343,7 +368,7 @@ def board_colour(table: Table, view: PublicView, time_left: float | None) -> int
 
 def needed_suits(view: PublicView) -> list[Colour]:
     """The suits the launch sequence still needs."""
-    return [c for c in Colour if c not in view.sequence]
+    return [c for c in COLOURS if c not in view.sequence]
 
 
 def next_step(table: Table, view: PublicView, now: float, language: str | None = None) -> str:
