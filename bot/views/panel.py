@@ -20,6 +20,7 @@ writes some of Discord's defaults out (``disabled: false``...), which these leav
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -212,6 +213,24 @@ def launch_cards(view: PlayerView) -> list[str]:
     return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
 
 
+@functools.lru_cache(maxsize=1024)
+def build_label(
+    language: str, style: str, colour: Colour, size: Size, total: int, fuel: int, needed: int
+) -> str:
+    """A build button's words: the section, its price and the rocket it makes ("Build
+    large green (3♣) → 3 points, fuel 0 (1 needed) ✗"); kept, as the same few recur."""
+    return t(
+        language,
+        "button.build",
+        section=t(language, f"build.{colour.value}.{size.label}"),
+        cost=card_text(f"{int(size)}{colour.suit}", language, style),
+        points=render.count(language, "board.points", total),
+        fuel=fuel,
+        needed=needed,
+        mark="✓" if fuel >= needed else "✗",
+    )
+
+
 def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] | None]:
     """The panel's components: legal moves enabled; the others shown disabled or left out."""
     public = view.table
@@ -309,18 +328,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
     if playing:
         items.append(None)  # sections on rows of their own
         for colour, size in build_options(view)[:MAX_BUILD_BUTTONS]:
-            cost = card_text(f"{int(size)}{colour.suit}", language, style)
-            total, fuel, needed = after_build(view, colour, size)
-            label = t(
-                language,
-                "button.build",
-                section=t(language, f"build.{colour.value}.{size.label}"),
-                cost=cost,
-                points=render.count(language, "board.points", total),
-                fuel=fuel,
-                needed=needed,
-                mark="✓" if fuel >= needed else "✗",
-            )
+            label = build_label(language, style, colour, size, *after_build(view, colour, size))
             items.append(
                 button(
                     gid,
