@@ -83,6 +83,7 @@ from engine.cards import (
     fuel_needed,
     section_label,
 )
+from engine.crew_team import Reading, read
 from engine.events import PlayerId
 from engine.game import HAND_LIMIT, Phase, PlayerView
 from engine.odds import (
@@ -110,6 +111,7 @@ REASONS = (
     "draw_for_plan",
     "draw_for_sequence",
     "draw_nothing",
+    "draw_keep_launchable",
     "scrap_restart",
     "scrap_dead",
     "discard",
@@ -146,6 +148,9 @@ LAUNCH_MARGIN = 1.5
 DEFLECT_WEIGHT = 0.25
 #: A launch that damages Apophis or adds a counter less often than this is announced.
 RISKY = 0.25
+#: The team's evident plan is followed while its expected progress per turn is at least
+#: this share of the best plan's (tuned in the balance lab's cross-play).
+FOLLOW = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +191,17 @@ class Decision:
 
 
 def decide(
-    view: PlayerView, time_left: float | None = None, pace: float = DEFAULT_PACE
+    view: PlayerView,
+    time_left: float | None = None,
+    pace: float = DEFAULT_PACE,
+    absent: bool = False,
 ) -> Decision | None:
     """The crew policy's move for the viewing player, or None when it has none to make.
 
     `time_left` is the game clock's remaining seconds (None: no clock); `pace` the
     seconds a team turn is expected to take, which together say how many turns remain.
+    `absent`: the player is away and the crew plays their seat (the autopilot): it
+    carries on their plan, their sections and launch cards as a teammate's.
     """
     if not advises(view):
         return None
@@ -206,9 +216,11 @@ def decide(
             f"Reroll the failed {step} die: a fail-safe is left, and it serves nothing else.",
         )
     turns_left = math.inf if time_left is None else max(time_left, 0.0) / max(pace, 0.1)
+    reading = read(view, absent)
+    setting = _setting(view, reading, absent)
     if table.phase is Phase.DISCARD:
-        return _discard(view, turns_left)
-    return _play(view, _choose(view, turns_left), turns_left)
+        return _discard(view, setting, turns_left)
+    return _play(view, setting, _choose(view, setting, turns_left), turns_left)
 
 
 def advises(view: PlayerView) -> bool:
@@ -299,6 +311,8 @@ class _Setting:
 
     keep: tuple[_Row, ...]  # rockets the pad can grow into (or launch as it is), best bound first
     restart: tuple[_Row, ...]  # rockets reached by scrapping the pad first, best bound first
+    evident: tuple[_Row, ...]  # the team's evident plans (`crew_team`), best bound first
+    reading: Reading  # what the teammates' record says
     help_each: float  # cards of each colour teammates are counted on for
     solo: bool  # the player is alone at the table
     shared: bool  # the pad holds a section or launch card not known to be this player's
@@ -313,6 +327,7 @@ class _Choice:
     keep_best: _Plan | None  # the best plan on the pad (None: the pad cannot fly)
     notice: str | None  # why scrapping is allowed (a scrap notice), None: only to restart
     notice_params: dict[str, Any]
+    followed: bool = False  # the plan is the team's evident one (`crew_team`)
 
 
 def _weights(rules: Rules, damage: int, counters: int) -> tuple[float, float]:
@@ -348,7 +363,9 @@ def _available(view: PlayerView) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(s for s in (3, 2, 1) if s <= top and (i, s) not in on_pad) for i in range(4))
 
 
-def _setting(view: PlayerView) -> _Setting:
+def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setting:
+    """The table's part of planning (`absent`: the seat's own sections and launch cards
+    are its absent player's, kept as a teammate's)."""
     table = view.table
     in_sequence = set(table.sequence)
     context = (
@@ -357,25 +374,56 @@ def _setting(view: PlayerView) -> _Setting:
         _weights(table.rules, table.damage, table.counters),
     )
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
-    keep, restart = _candidates(context, points_of(table.rocket), _available(view), launch)
+    base = points_of(table.rocket)
+    keep, restart = _candidates(context, base, _available(view), launch)
+    follow = absent
+    evident = _sort_rows(
+        tuple(
+            row
+            for plan in (reading.plans if follow else ())
+            if (row := _planned(context, base, _adds(table.rocket, plan), launch)) is not None
+        )
+    )
+    if reading.guarded:  # only plans whose next section leaves the next player a welcome rocket
+        keep = tuple(row for row in keep if _welcome(view, reading, row))
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
     solo = len(table.seats) == 1
-    shared = not solo and any(
-        owner != view.player for owner in (*table.builders, *table.sequence_players)
+    owners = (*table.builders, *table.sequence_players)
+    # an absent player's own pieces are kept as a teammate's would be
+    shared = bool(owners) if absent else not solo and any(p != view.player for p in owners)
+    building = bool(table.builders) and not table.sequence
+    if building and (absent or (table.builders[-1] != view.player and not solo)):
+        hold = 1 / LAUNCH_MARGIN  # the top section's builder means to go on
+    else:
+        hold = 1.0
+    return _Setting(keep, restart, evident, reading, others * _TEAM_HELP / 4, solo, shared, hold)
+
+
+def _welcome(view: PlayerView, reading: Reading, row: _Row) -> bool:
+    """Whether a plan's next section (if any) leaves a rocket the next player, a
+    launcher, meets well (`Reading.welcome`)."""
+    builds = row[_BUILDS]
+    if not builds:
+        return True
+    table = view.table
+    size = Size(row[_NEXT_SIZE])
+    return any(
+        reading.welcome(table.rules, (*table.rocket, (COLOURS[i], size)))
+        for i in row[_NEXT_COLOURS]
     )
-    hold = 1.0
-    if table.builders and not table.sequence and table.builders[-1] != view.player and not solo:
-        hold = 1 / LAUNCH_MARGIN
-    return _Setting(keep, restart, others * _TEAM_HELP / 4, solo, shared, hold)
 
 
-def _choose(view: PlayerView, turns_left: float) -> _Choice:
-    """The plans worth aiming at from here: those on the pad, and those after scrapping
-    it where scrapping is allowed (see the module's docstring)."""
-    setting = _setting(view)
+def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:
+    """The plans worth aiming at from here: the team's evident plan if it is worth
+    following, else those on the pad, and those after scrapping it where scrapping is
+    allowed (see the module's docstring)."""
     have = _have(view.hand)
-    kept = _search(setting, have, turns_left, 0.0, _NEAR_BEST)
+    kept = _search(setting.keep, setting, have, turns_left, 0.0, _NEAR_BEST, setting.hold)
     keep_best = max(kept, default=None)
+    if keep_best is not None and setting.evident:
+        followed = max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
+        if followed[0] >= FOLLOW * keep_best[0]:
+            return _Choice([_Plan(*followed)], _Plan(*keep_best), None, {}, followed=True)
     notice: str | None = None
     notice_params: dict[str, Any] = {}
     if not setting.restart:
@@ -386,7 +434,7 @@ def _choose(view: PlayerView, turns_left: float) -> _Choice:
     else:
         factor = 0.0 if setting.shared else 1 / RESTART_MARGIN
         if keep_best[1] > turns_left:  # too late for every plan on the pad: is a new one not?
-            fresh = max(_search(setting, have, turns_left, 0.0, 1.0, keep=False), default=None)
+            fresh = max(_search(setting.restart, setting, have, turns_left, 0.0, 1.0), default=None)
             if fresh is not None and fresh[1] <= turns_left:
                 factor = 1.0
                 notice = "scrap_too_late"
@@ -396,7 +444,9 @@ def _choose(view: PlayerView, turns_left: float) -> _Choice:
                 }
     floor = keep_best[0] * _NEAR_BEST if keep_best is not None else 0.0
     restarts = (
-        _search(setting, have, turns_left, floor, _NEAR_BEST, False, factor) if factor else []
+        _search(setting.restart, setting, have, turns_left, floor, _NEAR_BEST, factor=factor)
+        if factor
+        else []
     )
     found = kept + restarts
     floor = max((score * _NEAR_BEST for score, _, _ in found), default=0.0)
@@ -426,24 +476,23 @@ def _why_dead(view: PlayerView) -> tuple[str, dict[str, Any]]:
 
 
 def _search(
+    rows: tuple[_Row, ...],
     setting: _Setting,
     have: tuple[int, ...],
     turns_left: float,
     floor: float,
     share: float,
-    keep: bool = True,
+    hold: float = 1.0,
     factor: float = 1.0,
 ) -> list[tuple[float, float, _Row]]:
-    """The plans (score, turns, rocket) for a hand holding `have` that may score `floor`
-    or more, the floor rising to `share` of the best score found (every plan left out
-    scores less): on the pad (`keep`), else after scrapping it, their scores times
-    `factor`. A plan's score is its expected progress per team turn, all but nothing for
-    a rocket that would not fly before time is up."""
-    rows = setting.keep if keep else setting.restart
-    if not keep:
-        floor /= factor
+    """The plans (score, turns, rocket) among `rows` (best bound first) for a hand
+    holding `have` that may score `floor` or more, the floor rising to `share` of the
+    best score found (every plan left out scores less); launching the pad as it is
+    counts `hold` times, and every score `factor` times (a restart's). A plan's score is
+    its expected progress per team turn, all but nothing for a rocket that would not fly
+    before time is up."""
+    floor /= factor
     help_each, solo = setting.help_each, setting.solo
-    hold = setting.hold if keep else 1.0
     held = sum(have) + 4 * help_each
     plans: list[tuple[float, float, _Row]] = []
     for row in rows:
@@ -460,7 +509,7 @@ def _search(
         plans.append((score, turns, row))
         if score * share > floor:
             floor = score * share
-    if not keep and factor != 1.0:
+    if factor != 1.0:
         plans = [(score * factor, turns, row) for score, turns, row in plans]
     return plans
 
@@ -527,8 +576,7 @@ def _rockets(
 ) -> tuple[_Row, ...]:
     """The rockets worth aiming at from `base` by adding available sections: each
     scoring, with the least yellow that fuels it."""
-    rules, apophis, (w_damage, w_deflect) = context
-    table = odds_table(rules, apophis)
+    rules, apophis, _ = context
     opts = [ADDITIONS[a] for a in available]
     blue_cap = max(6 - apophis, base[BLUE])  # more guidance than this cannot help
     blues = [o for o in opts[BLUE] if base[BLUE] + o[0] <= blue_cap]
@@ -541,56 +589,83 @@ def _rockets(
     fuelled = [
         next((o for o in opts[YELLOW] if base[YELLOW] + o[0] >= fuel), None) for fuel in range(7)
     ]
-    base_green, base_red, base_blue, base_yellow = base
-    add_green, add_red, add_blue, add_yellow = launch
-    launching = any(launch)
-    launch_turn = 1.0 if launching else 0.0
     found: list[_Row] = []
     for red, reds in opts[RED]:
-        r = base_red + red
+        r = base[RED] + red
         for blue, blues_added in blues:
-            b = base_blue + blue
+            b = base[BLUE] + blue
             for green, greens_added in greens:
-                g = base_green + green
+                g = base[GREEN] + green
                 fuel = fuelled[min(-(-(g + r + b) // 3), 6)]
                 if fuel is None:
                     continue
-                yellow, yellows_added = fuel
-                points = (g, r, b, base_yellow + yellow)
-                damage, deflect = table[index(points)]
-                value = w_damage * damage + w_deflect * deflect
-                if value <= 0:
-                    continue
-                builds = len(greens_added) + len(reds) + len(blues_added) + len(yellows_added)
-                next_size, next_colours = _NEXT[
-                    (
-                        greens_added[0] if greens_added else 0,
-                        reds[0] if reds else 0,
-                        blues_added[0] if blues_added else 0,
-                        yellows_added[0] if yellows_added else 0,
-                    )
-                ]
-                least_turns = scrap + builds + launch_turn
-                cards = (green + add_green, red + add_red, blue + add_blue, yellow + add_yellow)
-                found.append(
-                    (  # a _Rocket's fields, in order
-                        value / max(least_turns, 1.0),
-                        scrap,
-                        (greens_added, reds, blues_added, yellows_added),
-                        cards,
-                        builds,
-                        launching,
-                        next_size,
-                        next_colours,
-                        sum(cards),
-                        least_turns,
-                        value,
-                        points,
-                        damage,
-                        deflect,
-                    )
-                )
+                row = _row(context, base, (greens_added, reds, blues_added, fuel[1]), launch, scrap)
+                if row is not None:
+                    found.append(row)
     return tuple(found)
+
+
+def _row(
+    context: _Context,
+    base: Points,
+    adds: tuple[tuple[int, ...], ...],
+    launch: tuple[int, ...],
+    scrap: bool,
+) -> _Row | None:
+    """The rocket `base` grows into by adding sections of these sizes per colour (largest
+    first), with its launch sequence's cards per colour still to play; None if it cannot
+    score."""
+    rules, apophis, (w_damage, w_deflect) = context
+    added = (sum(adds[0]), sum(adds[1]), sum(adds[2]), sum(adds[3]))
+    points = (base[0] + added[0], base[1] + added[1], base[2] + added[2], base[3] + added[3])
+    if max(points) > 6:
+        return None  # beyond the odds tables: more than the depot holds
+    damage, deflect = odds_table(rules, apophis)[index(points)]
+    value = w_damage * damage + w_deflect * deflect
+    if value <= 0:
+        return None
+    builds = len(adds[0]) + len(adds[1]) + len(adds[2]) + len(adds[3])
+    next_size, next_colours = _NEXT[tuple(sizes[0] if sizes else 0 for sizes in adds)]
+    launching = any(launch)
+    least_turns = scrap + builds + (1.0 if launching else 0.0)
+    cards = (
+        added[0] + launch[0],
+        added[1] + launch[1],
+        added[2] + launch[2],
+        added[3] + launch[3],
+    )
+    return (  # a _Rocket's fields, in order
+        value / max(least_turns, 1.0),
+        scrap,
+        adds,
+        cards,
+        builds,
+        launching,
+        next_size,
+        next_colours,
+        sum(cards),
+        least_turns,
+        value,
+        points,
+        damage,
+        deflect,
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _planned(
+    context: _Context, base: Points, adds: tuple[tuple[int, ...], ...], launch: tuple[int, ...]
+) -> _Row | None:
+    """A rocket the team evidently aims at, from the pad (None: it cannot score now)."""
+    return _row(context, base, adds, launch, False)
+
+
+def _adds(rocket: tuple[Section, ...], plan: tuple[Section, ...]) -> tuple[tuple[int, ...], ...]:
+    """The sizes per colour (largest first) that `rocket` lacks of `plan`."""
+    lacking = [(c, int(s)) for c, s in plan if (c, s) not in rocket]
+    return tuple(
+        tuple(sorted((s for c, s in lacking if c is colour), reverse=True)) for colour in COLOURS
+    )
 
 
 def _next_sections(firsts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -665,8 +740,13 @@ def _percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
 
-def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
+def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: float) -> Decision:
     me = view.player
+    reading = setting.reading
+    # Before a teammate who launches what they find, only a section that leaves them a
+    # rocket they build on, or the finished one.
+    guard = reading if reading.guarded else None
+    blocked: list[Section] = []
     hurry: dict[str, Any] = {}
     hurry_text = ""
     if turns_left < _HURRY:
@@ -684,7 +764,7 @@ def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
     best = plans[0].rocket
     hand = Counter(colour_of(c) for c in view.hand)
     for candidate in plans:
-        step = _next_step(view, hand, candidate.rocket)
+        step = _next_step(view, hand, candidate.rocket, guard, blocked)
         if step is not None:
             action, reason, params, text, target = step
             notice = _launch_notice(view) if action["type"] == "launch" else None
@@ -704,6 +784,16 @@ def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
     pieces = _pieces(view, best)
     label = _rocket_label(view, best)
     target = _target(view, best)
+    if blocked:
+        section = blocked[0]
+        return Decision(
+            {"type": "draw", "player": me},
+            "draw_keep_launchable",
+            {"colour": section[0].value, "size": int(section[1]), "plan": label, **hurry},
+            f"Draw: the {section_label(section)} section would leave a rocket that cannot "
+            "launch, and the next player launches what is on the pad." + hurry_text,
+            plan=target,
+        )
     if not any(best.adds):
         missing = [c for c in COLOURS if c not in set(view.table.sequence)]
         suits = " ".join(c.symbol for c in missing)
@@ -729,10 +819,15 @@ def _play(view: PlayerView, choice: _Choice, turns_left: float) -> Decision:
 
 
 def _next_step(
-    view: PlayerView, hand: Counter[Colour], plan: _Rocket
+    view: PlayerView,
+    hand: Counter[Colour],
+    plan: _Rocket,
+    guard: Reading | None = None,
+    blocked: list[Section] | None = None,
 ) -> tuple[dict[str, Any], str, dict[str, Any], str, Target] | None:
     """The plan's next action if this player (holding `hand`, cards per colour) can take
-    it now."""
+    it now. With a `guard` (the next player is a launcher), a section is built only if it
+    leaves them a rocket they meet well (`Reading.welcome`), else it goes to `blocked`."""
     table = view.table
     me = view.player
     if plan.scrap:
@@ -746,7 +841,17 @@ def _next_step(
         ]
         if not options:
             return None
-        colour = max(options, key=lambda c: (hand[c], -COLOURS.index(c)))
+        if guard is None:
+            colour = max(options, key=lambda c: (hand[c], -COLOURS.index(c)))
+        else:
+            safe = [
+                c for c in options if guard.welcome(table.rules, (*table.rocket, (c, Size(size))))
+            ]
+            if not safe:
+                if blocked is not None:
+                    blocked.append((options[0], Size(size)))
+                return None
+            colour = max(safe, key=lambda c: (hand[c], -COLOURS.index(c)))
         section = (colour, Size(size))
         label = _rocket_label(view, plan)
         pieces = _pieces(view, plan)
@@ -871,7 +976,7 @@ def _notice_text(notice: str, params: dict[str, Any], plan: str) -> str:
     return f"Scrapping my own rocket: {plan} is {params['gain']:g} times quicker."
 
 
-def _discard(view: PlayerView, turns_left: float) -> Decision:
+def _discard(view: PlayerView, setting: _Setting, turns_left: float) -> Decision:
     """Keep the cards that serve the best plan best; drop the rest."""
     count = (view.table.pending or {}).get("count", len(view.hand) - HAND_LIMIT)
     have = _have(view.hand)
@@ -887,7 +992,6 @@ def _discard(view: PlayerView, turns_left: float) -> Decision:
     # ties). Plans that cannot reach the best worth found so far are not worked out.
     # Restarts count as in play: not at all on a shared pad that can fly, else with their
     # margin.
-    setting = _setting(view)
     if not setting.restart:
         factor = 0.0
     elif not setting.keep:
@@ -897,10 +1001,10 @@ def _discard(view: PlayerView, turns_left: float) -> Decision:
     best: tuple[float, tuple[int, ...]] | None = None
     for kept in options:
         floor = best[0] if best is not None else 0.0
-        plans = _search(setting, kept, turns_left, floor, 1.0)
+        plans = _search(setting.keep, setting, kept, turns_left, floor, 1.0, setting.hold)
         if factor:
             floor = max(floor, max((score for score, _, _ in plans), default=0.0))
-            plans += _search(setting, kept, turns_left, floor, 1.0, False, factor)
+            plans += _search(setting.restart, setting, kept, turns_left, floor, 1.0, factor=factor)
         worth = (max((score for score, _, _ in plans), default=0.0), kept)
         if best is None or worth > best:
             best = worth
@@ -924,3 +1028,4 @@ def clear_cache() -> None:
     _rockets.cache_clear()
     _candidates.cache_clear()
     _fresh.cache_clear()
+    _planned.cache_clear()
