@@ -5,11 +5,11 @@ taken; the record says what it took to win (turns, follow-up decisions, reshuffl
 so one game answers for every clock length and pace: at `pace` seconds a turn (a
 discard, reroll or accept decision a third of that, each reshuffle its 10 seconds) the
 team wins if that time fits on the clock. Every seat may be taken by the same policy
-or each by its own (a mixed seating: the crew beside stand-ins for people). The record
-also keeps every scrap of a rocket holding a section another player built, read from
-the events, with when it happened and the reason its player gave (the crew's public
-notice). The crew policy plays as if no clock were running. Everything is
-deterministic for a given seed.
+or each by its own (a mixed seating: the crew beside stand-ins for people, or beside the
+styles of people in `engine.partners`). The record also keeps every scrap of a rocket
+holding a section another player built, read from the events, with when it happened and
+the reason its player gave (the crew's public notice). The crew policy plays as if no
+clock were running. Everything is deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from engine.crew import decide
 from engine.events import LaunchEnded, RocketScrapped, SectionBuilt
 from engine.game import RESHUFFLE_SECONDS, Game, Outcome, Phase, PlayerView
 from engine.greedy import greedy_action
+from engine.partners import STYLES
 from engine.playout import choose_action
 from engine.standin import standin_action
 
@@ -51,27 +52,32 @@ def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -
     return crew_explained(view, time_left, rng)[0]
 
 
-def greedy_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    action = greedy_action(view)
-    assert action is not None
-    return action
-
-
 def random_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
     return choose_action(view, rng)
 
 
-def standin_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    action = standin_action(view)
-    assert action is not None
-    return action
+def _from_view(action: Callable[[PlayerView], dict[str, Any] | None]) -> Policy:
+    """The policy of a player who decides from their view alone (the stand-in, greedy, the
+    styles of `engine.partners`)."""
 
+    def policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
+        chosen = action(view)
+        assert chosen is not None  # policies are asked only when their player is due
+        return chosen
+
+    return policy
+
+
+greedy_policy = _from_view(greedy_action)
+standin_policy = _from_view(standin_action)
 
 POLICIES: dict[str, Policy] = {
     "crew": crew_policy,
     "greedy": greedy_policy,
     "random": random_policy,
     "standin": standin_policy,
+    # People of other kinds (engine.partners), for the balance lab's cross-play.
+    **{name: _from_view(action) for name, action in STYLES.items()},
 }
 #: The policies that say why they act, by the policy they explain.
 EXPLAINED: dict[Policy, Explained] = {crew_policy: crew_explained}
