@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/balance_lab.py [--games N] [--pace S] [--policies ...]
  or: .venv/bin/python benchmarks/balance_lab.py --mixed [--games N] [--paces S ...]
  or: .venv/bin/python benchmarks/balance_lab.py --seating crew,standin standin,standin ...
+ or: .venv/bin/python benchmarks/balance_lab.py --crossplay [--games N] [--markdown]
 
 For each rule set and player count it plays N games per policy (the same seeds for
 every policy), every seat taken by that policy, each game once and with no clock
@@ -24,6 +25,21 @@ with its 95% interval per rule set, difficulty (`--difficulties`) and pace (`--p
 every seating beside the others on the same seeds, then the crew's scraps of a rocket
 holding a section a teammate built, per game (those before the clock ran out, read
 from the events), and the reasons the crew gave for them (over whole games).
+
+Cross-play (`--crossplay`) seats each partner style (`--partners`: the people of
+`engine.partners`, the stand-in, greedy, and the crew itself) beside each seat-filler
+(that partner's own copy, the stand-in, greedy and the crew), at 2 and 4 players
+(`--players`): at 2 players the filler takes each seat in turn on the same N seeds
+("each way"), at 4 players it takes seat 1 and then seat 3, the partner the other three;
+a team of one style alone (its own copy) plays 2N seeds, its seats being alike. For each
+player count, rule set and difficulty, at each pace (`--paces`, default 4.5 s), it prints
+a table with a row per partner: the win rate with its 95% interval per filler, the crew
+filler's scraps of rockets holding a teammate's section a game (before the clock ran out;
+beside the crew itself, those of the whole crew team) with the reasons it gave, and a
+verdict: "yes" when the crew filler wins at least as often as every other filler within
+its interval (no other filler's win rate above the upper bound of the crew's interval),
+else the fillers that beat it. `--markdown` prints the tables as Markdown, for
+docs/crew.md.
 """
 
 from __future__ import annotations
@@ -33,9 +49,12 @@ import math
 import os
 import time
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from multiprocessing import Pool
 
 from engine import DIFFICULTY_MINUTES, MAX_PLAYERS, Outcome
+from engine.partners import STYLES
 from engine.simulate import POLICIES, Record, record
 
 RULES = ("basic", "advanced")
@@ -59,6 +78,13 @@ MIXED = (
     "crew,greedy,greedy",
     "crew,crew,crew",
 )
+#: `--crossplay`: the partners (rows), and the seat-fillers beside them (columns; "own":
+#: a copy of that partner), each with its heading.
+PARTNERS = (*STYLES, "standin", "greedy", "crew")
+FILLERS = {"own": "that partner", "standin": "stand-in", "greedy": "greedy", "crew": "crew"}
+#: The filler judged by the verdict, and the most scraps of teammates' sections a game
+#: it should make (issue 37).
+JUDGED = "crew"
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -89,6 +115,36 @@ def _play(task: tuple[str, str, int, int, int]) -> tuple[tuple[str, str, int], l
     ]
 
 
+def _run(
+    tasks: Sequence[tuple[str, str, int, int, int]], workers: int
+) -> dict[tuple[str, str, int], list[Record]]:
+    """Play every task's games on `workers` processes (in this one when 1), each key's
+    records in the order of the tasks."""
+    if workers == 1:
+        done = [_play(task) for task in tasks]
+    else:
+        with Pool(workers) as pool:
+            done = pool.map(_play, tasks)
+            pool.close()
+            pool.join()  # so that the workers' CPU time is counted
+    results: dict[tuple[str, str, int], list[Record]] = {}
+    for key, records in done:
+        results.setdefault(key, []).extend(records)
+    return results
+
+
+def _tasks(
+    units: Iterable[tuple[str, int, int]], rules: Iterable[str]
+) -> list[tuple[str, str, int, int, int]]:
+    """Tasks of at most `CHUNK` seeds for each (seating, players, seeds) and rule set."""
+    return [
+        (seating, rule_set, players, first, min(CHUNK, seeds - first))
+        for seating, players, seeds in units
+        for rule_set in rules
+        for first in range(0, seeds, CHUNK)
+    ]
+
+
 def _seating(value: str) -> str:
     names = value.split(",")
     if not 1 <= len(names) <= MAX_PLAYERS or any(n not in POLICIES for n in names):
@@ -106,11 +162,17 @@ def main() -> None:
     parser.add_argument(
         "--games",
         type=int,
-        default=250,
-        help="games per rule set, player count and policy (default 250)",
+        help="games per rule set, player count and policy (default 250); "
+        "--crossplay: seeds each way (default 100)",
     )
     parser.add_argument("--pace", type=float, default=5.0, help="seconds a turn (default 5)")
-    parser.add_argument("--policies", nargs="+", choices=list(POLICIES), default=list(POLICIES))
+    parser.add_argument(
+        "--policies",
+        nargs="+",
+        choices=list(POLICIES),
+        default=[name for name in POLICIES if name not in STYLES],
+        help="default: " + " ".join(name for name in POLICIES if name not in STYLES),
+    )
     parser.add_argument(
         "--seating",
         nargs="+",
@@ -121,18 +183,43 @@ def main() -> None:
         "--mixed", action="store_true", help="the standard mixed seatings (2 and 3 players)"
     )
     parser.add_argument(
+        "--crossplay",
+        action="store_true",
+        help="every partner style beside every seat-filler (2 and 4 players)",
+    )
+    parser.add_argument(
+        "--partners",
+        nargs="+",
+        choices=PARTNERS,
+        default=list(PARTNERS),
+        help="--crossplay: the partners, one row each (default: all)",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        type=int,
+        choices=PLAYERS[1:],
+        default=[2, 4],
+        help="--crossplay: player counts (default 2 4)",
+    )
+    parser.add_argument(
+        "--rules", nargs="+", choices=RULES, default=list(RULES), help="(default: both)"
+    )
+    parser.add_argument(
         "--paces",
         nargs="+",
         type=float,
-        default=[4.5, 6.0],
-        help="seconds a turn, mixed seatings (default 4.5 6)",
+        help="seconds a turn, mixed seatings (default 4.5 6) and --crossplay (default 4.5)",
     )
     parser.add_argument(
         "--difficulties",
         nargs="+",
         choices=list(DIFFICULTY_MINUTES),
         default=["beginner", "medium"],
-        help="mixed seatings (default beginner medium)",
+        help="mixed seatings and --crossplay (default beginner medium)",
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="--crossplay: the tables in Markdown"
     )
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)"
@@ -141,42 +228,223 @@ def main() -> None:
     seatings = list(args.seating or ()) + (list(MIXED) if args.mixed else [])
 
     started = time.perf_counter()
+    if args.crossplay:
+        games = args.games or 100
+        results = crossplay(args.partners, args.players, args.rules, games, args.workers)
+        print(f"{games} seeds each way (a team of one style alone: {2 * games})")
+        for line in crossplay_report(
+            results,
+            args.partners,
+            args.players,
+            args.rules,
+            args.difficulties,
+            args.paces or [4.5],
+            games,
+            args.markdown,
+        ):
+            print(line)
+        _took(started, args.workers)
+        return
+    games = args.games or 250
     if seatings:
-        units = [(seating, len(seating.split(","))) for seating in dict.fromkeys(seatings)]
+        args.paces = args.paces or [4.5, 6.0]
+        units = [(seating, len(seating.split(",")), games) for seating in dict.fromkeys(seatings)]
     else:
-        units = [(policy, players) for policy in args.policies for players in PLAYERS]
-    tasks = [
-        (policy, rules, players, first, min(CHUNK, args.games - first))
-        for policy, players in units
-        for rules in RULES
-        for first in range(0, args.games, CHUNK)
-    ]
-    results: dict[tuple[str, str, int], list[Record]] = {}
-    with Pool(args.workers) as pool:
-        for key, records in pool.imap_unordered(_play, tasks):
-            results.setdefault(key, []).extend(records)
-        pool.close()
-        pool.join()  # so that the workers' CPU time is counted below
-    elapsed = time.perf_counter() - started
-    cpu = os.times().children_user + os.times().children_system
+        units = [(policy, players, games) for policy in args.policies for players in PLAYERS]
+    results = _run(_tasks(units, args.rules), args.workers)
 
     if seatings:
-        _print_mixed([seating for seating, _ in units], results, args)
-        print(f"took {elapsed:.0f} s on {args.workers} processes ({cpu:.0f} s of CPU in all)")
+        _print_mixed([seating for seating, _, _ in units], results, args)
+        _took(started, args.workers)
         return
-    print(f"{args.games} games per rule set, player count and policy, at {args.pace:g} s a turn")
+    print(f"{games} games per rule set, player count and policy, at {args.pace:g} s a turn")
     print(
         "| rules | difficulty | players | policy | win % [95% CI] | destroyed % | deflected % "
         "| lost % | s/turn at 50% |"
     )
     print("|---|---|---:|---|---|---:|---:|---:|---:|")
-    for rules in RULES:
+    for rules in args.rules:
         for difficulty, minutes in DIFFICULTY_MINUTES.items():
             for players in PLAYERS:
                 for policy in args.policies:
                     records = results[(policy, rules, players)]
                     print(_row(rules, difficulty, minutes, players, policy, records, args.pace))
-    print(f"took {elapsed:.0f} s on {args.workers} processes ({cpu:.0f} s of CPU in all)")
+    _took(started, args.workers)
+
+
+def _took(started: float, workers: int) -> None:
+    """How long the run took, and the CPU its processes spent."""
+    elapsed = time.perf_counter() - started
+    times = os.times()
+    cpu = times.user + times.system + times.children_user + times.children_system
+    print(f"took {elapsed:.0f} s on {workers} processes ({cpu:.0f} s of CPU in all)")
+
+
+# ------------------------------------------------------------------ cross-play
+
+
+def crossplay_seatings(partner: str, filler: str, players: int) -> list[tuple[str, int | None]]:
+    """The seatings of a cross-play cell, each with the filler's seat: the filler in
+    seat 1 and then in seat `players // 2 + 1` (each way, at 2 players), the partner in
+    the others; one seating of the partner alone (filler's seat None) for its own copy."""
+    if filler in ("own", partner):
+        return [(",".join([partner] * players), None)]
+    seatings = []
+    for seat in (0, players // 2):
+        names = [partner] * players
+        names[seat] = filler
+        seatings.append((",".join(names), seat))
+    return seatings
+
+
+def _seeds(seating: str, games: int) -> int:
+    """Seeds a seating plays: `games` each way, twice that for a team of one policy."""
+    return games if len(set(seating.split(","))) > 1 else 2 * games
+
+
+def crossplay(
+    partners: Sequence[str],
+    players: Sequence[int],
+    rules: Sequence[str],
+    games: int,
+    workers: int,
+) -> dict[tuple[str, str, int], list[Record]]:
+    """Play every seating of the cross-play table (each once, however many cells share it)."""
+    units = dict.fromkeys(
+        (seating, count, _seeds(seating, games))
+        for partner in partners
+        for filler in FILLERS
+        for count in players
+        for seating, _ in crossplay_seatings(partner, filler, count)
+    )
+    return _run(_tasks(units, rules), workers)
+
+
+@dataclass
+class Cell:
+    """A filler's games beside one partner: wins, and its scraps of teammates' sections
+    (kept for the judged filler only) by the reason it gave."""
+
+    wins: int = 0
+    games: int = 0
+    scraps: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    def interval(self) -> str:
+        low, high = wilson(self.wins, self.games)
+        return f"{100 * self.rate:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def crossplay_cells(
+    results: dict[tuple[str, str, int], list[Record]],
+    partner: str,
+    players: int,
+    rules: str,
+    minutes: int,
+    pace: float,
+) -> dict[str, Cell]:
+    """Each filler's cell beside `partner`, on a clock of `minutes` at `pace` s a turn."""
+    cells = {}
+    for filler in FILLERS:
+        cell = Cell()
+        for seating, seat in crossplay_seatings(partner, filler, players):
+            for game in results[(seating, rules, players)]:
+                cell.games += 1
+                cell.wins += game.outcome_within(minutes, pace).won
+                if filler == JUDGED:
+                    seats = range(players) if seat is None else [seat]
+                    for scrap in game.scraps_within(minutes, pace, seats):
+                        cell.scraps[scrap.why or "none given"] += 1
+        cells[filler] = cell
+    return cells
+
+
+def verdict(cells: dict[str, Cell], judged: str = JUDGED) -> list[str]:
+    """The fillers that win more often than the judged one beyond its 95% interval (their
+    win rate above its upper bound); none: it wins at least as often as every other."""
+    high = wilson(cells[judged].wins, cells[judged].games)[1]
+    return [name for name, cell in cells.items() if name != judged and cell.rate > high]
+
+
+def crossplay_report(
+    results: dict[tuple[str, str, int], list[Record]],
+    partners: Sequence[str],
+    players: Sequence[int],
+    rules: Sequence[str],
+    difficulties: Sequence[str],
+    paces: Sequence[float],
+    games: int,
+    markdown: bool,
+) -> list[str]:
+    """The cross-play tables, one per player count, rule set, difficulty and pace."""
+    lines: list[str] = []
+    headings = ["partner \\ in the other seat", *FILLERS.values()]
+    headings += [f"{JUDGED}'s scraps a game", f"{JUDGED} wins as often as any"]
+    for count in players:
+        for rule_set in rules:
+            for difficulty in difficulties:
+                minutes = DIFFICULTY_MINUTES[difficulty]
+                for pace in paces:
+                    title = (
+                        f"{count} players, {rule_set} rules, {difficulty} ({minutes} min), "
+                        f"{pace:g} s an action: win % [95% CI]"
+                    )
+                    rows, reasons = [], []
+                    for partner in partners:
+                        cells = crossplay_cells(results, partner, count, rule_set, minutes, pace)
+                        judged = cells[JUDGED]
+                        short = verdict(cells)
+                        rows.append(
+                            [
+                                _partner_name(partner),
+                                *(cells[f].interval() for f in FILLERS),
+                                f"{sum(judged.scraps.values()) / judged.games:.2f}",
+                                "yes"
+                                if not short
+                                else "no: "
+                                + ", ".join(
+                                    f"{FILLERS[f]} {100 * cells[f].rate:.1f}" for f in short
+                                ),
+                            ]
+                        )
+                        if judged.scraps:
+                            said = ", ".join(
+                                f"{why} {n / judged.games:.2f}"
+                                for why, n in sorted(judged.scraps.items())
+                            )
+                            reasons.append(f"beside {_partner_name(partner)}: {said}")
+                    lines += ["", f"#### {title}" if markdown else title]
+                    lines += _table(headings, rows, markdown)
+                    if reasons:
+                        lines.append("")
+                        lines.append(f"{JUDGED}'s reasons for its scraps, a game:")
+                        lines += [f"- {r}" if markdown else f"  {r}" for r in reasons]
+    return lines
+
+
+def _partner_name(partner: str) -> str:
+    return "stand-in" if partner == "standin" else partner
+
+
+def _table(headings: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
+    """A table as Markdown, or as plain columns (the first left-aligned, the rest right)."""
+    if markdown:
+        return [
+            "| " + " | ".join(headings) + " |",
+            "|---|" + "---|" * (len(headings) - 1),
+            *("| " + " | ".join(row) + " |" for row in rows),
+        ]
+    widths = [max(len(r[i]) for r in [headings, *rows]) for i in range(len(headings))]
+    return [
+        "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in [headings, *rows]
+    ]
 
 
 def _row(
@@ -221,7 +489,7 @@ def _print_mixed(
         print("|---|---|---:|" + "---|" * len(group))
         rows = [
             (rules, difficulty, pace)
-            for rules in RULES
+            for rules in args.rules
             for difficulty in args.difficulties
             for pace in args.paces
         ]
@@ -250,7 +518,7 @@ def _print_mixed(
                 cells.append(f"{scraps / len(records):.2f}")
             print(f"| {rules} | {difficulty} {minutes} min | {pace:g} | {' | '.join(cells)} |")
         for seating in crewed:
-            for rules in RULES:
+            for rules in args.rules:
                 records = results[(seating, rules, players)]
                 seats = [i for i, name in enumerate(seating.split(",")) if name == "crew"]
                 reasons = Counter(
