@@ -6,7 +6,7 @@ Pictures are cached by what they show (`shown`): the countdown is not in them,
 so a table that did not change draws nothing new. A new table is put together from
 parts already drawn (bot.pictures.parts), band of rows by band: each band is kept
 compressed by the facts it shows, so an action that changed only the cards and seats
-compresses only the bottom band (bot.pictures.pngwrite). A seat's row is the same in every
+compresses only the bands of the seats' rows it changed (bot.pictures.pngwrite). A seat's row is the same in every
 game, its player's name put over it from a cache of names (`_over`): with thousands of
 games, each with its own players, a new table still only pastes parts already drawn.
 `describe` is the picture's alt text. `png(image)`, `band` and `png_of_bands` write any of
@@ -36,17 +36,16 @@ from bot.pictures.parts import (
     ending_words,
     fuel,
 )
-from engine import Colour, Outcome, Phase, PublicView, Rules, Size
+from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
 #: For each band (parts.BANDS), how many bytes of it to keep compressed. The top and
 #: middle ones, about 5.2 KB and 9.9 KB a table, for some 3,000 tables: at 2,500 busy
-#: games, those their builds and launches made in the last half minute or so. The bottom
-#: one, about 3.5 KB, for some 1,100 tables: it shows the players' names, so each game's
-#: is its own, and new after nearly every action; kept for a table drawn again after the
-#: whole pictures forgot it (a board posted again), the last few seconds' tables.
-BAND_CACHE_BYTES = (16 << 20, 30 << 20, 4 << 20)
+#: games, those their builds and launches made in the last half minute or so. Each seat's
+#: band, about 0.9 KB: it shows its player's name, so each game's is its own, but a seat
+#: whose row an action did not change is found again (the last few seconds' tables).
+BAND_CACHE_BYTES = (16 << 20, 30 << 20, *(1 << 20,) * MAX_PLAYERS)
 PART_CACHE_BYTES = 2 << 20  # for each part: hundreds of seats' rows, all of Apophis's
 #: The rockets, 43 KB each: some 190. A game's rocket is wanted again when its sequence
 #: or Apophis changes, after other games' builds: 600 games side by side draw 6,200
@@ -300,7 +299,7 @@ def forget(*, bands: bool = False, parts: bool = False) -> None:
         kept.clear()
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=len(BANDS) * 4)
 def _band_background(index: int, language: str) -> np.ndarray:
     """The background of a band's rows in the palette, on a `pngwrite.canvas`."""
     top, bottom, _ = BANDS[index]

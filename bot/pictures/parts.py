@@ -151,6 +151,8 @@ def background(language: str) -> Image.Image:
         canvas.rounded_rectangle(box, 8, fill=sp.PANEL)
     _heading(image, PANELS[0], t(language, "picture.apophis"))
     _heading(image, PANELS[3], t(language, "picture.depot"))
+    for y, label in PILES.values():
+        sp.paste_text(image, (PANELS[-1][0] + 8, y), t(language, label), SMALL, sp.MUTED)
     return image
 
 
@@ -257,19 +259,22 @@ def _cards(image: Image.Image, xy: tuple[int, int], count: int):
     sp.paste_text(image, (x + 20, y), str(count), LARGE, sp.TEXT)
 
 
-def _pile(image: Image.Image, canvas: ImageDraw.ImageDraw, y: int, count: int, label: str) -> None:
-    """A pile of cards face down: what it is, and its size."""
-    left = PANELS[-1][0] + 8
-    sp.paste_text(image, (left, y), label, SMALL, sp.MUTED)
-    _cards(image, (left, y + 21), count)
+#: The piles of cards face down: where each one's label is (the background's), its size
+#: under it.
+PILES = {"deck": (BAND_TOP + 6, "picture.deck"), "discard": (BAND_TOP + 54, "picture.discard")}
+
+
+def _pile(image: Image.Image, pile: str, count: int) -> None:
+    """A pile's size, under its label."""
+    _cards(image, (PANELS[-1][0] + 8, PILES[pile][0] + 21), count)
 
 
 def _deck(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    _pile(image, canvas, BAND_TOP + 6, s.deck, t(s.language, "picture.deck"))
+    _pile(image, "deck", s.deck)
 
 
 def _discard(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    _pile(image, canvas, BAND_TOP + 54, s.discard, t(s.language, "picture.discard"))
+    _pile(image, "discard", s.discard)
 
 
 def _seat(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -326,8 +331,10 @@ PARTS = {
         )
         for (colour, size), box in DEPOT_BOXES.items()
     },
-    "deck": ((0, BAND_TOP, 106, BAND_TOP + 50), _deck, attrgetter("deck")),
-    "discard": ((0, BAND_TOP + 50, 106, HEIGHT), _discard, attrgetter("discard")),
+    # Each beside the seats' rows whose band (`BANDS`) shows it: the deck's size beside
+    # the second seat's, the discard's beside the third's and the fourth's.
+    "deck": ((0, SEAT_SLOTS[1][1], 106, SEAT_SLOTS[2][1]), _deck, attrgetter("deck")),
+    "discard": ((0, SEAT_SLOTS[2][1], 106, HEIGHT), _discard, attrgetter("discard")),
     **{
         part: drawing
         for i in range(MAX_PLAYERS)
@@ -351,13 +358,29 @@ class BandLayout(NamedTuple):
     facts: Callable[[Shown], tuple]
 
 
+def _seat_band_facts(index: int, pile: str | None, s: Shown) -> tuple:
+    """A seat's band: its row, its name on it, and the size of the pile beside it."""
+    return _seat_facts(index, s), _name_facts(index, s), pile and getattr(s, pile)
+
+
+def _seat_band(index: int) -> BandLayout:
+    """The rows of a seat (the first's from the bottom band's top, the last's to the
+    picture's bottom), and the pile beside them (at most one: `PARTS`)."""
+    top = BAND_TOP if index == 0 else SEAT_SLOTS[index][1]
+    bottom = HEIGHT if index == MAX_PLAYERS - 1 else SEAT_SLOTS[index + 1][1]
+    beside = [pile for pile in PILES if PARTS[pile][0][1] < bottom and PARTS[pile][0][3] > top]
+    assert len(beside) <= 1, "a seat's band shows one pile at most"
+    return BandLayout(top, bottom, partial(_seat_band_facts, index, next(iter(beside), None)))
+
+
 #: The rows of the picture by what changes them: the top (Apophis, the rocket, the
-#: sequence), the middle (Apophis, the rocket, the depot), the bottom (the cards, the
-#: seats and the turn, which nearly every action changes).
+#: sequence), the middle (Apophis, the rocket, the depot), then the bottom (the cards,
+#: the seats and the turn, which nearly every action changes) by seat: an action
+#: changes one or two seats' rows, and the others' bands are kept.
 BANDS = (
     BandLayout(0, REGIONS["depot"][1], attrgetter("damage", "counters", "rocket", "sequence")),
     BandLayout(REGIONS["depot"][1], BAND_TOP, attrgetter("damage", "counters", "rocket", "depot")),
-    BandLayout(BAND_TOP, HEIGHT, attrgetter("deck", "discard", "names", "hands", "active", "note")),
+    *(_seat_band(i) for i in range(MAX_PLAYERS)),
 )
 
 

@@ -135,11 +135,13 @@ def test_a_kept_band_s_facts_decide_every_part_drawn_in_it():
     assert len(seen) > 50
 
 
-def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
-    """The rows above the cards and seats are kept compressed: a draw, a discard or a
-    turn passing compresses only the bottom band again."""
+def test_an_action_compresses_only_the_bands_of_the_seats_and_piles_it_changed(monkeypatch):
+    """The rows above the cards and seats are kept compressed, and so are the rows of the
+    seats an action left alone: a draw compresses the drawing seat's band and the deck's
+    (beside the second seat), the turn passing the two seats' bands, a build only the
+    rows above."""
     board_picture.forget(bands=True)  # none kept from the tests before (in any order)
-    view = midgame()
+    view = midgame()  # the second seat (22) to act
     draw(view)
     compressed = []
     original = board_picture.pngwrite.band
@@ -148,13 +150,21 @@ def test_a_new_hand_size_compresses_only_the_bottom_band(monkeypatch):
         "band",
         lambda rows: compressed.append(rows.shape[0]) or original(rows),
     )
+
+    def heights(bands: slice) -> list[int]:
+        return [bottom - top for top, bottom, _ in parts.BANDS[bands]]
+
     drew = _with_seats(dataclasses.replace(view, deck_size=view.deck_size - 2), (5, 2, 5, 0))
     assert draw(drew) != draw(view)
-    assert compressed == [parts.BAND_HEIGHT]
+    assert compressed == heights(slice(2, 4))  # the first seat's, the second's and deck
+    compressed.clear()
+    assert draw(dataclasses.replace(drew, active_player=33)) != draw(drew)
+    assert compressed == heights(slice(3, 5))  # the second seat's and the third's
+    assert sum(heights(slice(2, None))) == parts.BAND_HEIGHT
     compressed.clear()
     built = (*view.rocket, (Colour.GREEN, Size.SMALL))
     draw(dataclasses.replace(drew, rocket=built))  # the same cards and seats
-    assert compressed == [bottom - top for top, bottom, _ in parts.BANDS[:2]]
+    assert compressed == heights(slice(0, 2))
     assert sum(compressed) == parts.BAND_TOP
 
 
