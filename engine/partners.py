@@ -18,13 +18,15 @@ it may (rerolls serve nothing else), and never scraps unless said below.
   of its quick rockets (a teammate built something else) it stops building and launches
   what is there at once.
 - `builder`, "Go big or go home": aims at a big rocket of large sections (red L + yellow
-  L + blue L + green M, and another with the warhead and the fail-safe swapped), builds
+  L + blue L + green M; or green L + yellow L + blue L + red M in basic rules, red L +
+  green L + yellow L + blue M in advanced rules), builds
   its largest missing section first (waiting, drawing, until it can pay for a large),
   and starts the launch sequence only when that rocket is finished. On a rocket that
-  fits neither, it adds the largest section it can pay for (one that keeps the fuel
-  check passed, or yellow; a warhead, then guidance before the rest), and launches once
-  the rocket passes the fuel check with a warhead and is worth `BIG_ENOUGH` points or
-  nothing more fits on it; a rocket that can neither grow nor fly it scraps.
+  fits neither, it adds the largest section it can pay for after which the rocket
+  passes the fuel check (a warhead, then guidance, before the rest; it draws when it
+  can pay for none), and launches once the rocket passes the fuel check with a warhead
+  and is worth `BIG_ENOUGH` points, or no section left would keep it fuelled; a rocket
+  that cannot fly and that no section left would fuel, it scraps.
 - `hoarder`, "Keep one of each for the launch": plans its rocket as the stand-in does,
   but holds its launch cards back: it starts a launch sequence only when it holds all
   four suits, so that the rocket launches in one go, adds to a teammate's sequence only
@@ -240,25 +242,18 @@ def _builder_play(view: PlayerView, hand: Counter[Colour]) -> Action:
         return _build_next(view, hand, target) or _draw(view)
     # A rocket off its list: make it as big as it can, then launch it.
     rocket = list(table.rocket)
-    top = rocket[-1][1]
-    fitting = [p for p in table.depot if p[1] <= top]
-    flies = _flies(view, rocket)
-    if flies and (sum(points_of(rocket)) >= BIG_ENOUGH or not fitting):
+    fitting = [p for p in table.depot if p[1] <= rocket[-1][1]]
+    fuelled = [p for p in fitting if _fuelled([*rocket, p])]  # what it may add
+    if _flies(view, rocket) and (sum(points_of(rocket)) >= BIG_ENOUGH or not fuelled):
         return _launch_or_draw(view)
-    if not fitting:
-        return {"type": "scrap", "player": view.player}  # it can neither grow nor fly
+    if not fuelled:
+        return {"type": "scrap", "player": view.player}  # nothing left would fuel it
     colours = {c for c, _ in rocket}
     armed = R in colours or (G in colours and table.rules is Rules.BASIC)
     order = [B, R, G, Y] if armed else [R, B, G, Y]  # a warhead, then guidance, first
-
-    def wanted(piece: Section) -> tuple[bool, int, int]:
-        colour, size = piece
-        keeps_fuel = colour is Y or _fuelled([*rocket, piece])
-        return keeps_fuel, int(size), -order.index(colour)
-
-    affordable = [p for p in fitting if hand[p[0]] >= p[1]]
+    affordable = [p for p in fuelled if hand[p[0]] >= p[1]]
     if affordable:
-        return _build(view, max(affordable, key=wanted))
+        return _build(view, max(affordable, key=lambda p: (p[1], -order.index(p[0]))))
     return _draw(view)
 
 

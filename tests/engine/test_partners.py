@@ -156,6 +156,19 @@ def test_the_big_builder_keeps_a_rocket_off_its_list_fuelled():
     assert ann(game, "builder") == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
 
 
+def test_the_big_builder_waits_for_yellow_rather_than_spoil_the_fuel():
+    """Medium blue and medium green fail the fuel check: it pays for no small red nor small
+    yellow (after which the rocket fails it still, and no yellow left that fits could fuel
+    it) and draws, for the medium yellow; a rocket that nothing left would fuel, it scraps."""
+    rocket = [("blue", 2), ("green", 2)]
+    game = table(rocket=rocket, builders=["bob", "ann"], hands=[["2D", "3H", "4S"], ["6H"]])
+    assert ann(game, "builder") == {"type": "draw", "player": "ann"}
+    paid = table(rocket=rocket, builders=["bob", "ann"], hands=[["2D", "3S", "4S"], ["6H"]])
+    assert ann(paid, "builder") == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
+    unfuelled = table(rocket=[*rocket, ("yellow", 1), ("red", 1)], hands=[["2D", "3H"], ["6H"]])
+    assert ann(unfuelled, "builder") == {"type": "scrap", "player": "ann"}
+
+
 def test_the_big_builder_scraps_a_rocket_that_can_neither_grow_nor_fly():
     """Every small is on it (nothing more fits) and one yellow point cannot fuel seven."""
     rocket = [("blue", 3), ("red", 1), ("green", 1), ("yellow", 1), ("blue", 1)]
