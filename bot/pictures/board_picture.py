@@ -6,9 +6,10 @@ Pictures are cached by what they show (`shown`): the countdown is not in them,
 so a table that did not change draws nothing new. A new table is put together from
 parts already drawn (bot.pictures.parts), band of rows by band: each band is kept
 compressed by the facts it shows, so an action that changed only the cards and seats
-compresses only the bands of the seats' rows it changed (bot.pictures.pngwrite). A seat's row is the same in every
-game, its player's name put over it from a cache of names (`_over`): with thousands of
-games, each with its own players, a new table still only pastes parts already drawn.
+compresses only the bands of the seats' rows it changed (bot.pictures.pngwrite). A
+seat's row is the same in every game, its player's name put over it from a cache of
+names (`_over`): with thousands of games, each with its own players, a new table still
+only pastes parts already drawn.
 `describe` is the picture's alt text. `png(image)`, `band` and `png_of_bands` write any of
 our pictures in the palette they share (`indexed` puts a drawing in it). An ended game's
 picture is the board under a banner saying how it ended (bot.pictures.parts.ended)."""
@@ -46,11 +47,17 @@ CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes 
 #: band, about 0.9 KB: it shows its player's name, so each game's is its own, but a seat
 #: whose row an action did not change is found again (the last few seconds' tables).
 BAND_CACHE_BYTES = (16 << 20, 30 << 20, *(1 << 20,) * MAX_PLAYERS)
+#: How hard each band is compressed: the seats' bands, compressed again nearly every
+#: action, at the fastest (a quarter faster, about 1 KB more a picture of some 20 KB).
+BAND_LEVELS = (pngwrite.LEVEL, pngwrite.LEVEL, *(pngwrite.FASTEST,) * MAX_PLAYERS)
 PART_CACHE_BYTES = 2 << 20  # for each part: hundreds of seats' rows, all of Apophis's
-#: The rockets, 43 KB each: some 190. A game's rocket is wanted again when its sequence
-#: or Apophis changes, after other games' builds: 600 games side by side draw 6,200
-#: rockets with it, 10,300 with 2 MB.
+#: The rockets (their stacks of sections), 17 KB each: some 480. A game's rocket is
+#: wanted again when its sequence or Apophis changes, after other games' builds: 600
+#: games side by side draw 3,900 rockets with it (1,700 of them new), 2,500 with 16 MB.
 ROCKET_CACHE_BYTES = 8 << 20
+#: The rockets' points (the row above a stack), 10 KB each: the 400 or so ways the points
+#: fall in 600 games.
+POINTS_CACHE_BYTES = 4 << 20
 #: The seats' names (parts.OVER), all together, each kept as the pixels it changes on its
 #: row, lit and not: some 2 KB a name and state with what keeps it (a long one 3 KB), so
 #: both states of 6,000 players' names, 1,500 busy games of four. Kept first in, first
@@ -241,7 +248,7 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
         top, left, pixels = _over(name, s) if part is None else part
         top, left = into[0] + top, into[1] + left
         rows[top : top + pixels.shape[0], left : left + pixels.shape[1]] = pixels
-    band = pngwrite.band(rows)
+    band = pngwrite.band(rows, BAND_LEVELS[index])
     _bands[index].put(key, band, len(band.chunk))
     return band
 
@@ -283,11 +290,9 @@ class _Kept:
 _bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
 #: The parts drawn, by part (those drawn over another, parts.OVER, share one cache).
 _names = _Kept(NAME_CACHE_BYTES)
+_budgets = {"rocket": ROCKET_CACHE_BYTES, "rocket points": POINTS_CACHE_BYTES}
 _parts = {
-    name: _names
-    if name in OVER
-    else _Kept(ROCKET_CACHE_BYTES if name == "rocket" else PART_CACHE_BYTES)
-    for name in PARTS
+    name: _names if name in OVER else _Kept(_budgets.get(name, PART_CACHE_BYTES)) for name in PARTS
 }
 
 

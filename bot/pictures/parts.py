@@ -68,6 +68,10 @@ APOPHIS_CENTRE = 63
 ROCKET_CENTRE = 212
 ROCKET_BASE = 68  # width of a large section on the rocket
 ROCKET_PAD = 206  # where the rocket stands
+ROCKET_TOP = 60  # how high it may reach (squeezed if taller), under its points
+#: The rocket's own box (a part of its own: the points above it and the fuel check
+#: under it are shared by other rockets), as wide as the words of an empty pad.
+ROCKET_BOX = (ROCKET_CENTRE - 60, ROCKET_TOP, ROCKET_CENTRE + 60, ROCKET_PAD)
 DEPOT_BASE = 40
 APOPHIS_BASE = 92
 #: An ended game's picture is the board under a banner of its own, this many rows tall,
@@ -187,36 +191,68 @@ def _apophis(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
         sp.paste_text(image, (cx, 196), deflection, SMALL, sp.MUTED, "c")
 
 
-def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
-    """Its points (in all, and by suit), the rocket bottom to top on its pad (squeezed to
-    fit when it is very tall), and the fuel check in words."""
+def _rocket_points(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
+    """The rocket's points, in all and by suit (above its stack)."""
     left, top = PANELS[1][:2]
-    cx, pad = ROCKET_CENTRE, ROCKET_PAD
-    total, booster, need = fuel(s.rocket)
-    _heading(image, PANELS[1], t(s.language, "picture.rocket", count=total))
+    _heading(image, PANELS[1], t(s.language, "picture.rocket", count=fuel(s.rocket)[0]))
     points = rocket_points(s.rocket)
     for i, colour in enumerate(Colour):  # 6 points at most: one digit each
         x, ink = left + 12 + i * 38, sp.TEXT if points[colour] else sp.GHOST
         _symbol(image, colour, 16, (x, top + 34), ink)
         sp.paste_text(image, (x + 19, top + 30), str(points[colour]), LARGE, ink)
-    canvas.rectangle((cx - 44, pad, cx + 44, pad + 4), fill=sp.MUTED)
+
+
+def _rocket(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
+    """The rocket bottom to top on its pad (squeezed to fit when it is very tall), or the
+    pad said empty."""
+    cx, pad = ROCKET_CENTRE, ROCKET_PAD
     if not s.rocket:
         empty = t(s.language, "picture.empty_pad")
         sp.paste_text(image, (cx, pad - 40), empty, SMALL, sp.MUTED, "c")
         return
-    label = t(s.language, "picture.fuel_check", fuel=booster, need=need)
-    width = sp.text_mask(label, SMALL).width + 6 + SMALL
-    x = cx - width // 2
-    sp.paste_text(image, (x, pad + 12), label, SMALL, sp.TEXT)
-    sp.paste_mark(image, (x + width - SMALL, pad + 14), booster >= need, SMALL, sp.TEXT)
     heights = [sp.pyramid_size(size, ROCKET_BASE)[1] for _, size in s.rocket]
     steps = [h * STACK_SHOWS for h in heights[:-1]]
-    room = pad - (top + 56) - heights[-1]
+    room = pad - ROCKET_TOP - heights[-1]
     squeeze = min(1.0, room / sum(steps)) if steps else 1.0
     y = float(pad)
     for (colour, size), step in zip(s.rocket, [*steps, 0.0], strict=True):
         _sprite(image, sp.pyramid(colour, size, ROCKET_BASE), cx, round(y))
         y -= step * squeeze
+
+
+def _rocket_fuel(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
+    """The pad, and the fuel check in words under the rocket."""
+    cx, pad = ROCKET_CENTRE, ROCKET_PAD
+    canvas.rectangle((cx - 44, pad, cx + 44, pad + 4), fill=sp.MUTED)
+    if not s.rocket:
+        return
+    _, booster, need = fuel(s.rocket)
+    label = t(s.language, "picture.fuel_check", fuel=booster, need=need)
+    width = sp.text_mask(label, SMALL).width + 6 + SMALL
+    x = cx - width // 2
+    sp.paste_text(image, (x, pad + 12), label, SMALL, sp.TEXT)
+    sp.paste_mark(image, (x + width - SMALL, pad + 14), booster >= need, SMALL, sp.TEXT)
+
+
+@lru_cache(maxsize=4096)
+def _points(rocket: tuple[Section, ...]) -> tuple[int, ...]:
+    return tuple(rocket_points(rocket).values())
+
+
+def _points_facts(s: Shown) -> tuple[int, ...]:
+    """What the rocket's points part shows: its points by suit."""
+    return _points(s.rocket)
+
+
+@lru_cache(maxsize=4096)
+def _fuelled(rocket: tuple[Section, ...]) -> tuple[int, int] | None:
+    return fuel(rocket)[1:] if rocket else None
+
+
+def _fuel_facts(s: Shown) -> tuple[int, int] | None:
+    """What the rocket's fuel part shows: its booster fuel and the fuel it needs (None
+    without a rocket)."""
+    return _fuelled(s.rocket)
 
 
 def _sequence(image: Image.Image, canvas: ImageDraw.ImageDraw, s: Shown) -> None:
@@ -321,7 +357,9 @@ def _name_facts(index: int, s: Shown) -> tuple:
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
 PARTS = {
     "apophis": ((0, 0, 126, BAND_TOP), _apophis, attrgetter("damage", "counters")),
-    "rocket": (REGIONS["rocket"], _rocket, attrgetter("rocket")),
+    "rocket points": ((126, 0, 298, ROCKET_TOP), _rocket_points, _points_facts),
+    "rocket": (ROCKET_BOX, _rocket, attrgetter("rocket")),
+    "rocket fuel": ((126, ROCKET_PAD, 298, BAND_TOP), _rocket_fuel, _fuel_facts),
     "sequence": (REGIONS["sequence"], _sequence, attrgetter("sequence")),
     **{
         f"depot {colour.value} {size.label}": (

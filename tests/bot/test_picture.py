@@ -148,7 +148,7 @@ def test_an_action_compresses_only_the_bands_of_the_seats_and_piles_it_changed(m
     monkeypatch.setattr(
         board_picture.pngwrite,
         "band",
-        lambda rows: compressed.append(rows.shape[0]) or original(rows),
+        lambda rows, level: compressed.append(rows.shape[0]) or original(rows, level),
     )
 
     def heights(bands: slice) -> list[int]:
