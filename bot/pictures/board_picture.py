@@ -171,7 +171,13 @@ def band(image: Image.Image) -> pngwrite.Band:
 def png_of_bands(width: int, bands: list[pngwrite.Band]) -> bytes:
     """The PNG of rows `width` wide in the fixed palette, from their bands top to bottom."""
     height = sum(each.length for each in bands) // (width + 1)
-    return pngwrite.write(pngwrite.head(width, height, _palette_bytes()), bands)
+    return pngwrite.write(_head(width, height), bands)
+
+
+@lru_cache(maxsize=64)
+def _head(width: int, height: int) -> bytes:
+    """What comes before the bands of our pictures `width` by `height` (a few sizes)."""
+    return pngwrite.head(width, height, _palette_bytes())
 
 
 def _quantize(image: Image.Image) -> Image.Image:
