@@ -83,7 +83,7 @@ from engine.cards import (
     fuel_needed,
     section_label,
 )
-from engine.crew_team import Reading, read
+from engine.crew_team import Reading, can_score, fits, read
 from engine.events import PlayerId
 from engine.game import HAND_LIMIT, Phase, PlayerView
 from engine.odds import (
@@ -112,6 +112,7 @@ REASONS = (
     "draw_for_sequence",
     "draw_nothing",
     "draw_keep_launchable",
+    "draw_leave_scrap",
     "scrap_restart",
     "scrap_dead",
     "discard",
@@ -148,6 +149,13 @@ LAUNCH_MARGIN = 1.5
 DEFLECT_WEIGHT = 0.25
 #: A launch that damages Apophis or adds a counter less often than this is announced.
 RISKY = 0.25
+#: Team turns a launch sequence takes when this hand does not hold it all: the suits are
+#: gathered from several hands, over several rounds (tuned in the balance lab: 1.5 before,
+#: which made many quick launches look better than they play).
+SHARED_LAUNCH = 5.0
+#: Team turns each card a rocket takes costs beyond the draws for those this hand lacks:
+#: cards held now are spent, and the next rocket draws them again (tuned in the lab).
+CARD_COST = 0.5
 #: The team's evident plan is followed while its expected progress per turn is at least
 #: this share of the best plan's (tuned in the balance lab's cross-play).
 FOLLOW = 0.5
@@ -242,7 +250,8 @@ class _Rocket:
     rockets as objects made every full collection take a tenth of a second.
     """
 
-    bound: float  # the most progress per turn it can make, whatever the hands hold
+    bound: float  # the most progress per turn it can make, whatever the hands hold (its
+    # least turns, and its cards drawn again)
     scrap: bool  # reached by scrapping the rocket on the pad first
     adds: tuple[tuple[int, ...], ...]  # sizes still to build, per colour, largest first
     cards: tuple[int, ...]  # cards still to play per colour: sections and launch sequence
@@ -311,6 +320,7 @@ class _Setting:
 
     keep: tuple[_Row, ...]  # rockets the pad can grow into (or launch as it is), best bound first
     restart: tuple[_Row, ...]  # rockets reached by scrapping the pad first, best bound first
+    welcome: tuple[_Row, ...] | None  # those of `keep` the next player meets well (None: all)
     evident: tuple[_Row, ...]  # the team's evident plans (`crew_team`), best bound first
     reading: Reading  # what the teammates' record says
     help_each: float  # cards of each colour teammates are counted on for
@@ -328,6 +338,7 @@ class _Choice:
     notice: str | None  # why scrapping is allowed (a scrap notice), None: only to restart
     notice_params: dict[str, Any]
     followed: bool = False  # the plan is the team's evident one (`crew_team`)
+    waiting: bool = False  # no plan leaves the next player a welcome rocket (`keep_best`'s)
 
 
 def _weights(rules: Rules, damage: int, counters: int) -> tuple[float, float]:
@@ -376,16 +387,32 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
     base = points_of(table.rocket)
     keep, restart = _candidates(context, base, _available(view), launch)
-    follow = absent
     evident = _sort_rows(
         tuple(
             row
-            for plan in (reading.plans if follow else ())
+            for plan in reading.plans
             if (row := _planned(context, base, _adds(table.rocket, plan), launch)) is not None
         )
     )
-    if reading.guarded:  # only plans whose next section leaves the next player a welcome rocket
-        keep = tuple(row for row in keep if _welcome(view, reading, row))
+    welcome = None
+    top = table.builders[-1] if table.builders else None
+    if reading.next_player in reading.launchers or top in reading.launchers:
+        # a teammate of a way of their own plays next, or is building: follow their way,
+        # and let them choose when to launch (unless they launched such a rocket before)
+        depot = frozenset(table.depot)
+        sent = tuple(
+            row
+            for plan in reading.sent
+            if not table.sequence
+            and fits(plan, table.rocket, depot)
+            and (row := _planned(context, base, _adds(table.rocket, plan), launch)) is not None
+        )
+        launching = bool(table.sequence) or reading.launched(table.rocket)
+        welcome = tuple(
+            row
+            for row in _sort_rows(tuple(dict.fromkeys(keep + sent)))
+            if (_welcome(view, reading, row) if row[_BUILDS] else launching)
+        )
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
     solo = len(table.seats) == 1
     owners = (*table.builders, *table.sequence_players)
@@ -396,7 +423,8 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
         hold = 1 / LAUNCH_MARGIN  # the top section's builder means to go on
     else:
         hold = 1.0
-    return _Setting(keep, restart, evident, reading, others * _TEAM_HELP / 4, solo, shared, hold)
+    help_each = others * _TEAM_HELP / 4
+    return _Setting(keep, restart, welcome, evident, reading, help_each, solo, shared, hold)
 
 
 def _welcome(view: PlayerView, reading: Reading, row: _Row) -> bool:
@@ -408,8 +436,7 @@ def _welcome(view: PlayerView, reading: Reading, row: _Row) -> bool:
     table = view.table
     size = Size(row[_NEXT_SIZE])
     return any(
-        reading.welcome(table.rules, (*table.rocket, (COLOURS[i], size)))
-        for i in row[_NEXT_COLOURS]
+        reading.welcome(table.rules, table.rocket, (COLOURS[i], size)) for i in row[_NEXT_COLOURS]
     )
 
 
@@ -418,8 +445,15 @@ def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:
     following, else those on the pad, and those after scrapping it where scrapping is
     allowed (see the module's docstring)."""
     have = _have(view.hand)
-    kept = _search(setting.keep, setting, have, turns_left, 0.0, _NEAR_BEST, setting.hold)
+    rows = setting.keep if setting.welcome is None else setting.welcome
+    kept = _search(rows, setting, have, turns_left, 0.0, _NEAR_BEST, setting.hold)
     keep_best = max(kept, default=None)
+    if keep_best is None and setting.welcome is not None:
+        # the pad can fly, but every plan's next section would leave the next player a
+        # rocket they do not meet well: wait for them
+        full = _search(setting.keep, setting, have, turns_left, 0.0, _NEAR_BEST, setting.hold)
+        if full:
+            return _Choice([], _Plan(*max(full)), None, {}, waiting=True)
     if keep_best is not None and setting.evident:
         followed = max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
         if followed[0] >= FOLLOW * keep_best[0]:
@@ -499,10 +533,12 @@ def _search(
         if row[_BOUND] < floor:
             break  # sorted by bound: no plan further on can reach the floor
         lacking = row[_TOTAL_CARDS] - held  # at least this many cards must be drawn
-        if lacking > 0 and row[_VALUE] / (row[_LEAST_TURNS] + lacking * 0.75) < floor:
+        least = row[_LEAST_TURNS] + CARD_COST * row[_TOTAL_CARDS]
+        if lacking > 0 and row[_VALUE] / (least + lacking * 0.75) < floor:
             continue
         turns = _turns(row, have, help_each, solo)
-        rate = row[_VALUE] / (turns if turns > 1.0 else 1.0)
+        spent = turns + CARD_COST * row[_TOTAL_CARDS]  # the cards it takes are drawn again
+        rate = row[_VALUE] / (spent if spent > 1.0 else 1.0)
         if not row[_BUILDS]:
             rate *= hold
         score = rate if turns <= turns_left else rate * 0.01
@@ -560,7 +596,7 @@ def _turns(rocket: _Row, have: tuple[int, ...], help_each: float, solo: bool) ->
     # a launch sequence takes one turn from a hand that holds it all, longer when shared
     if rocket[_LAUNCHING]:
         at_hand = solo or (c0 <= h0 and c1 <= h1 and c2 <= h2 and c3 <= h3)
-        launching = 1.0 if at_hand else 1.5
+        launching = 1.0 if at_hand else SHARED_LAUNCH
     else:
         launching = 0.0
     return rocket[_SCRAP] + rocket[_BUILDS] + total / 2 + biggest + lacking + launching
@@ -635,7 +671,7 @@ def _row(
         added[3] + launch[3],
     )
     return (  # a _Rocket's fields, in order
-        value / max(least_turns, 1.0),
+        value / max(least_turns + CARD_COST * sum(cards), 1.0),
         scrap,
         adds,
         cards,
@@ -754,6 +790,8 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
         hurry = {"turns_left": left}
         hurry_text = f" Time for about {left} more turn{'s' if left != 1 else ''}."
     plans = choice.plans
+    if not plans and choice.waiting and choice.keep_best is not None:
+        return _wait(view, choice.keep_best.rocket, None, hurry, hurry_text)
     if not plans:
         return Decision(
             {"type": "draw", "player": me},
@@ -779,21 +817,22 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
                 notice_text,
                 plan=target,
             )
+    if best.scrap and choice.notice != "scrap_too_late" and _theirs(view):
+        return Decision(
+            {"type": "draw", "player": me},
+            "draw_leave_scrap",
+            {"plan": _rocket_label(view, best), **hurry},
+            "Draw: this rocket cannot score, and the teammate who added to it last plays "
+            "before your next turn: it is theirs to take down." + hurry_text,
+            plan=_target(view, best),
+        )
     if best.scrap:
         return _scrap(view, choice, plans[0], hurry, hurry_text)
     pieces = _pieces(view, best)
     label = _rocket_label(view, best)
     target = _target(view, best)
     if blocked:
-        section = blocked[0]
-        return Decision(
-            {"type": "draw", "player": me},
-            "draw_keep_launchable",
-            {"colour": section[0].value, "size": int(section[1]), "plan": label, **hurry},
-            f"Draw: the {section_label(section)} section would leave a rocket that cannot "
-            "launch, and the next player launches what is on the pad." + hurry_text,
-            plan=target,
-        )
+        return _wait(view, best, blocked[0], hurry, hurry_text)
     if not any(best.adds):
         missing = [c for c in COLOURS if c not in set(view.table.sequence)]
         suits = " ".join(c.symbol for c in missing)
@@ -815,6 +854,40 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
         {"short": {c.value: n for c, n in short.items()}, "plan": label, **hurry},
         f"Draw: the plan ({_short_label(pieces)}{has}) still needs {wanted}." + hurry_text,
         plan=target,
+    )
+
+
+def _theirs(view: PlayerView) -> bool:
+    """Whether a rocket that cannot score is a teammate's to deal with: they added its
+    last section or launch card and have not played since (they may take it down, or
+    launch it, themselves before this player's next turn)."""
+    table = view.table
+    pieces = list(zip(table.built_turns, table.builders, strict=False))
+    pieces += zip(table.sequence_turns, table.sequence_players, strict=False)
+    known = [(turn, player) for turn, player in pieces if turn is not None]
+    if not known:
+        return False
+    turn, player = max(known, key=lambda piece: piece[0])
+    return player not in (view.player, None) and table.turn - turn < len(table.seats)
+
+
+def _wait(
+    view: PlayerView,
+    plan: _Rocket,
+    section: Section | None,
+    hurry: dict[str, Any],
+    hurry_text: str,
+) -> Decision:
+    """Draw rather than leave the next player (who does harm off their own way) a rocket
+    they do not meet well: `section` is the one this hand could build (None: no plan's)."""
+    built = f"the {section_label(section)} section" if section else "any section of the plan"
+    return Decision(
+        {"type": "draw", "player": view.player},
+        "draw_keep_launchable",
+        {"plan": _rocket_label(view, plan), **hurry},
+        f"Draw: {built} would leave the next player a rocket off their own way that "
+        "cannot launch." + hurry_text,
+        plan=_target(view, plan),
     )
 
 
@@ -841,17 +914,20 @@ def _next_step(
         ]
         if not options:
             return None
-        if guard is None:
-            colour = max(options, key=lambda c: (hand[c], -COLOURS.index(c)))
-        else:
-            safe = [
-                c for c in options if guard.welcome(table.rules, (*table.rocket, (c, Size(size))))
-            ]
+        if guard is not None:
+            safe = [c for c in options if guard.welcome(table.rules, table.rocket, (c, Size(size)))]
             if not safe:
                 if blocked is not None:
                     blocked.append((options[0], Size(size)))
                 return None
-            colour = max(safe, key=lambda c: (hand[c], -COLOURS.index(c)))
+            known = guard.known(table.rocket)
+            options = [c for c in safe if (c, Size(size)) in known] or safe
+        # a teammate plays next, and may launch what they find: one that can score first
+        scores = {
+            c: len(table.seats) > 1 and can_score(table.rules, (*table.rocket, (c, Size(size))))
+            for c in options
+        }
+        colour = max(options, key=lambda c: (scores[c], hand[c], -COLOURS.index(c)))
         section = (colour, Size(size))
         label = _rocket_label(view, plan)
         pieces = _pieces(view, plan)
@@ -1001,7 +1077,8 @@ def _discard(view: PlayerView, setting: _Setting, turns_left: float) -> Decision
     best: tuple[float, tuple[int, ...]] | None = None
     for kept in options:
         floor = best[0] if best is not None else 0.0
-        plans = _search(setting.keep, setting, kept, turns_left, floor, 1.0, setting.hold)
+        rows = setting.keep if setting.welcome is None else setting.welcome
+        plans = _search(rows, setting, kept, turns_left, floor, 1.0, setting.hold)
         if factor:
             floor = max(floor, max((score for score, _, _ in plans), default=0.0))
             plans += _search(setting.restart, setting, kept, turns_left, floor, 1.0, factor=factor)

@@ -1,21 +1,30 @@
-"""The crew reading its teammates from the public record: the plans they build toward, who launches.
+"""The crew reading its teammates from the public record: whose way to follow, and what that way is.
 
 Everything here comes from one player's view: the rocket on the pad (who built each
 section, who played each launch card) and the rockets of the game so far
 (`PublicView.past_rockets`). Nothing is remembered between decisions, so a reading is
 deterministic and the same for every copy of the view.
 
-- Launchers: the teammates seen starting a launch sequence on a rocket that could not
-  score (it failed the fuel check or had no warhead). Such a teammate starts one on
-  what they find when it is not on their own way, so before their turn the crew leaves
-  only a rocket that can score, or one they have built on before.
-- Built on: for each teammate, the rockets (as sets of sections) they have added a
-  section to this game: the steps of their own plans.
-- The team's evident plans: the rockets launched or scrapped earlier that could score
-  and hold a section a teammate built, latest first, each kept only if the pad can still
-  grow into it. When the crew plays the seat of an absent player (the autopilot), that
-  player's own rockets count first, and their own sections are a teammate's: what they
-  were building is the plan it carries on.
+Most teammates adapt: they build on what they find and launch it when it is worth it,
+and the crew plays its own best plan beside them. Some follow a way of their own and do
+harm off it; the record shows them:
+
+- a teammate who started a launch sequence on a rocket that could not score (it failed
+  the fuel check or had no warhead) launches what they find when it is not on their way;
+- a teammate who built a section after which the rocket could no longer be made to
+  score (no yellow left could fuel it, or no warhead could go on it) builds on what they
+  find whatever it becomes.
+
+Such a teammate's way is read from what they did: the rockets they built or built on
+(`ways`), the section they added to each (`steps`), and the rockets able to score that
+they started a launch sequence on (`sent`: they are what they aim at). The crew then
+follows that way: it leaves them only a rocket on it (`Reading.welcome`) and lets them
+choose when to launch (see `engine.crew`).
+
+The team's evident plans (`plans`) serve the autopilot: when the crew plays the seat of
+an absent player, the rockets launched or scrapped earlier that could score and hold a
+section that player (or a teammate) built, theirs first, latest first, each kept only if
+the pad can still grow into it: what they were building is the plan it carries on.
 """
 
 from __future__ import annotations
@@ -23,35 +32,58 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.cards import Rules, Section, Size, fuel_needed
+from engine.cards import ALL_SECTIONS, Rules, Section, Size, fuel_needed
 from engine.events import PlayerId
 from engine.game import PlayerView
 from engine.odds import points_of
 
 #: A rocket as the set of its sections (each section exists once: the order is its sizes').
 Pad = frozenset[Section]
+Rocket = tuple[Section, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the crew reads of its teammates in one view (see the module docstring)."""
 
-    plans: tuple[tuple[Section, ...], ...]  # evident plans the pad can grow into, latest first
-    launchers: frozenset[PlayerId]  # teammates who launch what they find off their way
     next_player: PlayerId | None  # who plays after the viewing player (None: nobody else)
-    built_on: frozenset[Pad]  # the rockets the next player built, or added a section to
+    launchers: frozenset[PlayerId]  # teammates who launch what they find off their way
+    untried: bool  # the rocket's top section is the next player's, whom nothing shows yet
+    # to build on what others built
+    steps: frozenset[tuple[Pad, Section]]  # the sections teammates built, and on what
+    sent: tuple[Rocket, ...]  # rockets able to score that launchers finished and launched
+    plans: tuple[Rocket, ...]  # the team's evident plans that the pad fits (the autopilot's)
 
     @property
     def guarded(self) -> bool:
-        """Whether the next player is a launcher: the rocket left to them must score or
-        be one they have built on."""
-        return self.next_player in self.launchers
+        """Whether the rocket left to the next player must be one they meet well
+        (`welcome`): they launch what they find off their way, or they are building it
+        and nothing shows yet whether they would build on another's section."""
+        return self.next_player in self.launchers or self.untried
 
-    def welcome(self, rules: Rules, rocket: Iterable[Section]) -> bool:
-        """Whether a launcher playing next meets `rocket` well: it is on their own way
-        (they have built on it, or built it), or it can score."""
-        rocket = tuple(rocket)
-        return frozenset(rocket) in self.built_on or can_score(rules, rocket)
+    def welcome(self, rules: Rules, rocket: Rocket, section: Section) -> bool:
+        """Whether the next player meets `rocket` with `section` on it well: nothing is
+        feared of them (not `guarded`), or it can score, or it is on their way (a teammate
+        built that section on that rocket, or such a rocket, or it can still grow into a
+        rocket a launcher finished and launched)."""
+        after = (*rocket, section)
+        if not self.guarded or can_score(rules, after):
+            return True
+        pad = frozenset(after)
+        if (frozenset(rocket), section) in self.steps or any(on == pad for on, _ in self.steps):
+            return True
+        depot = frozenset(ALL_SECTIONS) - pad
+        return any(fits(sent, after, depot) for sent in self.sent)
+
+    def known(self, rocket: Rocket) -> frozenset[Section]:
+        """The sections teammates have built on this rocket."""
+        pad = frozenset(rocket)
+        return frozenset(section for on, section in self.steps if on == pad)
+
+    def launched(self, rocket: Rocket) -> bool:
+        """Whether launchers finished and launched this rocket (it is one they aim at)."""
+        pad = frozenset(rocket)
+        return any(frozenset(sent) == pad for sent in self.sent)
 
 
 def can_score(rules: Rules, rocket: Iterable[Section]) -> bool:
@@ -64,7 +96,7 @@ def can_score(rules: Rules, rocket: Iterable[Section]) -> bool:
     return bool(red or (green and rules is Rules.BASIC))
 
 
-def fits(plan: tuple[Section, ...], rocket: tuple[Section, ...], depot: frozenset[Section]) -> bool:
+def fits(plan: Rocket, rocket: Rocket, depot: frozenset[Section]) -> bool:
     """Whether `rocket` can still grow into `plan`: every section of it is in the plan,
     and the plan's others are in the depot and no larger than its top."""
     if any(piece not in plan for piece in rocket):
@@ -91,27 +123,52 @@ def read(view: PlayerView, absent: bool = False) -> Reading:
         for rocket, _, players in rockets
         if players and players[0] in others and not can_score(rules, rocket)
     )
-    built_on = frozenset(
-        frozenset(rocket[:end])
+    steps = frozenset(
+        (frozenset(rocket[:i]), rocket[i])
         for rocket, builders, _ in rockets
         for i, builder in enumerate(builders)
-        if builder == next_player != me
-        for end in (i, i + 1)
+        if builder in others
     )
-    owners = others | {me} if absent else others
-    plans: list[tuple[Section, ...]] = []
-    if not table.sequence:
-        depot = frozenset(table.depot)
-        past = list(reversed(table.past_rockets))
-        if absent:  # the absent player's own rockets first: the plan to carry on
-            past.sort(key=lambda p: me not in p.builders)
-        for rocket in past:
-            plan = rocket.rocket
-            if (
-                plan not in plans
-                and any(b in owners for b in rocket.builders)
-                and can_score(rules, plan)
-                and fits(plan, table.rocket, depot)
-            ):
-                plans.append(plan)
-    return Reading(tuple(plans), launchers, next_player, built_on)
+    sent = tuple(
+        dict.fromkeys(
+            rocket
+            for rocket, builders, players in reversed(rockets)
+            if players
+            and players[0] in launchers
+            and builders[-1:] == players[:1]
+            and can_score(rules, rocket)
+        )
+    )
+    untried = (
+        bool(table.builders)
+        and table.builders[-1] == next_player != me
+        and not any(
+            builder == next_player and i and builders[i - 1] != next_player
+            for _, builders, _ in rockets
+            for i, builder in enumerate(builders)
+        )
+    )
+    return Reading(next_player, launchers, untried, steps, sent, _plans(view, absent))
+
+
+def _plans(view: PlayerView, absent: bool) -> tuple[Rocket, ...]:
+    """The team's evident plans (see the module docstring); none unless `absent`."""
+    table = view.table
+    me = view.player
+    if not absent or table.sequence:
+        return ()
+    owners = {seat.player for seat in table.seats}
+    depot = frozenset(table.depot)
+    past = list(reversed(table.past_rockets))
+    past.sort(key=lambda p: me not in p.builders)  # the absent player's own rockets first
+    plans: list[Rocket] = []
+    for rocket in past:
+        plan = rocket.rocket
+        if (
+            plan not in plans
+            and any(b in owners for b in rocket.builders)
+            and can_score(table.rules, plan)
+            and fits(plan, table.rocket, depot)
+        ):
+            plans.append(plan)
+    return tuple(plans)

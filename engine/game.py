@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import (
     ALL_SECTIONS,
@@ -150,6 +150,10 @@ class PublicView:
     builders: tuple[PlayerId | None, ...] = ()
     #: Who played each card of `sequence`, in the same order (None: not known).
     sequence_players: tuple[PlayerId | None, ...] = ()
+    #: The turn (`turn`'s count then) in which each section of `rocket` was built, and
+    #: each card of `sequence` played (None: not known).
+    built_turns: tuple[int | None, ...] = ()
+    sequence_turns: tuple[int | None, ...] = ()
     #: The rockets launched or scrapped earlier in the game, oldest first (the latest
     #: `PAST_ROCKETS_KEPT`; none from before the engine kept them).
     past_rockets: tuple[PastRocket, ...] = ()
@@ -164,6 +168,8 @@ class PlayerView:
     table: PublicView
 
 
+_Known = TypeVar("_Known")
+
 _COLOUR_ORDER = {colour: i for i, colour in enumerate(Colour)}
 
 
@@ -172,8 +178,9 @@ def _sort_key(section: Section) -> tuple[int, int]:
     return (_COLOUR_ORDER[colour], size)
 
 
-def _owners(owners: Sequence[PlayerId | None], length: int) -> tuple[PlayerId | None, ...]:
-    """Who owns each of `length` pieces: `owners` cut or padded with None (not known)."""
+def _owners(owners: Sequence[_Known | None], length: int) -> tuple[_Known | None, ...]:
+    """Who owns each of `length` pieces (or when each was built): `owners` cut or padded
+    with None (not known)."""
     owners = tuple(owners[:length])
     return owners + (None,) * (length - len(owners))
 
@@ -207,6 +214,8 @@ class Game:
         # `sequence` (None: not known; a list shorter than its pile reads as unknown).
         self.builders: list[PlayerId | None] = []
         self.sequence_players: list[PlayerId | None] = []
+        self.built_turns: list[int | None] = []  # the turn each section was built in
+        self.sequence_turns: list[int | None] = []  # and each sequence card played in
         # The rockets of the game launched or scrapped so far, the latest PAST_ROCKETS_KEPT.
         self.past_rockets: list[PastRocket] = []
         self.damage = 0
@@ -352,6 +361,7 @@ class Game:
         self._align_owners()
         self.rocket.append(section)
         self.builders.append(player)
+        self.built_turns.append(self.turn)
         events: list[Event] = [SectionBuilt(player, colour.value, int(size), tuple(paid))]
         self._end_turn(events)
         return events
@@ -384,6 +394,7 @@ class Game:
         self._align_owners()
         self.sequence.extend(played)
         self.sequence_players.extend([player] * len(played))
+        self.sequence_turns.extend([self.turn] * len(played))
         events: list[Event] = [
             SequenceExtended(
                 player,
@@ -557,6 +568,8 @@ class Game:
             pending=pending,
             builders=_owners(self.builders, len(self.rocket)),
             sequence_players=_owners(self.sequence_players, len(self.sequence)),
+            built_turns=_owners(self.built_turns, len(self.rocket)),
+            sequence_turns=_owners(self.sequence_turns, len(self.sequence)),
             past_rockets=tuple(self.past_rockets),
         )
 
@@ -580,6 +593,8 @@ class Game:
             "sequence": list(self.sequence),
             "builders": list(_owners(self.builders, len(self.rocket))),
             "sequence_players": list(_owners(self.sequence_players, len(self.sequence))),
+            "built_turns": list(_owners(self.built_turns, len(self.rocket))),
+            "sequence_turns": list(_owners(self.sequence_turns, len(self.sequence))),
             "past_rockets": [
                 {
                     "rocket": [[c.value, int(s)] for c, s in past.rocket],
@@ -616,6 +631,8 @@ class Game:
         # Saved before the engine kept who built and played what: not known.
         game.builders = list(_owners(data.get("builders", ()), len(game.rocket)))
         game.sequence_players = list(_owners(data.get("sequence_players", ()), len(game.sequence)))
+        game.built_turns = list(_owners(data.get("built_turns", ()), len(game.rocket)))
+        game.sequence_turns = list(_owners(data.get("sequence_turns", ()), len(game.sequence)))
         # Saved before the engine kept the rockets of the game: none known.
         game.past_rockets = [
             PastRocket(
@@ -773,14 +790,18 @@ class Game:
         self.depot.update(self.rocket)
         self.rocket.clear()
         self.builders.clear()
+        self.built_turns.clear()
         self.discard_pile.extend(self.sequence)
         self.sequence.clear()
         self.sequence_players.clear()
+        self.sequence_turns.clear()
 
     def _align_owners(self) -> None:
         """Pad who-built and who-played to their piles' lengths (unknown: None), so that
         the next entry lands beside its section or card."""
         self.builders = list(_owners(self.builders, len(self.rocket)))
+        self.built_turns = list(_owners(self.built_turns, len(self.rocket)))
+        self.sequence_turns = list(_owners(self.sequence_turns, len(self.sequence)))
         self.sequence_players = list(_owners(self.sequence_players, len(self.sequence)))
 
     # ----------------------------------------------------------------- launch

@@ -59,16 +59,18 @@ def test_a_section_nobody_is_known_to_have_built_is_a_teammates():
 
 
 def test_scraps_its_own_rocket_only_for_a_clearly_better_one():
-    """The same large green, ten turns before the end: the crewmate's own is scrapped for a
-    plan more than `RESTART_MARGIN` times quicker, saying so; Bob's is built on."""
-    own = table(rocket=[("green", 3)], builders=["ann"], hands=[["6D"], ["6H", "7H", "8H"]])
+    """The same medium green and small red, ten turns before the end: the crewmate's own
+    is scrapped for a plan more than `RESTART_MARGIN` times quicker, saying so; Bob's is
+    built on."""
+    hands = [["9C"], ["8D", "7S", "2D"]]
+    own = table(rocket=[("green", 2), ("red", 1)], builders=["ann", "ann"], hands=hands)
     decision = ann(own, 60)
     assert decision.action["type"] == "scrap" and decision.reason == "scrap_restart"
     assert decision.notice == "scrap_restart"
     assert decision.notice_params["gain"] >= RESTART_MARGIN
     assert decision.plan is not None and decision.plan.scrap_first
     assert not any(decision.plan.built)
-    bobs = table(rocket=[("green", 3)], builders=["bob"], hands=[["6D"], ["6H", "7H", "8H"]])
+    bobs = table(rocket=[("green", 2), ("red", 1)], builders=["bob", "bob"], hands=hands)
     assert ann(bobs, 60).action["type"] != "scrap"
 
 
@@ -206,19 +208,18 @@ def test_scraps_a_teammates_rocket_that_cannot_fly_saying_why(position, notice, 
 
 
 def test_scraps_a_teammates_rocket_that_cannot_be_finished_in_time():
-    """From a game: about ten turns left, this rocket needs some twelve by estimate, and
-    a new small one fits."""
+    """About ten turns left, this rocket (no fuel yet) needs some thirteen by estimate,
+    and a new small one fits."""
     game = table(
         rules="advanced",
-        rocket=[("green", 2), ("blue", 2)],
-        builders=["ann", "bob"],
-        damage=1,
-        hands=[["8D"], ["6H", "7C"]],
+        rocket=[("green", 3), ("blue", 3), ("red", 3)],
+        builders=["ann", "bob", "ann"],
+        hands=[["10H", "3S", "9H"], ["5H", "JH", "8C"]],
     )
     assert ann(game, None).action["type"] != "scrap"  # with time, it is built on
     decision = ann(game, 60)
     assert decision.action["type"] == "scrap" and decision.notice == "scrap_too_late"
-    assert decision.notice_params == {"turns_left": 10, "turns_needed": 12}
+    assert decision.notice_params == {"turns_left": 10, "turns_needed": 13}
     assert decision.plan.scrap_first
 
 
@@ -226,26 +227,28 @@ def test_scraps_a_teammates_rocket_that_cannot_be_finished_in_time():
 
 
 def test_a_decision_names_the_rocket_it_aims_for_and_what_the_move_adds():
+    """Blue and yellow medium both go next: the yellow first, after which Bob finds a
+    rocket that can launch."""
     game = table(
         rocket=[("red", 3)],
         builders=["bob"],
         hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
     )
     decision = ann(game)
-    assert decision.action == {"type": "build", "player": "ann", "colour": "blue", "size": 2}
+    assert decision.action == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
     assert decision.plan == Target(
-        pieces=(("red", 3), ("blue", 2), ("yellow", 2)),
-        built=(True, False, False),
-        builders=("bob", None, None),
+        pieces=(("red", 3), ("blue", 2), ("yellow", 2), ("red", 1)),
+        built=(True, False, False, False),
+        builders=("bob", None, None, None),
         scrap_first=False,
-        section=("blue", 2),
+        section=("yellow", 2),
         cards=(),
         sequence_needs=("green", "red", "blue", "yellow"),
-        short={},
-        damage=0.417,
+        short={"red": 1},
+        damage=0.556,
         deflect=0.0,
     )
-    assert "red L + blue M + yellow M; the team has red L" in decision.text
+    assert "red L + blue M + yellow M + red S; the team has red L" in decision.text
 
 
 def test_a_draw_says_what_the_plan_still_lacks():
