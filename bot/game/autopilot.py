@@ -8,10 +8,12 @@ When the person a game waits for (for their turn, a discard or a reroll decision
 not clicked or typed anything in the game for that long, counted from the later of the
 moment the game began waiting for them and their last click or command there, their
 seat goes on autopilot: the board says so, and the crewmates' driver (bot.game.crewmates)
-plays it by the crew policy, move after move, until their next click or command in the
-game gives it back at once. Its moves go through the service like any player's, under
-the game's lock and aimed at the version they were decided on: one that finds the seat
-given back, or the game moved on, is dropped unseen (a click that lands first wins).
+plays it by the crew policy standing in for them, move after move (carrying on their
+plan: the rocket they were building, the launch sequence they started), until their next
+click or command in the game gives it back at once. Its moves go through the service
+like any player's, under the game's lock and aimed at the version they were decided on:
+one that finds the seat given back, or the game moved on, is dropped unseen (a click
+that lands first wins).
 Counting is in game seconds (scaled by APOPHIS_TIME_SCALE) and kept in memory: after a
 restart every seat is its player's again, and counting starts from the restart.
 """

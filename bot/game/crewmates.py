@@ -9,8 +9,11 @@ any player's, so it is told like one; a move its teammates might not expect (eve
 scrap, a risky launch) goes with the decision's notice, which the board tells in its
 place ("♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …").
 The seat of a person gone quiet is played the same way while it is on autopilot
-(bot.game.autopilot, which listens to the same stream); such a move is aimed at
-the game's version it was decided on, and dropped if the game or the seat moved on.
+(bot.game.autopilot, which listens to the same stream), by the crew policy standing in
+for its player (`decide(absent=True)`): it carries on their plan, the rocket they were
+building and the launch sequence they started, rather than one of its own; such a move
+is aimed at the game's version it was decided on, and dropped if the game or the seat
+moved on.
 """
 
 from __future__ import annotations
@@ -99,7 +102,9 @@ class CrewDriver:
         assert game is not None
         time_left = table.time_left(self.now())
         game_time_left = None if time_left is None else time_left * self.time_scale
-        decision = decide(game.view_for(player), game_time_left)
+        # a person's seat is on autopilot: their plan is carried on, not the crew's own
+        absent = not is_crewmate(player)
+        decision = decide(game.view_for(player), game_time_left, absent=absent)
         if decision is None:
             return
         action = {k: v for k, v in decision.action.items() if k != "player"}

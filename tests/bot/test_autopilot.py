@@ -15,7 +15,8 @@ import pytest
 from bot.game.changes import BoardOutdated, Settled
 from bot.table import Table
 from bot.views import attachments
-from engine import Phase
+from engine import Colour, Phase, Size
+from engine.crew import decide
 from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
 
 pytestmark = pytest.mark.e2e
@@ -119,6 +120,40 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_d
         assert bob not in table.autopilot  # his turn again: counting from its start
         await scene.cmd("apophis end", "ann")
         assert table.id not in autopilot.timers and table.id not in autopilot.waiting
+
+
+async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, make_bot):
+    """Bob built a small blue and went quiet. His own crewmate would scrap it for a rocket
+    of its own, clearly quicker; the autopilot carries on his rocket: a small red on it."""
+    bot = make_bot(time_scale=SCALE)
+    scene = autopilot_scene(fake_discord, bot)
+    bob = scene.id("bob")
+    async with fake_discord.connected(bot):
+        clock = Clock(bot)
+        table = await game_with_autopilot(scene)
+        scene.arrange(
+            rocket=[("blue", 1)],
+            builders=[bob],
+            hands=[["7C", "3C", "6D"], ["6H", "4C", "9S"]],
+        )
+        await plays(scene, "ann")
+        await turn_of(scene, table, "bob")
+        view = table.game.view_for(bob)
+        time_left = table.time_left(bot.service.now()) * SCALE
+        assert decide(view, time_left).reason == "scrap_restart"  # as a crewmate of his own
+        carried = decide(view, time_left, absent=True)
+        assert carried.action == {"type": "build", "player": bob, "colour": "red", "size": 1}
+        version = table.version
+        clock.passes(31)
+        bot.service.crew.autopilot.check(table)
+        assert table.autopilot == {bob}
+        await turn_of(scene, table, "ann")  # the autopilot played his turn
+        log = await bot.store.game_log(table.id)
+        assert [(e.actor, e.action) for e in log[version:]] == [
+            (bob, {"type": "build", "player": bob, "colour": "red", "size": 1})
+        ]
+        assert table.game.rocket == [(Colour.BLUE, Size.SMALL), (Colour.RED, Size.SMALL)]
+        assert table.game.builders == [bob, bob]
 
 
 async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, make_bot):

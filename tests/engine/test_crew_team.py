@@ -1,0 +1,116 @@
+"""The crew beside teammates of other kinds, read from the public record: it finishes a
+teammate's launch that can still do something, keeps the rocket launchable before a
+teammate who launches what they find, lets them choose when to launch, and leaves a
+rocket that cannot score to the teammate who just added to it."""
+
+from __future__ import annotations
+
+from engine import Colour, Game, Size
+from engine.crew import REASONS, Decision, decide
+from engine.crew_team import can_score, read
+from engine.game import PastRocket
+from tests.engine.helpers import table
+
+R3, Y2, G2 = (Colour.RED, Size.LARGE), (Colour.YELLOW, Size.MEDIUM), (Colour.GREEN, Size.MEDIUM)
+#: Bob started a launch on Ann's medium green and small blue: no fuel, no warhead.
+BOB_LAUNCHED_DEAD = PastRocket(
+    (G2, (Colour.BLUE, Size.SMALL)), ("ann", "ann"), ("bob", "bob"), scrapped_by="ann"
+)
+#: Bob built a medium yellow on Ann's large red: he builds on what others built.
+BOB_BUILT_ON_ANNS = PastRocket((R3, Y2), ("ann", "bob"), ("ann",) * 4)
+
+
+def ann(game: Game, time_left: float | None = None) -> Decision:
+    decision = decide(game.view_for("ann"), time_left)
+    assert decision is not None and decision.reason in REASONS
+    return decision
+
+
+def test_a_teammates_launch_that_can_still_score_is_finished_not_scrapped():
+    """Bob started the launch of a small rocket (red S on Ann's yellow M: it passes the
+    fuel check), a poor one: Ann completes it, announcing the odds, rather than scrapping
+    it for the large rocket her hand could start."""
+    game = table(
+        rocket=[("yellow", 2), ("red", 1)],
+        builders=["ann", "bob"],
+        sequence=["5C"],
+        sequence_by=["bob"],
+        hands=[["7H", "8H", "9H", "2D", "KS"], ["6H"]],
+    )
+    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    decision = ann(game)
+    assert decision.reason == "launch_complete"
+    assert decision.action == {"type": "launch", "player": "ann", "cards": ["7H", "2D", "KS"]}
+    assert decision.notice == "launch_risky"
+
+
+def test_the_rocket_is_kept_launchable_before_a_teammate_who_launches_what_he_finds():
+    """Bob has started a launch on a rocket that could not score. On his medium red, Ann
+    (diamonds, no spades) would add the medium blue; that would leave him a rocket that
+    cannot pass the fuel check, so she draws instead. Beside a Bob who builds on what
+    others build, she adds it."""
+    hands = [["5D", "6D", "7D", "2C"], ["6H", "7S"]]
+    wary = table(rocket=[("red", 2)], builders=["bob"], hands=hands)
+    wary.past_rockets = [BOB_BUILT_ON_ANNS, BOB_LAUNCHED_DEAD]
+    reading = read(wary.view_for("ann"))
+    assert reading.launchers == {"bob"} and reading.guarded
+    decision = ann(wary)
+    assert decision.action == {"type": "draw", "player": "ann"}
+    assert decision.reason == "draw_keep_launchable"
+    assert decision.plan is not None and ("blue", 2) in decision.plan.pieces
+    trusting = table(rocket=[("red", 2)], builders=["bob"], hands=hands)
+    trusting.past_rockets = [BOB_BUILT_ON_ANNS]
+    assert not read(trusting.view_for("ann")).guarded
+    assert ann(trusting).action == {"type": "build", "player": "ann", "colour": "blue", "size": 2}
+
+
+def test_before_a_launcher_a_section_that_makes_the_rocket_score_goes_first():
+    """The same Bob, and Ann holding spades too: the medium yellow, after which his
+    rocket can launch."""
+    game = table(rocket=[("red", 2)], builders=["bob"], hands=[["5D", "6D", "2S", "3S"], ["6H"]])
+    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    decision = ann(game)
+    assert decision.action == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
+    assert can_score(game.rules, [*game.rocket, Y2])
+
+
+def test_nothing_shows_yet_that_a_teammate_builds_on_others_sections():
+    """Bob built the medium red, and has never built on anyone else's section: the rocket
+    left to him can score, or Ann draws; once he has, she builds on his."""
+    hands = [["5D", "6D", "7D", "2C"], ["6H", "7S"]]
+    game = table(rocket=[("red", 2)], builders=["bob"], hands=hands)
+    assert read(game.view_for("ann")).guarded
+    assert ann(game).reason == "draw_keep_launchable"
+
+
+def test_a_launcher_chooses_when_to_launch_what_he_builds():
+    """Bob (a launcher) built the top section of a rocket that can fly: Ann adds to it
+    rather than start the launch herself; once he has launched that rocket before, she may
+    start it."""
+    hands = [["2C", "3H", "4D", "5S", "6S"], ["7H"]]
+    game = table(rocket=[("red", 3), ("yellow", 2)], builders=["ann", "bob"], hands=hands)
+    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    decision = ann(game)
+    assert decision.action["type"] != "launch"
+    sent = PastRocket((R3, Y2), ("ann", "bob"), ("bob",) * 4)
+    game.past_rockets = [BOB_LAUNCHED_DEAD, sent]
+    assert ann(game).reason == "launch_complete"  # her hand holds the whole sequence
+
+
+def test_a_rocket_that_cannot_score_is_left_to_the_teammate_who_just_added_to_it():
+    """Bob's medium blue on the medium red leaves no yellow that can fuel it (only the
+    small yellow fits, and small ones on top). In his turn's wake it is his to take down:
+    Ann draws; if he has played since without doing so, she scraps it, saying why."""
+    game = table(
+        rocket=[("red", 2), ("blue", 2), ("green", 1)],
+        builders=["ann", "ann", "bob"],
+        hands=[["5D", "6D"], ["6H", "7S"]],
+    )
+    game.built_turns = [game.turn - 3, game.turn - 3, game.turn - 1]
+    decision = ann(game)
+    assert decision.action == {"type": "draw", "player": "ann"}
+    assert decision.reason == "draw_leave_scrap"
+    game.built_turns = [game.turn - 5, game.turn - 5, game.turn - 3]
+    decision = ann(game)
+    assert decision.action == {"type": "scrap", "player": "ann"}
+    assert decision.notice == "scrap_no_fuel"
