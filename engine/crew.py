@@ -149,6 +149,10 @@ LAUNCH_MARGIN = 1.5
 DEFLECT_WEIGHT = 0.25
 #: A launch that damages Apophis or adds a counter less often than this is announced.
 RISKY = 0.25
+#: A launch sequence that cannot score, last added to by a teammate, is left to them this
+#: many rounds (they launch it themselves, or take it down; tuned in the balance lab's
+#: cross-play: scrapping it at once cost as many games).
+LEAVE_SEQUENCE = 3
 #: Team turns a launch sequence takes when this hand does not hold it all: the suits are
 #: gathered from several hands, over several rounds (tuned in the balance lab: 1.5 before,
 #: which made many quick launches look better than they play).
@@ -387,15 +391,21 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
     base = points_of(table.rocket)
     keep, restart = _candidates(context, base, _available(view), launch)
+    welcome = None
+    top = table.builders[-1] if table.builders else None
+    # the team's evident plan: the absent player's (the autopilot), or, on a rocket whose
+    # top section a teammate built, the rockets teammates launched that it can grow into
+    if absent:
+        evident_plans = reading.plans
+    else:
+        evident_plans = reading.aims if top is not None and top != view.player else ()
     evident = _sort_rows(
         tuple(
             row
-            for plan in reading.plans
+            for plan in evident_plans
             if (row := _planned(context, base, _adds(table.rocket, plan), launch)) is not None
         )
     )
-    welcome = None
-    top = table.builders[-1] if table.builders else None
     if reading.next_player in reading.launchers or top in reading.launchers:
         # a teammate of a way of their own plays next, or is building: follow their way,
         # and let them choose when to launch (unless they launched such a rocket before)
@@ -822,8 +832,8 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
             {"type": "draw", "player": me},
             "draw_leave_scrap",
             {"plan": _rocket_label(view, best), **hurry},
-            "Draw: this rocket cannot score, and the teammate who added to it last plays "
-            "before your next turn: it is theirs to take down." + hurry_text,
+            "Draw: this rocket cannot score, and the teammate who added to it last has just "
+            "done so: it is theirs to take down or launch." + hurry_text,
             plan=_target(view, best),
         )
     if best.scrap:
@@ -859,8 +869,9 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
 
 def _theirs(view: PlayerView) -> bool:
     """Whether a rocket that cannot score is a teammate's to deal with: they added its
-    last section or launch card and have not played since (they may take it down, or
-    launch it, themselves before this player's next turn)."""
+    last section and have not played since (they may take it down themselves before this
+    player's next turn), or its last launch card within `LEAVE_SEQUENCE` rounds (they are
+    gathering the suits to launch it themselves)."""
     table = view.table
     pieces = list(zip(table.built_turns, table.builders, strict=False))
     pieces += zip(table.sequence_turns, table.sequence_players, strict=False)
@@ -868,7 +879,8 @@ def _theirs(view: PlayerView) -> bool:
     if not known:
         return False
     turn, player = max(known, key=lambda piece: piece[0])
-    return player not in (view.player, None) and table.turn - turn < len(table.seats)
+    rounds = LEAVE_SEQUENCE if table.sequence else 1
+    return player not in (view.player, None) and table.turn - turn < rounds * len(table.seats)
 
 
 def _wait(

@@ -53,6 +53,7 @@ class Reading:
     steps: frozenset[tuple[Pad, Section]]  # the sections teammates built, and on what
     sent: tuple[Rocket, ...]  # rockets able to score that launchers finished and launched
     plans: tuple[Rocket, ...]  # the team's evident plans that the pad fits (the autopilot's)
+    aims: tuple[Rocket, ...] = ()  # rockets teammates started launching, that the pad fits
 
     @property
     def guarded(self) -> bool:
@@ -148,7 +149,19 @@ def read(view: PlayerView, absent: bool = False) -> Reading:
             for i, builder in enumerate(builders)
         )
     )
-    return Reading(next_player, launchers, untried, steps, sent, _plans(view, absent))
+    depot = frozenset(table.depot)
+    aims = tuple(
+        dict.fromkeys(
+            rocket
+            for rocket, _, players in reversed(rockets[:-1])
+            if players
+            and players[0] in others
+            and can_score(rules, rocket)
+            and not table.sequence
+            and fits(rocket, table.rocket, depot)
+        )
+    )
+    return Reading(next_player, launchers, untried, steps, sent, _plans(view, absent), aims)
 
 
 def _plans(view: PlayerView, absent: bool) -> tuple[Rocket, ...]:

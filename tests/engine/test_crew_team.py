@@ -114,3 +114,22 @@ def test_a_rocket_that_cannot_score_is_left_to_the_teammate_who_just_added_to_it
     decision = ann(game)
     assert decision.action == {"type": "scrap", "player": "ann"}
     assert decision.notice == "scrap_no_fuel"
+
+
+def test_a_launch_sequence_that_cannot_score_is_left_to_the_teammate_adding_to_it():
+    """Bob started a launch on a rocket without fuel: it is his to launch (and fail) or
+    take down while he is still adding to it, three rounds; then Ann scraps it, saying
+    why."""
+    game = table(
+        rocket=[("yellow", 2), ("blue", 2)],
+        builders=["bob", "ann"],
+        sequence=["KC"],
+        sequence_by=["bob"],
+        hands=[["5D", "6H"], ["6S", "7S"]],
+    )
+    game.sequence_turns = [game.turn - 5]
+    assert ann(game).reason == "draw_leave_scrap"
+    game.sequence_turns = [game.turn - 6]
+    decision = ann(game)
+    assert decision.action == {"type": "scrap", "player": "ann"}
+    assert decision.notice == "scrap_sequence_dead"
