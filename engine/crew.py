@@ -418,10 +418,11 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
             and (row := _planned(context, base, _adds(table.rocket, plan), launch)) is not None
         )
         launching = bool(table.sequence) or reading.launched(table.rocket)
+        met: dict[Section, bool] = {}  # each next section's welcome, worked out once
         welcome = tuple(
             row
             for row in _sort_rows(tuple(dict.fromkeys(keep + sent)))
-            if (_welcome(view, reading, row) if row[_BUILDS] else launching)
+            if (_welcome(view, reading, row, met) if row[_BUILDS] else launching)
         )
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
     solo = len(table.seats) == 1
@@ -437,17 +438,18 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     return _Setting(keep, restart, welcome, evident, reading, help_each, solo, shared, hold)
 
 
-def _welcome(view: PlayerView, reading: Reading, row: _Row) -> bool:
-    """Whether a plan's next section (if any) leaves a rocket the next player, a
-    launcher, meets well (`Reading.welcome`)."""
-    builds = row[_BUILDS]
-    if not builds:
-        return True
+def _welcome(view: PlayerView, reading: Reading, row: _Row, met: dict[Section, bool]) -> bool:
+    """Whether a plan's next section leaves a rocket the next player meets well
+    (`Reading.welcome`); `met` keeps each section's answer for the other plans."""
     table = view.table
     size = Size(row[_NEXT_SIZE])
-    return any(
-        reading.welcome(table.rules, table.rocket, (COLOURS[i], size)) for i in row[_NEXT_COLOURS]
-    )
+    for i in row[_NEXT_COLOURS]:
+        section = (COLOURS[i], size)
+        if section not in met:
+            met[section] = reading.welcome(table.rules, table.rocket, section)
+        if met[section]:
+            return True
+    return False
 
 
 def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:

@@ -53,7 +53,8 @@ class Reading:
     steps: frozenset[tuple[Pad, Section]]  # the sections teammates built, and on what
     sent: tuple[Rocket, ...]  # rockets able to score that launchers finished and launched
     plans: tuple[Rocket, ...]  # the team's evident plans that the pad fits (the autopilot's)
-    aims: tuple[Rocket, ...] = ()  # rockets teammates started launching, that the pad fits
+    aims: tuple[Rocket, ...]  # rockets teammates started launching, that the pad fits
+    built_on: frozenset[Pad]  # the rockets teammates added a section to (as in `steps`)
 
     @property
     def guarded(self) -> bool:
@@ -71,7 +72,7 @@ class Reading:
         if not self.guarded or can_score(rules, after):
             return True
         pad = frozenset(after)
-        if (frozenset(rocket), section) in self.steps or any(on == pad for on, _ in self.steps):
+        if (frozenset(rocket), section) in self.steps or pad in self.built_on:
             return True
         depot = frozenset(ALL_SECTIONS) - pad
         return any(fits(sent, after, depot) for sent in self.sent)
@@ -161,7 +162,9 @@ def read(view: PlayerView, absent: bool = False) -> Reading:
             and fits(rocket, table.rocket, depot)
         )
     )
-    return Reading(next_player, launchers, untried, steps, sent, _plans(view, absent), aims)
+    built_on = frozenset(on for on, _ in steps)
+    plans = _plans(view, absent)
+    return Reading(next_player, launchers, untried, steps, sent, plans, aims, built_on)
 
 
 def _plans(view: PlayerView, absent: bool) -> tuple[Rocket, ...]:
