@@ -7,7 +7,10 @@ play decisions and discards (up to ten hands weighed) apart. The policy keeps a
 cache of the plans it worked out; it starts empty, as in a freshly started bot, and
 `--cold` empties it before every decision (the worst case: nothing ever seen before).
 `--beside standin` (or another of engine.simulate's policies) seats the crew in the
-first seat only, beside that policy (2 to 4 players), and times the crew alone.
+first seat only, beside that policy (2 to 4 players), and times the crew alone;
+`--beside all` changes the other seats' policy game by game through every one of them
+(the stand-in, greedy and the people of engine.partners; random aside), so that the crew
+reads teammates of every kind.
 """
 
 from __future__ import annotations
@@ -27,16 +30,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     parser.add_argument("--cold", action="store_true", help="empty the plan cache each time")
     parser.add_argument(
-        "--beside", choices=sorted(set(POLICIES) - {"crew"}), help="the other seats' policy"
+        "--beside",
+        choices=[*sorted(set(POLICIES) - {"crew"}), "all"],
+        help="the other seats' policy (all: each but random in turn, game by game)",
     )
     args = parser.parse_args()
-    other = POLICIES[args.beside] if args.beside else None
+    if args.beside == "all":
+        others = [POLICIES[name] for name in sorted(set(POLICIES) - {"crew", "random"})]
+    else:
+        others = [POLICIES[args.beside]] if args.beside else []
 
     clear_cache()
     timings: dict[str, list[int]] = {"play": [], "discard": []}
     started = time.perf_counter()
     for seed in range(args.games):
         rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
+        # in blocks of six games, each rule set at each player count beside each policy
+        other = others[seed // 6 % len(others)] if others else None
         players = seed % 3 + 2 if other else seed % 4 + 1
         game = Game.new(list(range(1, players + 1)), rules, seed=seed)
         rng = random.Random(seed)
