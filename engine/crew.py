@@ -1,6 +1,6 @@
 """The crew policy: a strong player of Apophis and a teammate first, deciding from one view.
 
-`decide(view, time_left)` is given a PlayerView (its own hand and the table) and the
+`decide(view, time_left, absent=False)` is given a PlayerView (its own hand and the table) and the
 game time left, nothing else, so it cannot peek at other hands or the deck. It plans
 the rocket whose expected progress per team turn is best (fuel check passed, accuracy,
 damage and deflection odds, fail-safe rerolls, the cards its own hand holds and those
@@ -22,13 +22,27 @@ any launch sequence under way on a rocket that can fly, and while a teammate bui
 the rocket (the top section is theirs) it starts the launch sequence only if launching
 now is `LAUNCH_MARGIN` times better than the best plan that builds on.
 
+It reads its teammates from the public record (`engine.crew_team`): before the turn of a
+teammate who launches what they find (or one building the rocket whom nothing shows yet
+to build on others' sections) it leaves only a rocket that can score or is on their way,
+drawing otherwise (`draw_keep_launchable`), and lets a launcher choose when to launch;
+among sections of one size it first takes one after which the rocket can score; on a
+rocket whose top section a teammate built it follows the rockets teammates launched
+(the team's evident plan) while that is at least `FOLLOW` times as good as its own; a
+rocket that cannot score and that a teammate has just added to is left to them
+(`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE` after a launch card).
+With `absent=True` it plays the seat of an absent player (the autopilot): their
+sections and launch cards are kept as a teammate's, and their own rockets of the game
+are the evident plan it carries on.
+
 Each decision explains itself: a stable reason code (`reason`, one of `REASONS`) with
 its parameters (`params`, for translations) and one English line (`text`, for hints):
 
 - `build`: {"colour", "size" (1-3), "plan": the rocket in English, "damage"}.
 - `launch_start`, `launch_extend`, `launch_complete`: {"cards", "damage", "deflect"}.
 - `draw_for_plan`: {"short": cards lacking per colour, "plan"}; `draw_for_sequence`:
-  {"suits": the colours the launch sequence still needs}; `draw_nothing`: {}.
+  {"suits": the colours the launch sequence still needs}; `draw_nothing`: {};
+  `draw_keep_launchable` and `draw_leave_scrap`: {"plan"}.
 - `scrap_dead` (the rocket cannot fly: notices `scrap_no_fuel`, `scrap_no_warhead`,
   `scrap_sequence_dead`) and `scrap_restart` (`scrap_too_late`, `scrap_restart`):
   {"plan": the rocket aimed for after it}.

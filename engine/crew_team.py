@@ -1,30 +1,28 @@
 """The crew reading its teammates from the public record: whose way to follow, and what that way is.
 
 Everything here comes from one player's view: the rocket on the pad (who built each
-section, who played each launch card) and the rockets of the game so far
-(`PublicView.past_rockets`). Nothing is remembered between decisions, so a reading is
-deterministic and the same for every copy of the view.
+section and in which turn, who played each launch card and in which turn) and the
+rockets of the game so far (`PublicView.past_rockets`). Nothing is remembered between
+decisions, so a reading is deterministic and the same for every copy of the view.
 
 Most teammates adapt: they build on what they find and launch it when it is worth it,
 and the crew plays its own best plan beside them. Some follow a way of their own and do
-harm off it; the record shows them:
+harm off it: a teammate seen starting a launch sequence on a rocket that could not score
+(it failed the fuel check or had no warhead) is a launcher, who launches what they find
+when it is not on their way. Before a launcher's turn the crew leaves them only a rocket
+they meet well (`Reading.welcome`): one that can score, or one on their way, read from
+what teammates did (`steps`: the section each built on each rocket; `sent`: the rockets
+able to score that launchers finished and launched, what they aim at). It takes the same
+care while the rocket's top section is the next player's and nothing shows yet that
+they build on others' sections (`untried`), and it lets launchers choose when to launch
+(see `engine.crew`).
 
-- a teammate who started a launch sequence on a rocket that could not score (it failed
-  the fuel check or had no warhead) launches what they find when it is not on their way;
-- a teammate who built a section after which the rocket could no longer be made to
-  score (no yellow left could fuel it, or no warhead could go on it) builds on what they
-  find whatever it becomes.
-
-Such a teammate's way is read from what they did: the rockets they built or built on
-(`ways`), the section they added to each (`steps`), and the rockets able to score that
-they started a launch sequence on (`sent`: they are what they aim at). The crew then
-follows that way: it leaves them only a rocket on it (`Reading.welcome`) and lets them
-choose when to launch (see `engine.crew`).
-
-The team's evident plans (`plans`) serve the autopilot: when the crew plays the seat of
-an absent player, the rockets launched or scrapped earlier that could score and hold a
-section that player (or a teammate) built, theirs first, latest first, each kept only if
-the pad can still grow into it: what they were building is the plan it carries on.
+The team's evident plans: `aims`, the rockets able to score whose launch a teammate
+started this game, that the pad can still grow into (latest first); and `plans`, for the
+autopilot: when the crew plays the seat of an absent player, the rockets launched or
+scrapped earlier that could score and hold a section a player built, theirs first,
+latest first, each kept only if the pad can still grow into it: what they were building
+is the plan it carries on.
 """
 
 from __future__ import annotations
