@@ -55,7 +55,8 @@ R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
 
 Action = dict[str, Any]
-Rockets = dict[Rules, tuple[tuple[Section, ...], ...]]
+Rocket = tuple[Section, ...]
+Rockets = dict[Rules, tuple[Rocket, ...]]
 
 #: The impatient launcher's quick rockets: a warhead and just enough fuel, either way up.
 QUICK: Rockets = {
@@ -88,7 +89,7 @@ BIG: Rockets = {
 #: A rocket off its list that the big builder launches: worth at least this many points.
 BIG_ENOUGH = 8
 #: The outside partner's own plans, the same in both rule sets.
-PLANS: tuple[tuple[Section, ...], ...] = (
+PLANS: tuple[Rocket, ...] = (
     ((Y, L), (R, L), (B, M)),
     ((R, L), (B, L), (Y, L)),
     ((R, M), (Y, M), (B, S)),
@@ -143,7 +144,7 @@ def _turn(view: PlayerView, play: Play, discard: Play) -> Action | None:
 
 
 def _discard_for(
-    aim: Callable[[PlayerView, Counter[Colour]], tuple[Section, ...] | None],
+    aim: Callable[[PlayerView, Counter[Colour]], Rocket | None],
 ) -> Play:
     """The stand-in's discard (drop what the rocket aimed at needs least), with this
     style's own aim."""
@@ -163,18 +164,19 @@ def _launch_or_draw(view: PlayerView) -> Action:
     return _draw(view)
 
 
-def _closest(view: PlayerView, hand: Counter[Colour], rockets: Any) -> tuple[Section, ...] | None:
+def _closest(
+    view: PlayerView, hand: Counter[Colour], rockets: Rockets | tuple[Rocket, ...]
+) -> Rocket | None:
     """Among `rockets` (a list, or one by rule set), the one the pad can grow into whose
     missing sections cost the fewest cards this hand lacks (the earliest on a tie); None
     when none fits."""
     table = view.table
-    if isinstance(rockets, dict):
-        rockets = rockets[table.rules]
+    listed = rockets[table.rules] if isinstance(rockets, dict) else rockets
     rocket = list(table.rocket)
     depot = set(table.depot)
     best: tuple[int, int] | None = None
     chosen = None
-    for rank, target in enumerate(rockets):
+    for rank, target in enumerate(listed):
         if not _fits(target, rocket, depot):
             continue
         cost = Counter[Colour]()
@@ -187,9 +189,7 @@ def _closest(view: PlayerView, hand: Counter[Colour], rockets: Any) -> tuple[Sec
     return chosen
 
 
-def _build_next(
-    view: PlayerView, hand: Counter[Colour], target: tuple[Section, ...]
-) -> Action | None:
+def _build_next(view: PlayerView, hand: Counter[Colour], target: Rocket) -> Action | None:
     """Build one of the largest sections `target` still lacks, if this hand pays for it."""
     left = [piece for piece in target if piece not in view.table.rocket]
     if not left:
@@ -206,13 +206,13 @@ def _build(view: PlayerView, piece: Section) -> Action:
     return {"type": "build", "player": view.player, "colour": colour.value, "size": int(size)}
 
 
-def _flies(view: PlayerView, rocket: tuple[Section, ...] | list[Section]) -> bool:
+def _flies(view: PlayerView, rocket: Rocket | list[Section]) -> bool:
     """Whether a launch of `rocket` can do anything: it passes the fuel check and carries
     a warhead (red; or green, the deflecting warhead of the basic rules)."""
     return bool(rocket) and any(odds(view.table.rules, view.table.apophis_value, points_of(rocket)))
 
 
-def _fuelled(rocket: tuple[Section, ...] | list[Section]) -> bool:
+def _fuelled(rocket: Rocket | list[Section]) -> bool:
     """Whether `rocket` passes the fuel check."""
     points = points_of(rocket)
     return points[YELLOW] >= fuel_needed(sum(points))
