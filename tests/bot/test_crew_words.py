@@ -178,12 +178,12 @@ def test_a_build_hint_names_the_plan_what_the_team_has_and_the_section():
         "hands": [["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
     }
     assert hint("en", **position) == (
-        "Build the medium blue section toward red L + blue M + yellow M (the team has red L; "
-        "damage 42% a launch)."
+        "Build the medium yellow section toward red L + blue M + yellow M + red S (the team "
+        "has red L; damage 56% a launch)."
     )
     assert hint("fr", **position) == (
-        "Construisez la section moyenne bleue du missile rouge G + bleu M + jaune M (l’équipe "
-        "a déjà rouge G\u202f; dégâts 42\u202f% par lancement)."
+        "Construisez la section moyenne jaune du missile rouge G + bleu M + jaune M + rouge P "
+        "(l’équipe a déjà rouge G\u202f; dégâts 56\u202f% par lancement)."
     )
 
 

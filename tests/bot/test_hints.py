@@ -39,14 +39,14 @@ async def test_a_hint_is_private_changes_nothing_and_can_be_followed(scene):
 #: Ann's hint on Bob's large red, then Bob's once she built the medium blue.
 PLAN_HINTS = {
     "en": (
-        "💡 Build the medium blue section toward red L + blue M + yellow M (the team has red L; "
-        "damage 42% a launch).",
+        "💡 Build the medium yellow section toward red L + blue M + yellow M + red S (the team "
+        "has red L; damage 56% a launch).",
         "💡 Build the medium red section toward red L + blue M + red M + yellow M + red S + blue "
         "S + yellow S (the team has red L + blue M; damage 100% a launch).",
     ),
     "fr": (
-        "💡 Construisez la section moyenne bleue du missile rouge G + bleu M + jaune M "
-        "(l’équipe a déjà rouge G\u202f; dégâts 42\u202f% par lancement).",
+        "💡 Construisez la section moyenne jaune du missile rouge G + bleu M + jaune M + rouge P "
+        "(l’équipe a déjà rouge G\u202f; dégâts 56\u202f% par lancement).",
         "💡 Construisez la section moyenne rouge du missile rouge G + bleu M + rouge M + jaune M "
         "+ rouge P + bleu P + jaune P (l’équipe a déjà rouge G + bleu M\u202f; dégâts "
         "100\u202f% par lancement).",
