@@ -185,8 +185,8 @@ class Outbox:
         if table.reach == INTERACTIONS:
             return
         if self.dms.changed(table, player, changes):
-            key = ("dm", table.id, player)  # (a DM is not in the channel: sent if it is gone)
-            self.jobs.hold(table.id, key, self._guarded(key, lambda: self._hand(table, player)))
+            key = ("dm", table.id, player)
+            self._hold(table, key, lambda: self._hand(table, player), in_channel=False)
 
     async def _hand(self, table: Table, player: int) -> None:
         """The player's hand where they see it: their panel if it can show it (a DM that
@@ -326,8 +326,10 @@ class Outbox:
 
     # ------------------------------------------------------------- machinery
 
-    def _hold(self, table: Table, key: tuple, job: Job) -> None:
-        self.jobs.hold(table.id, key, self._guarded(key, job, table))
+    def _hold(self, table: Table, key: tuple, job: Job, *, in_channel: bool = True) -> None:
+        """Hold `job` until the game's interaction is answered; dropped once the game's
+        channel is gone, unless it is not sent there (`in_channel` False: a DM)."""
+        self.jobs.hold(table.id, key, self._guarded(key, job, table if in_channel else None))
 
     def _submit(self, key: tuple, job: Job) -> None:
         self.jobs.submit(key, self._guarded(key, job))
