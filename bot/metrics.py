@@ -103,8 +103,9 @@ def route_class(path: str) -> str:
 
 
 def discord_trace() -> aiohttp.TraceConfig:
-    """Counts every request discord.py's session sends (the interaction tokens' too), and
-    Discord's 429s, including those discord.py waits out and retries itself."""
+    """Counts every request discord.py's session sends, and Discord's 429s, including those
+    discord.py waits out and retries itself (the interaction tokens' requests go on
+    connections of their own and are counted there: bot.discord.tokens)."""
     trace = aiohttp.TraceConfig()
 
     async def ended(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:

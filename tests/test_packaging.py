@@ -38,7 +38,6 @@ PRIVATE_PARTS = (
     ("discord.http", "Route", "bot/discord/channel.py"),  # undocumented: requests by route
     ("discord.http.Route", "BASE", "bot/app.py"),  # point_discord_at: a proxy or the fake
     ("discord.http.HTTPClient", "request", "bot/discord/threads.py"),
-    ("discord.http", "json_or_text", "bot/discord/tokens.py"),  # token requests' answers
     # sweep_now_and_then: the rate-limit records swept once a minute
     ("discord.http.HTTPClient", "_try_clear_expired_ratelimits", "bot/discord/client.py"),
     ("discord.gateway.DiscordWebSocket", "DEFAULT_GATEWAY", "bot/app.py"),

@@ -323,6 +323,7 @@ class Outbox:
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is queued (for at most `timeout` seconds), then stop."""
         await self.jobs.close(timeout)
+        self.tokens.close()
 
     # ------------------------------------------------------------- machinery
 

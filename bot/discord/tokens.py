@@ -7,14 +7,14 @@ used for at most `TOKEN_USE_SECONDS`, and dropped at once when Discord answers t
 the token or its message is gone (404, or 401 with code 50027): Discord restricts bots
 that keep calling a dead webhook.
 
-Requests go straight onto discord.py's HTTP session, as one prebuilt body (JSON, or
-the multipart form of a picture and its message), and their answer is read only when
-we need it (a follow-up's id, a picture's attachment id). At several requests an
-action, discord.py's request machinery, the messages it parsed from every answer and
-aiohttp's multipart writer (eight socket writes an upload) were a large share of the
-bot's time. No rate-limit record is kept per token (discord.py's HTTP client keeps one
-per route and token for five minutes and scans them all whenever it adds one: at
-hundreds of tokens a second, a third of the bot's time).
+Requests go out on connections of their own (bot.discord.wire), as one prebuilt body
+(JSON, or the multipart form of a picture and its message), and their answer is read
+only when we need it (a follow-up's id, a picture's attachment id). At several requests
+an action, discord.py's request machinery, the messages it parsed from every answer,
+then aiohttp's client itself were a large share of the bot's time. No rate-limit record
+is kept per token (discord.py's HTTP client keeps one per route and token for five
+minutes and scans them all whenever it adds one: at hundreds of tokens a second, a third
+of the bot's time). Each request is counted in the metrics (route class "interaction").
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 import orjson
-from discord.http import json_or_text
+
+from bot.discord.wire import Answer, Wire
+from bot.metrics import DISCORD_429, DISCORD_REQUESTS
 
 if TYPE_CHECKING:
     from bot.views.attachments import Picture
@@ -39,7 +41,11 @@ log = logging.getLogger(__name__)
 TOKEN_USE_SECONDS = 14 * 60.0
 #: Tries of a request Discord answers with 429 (each after the wait it asks for).
 TRIES = 5
-JSON = {"Content-Type": "application/json"}
+JSON = "application/json"
+#: Who is asking, in the form Discord asks for (as discord.py's own requests say it).
+USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) apophis-bot"
+#: The route class of every request sent through a token (bot.metrics).
+REQUESTS, TOO_MANY = DISCORD_REQUESTS.labels("interaction"), DISCORD_429.labels("interaction")
 #: Interaction callback types: a new message, and an update of the clicked one.
 NEW_MESSAGE, UPDATE_MESSAGE = 4, 7
 EPHEMERAL = 1 << 6
@@ -80,7 +86,7 @@ class Tokens:
     def __init__(self, client: discord.Client, clock: Callable[[], float]) -> None:
         self.client = client
         self.clock = clock
-        self._webhook: discord.Webhook | None = None
+        self.wire = Wire(lambda: discord.http.Route.BASE, USER_AGENT)
 
     def new(self, interaction: discord.Interaction) -> Token:
         """The token of an interaction just answered."""
@@ -133,13 +139,9 @@ class Tokens:
         """Delete the original response (`message_id` None) or a follow-up."""
         await self._through(token, "DELETE", _message_path(message_id))
 
-    def _hook(self) -> discord.Webhook:
-        if self._webhook is None:
-            # The client's session and proxy settings, as discord.py's own webhooks use them.
-            self._webhook = discord.Webhook.partial(
-                self.client.application_id, "-", client=self.client
-            )
-        return self._webhook
+    def close(self) -> None:
+        """Close the connections the tokens' requests went on."""
+        self.wire.close()
 
     async def _through(
         self,
@@ -168,32 +170,25 @@ class Tokens:
     ) -> Any:
         """Send `payload` as JSON, or with `upload` as one multipart body; the answer's
         JSON when `want`ed. Waits out Discord's 429s."""
-        hook = self._hook()
-        url = discord.http.Route.BASE + path
         if upload is not None:
             content_type, body = upload.form(payload or {})
-            headers: dict[str, str] | None = {"Content-Type": content_type}
         else:
             body = None if payload is None else orjson.dumps(payload)
-            headers = JSON if body is not None else None
+            content_type = JSON if body is not None else None
         for attempt in range(TRIES):
-            async with hook.session.request(
-                method,
-                url,
-                data=body,
-                headers=headers,
-                proxy=hook.proxy,
-                proxy_auth=hook.proxy_auth,
-            ) as response:
-                if 200 <= response.status < 300:
-                    return orjson.loads(await response.read()) if want else None
-                data = await json_or_text(response)
+            answer = await self.wire.request(method, path, body, content_type)
+            REQUESTS.inc()
+            if 200 <= answer.status < 300:
+                return orjson.loads(answer.body) if want else None
+            data = _data(answer)
+            if answer.status == 429:
+                TOO_MANY.inc()
                 # Discord's own 429 (with its Via header) is waited out here; a proxy's is
                 # the outbox's to retry (bot.discord.jobs), as discord.py's adapter does.
-                if response.status == 429 and response.headers.get("Via") and attempt + 1 < TRIES:
+                if answer.headers.get("Via") and attempt + 1 < TRIES:
                     await asyncio.sleep(float(data["retry_after"]))
                     continue
-                raise _error(response, data)
+            raise _error(answer, data)
         raise AssertionError("unreachable")
 
     @staticmethod
@@ -207,6 +202,16 @@ class Tokens:
 
 def _message_path(message_id: int | None) -> str:
     return f"/messages/{'@original' if message_id is None else message_id}"
+
+
+def _data(answer: Answer) -> Any:
+    """A failed answer's JSON (Discord's error), or its text when it is not JSON."""
+    if answer.headers.get("Content-Type", "").startswith("application/json"):
+        try:
+            return orjson.loads(answer.body)
+        except orjson.JSONDecodeError:
+            pass
+    return answer.body.decode("utf-8", "replace")
 
 
 def _error(response: Any, data: Any) -> discord.HTTPException:
