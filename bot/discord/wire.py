@@ -28,6 +28,8 @@ from multidict import CIMultiDict
 TIMEOUT = 60.0
 #: Idle connections kept for each origin (more are closed once answered).
 IDLE = 64
+#: Requests under way at once, as many connections (aiohttp's default limit); more wait.
+CONNECTIONS = 100
 
 
 @dataclass(slots=True)
@@ -182,6 +184,7 @@ class Wire:
         self._origins: dict[str, _Origin] = {}
         self._idle: dict[_Origin, list[_Connection]] = {}
         self._busy: set[_Connection] = set()
+        self._slots = asyncio.Semaphore(CONNECTIONS)
         #: Connections opened so far (tests: kept alive means few).
         self.opened = 0
 
@@ -197,7 +200,7 @@ class Wire:
         if origin is None:
             origin = self._origins[base] = _Origin.of(base)
         head = self._head(origin, method, path, body, content_type)
-        async with asyncio.timeout(self.timeout):
+        async with asyncio.timeout(self.timeout), self._slots:
             while True:
                 connection, reused = await self._connection(origin)
                 self._busy.add(connection)

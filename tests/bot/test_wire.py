@@ -17,6 +17,7 @@ from bot.discord.wire import Unanswered, Wire
 
 OK = b'{"id": "1"}'
 CLOSE = b"close without answering"
+JSON = "application/json"
 
 
 class Server:
@@ -109,6 +110,15 @@ async def test_concurrent_requests_each_get_their_own_answer():
     )
     assert [a.body.decode() for a in got] == [f"/api/v10{path}" for path in paths]
     assert wire.opened <= 20
+
+
+async def test_no_more_connections_than_the_limit_however_many_requests_wait(monkeypatch):
+    monkeypatch.setattr("bot.discord.wire.CONNECTIONS", 3)
+    server = Server(lambda request: answer())
+    wire = await started(server)
+    got = await asyncio.gather(*(wire.request("PATCH", f"/m/{n}", b"{}", JSON) for n in range(12)))
+    assert [a.status for a in got] == [200] * 12
+    assert server.connections == wire.opened == 3
     wire.close()
     await server.stop()
 
