@@ -66,10 +66,15 @@ class Boards:
         self._pictures: dict[int, tuple[int, str, int]] = {}
         #: game id -> the board message and the token that may edit it.
         self._owners: dict[int, Owned] = {}
+        #: Games whose board is being written, and those of them whose board an
+        #: interaction's response showed meanwhile (the write may land after it).
+        self._writing: set[int] = set()
+        self._raced: set[int] = set()
 
     def forget(self, game_id: int) -> None:
         for records in (self.written, self._pictures, self._owners, self._redraws):
             records.pop(game_id, None)
+        self._raced.discard(game_id)
 
     def moved(self, game_id: int) -> Owned | None:
         """The game moved to its own thread: its lobby message (and its token), forgotten."""
@@ -92,6 +97,8 @@ class Boards:
         self._owners[table.id] = Owned(table.messages.board_id, token)
         self._pictures.pop(table.id, None)  # the response drew its own picture
         self.mark_written(table, version)
+        if table.id in self._writing:
+            self._raced.add(table.id)
 
     def mark_written(self, table: Table, version: int) -> None:
         """A response already showed the board at `version` (`components.drawn_version`)."""
@@ -121,7 +128,7 @@ class Boards:
         if table.game is None and not table.open and table.messages.board_id is None:
             return  # a lobby closed before its message could be posted: nobody saw it
         try:
-            await self.write(table)
+            await self._write_once(table)
         except Closed:
             if table.open or table.parent_id is None:
                 raise  # waits for the thread to open again
@@ -130,6 +137,20 @@ class Boards:
         final = self.written.get(table.id, -1) >= components.drawn_version(table)
         if not table.open and final and table.parent_id is not None:
             await self.threads.close(table)
+
+    async def _write_once(self, table: Table) -> None:
+        """`write`, and again while an interaction's response showed the board during the
+        write: what it drew may have reached Discord after that newer board."""
+        while True:
+            self._writing.add(table.id)
+            try:
+                await self.write(table)
+            finally:
+                self._writing.discard(table.id)
+            if table.id not in self._raced:
+                return
+            self._raced.discard(table.id)
+            self.outdated(table.id)
 
     async def write(self, table: Table, notice: Callable[[], str] | None = None) -> None:
         """The board shows the table now: edited, or posted below (with `notice()` as its

@@ -112,6 +112,28 @@ class _RateLimit:
         return self.pattern in (route.key, route.template) and on_path
 
 
+class Stall:
+    """The next request matching ``pattern``, held as a slow network would deliver it:
+    ``reached`` is set when it arrives, and it is handled once ``release()`` is called."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.reached = asyncio.Event()
+        self._released = asyncio.Event()
+        self.path: str | None = None
+
+    def matches(self, route: Route) -> bool:
+        return self.pattern in (route.key, route.template)
+
+    def release(self) -> None:
+        self._released.set()
+
+    async def hold(self, path: str) -> None:
+        self.path = path
+        self.reached.set()
+        await self._released.wait()
+
+
 @dataclass
 class _Failure:
     """An error answer waiting for the next ``times`` requests that match ``pattern``."""
@@ -179,6 +201,7 @@ class FakeDiscord(ThreadControls):
         self._time_offset = 0.0
         self._rate_limits: list[_RateLimit] = []
         self._failures: list[_Failure] = []
+        self._stalls: list[Stall] = []
         self._rest = RestApi(self)
         self._announcing: set[asyncio.Task[None]] = set()
         self._log_recorder = _ErrorLogRecorder(self)
@@ -870,6 +893,16 @@ class FakeDiscord(ThreadControls):
             raise ValueError(f"{pattern!r} names no route the fake implements")
         self._rate_limits.append(limit)
 
+    def stall_next(self, pattern: str) -> Stall:
+        """Hold the next request to a route until the returned stall is released (a request
+        that reaches Discord after others sent later); ``pattern`` as in
+        :meth:`rate_limit_next`."""
+        stall = Stall(pattern)
+        if not any(stall.matches(route) for route in ROUTES):
+            raise ValueError(f"{pattern!r} names no route the fake implements")
+        self._stalls.append(stall)
+        return stall
+
     def fail_next(self, pattern: str, *, status: int = 500, code: int = 0, times: int = 1) -> None:
         """Answer the next ``times`` requests to a route with an error (an outage: 500, or
         any status and JSON code); ``pattern`` as in :meth:`rate_limit_next`."""
@@ -975,6 +1008,10 @@ class FakeDiscord(ThreadControls):
         self, request: web.Request, route: Route, handler: Callable[..., Any]
     ) -> web.StreamResponse:
         path = request.path.removeprefix(API_PREFIX)
+        stall = next((stall for stall in self._stalls if stall.matches(route)), None)
+        if stall is not None:
+            self._stalls.remove(stall)
+            await stall.hold(path)
         limit = next((lim for lim in self._rate_limits if lim.matches(route, path)), None)
         if limit is not None:
             self._rate_limits.remove(limit)

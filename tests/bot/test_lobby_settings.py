@@ -3,6 +3,7 @@ lobby message's selects, and the message shows them; anyone else is refused priv
 
 from __future__ import annotations
 
+import asyncio
 import copy
 
 import pytest
@@ -13,6 +14,7 @@ from tests.bot.helpers import Scene, text_of
 
 #: Discord's most action rows a message may have, and options a select may offer.
 ROWS, OPTIONS = 5, 25
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
 def setting(message, name: str) -> dict:
@@ -49,6 +51,9 @@ async def test_the_host_picks_hard_then_advanced_and_a_player_is_refused(scene):
     reply = await pick(scene, lobby, "difficulty", "hard", "ann")
     assert reply.response_type == 7  # the lobby redrawn in the answer
     assert (table.rules, table.difficulty, table.length_seconds) == ("basic", "hard", 480)
+    # (Bob's join redrew the lobby through its token: that edit may reach Discord after
+    # the answer, and is then followed by the lobby drawn again.)
+    await scene.bot.outbox.drain()
     assert (chosen(lobby, "difficulty"), chosen(lobby, "minutes")) == (["hard"], ["8"])
     assert "Hard: 8:00" in text_of(lobby)
 
@@ -104,3 +109,20 @@ def test_the_selects_speak_the_lobbys_language_and_say_a_custom_choice():
     assert not any(o["default"] for o in difficulty["options"] + minutes["options"])
     assert difficulty["placeholder"] == "Difficulty: Custom"
     assert minutes["placeholder"] == "Countdown: 30 minutes"
+
+
+@pytest.mark.e2e
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_lobby_edit_reaching_discord_after_a_newer_answer_is_followed_by_the_newest(scene):
+    """Bob's join redraws the lobby through its token; that edit is slow to reach Discord,
+    and Ann's pick, answered meanwhile, lands first: the lobby is drawn again after it."""
+    lobby = (await scene.cmd("apophis new", "ann")).message
+    stall = scene.fake.stall_next(EDIT_ORIGINAL)
+    await scene.cmd("apophis join", "bob")
+    await asyncio.wait_for(stall.reached.wait(), 5)
+    reply = await pick(scene, lobby, "difficulty", "hard", "ann")
+    assert reply.response_type == 7 and chosen(lobby, "difficulty") == ["hard"]
+    stall.release()
+    await scene.bot.outbox.drain()
+    assert chosen(lobby, "difficulty") == ["hard"] and "Hard: 8:00" in text_of(lobby)
+    assert "bob" in text_of(lobby).lower() or str(scene.id("bob")) in text_of(lobby)
