@@ -146,6 +146,12 @@ class _Connection(asyncio.Protocol):
         if self.transport is not None:
             self.transport.close()
 
+    def expire(self, after: float) -> None:
+        """No answer came in time: the request fails, the connection is closed."""
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(TimeoutError(f"Discord did not answer in {after:g} s"))
+        self.close()
+
 
 @dataclass(frozen=True, slots=True)
 class _Origin:
@@ -183,7 +189,9 @@ class Wire:
         self._ssl = ssl_context
         self._origins: dict[str, _Origin] = {}
         self._idle: dict[_Origin, list[_Connection]] = {}
-        self._busy: set[_Connection] = set()
+        #: Connections waiting for an answer, and when they time out (loop time).
+        self._busy: dict[_Connection, float] = {}
+        self._watch: asyncio.TimerHandle | None = None
         self._slots = asyncio.Semaphore(CONNECTIONS)
         #: Connections opened so far (tests: kept alive means few).
         self.opened = 0
@@ -200,10 +208,12 @@ class Wire:
         if origin is None:
             origin = self._origins[base] = _Origin.of(base)
         head = self._head(origin, method, path, body, content_type)
-        async with asyncio.timeout(self.timeout), self._slots:
+        async with self._slots:
             while True:
-                connection, reused = await self._connection(origin)
-                self._busy.add(connection)
+                async with asyncio.timeout(self.timeout):  # (idle ones need no time)
+                    connection, reused = await self._connection(origin)
+                self._busy[connection] = asyncio.get_running_loop().time() + self.timeout
+                self._watching()
                 try:
                     answer = await connection.send(head, body)
                 except Unanswered:
@@ -214,9 +224,25 @@ class Wire:
                     connection.close()
                     raise
                 finally:
-                    self._busy.discard(connection)
+                    del self._busy[connection]
                 self._keep(origin, connection)
                 return answer
+
+    def _watching(self) -> None:
+        """Time out the requests under way (one timer for them all: one each cost more
+        than the rest of a request)."""
+        if self._watch is None:
+            every = min(1.0, self.timeout / 4)
+            self._watch = asyncio.get_running_loop().call_later(every, self._sweep)
+
+    def _sweep(self) -> None:
+        self._watch = None
+        now = asyncio.get_running_loop().time()
+        for connection, deadline in list(self._busy.items()):
+            if now >= deadline:
+                connection.expire(self.timeout)
+        if self._busy:
+            self._watching()
 
     def _head(
         self, origin: _Origin, method: str, path: str, body: bytes | None, content_type: str | None
@@ -268,3 +294,6 @@ class Wire:
         self._idle.clear()
         for connection in list(self._busy):
             connection.close()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
