@@ -210,8 +210,7 @@ class Wire:
         head = self._head(origin, method, path, body, content_type)
         async with self._slots:
             while True:
-                async with asyncio.timeout(self.timeout):  # (idle ones need no time)
-                    connection, reused = await self._connection(origin)
+                connection, reused = await self._connection(origin)
                 self._busy[connection] = asyncio.get_running_loop().time() + self.timeout
                 self._watching()
                 try:
@@ -269,13 +268,14 @@ class Wire:
         secure = origin.scheme == "https"
         if secure and self._ssl is None:
             self._ssl = ssl.create_default_context()
-        _, connection = await loop.create_connection(
-            _Connection,
-            origin.host,
-            origin.port,
-            ssl=self._ssl if secure else None,
-            server_hostname=origin.host if secure else None,
-        )
+        async with asyncio.timeout(self.timeout):
+            _, connection = await loop.create_connection(
+                _Connection,
+                origin.host,
+                origin.port,
+                ssl=self._ssl if secure else None,
+                server_hostname=origin.host if secure else None,
+            )
         self.opened += 1
         return connection, False
 
