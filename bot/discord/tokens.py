@@ -111,7 +111,7 @@ class Tokens:
             "data": payload if update else private,
         }
         path = f"/interactions/{interaction.id}/{interaction.token}/callback"
-        await self._send("POST", path, body)
+        await self._send("POST", path, body, again=True)  # (Discord refuses a second one)
         interaction.response._response_type = (
             discord.InteractionResponseType.message_update
             if update
@@ -167,6 +167,7 @@ class Tokens:
         payload: dict | None = None,
         upload: Picture | None = None,
         want: bool = False,
+        again: bool | None = None,
     ) -> Any:
         """Send `payload` as JSON, or with `upload` as one multipart body; the answer's
         JSON when `want`ed. Waits out Discord's 429s."""
@@ -176,7 +177,7 @@ class Tokens:
             body = None if payload is None else orjson.dumps(payload)
             content_type = JSON if body is not None else None
         for attempt in range(TRIES):
-            answer = await self.wire.request(method, path, body, content_type)
+            answer = await self.wire.request(method, path, body, content_type, again=again)
             REQUESTS.inc()
             if 200 <= answer.status < 300:
                 return orjson.loads(answer.body) if want else None

@@ -7,8 +7,10 @@ hundred actions a second that was a fifth of the bot's time. This client does on
 those requests need: HTTP/1.1 to one origin at a time (`discord.http.Route.BASE`, read at
 each request: Discord's API, a REST proxy or the local fake), TLS for https, a body sent
 whole, an answer read whole. Connections are opened as needed and kept for the next
-request; one the server closed while it sat idle is replaced, and its request sent again
-on a fresh connection when none of the answer had come (the request never reached it).
+request; one the server closed while it sat idle is replaced. A request that finds its
+kept connection closed before any of its answer came is sent again on a fresh one, unless
+it is a POST (RFC 9112, 9.3.1: only a request whose repetition does no harm; a message
+edit twice is the same edit, and an interaction's callback repeated is refused by Discord).
 """
 
 from __future__ import annotations
@@ -197,12 +199,21 @@ class Wire:
         self.opened = 0
 
     async def request(
-        self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        content_type: str | None = None,
+        *,
+        again: bool | None = None,
     ) -> Answer:
         """Send `method` on `path` (after the base URL's own path) with `body`; its answer.
 
-        Raises TimeoutError after `timeout` seconds, ConnectionError when the connection
-        fails or closes during the answer."""
+        `again`: whether it may be sent twice, when a kept connection turns out closed
+        (default: unless it is a POST). Raises TimeoutError after `timeout` seconds,
+        ConnectionError when the connection fails or closes before the answer."""
+        if again is None:
+            again = method != "POST"
         base = self.base()
         origin = self._origins.get(base)
         if origin is None:
@@ -216,7 +227,7 @@ class Wire:
                 try:
                     answer = await connection.send(head, body)
                 except Unanswered:
-                    if reused:  # the server closed it while it was idle: try a fresh one
+                    if reused and again:  # the server closed it while it was idle
                         continue
                     raise
                 except BaseException:

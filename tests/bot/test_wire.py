@@ -171,6 +171,30 @@ async def test_a_request_on_a_kept_connection_closed_before_its_answer_is_sent_a
     await server.stop()
 
 
+async def test_a_post_on_a_kept_connection_closed_before_its_answer_is_not_sent_twice():
+    dropped = []
+
+    def once(request: bytes) -> bytes:
+        if request.startswith(b"POST") and not dropped:
+            dropped.append(request)
+            return CLOSE
+        return answer()
+
+    server = Server(once)
+    wire = await started(server)
+    assert (await wire.request("PATCH", "/a", b"{}", JSON)).status == 200
+    with pytest.raises(Unanswered):  # a follow-up twice would be two messages
+        await wire.request("POST", "/webhooks/1/t?wait=true", b"{}", JSON)
+    assert len(server.requests) == 2
+    # An interaction's callback may go again: Discord refuses a second one.
+    dropped.clear()
+    assert (await wire.request("PATCH", "/a", b"{}", JSON)).status == 200
+    callback = await wire.request("POST", "/interactions/1/t/callback", b"{}", JSON, again=True)
+    assert callback.status == 200 and len(server.requests) == 5
+    wire.close()
+    await server.stop()
+
+
 async def test_a_fresh_connection_closed_before_the_answer_fails_once_without_retrying():
     server = Server(lambda request: CLOSE)
     wire = await started(server)
