@@ -85,7 +85,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from engine.cards import (
     Colour,
@@ -433,11 +433,12 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
         )
         launching = bool(table.sequence) or reading.launched(table.rocket)
         met: dict[Section, bool] = {}  # each next section's welcome, worked out once
-        welcome = tuple(
-            row
-            for row in _sort_rows(tuple(dict.fromkeys(keep + sent)))
-            if (_welcome(view, reading, row, met) if row[_BUILDS] else launching)
-        )
+        met_rows: list[_Row] = []
+        for row in _sort_rows(tuple(dict.fromkeys(keep + sent))):
+            met_row = _welcome(view, reading, row, met) if row[_BUILDS] else None
+            if met_row is not None or (launching and not row[_BUILDS]):
+                met_rows.append(met_row or row)
+        welcome = tuple(met_rows)
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
     solo = len(table.seats) == 1
     owners = (*table.builders, *table.sequence_players)
@@ -452,18 +453,27 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     return _Setting(keep, restart, welcome, evident, reading, help_each, solo, shared, hold)
 
 
-def _welcome(view: PlayerView, reading: Reading, row: _Row, met: dict[Section, bool]) -> bool:
-    """Whether a plan's next section leaves a rocket the next player meets well
-    (`Reading.welcome`); `met` keeps each section's answer for the other plans."""
+def _welcome(
+    view: PlayerView, reading: Reading, row: _Row, met: dict[Section, bool]
+) -> _Row | None:
+    """A plan whose next section may leave a rocket the next player meets well
+    (`Reading.welcome`), its next colours narrowed to those that do, so that its turns
+    count the wait for one of them (None: none does); `met` keeps each section's answer
+    for the other plans."""
     table = view.table
     size = Size(row[_NEXT_SIZE])
+    colours = []
     for i in row[_NEXT_COLOURS]:
         section = (COLOURS[i], size)
         if section not in met:
             met[section] = reading.welcome(table.rules, table.rocket, section)
         if met[section]:
-            return True
-    return False
+            colours.append(i)
+    if not colours:
+        return None
+    if len(colours) == len(row[_NEXT_COLOURS]):
+        return row
+    return cast(_Row, (*row[:_NEXT_COLOURS], tuple(colours), *row[_NEXT_COLOURS + 1 :]))
 
 
 def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:

@@ -133,3 +133,22 @@ def test_a_launch_sequence_that_cannot_score_is_left_to_the_teammate_adding_to_i
     decision = ann(game)
     assert decision.action == {"type": "scrap", "player": "ann"}
     assert decision.notice == "scrap_sequence_dead"
+
+
+def test_before_a_launcher_the_hand_is_kept_for_a_section_he_meets_well():
+    """Bob launches what he finds, and on an empty pad he builds a medium red (his red M +
+    yellow S). Ann's best plan starts with a medium green, which would leave him a rocket
+    that cannot score: she may only start with the red, so when she draws two hearts she
+    keeps two (she used to drop two of her three, keeping clubs for the green)."""
+    game = table(
+        rules="advanced", hands=[["2C", "3C", "4D", "5H", "6S"], ["9C"]], deck=["7H", "8H"]
+    )
+    red_m, yellow_s = (Colour.RED, Size.MEDIUM), (Colour.YELLOW, Size.SMALL)
+    sent = PastRocket((red_m, yellow_s), ("bob", "bob"), ("bob",) * 4)
+    game.past_rockets = [BOB_LAUNCHED_DEAD, sent]
+    assert ann(game).reason == "draw_keep_launchable"
+    game.apply({"type": "draw", "player": "ann"})
+    decision = ann(game)
+    assert decision.reason == "discard"
+    kept = [c for c in game.hands[0] if c not in decision.action["cards"]]
+    assert sum(card.endswith("H") for card in kept) >= 2  # the medium red's hearts
