@@ -210,9 +210,11 @@ class Boards:
         if self._redraws.get(table.id, 0) == redraws:
             self.mark_written(table, version)
         if shown is not None and sent is not None:  # remember its picture, to keep it
+            # (on the message it edited: /board may have posted another one meanwhile)
+            message_id = int(sent.get("id", table.messages.board_id))
             for attachment in sent.get("attachments", []):
                 if attachment["filename"] == shown.filename:
-                    picture = (table.messages.board_id, shown.filename, int(attachment["id"]))
+                    picture = (message_id, shown.filename, int(attachment["id"]))
                     self._pictures[table.id] = picture
 
     def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:

@@ -96,6 +96,8 @@ class Jobs:
         held = self._held.get(group)
         if held is not None and held.pop(key, None) is not None:
             self._held_count -= 1
+            if not self._pending() and not self._running:
+                self._idle.set()  # what drain() waited for was this one
 
     def release(self, game_id: int) -> None:
         """Queue the group's held jobs now."""

@@ -135,9 +135,16 @@ class GameService:
         if table is not None and message_id > (table.messages.board_id or message_id):
             table.messages.below += 1
 
-    async def board_posted(self, table: Table, message_id: int) -> None:
-        """A door posted the table's board (or lobby) as `message_id`: it is the board now."""
+    async def board_posted(
+        self, table: Table, message_id: int, then: Callable[[], None] | None = None
+    ) -> None:
+        """A door posted the table's board (or lobby) as `message_id`: it is the board now,
+        and `then()` is what the door does at once (the outbox told who may edit it),
+        before the board is saved: a board update in between would find the new board
+        without its token, and post it again below."""
         table.messages.board_id = message_id
+        if then is not None:
+            then()
         await self.store.set_board_message(table.id, message_id)
 
     # ---------------------------------------------------------- server settings

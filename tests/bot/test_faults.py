@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 
@@ -24,6 +25,7 @@ from tests.bot.helpers import (
 pytestmark = pytest.mark.e2e
 
 HELD_UP = "holds the game up"
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
 # ------------------------------------------------------------ 1. timers and a full disk
@@ -320,3 +322,22 @@ async def test_an_answer_too_late_for_discord_is_a_warning_and_the_move_stands(
     # No error logged (the fake turns one into a violation), no second answer tried.
     fake_discord.assert_no_violations()
     assert [r.levelno for r in caplog.records if "too late" in r.getMessage()] == [logging.WARNING]
+
+
+@pytest.mark.scene(names=("ann", "eve"))
+async def test_a_board_posted_again_while_an_edit_was_under_way_is_the_one_kept_up(scene):
+    """Eve's /board posts the board below while the edit of the one above, with its
+    picture, is slow to reach Discord: the edit is followed by the new board drawn again,
+    and later moves edit that one, never asking Discord to keep the old one's picture."""
+    table = await scene.new_game("ann")
+    stall = scene.fake.stall_next(EDIT_ORIGINAL)
+    await scene.cmd("draw", "ann")
+    await asyncio.wait_for(stall.reached.wait(), 5)
+    posted = await scene.cmd("board", "eve")
+    stall.release()
+    await scene.bot.outbox.drain()
+    await scene.cmd("draw", "ann")
+    await scene.bot.outbox.drain()
+    assert table.messages.board_id == posted.message.id
+    assert [r for r in scene.fake.requests if r.status >= 400] == []
+    assert scene.board(table) is posted.message

@@ -16,6 +16,7 @@ Discord refuses its message all the same. At start-up, a lobby saved without its
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -57,10 +58,13 @@ class Lobbies:
             raise
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            await self.bot.service.board_posted(table, message_id)
-            self.bot.outbox.answered(
-                table, interaction, board_version=components.drawn_version(table)
+            answered = partial(
+                self.bot.outbox.answered,
+                table,
+                interaction,
+                board_version=components.drawn_version(table),
             )
+            await self.bot.service.board_posted(table, message_id, then=answered)
 
     async def play_again(self, interaction: discord.Interaction, click: Click) -> None:
         """Play again, pressed on an ended game's final board: a lobby with its rules,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -134,8 +135,8 @@ class Play(commands.Cog):
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            await self.service.board_posted(table, message_id)
-            self.outbox.board_moved(table, old, interaction, version)
+            moved = partial(self.outbox.board_moved, table, old, interaction, version)
+            await self.service.board_posted(table, message_id, then=moved)
 
     # --------------------------------------------------------------- helpers
 
