@@ -30,8 +30,11 @@ from multidict import CIMultiDict
 TIMEOUT = 60.0
 #: Idle connections kept for each origin (more are closed once answered).
 IDLE = 64
-#: Requests under way at once, as many connections (aiohttp's default limit); more wait.
-CONNECTIONS = 100
+#: Requests under way at once, as many connections; more wait. Above what the outbox
+#: sends at once (bot.discord.outbox.LANES: 256 board edits and refreshes) with the
+#: interactions answered meanwhile: a bound for a runaway, not a pace (discord.py's own
+#: session has none).
+CONNECTIONS = 512
 
 
 @dataclass(slots=True)
