@@ -152,3 +152,48 @@ def test_before_a_launcher_the_hand_is_kept_for_a_section_he_meets_well():
     assert decision.reason == "discard"
     kept = [c for c in game.hands[0] if c not in decision.action["cards"]]
     assert sum(card.endswith("H") for card in kept) >= 2  # the medium red's hearts
+
+
+#: Bob built red L, yellow L, blue L and green M, and launched it: large sections first.
+BOB_BUILT_BIG = PastRocket(
+    (R3, (Colour.YELLOW, Size.LARGE), (Colour.BLUE, Size.LARGE), G2), ("bob",) * 4, ("bob",) * 4
+)
+#: Bob built red L, yellow M and blue M, and launched it: a medium where a large fitted.
+BOB_BUILT_MEDIUMS = PastRocket((R3, Y2, (Colour.BLUE, Size.MEDIUM)), ("bob",) * 3, ("bob",) * 4)
+
+
+def test_a_team_that_builds_large_sections_first_is_not_given_a_medium_instead():
+    """An empty pad, and Ann's hand pays for no large section of her best rocket, but for
+    the medium green of a nearly as good one. While nothing shows that her teammates build
+    smaller sections where a large fits (nothing yet, or Bob's large ones), she draws for
+    the large rather than start a rocket of mediums they cannot build large on; once Bob
+    has built a medium on a large, she builds the medium green."""
+    hand = ["2C", "3C", "4D", "5S"]
+    for past in ([], [BOB_BUILT_BIG]):
+        game = table(rules="advanced", hands=[hand, ["9C"]])
+        game.past_rockets = past
+        assert read(game.view_for("ann")).large_first
+        decision = ann(game)
+        assert decision.reason == "draw_for_plan"
+        assert decision.plan is not None and decision.plan.pieces[0][1] == 3
+    game = table(rules="advanced", hands=[hand, ["9C"]])
+    game.past_rockets = [BOB_BUILT_MEDIUMS]
+    assert not read(game.view_for("ann")).large_first
+    assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 2}
+
+
+def test_beside_a_big_builder_the_crew_builds_the_rocket_he_finished_and_launched():
+    """Bob builds only large sections where they fit, and launched his red L + yellow L +
+    blue L + green M: on an empty pad Ann aims at that rocket, drawing for its large
+    sections, rather than build the large green of her own plan, which would take the pad
+    off his."""
+    hand = ["5C", "6C", "7C", "2D", "3S"]
+    game = table(rules="advanced", hands=[hand, ["9C"]])
+    assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 3}
+    game.past_rockets = [BOB_BUILT_BIG]
+    reading = read(game.view_for("ann"))
+    assert reading.big and reading.finished == (BOB_BUILT_BIG.rocket,)
+    decision = ann(game)
+    assert decision.reason == "draw_for_plan"
+    assert decision.plan is not None
+    assert set(decision.plan.pieces) == {("red", 3), ("yellow", 3), ("blue", 3), ("green", 2)}
