@@ -44,7 +44,7 @@ def stats(guild_id: int) -> Transaction[Stats]:
     query = (  # the fastest wins are all-human teams'
         "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
         f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
-        "ORDER BY duration_seconds, ended_at LIMIT 5"
+        "ORDER BY duration_seconds, ended_at, game_id LIMIT 5"
     )
     wins = tuple(Win(*row) for row in (yield rows(query, guild_id)))
     return Stats(tallies, wins)
@@ -163,7 +163,7 @@ def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
         query = (  # the fastest of each tally: the fastest of each kind of team comes first
             "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at, "
             f"crewmates FROM results WHERE game_id IN ({', '.join('?' for _ in candidates)}) "
-            "ORDER BY duration_seconds, ended_at"
+            "ORDER BY duration_seconds, ended_at, game_id"
         )
         for *win, crewmates in (yield rows(query, *candidates)):
             fastest.setdefault(crewmates > 0, Win(*win))
