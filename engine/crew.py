@@ -31,10 +31,6 @@ rocket whose top section a teammate built it follows the rockets teammates launc
 (the team's evident plan) while that is at least `FOLLOW` times as good as its own; a
 rocket that cannot score and that a teammate has just added to is left to them
 (`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE` after a launch card).
-While the record shows its teammates build large sections first where one fits (or
-shows nothing yet), it draws for its best plan's large section rather than settle for a
-nearly as good plan that builds a smaller one; beside a teammate who builds only large
-ones, the rockets teammates finished and launched are the evident plan on any pad.
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -415,8 +411,6 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     # top section a teammate built, the rockets teammates launched that it can grow into
     if absent:
         evident_plans = reading.plans
-    elif reading.big:  # a big builder's finished rockets, whoever built the top section
-        evident_plans = reading.finished
     else:
         evident_plans = reading.aims if top is not None and top != view.player else ()
     evident = _sort_rows(
@@ -844,8 +838,6 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
     best = plans[0].rocket
     hand = Counter(colour_of(c) for c in view.hand)
     for candidate in plans:
-        if reading.large_first and candidate.row[_NEXT_SIZE] < best.next_size:
-            continue  # the team builds large sections first: draw for the best plan's
         step = _next_step(view, hand, candidate.rocket, guard, blocked)
         if step is not None:
             action, reason, params, text, target = step

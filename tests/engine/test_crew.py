@@ -134,7 +134,7 @@ def test_the_same_view_gives_the_same_decision():
 def test_hurries_when_time_is_short():
     """With one turn left the crew launches a fuelled rocket it would otherwise grow (in
     this game, once: a crew holding a whole sequence launches anyway)."""
-    game = Game.new([1, 2], "basic", seed=10)
+    game = Game.new([1, 2], "basic", seed=2)
     hurried = 0
     while not game.is_over and game.turn < 150:
         if game.phase is Phase.RESHUFFLE:
