@@ -1,7 +1,7 @@
 """Requests to Discord's API on kept-alive connections of our own, answers parsed by httptools.
 
 The interaction tokens send three or four requests an action (bot.discord.tokens). Through
-aiohttp's client each cost about six times the CPU of writing it as one buffer and parsing
+aiohttp's client each cost about four times the CPU of writing it as one buffer and parsing
 its answer with httptools, the parser uvicorn uses (`benchmarks/wire_bench.py`), and at a
 hundred actions a second that was a fifth of the bot's time. This client does only what
 those requests need: HTTP/1.1 to one origin at a time (`discord.http.Route.BASE`, read at
@@ -75,7 +75,6 @@ class _Connection(asyncio.Protocol):
         self.body: list[bytes] = []
         self.heard = False  # a byte of the current answer came
         self.lost = False
-        self.used = 0  # requests answered on it
 
     # ------------------------------------------------------------ asyncio's side
 
@@ -125,7 +124,6 @@ class _Connection(asyncio.Protocol):
         answer = Answer(
             self.parser.get_status_code(), self.reason.decode("latin-1"), self.headers, body
         )
-        self.used += 1
         if not self.parser.should_keep_alive():
             self.close()
         waiter.set_result(answer)

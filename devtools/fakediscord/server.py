@@ -120,7 +120,6 @@ class Stall:
         self.pattern = pattern
         self.reached = asyncio.Event()
         self._released = asyncio.Event()
-        self.path: str | None = None
 
     def matches(self, route: Route) -> bool:
         return self.pattern in (route.key, route.template)
@@ -128,8 +127,7 @@ class Stall:
     def release(self) -> None:
         self._released.set()
 
-    async def hold(self, path: str) -> None:
-        self.path = path
+    async def hold(self) -> None:
         self.reached.set()
         await self._released.wait()
 
@@ -1011,7 +1009,7 @@ class FakeDiscord(ThreadControls):
         stall = next((stall for stall in self._stalls if stall.matches(route)), None)
         if stall is not None:
             self._stalls.remove(stall)
-            await stall.hold(path)
+            await stall.hold()
         limit = next((lim for lim in self._rate_limits if lim.matches(route, path)), None)
         if limit is not None:
             self._rate_limits.remove(limit)
