@@ -20,10 +20,9 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import Route
 
 from bot.i18n.catalogs import t
 from bot.table import Change, Table
@@ -31,6 +30,7 @@ from bot.views import narration, render
 from bot.views.message import Message
 
 if TYPE_CHECKING:
+    from bot.discord.rest import Rest
     from bot.game.audience import Audience
     from bot.store.store import Store
 
@@ -45,7 +45,7 @@ class HandDMs:
 
     def __init__(
         self,
-        http: discord.http.HTTPClient,
+        rest: Rest,
         client: discord.Client,
         store: Store,
         audience: Audience,
@@ -54,7 +54,7 @@ class HandDMs:
         tell_channel: Callable[[Table, str], None],
         clock: Callable[[], float],
     ) -> None:
-        self.http, self.client, self.store, self.audience = http, client, store, audience
+        self.rest, self.client, self.store, self.audience = rest, client, store, audience
         self.spend, self.tell_channel, self.clock = spend, tell_channel, clock
         #: (game, player) -> changes not yet shown in the DM (the latest DM_CHANGES).
         self._changes: dict[tuple[int, int], list[Change]] = {}
@@ -125,9 +125,8 @@ class HandDMs:
         closed: the channel would be told of that, and the channel is what refuses us)."""
         channel_id = await self._channel(player)
         await self.spend()
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
         with contextlib.suppress(discord.Forbidden):
-            await self.http.request(route, json=payload)
+            await self._request(channel_id, "POST", "", payload)
 
     def _keep(self, key: tuple[int, int], changes: list[Change]) -> None:
         """Put back what the DM did not carry, before anything newer."""
@@ -141,23 +140,23 @@ class HandDMs:
             message_id = await self.store.get_hand_dm(*key)
         if message_id is not None:
             await self.spend()
-            route = Route(
-                "PATCH",
-                "/channels/{channel_id}/messages/{message_id}",
-                channel_id=channel_id,
-                message_id=message_id,
-            )
             try:
-                await self.http.request(route, json=payload)
+                await self._request(channel_id, "PATCH", f"/{message_id}", payload)
                 self._messages[key] = message_id
                 return
             except discord.NotFound:  # deleted on Discord's side: send a new one
                 pass
         await self.spend()
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        sent = await self.http.request(route, json=payload)
+        sent = await self._request(channel_id, "POST", "", payload, want=True)
         self._messages[key] = int(sent["id"])
         await self.store.set_hand_dm(*key, int(sent["id"]))
+
+    async def _request(
+        self, channel_id: int, method: str, tail: str, payload: dict, want: bool = False
+    ) -> Any:
+        """A request on the DM channel's messages (`tail` after their path), as the bot."""
+        path = f"/channels/{channel_id}/messages{tail}"
+        return await self.rest.request(method, path, payload, want=want, bucket=f"dm {channel_id}")
 
     def _closed_now(self, table: Table, key: tuple[int, int], player: int) -> None:
         first, longest = CLOSED_RETRY

@@ -45,6 +45,7 @@ from bot.discord.panels import Panels
 from bot.discord.parking import Parking
 from bot.discord.pings import Pings
 from bot.discord.posts import Posts
+from bot.discord.rest import Rest
 from bot.discord.threads import Threads
 from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
 from bot.game import changes
@@ -87,11 +88,12 @@ class Outbox:
         self._clock = clock
         self.access = Access(client)
         self.limiter = RateLimiter(rate)
-        self.tokens = Tokens(client, lambda: self.clock())
+        self.rest = Rest(client)
+        self.tokens = Tokens(client, self.rest, lambda: self.clock())
         #: Games' threads of their own: opened as they start, closed as they end.
         self.threads = Threads(client.http, self.tokens, spend=lambda: self._spend())
         self.dms = HandDMs(
-            client.http,
+            self.rest,
             client,
             store,
             audience,
@@ -323,7 +325,7 @@ class Outbox:
     async def close(self, timeout: float = 5.0) -> None:
         """Send what is queued (for at most `timeout` seconds), then stop."""
         await self.jobs.close(timeout)
-        self.tokens.close()
+        self.rest.close()
 
     # ------------------------------------------------------------- machinery
 

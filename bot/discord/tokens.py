@@ -7,31 +7,23 @@ used for at most `TOKEN_USE_SECONDS`, and dropped at once when Discord answers t
 the token or its message is gone (404, or 401 with code 50027): Discord restricts bots
 that keep calling a dead webhook.
 
-Requests go out on connections of their own (bot.discord.wire), as one prebuilt body
-(JSON, or the multipart form of a picture and its message), and their answer is read
-only when we need it (a follow-up's id, a picture's attachment id). At several requests
-an action, discord.py's request machinery, the messages it parsed from every answer,
-then aiohttp's client itself were a large share of the bot's time. No rate-limit record
-is kept per token (discord.py's HTTP client keeps one per route and token for five
-minutes and scans them all whenever it adds one: at hundreds of tokens a second, a third
-of the bot's time). Each request is counted in the metrics (route class "interaction").
+Requests go out on the bot's own connections (bot.discord.rest), as one prebuilt body
+(JSON, or the multipart form of a picture and its message), and their answer is read only
+when we need it (a follow-up's id, a picture's attachment id). Each request is counted in
+the metrics (route class "interaction").
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
-import orjson
-
-from bot.discord.wire import Answer, Wire
-from bot.metrics import DISCORD_429, DISCORD_REQUESTS
 
 if TYPE_CHECKING:
+    from bot.discord.rest import Rest
     from bot.views.attachments import Picture
 
 log = logging.getLogger(__name__)
@@ -39,13 +31,6 @@ log = logging.getLogger(__name__)
 #: How long after an interaction we still use its token (Discord: 15 minutes), leaving
 #: room for a request that waits in a queue.
 TOKEN_USE_SECONDS = 14 * 60.0
-#: Tries of a request Discord answers with 429 (each after the wait it asks for).
-TRIES = 5
-JSON = "application/json"
-#: Who is asking, in the form Discord asks for (as discord.py's own requests say it).
-USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) apophis-bot"
-#: The route class of every request sent through a token (bot.metrics).
-REQUESTS, TOO_MANY = DISCORD_REQUESTS.labels("interaction"), DISCORD_429.labels("interaction")
 #: Interaction callback types: a new message, and an update of the clicked one.
 NEW_MESSAGE, UPDATE_MESSAGE = 4, 7
 EPHEMERAL = 1 << 6
@@ -83,10 +68,8 @@ class Owned:
 class Tokens:
     """Sends requests through interaction tokens and forgets the dead ones."""
 
-    def __init__(self, client: discord.Client, clock: Callable[[], float]) -> None:
-        self.client = client
-        self.clock = clock
-        self.wire = Wire(lambda: discord.http.Route.BASE, USER_AGENT)
+    def __init__(self, client: discord.Client, rest: Rest, clock: Callable[[], float]) -> None:
+        self.client, self.rest, self.clock = client, rest, clock
 
     def new(self, interaction: discord.Interaction) -> Token:
         """The token of an interaction just answered."""
@@ -111,7 +94,7 @@ class Tokens:
             "data": payload if update else private,
         }
         path = f"/interactions/{interaction.id}/{interaction.token}/callback"
-        await self._send("POST", path, body, again=True)  # (Discord refuses a second one)
+        await self.rest.request("POST", path, body, again=True)  # (Discord refuses a second)
         interaction.response._response_type = (
             discord.InteractionResponseType.message_update
             if update
@@ -139,10 +122,6 @@ class Tokens:
         """Delete the original response (`message_id` None) or a follow-up."""
         await self._through(token, "DELETE", _message_path(message_id))
 
-    def close(self) -> None:
-        """Close the connections the tokens' requests went on."""
-        self.wire.close()
-
     async def _through(
         self,
         token: Token,
@@ -155,42 +134,10 @@ class Tokens:
         """A request on the token's webhook (`tail` after its path)."""
         path = f"/webhooks/{self.client.application_id}/{token.value}{tail}"
         try:
-            return await self._send(method, path, payload, upload, want)
+            return await self.rest.request(method, path, payload, upload, want=want)
         except discord.HTTPException as exc:
             self._failed(token, method, exc)
             raise
-
-    async def _send(
-        self,
-        method: str,
-        path: str,
-        payload: dict | None = None,
-        upload: Picture | None = None,
-        want: bool = False,
-        again: bool | None = None,
-    ) -> Any:
-        """Send `payload` as JSON, or with `upload` as one multipart body; the answer's
-        JSON when `want`ed. Waits out Discord's 429s."""
-        if upload is not None:
-            content_type, body = upload.form(payload or {})
-        else:
-            body = None if payload is None else orjson.dumps(payload)
-            content_type = JSON if body is not None else None
-        for attempt in range(TRIES):
-            answer = await self.wire.request(method, path, body, content_type, again=again)
-            REQUESTS.inc()
-            if 200 <= answer.status < 300:
-                return orjson.loads(answer.body) if want else None
-            data = _data(answer)
-            if answer.status == 429:
-                TOO_MANY.inc()
-                # Discord's own 429 (with its Via header) is waited out here; a proxy's is
-                # the outbox's to retry (bot.discord.jobs), as discord.py's adapter does.
-                if answer.headers.get("Via") and attempt + 1 < TRIES:
-                    await asyncio.sleep(float(data["retry_after"]))
-                    continue
-            raise _error(answer, data)
-        raise AssertionError("unreachable")
 
     @staticmethod
     def _failed(token: Token, method: str, exc: discord.HTTPException) -> None:
@@ -203,24 +150,3 @@ class Tokens:
 
 def _message_path(message_id: int | None) -> str:
     return f"/messages/{'@original' if message_id is None else message_id}"
-
-
-def _data(answer: Answer) -> Any:
-    """A failed answer's JSON (Discord's error), or its text when it is not JSON."""
-    if answer.headers.get("Content-Type", "").startswith("application/json"):
-        try:
-            return orjson.loads(answer.body)
-        except orjson.JSONDecodeError:
-            pass
-    return answer.body.decode("utf-8", "replace")
-
-
-def _error(response: Any, data: Any) -> discord.HTTPException:
-    """The discord.py exception for a failed answer, as its own requests raise them."""
-    if response.status == 403:
-        return discord.Forbidden(response, data)
-    if response.status == 404:
-        return discord.NotFound(response, data)
-    if response.status >= 500:
-        return discord.DiscordServerError(response, data)
-    return discord.HTTPException(response, data)

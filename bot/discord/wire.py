@@ -1,6 +1,6 @@
 """Requests to Discord's API on kept-alive connections of our own, answers parsed by httptools.
 
-The interaction tokens send three or four requests an action (bot.discord.tokens). Through
+The interaction tokens send three or four requests an action (bot.discord.rest). Through
 aiohttp's client each cost about four times the CPU of writing it as one buffer and parsing
 its answer with httptools, the parser uvicorn uses (`benchmarks/wire_bench.py`), and at a
 hundred actions a second that was a fifth of the bot's time. This client does only what
@@ -207,19 +207,21 @@ class Wire:
         content_type: str | None = None,
         *,
         again: bool | None = None,
+        authorization: str | None = None,
     ) -> Answer:
         """Send `method` on `path` (after the base URL's own path) with `body`; its answer.
 
         `again`: whether it may be sent twice, when a kept connection turns out closed
-        (default: unless it is a POST). Raises TimeoutError after `timeout` seconds,
-        ConnectionError when the connection fails or closes before the answer."""
+        (default: unless it is a POST). `authorization`: the Authorization header, if any.
+        Raises TimeoutError after `timeout` seconds, ConnectionError when the connection
+        fails or closes before the answer."""
         if again is None:
             again = method != "POST"
         base = self.base()
         origin = self._origins.get(base)
         if origin is None:
             origin = self._origins[base] = _Origin.of(base)
-        head = self._head(origin, method, path, body, content_type)
+        head = self._head(origin, method, path, body, content_type, authorization)
         async with self._slots:
             while True:
                 connection, reused = await self._connection(origin)
@@ -256,13 +258,21 @@ class Wire:
             self._watching()
 
     def _head(
-        self, origin: _Origin, method: str, path: str, body: bytes | None, content_type: str | None
+        self,
+        origin: _Origin,
+        method: str,
+        path: str,
+        body: bytes | None,
+        content_type: str | None,
+        authorization: str | None,
     ) -> bytes:
         lines = [
             f"{method} {origin.prefix}{path} HTTP/1.1",
             f"Host: {origin.authority}",
             f"User-Agent: {self.user_agent}",
         ]
+        if authorization is not None:
+            lines.append(f"Authorization: {authorization}")
         if content_type is not None:
             lines.append(f"Content-Type: {content_type}")
         if body is not None or method in ("POST", "PUT", "PATCH", "DELETE"):
