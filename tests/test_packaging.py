@@ -46,10 +46,17 @@ PRIVATE_PARTS = (
     # answers.let_go: the cached response deleted, to break a reference cycle
     ("discord.interactions.Interaction", "_cs_response", "bot/discord/answers.py"),
     ("discord.utils", "_to_json", "bot/views/attachments.py"),  # the multipart form's JSON
+    # Clicked reads a click's message lightly (read_clicks_lightly)
+    ("discord.interactions.Interaction", "_from_data", "bot/discord/clicked.py"),
 )
 #: And the client's connection state (an instance's): its event parsers, replaced for the
-#: message events, and the bot's own id (ApophisBot.count_messages).
-CONNECTION_PARTS = (("parsers", "bot/discord/client.py"), ("self_id", "bot/discord/client.py"))
+#: message events and clicks, the bot's own id (ApophisBot.count_messages), and how a
+#: parser hands an event on (bot.discord.clicked).
+CONNECTION_PARTS = (
+    ("parsers", "bot/discord/client.py"),
+    ("self_id", "bot/discord/client.py"),
+    ("dispatch", "bot/discord/clicked.py"),
+)
 
 
 def locked(lock: Path) -> dict[str, str]:
@@ -116,9 +123,13 @@ def test_discord_py_clients_connection_state_has_what_the_bot_replaces() -> None
     for attribute, where in CONNECTION_PARTS:
         assert hasattr(connection, attribute), f"ConnectionState.{attribute}, used in {where}"
         assert attribute in (ROOT / where).read_text(encoding="utf-8")
-    assert {"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"} <= set(
-        connection.parsers
-    )
+    assert {
+        "MESSAGE_CREATE",
+        "MESSAGE_UPDATE",
+        "MESSAGE_DELETE",
+        "MESSAGE_DELETE_BULK",
+        "INTERACTION_CREATE",
+    } <= set(connection.parsers)
 
 
 @pytest.mark.parametrize(("extra", "lock"), [(None, RUN_LOCK), ("test", TEST_LOCK)])

@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord.access import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION
 from bot.discord.answers import Refusal, release, send_reason
+from bot.discord.clicked import read_clicks_lightly
 from bot.discord.entry import is_entry_point, launch, sync_global
 from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
@@ -143,6 +144,7 @@ class ApophisBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         sweep_now_and_then(self.http)
         self.count_messages()
+        read_clicks_lightly(self._connection)
         self.config = config
         self.store: Store | None = store
         self.outbox: Outbox

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.clicked import ClickedMessage
 from bot.errors import UserError
 from bot.game.clicks import Click
 from bot.i18n.notation import UnreadableCard
@@ -106,7 +107,7 @@ def parse_cards(text: str) -> list[str]:
 
 
 def source_problem(
-    click: Click, message: discord.Message | None, user_id: int, board_id: int | None
+    click: Click, message: ClickedMessage | None, user_id: int, board_id: int | None
 ) -> UserError | None:
     """Why a click cannot be taken from the message it came from (None: it can).
 
@@ -125,7 +126,7 @@ def source_problem(
     if click.kind in ("r", "l"):  # a replay's ◀ ▶, a launch report's Reroll and Accept:
         # only from a public message carrying that game's buttons of that kind
         own = f"apo:{click.kind}:{click.game}:"
-        mine = any(i.startswith(own) for i in custom_ids(message))
+        mine = any(i.startswith(own) for i in message.custom_ids)
         return None if mine and not message.flags.ephemeral else wrong
     if click.kind not in ("b", "s"):
         if not message.flags.ephemeral:
@@ -139,16 +140,6 @@ def source_problem(
     if message.flags.ephemeral:
         return wrong
     board_button = f"apo:b:{click.game}:"
-    if message.id != board_id and not any(i.startswith(board_button) for i in custom_ids(message)):
+    if message.id != board_id and not any(i.startswith(board_button) for i in message.custom_ids):
         return wrong  # another of our messages (a post, a ping), never a board of this game
     return None
-
-
-def custom_ids(message: discord.Message) -> list[str]:
-    """The custom ids of a message's components, as Discord sent the message."""
-    return [
-        item.custom_id
-        for row in message.components
-        for item in getattr(row, "children", ())
-        if getattr(item, "custom_id", None)
-    ]
