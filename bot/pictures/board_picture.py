@@ -27,6 +27,7 @@ from bot.pictures import pngwrite
 from bot.pictures import sprites as sp
 from bot.pictures.parts import (
     BANDS,
+    GROUND_FACTS,
     HEIGHT,
     OVER,
     PARTS,
@@ -308,6 +309,8 @@ def forget(*, bands: bool = False, parts: bool = False) -> None:
     drawn.cache_clear()
     for kept in (*(_bands if bands else ()), *(_parts.values() if parts else ())):
         kept.clear()
+    if parts:
+        _grounds.clear()
 
 
 @lru_cache(maxsize=len(BANDS) * 4)
@@ -336,22 +339,19 @@ def _part(name: str, s: Shown) -> np.ndarray:
 def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
     """A part drawn over another (a seat's name over its row), drawn once for the facts
     it shows: only the pixels it changes in the other's, the least rectangle of them, and
-    where that lies in its box (top, left)."""
+    where that lies in its box (top, left). It is drawn on what the other shows in its box
+    (`_ground`), not on the other drawn whole: a game's first turns draw each of its
+    players' names twice (lit and not), and that was most of their pictures' cost."""
     box, draw_part, facts = PARTS[name]
     key = (name, s.rules, s.language, facts(s))
     found = _parts[name].get(key)
     if found is None:
-        under = OVER[name]
-        under_box, draw_under, _ = PARTS[under]
+        ground, under = _ground(name, s)
         image = _scratch(s.language)
-        image.paste(_blank(under, s.language), under_box[:2])
-        canvas = ImageDraw.Draw(image)
-        draw_under(image, canvas, s)
-        draw_part(image, canvas, s)
+        image.paste(ground, box[:2])
+        draw_part(image, ImageDraw.Draw(image), s)
         drawn = np.asarray(_quantize(image.crop(box)))
-        height, width = drawn.shape
-        top, left = box[1] - under_box[1], box[0] - under_box[0]
-        changed = drawn != _part(under, s)[top : top + height, left : left + width]
+        changed = drawn != under
         rows, columns = np.flatnonzero(changed.any(1)), np.flatnonzero(changed.any(0))
         if rows.size:
             first, last, start, end = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
@@ -360,6 +360,27 @@ def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
             found = (0, 0, drawn[:0, :0].copy())
         _parts[name].put(key, found, found[2].nbytes + _NAME_OVERHEAD)
     return found
+
+
+def _ground(name: str, s: Shown) -> tuple[Image.Image, np.ndarray]:
+    """What the part under `name` (parts.OVER) shows inside `name`'s box, in RGB and in
+    the palette: it depends on `name`'s own facts only (a seat's row is lit or not under
+    its name: parts.GROUND_FACTS), so a few are kept."""
+    key = (name, s.rules, s.language, GROUND_FACTS[name](s))
+    found = _grounds.get(key)
+    if found is None:
+        under = OVER[name]
+        under_box, draw_under, _ = PARTS[under]
+        image = _scratch(s.language)
+        image.paste(_blank(under, s.language), under_box[:2])
+        draw_under(image, ImageDraw.Draw(image), s)
+        ground = image.crop(PARTS[name][0])
+        found = _grounds[key] = (ground, np.asarray(_quantize(ground)))
+    return found
+
+
+#: `_ground`'s, by part, rules, language and ground facts (a few dozen).
+_grounds: dict[tuple, tuple[Image.Image, np.ndarray]] = {}
 
 
 @lru_cache(maxsize=8)

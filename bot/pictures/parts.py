@@ -349,6 +349,11 @@ def _seat_facts(index: int, s: Shown) -> tuple:
     return (s.hands[index], s.note) if index == s.active else (s.hands[index],)
 
 
+def _lit(index: int, s: Shown) -> tuple:
+    """Whether a seat's row is lit (its player is to act), if it has a player."""
+    return () if index >= len(s.hands) else (index == s.active,)
+
+
 def _name_facts(index: int, s: Shown) -> tuple:
     """A seat's name, and whether its row is lit under it."""
     return () if index >= len(s.hands) else (s.names[index], index == s.active)
@@ -385,6 +390,9 @@ PARTS = {
 #: The parts drawn over another, which is drawn before them: what they draw depends on
 #: their own facts only, and so does the other's drawing inside their box.
 OVER = {f"name {i}": f"seat {i}" for i in range(MAX_PLAYERS)}
+#: What the other's drawing inside their box depends on (of their own facts): a seat's
+#: row under its name is lit or not.
+GROUND_FACTS = {f"name {i}": partial(_lit, i) for i in range(MAX_PLAYERS)}
 
 
 class BandLayout(NamedTuple):
