@@ -31,6 +31,7 @@ from bot.pictures.parts import (
     HEIGHT,
     OVER,
     PARTS,
+    TWINS,
     WIDTH,
     Shown,
     background,
@@ -340,25 +341,37 @@ def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
     """A part drawn over another (a seat's name over its row), drawn once for the facts
     it shows: only the pixels it changes in the other's, the least rectangle of them, and
     where that lies in its box (top, left). It is drawn on what the other shows in its box
-    (`_ground`), not on the other drawn whole: a game's first turns draw each of its
-    players' names twice (lit and not), and that was most of their pictures' cost."""
-    box, draw_part, facts = PARTS[name]
+    (`_ground`), not on the other drawn whole, and in both states of that (parts.TWINS: a
+    row lit and not) while its letters are at hand: a game's first turns draw each of
+    its players' names that way, and that was most of their pictures' cost."""
+    facts = PARTS[name][2]
     key = (name, s.rules, s.language, facts(s))
     found = _parts[name].get(key)
     if found is None:
-        ground, under = _ground(name, s)
-        image = _scratch(s.language)
-        image.paste(ground, box[:2])
-        draw_part(image, ImageDraw.Draw(image), s)
-        drawn = np.asarray(_quantize(image.crop(box)))
-        changed = drawn != under
-        rows, columns = np.flatnonzero(changed.any(1)), np.flatnonzero(changed.any(0))
-        if rows.size:
-            first, last, start, end = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
-            found = (int(first), int(start), drawn[first:last, start:end].copy())
-        else:
-            found = (0, 0, drawn[:0, :0].copy())
-        _parts[name].put(key, found, found[2].nbytes + _NAME_OVERHEAD)
+        found = _drawn_over(name, s, key)
+        twin = TWINS[name](s)
+        twin_key = (name, s.rules, s.language, facts(twin))
+        if twin_key != key and _parts[name].get(twin_key) is None:
+            _drawn_over(name, twin, twin_key)
+    return found
+
+
+def _drawn_over(name: str, s: Shown, key: tuple) -> tuple[int, int, np.ndarray]:
+    """`_over`'s drawing, kept by `key`."""
+    box, draw_part, _ = PARTS[name]
+    ground, under = _ground(name, s)
+    image = _scratch(s.language)
+    image.paste(ground, box[:2])
+    draw_part(image, ImageDraw.Draw(image), s)
+    drawn = np.asarray(_quantize(image.crop(box)))
+    changed = drawn != under
+    rows, columns = np.flatnonzero(changed.any(1)), np.flatnonzero(changed.any(0))
+    if rows.size:
+        first, last, start, end = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
+        found = (int(first), int(start), drawn[first:last, start:end].copy())
+    else:
+        found = (0, 0, drawn[:0, :0].copy())
+    _parts[name].put(key, found, found[2].nbytes + _NAME_OVERHEAD)
     return found
 
 

@@ -354,6 +354,11 @@ def _lit(index: int, s: Shown) -> tuple:
     return () if index >= len(s.hands) else (index == s.active,)
 
 
+def _lit_otherwise(index: int, s: Shown) -> Shown:
+    """The same table with a seat's row lit if it was not, and not if it was."""
+    return s._replace(active=None if s.active == index else index)
+
+
 def _name_facts(index: int, s: Shown) -> tuple:
     """A seat's name, and whether its row is lit under it."""
     return () if index >= len(s.hands) else (s.names[index], index == s.active)
@@ -393,6 +398,9 @@ OVER = {f"name {i}": f"seat {i}" for i in range(MAX_PLAYERS)}
 #: What the other's drawing inside their box depends on (of their own facts): a seat's
 #: row under its name is lit or not.
 GROUND_FACTS = {f"name {i}": partial(_lit, i) for i in range(MAX_PLAYERS)}
+#: The same table with the other's drawing inside their box in its other state (a seat's
+#: row lit if it was not, and the other way): both are drawn at once.
+TWINS = {f"name {i}": partial(_lit_otherwise, i) for i in range(MAX_PLAYERS)}
 
 
 class BandLayout(NamedTuple):

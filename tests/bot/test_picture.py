@@ -199,17 +199,28 @@ def test_names_over_the_seats_rows_are_the_board_drawn_whole():
 def test_a_new_game_draws_only_its_players_names_small():
     """With thousands of games, each with its own players, a table of a new game finds
     its seats' rows already drawn (they are every game's) and draws only its names, each
-    kept as the few pixels it changes (a name's, not a row's)."""
+    kept as the few pixels it changes (a name's, not a row's), on its row lit and not
+    (the other is wanted a few turns later, and its letters are at hand now)."""
     view = midgame()
     draw(view)
     rows = {name: len(board_picture._parts[name]) for name in parts.PARTS if "seat" in name}
     kept, used = len(board_picture._names), board_picture._names.used
     board_picture.draw(view, "en", ("Zoé Rowan", "Yann Rowan", "Xavier Rowan", "Wanda Rowan"))
     assert {name: len(board_picture._parts[name]) for name in rows} == rows
-    assert len(board_picture._names) == kept + 4
+    assert len(board_picture._names) == kept + 8
     left, top, right, bottom = parts.NAME_BOXES[0]
-    pixels = board_picture._names.used - used - 4 * board_picture._NAME_OVERHEAD
-    assert pixels < 4 * (right - left) * (bottom - top) / 2
+    pixels = board_picture._names.used - used - 8 * board_picture._NAME_OVERHEAD
+    assert pixels < 8 * (right - left) * (bottom - top) / 2
+    # Another seat to act: its name, lit now, and the last one's, not lit, are at hand.
+    after = len(board_picture._names)
+    players = [seat.player for seat in view.seats]
+    following = players[(players.index(view.active_player) + 1) % len(players)]
+    board_picture.draw(
+        dataclasses.replace(view, active_player=following),
+        "en",
+        ("Zoé Rowan", "Yann Rowan", "Xavier Rowan", "Wanda Rowan"),
+    )
+    assert len(board_picture._names) == after
 
 
 @pytest.mark.parametrize(
