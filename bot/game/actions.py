@@ -43,12 +43,16 @@ Apply = Callable[[Table, dict[str, Any], int | None], Awaitable[ActionResult]]
 async def held(table: Table) -> AsyncIterator[None]:
     """The game's lock for a player's action, waited for at most LOCK_WAIT seconds: past
     that the player is told the bot is busy, and nothing is done."""
-    try:
-        async with asyncio.timeout(LOCK_WAIT):
-            await table.runtime.lock.acquire()
-    except TimeoutError:
-        raise UserError("error.busy") from None
+    lock = table.runtime.lock
+    if lock.locked():  # (a free lock is taken at once: no timer to arm and cancel)
+        try:
+            async with asyncio.timeout(LOCK_WAIT):
+                await lock.acquire()
+        except TimeoutError:
+            raise UserError("error.busy") from None
+    else:
+        await lock.acquire()
     try:
         yield
     finally:
-        table.runtime.lock.release()
+        lock.release()
