@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -150,11 +151,14 @@ def _described_table(
 
 @lru_cache(maxsize=4096)
 def _described_hands(language: str, names: tuple[str, ...], hands: tuple[int, ...]) -> str:
-    seats = ", ".join(
-        t(language, "picture.alt.seat", name=name, cards=t(language, "count.cards", count=n))
-        for name, n in zip(names, hands, strict=True)
-    )
+    seats = ", ".join(map(_described_seat, repeat(language), names, hands))
     return t(language, "picture.alt.hands", hands=seats)
+
+
+@lru_cache(maxsize=4096)
+def _described_seat(language: str, name: str, cards: int) -> str:
+    """A seat in words: its player and the cards in their hand (few change an action)."""
+    return t(language, "picture.alt.seat", name=name, cards=t(language, "count.cards", count=cards))
 
 
 # ------------------------------------------------------------------ drawing
