@@ -126,8 +126,10 @@ def _or_list(items: tuple[str, ...], language: str) -> str:
     return format_list(list(items), style="or", locale=language)
 
 
+@functools.lru_cache(maxsize=1024)
 def count(language: str, key: str, n: int) -> str:
-    """A number with its noun, singular or plural as the language wants ("2 cards")."""
+    """A number with its noun, singular or plural as the language wants ("2 cards"; kept:
+    the same few counts are worded again at every action)."""
     return t(language, key, count=n)
 
 
