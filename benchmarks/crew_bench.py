@@ -49,6 +49,7 @@ def main() -> None:
         other = others[seed // 6 % len(others)] if others else None
         players = seed % 3 + 2 if other else seed % 4 + 1
         game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+        crewmates = frozenset([1] if other else game.players)  # the seats the crew plays
         rng = random.Random(seed)
         elapsed, limit = 0.0, 600.0
         while not game.is_over:
@@ -67,7 +68,7 @@ def main() -> None:
             if args.cold:
                 clear_cache()
             began = time.perf_counter_ns()
-            decision = decide(view, limit - elapsed)
+            decision = decide(view, limit - elapsed, crewmates=crewmates)
             took = time.perf_counter_ns() - began
             timings["discard" if game.phase is Phase.DISCARD else "play"].append(took)
             game.apply(decision.action)

@@ -1,7 +1,8 @@
 """The crew policy: a strong player of Apophis and a teammate first, deciding from one view.
 
-`decide(view, time_left, absent=False)` is given a PlayerView (its own hand and the table) and the
-game time left, nothing else, so it cannot peek at other hands or the deck. It plans
+`decide(view, time_left, absent=False, crewmates=())` is given a PlayerView (its own
+hand and the table), the game time left and the seats AI crewmates play (public at the
+table), nothing else, so it cannot peek at other hands or the deck. It plans
 the rocket whose expected progress per team turn is best (fuel check passed, accuracy,
 damage and deflection odds, fail-safe rerolls, the cards its own hand holds and those
 its teammates probably hold, the turns left on the clock), then takes that plan's next
@@ -31,6 +32,11 @@ rocket whose top section a teammate built it follows the rockets teammates launc
 (the team's evident plan) while that is at least `FOLLOW` times as good as its own; a
 rocket that cannot score and that a teammate has just added to is left to them
 (`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE` after a launch card).
+While the record shows the people at the table (not the seats of AI crewmates,
+`crewmates`) build large sections first where one fits, or shows nothing of them yet, it
+draws for its best plan's large section rather than settle for a nearly as good plan
+that builds a smaller one; beside a person who builds only large ones, the rockets
+people finished and launched are the evident plan on any pad.
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -81,7 +87,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
@@ -221,6 +227,7 @@ def decide(
     time_left: float | None = None,
     pace: float = DEFAULT_PACE,
     absent: bool = False,
+    crewmates: Collection[PlayerId] = (),
 ) -> Decision | None:
     """The crew policy's move for the viewing player, or None when it has none to make.
 
@@ -228,6 +235,8 @@ def decide(
     seconds a team turn is expected to take, which together say how many turns remain.
     `absent`: the player is away and the crew plays their seat (the autopilot): it
     carries on their plan, their sections and launch cards as a teammate's.
+    `crewmates`: the seats AI crewmates play (public at the table: the lobby and the
+    board show them), whose way of building is not read as a person's (`crew_team`).
     """
     if not advises(view):
         return None
@@ -242,7 +251,7 @@ def decide(
             f"Reroll the failed {step} die: a fail-safe is left, and it serves nothing else.",
         )
     turns_left = math.inf if time_left is None else max(time_left, 0.0) / max(pace, 0.1)
-    reading = read(view, absent)
+    reading = read(view, absent, crewmates)
     setting = _setting(view, reading, absent)
     if table.phase is Phase.DISCARD:
         return _discard(view, setting, turns_left)
@@ -411,6 +420,8 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     # top section a teammate built, the rockets teammates launched that it can grow into
     if absent:
         evident_plans = reading.plans
+    elif reading.big:  # a big builder's finished rockets, whoever built the top section
+        evident_plans = reading.finished
     else:
         evident_plans = reading.aims if top is not None and top != view.player else ()
     evident = _sort_rows(
@@ -838,6 +849,8 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
     best = plans[0].rocket
     hand = Counter(colour_of(c) for c in view.hand)
     for candidate in plans:
+        if reading.large_first and candidate.row[_NEXT_SIZE] < best.next_size:
+            continue  # the team builds large sections first: draw for the best plan's
         step = _next_step(view, hand, candidate.rocket, guard, blocked)
         if step is not None:
             action, reason, params, text, target = step

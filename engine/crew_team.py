@@ -17,6 +17,20 @@ care while the rocket's top section is the next player's and nothing shows yet t
 they build on others' sections (`untried`), and it lets launchers choose when to launch
 (see `engine.crew`).
 
+How its people build: the seats played by AI crewmates are public (the lobby and the
+board show them as such: `crewmates`), and the crew reads the way of building of the
+others only, the people at the table (an absent player's seat on autopilot is a
+person's). For each person, the sections they built where a large one fitted (on an
+empty pad, or on a large among the first three sections), and whether each was large.
+While the table has people and none of them has built a large one there less than
+`LARGE_SHARE` of the times (two or more seen), the team builds large sections first
+(`large_first`): the crew then draws for its best plan's large section rather than
+start, or go on with, a smaller one that would take the pad off theirs. A person who
+built only large ones there (two or more) is a big builder (`big`): the rockets people
+finished (built the top section) and started launching are then the team's evident plan
+on any pad (`finished`). A team of crewmates alone reads none of this: it plays as the
+crew always has.
+
 The team's evident plans: `aims`, the rockets able to score whose launch a teammate
 started this game, that the pad can still grow into (latest first); and `plans`, for the
 autopilot: when the crew plays the seat of an absent player, the rockets launched or
@@ -27,7 +41,7 @@ is the plan it carries on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from engine.cards import ALL_SECTIONS, Rules, Section, Size, fuel_needed
@@ -35,6 +49,9 @@ from engine.events import PlayerId
 from engine.game import PlayerView
 from engine.odds import points_of
 
+#: A teammate who built a large section fewer than this share of the times a large one
+#: fitted (two or more seen) builds smaller ones first (see `Reading.large_first`).
+LARGE_SHARE = 0.75
 #: A rocket as the set of its sections (each section exists once: the order is its sizes').
 Pad = frozenset[Section]
 Rocket = tuple[Section, ...]
@@ -53,6 +70,10 @@ class Reading:
     plans: tuple[Rocket, ...]  # the team's evident plans that the pad fits (the autopilot's)
     aims: tuple[Rocket, ...]  # rockets teammates started launching, that the pad fits
     built_on: frozenset[Pad]  # the rockets teammates added a section to (as in `steps`)
+    finished: tuple[Rocket, ...]  # rockets able to score a person (not a crewmate) finished
+    # (built its top section) and started launching, that the pad fits, latest first
+    large_first: bool  # people build large sections where a large fits (`LARGE_SHARE`)
+    big: bool  # a person builds only large sections where a large fits (two or more seen)
 
     @property
     def guarded(self) -> bool:
@@ -105,13 +126,15 @@ def fits(plan: Rocket, rocket: Rocket, depot: frozenset[Section]) -> bool:
     return all(p in depot and p[1] <= top for p in plan if p not in rocket)
 
 
-def read(view: PlayerView, absent: bool = False) -> Reading:
+def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId] = ()) -> Reading:
     """The reading of the viewing player's teammates (`absent`: the player is away and the
-    crew plays their seat, whose own rockets are the plan to carry on)."""
+    crew plays their seat, whose own rockets are the plan to carry on; `crewmates`: the
+    seats AI crewmates play, public at the table)."""
     table = view.table
     me = view.player
     seats = [seat.player for seat in table.seats]
     others = frozenset(p for p in seats if p != me)
+    people = others.difference(crewmates)
     next_player = None
     if len(seats) > 1 and me in seats:
         next_player = seats[(seats.index(me) + 1) % len(seats)]
@@ -162,7 +185,42 @@ def read(view: PlayerView, absent: bool = False) -> Reading:
     )
     built_on = frozenset(on for on, _ in steps)
     plans = _plans(view, absent)
-    return Reading(next_player, launchers, untried, steps, sent, plans, aims, built_on)
+    # each person's sections where a large one fitted (on an empty pad, or on a large
+    # among the first three): whether each was large
+    sizes: dict[PlayerId, list[bool]] = {}
+    for rocket, builders, _ in rockets:
+        for i, builder in enumerate(builders[:3]):
+            if builder in people and (not i or rocket[i - 1][1] is Size.LARGE):
+                sizes.setdefault(builder, []).append(rocket[i][1] is Size.LARGE)
+    large_first = bool(people) and not any(
+        len(large) >= 2 and sum(large) < LARGE_SHARE * len(large) for large in sizes.values()
+    )
+    big = any(len(large) >= 2 and all(large) for large in sizes.values())
+    finished = tuple(
+        dict.fromkeys(
+            rocket
+            for rocket, builders, players in reversed(rockets[:-1])
+            if players
+            and players[0] in people
+            and builders[-1:] == players[:1]
+            and can_score(rules, rocket)
+            and not table.sequence
+            and fits(rocket, table.rocket, depot)
+        )
+    )
+    return Reading(
+        next_player,
+        launchers,
+        untried,
+        steps,
+        sent,
+        plans,
+        aims,
+        built_on,
+        finished,
+        large_first,
+        big,
+    )
 
 
 def _plans(view: PlayerView, absent: bool) -> tuple[Rocket, ...]:

@@ -6,7 +6,8 @@ so one game answers for every clock length and pace: at `pace` seconds a turn (a
 discard, reroll or accept decision a third of that, each reshuffle its 10 seconds) the
 team wins if that time fits on the clock. Every seat may be taken by the same policy
 or each by its own (a mixed seating: the crew beside stand-ins for people, or beside the
-styles of people in `engine.partners`). The record also keeps every scrap of a rocket
+styles of people in `engine.partners`); the seats the crew plays are known to it as
+crewmates, as they are shown at a real table. The record also keeps every scrap of a rocket
 holding a section another player built, read from the events, with when it happened and
 the reason its player gave (the crew's public notice). The crew policy plays as if no
 clock were running. Everything is deterministic for a given seed.
@@ -35,21 +36,27 @@ Policy = Callable[[PlayerView, float | None, random.Random], dict[str, Any]]
 FOLLOW_UP = 1 / 3
 
 
-#: A policy that says why it acts: (view, seconds left or None, a generator) -> (its
+#: A policy that says why it acts: (view, seconds left or None, a generator, the players
+#: whose seats the crew policy plays: public, as crewmates are at a real table) -> (its
 #: action, the public reason it gives for it or None).
-Explained = Callable[[PlayerView, float | None, random.Random], tuple[dict[str, Any], str | None]]
+Explained = Callable[
+    [PlayerView, float | None, random.Random, frozenset[Any]], tuple[dict[str, Any], str | None]
+]
 
 
 def crew_explained(
-    view: PlayerView, time_left: float | None, rng: random.Random
+    view: PlayerView, time_left: float | None, rng: random.Random, crewmates: frozenset[Any]
 ) -> tuple[dict[str, Any], str | None]:
-    decision = decide(view, time_left)
+    decision = decide(view, time_left, crewmates=crewmates)
     assert decision is not None
     return decision.action, decision.notice
 
 
 def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
-    return crew_explained(view, time_left, rng)[0]
+    """The crew's move in a team of crewmates (`record` tells the crew which seats it
+    plays, in any seating)."""
+    crewmates = frozenset(seat.player for seat in view.table.seats)
+    return crew_explained(view, time_left, rng, crewmates)[0]
 
 
 def random_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
@@ -142,6 +149,10 @@ def record(
     i (player i + 1) by `policy[i % len(policy)]`."""
     seating = [policy] if callable(policy) else list(policy)
     game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+    # the seats the crew plays, shown as crewmates at the table
+    crewmates = frozenset(
+        player for i, player in enumerate(game.players) if seating[i % len(seating)] is crew_policy
+    )
     rng = random.Random(seed)
     turns = follow_ups = reshuffles = 0
     builders: list[Any] = []  # who built each section on the pad, from the events
@@ -163,7 +174,7 @@ def record(
         explained = EXPLAINED.get(chosen)
         view = game.view_for(player)
         if explained is not None:
-            action, why = explained(view, None, rng)
+            action, why = explained(view, None, rng, crewmates)
         else:
             action, why = chosen(view, None, rng), None
         for event in game.apply(action):

@@ -13,7 +13,9 @@ The seat of a person gone quiet is played the same way while it is on autopilot
 for its player (`decide(absent=True)`): it carries on their plan, the rocket they were
 building and the launch sequence they started, rather than one of its own; such a move
 is aimed at the game's version it was decided on, and dropped if the game or the seat
-moved on.
+moved on. The crew is told which seats are crewmates (as the lobby and the board show
+them), so that it reads only the people's way of playing; a seat on autopilot is still
+its person's.
 """
 
 from __future__ import annotations
@@ -104,7 +106,9 @@ class CrewDriver:
         game_time_left = None if time_left is None else time_left * self.time_scale
         # a person's seat is on autopilot: their plan is carried on, not the crew's own
         absent = not is_crewmate(player)
-        decision = decide(game.view_for(player), game_time_left, absent=absent)
+        # the seats crewmates play are public: the crew does not read them as people
+        crewmates = frozenset(filter(is_crewmate, game.players))
+        decision = decide(game.view_for(player), game_time_left, absent=absent, crewmates=crewmates)
         if decision is None:
             return
         action = {k: v for k, v in decision.action.items() if k != "player"}

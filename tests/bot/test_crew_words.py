@@ -166,16 +166,19 @@ def test_the_driver_passes_the_decisions_notice_and_plan():
 # ------------------------------------------------------------------ hints
 
 
-def hint(language: str, time_left: float | None = None, **position) -> str:
-    decision = decide(table(**position).view_for("ann"), time_left)
+def hint(language: str, time_left: float | None = None, crewmates=(), **position) -> str:
+    decision = decide(table(**position).view_for("ann"), time_left, crewmates=crewmates)
     return decision_text(decision, language, "suits")
 
 
 def test_a_build_hint_names_the_plan_what_the_team_has_and_the_section():
+    """Bob is a crewmate (beside a person of whom nothing is known yet, the crew would
+    draw for its plan's large section: see tests/engine/test_crew_team.py)."""
     position = {
         "rocket": [("red", 3)],
         "builders": ["bob"],
         "hands": [["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
+        "crewmates": {"bob"},
     }
     assert hint("en", **position) == (
         "Build the medium yellow section toward red L + blue M + yellow M + red S (the team "

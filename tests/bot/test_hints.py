@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.views.hints import decision_text
+from engine import Colour, Size
 from engine.crew import decide
+from engine.game import PastRocket
 from tests.bot.helpers import enabled, note_of, text_of
 
 pytestmark = pytest.mark.e2e
@@ -35,6 +37,8 @@ async def test_a_hint_is_private_changes_nothing_and_can_be_followed(scene):
     assert reply.ephemeral and text_of(reply.message).startswith("💡 ")
     scene.assert_no_cards_in_public()
 
+
+RED_L, YELLOW_M = (Colour.RED, Size.LARGE), (Colour.YELLOW, Size.MEDIUM)
 
 #: Ann's hint on Bob's large red, then Bob's once she built the medium blue.
 PLAN_HINTS = {
@@ -66,6 +70,9 @@ async def test_a_hint_names_the_plan_what_the_team_has_and_what_the_move_adds(sc
         builders=[bob],
         hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
     )
+    # Bob built a medium on a large before: the team does not wait for large sections
+    table.game.past_rockets = [PastRocket((RED_L, YELLOW_M), (bob, bob), (), scrapped_by=bob)]
+    table.stored = table.game.save()
     reply = await scene.cmd("hint", "ann")
     assert text_of(reply.message) == PLAN_HINTS[language][0]
     await scene.cmd("build", "ann", colour="blue", size="medium")  # as hinted

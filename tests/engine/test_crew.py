@@ -133,7 +133,7 @@ def test_the_same_view_gives_the_same_decision():
 
 def test_hurries_when_time_is_short():
     """With one turn left the crew launches a fuelled rocket it would otherwise grow (in
-    this game, once: a crew holding a whole sequence launches anyway)."""
+    this game of two crewmates, once: a crew holding a whole sequence launches anyway)."""
     game = Game.new([1, 2], "basic", seed=2)
     hurried = 0
     while not game.is_over and game.turn < 150:
@@ -141,7 +141,8 @@ def test_hurries_when_time_is_short():
             game.finish_reshuffle()
             continue
         view = game.view_for(game.active_player)
-        relaxed, rushed = decide(view, None), decide(view, 8)
+        relaxed = decide(view, None, crewmates=game.players)
+        rushed = decide(view, 8, crewmates=game.players)
         if relaxed.reason == "build" and rushed.reason.startswith("launch"):
             assert rushed.params["turns_left"] == 1 and "about 1 more turn." in rushed.text
             hurried += 1

@@ -5,7 +5,7 @@ rocket that cannot score to the teammate who just added to it."""
 
 from __future__ import annotations
 
-from engine import Colour, Game, Size
+from engine import Colour, Game, Size, simulate
 from engine.crew import REASONS, Decision, decide
 from engine.crew_team import can_score, read
 from engine.game import PastRocket
@@ -152,3 +152,80 @@ def test_before_a_launcher_the_hand_is_kept_for_a_section_he_meets_well():
     assert decision.reason == "discard"
     kept = [c for c in game.hands[0] if c not in decision.action["cards"]]
     assert sum(card.endswith("H") for card in kept) >= 2  # the medium red's hearts
+
+
+#: Bob built red L, yellow L, blue L and green M, and launched it: large sections first.
+BOB_BUILT_BIG = PastRocket(
+    (R3, (Colour.YELLOW, Size.LARGE), (Colour.BLUE, Size.LARGE), G2), ("bob",) * 4, ("bob",) * 4
+)
+#: Bob built red L, yellow M and blue M, and launched it: a medium where a large fitted.
+BOB_BUILT_MEDIUMS = PastRocket((R3, Y2, (Colour.BLUE, Size.MEDIUM)), ("bob",) * 3, ("bob",) * 4)
+
+
+def test_a_team_that_builds_large_sections_first_is_not_given_a_medium_instead():
+    """An empty pad, and Ann's hand pays for no large section of her best rocket, but for
+    the medium green of a nearly as good one. While nothing shows that her teammates build
+    smaller sections where a large fits (nothing yet, or Bob's large ones), she draws for
+    the large rather than start a rocket of mediums they cannot build large on; once Bob
+    has built a medium on a large, she builds the medium green."""
+    hand = ["2C", "3C", "4D", "5S"]
+    for past in ([], [BOB_BUILT_BIG]):
+        game = table(rules="advanced", hands=[hand, ["9C"]])
+        game.past_rockets = past
+        assert read(game.view_for("ann")).large_first
+        decision = ann(game)
+        assert decision.reason == "draw_for_plan"
+        assert decision.plan is not None and decision.plan.pieces[0][1] == 3
+    game = table(rules="advanced", hands=[hand, ["9C"]])
+    game.past_rockets = [BOB_BUILT_MEDIUMS]
+    assert not read(game.view_for("ann")).large_first
+    assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 2}
+
+
+def test_beside_a_big_builder_the_crew_builds_the_rocket_he_finished_and_launched():
+    """Bob builds only large sections where they fit, and launched his red L + yellow L +
+    blue L + green M: on an empty pad Ann aims at that rocket, drawing for its large
+    sections, rather than build the large green of her own plan, which would take the pad
+    off his."""
+    hand = ["5C", "6C", "7C", "2D", "3S"]
+    game = table(rules="advanced", hands=[hand, ["9C"]])
+    assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 3}
+    game.past_rockets = [BOB_BUILT_BIG]
+    reading = read(game.view_for("ann"))
+    assert reading.big and reading.finished == (BOB_BUILT_BIG.rocket,)
+    decision = ann(game)
+    assert decision.reason == "draw_for_plan"
+    assert decision.plan is not None
+    assert set(decision.plan.pieces) == {("red", 3), ("yellow", 3), ("blue", 3), ("green", 2)}
+
+
+def test_crewmates_are_not_read_as_people():
+    """The seats AI crewmates play are public. Bob built only large sections and launched
+    his big rocket, but Bob is a crewmate: nothing of his way is read (a team of crewmates
+    plays as it always has), and Ann builds the large green of her own plan."""
+    hand = ["5C", "6C", "7C", "2D", "3S"]
+    game = table(rules="advanced", hands=[hand, ["9C"]])
+    game.past_rockets = [BOB_BUILT_BIG]
+    view = game.view_for("ann")
+    reading = read(view, crewmates={"bob"})
+    assert not reading.big and not reading.large_first and not reading.finished
+    decision = decide(view, crewmates={"bob"})
+    assert decision.action == {"type": "build", "player": "ann", "colour": "green", "size": 3}
+
+
+def test_a_simulated_crew_knows_the_seats_the_crew_plays(monkeypatch):
+    """In the lab's games, as at a table, the crew knows which seats are crewmates: an
+    all-crew team never reads a teammate's way of building, and beside a person it does."""
+    seen: set[frozenset] = set()
+    explained = simulate.EXPLAINED[simulate.crew_policy]
+
+    def spy(view, time_left, rng, crewmates):
+        seen.add(crewmates)
+        return explained(view, time_left, rng, crewmates)
+
+    monkeypatch.setitem(simulate.EXPLAINED, simulate.crew_policy, spy)
+    simulate.record(simulate.crew_policy, 3, "basic", 0, 30)
+    assert seen == {frozenset({1, 2, 3})}
+    seen.clear()
+    simulate.record([simulate.crew_policy, simulate.POLICIES["builder"]], 2, "basic", 0, 30)
+    assert seen == {frozenset({1})}

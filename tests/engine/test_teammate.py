@@ -22,8 +22,8 @@ from tests.engine.helpers import table
 CANNOT_FLY = {"scrap_no_fuel", "scrap_no_warhead", "scrap_sequence_dead", "scrap_too_late"}
 
 
-def ann(game: Game, time_left: float | None = None) -> Decision:
-    decision = decide(game.view_for("ann"), time_left)
+def ann(game: Game, time_left: float | None = None, crewmates=()) -> Decision:
+    decision = decide(game.view_for("ann"), time_left, crewmates=crewmates)
     assert decision is not None and decision.reason in REASONS
     if decision.notice is not None:
         assert decision.notice in NOTICES and decision.notice_text
@@ -227,14 +227,14 @@ def test_scraps_a_teammates_rocket_that_cannot_be_finished_in_time():
 
 
 def test_a_decision_names_the_rocket_it_aims_for_and_what_the_move_adds():
-    """Blue and yellow medium both go next: the yellow first, after which Bob finds a
-    rocket that can launch."""
+    """Blue and yellow medium both go next: the yellow first, after which Bob (a
+    crewmate) finds a rocket that can launch."""
     game = table(
         rocket=[("red", 3)],
         builders=["bob"],
         hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
     )
-    decision = ann(game)
+    decision = ann(game, crewmates={"bob"})
     assert decision.action == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
     assert decision.plan == Target(
         pieces=(("red", 3), ("blue", 2), ("yellow", 2), ("red", 1)),
