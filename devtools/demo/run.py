@@ -26,6 +26,7 @@ from pathlib import Path
 import orjson
 
 from bot.i18n.catalogs import t
+from bot.table import is_crewmate
 from bot.views.render import and_list
 from devtools.demo import page, web
 from devtools.demo.player import Person, answered
@@ -268,7 +269,8 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
         seen_version = version
         # Each person plays as the crew policy would, from what they may see.
         left = None if deadline is None else (deadline - time.time()) * options.time_scale
-        decision = crew.decide(game.view_for(game.active_player), left)
+        crewmates = frozenset(filter(is_crewmate, game.players))  # shown as such
+        decision = crew.decide(game.view_for(game.active_player), left, crewmates=crewmates)
         if decision is None:
             continue
         action = decision.action
