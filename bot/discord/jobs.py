@@ -80,6 +80,8 @@ class Jobs:
         self._held: dict[int, dict[tuple, Job]] = {}
         self._held_count = 0
         self._hold_timers: dict[int, asyncio.TimerHandle] = {}
+        #: Failed jobs waiting for their retry (queued again when it is time).
+        self._retrying = 0
 
     def hold(self, group: int, key: tuple, job: Job) -> None:
         """Queue a job once the interaction that caused it is answered (or soon anyway)."""
@@ -133,7 +135,7 @@ class Jobs:
         return self._pending(), now - oldest
 
     def _pending(self) -> int:
-        return sum(map(len, self._jobs.values())) + self._held_count
+        return sum(map(len, self._jobs.values())) + self._held_count + self._retrying
 
     async def _next_job(self, lane: str) -> tuple[tuple, Job]:
         jobs = self._jobs[lane]
@@ -176,10 +178,19 @@ class Jobs:
             return
         delay = _retry_after(exc) or RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
         log.warning("%s failed (%s); retrying in %.1f s", key[0], exc, delay)
-        asyncio.get_running_loop().call_later(delay, self.submit, key, job)
+        self._retrying += 1
+        asyncio.get_running_loop().call_later(delay, self._retry, key, job)
+
+    def _retry(self, key: tuple, job: Job) -> None:
+        """A failed job's time to be tried again has come."""
+        self._retrying -= 1
+        self.submit(key, job)
+        if not self._pending() and not self._running:  # (a newer one with its key ran)
+            self._idle.set()
 
     async def drain(self) -> None:
-        """Wait until nothing is queued, held or being sent (tests and shutdown)."""
+        """Wait until nothing is queued, held, waiting for a retry or being sent (tests
+        and shutdown)."""
         while self._pending() or self._running:
             self._idle.clear()
             await self._idle.wait()

@@ -319,7 +319,8 @@ class Outbox:
         self._submit(("stub", message_id), lambda: self.boards.stub(table, message_id, None))
 
     async def drain(self) -> None:
-        """Wait until nothing is queued, held or being sent (tests and shutdown)."""
+        """Wait until nothing is queued, held, waiting for a retry or being sent (tests
+        and shutdown)."""
         await self.jobs.drain()
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -104,7 +104,9 @@ async def test_dms_come_back_after_an_outage_with_the_latest_hand(
         fake_discord.fail_next(DM_EDIT, status=400, code=50035, times=3)
         await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
         await bot.outbox.drain()
-        assert fake_discord.requests_to(DM_EDIT)[-1].status == 400
+        # Three tries, then that DM is given up (a later change, such as the discard this
+        # draw may force, is a DM of its own and may land meanwhile).
+        assert [r.status for r in fake_discord.requests_to(DM_EDIT)].count(400) == 3
         await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
         await bot.outbox.drain()
         assert scene.hand_seen("ann", table.game.hands[0])  # (its discard opened a panel)

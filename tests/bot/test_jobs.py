@@ -39,3 +39,22 @@ async def test_drain_waits_for_a_released_job_to_run():
     await asyncio.wait_for(jobs.drain(), 1.0)
     assert ran == ["sent"]
     await jobs.close()
+
+
+async def test_drain_waits_for_a_failed_job_to_be_tried_again(monkeypatch):
+    """A job that failed waits for its retry: drain() waits for it too (a test reading
+    the requests, or a shutdown sending what is left, would otherwise go on without it)."""
+    monkeypatch.setattr("bot.discord.jobs.RETRY_DELAYS", (0.05,))
+    jobs = Jobs({"main": 1}, lambda key: "main")
+    tries: list[str] = []
+
+    async def job() -> None:
+        tries.append("tried")
+        if len(tries) < 3:
+            raise ConnectionError("Discord did not answer")
+
+    jobs.submit(("dm", 1, 2), job)
+    await asyncio.wait_for(jobs.drain(), 2.0)
+    assert tries == ["tried"] * 3  # failed twice, sent the third time
+    assert jobs.backlog()[0] == 0
+    await jobs.close()
