@@ -41,7 +41,7 @@ is the plan it carries on.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from engine.cards import ALL_SECTIONS, Rules, Section, Size, fuel_needed
@@ -172,17 +172,25 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
         )
     )
     depot = frozenset(table.depot)
-    aims = tuple(
-        dict.fromkeys(
-            rocket
-            for rocket, _, players in reversed(rockets[:-1])
-            if players
-            and players[0] in others
-            and can_score(rules, rocket)
-            and not table.sequence
-            and fits(rocket, table.rocket, depot)
+
+    def launched(chosen: Callable[[tuple, tuple], bool]) -> tuple[Rocket, ...]:
+        """The rockets launched this game (newest first, each once) that `chosen(builders,
+        launchers)` picks, that can score and that the pad (no sequence begun) can grow
+        into."""
+        if table.sequence:
+            return ()
+        return tuple(
+            dict.fromkeys(
+                rocket
+                for rocket, builders, players in reversed(rockets[:-1])
+                if players
+                and chosen(builders, players)
+                and can_score(rules, rocket)
+                and fits(rocket, table.rocket, depot)
+            )
         )
-    )
+
+    aims = launched(lambda builders, players: players[0] in others)
     built_on = frozenset(on for on, _ in steps)
     plans = _plans(view, absent)
     # each person's sections where a large one fitted (on an empty pad, or on a large
@@ -196,17 +204,9 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
         len(large) >= 2 and sum(large) < LARGE_SHARE * len(large) for large in sizes.values()
     )
     big = any(len(large) >= 2 and all(large) for large in sizes.values())
-    finished = tuple(
-        dict.fromkeys(
-            rocket
-            for rocket, builders, players in reversed(rockets[:-1])
-            if players
-            and players[0] in people
-            and builders[-1:] == players[:1]
-            and can_score(rules, rocket)
-            and not table.sequence
-            and fits(rocket, table.rocket, depot)
-        )
+    # a person's rockets they built the top of and launched themselves
+    finished = launched(
+        lambda builders, players: players[0] in people and builders[-1:] == players[:1]
     )
     return Reading(
         next_player,

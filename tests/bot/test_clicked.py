@@ -53,5 +53,5 @@ async def test_a_board_click_and_a_command_are_read_as_before(scene):
     message = seen[-1].message
     assert isinstance(message, ClickedMessage)
     assert message.id == board.id and not message.flags.ephemeral
-    assert message.interaction_metadata is None or message.interaction_metadata.id
+    assert message.interaction_metadata.user.id == scene.id("ann")  # her /apophis new posted it
     assert any(i.endswith(":rules") for i in message.custom_ids)
