@@ -173,7 +173,9 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
     )
     depot = frozenset(table.depot)
 
-    def launched(chosen: Callable[[tuple, tuple], bool]) -> tuple[Rocket, ...]:
+    Seats = tuple[PlayerId | None, ...]
+
+    def launched(chosen: Callable[[Seats, Seats], bool]) -> tuple[Rocket, ...]:
         """The rockets launched this game (newest first, each once) that `chosen(builders,
         launchers)` picks, that can score and that the pad (no sequence begun) can grow
         into."""
