@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -533,12 +533,10 @@ class Game:
         if method is None:
             raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.", action=str(kind))
         args = {k: v for k, v in action.items() if k != "type"}
-        try:
-            _ACTION_SIGNATURES[kind].bind(self, **args)
-        except TypeError as exc:
-            raise IllegalMove(
-                "bad_action", f"Malformed {kind} action: {exc}.", action=kind
-            ) from None
+        accepted, required = _ACTION_ARGUMENTS[kind]
+        problem = _unfit(args.keys(), accepted, required)
+        if problem is not None:
+            raise IllegalMove("bad_action", f"Malformed {kind} action: {problem}.", action=kind)
         return method(self, **args)
 
     # ------------------------------------------------------------------ views
@@ -936,7 +934,33 @@ _ACTION_METHODS: dict[str, Callable[..., list[Event]]] = {
 
 #: The action names `Game.apply` accepts.
 ACTIONS = tuple(_ACTION_METHODS)
-_ACTION_SIGNATURES = {kind: inspect.signature(method) for kind, method in _ACTION_METHODS.items()}
+
+
+def _arguments(method: Callable[..., Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """The keyword arguments an action's method takes, and those it needs."""
+    parameters = list(inspect.signature(method).parameters.values())[1:]  # (after self)
+    return (
+        frozenset(p.name for p in parameters),
+        frozenset(p.name for p in parameters if p.default is inspect.Parameter.empty),
+    )
+
+
+#: Each action's arguments, read from its method once (binding a signature at every
+#: action cost more than the rest of a draw).
+_ACTION_ARGUMENTS = {kind: _arguments(method) for kind, method in _ACTION_METHODS.items()}
+
+
+def _unfit(
+    given: Collection[str], accepted: frozenset[str], required: frozenset[str]
+) -> str | None:
+    """What is wrong with an action's arguments `given`, if anything."""
+    unknown = sorted(set(given) - accepted)
+    if unknown:
+        return f"unexpected argument {unknown[0]!r}"
+    missing = sorted(required.difference(given))
+    if missing:
+        return f"missing a required argument: {missing[0]!r}"
+    return None
 
 
 def _parse_colour(value: Colour | str) -> Colour:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from time import monotonic
 from typing import TYPE_CHECKING
 
 import discord
@@ -49,6 +50,9 @@ ARCHIVED = 50083
 #: but a channel without it gets the board in words instead).
 NEEDED = ("view_channel", "send_messages", "embed_links")
 IN_THREADS = {"send_messages": "send_messages_in_threads"}
+#: Seconds what was told of a channel's Attach Files stands before the gateway's record is
+#: read again (an interaction there tells it anew, and a refused upload teaches it at once).
+TOLD_FOR = 30.0
 _IN_CHANNELS = {thread: channel for channel, thread in IN_THREADS.items()}
 #: The permissions whose names the catalogs keep with game threads' messages.
 _THREAD_KEYS = frozenset(("create_public_threads",))
@@ -149,6 +153,8 @@ class Access:
         self._closed: set[int] = set()
         #: Channels that refuse the bot Attach Files, as last learnt (True: they allow it).
         self._files: dict[int, bool] = {}
+        #: When each channel's Attach Files was last told (an interaction, a refused upload).
+        self._told: dict[int, float] = {}
 
     def gone(self, channel_id: int) -> bool:
         return channel_id in self._gone
@@ -232,8 +238,15 @@ class Access:
     def files(self, table: Table, allowed: bool | None = None) -> bool | None:
         """Whether the channel lets the bot attach files, learnt from `allowed` (an
         interaction's permissions, or a refused upload: False) or else the gateway's record;
-        True or False when that changed what the bot knew, None when nothing changed."""
-        if allowed is None:
+        True or False when that changed what the bot knew, None when nothing changed.
+        What was told stands for `TOLD_FOR` seconds: the gateway's record is read only
+        after (working it out from the roles was a sizeable part of drawing a board)."""
+        now = monotonic()
+        if allowed is not None:
+            self._told[table.channel_id] = now
+        elif now - self._told.get(table.channel_id, -TOLD_FOR) < TOLD_FOR:
+            return None
+        else:
             known = self._permissions(table)
             if known is None:
                 return None

@@ -13,9 +13,9 @@ outbox already uploaded to the board message is kept by its attachment's id.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -61,9 +61,10 @@ class Boards:
         #: game id -> how many times its board was made outdated: a write under way when it
         #: was drew what is now outdated, and does not count as showing its version.
         self._redraws: dict[int, int] = {}
-        #: game id -> (board message id, its picture's file name, that attachment's id), when
-        #: this outbox uploaded the picture the board shows.
-        self._pictures: dict[int, tuple[int, str, int]] = {}
+        #: game id -> (the picture's file name, Discord's answer to the write that uploaded
+        #: it, the board message's id then), when this outbox uploaded the picture the board
+        #: shows (`_uploaded` reads which attachment it is).
+        self._pictures: dict[int, tuple[str, Mapping[str, Any], int | None]] = {}
         #: game id -> the board message and the token that may edit it.
         self._owners: dict[int, Owned] = {}
         #: Games whose board is being written, and those of them whose board an
@@ -202,7 +203,7 @@ class Boards:
         table: Table,
         drawn: tuple[int, int],
         shown: Picture | None = None,
-        sent: dict | None = None,
+        sent: Mapping[str, Any] | None = None,
     ) -> None:
         """A write landed: it shows `drawn`'s version unless its board was made outdated
         while it was under way (what it drew is outdated: the next write draws it again)."""
@@ -210,12 +211,8 @@ class Boards:
         if self._redraws.get(table.id, 0) == redraws:
             self.mark_written(table, version)
         if shown is not None and sent is not None:  # remember its picture, to keep it
-            # (on the message it edited: /board may have posted another one meanwhile)
-            message_id = int(sent.get("id", table.messages.board_id))
-            for attachment in sent.get("attachments", []):
-                if attachment["filename"] == shown.filename:
-                    picture = (message_id, shown.filename, int(attachment["id"]))
-                    self._pictures[table.id] = picture
+            # (the answer is read only if the next board shows the same picture)
+            self._pictures[table.id] = (shown.filename, sent, table.messages.board_id)
 
     def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
         """Name the board's attachments in `payload`; the picture to upload, if any.
@@ -227,9 +224,11 @@ class Boards:
             payload["attachments"] = []  # a lobby, or pictures turned off: none
             return None
         known = self._pictures.get(table.id)
-        if known is not None and known[:2] == (table.messages.board_id, shown.filename):
-            payload["attachments"] = [{"id": known[2]}]
-            return None
+        if known is not None and known[0] == shown.filename:
+            kept = _uploaded(*known, board_id=table.messages.board_id)
+            if kept is not None:
+                payload["attachments"] = [{"id": kept}]
+                return None
         payload["attachments"] = [shown.attachment()]
         return shown
 
@@ -268,3 +267,18 @@ class Boards:
                 stub = components.board_stub(table).json()
                 await self.channel.edit(table, owner, message_id, stub)
             self.sweep_later(table, owner or Owned(message_id, None))
+
+
+def _uploaded(
+    filename: str, sent: Mapping[str, Any], written: int | None, *, board_id: int | None
+) -> int | None:
+    """The id of the attachment `filename` on the board message `board_id`, by Discord's
+    answer `sent` to the write that uploaded it (to the message `written` if it does not
+    say): none if that was another message (/board may have posted another one since)."""
+    message_id = sent.get("id", written)
+    if message_id is None or int(message_id) != board_id:
+        return None
+    for attachment in sent.get("attachments", []):
+        if attachment["filename"] == filename:
+            return int(attachment["id"])
+    return None

@@ -189,6 +189,13 @@ class ApophisBot(commands.AutoShardedBot):
         for event in ("MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"):
             parsers[event] = ignored
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every event to its listeners, but the gateway's note of each event's type
+        before it: nothing here listens to it, and discord.py looked for a handler (by
+        an AttributeError) at every event."""
+        if event_name != "socket_event_type":
+            super().dispatch(event_name, *args, **kwargs)
+
     @property
     def play(self):
         """The Play cog, which handles every button and picker."""

@@ -7,7 +7,9 @@ DMs (bot.discord.dms). Through discord.py's HTTP client each cost several times 
 (`benchmarks/wire_bench.py`); the rest of the bot's requests, rare, still go through it.
 
 A request is sent as one prebuilt body (JSON, or the multipart form of a picture and its
-message) and its answer read only when the caller wants it. A request made as the bot
+message) and its answer read only when the caller wants it, and then only once something
+in it is asked (`Sent`: the board keeps its edit's answer, read only if the next board
+shows the same picture). A request made as the bot
 (`bucket` given) carries its authorization and keeps to the rate limit Discord announces:
 when an answer says none is left in the bucket (a DM channel, for the hand DMs), the next
 request there waits for the reset, as discord.py's client would. Discord's own 429 (it
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -88,7 +91,7 @@ class Rest:
             if bucket is not None:
                 self._note(bucket, answer)
             if 200 <= answer.status < 300:
-                return orjson.loads(answer.body) if want else None
+                return Sent(answer.body) if want else None
             data = _data(answer)
             if answer.status == 429:
                 too_many.inc()
@@ -126,6 +129,30 @@ class Rest:
         if len(self._resets) >= BUCKETS:
             self._resets = {b: at for b, at in self._resets.items() if at > now}
         self._resets[bucket] = now + float(after)
+
+
+class Sent(Mapping[str, Any]):
+    """Discord's answer (a JSON object), read when something in it is first asked."""
+
+    __slots__ = ("_body", "_data")
+
+    def __init__(self, body: bytes) -> None:
+        self._body: bytes = body
+        self._data: dict[str, Any] | None = None
+
+    def _read(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data, self._body = orjson.loads(self._body), b""
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 @functools.cache

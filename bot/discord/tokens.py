@@ -16,7 +16,7 @@ the metrics (route class "interaction").
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -103,15 +103,16 @@ class Tokens:
 
     async def edit(
         self, token: Token, message_id: int | None, payload: dict, upload: Picture | None = None
-    ) -> dict:
+    ) -> Mapping[str, Any]:
         """Edit the original response (`message_id` None) or a follow-up.
 
         With `upload`, the picture goes along (a multipart request) and the edited message
-        is returned (its attachments' ids); else {}."""
+        is returned (its attachments' ids; read when first asked: bot.discord.rest.Sent);
+        else {}."""
         sent = await self._through(
             token, "PATCH", _message_path(message_id), payload, upload, want=upload is not None
         )
-        return sent or {}
+        return {} if sent is None else sent
 
     async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
         """Post a follow-up message (with `upload`'s picture, if any); its id."""

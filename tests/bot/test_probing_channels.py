@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 import time
+from types import SimpleNamespace
 
 import discord
 import pytest
 
-from bot.discord import jobs
+from bot.discord import access, jobs
 from bot.discord.access import blocks
 from tests.bot.helpers import Scene, bot_state, text_of
 from tests.bot.test_crewmates import open_lobby_with_crewmates
@@ -273,3 +274,24 @@ async def test_without_attach_files_the_board_is_in_words_and_the_channel_told_o
     (picture,) = scene.board(table).attachments
     assert picture.filename.startswith("apophis-board-")
     assert len([m for m in scene.public() if NO_FILES in m.content]) == 1
+
+
+def test_what_was_told_of_attach_files_stands_a_while_before_the_gateway_is_read(
+    monkeypatch,
+):
+    """An interaction's word (or a refused upload) on Attach Files stands TOLD_FOR seconds:
+    a board drawn meanwhile does not work the permissions out from the roles again."""
+    clock = [1000.0]
+    monkeypatch.setattr(access, "monotonic", lambda: clock[0])
+    gateway = [discord.Permissions(attach_files=False)]
+    seen = access.Access(client=None)
+    monkeypatch.setattr(seen, "_permissions", lambda table: (gateway[0], False))
+    table = SimpleNamespace(channel_id=7)
+    assert seen.files(table, True) is None  # allowed, as assumed: no change
+    clock[0] += access.TOLD_FOR - 1
+    assert seen.files(table) is None  # the interaction's word stands
+    clock[0] += 2
+    assert seen.files(table) is False  # then the gateway's record is read, and it changed
+    assert seen.files(table) is None
+    gateway[0] = discord.Permissions(attach_files=True)
+    assert seen.files(table, True) is True  # a newer word is heard at once

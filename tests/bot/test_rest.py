@@ -8,9 +8,10 @@ import asyncio
 from types import SimpleNamespace
 
 import discord
+import orjson
 import pytest
 
-from bot.discord.rest import Rest
+from bot.discord.rest import Rest, Sent
 from bot.discord.wire import Wire
 from tests.bot.test_wire import Server, answer
 
@@ -99,3 +100,12 @@ async def test_a_refusal_is_raised_as_discord_py_raises_it(status, error):
         rest.close()
         await server.stop()
     assert raised.value.code == 50007
+
+
+def test_an_answer_is_read_only_once_something_in_it_is_asked():
+    broken = Sent(b"{not JSON")  # kept as it came: nothing read yet, nothing raised
+    with pytest.raises(orjson.JSONDecodeError):
+        broken.get("id")
+    sent = Sent(b'{"id": "5", "attachments": [{"id": "9", "filename": "a.png"}]}')
+    assert sent["id"] == "5" and sent.get("nonce") is None and len(sent) == 2
+    assert dict(sent) == {"id": "5", "attachments": [{"id": "9", "filename": "a.png"}]}

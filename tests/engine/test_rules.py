@@ -81,6 +81,15 @@ def test_only_the_active_player_acts_and_outsiders_are_refused():
     refused(game, "bad_action", {"type": "draw", "player": "ann", "cards": ["2H"]})
 
 
+def test_a_malformed_action_says_which_argument_is_wrong():
+    game = table()
+    extra = refused(game, "bad_action", {"type": "draw", "player": "ann", "cards": ["2H"]})
+    assert "'cards'" in extra.message
+    missing = refused(game, "bad_action", {"type": "build", "player": "ann", "colour": "red"})
+    assert "'size'" in missing.message
+    assert "'self'" in refused(game, "bad_action", {"type": "scrap", "self": 1}).message
+
+
 def test_turn_passes_in_seat_order_and_wraps():
     game = table(players=("a", "b", "c"), active=1)
     assert game.draw("b")[-1].player == "c"
