@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
@@ -169,6 +170,7 @@ class PlayerView:
 
 
 _Known = TypeVar("_Known")
+_Action = TypeVar("_Action", bound=Callable[..., list[Event]])
 
 _COLOUR_ORDER = {colour: i for i, colour in enumerate(Colour)}
 
@@ -191,6 +193,18 @@ def rocket_points(rocket: Sequence[Section]) -> dict[Colour, int]:
     for colour, size in rocket:
         points[colour] += int(size)
     return points
+
+
+def _acting(method: _Action) -> _Action:
+    """An action's method: the public view made before it is dropped (even if the action
+    is refused: it changes nothing then, but the view is made again all the same)."""
+
+    @functools.wraps(method)
+    def acting(self: Game, *args: Any, **kwargs: Any) -> list[Event]:
+        self._public = None
+        return method(self, *args, **kwargs)
+
+    return acting  # type: ignore[return-value]
 
 
 class Game:
@@ -226,6 +240,8 @@ class Game:
         self.pending: dict[str, Any] | None = None
         self.outcome: Outcome | None = None
         self.rng = Random(0)
+        #: The public view as last made, until an action changes the game (`_acting`).
+        self._public: PublicView | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -265,6 +281,17 @@ class Game:
         game.turn = 1
         return game
 
+    def arrange(self, **attributes: Any) -> Game:
+        """Set the game up by hand (tests, puzzles): `attributes` set as they are, the
+        views made afresh. Set any other way, a game shows the view made before until
+        its next action."""
+        for name, value in attributes.items():
+            if not hasattr(self, name) or name.startswith("_"):
+                raise AttributeError(f"a game has no {name!r} to arrange")
+            setattr(self, name, value)
+        self._public = None
+        return self
+
     # ------------------------------------------------------------- properties
 
     @property
@@ -283,6 +310,7 @@ class Game:
 
     # ---------------------------------------------------------------- actions
 
+    @_acting
     def draw(self, player: PlayerId) -> list[Event]:
         """Draw 2 cards, one at a time; may start a reshuffle or require a discard."""
         self._check_turn(player)
@@ -290,6 +318,7 @@ class Game:
         self._draw(events, 2)
         return events
 
+    @_acting
     def build(
         self,
         player: PlayerId,
@@ -366,6 +395,7 @@ class Game:
         self._end_turn(events)
         return events
 
+    @_acting
     def launch(self, player: PlayerId, cards: Sequence[str]) -> list[Event]:
         """Add cards to the launch sequence, at most one per suit; the fourth suit launches."""
         self._check_turn(player)
@@ -409,6 +439,7 @@ class Game:
             self._end_turn(events)
         return events
 
+    @_acting
     def scrap(self, player: PlayerId) -> list[Event]:
         """Return every section to the depot and discard the launch sequence."""
         self._check_turn(player)
@@ -419,6 +450,7 @@ class Game:
         self._end_turn(events)
         return events
 
+    @_acting
     def discard(self, player: PlayerId, cards: Sequence[str]) -> list[Event]:
         """Discard down to the hand limit after a draw; the turn then ends."""
         self._check_player(player)
@@ -444,6 +476,7 @@ class Game:
         self._end_turn(events)
         return events
 
+    @_acting
     def reroll(self, player: PlayerId) -> list[Event]:
         """Spend a fail-safe to roll the failed die again."""
         self._check_reroll_decision(player)
@@ -454,6 +487,7 @@ class Game:
         self._continue_launch(events, index, rerolls - 1)
         return events
 
+    @_acting
     def accept(self, player: PlayerId) -> list[Event]:
         """Keep the failed die; the launch goes on from there."""
         self._check_reroll_decision(player)
@@ -462,6 +496,7 @@ class Game:
         self._accept_failure(events)
         return events
 
+    @_acting
     def finish_reshuffle(self) -> list[Event]:
         """The 10 seconds of shuffling are over: the discards become the deck, drawing resumes."""
         if self.phase is not Phase.RESHUFFLE:
@@ -476,18 +511,21 @@ class Game:
             self._draw(events, draws_left)
         return events
 
+    @_acting
     def clock_expired(self) -> list[Event]:
         """Time is up: Apophis hits Earth, whatever was in progress."""
         self._check_not_over()
         self._finish(Outcome.LOST)
         return [GameLost("clock")]
 
+    @_acting
     def end(self, reason: str) -> list[Event]:
         """End the game without a result (host's end, moderator's reset)."""
         self._check_not_over()
         self._finish(Outcome.ABANDONED)
         return [GameAbandoned(reason)]
 
+    @_acting
     def skip_turn(self) -> list[Event]:
         """End the active player's turn without an action (for a player who went away).
 
@@ -500,6 +538,7 @@ class Game:
         self._abandon_turn(events)
         return events
 
+    @_acting
     def remove_player(self, player: PlayerId) -> list[Event]:
         """Take a player out of the game; their cards go to the discard pile."""
         self._check_not_over()
@@ -542,7 +581,13 @@ class Game:
     # ------------------------------------------------------------------ views
 
     def public_view(self) -> PublicView:
-        """The table as everyone sees it: no card of any hand."""
+        """The table as everyone sees it: no card of any hand (made once between actions:
+        the board and each panel ask for it)."""
+        if self._public is None:
+            self._public = self._seen_by_all()
+        return self._public
+
+    def _seen_by_all(self) -> PublicView:
         pending = None
         if self.pending is not None:
             pending = {k: v for k, v in self.pending.items() if k != "index"}

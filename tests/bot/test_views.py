@@ -82,9 +82,9 @@ def test_the_hint_button_is_enabled_exactly_when_the_crew_policy_has_advice():
         (phases.DISCARD, {"count": 2}),
         (phases.REROLL, {"step": "accuracy", "index": 1, "rerolls": 1}),
     ]:
-        table.game.phase, table.game.pending = phase, pending
+        table.game.arrange(phase=phase, pending=pending)
         assert hint_enabled(table, 1) and not hint_enabled(table, 2), phase
-    table.game.phase, table.game.pending = phases.RESHUFFLE, {"player": 1, "draws_left": 1}
+    table.game.arrange(phase=phases.RESHUFFLE, pending={"player": 1, "draws_left": 1})
     assert not hint_enabled(table, 1) and not hint_enabled(table, 2)
     assert ":hint" in str(panel.panel_message(table, 1, "en", now=0).components.to_components())
 

@@ -37,7 +37,7 @@ def test_a_teammates_launch_that_can_still_score_is_finished_not_scrapped():
         sequence_by=["bob"],
         hands=[["7H", "8H", "9H", "2D", "KS"], ["6H"]],
     )
-    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    game.arrange(past_rockets=[BOB_LAUNCHED_DEAD])
     decision = ann(game)
     assert decision.reason == "launch_complete"
     assert decision.action == {"type": "launch", "player": "ann", "cards": ["7H", "2D", "KS"]}
@@ -51,7 +51,7 @@ def test_the_rocket_is_kept_launchable_before_a_teammate_who_launches_what_he_fi
     others build, she adds it."""
     hands = [["5D", "6D", "7D", "2C"], ["6H", "7S"]]
     wary = table(rocket=[("red", 2)], builders=["bob"], hands=hands)
-    wary.past_rockets = [BOB_BUILT_ON_ANNS, BOB_LAUNCHED_DEAD]
+    wary.arrange(past_rockets=[BOB_BUILT_ON_ANNS, BOB_LAUNCHED_DEAD])
     reading = read(wary.view_for("ann"))
     assert reading.launchers == {"bob"} and reading.guarded
     decision = ann(wary)
@@ -59,7 +59,7 @@ def test_the_rocket_is_kept_launchable_before_a_teammate_who_launches_what_he_fi
     assert decision.reason == "draw_keep_launchable"
     assert decision.plan is not None and ("blue", 2) in decision.plan.pieces
     trusting = table(rocket=[("red", 2)], builders=["bob"], hands=hands)
-    trusting.past_rockets = [BOB_BUILT_ON_ANNS]
+    trusting.arrange(past_rockets=[BOB_BUILT_ON_ANNS])
     assert not read(trusting.view_for("ann")).guarded
     assert ann(trusting).action == {"type": "build", "player": "ann", "colour": "blue", "size": 2}
 
@@ -68,7 +68,7 @@ def test_before_a_launcher_a_section_that_makes_the_rocket_score_goes_first():
     """The same Bob, and Ann holding spades too: the medium yellow, after which his
     rocket can launch."""
     game = table(rocket=[("red", 2)], builders=["bob"], hands=[["5D", "6D", "2S", "3S"], ["6H"]])
-    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    game.arrange(past_rockets=[BOB_LAUNCHED_DEAD])
     decision = ann(game)
     assert decision.action == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
     assert can_score(game.rules, [*game.rocket, Y2])
@@ -89,11 +89,11 @@ def test_a_launcher_chooses_when_to_launch_what_he_builds():
     start it."""
     hands = [["2C", "3H", "4D", "5S", "6S"], ["7H"]]
     game = table(rocket=[("red", 3), ("yellow", 2)], builders=["ann", "bob"], hands=hands)
-    game.past_rockets = [BOB_LAUNCHED_DEAD]
+    game.arrange(past_rockets=[BOB_LAUNCHED_DEAD])
     decision = ann(game)
     assert decision.action["type"] != "launch"
     sent = PastRocket((R3, Y2), ("ann", "bob"), ("bob",) * 4)
-    game.past_rockets = [BOB_LAUNCHED_DEAD, sent]
+    game.arrange(past_rockets=[BOB_LAUNCHED_DEAD, sent])
     assert ann(game).reason == "launch_complete"  # her hand holds the whole sequence
 
 
@@ -106,11 +106,11 @@ def test_a_rocket_that_cannot_score_is_left_to_the_teammate_who_just_added_to_it
         builders=["ann", "ann", "bob"],
         hands=[["5D", "6D"], ["6H", "7S"]],
     )
-    game.built_turns = [game.turn - 3, game.turn - 3, game.turn - 1]
+    game.arrange(built_turns=[game.turn - 3, game.turn - 3, game.turn - 1])
     decision = ann(game)
     assert decision.action == {"type": "draw", "player": "ann"}
     assert decision.reason == "draw_leave_scrap"
-    game.built_turns = [game.turn - 5, game.turn - 5, game.turn - 3]
+    game.arrange(built_turns=[game.turn - 5, game.turn - 5, game.turn - 3])
     decision = ann(game)
     assert decision.action == {"type": "scrap", "player": "ann"}
     assert decision.notice == "scrap_no_fuel"
@@ -127,9 +127,9 @@ def test_a_launch_sequence_that_cannot_score_is_left_to_the_teammate_adding_to_i
         sequence_by=["bob"],
         hands=[["5D", "6H"], ["6S", "7S"]],
     )
-    game.sequence_turns = [game.turn - 5]
+    game.arrange(sequence_turns=[game.turn - 5])
     assert ann(game).reason == "draw_leave_scrap"
-    game.sequence_turns = [game.turn - 6]
+    game.arrange(sequence_turns=[game.turn - 6])
     decision = ann(game)
     assert decision.action == {"type": "scrap", "player": "ann"}
     assert decision.notice == "scrap_sequence_dead"
@@ -145,7 +145,7 @@ def test_before_a_launcher_the_hand_is_kept_for_a_section_he_meets_well():
     )
     red_m, yellow_s = (Colour.RED, Size.MEDIUM), (Colour.YELLOW, Size.SMALL)
     sent = PastRocket((red_m, yellow_s), ("bob", "bob"), ("bob",) * 4)
-    game.past_rockets = [BOB_LAUNCHED_DEAD, sent]
+    game.arrange(past_rockets=[BOB_LAUNCHED_DEAD, sent])
     assert ann(game).reason == "draw_keep_launchable"
     game.apply({"type": "draw", "player": "ann"})
     decision = ann(game)
@@ -171,13 +171,13 @@ def test_a_team_that_builds_large_sections_first_is_not_given_a_medium_instead()
     hand = ["2C", "3C", "4D", "5S"]
     for past in ([], [BOB_BUILT_BIG]):
         game = table(rules="advanced", hands=[hand, ["9C"]])
-        game.past_rockets = past
+        game.arrange(past_rockets=past)
         assert read(game.view_for("ann")).large_first
         decision = ann(game)
         assert decision.reason == "draw_for_plan"
         assert decision.plan is not None and decision.plan.pieces[0][1] == 3
     game = table(rules="advanced", hands=[hand, ["9C"]])
-    game.past_rockets = [BOB_BUILT_MEDIUMS]
+    game.arrange(past_rockets=[BOB_BUILT_MEDIUMS])
     assert not read(game.view_for("ann")).large_first
     assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 2}
 
@@ -190,7 +190,7 @@ def test_beside_a_big_builder_the_crew_builds_the_rocket_he_finished_and_launche
     hand = ["5C", "6C", "7C", "2D", "3S"]
     game = table(rules="advanced", hands=[hand, ["9C"]])
     assert ann(game).action == {"type": "build", "player": "ann", "colour": "green", "size": 3}
-    game.past_rockets = [BOB_BUILT_BIG]
+    game.arrange(past_rockets=[BOB_BUILT_BIG])
     reading = read(game.view_for("ann"))
     assert reading.big and reading.finished == (BOB_BUILT_BIG.rocket,)
     decision = ann(game)
@@ -205,7 +205,7 @@ def test_crewmates_are_not_read_as_people():
     plays as it always has), and Ann builds the large green of her own plan."""
     hand = ["5C", "6C", "7C", "2D", "3S"]
     game = table(rules="advanced", hands=[hand, ["9C"]])
-    game.past_rockets = [BOB_BUILT_BIG]
+    game.arrange(past_rockets=[BOB_BUILT_BIG])
     view = game.view_for("ann")
     reading = read(view, crewmates={"bob"})
     assert not reading.big and not reading.large_first and not reading.finished

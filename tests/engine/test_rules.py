@@ -711,3 +711,17 @@ def test_a_game_rebuilt_with_the_start_player_it_drew_is_the_same_game():
     drawn = Game.new(["a", "b", "c"], seed=31)
     rebuilt = Game.new(["a", "b", "c"], seed=31, start_player=drawn.active_player)
     assert rebuilt.save() == drawn.save()
+
+
+def test_the_public_view_is_made_once_between_actions():
+    game = table()
+    view = game.public_view()
+    assert game.public_view() is view and game.view_for("bob").table is view
+    refused(game, "not_your_turn", {"type": "draw", "player": "bob"})
+    assert game.public_view() == view  # a refused action changes nothing
+    game.draw("ann")  # two cards drawn, over the hand limit: a discard is due
+    after = game.public_view()
+    assert after.deck_size == view.deck_size - 2 and after.phase is not view.phase
+    assert game.arrange(damage=2).public_view().damage == 2  # set up by hand: seen
+    with pytest.raises(AttributeError):
+        game.arrange(_public=None)
