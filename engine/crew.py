@@ -936,9 +936,11 @@ def _cut_short(
 ) -> bool:
     """Whether building `section` toward `plan` would cut the plan short: a big builder
     is at the table (`Reading.big`) and a person plays next, the section is not large
-    (theirs are) nor the plan's last, the rocket after it can score (a big builder
-    launches a rocket not theirs once it can score and is worth their while), and
-    launched as it is that rocket is worth less than `_NEAR_BEST` times the plan."""
+    (theirs are) nor the plan's last nor on their way (built on this rocket before, or
+    leaving one that can grow into a rocket a person finished and launched), the rocket
+    after it can score (a big builder launches a rocket not theirs once it can score and
+    is worth their while), and launched as it is that rocket is worth less than
+    `_NEAR_BEST` times the plan."""
     reading = setting.reading
     if not (reading.big and reading.next_person):
         return False
@@ -946,6 +948,11 @@ def _cut_short(
     after = (*table.rocket, section)
     if section[1] is Size.LARGE or plan.row[_BUILDS] < 2 or not can_score(table.rules, after):
         return False
+    if section in reading.known(table.rocket):
+        return False  # a teammate built it on this rocket before: it is on their way
+    depot = frozenset(table.depot) - {section}
+    if any(fits(finished, after, depot) for finished in reading.finished):
+        return False  # it can still grow into a rocket a person finished and launched
     base = points_of(table.rocket)
     row = _planned(setting.context, base, _adds(table.rocket, after), setting.launch)
     if row is None:
