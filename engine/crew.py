@@ -36,7 +36,10 @@ While the record shows the people at the table (not the seats of AI crewmates,
 `crewmates`) build large sections first where one fits, or shows nothing of them yet, it
 draws for its best plan's large section rather than settle for a nearly as good plan
 that builds a smaller one; beside a person who builds only large ones, the rockets
-people finished and launched are the evident plan on any pad.
+people finished and launched are the evident plan on any pad, and before a person's
+turn it adds no smaller section after which the rocket can score, unless that is its
+plan's last or the rocket launched as it is would be worth `_NEAR_BEST` of the plan
+(`draw_keep_big`): a big builder launches a rocket not theirs once it can score.
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -48,7 +51,7 @@ its parameters (`params`, for translations) and one English line (`text`, for hi
 - `launch_start`, `launch_extend`, `launch_complete`: {"cards", "damage", "deflect"}.
 - `draw_for_plan`: {"short": cards lacking per colour, "plan"}; `draw_for_sequence`:
   {"suits": the colours the launch sequence still needs}; `draw_nothing`: {};
-  `draw_keep_launchable` and `draw_leave_scrap`: {"plan"}.
+  `draw_keep_launchable`, `draw_leave_scrap` and `draw_keep_big`: {"plan"}.
 - `scrap_dead` (the rocket cannot fly: notices `scrap_no_fuel`, `scrap_no_warhead`,
   `scrap_sequence_dead`) and `scrap_restart` (`scrap_too_late`, `scrap_restart`):
   {"plan": the rocket aimed for after it}.
@@ -133,6 +136,7 @@ REASONS = (
     "draw_nothing",
     "draw_keep_launchable",
     "draw_leave_scrap",
+    "draw_keep_big",
     "scrap_restart",
     "scrap_dead",
     "discard",
@@ -354,6 +358,8 @@ class _Setting:
     solo: bool  # the player is alone at the table
     shared: bool  # the pad holds a section or launch card not known to be this player's
     hold: float  # the factor on launching the pad as it is (below 1: a teammate builds on it)
+    context: _Context  # the rules, Apophis's value and the weights of progress
+    launch: tuple[int, ...]  # cards the launch sequence still needs, per colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +467,9 @@ def _setting(view: PlayerView, reading: Reading, absent: bool = False) -> _Setti
     else:
         hold = 1.0
     help_each = others * _TEAM_HELP / 4
-    return _Setting(keep, restart, welcome, evident, reading, help_each, solo, shared, hold)
+    return _Setting(
+        keep, restart, welcome, evident, reading, help_each, solo, shared, hold, context, launch
+    )
 
 
 def _welcome(
@@ -848,10 +856,16 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
         )
     best = plans[0].rocket
     hand = Counter(colour_of(c) for c in view.hand)
+    cut: list[tuple[Section, _Rocket]] = []  # sections a big builder would launch at once
     for candidate in plans:
         if reading.large_first and candidate.row[_NEXT_SIZE] < best.next_size:
             continue  # the team builds large sections first: draw for the best plan's
         step = _next_step(view, hand, candidate.rocket, guard, blocked)
+        if step is not None and step[0]["type"] == "build":
+            section = (Colour(step[0]["colour"]), Size(step[0]["size"]))
+            if _cut_short(view, setting, candidate, section, turns_left):
+                cut.append((section, candidate.rocket))
+                continue
         if step is not None:
             action, reason, params, text, target = step
             notice = _launch_notice(view) if action["type"] == "launch" else None
@@ -866,6 +880,17 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
                 notice_text,
                 plan=target,
             )
+    if cut:
+        section, rocket = cut[0]
+        return Decision(
+            {"type": "draw", "player": me},
+            "draw_keep_big",
+            {"plan": _rocket_label(view, rocket), **hurry},
+            f"Draw: the {section_label(section)} section would leave the next player a rocket "
+            "they would launch as it is, worth less than going on toward "
+            f"{_short_label(_pieces(view, rocket))}." + hurry_text,
+            plan=_target(view, rocket),
+        )
     if best.scrap and choice.notice != "scrap_too_late" and _theirs(view):
         return Decision(
             {"type": "draw", "player": me},
@@ -904,6 +929,36 @@ def _play(view: PlayerView, setting: _Setting, choice: _Choice, turns_left: floa
         f"Draw: the plan ({_short_label(pieces)}{has}) still needs {wanted}." + hurry_text,
         plan=target,
     )
+
+
+def _cut_short(
+    view: PlayerView, setting: _Setting, plan: _Plan, section: Section, turns_left: float
+) -> bool:
+    """Whether building `section` toward `plan` would cut the plan short: a big builder
+    is at the table (`Reading.big`) and a person plays next, the section is not large
+    (theirs are) nor the plan's last nor on their way (built on this rocket before, or
+    leaving one that can grow into a rocket a person finished and launched), the rocket
+    after it can score (a big builder launches a rocket not theirs once it can score and
+    is worth their while), and launched as it is that rocket is worth less than
+    `_NEAR_BEST` times the plan."""
+    reading = setting.reading
+    if not (reading.big and reading.next_person):
+        return False
+    table = view.table
+    after = (*table.rocket, section)
+    if section[1] is Size.LARGE or plan.row[_BUILDS] < 2 or not can_score(table.rules, after):
+        return False
+    if section in reading.known(table.rocket):
+        return False  # a teammate built it on this rocket before: it is on their way
+    depot = frozenset(table.depot) - {section}
+    if any(fits(finished, after, depot) for finished in reading.finished):
+        return False  # it can still grow into a rocket a person finished and launched
+    base = points_of(table.rocket)
+    row = _planned(setting.context, base, _adds(table.rocket, after), setting.launch)
+    if row is None:
+        return True  # launched as it is, it can do nothing
+    launched = _search((row,), setting, _have(view.hand), turns_left, 0.0, 1.0)
+    return max((score for score, _, _ in launched), default=0.0) < _NEAR_BEST * plan.score
 
 
 def _theirs(view: PlayerView) -> bool:

@@ -28,8 +28,11 @@ While the table has people and none of them has built a large one there less tha
 start, or go on with, a smaller one that would take the pad off theirs. A person who
 built only large ones there (two or more) is a big builder (`big`): the rockets people
 finished (built the top section) and started launching are then the team's evident plan
-on any pad (`finished`). A team of crewmates alone reads none of this: it plays as the
-crew always has.
+on any pad (`finished`); and a big builder launches a rocket off their list as soon as
+it can score and is worth their while, so before a person's turn (`next_person`) the
+crew adds no smaller section that would leave them such a rocket, worth less launched
+as it is than its plan (see `engine.crew`). A team of crewmates alone reads none of
+this: it plays as the crew always has.
 
 The team's evident plans: `aims`, the rockets able to score whose launch a teammate
 started this game, that the pad can still grow into (latest first); and `plans`, for the
@@ -74,6 +77,7 @@ class Reading:
     # (built its top section) and started launching, that the pad fits, latest first
     large_first: bool  # people build large sections where a large fits (`LARGE_SHARE`)
     big: bool  # a person builds only large sections where a large fits (two or more seen)
+    next_person: bool  # the next player is a person (not a crewmate, nor the viewing player)
 
     @property
     def guarded(self) -> bool:
@@ -222,6 +226,7 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
         finished,
         large_first,
         big,
+        next_player in people,
     )
 
 

@@ -199,6 +199,32 @@ def test_beside_a_big_builder_the_crew_builds_the_rocket_he_finished_and_launche
     assert set(decision.plan.pieces) == {("red", 3), ("yellow", 3), ("blue", 3), ("green", 2)}
 
 
+def test_a_big_builders_rocket_is_not_cut_short_by_a_smaller_section():
+    """Bob builds only large sections (red L, then yellow L on it) and launches a rocket
+    not his as soon as it can score. Ann's hand pays for the medium red of her own plan
+    (red L + yellow L + green M + red M + blue M), but the rocket it leaves, red L +
+    yellow L + red M, can score: Bob would launch it as it is, a poor launch without
+    guidance, so she draws, saying why. Were Bob a crewmate, she would build it."""
+    game = table(
+        rules="advanced",
+        rocket=[("red", 3), ("yellow", 3)],
+        builders=["bob", "bob"],
+        hands=[["4H", "5H", "2C"], ["9C"]],
+    )
+    view = game.view_for("ann")
+    reading = read(view)
+    assert reading.big and reading.next_person
+    assert can_score(game.rules, (*game.rocket, (Colour.RED, Size.MEDIUM)))
+    decision = ann(game)
+    assert decision.action == {"type": "draw", "player": "ann"}
+    assert decision.reason == "draw_keep_big"
+    assert decision.plan is not None and ("red", 2) in decision.plan.pieces
+    assert "medium red" in decision.text
+    decision = decide(view, crewmates={"bob"})
+    assert decision is not None
+    assert decision.action == {"type": "build", "player": "ann", "colour": "red", "size": 2}
+
+
 def test_crewmates_are_not_read_as_people():
     """The seats AI crewmates play are public. Bob built only large sections and launched
     his big rocket, but Bob is a crewmate: nothing of his way is read (a team of crewmates
