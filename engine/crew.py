@@ -29,7 +29,8 @@ to build on others' sections) it leaves only a rocket that can score or is on th
 drawing otherwise (`draw_keep_launchable`), and lets a launcher choose when to launch;
 among sections of one size it first takes one after which the rocket can score; on a
 rocket whose top section a teammate built it follows the rockets teammates launched
-(the team's evident plan) while that is at least `FOLLOW` times as good as its own; a
+(the team's evident plan) while that is at least `FOLLOW` times as good as its own
+(beside people in basic rules, whatever its own is worth: `FOLLOW_PEOPLE_BASIC`); a
 rocket that cannot score and that a teammate has just added to is left to them
 (`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE` after a launch card).
 While the record shows the people at the table (not the seats of AI crewmates,
@@ -187,6 +188,12 @@ CARD_COST = 0.5
 #: The team's evident plan is followed while its expected progress per turn is at least
 #: this share of the best plan's (tuned in the balance lab's cross-play).
 FOLLOW = 0.5
+#: Beside people in basic rules it is followed whatever the crew's own plan is worth: a
+#: person whose rocket is taken off their way may launch what they find. In advanced
+#: rules the launch roll and the fail-safes make the crew's own rockets launch clearly
+#: better, and following more readily lost games there (the balance lab's cross-play,
+#: and docs/crew.md).
+FOLLOW_PEOPLE_BASIC = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,7 +518,9 @@ def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:
             return _Choice([], _Plan(*max(full)), None, {}, waiting=True)
     if keep_best is not None and setting.evident:
         followed = max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
-        if followed[0] >= FOLLOW * keep_best[0]:
+        basic = setting.context[0] is Rules.BASIC
+        follow = FOLLOW_PEOPLE_BASIC if basic and setting.reading.people else FOLLOW
+        if followed[0] >= follow * keep_best[0]:
             return _Choice([_Plan(*followed)], _Plan(*keep_best), None, {}, followed=True)
     notice: str | None = None
     notice_params: dict[str, Any] = {}

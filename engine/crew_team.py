@@ -78,6 +78,7 @@ class Reading:
     large_first: bool  # people build large sections where a large fits (`LARGE_SHARE`)
     big: bool  # a person builds only large sections where a large fits (two or more seen)
     next_person: bool  # the next player is a person (not a crewmate, nor the viewing player)
+    people: bool  # a person (not a crewmate) plays at the table beside the viewing player
 
     @property
     def guarded(self) -> bool:
@@ -227,6 +228,7 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
         large_first,
         big,
         next_player in people,
+        bool(people),
     )
 
 

@@ -5,7 +5,7 @@ rocket that cannot score to the teammate who just added to it."""
 
 from __future__ import annotations
 
-from engine import Colour, Game, Size, simulate
+from engine import Colour, Game, Size, crew, simulate
 from engine.crew import REASONS, Decision, decide
 from engine.crew_team import can_score, read
 from engine.game import PastRocket
@@ -223,6 +223,37 @@ def test_a_big_builders_rocket_is_not_cut_short_by_a_smaller_section():
     decision = decide(view, crewmates={"bob"})
     assert decision is not None
     assert decision.action == {"type": "build", "player": "ann", "colour": "red", "size": 2}
+
+
+def test_beside_a_person_in_basic_rules_the_crew_follows_his_rocket(monkeypatch):
+    """Bob built a medium red, and earlier launched his yellow M + red M + blue S. Ann's
+    hand (diamonds and hearts, no spades) pays for the medium blue of a plan worth more
+    than twice as much to her, but Bob is a person and the rules are basic: she follows
+    his rocket, drawing for its yellow, as she would not were he a crewmate, or were the
+    rules advanced (where the fail-safes and the launch roll make her own plan worth
+    more than the gap between plans says), or with the crew's usual share (`FOLLOW`)."""
+    bobs = PastRocket(
+        ((Colour.YELLOW, Size.MEDIUM), (Colour.RED, Size.MEDIUM), (Colour.BLUE, Size.SMALL)),
+        ("bob", "ann", "bob"),
+        ("bob", "bob", "ann", "ann"),
+    )
+    hands = [["9D", "JH", "2D", "8D", "10H"], ["9C"]]
+    blue = {"type": "build", "player": "ann", "colour": "blue", "size": 2}
+    games = {}
+    for rules in ("basic", "advanced"):
+        games[rules] = table(rules=rules, rocket=[("red", 2)], builders=["bob"], hands=hands)
+        games[rules].arrange(past_rockets=[bobs])
+    view = games["basic"].view_for("ann")
+    assert read(view).people and read(view).aims == (bobs.rocket,)
+    decision = ann(games["basic"])
+    assert decision.action == {"type": "draw", "player": "ann"}
+    assert decision.reason == "draw_for_plan"
+    assert decision.plan is not None
+    assert decision.plan.pieces == (("red", 2), ("yellow", 2), ("blue", 1))
+    assert decide(view, crewmates={"bob"}).action == blue
+    assert ann(games["advanced"]).action == blue
+    monkeypatch.setattr(crew, "FOLLOW_PEOPLE_BASIC", crew.FOLLOW)
+    assert ann(games["basic"]).action == blue
 
 
 def test_crewmates_are_not_read_as_people():
