@@ -30,9 +30,10 @@ drawing otherwise (`draw_keep_launchable`), and lets a launcher choose when to l
 among sections of one size it first takes one after which the rocket can score; on a
 rocket whose top section a teammate built it follows the rockets teammates launched
 (the team's evident plan) while that is at least `FOLLOW` times as good as its own
-(beside people in basic rules, whatever its own is worth: `FOLLOW_PEOPLE_BASIC`); a
-rocket that cannot score and that a teammate has just added to is left to them
-(`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE` after a launch card).
+(beside people in basic rules, its sections whatever its own is worth:
+`FOLLOW_PEOPLE_BASIC`); a rocket that cannot score and that a teammate has just added
+to is left to them (`draw_leave_scrap`: one round after a section, `LEAVE_SEQUENCE`
+after a launch card).
 While the record shows the people at the table (not the seats of AI crewmates,
 `crewmates`) build large sections first where one fits, or shows nothing of them yet, it
 draws for its best plan's large section rather than settle for a nearly as good plan
@@ -188,7 +189,8 @@ CARD_COST = 0.5
 #: The team's evident plan is followed while its expected progress per turn is at least
 #: this share of the best plan's (tuned in the balance lab's cross-play).
 FOLLOW = 0.5
-#: Beside people in basic rules it is followed whatever the crew's own plan is worth: a
+#: Beside people in basic rules it is followed whatever the crew's own plan is worth,
+#: while it has sections to add (launching the pad as it is is weighed as ever): a
 #: person whose rocket is taken off their way may launch what they find. In advanced
 #: rules the launch roll and the fail-safes make the crew's own rockets launch clearly
 #: better, and following more readily lost games there (the balance lab's cross-play,
@@ -519,7 +521,8 @@ def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:
     if keep_best is not None and setting.evident:
         followed = max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
         basic = setting.context[0] is Rules.BASIC
-        follow = FOLLOW_PEOPLE_BASIC if basic and setting.reading.people else FOLLOW
+        builds = followed[2][_BUILDS]  # it adds sections, not launches the pad as it is
+        follow = FOLLOW_PEOPLE_BASIC if basic and builds and setting.reading.people else FOLLOW
         if followed[0] >= follow * keep_best[0]:
             return _Choice([_Plan(*followed)], _Plan(*keep_best), None, {}, followed=True)
     notice: str | None = None

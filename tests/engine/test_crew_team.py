@@ -256,6 +256,26 @@ def test_beside_a_person_in_basic_rules_the_crew_follows_his_rocket(monkeypatch)
     assert ann(games["basic"]).action == blue
 
 
+def test_following_a_persons_rocket_builds_it_and_leaves_its_launch_to_the_usual_call():
+    """Bob finished and launched his green M + yellow M before, and has built it again.
+    Following his rocket whatever it is worth is about building its sections: with
+    nothing left to build, whether to launch it now is weighed as ever, and Ann adds the
+    medium red of her own plan (the launch would deflect one time in six, damage never),
+    as she would beside a crewmate."""
+    bobs = PastRocket((G2, Y2), ("bob", "bob"), ("bob",) * 4)
+    game = table(
+        rocket=[("green", 2), ("yellow", 2)],
+        builders=["bob", "bob"],
+        hands=[["3S", "JH", "7H", "8C", "4D"], ["9C"]],
+    )
+    game.arrange(past_rockets=[bobs])
+    view = game.view_for("ann")
+    assert read(view).people and read(view).aims == (bobs.rocket,)
+    red = {"type": "build", "player": "ann", "colour": "red", "size": 2}
+    assert ann(game).action == red
+    assert decide(view, crewmates={"bob"}).action == red
+
+
 def test_crewmates_are_not_read_as_people():
     """The seats AI crewmates play are public. Bob built only large sections and launched
     his big rocket, but Bob is a crewmate: nothing of his way is read (a team of crewmates
