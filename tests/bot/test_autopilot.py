@@ -95,6 +95,7 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_d
         autopilot.check(table)
         assert bob not in table.autopilot  # 40 s since his turn began, but 20 since his click
         clock.passes(11)
+        version = table.version  # before the autopilot's move, which may come at any await
         autopilot.check(table)
         assert table.autopilot == {bob}
         await bot.outbox.drain()
@@ -102,7 +103,6 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_d
         assert f"🤖 <@{bob}> has made no move for 30 s" in text_of(scene.board(table))
         names = attachments.seat_names(table, table.game.public_view())
         assert names == ("ann", "bob (autopilot)")  # and on the picture's seats
-        version = table.version
         await turn_of(scene, table, "ann")  # the autopilot played his turn, as bob
         log = await bot.store.game_log(table.id)
         assert {entry.actor for entry in log[version:]} == {bob}
