@@ -519,12 +519,14 @@ def _choose(view: PlayerView, setting: _Setting, turns_left: float) -> _Choice:
         if full:
             return _Choice([], _Plan(*max(full)), None, {}, waiting=True)
     if keep_best is not None and setting.evident:
-        followed = max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
+        followed = _Plan(
+            *max(_search(setting.evident, setting, have, turns_left, 0.0, 1.0, setting.hold))
+        )
         basic = setting.context[0] is Rules.BASIC
-        builds = followed[2][_BUILDS]  # it adds sections, not launches the pad as it is
+        builds = followed.row[_BUILDS]  # it adds sections, not launches the pad as it is
         follow = FOLLOW_PEOPLE_BASIC if basic and builds and setting.reading.people else FOLLOW
-        if followed[0] >= follow * keep_best[0]:
-            return _Choice([_Plan(*followed)], _Plan(*keep_best), None, {}, followed=True)
+        if followed.score >= follow * keep_best[0]:
+            return _Choice([followed], _Plan(*keep_best), None, {}, followed=True)
     notice: str | None = None
     notice_params: dict[str, Any] = {}
     if not setting.restart:
