@@ -31,7 +31,7 @@ except ImportError:  # not built for Windows: the standard loop
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot
 from bot.metrics import ABOUT, Metrics, Sources, discord_trace
-from bot.store.records import DatabaseUnusable
+from bot.store.records import DatabaseUnusable, shard_of
 from bot.store.store import Store
 from bot.web.server import WebTable
 
@@ -94,7 +94,7 @@ class JsonLines(logging.Formatter):
             line["game"] = game
         if guild:
             line["guild"] = guild
-            line["shard"] = (guild >> 22) % self.shard_count
+            line["shard"] = shard_of(guild, self.shard_count)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return orjson.dumps(line, default=str).decode()

@@ -36,7 +36,7 @@ from bot.game.changes import Listener, Stream
 from bot.game.service import GameService
 from bot.i18n.catalogs import CommandTranslator, t
 from bot.store.database import Turn
-from bot.store.records import Shards, StoreBusy
+from bot.store.records import Shards, StoreBusy, shard_of
 from bot.store.store import Store
 from bot.table import Table
 from bot.views.render import duration
@@ -260,14 +260,14 @@ class ApophisBot(commands.AutoShardedBot):
         the lobby message of a game that moved to its thread becomes the line pointing to
         the thread (it may still show the lobby's buttons)."""
         count = self.shard_count or 1
-        ours = [t for t in self.service.tables.values() if (t.guild_id >> 22) % count == shard_id]
+        ours = [t for t in self.service.tables.values() if shard_of(t.guild_id, count) == shard_id]
         for table in ours:
             if await self._channel_is_gone(table):
                 await self.channel_deleted(table.channel_id)
         waiting = self._returning
-        self._returning = [t for t in waiting if (t.guild_id >> 22) % count != shard_id]
+        self._returning = [t for t in waiting if shard_of(t.guild_id, count) != shard_id]
         for table in waiting:
-            if not table.open or (table.guild_id >> 22) % count != shard_id:
+            if not table.open or shard_of(table.guild_id, count) != shard_id:
                 continue
             if table.status == "lobby":
                 await self._show_unseen(table)

@@ -29,7 +29,7 @@ class Turn(Protocol):
 
 
 class Database(Protocol):
-    """A database the store runs its transactions on (`bot.store.queries`).
+    """A database the store runs its transactions on (`bot.store.transactions`).
 
     Open with `await Backend.open(database)`; every other method is a coroutine too.
     """

@@ -53,7 +53,7 @@ BUSY_TIMEOUT_MS = 1_000
 RETRIES = 20
 #: Advisory lock keys (one number space for the whole database).
 MIGRATION_LOCK = 0x41504F01
-#: The fragments `bot.store.queries` leaves to each dialect.
+#: The fragments the store's SQL leaves to each dialect (bot.store.transactions).
 _DIALECT = {"greatest": "GREATEST", "open_index": "", "join": "JOIN", "lock": "FOR UPDATE"}
 _PARAMETER = re.compile(r"\?")
 _CONFLICTS = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
@@ -108,14 +108,14 @@ class PostgresDatabase:
                 f"Cannot connect to the PostgreSQL database {without_password(url)} ({exc}): "
                 "check APOPHIS_DATABASE, and that the server runs and lets this user in."
             ) from exc
-        database = cls(pool, url)
+        opened = cls(pool, url)
         try:
             async with pool.acquire() as conn:
-                await _migrate(conn, migrations.load("postgresql"), str(database))
+                await _migrate(conn, migrations.load("postgresql"), str(opened))
         except BaseException:
             await pool.close()
             raise
-        return database
+        return opened
 
     async def close(self) -> None:
         """Close every connection of the pool (turns still held end with the process)."""
@@ -209,7 +209,7 @@ def _sql(template: str) -> str:
 async def _drive(
     conn: asyncpg.Connection, transaction: Callable[..., Transaction[T]], args: tuple[Any, ...]
 ) -> T:
-    """Run a transaction of `bot.store.queries` to its end (the caller commits or rolls back)."""
+    """Run a transaction (bot.store.transactions) to its end (the caller commits or rolls back)."""
     run = Run(transaction, args)
     query = run.next()
     while query is not None:

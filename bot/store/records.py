@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import DIFFICULTY_MINUTES
+from engine import DIFFICULTY_MINUTES, Outcome, Rules
 
-RULES = ("basic", "advanced")
+#: The rule sets and a game's outcomes, stored as the engine's names for them.
+RULES = tuple(rules.value for rules in Rules)
 DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
 #: How the bot reaches a game's players (bot.game.access CHANNEL, INTERACTIONS).
 REACHES = ("channel", "interactions")
@@ -22,8 +23,8 @@ LOBBY_MINUTES = range(min(DIFFICULTY_MINUTES.values()), max(DIFFICULTY_MINUTES.v
 CARD_STYLES = ("suits", "colours")
 #: The autopilot delays a server may choose, in seconds, shortest and longest (0: off).
 AUTOPILOT_SECONDS = (30, 300)
-OUTCOMES = ("destroyed", "deflected", "lost", "abandoned")
-WINS = ("destroyed", "deflected")
+OUTCOMES = tuple(outcome.value for outcome in Outcome)
+WINS = tuple(outcome.value for outcome in Outcome if outcome.won)
 #: Statuses of a game that occupies its channel.
 OPEN_STATUSES = ("lobby", "active")
 #: The leaderboard ranks people with at least this many all-human games with a result...
@@ -31,6 +32,9 @@ RANKED_MIN_GAMES = 5
 #: ...and shows this many of them, and this many of the fastest wins of each difficulty.
 RANKED_PLAYERS = 10
 FASTEST_PER_DIFFICULTY = 3
+#: A server's shard is its id's timestamp bits (the id shifted right by this), modulo the
+#: shard count (`shard_of`); the store's SQL finds it the same way.
+SHARD_SHIFT = 22
 
 
 # ------------------------------------------------------------------------ errors
@@ -303,7 +307,7 @@ class Shards:
 
     def of(self, guild_id: int) -> int:
         """The shard of a server, as Discord routes it."""
-        return (guild_id >> 22) % self.count
+        return shard_of(guild_id, self.count)
 
     def __contains__(self, guild_id: int) -> bool:
         return self.of(guild_id) in self.ids
@@ -314,6 +318,11 @@ class Shards:
 
 #: One process running every server.
 ALL_SHARDS = Shards()
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard of a server among `shard_count`, as Discord routes it."""
+    return (guild_id >> SHARD_SHIFT) % shard_count
 
 
 def check_choice(what: str, value: str, allowed: Sequence[str]) -> None:

@@ -2,7 +2,7 @@
 
 How it stays safe:
 
-* One aiosqlite connection. Every transaction (`bot.store.queries`) runs as a single
+* One aiosqlite connection. Every transaction (`bot.store.transactions`) runs as a single
   function on that connection's thread, inside one ``BEGIN IMMEDIATE ... COMMIT``:
   one thread hop per call, and transactions of concurrent tasks are serialised by
   aiosqlite's queue, so they can never interleave. (A caller cancelled while it waits
@@ -54,7 +54,7 @@ DEFAULT_DATABASE = "data/apophis.sqlite3"
 BUSY_TIMEOUT_MS = 1_000
 #: Opening (checks, migrations) and a backup wait longer: no player is waiting on them.
 OPEN_BUSY_TIMEOUT_MS = 5_000
-#: The fragments `bot.store.queries` leaves to each dialect.
+#: The fragments the store's SQL leaves to each dialect (bot.store.transactions).
 _DIALECT = {
     "greatest": "MAX",
     # Without statistics SQLite would scan the whole table for open games.
@@ -99,13 +99,13 @@ class SQLiteDatabase:
             conn = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
             raise _unusable(exc, path) from exc
-        database = cls(conn, path)
+        opened = cls(conn, path)
         try:
             await conn._execute(_configure, conn._conn)
         except BaseException:
             await conn.close()
             raise
-        return database
+        return opened
 
     async def close(self) -> None:
         """Close the connection (WAL contents are checkpointed into the file)."""
@@ -229,7 +229,7 @@ def _drive(
     args: tuple[Any, ...],
     kind: str,
 ) -> T:
-    """Run a transaction of `bot.store.queries` to its end inside BEGIN ... COMMIT."""
+    """Run a transaction (bot.store.transactions) to its end inside BEGIN ... COMMIT."""
     with _transaction(conn, kind):
         run = Run(transaction, args)
         query = run.next()

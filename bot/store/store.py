@@ -3,8 +3,9 @@
 `Store` is the one interface the bot uses, whichever database is behind it: an SQLite
 file (`bot.store.sqlite`, the default) or PostgreSQL (`bot.store.postgres`, when
 APOPHIS_DATABASE is a ``postgresql://`` URL). Both are a `bot.store.database.Database`,
-all the store knows of them once one is open. Every statement is in `bot.store.queries`,
-written once for both; the records it returns and the errors it raises are in
+all the store knows of them once one is open. Every statement is in a module of its job
+(`bot.store.games`, `lobbies`, `actions`, `clocks`, ...: bot.store.transactions), written
+once for both; the records it returns and the errors it raises are in
 `bot.store.records`.
 
 The same guarantees on both:
@@ -40,7 +41,7 @@ from typing import Any
 
 import orjson
 
-from bot.store import queries, tallies
+from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
@@ -89,7 +90,7 @@ class Store:
 
     async def ping(self) -> None:
         """Run a trivial query (the bot's readiness); raises when the database does not answer."""
-        await self._db.read(queries.ping)
+        await self._db.read(meta.ping)
 
     # ----------------------------------------------------------------- lobbies
 
@@ -112,7 +113,7 @@ class Store:
         check_choice("difficulty", difficulty, DIFFICULTIES)
         check_choice("reach", reach, REACHES)
         return await self._db.write(
-            queries.create_lobby,
+            lobbies.create_lobby,
             guild_id,
             channel_id,
             host_id,
@@ -139,7 +140,7 @@ class Store:
         to theirs. NotLatest if a newer game was opened there, NotSeated if `host_id` did
         not play it, ChannelBusy if the channel has an open game."""
         return await self._db.write(
-            queries.play_again, game_id, channel_id, host_id, _now(now), host_name
+            lobbies.play_again, game_id, channel_id, host_id, _now(now), host_name
         )
 
     async def add_player(
@@ -147,17 +148,17 @@ class Store:
     ) -> GameRecord:
         """Seat a player in a lobby, with their display name: someone invited in their seat
         of the game before, anyone else after every seat taken or kept."""
-        return await self._db.write(queries.add_player, game_id, user_id, _now(now), name)
+        return await self._db.write(lobbies.add_player, game_id, user_id, _now(now), name)
 
     async def remove_player(
         self, game_id: int, user_id: int, *, now: float | None = None
     ) -> GameRecord:
         """Free a player's seat in a lobby (the others keep their join order)."""
-        return await self._db.write(queries.remove_player, game_id, user_id, _now(now))
+        return await self._db.write(lobbies.remove_player, game_id, user_id, _now(now))
 
     async def drop_invitation(self, game_id: int, user_id: int) -> GameRecord:
         """Withdraw a lobby's invitation to someone (they left the server)."""
-        return await self._db.write(queries.drop_invitation, game_id, user_id)
+        return await self._db.write(lobbies.drop_invitation, game_id, user_id)
 
     async def configure_lobby(
         self,
@@ -172,12 +173,12 @@ class Store:
         check_choice("rules", rules, RULES)
         check_choice("difficulty", difficulty, DIFFICULTIES)
         return await self._db.write(
-            queries.configure_lobby, game_id, rules, difficulty, length_seconds, _now(now)
+            lobbies.configure_lobby, game_id, rules, difficulty, length_seconds, _now(now)
         )
 
     async def cancel_lobby(self, game_id: int, *, now: float | None = None) -> None:
         """Close a lobby that will not start (its channel becomes free)."""
-        await self._db.write(queries.cancel_lobby, game_id, _now(now))
+        await self._db.write(lobbies.cancel_lobby, game_id, _now(now))
 
     async def start_game(
         self,
@@ -193,7 +194,7 @@ class Store:
         """Turn a lobby into an active game at version 0 with its clock running; with a
         `thread_id`, the game moves to that thread of its channel (the channel is free)."""
         return await self._db.write(
-            queries.start_game,
+            lobbies.start_game,
             game_id,
             seed,
             start_player,
@@ -235,7 +236,7 @@ class Store:
         if outcome is not None:
             check_choice("outcome", outcome, OUTCOMES)
         return await self._db.write(
-            queries.commit_action,
+            actions.commit_action,
             game_id,
             expected_version,
             _dumps(state),
@@ -251,43 +252,43 @@ class Store:
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the id of the game's board message."""
-        await self._db.write(queries.set_board_message, game_id, message_id)
+        await self._db.write(actions.set_board_message, game_id, message_id)
 
     # ------------------------------------------------------------------ reads
 
     async def get_game(self, game_id: int) -> GameRecord:
         """One game by id; GameNotFound if there is none."""
-        return await self._db.read(queries.load_game, game_id)
+        return await self._db.read(games.load_game, game_id)
 
     async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or active game, if any."""
-        return await self._db.read(queries.open_game_in_channel, channel_id)
+        return await self._db.read(games.open_game_in_channel, channel_id)
 
     async def load_active_games(self) -> list[GameRecord]:
         """Every lobby and active game with its seats and clock, in id order (two queries)."""
-        return await self._db.read(queries.load_open_games, self.shards)
+        return await self._db.read(games.load_open_games, self.shards)
 
     async def game_log(self, game_id: int) -> list[LoggedAction]:
         """A game's action log in version order (replays from its seed to its state)."""
-        return await self._db.read(queries.game_log, game_id)
+        return await self._db.read(actions.game_log, game_id)
 
     # ------------------------------------------------- clocks and the bot itself
 
     async def get_meta(self, key: str) -> Any:
         """A value the bot keeps about itself (e.g. the hash of its synced commands)."""
-        return await self._db.read(queries.get_meta, key)
+        return await self._db.read(meta.get_meta, key)
 
     async def set_meta(self, key: str, value: Any) -> None:
         """Remember a value the bot keeps about itself."""
-        await self._db.write(queries.set_meta, key, value)
+        await self._db.write(meta.set_meta, key, value)
 
     async def touch_alive(self, now: float | None = None) -> None:
         """Record that the bot is alive now (call every few seconds)."""
-        await self._db.write(queries.touch_alive, self.shards, _now(now))
+        await self._db.write(clocks.touch_alive, self.shards, _now(now))
 
     async def freeze_clocks(self, now: float | None = None) -> int:
         """Stop every running clock (planned shutdown); returns how many were running."""
-        return await self._db.write(queries.freeze_clocks, self.shards, _now(now))
+        return await self._db.write(clocks.freeze_clocks, self.shards, _now(now))
 
     async def resume_clocks(self, now: float | None = None) -> list[GameRecord]:
         """Start-up recovery: restart every clock from where it stopped; return open games.
@@ -296,50 +297,50 @@ class Store:
         running (the bot crashed) stopped when the bot was last known alive: the later
         of the last heartbeat and the game's last write.
         """
-        return await self._db.write(queries.resume_clocks, self.shards, _now(now))
+        return await self._db.write(clocks.resume_clocks, self.shards, _now(now))
 
     # ------------------------------------------------------- users and servers
 
     async def get_dm_channel(self, user_id: int) -> int | None:
         """The user's DM channel id, if known."""
-        return await self._db.read(queries.get_dm_channel, user_id)
+        return await self._db.read(users.get_dm_channel, user_id)
 
     async def get_user_locale(self, user_id: int) -> str | None:
         """The Discord locale last seen from a user (None: never seen)."""
-        return await self._db.read(queries.get_user_locale, user_id)
+        return await self._db.read(users.get_user_locale, user_id)
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
-        await self._db.write(queries.set_user_locale, user_id, locale)
+        await self._db.write(users.set_user_locale, user_id, locale)
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Remember the user's DM channel id."""
-        await self._db.write(queries.set_dm_channel, user_id, channel_id)
+        await self._db.write(users.set_dm_channel, user_id, channel_id)
 
     async def get_hand_dm(self, game_id: int, user_id: int) -> int | None:
         """The id of the one DM that carries the player's hand in this game, if sent."""
-        return await self._db.read(queries.get_hand_dm, game_id, user_id)
+        return await self._db.read(users.get_hand_dm, game_id, user_id)
 
     async def set_hand_dm(self, game_id: int, user_id: int, message_id: int) -> None:
         """Remember the DM that carries the player's hand in this game."""
-        await self._db.write(queries.set_hand_dm, game_id, user_id, message_id)
+        await self._db.write(users.set_hand_dm, game_id, user_id, message_id)
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (defaults if it never changed any)."""
-        return await self._db.read(queries.guild_settings, guild_id)
+        return await self._db.read(settings.guild_settings, guild_id)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings (keyword names are GuildSettings fields)."""
         if "guild_id" in changes:
             raise TypeError("guild_id cannot be changed")
-        return await self._db.write(queries.update_guild_settings, guild_id, changes)
+        return await self._db.write(settings.update_guild_settings, guild_id, changes)
 
     async def guilds_without_pictures(self) -> set[int]:
         """The servers that turned board pictures off."""
-        return await self._db.read(queries.guilds_without_pictures)
+        return await self._db.read(settings.guilds_without_pictures)
 
     async def autopilot_delays(self) -> dict[int, int]:
         """The servers that turned the autopilot on, and its delay in seconds for each."""
-        return await self._db.read(queries.autopilot_delays)
+        return await self._db.read(settings.autopilot_delays)
 
     async def stats(self, guild_id: int) -> Stats:
         """Ended games by rule set and difficulty, and the five fastest wins."""
@@ -383,12 +384,12 @@ class Store:
 
     async def recent_games(self, guild_id: int, limit: int) -> list[GameRecord]:
         """A server's last `limit` ended games (those that started), the latest first."""
-        return await self._db.read(queries.recent_games, guild_id, limit)
+        return await self._db.read(history.recent_games, guild_id, limit)
 
     async def recent_games_in_conversation(self, channel_id: int, limit: int) -> list[GameRecord]:
         """A DM's or a group DM's last `limit` ended games (those that started), the latest
         first."""
-        return await self._db.read(queries.recent_games_in_conversation, channel_id, limit)
+        return await self._db.read(history.recent_games_in_conversation, channel_id, limit)
 
 
 def _now(now: float | None) -> float:

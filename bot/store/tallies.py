@@ -1,6 +1,6 @@
-"""The records a server keeps of its people and games: statistics, each person's tallies
-(added in the transaction that ends a game), profiles and leaderboards, as transactions
-(bot.store.transactions) for both backends."""
+"""The records a server keeps of its people and games: each game's result and each
+person's tallies (added in the transaction that ends a game), statistics, profiles and
+leaderboards, as transactions (bot.store.transactions) for both backends."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from bot.store.records import (
     Win,
 )
 from bot.store.transactions import Transaction, count, rows
-from engine import DIFFICULTY_MINUTES
+from engine import DIFFICULTY_MINUTES, Outcome
 from engine.events import ApophisDamaged, LaunchEnded, LaunchStarted
 
 
@@ -40,7 +40,10 @@ def stats(guild_id: int) -> Transaction[Stats]:
         "crewmates > 0 AS crew FROM results WHERE guild_id = ? "
         "GROUP BY rules, difficulty, crew ORDER BY rules, difficulty, crew"
     )
-    tallies = tuple(Tally(*row[:6], bool(row[6])) for row in (yield rows(query, guild_id)))
+    tallies = tuple(
+        Tally(rules, difficulty, games, wins, losses, abandoned, bool(crew))
+        for rules, difficulty, games, wins, losses, abandoned, crew in (yield rows(query, guild_id))
+    )
     query = (  # the fastest wins are all-human teams'
         "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
         f"FROM results WHERE guild_id = ? AND outcome IN {WINS} AND crewmates = 0 "
@@ -78,6 +81,25 @@ def launch_figures(logged: Iterable[Sequence[dict[str, Any]]]) -> dict[Any, tupl
             elif launch is not None and kind == _DAMAGED:
                 launch[2] += 1
     return {player: tuple(counts) for player, counts in figures.items()}
+
+
+def record_result(game_id: int) -> Transaction[None]:
+    """A game that has just ended, kept as its server's result (in the transaction that ends
+    it), and added to each person's tallies (`record_players`)."""
+    query = (
+        "INSERT INTO results (game_id, guild_id, channel_id, rules, difficulty, "
+        "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at, "
+        "crewmates) "
+        "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
+        "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
+        "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
+        # the seats an AI played: crewmates', and people's the autopilot took over
+        "(SELECT COUNT(*) FROM players WHERE game_id = games.id "
+        "AND (user_id < 0 OR autopiloted = 1)) "
+        "FROM games WHERE id = ?"
+    )
+    yield count(query, game_id)
+    yield from record_players(game_id)
 
 
 def record_players(game_id: int) -> Transaction[None]:
@@ -133,7 +155,7 @@ def record_players(game_id: int) -> Transaction[None]:
 def _counted(outcome: str, stayed: Any) -> tuple[bool, bool]:
     """Whether an ended game counts as played by a person (it has a result), and as won by
     them (a win, and they were seated to the end)."""
-    return outcome != "abandoned", bool(stayed) and outcome in WINS
+    return outcome != Outcome.ABANDONED, bool(stayed) and outcome in WINS
 
 
 def _in_order(tallies: Iterable[PlayerTally]) -> tuple[PlayerTally, ...]:
@@ -156,7 +178,10 @@ def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
         "damage, fastest_game_id FROM player_tallies WHERE guild_id = ? AND user_id = ?"
     )
     found = yield rows(query, guild_id, user_id)
-    tallies = _in_order(PlayerTally(*row[:2], bool(row[2]), *row[3:9]) for row in found)
+    tallies = _in_order(
+        PlayerTally(rules, difficulty, bool(crew), *figures)
+        for rules, difficulty, crew, *figures, _ in found
+    )
     fastest: dict[bool, Win] = {}
     candidates = [row[9] for row in found if row[9] is not None]
     if candidates:

@@ -7,6 +7,14 @@ in one go on its connection's thread and the PostgreSQL backend runs it on a poo
 connection, each inside one database transaction that commits only if the generator
 returns (an exception rolls everything back). A UNIQUE constraint that refuses a
 statement is thrown into the transaction as `Duplicate`.
+
+The store's transactions are in one module a job (`bot.store.games`, `lobbies`, `actions`,
+`clocks`, `settings`, `users`, `meta`, `history`, `tallies`), each statement written once
+for both backends: the part of both dialects that is the same, `?` parameters (the
+PostgreSQL backend numbers them), and four fragments each backend fills in:
+``{greatest}`` (the larger of two values), ``{open_index}`` (SQLite's hint to read only
+open games through their index), ``{join}`` (SQLite's hint to keep the first table as the
+outer loop) and ``{lock}`` (PostgreSQL's lock on a row read before it is changed).
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ IDENTIFY_INTERVAL = 5.0
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
-    """The shard Discord routes a guild's events to."""
+    """The shard Discord routes a guild's events to (the fake's own, as Discord is not the
+    bot: the bot's is `bot.store.records.shard_of`)."""
     return (guild_id >> 22) % shard_count
 
 

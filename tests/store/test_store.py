@@ -17,10 +17,12 @@ from bot.store.records import (
     LobbyFull,
     NotSeated,
     SeatsChanged,
+    Shards,
     StaleVersion,
     StoreBusy,
     Tally,
     WrongStatus,
+    shard_of,
 )
 from bot.store.store import Store
 from bot.table import Table
@@ -385,6 +387,24 @@ async def test_load_active_games_in_one_pass(sqlite_store: Store) -> None:
     assert [record.id for record in loaded] == open_ids
     assert loaded == [await store.get_game(game_id) for game_id in open_ids]
     assert sum(s.lstrip().upper().startswith("SELECT") for s in statements) == 2
+
+
+async def test_a_process_of_some_shards_reads_the_games_shard_of_puts_there(
+    database: str, store: Store
+) -> None:
+    # The shard the SQL reads by is the one shard_of (Discord's routing) gives, for ids as
+    # large as Discord's.
+    guilds = [random.Random(guild).getrandbits(63) for guild in range(40)]
+    for channel, guild in enumerate(guilds):
+        await store.create_lobby(guild, channel, 10, "basic", "easy", 60)
+    some = await Store.open(database, Shards((0, 2), 3))
+    try:
+        loaded = await some.load_active_games()
+    finally:
+        await some.close()
+    ours = {guild for guild in guilds if shard_of(guild, 3) in (0, 2)}
+    assert {record.guild_id for record in loaded} == ours
+    assert 0 < len(ours) < len(guilds)
 
 
 async def test_meta_values(database: str, store: Store) -> None:
