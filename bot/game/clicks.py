@@ -1,6 +1,7 @@
 """Our buttons and pickers, as any door receives them: a custom id (and the values picked)
-read into a `Click`, a hand panel's click turned into the move it stands for, and a
-lobby's setting into its `Configure`.
+read into a `Click`, and the click into the command it stands for (`command_of`: a lobby's
+button, a setting, a board's or hand panel's move), the same whichever door it came
+through.
 
 A client can be made to send anything: a custom id we never sent, values a picker never
 offered. Nothing here trusts it: each function returns the input in our own terms or
@@ -13,7 +14,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
-from bot.game.commands import Configure
+from bot.game.commands import (
+    AddCrewmate,
+    Command,
+    Configure,
+    Join,
+    Leave,
+    Move,
+    Open,
+    PlayAgain,
+    RemoveCrewmate,
+    Start,
+)
+from bot.game.lobbies import Venue
 from bot.views.components import CUSTOM_ID, SETTINGS
 from engine import Colour, Size
 from engine.cards import is_card
@@ -38,6 +51,20 @@ ACTIONS = {
 WITH_ARG = frozenset(("build", "launch"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
+#: The lobby's buttons, as the commands they stand for (a Start's venue is the door's).
+LOBBY = {
+    "join": Join,
+    "leave": Leave,
+    "crewadd": AddCrewmate,
+    "crewdrop": RemoveCrewmate,
+    "start": Start,
+}
+#: The commands of the lobby's buttons: only while its game has not started.
+LOBBY_COMMANDS = (Join, Leave, AddCrewmate, RemoveCrewmate, Start)
+#: A board's buttons that are moves of their own (the launch report's are all moves).
+BOARD_MOVES = frozenset(("draw", "scrap", "reroll", "accept"))
+#: The kinds of a hand panel's clicks (its buttons, its selects).
+PANEL = frozenset(("h", "p"))
 COLOURS = frozenset(colour.value for colour in Colour)
 SIZES = frozenset(str(int(size)) for size in Size)
 
@@ -94,6 +121,29 @@ def read_click(data: dict[str, Any]) -> Click:
         match["arg"] or "",
         values,
     )
+
+
+def command_of(click: Click, venue: Venue | None = None) -> Command | None:
+    """The command `click` stands for, whichever door it came through (`venue`: how a
+    Start may open its game's thread); None for a click that only shows something to
+    whoever clicked (the rules, their hand, a replay's step, the live table, a panel's
+    refresh or hint). UserError for a panel move the panel never offers."""
+    kind, action = click.kind, click.action
+    if kind == "s":
+        return configure(click)
+    if kind in PANEL:
+        return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
+    if kind == "l" or (kind == "b" and action in BOARD_MOVES):
+        return Move({"type": action}, click.version)
+    if kind != "b":
+        return None
+    if action == "start":
+        return Start(venue=venue)
+    if action in LOBBY:
+        return LOBBY[action]()
+    if action == "again":
+        return PlayAgain(click.game)
+    return Open() if action == "open" else None
 
 
 def configure(click: Click) -> Configure:

@@ -24,22 +24,11 @@ from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
 from bot.discord.cogs.tables import LiveTable
 from bot.discord.threads import Opening
-from bot.game.actions import ActionResult
 from bot.game.audience import look
 from bot.game.autopilot import checked_delay
-from bot.game.commands import (
-    AddCrewmate,
-    Command,
-    End,
-    Join,
-    Kick,
-    Leave,
-    Open,
-    RemoveCrewmate,
-    Reset,
-    Skip,
-    Start,
-)
+from bot.game.clicks import Click, command_of
+from bot.game.commands import Command, End, Join, Kick, Leave, Open, Reset, Skip, Start
+from bot.game.replies import reply
 from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
 from bot.store.records import AUTOPILOT_SECONDS
@@ -129,41 +118,37 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     @app_commands.command(description="Join the game forming in this channel.")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.lobby_command(interaction, "join")
+        await self.lobby_command(interaction, Join())
 
     @app_commands.command(
         description="Leave this channel's game; in play, your cards are discarded."
     )
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.lobby_command(interaction, "leave")
+        await self.lobby_command(interaction, Leave())
 
     @app_commands.command(description="Start the game (host only).")
     @app_commands.describe(first="Who plays first (random if left out)")
     async def start(
         self, interaction: discord.Interaction, first: discord.User | None = None
     ) -> None:
-        await self.lobby_command(interaction, "start", first.id if first else None)
+        opening = await self.thread_opening(interaction, "start")
+        await self.lobby_command(interaction, Start(first.id if first else None, opening), opening)
 
     async def lobby_command(
-        self, interaction: discord.Interaction, action: str, first: int | None = None
+        self, interaction: discord.Interaction, command: Command, opening: Opening | None = None
     ) -> None:
         """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
-        opening = await self.thread_opening(interaction, action)
-        outcome = await self.service.run(
-            caller_of(interaction), lobby_command(action, first, opening)
-        )
-        result, table = outcome.result, outcome.table
+        outcome = await self.service.run(caller_of(interaction), command)
+        table = outcome.table
         language = speaks(interaction)
-        if result is not None:  # left a game in progress
-            await interaction.response.send_message(left_reply(result, language), ephemeral=True)
-            self.bot.outbox.answered(table, interaction)
-            return
-        if action == "start" and table.parent_id is not None:
+        text = reply(outcome, interaction.user.id, language)
+        start = isinstance(command, Start)
+        if start and table.parent_id is not None:
             await self.started_in_thread(interaction, table)
             return
-        if action == "start":  # the host's own panel, to play from at once
+        if start:  # the host's own panel, to play from at once
             shown = table.version
-            said = [t(language, "reply.started"), opening and opening.note(language)]
+            said = [text, opening and opening.note(language)]
             await interaction.response.send_message(
                 **panel.panel_message(
                     table, interaction.user.id, language, "\n".join(filter(None, said))
@@ -172,7 +157,6 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             )
             self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
             return
-        text = t(language, f"reply.{action}", seated=len(table.seats))
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(table, interaction)
 
@@ -199,18 +183,18 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         outbox.flush(table)
 
     async def lobby_button(
-        self, interaction: discord.Interaction, table: Table, action: str
+        self, interaction: discord.Interaction, table: Table, click: Click
     ) -> None:
         """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
-        opening = await self.thread_opening(interaction, action)
-        outcome = await self.service.run(
-            caller_of(interaction), lobby_command(action, None, opening)
-        )
-        if outcome.result is not None:
-            text = left_reply(outcome.result, speaks(interaction))
+        opening = await self.thread_opening(interaction, click.action)
+        command = command_of(click, opening)
+        assert command is not None  # a lobby's button (bot.discord.cogs.play)
+        outcome = await self.service.run(caller_of(interaction), command)
+        if outcome.result is not None:  # left a game in progress
+            text = reply(outcome, interaction.user.id, speaks(interaction))
             await interaction.response.send_message(text, ephemeral=True)
             return
-        if action == "start" and table.parent_id is not None:
+        if isinstance(command, Start) and table.parent_id is not None:
             await self.started_in_thread(interaction, table, clicked=True)
             return
         await self.show_clicked_lobby(interaction, table)
@@ -419,28 +403,3 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-def left_reply(result: ActionResult, language: str) -> str:
-    """What a player who left a game in progress is told, privately, in their language."""
-    told = [
-        line
-        for event in result.events
-        if not isinstance(event, ev.PlayerRemoved) and (line := narrate_event(event, language))
-    ]
-    if result.new_host is not None:
-        told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
-    return "\n".join([t(language, "reply.left_game"), *told])
-
-
-def lobby_command(action: str, first: int | None, venue: Opening | None) -> Command:
-    """The command a lobby button (or its slash command) stands for."""
-    if action == "start":
-        return Start(first, venue)
-    return {"join": Join, "leave": Leave, "crewadd": AddCrewmate, "crewdrop": RemoveCrewmate}[
-        action
-    ]()
-
-
-async def setup(bot: ApophisBot) -> None:
-    await bot.add_cog(Apophis(bot))

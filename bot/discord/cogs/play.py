@@ -22,14 +22,16 @@ from bot.discord.answers import (
     send_reason,
     speaks,
 )
+from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
-from bot.game.clicks import Click, configure, read_click
-from bot.game.commands import Move, Outcome
+from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, read_click
+from bot.game.commands import Command, Move, Outcome
+from bot.game.replies import reply
 from bot.i18n.catalogs import t
 from bot.table import Table
-from bot.views import attachments, components, hints, narration, panel, render
+from bot.views import attachments, components, hints, panel, render
 from engine import Colour, Size
 
 if TYPE_CHECKING:
@@ -57,10 +59,13 @@ def board_link(table: Table) -> str:
 
 
 class Play(commands.Cog):
-    """The four actions, hands and the board."""
+    """The four actions, hands and the board; every click, routed by its custom id (the
+    lobby's, its settings', a replay's, the live table's and Play again answered by the
+    /apophis group's cog, `apophis`)."""
 
-    def __init__(self, bot: ApophisBot) -> None:
+    def __init__(self, bot: ApophisBot, apophis: Apophis) -> None:
         self.bot = bot
+        self.apophis = apophis
 
     @property
     def service(self):
@@ -161,10 +166,7 @@ class Play(commands.Cog):
     @staticmethod
     def note_of(interaction: discord.Interaction, outcome: Outcome) -> str:
         """What the move just made did, told to its player."""
-        assert outcome.result is not None
-        return narration.private_note(
-            outcome.result.events, interaction.user.id, speaks(interaction), outcome.table.cards
-        )
+        return reply(outcome, interaction.user.id, speaks(interaction))
 
     async def report_move(
         self,
@@ -242,13 +244,13 @@ class Play(commands.Cog):
         """Every button and select arrives here."""
         table = self.service.tables.get(click.game)
         if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
-            await self.bot.get_cog("Apophis").replay_step(interaction, click)
+            await self.apophis.replay_step(interaction, click)
             return
         if click.action == "again":  # a final board's: its game has ended, not kept here
-            await self.bot.get_cog("Apophis").play_again(interaction, click)
+            await self.apophis.play_again(interaction, click)
             return
         if click.action == "table":  # the channel's live table, its game in play or not
-            await self.bot.get_cog("Apophis").table_button(interaction, click)
+            await self.apophis.table_button(interaction, click)
             return
         if table is None:
             await self.on_ended(interaction, click)
@@ -261,9 +263,9 @@ class Play(commands.Cog):
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
         if click.kind == "l":  # a launch report's Reroll or Accept
-            await self.act_by_button(interaction, table, click.version, {"type": click.action})
+            await self.act_by_button(interaction, table, command_of(click))
         elif click.kind == "b":
-            await self.on_button(interaction, table, click.version, click.action)
+            await self.on_button(interaction, table, click)
         elif click.kind == "s":
             await self.on_setting(interaction, table, click)
         else:
@@ -286,22 +288,21 @@ class Play(commands.Cog):
             raise UserError("error.buttons_over")
         await interaction.response.edit_message(**attachments.board(ended).kwargs())
 
-    async def on_button(
-        self, interaction: discord.Interaction, table: Table, version: int, action: str
-    ) -> None:
-        """A click on a lobby, board or launch-report button."""
+    async def on_button(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+        """A click on a lobby or board button."""
+        action = click.action
         if on_old_board(interaction, table):
             await self.on_old_board(interaction, table, action)
         elif action == "rules":
-            await self.bot.get_cog("Apophis").show_rules(interaction)
-        elif action in ("join", "leave", "start", "crewadd", "crewdrop"):
-            if table.status != "lobby":
-                raise UserError("error.lobby_buttons_over")
-            await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
+            await self.apophis.show_rules(interaction)
         elif action in PANEL_OPENERS:
             await self.show_hand(interaction)
+        elif isinstance(command := command_of(click), LOBBY_COMMANDS):
+            if table.status != "lobby":
+                raise UserError("error.lobby_buttons_over")
+            await self.apophis.lobby_button(interaction, table, click)
         else:
-            await self.act_by_button(interaction, table, version, {"type": action})
+            await self.act_by_button(interaction, table, command)
 
     async def on_setting(
         self, interaction: discord.Interaction, table: Table, click: Click
@@ -312,8 +313,8 @@ class Play(commands.Cog):
         if on_old_board(interaction, table):
             await interaction.response.edit_message(**components.board_stub(table).kwargs())
             return
-        await self.service.run(caller_of(interaction), configure(click))
-        await self.bot.get_cog("Apophis").show_clicked_lobby(interaction, table)
+        await self.service.run(caller_of(interaction), command_of(click))
+        await self.apophis.show_clicked_lobby(interaction, table)
 
     async def on_old_board(
         self, interaction: discord.Interaction, table: Table, action: str
@@ -327,7 +328,7 @@ class Play(commands.Cog):
             # the old board becomes the link whatever the answer (a bystander is refused)
             self.outbox.old_board_clicked(table, interaction.message.id)
             if action == "rules":
-                await self.bot.get_cog("Apophis").show_rules(interaction)
+                await self.apophis.show_rules(interaction)
             else:
                 link = render.message_link(
                     table.guild_id, table.channel_id, table.messages.board_id
@@ -358,12 +359,15 @@ class Play(commands.Cog):
         )
 
     async def act_by_button(
-        self, interaction: discord.Interaction, table: Table, version: int, action: dict
+        self, interaction: discord.Interaction, table: Table, move: Command | None
     ) -> None:
-        """A board or launch-report button: the clicked message is updated in the reply."""
+        """A board or launch-report button's move (`command_of` its click): the clicked
+        message is updated in the reply."""
+        if not isinstance(move, Move):  # a board button of no move we know (never offered)
+            raise UserError("error.unknown_button")
         on_board = clicked_board(interaction, table)
         try:
-            outcome = await self.service.run(caller_of(interaction), Move(action, version))
+            outcome = await self.service.run(caller_of(interaction), move)
         except StaleBoard:
             await self.refresh_stale(interaction, table)
             return
@@ -409,4 +413,7 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
 
 
 async def setup(bot: ApophisBot) -> None:
-    await bot.add_cog(Play(bot))
+    """Both cogs: Play, then the /apophis group's, to which it hands the clicks it answers."""
+    apophis = Apophis(bot)
+    await bot.add_cog(Play(bot, apophis))
+    await bot.add_cog(apophis)
