@@ -23,7 +23,7 @@ LAYERS = (
     ("bot.views",),  # what players read, as Discord's JSON
     ("bot.pictures",),  # the board and launch pictures
     ("bot.errors",),  # what the bot refuses, and why
-    ("bot.table",),  # the shared nouns
+    ("bot.table", "bot.lobby_settings"),  # the shared nouns; a lobby's settings
     ("bot.store",),  # the database
     ("bot.i18n",),  # catalogs, notation
     ("bot.metrics",),  # counters every layer bumps, metrics and health served (bot.app)

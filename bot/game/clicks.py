@@ -27,6 +27,7 @@ from bot.game.commands import (
     Start,
 )
 from bot.game.lobbies import Venue
+from bot.lobby_settings import BY_NAME
 from bot.views.components import CUSTOM_ID, SETTINGS
 from engine import Colour, Size
 from engine.cards import is_card
@@ -150,12 +151,8 @@ def configure(click: Click) -> Configure:
     """The Configure a lobby's setting stands for (an "s" click, read by read_click)."""
     assert click.values is not None
     (value,) = click.values
-    match click.action:
-        case "rules":
-            return Configure(rules=value)
-        case "difficulty":
-            return Configure(difficulty=value)
-    return Configure(minutes=int(value))
+    option = BY_NAME[click.action]
+    return Configure(**{option.name: option.read(value)})
 
 
 def panel_move(click: Click) -> dict[str, Any]:

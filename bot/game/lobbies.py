@@ -20,6 +20,7 @@ from bot.game.audience import Audience
 from bot.game.clocks import Clocks
 from bot.game.tables import THREAD_GAMES_PER_CHANNEL, Tables
 from bot.i18n.catalogs import said
+from bot.lobby_settings import LobbySettings
 from bot.store.records import (
     AlreadySeated,
     ChannelBusy,
@@ -75,24 +76,22 @@ class Lobbies:
         guild_id: int,
         channel_id: int,
         host_id: int,
+        settings: LobbySettings,
         *,
-        rules: str,
-        difficulty: str,
-        length_seconds: int,
         host_name: str | None = None,
         reach: str = CHANNEL,
     ) -> Table:
-        """A new lobby in the channel, the host in the first seat (with their display name),
-        its players reached as `reach` says (bot.game.access)."""
+        """A new lobby in the channel set to `settings`, the host in the first seat (with
+        their display name), its players reached as `reach` says (bot.game.access)."""
         self._check_free(channel_id)
         try:
             record = await self.store.create_lobby(
                 guild_id,
                 channel_id,
                 host_id,
-                rules,
-                difficulty,
-                length_seconds,
+                settings.rules,
+                settings.difficulty,
+                settings.minutes * 60,
                 now=self.now(),
                 host_name=host_name,
                 reach=reach,

@@ -31,12 +31,12 @@ from bot.game.commands import Command, End, Join, Kick, Leave, Open, Reset, Skip
 from bot.game.replies import reply
 from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
+from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table
 from bot.views import attachments, components, panel, render
 from bot.views.narration import narrate_event
 from bot.views.threads import lobby_line
-from engine import DIFFICULTY_MINUTES
 from engine import events as ev
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A lobby's options (bot.lobby_settings) as /apophis new's: the choices of each that has them.
 #: Difficulties name their catalog key: "medium" is also a size (bot.i18n.catalogs).
 DIFFICULTY_CHOICES = [
     app_commands.Choice(
@@ -52,13 +53,11 @@ DIFFICULTY_CHOICES = [
         ),
         value=name,
     )
-    for name in DIFFICULTY_MINUTES
+    for name in BY_NAME["difficulty"].choices
 ]
-#: Each difficulty's countdown, as /apophis new describes them.
-COUNTDOWNS = ", ".join(f"{name} {minutes}" for name, minutes in DIFFICULTY_MINUTES.items())
 RULES_CHOICES = [
     app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
-    for name in ("basic", "advanced")
+    for name in BY_NAME["rules"].choices
 ]
 #: Each language by its own name (the choice is not translated: people look for their own).
 LANGUAGE_CHOICES = [
@@ -100,11 +99,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     # ---------------------------------------------------------------- lobby
 
     @app_commands.command(description="Open a game of Apophis in this channel.")
-    @app_commands.describe(
-        difficulty=f"Countdown: {COUNTDOWNS} minutes",
-        minutes="A custom countdown instead, 1 to 60 minutes",
-        rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
-    )
+    @app_commands.describe(**{option.name: option.help for option in OPTIONS})
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
     async def new(
         self,
