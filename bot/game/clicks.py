@@ -10,6 +10,7 @@ raises UserError with a short, polite reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ WITH_ARG = frozenset(("build", "launch"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
 #: The lobby's buttons, as the commands they stand for (a Start's venue is the door's).
-LOBBY = {
+LOBBY: dict[str, type[Join | Leave | AddCrewmate | RemoveCrewmate | Start]] = {
     "join": Join,
     "leave": Leave,
     "crewadd": AddCrewmate,
@@ -86,7 +87,7 @@ class Click:
     values: list[str] | None
 
 
-def read_click(data: dict[str, Any]) -> Click:
+def read_click(data: Mapping[str, object]) -> Click:
     """A component interaction's data as a Click; UserError for an id we never sent."""
     custom_id = data.get("custom_id")
     match = (
@@ -100,19 +101,17 @@ def read_click(data: dict[str, Any]) -> Click:
         or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
     ):
         raise UserError("error.unknown_button")
-    values = None
-    if match["kind"] == "p":
-        values = data.get("values")
-        if (
-            not isinstance(values, list)
-            or not 0 < len(values) <= MAX_VALUES
-            or not all(isinstance(v, str) for v in values)
-        ):
+    values: list[str] | None = None
+    if match["kind"] in ("p", "s"):
+        picked = data.get("values")
+        if not isinstance(picked, list) or not all(isinstance(v, str) for v in picked):
             raise UserError("error.menu_options")
-    elif match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        values = data.get("values")
+        values = picked
+    if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
+        raise UserError("error.menu_options")
+    if match["kind"] == "s":  # exactly one of the values the lobby's select offers
         offered = SETTINGS[match["action"]]
-        if not isinstance(values, list) or len(values) != 1 or values[0] not in offered:
+        if values is None or len(values) != 1 or values[0] not in offered:
             raise UserError("error.menu_options")
     return Click(
         match["kind"],

@@ -268,6 +268,5 @@ def _check_settings(command: Configure) -> None:
         if value is not None and not option.takes(value):
             raise UserError(option.refusal, **(option.refusal_words or {}))
     difficulty, minutes = command.difficulty, command.minutes
-    both = difficulty is not None and minutes is not None
-    if both and DIFFICULTY_MINUTES[difficulty] != minutes:
+    if difficulty is not None and minutes is not None and DIFFICULTY_MINUTES[difficulty] != minutes:
         raise UserError("settings.mismatch")

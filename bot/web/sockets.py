@@ -256,6 +256,7 @@ class Sockets:
         try:
             if instance is not None:  # inside Discord: the place is the instance's, as Discord says
                 found = await self.places.participant(instance, user)
+                assert user is not None  # `participant` refuses anyone else
                 activity = self.places.activity(instance, found)
                 where = found.channel_id
                 refusal = await self.places.may_watch_activity(activity, where, user)
@@ -315,7 +316,7 @@ class Sockets:
         if kind == "ping":
             await client.send({"type": "pong"})
             return
-        if kind != "move":
+        if kind != "move" or message is None:
             await client.send({"type": "refused", "reason": t(language, "web.error.unreadable")})
             return
         number = message.get("id")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -41,6 +41,7 @@ from engine import events as ev
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
+    from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         super().__init__()
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     # ---------------------------------------------------------------- lobby
@@ -143,7 +144,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             return
         if start:  # the host's own panel, to play from at once
             shown = table.version
-            said = [text, opening and opening.note(language)]
+            said = [text, opening.note(language) if opening else None]
             await interaction.response.send_message(
                 **panel.panel_message(
                     table, interaction.user.id, language, "\n".join(filter(None, said))
@@ -158,9 +159,10 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
         """How a start may open its game's thread, on a server that has the bot and plays
         games in threads (elsewhere the bot may open none: nothing is attempted)."""
-        if action != "start" or not with_the_bot(interaction):
+        guild_id = interaction.guild_id
+        if action != "start" or guild_id is None or not with_the_bot(interaction):
             return None
-        settings = await self.service.audience.settings(interaction.guild_id)
+        settings = await self.service.audience.settings(guild_id)
         return self.bot.outbox.threads.opening(interaction) if settings.threads else None
 
     async def started_in_thread(
@@ -213,7 +215,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     async def close_game(self, interaction: discord.Interaction, command: End | Reset) -> None:
         """End the channel's game without a result; log it and tell the channel."""
-        before = self.service.by_channel.get(interaction.channel_id)
+        before = self.service.by_channel.get(interaction.channel_id or 0)
         lobby = before is not None and before.status == "lobby"
         outcome = await self.service.run(caller_of(interaction), command)
         table, reason = outcome.table, outcome.reason
@@ -310,7 +312,11 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         autopilot: app_commands.Range[int, 0, AUTOPILOT_SECONDS[1]] | None = None,
         threads: bool | None = None,
     ) -> None:
-        changes = {} if autopilot is None else {"autopilot_seconds": checked_delay(autopilot)}
+        guild_id = interaction.guild_id
+        assert guild_id is not None  # a server that has the bot (`needs_the_bot`)
+        changes: dict[str, Any] = {}
+        if autopilot is not None:
+            changes["autopilot_seconds"] = checked_delay(autopilot)
         if moderator_role is not None:
             changes["moderator_role_id"] = moderator_role.id
         if difficulty is not None:
@@ -329,24 +335,24 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             changes["threads"] = threads
         audience = self.service.audience
         if changes:
-            settings = await audience.update(interaction.guild_id, **changes)
+            settings = await audience.update(guild_id, **changes)
             log.info(
                 "settings of guild %s changed by %s: %s",
-                interaction.guild_id,
+                guild_id,
                 interaction.user.id,
                 sorted(changes),
             )
         else:
-            settings = await audience.settings(interaction.guild_id)
-        self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
+            settings = await audience.settings(guild_id)
+        self.bot.outbox.set_pings(guild_id, settings.turn_pings)
         server_language, shown = look(settings)
         if language is not None or cards is not None:
-            self.service.restyle(interaction.guild_id, server_language, shown)
+            self.service.restyle(guild_id, server_language, shown)
         if pictures is not None:
-            for table in self.service.set_pictures(interaction.guild_id, pictures):
+            for table in self.service.set_pictures(guild_id, pictures):
                 self.bot.outbox.board_outdated(table)
         if autopilot is not None:
-            self.service.set_autopilot(interaction.guild_id, settings.autopilot_seconds)
+            self.service.set_autopilot(guild_id, settings.autopilot_seconds)
         reader = speaks(interaction)
         seconds = settings.autopilot_seconds
         autopilot_setting = t(
@@ -384,7 +390,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     async def show_rules(self, interaction: discord.Interaction) -> None:
         """The rules summary, privately, in the reader's language (also the lobby's button)."""
         language = speaks(interaction)
-        table = self.service.by_channel.get(interaction.channel_id)
+        table = self.service.by_channel.get(interaction.channel_id or 0)
         embed = discord.Embed(
             title=t(language, "rules.title"),
             description=render.rules_text(language, table.rules if table else "basic"),
@@ -395,6 +401,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
     @server_records
     async def stats(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # a server's (`server_records`)
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -24,6 +24,8 @@ import discord
 from bot.discord import inputs
 from bot.discord.access import in_thread, named, needed
 from bot.discord.answers import caller_of, speaks
+from bot.discord.clicked import clicked_message
+from bot.discord.cogs import Part
 from bot.discord.unseen import close_unseen, post_unseen
 from bot.errors import UserError
 from bot.game.commands import PlayAgain
@@ -41,7 +43,7 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class Lobbies:
+class Lobbies(Part):
     """Posting lobbies: a new one, or one like the channel's last game."""
 
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
@@ -73,7 +75,7 @@ class Lobbies:
         Refused privately, and nothing done, unless it is the channel's latest game, its
         channel is free, the bot may post there and the clicker played it."""
         user = interaction.user
-        problem = inputs.source_problem(click, interaction.message, user.id, None)
+        problem = inputs.source_problem(click, clicked_message(interaction), user.id, None)
         if problem is not None:  # a forged click: only from a board of that game
             raise problem
         await self.check_home(interaction, click.game)
@@ -104,7 +106,7 @@ class Lobbies:
         if not in_thread(interaction.channel):
             return
         try:
-            ended = await self.bot.store.get_game(game_id)
+            ended = await self.bot.service.store.get_game(game_id)
         except GameNotFound:
             return  # the command says why
         home = ended.parent_channel_id

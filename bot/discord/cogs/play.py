@@ -22,6 +22,7 @@ from bot.discord.answers import (
     send_reason,
     speaks,
 )
+from bot.discord.clicked import clicked_message
 from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
@@ -258,7 +259,7 @@ class Play(commands.Cog):
         if table.channel_id != interaction.channel_id:
             raise UserError("error.other_channel")
         problem = inputs.source_problem(
-            click, interaction.message, interaction.user.id, table.messages.board_id
+            click, clicked_message(interaction), interaction.user.id, table.messages.board_id
         )
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
@@ -326,13 +327,14 @@ class Play(commands.Cog):
         into the link, and plays on the live board."""
         if action in PANEL_OPENERS or action == "rules":
             # the old board becomes the link whatever the answer (a bystander is refused)
+            board_id = table.messages.board_id
+            # an old board: a newer one is live (`on_old_board`)
+            assert interaction.message is not None and board_id is not None
             self.outbox.old_board_clicked(table, interaction.message.id)
             if action == "rules":
                 await self.apophis.show_rules(interaction)
             else:
-                link = render.message_link(
-                    table.guild_id, table.channel_id, table.messages.board_id
-                )
+                link = render.message_link(table.guild_id, table.channel_id, board_id)
                 await self.show_hand(
                     interaction, t(speaks(interaction), "note.old_board", link=link)
                 )
