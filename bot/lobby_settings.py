@@ -32,6 +32,23 @@ class LobbySettings:
         """This lobby's value of `option`."""
         return getattr(self, option.name)
 
+    def chosen(self, **asked: Any) -> LobbySettings:
+        """These settings with what the host chose again (by option name; each checked by
+        the caller, what is left out stays): a difficulty sets its countdown, a countdown
+        names the difficulty that has it (custom if none does), and advanced rules chosen
+        alone get the difficulty they would when opening (`difficulty_for`)."""
+        rules = asked.get("rules", self.rules)
+        difficulty, minutes = asked.get("difficulty"), asked.get("minutes")
+        if "rules" in asked and minutes is None:
+            difficulty = difficulty_for(rules, difficulty)
+        if minutes is not None:
+            difficulty = DIFFICULTY_OF.get(minutes, "custom")
+        elif difficulty is not None:
+            minutes = DIFFICULTY_MINUTES[difficulty]
+        else:
+            difficulty, minutes = self.difficulty, self.minutes
+        return LobbySettings(rules, difficulty, minutes)
+
     def as_json(self) -> dict[str, Any]:
         """Each option's value, by its name (the live table's state)."""
         return {option.name: self.get(option) for option in OPTIONS}
@@ -90,3 +107,11 @@ OPTIONS = (
 )
 #: Each option by its name.
 BY_NAME = {option.name: option for option in OPTIONS}
+#: Each difficulty by its countdown, in minutes.
+DIFFICULTY_OF = {minutes: name for name, minutes in DIFFICULTY_MINUTES.items()}
+
+
+def difficulty_for(rules: str, difficulty: str | None) -> str | None:
+    """The difficulty asked for with `rules`: advanced rules are meant for 10 minutes, so
+    with none asked they get medium's (None: none asked, basic rules)."""
+    return "medium" if rules == "advanced" and difficulty is None else difficulty

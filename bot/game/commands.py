@@ -20,10 +20,10 @@ from bot.game import changes
 from bot.game.access import Caller, may_moderate, may_play, may_run
 from bot.game.actions import ActionResult
 from bot.game.audience import Audience
-from bot.game.lobbies import Lobbies, Venue, difficulty_for
+from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
-from bot.lobby_settings import OPTIONS, LobbySettings
+from bot.lobby_settings import OPTIONS, LobbySettings, difficulty_for
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
 
@@ -186,11 +186,10 @@ class Commands:
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
-            case Configure(rules=rules, difficulty=difficulty, minutes=minutes):
+            case Configure():
                 _check_settings(command)
-                table = await self.lobbies.configure(
-                    channel, user, rules=rules, difficulty=difficulty, minutes=minutes
-                )
+                asked = {o.name: v for o in OPTIONS if (v := getattr(command, o.name)) is not None}
+                table = await self.lobbies.configure(channel, user, asked)
                 self.stream.publish(changes.LobbyChanged(table))
                 return Outcome(command, table)
             case Start(first=first, venue=venue):

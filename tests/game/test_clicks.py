@@ -4,12 +4,15 @@ is the same click, stands for the same command, and its outcome is told in the s
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.errors import UserError
 from bot.game.clicks import Click, command_of, read_click
 from bot.game.commands import (
     AddCrewmate,
+    Command,
     Configure,
     Join,
     Leave,
@@ -55,7 +58,7 @@ def flat(rows: list[dict]) -> list[dict]:
 
 def from_discord(custom_id: str, values: list[str] | None) -> Click:
     """The click as an interaction's data carries it (its component type beside)."""
-    data = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
     if values is not None:
         data["values"] = values
     return read_click(data)
@@ -66,8 +69,8 @@ def from_the_web(custom_id: str, values: list[str] | None) -> Click:
     return read_click({"custom_id": custom_id, "values": values})
 
 
-def assert_read_alike(items: list[dict]) -> list[object]:
-    commands = []
+def assert_read_alike(items: list[dict]) -> list[Command | None]:
+    commands: list[Command | None] = []
     for custom_id, values in offered(items):
         discord_click, web_click = from_discord(custom_id, values), from_the_web(custom_id, values)
         assert discord_click == web_click
