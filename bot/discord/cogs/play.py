@@ -27,7 +27,7 @@ from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
-from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, read_click
+from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, read_click
 from bot.game.commands import Command, Move, Outcome
 from bot.game.replies import reply
 from bot.i18n.catalogs import t
@@ -37,6 +37,8 @@ from engine import Colour, Size
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
+    from bot.discord.outbox import Outbox
+    from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +71,11 @@ class Play(commands.Cog):
         self.apophis = apophis
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     @property
-    def outbox(self):
+    def outbox(self) -> Outbox:
         return self.bot.outbox
 
     # ------------------------------------------------------------- commands
@@ -123,7 +125,7 @@ class Play(commands.Cog):
     @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
     @anywhere
     async def hint(self, interaction: discord.Interaction) -> None:
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
         line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
         await interaction.response.send_message(line, ephemeral=True)
@@ -131,7 +133,7 @@ class Play(commands.Cog):
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @anywhere
     async def board(self, interaction: discord.Interaction) -> None:
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         if time.monotonic() - table.messages.reposted_at < BOARD_REPOST_SECONDS:
             raise UserError("error.board_just_posted", link=board_link(table))
         table.messages.reposted_at = time.monotonic()
@@ -214,7 +216,7 @@ class Play(commands.Cog):
 
     async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
         await self.answer_with_panel(interaction, table, note)
 
@@ -225,7 +227,7 @@ class Play(commands.Cog):
         """Every interaction: its user was there (the autopilot counts from it, and gives
         them their seat back). Every click on one of our buttons or selects, found by its
         custom id."""
-        self.service.seen(interaction.channel_id, interaction.user.id)
+        self.service.seen(channel_of(interaction), interaction.user.id)
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         click = None
@@ -314,7 +316,7 @@ class Play(commands.Cog):
         if on_old_board(interaction, table):
             await interaction.response.edit_message(**components.board_stub(table).kwargs())
             return
-        await self.service.run(caller_of(interaction), command_of(click))
+        await self.service.run(caller_of(interaction), configure(click))
         await self.apophis.show_clicked_lobby(interaction, table)
 
     async def on_old_board(
@@ -405,6 +407,11 @@ class Play(commands.Cog):
             )
         else:
             await send_reason(interaction, UserError("error.stale_message"))
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (a thread, a DM) an interaction came from; 0 for none, where no game is."""
+    return interaction.channel_id or 0
 
 
 def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
