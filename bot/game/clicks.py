@@ -29,7 +29,7 @@ from bot.game.commands import (
 )
 from bot.game.lobbies import Venue
 from bot.lobby_settings import BY_NAME
-from bot.views.components import CUSTOM_ID, SETTINGS
+from bot.views.components import CUSTOM_ID
 from engine import Colour, Size
 from engine.cards import is_card
 
@@ -47,7 +47,7 @@ ACTIONS = {
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
-    "s": frozenset(SETTINGS),
+    "s": frozenset(BY_NAME),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
@@ -110,7 +110,7 @@ def read_click(data: Mapping[str, object]) -> Click:
     if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
         raise UserError("error.menu_options")
     if match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        offered = SETTINGS[match["action"]]
+        offered = BY_NAME[match["action"]].choices
         if values is None or len(values) != 1 or values[0] not in offered:
             raise UserError("error.menu_options")
     return Click(

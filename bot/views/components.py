@@ -56,8 +56,6 @@ ACTION_ROW, BUTTON, SELECT = 1, 2, 3
 BUTTONS_PER_ROW = 5
 #: The live table's emoji, on its Table button and its link.
 LIVE = "🎮"
-#: A lobby's settings, as its selects offer them: each one's values.
-SETTINGS = {option.name: option.choices for option in OPTIONS}
 
 
 class Components:
