@@ -190,6 +190,20 @@ def test_nothing_outside_the_tests_imports_them_and_nothing_shipped_imports_devt
                 assert target.split(".")[0] != "devtools", f"{name} imports {target}"
 
 
+def test_no_part_of_the_bot_looks_a_cog_up_by_name():
+    """Cogs and the client hand each other what they need as typed collaborators
+    (bot.discord.cogs.play's setup), never `get_cog("...")`, which is untyped."""
+    calls = [
+        f"{name}: {node.func.attr}"
+        for name, path in SHIPPED.items()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get_cog"
+    ]
+    assert not calls
+
+
 def test_engine_imports_only_the_standard_library_and_itself():
     engine = modules("engine")
     assert engine

@@ -197,11 +197,6 @@ class ApophisBot(commands.AutoShardedBot):
         if event_name != "socket_event_type":
             super().dispatch(event_name, *args, **kwargs)
 
-    @property
-    def play(self):
-        """The Play cog, which handles every button and picker."""
-        return self.get_cog("Play")
-
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.config.database, self.config.shards)
