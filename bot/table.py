@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.lobby_settings import LobbySettings
 from bot.store.records import GameRecord
 from engine import Game
 from engine import events as ev
@@ -148,6 +149,11 @@ class Table:
     autopilot: set[int] = field(default_factory=set)
     messages: Messages = field(default_factory=Messages)
     runtime: Runtime = field(default_factory=Runtime)
+
+    @property
+    def settings(self) -> LobbySettings:
+        """What its host set the lobby to (bot.lobby_settings)."""
+        return LobbySettings(self.rules, self.difficulty, round(self.length_seconds / 60))
 
     @property
     def open(self) -> bool:

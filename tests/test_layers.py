@@ -23,7 +23,7 @@ LAYERS = (
     ("bot.views",),  # what players read, as Discord's JSON
     ("bot.pictures",),  # the board and launch pictures
     ("bot.errors",),  # what the bot refuses, and why
-    ("bot.table",),  # the shared nouns
+    ("bot.table", "bot.lobby_settings"),  # the shared nouns; a lobby's settings
     ("bot.store",),  # the database
     ("bot.i18n",),  # catalogs, notation
     ("bot.metrics",),  # counters every layer bumps, metrics and health served (bot.app)
@@ -188,6 +188,20 @@ def test_nothing_outside_the_tests_imports_them_and_nothing_shipped_imports_devt
             assert target.split(".")[0] != "tests", f"{name} imports {target}"
             if name in SHIPPED:
                 assert target.split(".")[0] != "devtools", f"{name} imports {target}"
+
+
+def test_no_part_of_the_bot_looks_a_cog_up_by_name():
+    """Cogs and the client hand each other what they need as typed collaborators
+    (bot.discord.cogs.play's setup), never `get_cog("...")`, which is untyped."""
+    calls = [
+        f"{name}: {node.func.attr}"
+        for name, path in SHIPPED.items()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get_cog"
+    ]
+    assert not calls
 
 
 def test_engine_imports_only_the_standard_library_and_itself():

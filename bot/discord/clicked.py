@@ -17,7 +17,7 @@ every other interaction (commands, autocompletion, modals) goes to discord.py's 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -62,6 +62,11 @@ class ClickedMessage:
 
     def __repr__(self) -> str:
         return f"<ClickedMessage id={self.id} flags={self.flags.value}>"
+
+
+def clicked_message(interaction: discord.Interaction) -> ClickedMessage | None:
+    """The message a click came from, as the client reads it (`read_clicks_lightly`)."""
+    return cast("ClickedMessage | None", interaction.message)
 
 
 def _custom_ids(components: Any) -> Iterator[str]:

@@ -30,6 +30,7 @@ from bot.discord.entry import is_entry_point, launch, sync_global
 from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
+from bot.discord.unseen import show_unseen
 from bot.errors import UserError
 from bot.game.audience import Audience
 from bot.game.changes import Listener, Stream
@@ -43,7 +44,7 @@ from bot.views.render import duration
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.discord.cogs.play", "bot.discord.cogs.apophis")
+EXTENSIONS = ("bot.discord.cogs.play",)
 HEARTBEAT_SECONDS = 5.0
 #: At shutdown, seconds to send what the outbox still holds (the whole stop takes 4 s at most).
 OUTBOX_GRACE = 2.0
@@ -196,11 +197,6 @@ class ApophisBot(commands.AutoShardedBot):
         if event_name != "socket_event_type":
             super().dispatch(event_name, *args, **kwargs)
 
-    @property
-    def play(self):
-        """The Play cog, which handles every button and picker."""
-        return self.get_cog("Play")
-
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.config.database, self.config.shards)
@@ -279,7 +275,7 @@ class ApophisBot(commands.AutoShardedBot):
     async def _show_unseen(self, table: Table) -> None:
         """A lobby saved without its message (the bot stopped in between): posted or closed."""
         try:
-            await self.get_cog("Apophis").show_unseen(table)
+            await show_unseen(self, self.outbox, self.service, table)
         except Exception:
             log.exception("game %d: its lobby, saved without its message, was left as is", table.id)
 

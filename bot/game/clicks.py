@@ -1,6 +1,7 @@
 """Our buttons and pickers, as any door receives them: a custom id (and the values picked)
-read into a `Click`, a hand panel's click turned into the move it stands for, and a
-lobby's setting into its `Configure`.
+read into a `Click`, and the click into the command it stands for (`command_of`: a lobby's
+button, a setting, a board's or hand panel's move), the same whichever door it came
+through.
 
 A client can be made to send anything: a custom id we never sent, values a picker never
 offered. Nothing here trusts it: each function returns the input in our own terms or
@@ -9,12 +10,26 @@ raises UserError with a short, polite reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
-from bot.game.commands import Configure
-from bot.views.components import CUSTOM_ID, SETTINGS
+from bot.game.commands import (
+    AddCrewmate,
+    Command,
+    Configure,
+    Join,
+    Leave,
+    Move,
+    Open,
+    PlayAgain,
+    RemoveCrewmate,
+    Start,
+)
+from bot.game.lobbies import Venue
+from bot.lobby_settings import BY_NAME
+from bot.views.components import CUSTOM_ID
 from engine import Colour, Size
 from engine.cards import is_card
 
@@ -32,12 +47,26 @@ ACTIONS = {
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
-    "s": frozenset(SETTINGS),
+    "s": frozenset(BY_NAME),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
+#: The lobby's buttons, as the commands they stand for (a Start's venue is the door's).
+LOBBY: dict[str, type[Join | Leave | AddCrewmate | RemoveCrewmate | Start]] = {
+    "join": Join,
+    "leave": Leave,
+    "crewadd": AddCrewmate,
+    "crewdrop": RemoveCrewmate,
+    "start": Start,
+}
+#: The commands of the lobby's buttons: only while its game has not started.
+LOBBY_COMMANDS = (Join, Leave, AddCrewmate, RemoveCrewmate, Start)
+#: A board's buttons that are moves of their own (the launch report's are all moves).
+BOARD_MOVES = frozenset(("draw", "scrap", "reroll", "accept"))
+#: The kinds of a hand panel's clicks (its buttons, its selects).
+PANEL = frozenset(("h", "p"))
 COLOURS = frozenset(colour.value for colour in Colour)
 SIZES = frozenset(str(int(size)) for size in Size)
 
@@ -58,7 +87,7 @@ class Click:
     values: list[str] | None
 
 
-def read_click(data: dict[str, Any]) -> Click:
+def read_click(data: Mapping[str, object]) -> Click:
     """A component interaction's data as a Click; UserError for an id we never sent."""
     custom_id = data.get("custom_id")
     match = (
@@ -72,19 +101,17 @@ def read_click(data: dict[str, Any]) -> Click:
         or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
     ):
         raise UserError("error.unknown_button")
-    values = None
-    if match["kind"] == "p":
-        values = data.get("values")
-        if (
-            not isinstance(values, list)
-            or not 0 < len(values) <= MAX_VALUES
-            or not all(isinstance(v, str) for v in values)
-        ):
+    values: list[str] | None = None
+    if match["kind"] in ("p", "s"):
+        picked = data.get("values")
+        if not isinstance(picked, list) or not all(isinstance(v, str) for v in picked):
             raise UserError("error.menu_options")
-    elif match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        values = data.get("values")
-        offered = SETTINGS[match["action"]]
-        if not isinstance(values, list) or len(values) != 1 or values[0] not in offered:
+        values = picked
+    if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
+        raise UserError("error.menu_options")
+    if match["kind"] == "s":  # exactly one of the values the lobby's select offers
+        offered = BY_NAME[match["action"]].choices
+        if values is None or len(values) != 1 or values[0] not in offered:
             raise UserError("error.menu_options")
     return Click(
         match["kind"],
@@ -96,16 +123,35 @@ def read_click(data: dict[str, Any]) -> Click:
     )
 
 
+def command_of(click: Click, venue: Venue | None = None) -> Command | None:
+    """The command `click` stands for, whichever door it came through (`venue`: how a
+    Start may open its game's thread); None for a click that only shows something to
+    whoever clicked (the rules, their hand, a replay's step, the live table, a panel's
+    refresh or hint). UserError for a panel move the panel never offers."""
+    kind, action = click.kind, click.action
+    if kind == "s":
+        return configure(click)
+    if kind in PANEL:
+        return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
+    if kind == "l" or (kind == "b" and action in BOARD_MOVES):
+        return Move({"type": action}, click.version)
+    if kind != "b":
+        return None
+    if action == "start":
+        return Start(venue=venue)
+    if action in LOBBY:
+        return LOBBY[action]()
+    if action == "again":
+        return PlayAgain(click.game)
+    return Open() if action == "open" else None
+
+
 def configure(click: Click) -> Configure:
     """The Configure a lobby's setting stands for (an "s" click, read by read_click)."""
     assert click.values is not None
     (value,) = click.values
-    match click.action:
-        case "rules":
-            return Configure(rules=value)
-        case "difficulty":
-            return Configure(difficulty=value)
-    return Configure(minutes=int(value))
+    option = BY_NAME[click.action]
+    return Configure(**{option.name: option.read(value)})
 
 
 def panel_move(click: Click) -> dict[str, Any]:

@@ -20,10 +20,10 @@ from bot.game import changes
 from bot.game.access import Caller, may_moderate, may_play, may_run
 from bot.game.actions import ActionResult
 from bot.game.audience import Audience
-from bot.game.lobbies import Lobbies, Venue, difficulty_for
+from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
-from bot.store.records import LOBBY_MINUTES, RULES
+from bot.lobby_settings import OPTIONS, LobbySettings, difficulty_for
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
 
@@ -61,7 +61,8 @@ class RemoveCrewmate:
 @dataclass(frozen=True, slots=True)
 class Configure:
     """The host chooses the lobby's rules, difficulty or countdown (LOBBY_MINUTES) again,
-    before the start; what is left out stays (bot.game.lobbies.Lobbies.configure)."""
+    before the start; what is left out stays (bot.game.lobbies.Lobbies.configure). A
+    field for each of a lobby's options (bot.lobby_settings.OPTIONS)."""
 
     rules: str | None = None
     difficulty: str | None = None
@@ -185,11 +186,10 @@ class Commands:
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
-            case Configure(rules=rules, difficulty=difficulty, minutes=minutes):
+            case Configure():
                 _check_settings(command)
-                table = await self.lobbies.configure(
-                    channel, user, rules=rules, difficulty=difficulty, minutes=minutes
-                )
+                asked = {o.name: v for o in OPTIONS if (v := getattr(command, o.name)) is not None}
+                table = await self.lobbies.configure(channel, user, asked)
                 self.stream.publish(changes.LobbyChanged(table))
                 return Outcome(command, table)
             case Start(first=first, venue=venue):
@@ -242,21 +242,19 @@ class Commands:
     async def _open(self, caller: Caller, command: Open) -> Table:
         settings = await self.audience.settings(caller.guild_id)
         rules = command.rules or settings.default_rules
-        difficulty = command.difficulty
-        if command.minutes is not None:
-            length = command.minutes * 60
-            if DIFFICULTY_MINUTES.get(difficulty or "custom") != command.minutes:
+        difficulty, minutes = command.difficulty, command.minutes
+        if minutes is not None:
+            if DIFFICULTY_MINUTES.get(difficulty or "custom") != minutes:
                 difficulty = "custom"
         else:
             difficulty = difficulty_for(rules, difficulty) or settings.default_difficulty
-            length = DIFFICULTY_MINUTES[difficulty] * 60
+            minutes = DIFFICULTY_MINUTES[difficulty]
+        assert difficulty is not None
         return await self.lobbies.open(
             caller.guild_id,
             caller.channel_id,
             caller.user_id,
-            rules=rules,
-            difficulty=difficulty,
-            length_seconds=length,
+            LobbySettings(rules, difficulty, minutes),
             host_name=caller.name,
             reach=caller.reach,
         )
@@ -264,13 +262,10 @@ class Commands:
 
 def _check_settings(command: Configure) -> None:
     """UserError unless every setting `command` asks for is one a lobby may have."""
-    rules, difficulty, minutes = command.rules, command.difficulty, command.minutes
-    if rules is not None and rules not in RULES:
-        raise UserError("settings.unknown_rules")
-    if difficulty is not None and difficulty not in DIFFICULTY_MINUTES:
-        raise UserError("settings.unknown_difficulty")
-    if minutes is not None and (type(minutes) is not int or minutes not in LOBBY_MINUTES):
-        raise UserError("settings.bad_minutes", low=LOBBY_MINUTES[0], high=LOBBY_MINUTES[-1])
-    both = difficulty is not None and minutes is not None
-    if both and DIFFICULTY_MINUTES[difficulty] != minutes:
+    for option in OPTIONS:
+        value = getattr(command, option.name)
+        if value is not None and not option.takes(value):
+            raise UserError(option.refusal, **(option.refusal_words or {}))
+    difficulty, minutes = command.difficulty, command.minutes
+    if difficulty is not None and minutes is not None and DIFFICULTY_MINUTES[difficulty] != minutes:
         raise UserError("settings.mismatch")

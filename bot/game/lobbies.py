@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any
 
 from bot.errors import UserError
 from bot.game import changes
@@ -20,6 +21,7 @@ from bot.game.audience import Audience
 from bot.game.clocks import Clocks
 from bot.game.tables import THREAD_GAMES_PER_CHANNEL, Tables
 from bot.i18n.catalogs import said
+from bot.lobby_settings import LobbySettings
 from bot.store.records import (
     AlreadySeated,
     ChannelBusy,
@@ -34,13 +36,11 @@ from bot.store.records import (
 from bot.store.store import Store
 from bot.table import Table, is_crewmate, next_crewmate
 from bot.views import narration, render
-from engine import DIFFICULTY_MINUTES, MAX_PLAYERS, Game
+from engine import MAX_PLAYERS, Game
 
 #: Opens a starting game's thread of its own, once the start is sure: the thread's id, or
 #: None to play in the game's channel (bot.discord.threads).
 Venue = Callable[[Table], Awaitable[int | None]]
-#: Each difficulty by its countdown, in minutes.
-DIFFICULTY_OF = {minutes: name for name, minutes in DIFFICULTY_MINUTES.items()}
 
 
 class Lobbies:
@@ -75,24 +75,22 @@ class Lobbies:
         guild_id: int,
         channel_id: int,
         host_id: int,
+        settings: LobbySettings,
         *,
-        rules: str,
-        difficulty: str,
-        length_seconds: int,
         host_name: str | None = None,
         reach: str = CHANNEL,
     ) -> Table:
-        """A new lobby in the channel, the host in the first seat (with their display name),
-        its players reached as `reach` says (bot.game.access)."""
+        """A new lobby in the channel set to `settings`, the host in the first seat (with
+        their display name), its players reached as `reach` says (bot.game.access)."""
         self._check_free(channel_id)
         try:
             record = await self.store.create_lobby(
                 guild_id,
                 channel_id,
                 host_id,
-                rules,
-                difficulty,
-                length_seconds,
+                settings.rules,
+                settings.difficulty,
+                settings.minutes * 60,
                 now=self.now(),
                 host_name=host_name,
                 reach=reach,
@@ -204,35 +202,18 @@ class Lobbies:
             table.seats, table.touched = list(record.players), record.updated_at
         return table
 
-    async def configure(
-        self,
-        channel_id: int,
-        user_id: int,
-        *,
-        rules: str | None = None,
-        difficulty: str | None = None,
-        minutes: int | None = None,
-    ) -> Table:
-        """The host chooses the lobby's rules, difficulty or countdown again (each checked by
-        the caller; what is left out stays): a difficulty sets its countdown, a countdown
-        names the difficulty that has it (custom if none does), and advanced rules chosen
-        alone get the difficulty they would when opening (`difficulty_for`)."""
+    async def configure(self, channel_id: int, user_id: int, asked: Mapping[str, Any]) -> Table:
+        """The host chooses some of the lobby's options again (`asked`, by name; each checked
+        by the caller, what is left out stays: LobbySettings.chosen)."""
         table = self.tables.table_in(channel_id)
         async with held(table):
             if table.status != "lobby":
                 raise UserError("settings.started")
             if user_id != table.host_id:
                 raise UserError("settings.host_only", host=render.mention(table.host_id))
-            if rules is not None and minutes is None:
-                difficulty = difficulty_for(rules, difficulty)
-            if minutes is not None:
-                difficulty, seconds = DIFFICULTY_OF.get(minutes, "custom"), minutes * 60
-            elif difficulty is not None:
-                seconds = DIFFICULTY_MINUTES[difficulty] * 60
-            else:
-                difficulty, seconds = table.difficulty, table.length_seconds
+            settings = table.settings.chosen(**asked)
             record = await self.store.configure_lobby(
-                table.id, rules or table.rules, difficulty, seconds, now=self.now()
+                table.id, settings.rules, settings.difficulty, settings.minutes * 60, now=self.now()
             )
             table.rules, table.difficulty = record.rules, record.difficulty
             table.length_seconds, table.touched = record.length_seconds, record.updated_at
@@ -303,12 +284,6 @@ class Lobbies:
                 self.stream.publish(changes.TurnPassed(table, game.active_player))
             self.stream.publish(changes.BoardChanged(table))
         return table
-
-
-def difficulty_for(rules: str, difficulty: str | None) -> str | None:
-    """The difficulty asked for with `rules`: advanced rules are meant for 10 minutes, so
-    with none asked they get medium's (None: none asked, basic rules)."""
-    return "medium" if rules == "advanced" and difficulty is None else difficulty
 
 
 def _check_crew_change(table: Table, by: int) -> None:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from bot.errors import StaleBoard, UserError
 from bot.game.access import may_play
-from bot.game.clicks import panel_move
-from bot.game.commands import Move
+from bot.game.clicks import command_of
+from bot.game.replies import reply
 from bot.i18n.catalogs import t
-from bot.views import hints, narration
+from bot.views import hints
 
 if TYPE_CHECKING:
     from bot.game.access import Caller
@@ -42,12 +42,13 @@ async def play(
         return t(language, "note.moved_on")
     if click.action == "hint":  # the panel itself shows the hint, until the next change
         return hints.hint_line(table, caller.user_id, time.time(), language)
-    move = Move(panel_move(click), click.version)  # forged input: told apart, privately
+    move = command_of(click)  # forged input: told apart, privately
+    if move is None:  # a refresh: no move, nothing to tell
+        raise UserError("error.unknown_button")
     try:
         outcome = await service.run(caller, move)
     except StaleBoard:
         return t(language, "note.moved_on")
     except UserError as exc:
         return f"⚠️ {exc.text(language)}"
-    assert outcome.result is not None
-    return narration.private_note(outcome.result.events, caller.user_id, language, table.cards)
+    return reply(outcome, caller.user_id, language)

@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
-from bot.store.records import LOBBY_MINUTES, RULES
+from bot.lobby_settings import OPTIONS, LobbySettings
 from bot.views import launches, render, story
 from bot.views.message import Message
-from engine import DIFFICULTY_MINUTES, Phase, PublicView
+from engine import Phase, PublicView
 
 if TYPE_CHECKING:
     from bot.table import Report, Table
@@ -54,12 +56,6 @@ ACTION_ROW, BUTTON, SELECT = 1, 2, 3
 BUTTONS_PER_ROW = 5
 #: The live table's emoji, on its Table button and its link.
 LIVE = "🎮"
-#: A lobby's settings, as its selects offer them: each one's values.
-SETTINGS = {
-    "rules": RULES,
-    "difficulty": tuple(DIFFICULTY_MINUTES),
-    "minutes": tuple(str(minutes) for minutes in LOBBY_MINUTES),
-}
 
 
 class Components:
@@ -201,38 +197,57 @@ def lobby_message(table: Table) -> Message:
 
 
 def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:
-    """The lobby's rules, difficulty and countdown, as three selects for its host (Discord's
-    JSON, custom ids "apo:s:<game>:0:<setting>"), each with the lobby's choice marked
-    default, worded in `language` (the lobby's, unless the web table asks for a reader's).
-    Where no option is the lobby's (a custom difficulty, a countdown /apophis new took
-    outside LOBBY_MINUTES), the placeholder says what it is."""
+    """The lobby's options (bot.lobby_settings), a select each for its host (Discord's JSON,
+    custom ids "apo:s:<game>:0:<option>"), each with the lobby's choice marked default,
+    worded in `language` (the lobby's, unless the web table asks for a reader's). Where no
+    choice is the lobby's (a custom difficulty, a countdown /apophis new took outside
+    LOBBY_MINUTES), the placeholder says what it is."""
     language = language or table.language
-    minutes = round(table.length_seconds / 60)
-    difficulty = t(language, f"difficulty.{table.difficulty}")
-    length = t(language, "settings.minutes", count=minutes)
+    settings = table.settings
     return [
         _setting(
             table.id,
-            "rules",
-            [(t(language, f"choice.{rules}"), rules) for rules in SETTINGS["rules"]],
-            table.rules,
-            t(language, "lobby.rules"),
-        ),
-        _setting(
-            table.id,
-            "difficulty",
-            [(t(language, f"choice.difficulty.{name}"), name) for name in SETTINGS["difficulty"]],
-            table.difficulty,
-            t(language, "settings.difficulty", difficulty=difficulty),
-        ),
-        _setting(
-            table.id,
-            "minutes",
-            [(t(language, "settings.minutes", count=int(m)), m) for m in SETTINGS["minutes"]],
-            str(minutes),
-            t(language, "settings.countdown", length=length),
-        ),
+            option.name,
+            [(SELECTS[option.name].label(language, value), value) for value in option.choices],
+            str(settings.get(option)),
+            SELECTS[option.name].placeholder(language, settings),
+        )
+        for option in OPTIONS
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """How a lobby option's select is worded: each choice's label, and its placeholder
+    (what the lobby is set to, where no choice is)."""
+
+    label: Callable[[str, str], str]
+    placeholder: Callable[[str, LobbySettings], str]
+
+
+#: Each lobby option's select, by the option's name (bot.lobby_settings.OPTIONS).
+SELECTS = {
+    "rules": Select(
+        lambda language, rules: t(language, f"choice.{rules}"),
+        lambda language, _: t(language, "lobby.rules"),
+    ),
+    "difficulty": Select(
+        lambda language, name: t(language, f"choice.difficulty.{name}"),
+        lambda language, settings: t(
+            language,
+            "settings.difficulty",
+            difficulty=t(language, f"difficulty.{settings.difficulty}"),
+        ),
+    ),
+    "minutes": Select(
+        lambda language, minutes: t(language, "settings.minutes", count=int(minutes)),
+        lambda language, settings: t(
+            language,
+            "settings.countdown",
+            length=t(language, "settings.minutes", count=settings.minutes),
+        ),
+    ),
+}
 
 
 def _setting(

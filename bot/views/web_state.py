@@ -175,11 +175,7 @@ def public(
         "time_scale": table.runtime.time_scale,
         "reshuffle_ends": table.runtime.reshuffle_ends,
         "host": str(table.host_id),
-        "settings": {
-            "rules": table.rules,
-            "difficulty": table.difficulty,
-            "minutes": round(table.length_seconds / 60),
-        },
+        "settings": table.settings.as_json(),
         "seats": _seats(table, view, avatar_of),
         "watching": watching,
         "table": None,

@@ -34,17 +34,9 @@ from aiohttp import WSMsgType, web
 from bot.errors import UserError
 from bot.game import plays
 from bot.game.access import Gatekeeper
-from bot.game.clicks import configure, read_click
-from bot.game.commands import (
-    AddCrewmate,
-    Command,
-    Join,
-    Leave,
-    Open,
-    PlayAgain,
-    RemoveCrewmate,
-    Start,
-)
+from bot.game.clicks import LOBBY_COMMANDS, PANEL, command_of, read_click
+from bot.game.commands import Configure, Open, PlayAgain
+from bot.game.replies import reply
 from bot.i18n.catalogs import language_of, t
 from bot.store.records import StoreBusy
 from bot.views import web_state
@@ -76,14 +68,10 @@ ATTEMPT_RATE, ATTEMPT_BURST = 0.5, 10.0
 ADDRESS_ATTEMPT_RATE, ADDRESS_ATTEMPT_BURST = 10.0, 60.0
 #: Sockets one address may hold open.
 SOCKETS_PER_ADDRESS = 64
-#: The lobby's buttons a web client may press, as the commands they stand for.
-LOBBY_COMMANDS: dict[str, type[Command]] = {
-    "join": Join,
-    "leave": Leave,
-    "crewadd": AddCrewmate,
-    "crewdrop": RemoveCrewmate,
-    "start": Start,
-}
+#: What a web client is offered besides its hand's moves, Open and Play again: the
+#: lobby's buttons and its settings (a board's and a launch report's buttons are Discord's
+#: messages', not the table's).
+OFFERED = (*LOBBY_COMMANDS, Configure)
 
 
 class Client:
@@ -268,6 +256,7 @@ class Sockets:
         try:
             if instance is not None:  # inside Discord: the place is the instance's, as Discord says
                 found = await self.places.participant(instance, user)
+                assert user is not None  # `participant` refuses anyone else
                 activity = self.places.activity(instance, found)
                 where = found.channel_id
                 refusal = await self.places.may_watch_activity(activity, where, user)
@@ -327,7 +316,7 @@ class Sockets:
         if kind == "ping":
             await client.send({"type": "pong"})
             return
-        if kind != "move":
+        if kind != "move" or message is None:
             await client.send({"type": "refused", "reason": t(language, "web.error.unreadable")})
             return
         number = message.get("id")
@@ -360,52 +349,29 @@ class Sockets:
                 raise UserError("web.error.activity_unchecked") from None
         values = message.get("values")
         click = read_click({"custom_id": message.get("custom_id"), "values": values})
-        if click.kind == "b" and click.action == "open":  # offered inside Discord only
+        command = None if click.kind in PANEL else command_of(click)
+        if isinstance(command, Open):  # offered inside Discord only
             if activity is None:
                 raise UserError("error.unknown_button")
-            caller = await self.places.caller(
-                client.user, client.activity, activity.guild_id, client.channel
-            )
-            await self.service.run(caller, Open())
-            return t(client.language, "web.opened")
+            caller = await self.places.caller(user, activity, activity.guild_id, client.channel)
+            return reply(await self.service.run(caller, command), user.id, client.language)
         table = self._table(client.channel)
         if table is None:
             raise UserError("error.no_game")
         self.service.seen(table.channel_id, user.id)  # there: not on autopilot
-        if click.kind == "b" and click.action == "again":  # its lobby opens in this channel
-            caller = await self.places.caller(
-                client.user, client.activity, table.guild_id, client.channel
-            )
-            await self.service.run(caller, PlayAgain(click.game))
-            return t(client.language, "web.again")
-        caller = await self.places.caller(
-            client.user, client.activity, table.guild_id, table.channel_id
-        )
+        if isinstance(command, PlayAgain):  # its lobby opens in this channel
+            caller = await self.places.caller(user, activity, table.guild_id, client.channel)
+            return reply(await self.service.run(caller, command), user.id, client.language)
+        caller = await self.places.caller(user, activity, table.guild_id, table.channel_id)
         if click.game != table.id or not table.open:
             raise UserError("error.buttons_over")
-        if click.kind == "b" and click.action in LOBBY_COMMANDS:
-            if table.status != "lobby":
-                raise UserError("error.lobby_buttons_over")
-            outcome = await self.service.run(caller, LOBBY_COMMANDS[click.action]())
-            key = "reply.started" if click.action == "start" else f"reply.{click.action}"
-            return t(client.language, key, seated=len(outcome.table.seats))
-        if click.kind == "s":  # the lobby's rules, difficulty or countdown: the host's
-            outcome = await self.service.run(caller, configure(click))
-            return _settings_note(outcome.table, client.language)
-        if click.kind not in ("h", "p") or click.action == "refresh":
+        if click.kind in PANEL and click.action != "refresh":
+            return await plays.play(self.service, caller, table, click, client.language)
+        if not isinstance(command, OFFERED):
             raise UserError("error.unknown_button")
-        return await plays.play(self.service, caller, table, click, client.language)
-
-
-def _settings_note(table: Table, language: str) -> str:
-    """What a lobby's settings are now, in `language`: told to the host who changed them."""
-    return t(
-        language,
-        "web.settings",
-        rules=t(language, f"rules.{table.rules}"),
-        difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
-        length=t(language, "settings.minutes", count=round(table.length_seconds / 60)),
-    )
+        if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby":
+            raise UserError("error.lobby_buttons_over")
+        return reply(await self.service.run(caller, command), user.id, client.language)
 
 
 def _json(data: Any) -> dict[str, Any] | None:

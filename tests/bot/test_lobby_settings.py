@@ -8,6 +8,8 @@ import copy
 
 import pytest
 
+from bot.discord.cogs.apophis import Apophis
+from bot.lobby_settings import OPTIONS as LOBBY_OPTIONS
 from bot.table import Table
 from bot.views import components
 from tests.bot.helpers import Scene, text_of
@@ -126,3 +128,18 @@ async def test_a_lobby_edit_reaching_discord_after_a_newer_answer_is_followed_by
     await scene.bot.outbox.drain()
     assert chosen(lobby, "difficulty") == ["hard"] and "Hard: 8:00" in text_of(lobby)
     assert "bob" in text_of(lobby).lower() or str(scene.id("bob")) in text_of(lobby)
+
+
+def test_every_lobby_option_is_a_select_of_the_lobby_and_an_option_of_apophis_new():
+    """The table of options (bot.lobby_settings) is what both build from: a select each,
+    offering its choices, and /apophis new's option of the same name, described by it."""
+    selects = components.lobby_settings(lobby("en", "medium", 10))
+    assert [s["custom_id"].rpartition(":")[2] for s in selects] == [o.name for o in LOBBY_OPTIONS]
+    for select, option in zip(selects, LOBBY_OPTIONS, strict=True):
+        assert tuple(o["value"] for o in select["options"]) == option.choices
+    parameters = {parameter.name: parameter for parameter in Apophis.new.parameters}
+    for option in LOBBY_OPTIONS:
+        parameter = parameters[option.name]
+        assert parameter.description == option.help
+        if parameter.choices:  # else a range of numbers, as Discord's own
+            assert tuple(c.value for c in parameter.choices) == option.choices

@@ -3,14 +3,20 @@ the game layer alone: what each choice sets, who is refused, and what a restart 
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from bot.errors import UserError
 from bot.game.access import OUTSIDER
 from bot.game.audience import Audience
 from bot.game.changes import Stream
+from bot.game.clicks import command_of, read_click
 from bot.game.commands import Configure, Join, Open, Start
 from bot.game.service import GameService
+from bot.lobby_settings import OPTIONS
+from bot.store.records import GameRecord
+from bot.table import Table
 from tests.game.conftest import CHANNEL, caller
 
 ANN, BOB = 1, 2
@@ -134,3 +140,34 @@ async def test_a_restart_keeps_the_settings_and_the_game_plays_them(service, sto
         assert started.deadline == pytest.approx(restarted.now() + 840, abs=5)
     finally:
         restarted.stop_timers()
+
+
+async def test_every_choice_of_every_option_reaches_the_store_and_comes_back(service, store):
+    """Each lobby option (bot.lobby_settings), each of its choices picked in its select:
+    the lobby has it, its column keeps it, and the lobby read back has the same settings."""
+    table = (await service.run(caller(ANN), Open())).table
+    columns = {f.name for f in fields(GameRecord)}
+    for option in OPTIONS:
+        assert option.column in columns, option
+        for value in option.choices:
+            click = read_click(
+                {"custom_id": f"apo:s:{table.id}:0:{option.name}", "values": [value]}
+            )
+            command = command_of(click)
+            assert command == Configure(**{option.name: option.read(value)})
+            await service.run(caller(ANN), command)
+            assert table.settings.get(option) == option.read(value), (option.name, value)
+            back = Table.from_record(await store.get_game(table.id))
+            assert back.settings == table.settings, (option.name, value)
+    assert table.settings.as_json() == {o.name: table.settings.get(o) for o in OPTIONS}
+
+
+async def test_a_value_no_option_takes_is_refused_by_the_options_own_words(service):
+    table = (await service.run(caller(ANN), Open())).table
+    before = table.settings
+    for option in OPTIONS:
+        # not a choice, not even of its type; a choice's text where it reads as a number
+        for wrong in ("nonsense", 10**6, True, *[c for c in option.choices if option.read(c) != c]):
+            key = await refused(service, caller(ANN), Configure(**{option.name: wrong}))
+            assert key == option.refusal, (option.name, wrong)
+    assert table.settings == before

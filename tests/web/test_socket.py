@@ -220,6 +220,29 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
             assert table.game is not None and "Apophis —" in text_of(scene.board(table))
 
 
+async def test_a_lobby_click_is_told_in_the_same_words_on_discord_and_on_the_web(
+    fake_discord, make_web_bot
+):
+    """Joining and leaving, typed on Discord and pressed on the live table: the same reply."""
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        channel = scene.channel.id
+        async with Socket(bot, channel, scene["bob"]) as bob:
+            await scene.cmd("apophis new", "ann")
+            lobby = await bob.wait_state(lambda s: s["status"] == "lobby")
+            said = {}
+            for action in ("join", "leave"):
+                typed = await scene.cmd(f"apophis {action}", "bob")
+                said[action] = [typed.response_data["content"]]
+            for action in ("join", "leave"):
+                pressed = await bob.move(move_id(lobby, action, lobby=True))
+                assert pressed["ok"], pressed
+                said[action].append(pressed["note"])
+            assert said["join"] == [t("en", "reply.join", seated=2)] * 2, said
+            assert said["leave"] == [t("en", "reply.leave")] * 2, said
+
+
 async def test_clients_resume_after_a_restart(fake_discord, make_web_bot):
     fake_discord.gateway.identify_interval = 0  # a restart at once (see tests/bot/test_restart)
     bot = make_web_bot()

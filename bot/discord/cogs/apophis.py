@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -24,37 +24,28 @@ from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
 from bot.discord.cogs.tables import LiveTable
 from bot.discord.threads import Opening
-from bot.game.actions import ActionResult
 from bot.game.audience import look
 from bot.game.autopilot import checked_delay
-from bot.game.commands import (
-    AddCrewmate,
-    Command,
-    End,
-    Join,
-    Kick,
-    Leave,
-    Open,
-    RemoveCrewmate,
-    Reset,
-    Skip,
-    Start,
-)
+from bot.game.clicks import Click, command_of
+from bot.game.commands import Command, End, Join, Kick, Leave, Open, Reset, Skip, Start
+from bot.game.replies import reply
 from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
+from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table
 from bot.views import attachments, components, panel, render
 from bot.views.narration import narrate_event
 from bot.views.threads import lobby_line
-from engine import DIFFICULTY_MINUTES
 from engine import events as ev
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
+    from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
 
+#: A lobby's options (bot.lobby_settings) as /apophis new's: the choices of each that has them.
 #: Difficulties name their catalog key: "medium" is also a size (bot.i18n.catalogs).
 DIFFICULTY_CHOICES = [
     app_commands.Choice(
@@ -63,13 +54,11 @@ DIFFICULTY_CHOICES = [
         ),
         value=name,
     )
-    for name in DIFFICULTY_MINUTES
+    for name in BY_NAME["difficulty"].choices
 ]
-#: Each difficulty's countdown, as /apophis new describes them.
-COUNTDOWNS = ", ".join(f"{name} {minutes}" for name, minutes in DIFFICULTY_MINUTES.items())
 RULES_CHOICES = [
     app_commands.Choice(name=t("en", f"choice.{name}"), value=name)
-    for name in ("basic", "advanced")
+    for name in BY_NAME["rules"].choices
 ]
 #: Each language by its own name (the choice is not translated: people look for their own).
 LANGUAGE_CHOICES = [
@@ -105,17 +94,13 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         super().__init__()
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     # ---------------------------------------------------------------- lobby
 
     @app_commands.command(description="Open a game of Apophis in this channel.")
-    @app_commands.describe(
-        difficulty=f"Countdown: {COUNTDOWNS} minutes",
-        minutes="A custom countdown instead, 1 to 60 minutes",
-        rules="Basic rules, or advanced (fail-safe rerolls, no deflection)",
-    )
+    @app_commands.describe(**{option.name: option.help for option in OPTIONS})
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, rules=RULES_CHOICES)
     async def new(
         self,
@@ -129,41 +114,37 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     @app_commands.command(description="Join the game forming in this channel.")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.lobby_command(interaction, "join")
+        await self.lobby_command(interaction, Join())
 
     @app_commands.command(
         description="Leave this channel's game; in play, your cards are discarded."
     )
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.lobby_command(interaction, "leave")
+        await self.lobby_command(interaction, Leave())
 
     @app_commands.command(description="Start the game (host only).")
     @app_commands.describe(first="Who plays first (random if left out)")
     async def start(
         self, interaction: discord.Interaction, first: discord.User | None = None
     ) -> None:
-        await self.lobby_command(interaction, "start", first.id if first else None)
+        opening = await self.thread_opening(interaction, "start")
+        await self.lobby_command(interaction, Start(first.id if first else None, opening), opening)
 
     async def lobby_command(
-        self, interaction: discord.Interaction, action: str, first: int | None = None
+        self, interaction: discord.Interaction, command: Command, opening: Opening | None = None
     ) -> None:
         """Join, leave, start typed: answered privately; the lobby (or board) shows it."""
-        opening = await self.thread_opening(interaction, action)
-        outcome = await self.service.run(
-            caller_of(interaction), lobby_command(action, first, opening)
-        )
-        result, table = outcome.result, outcome.table
+        outcome = await self.service.run(caller_of(interaction), command)
+        table = outcome.table
         language = speaks(interaction)
-        if result is not None:  # left a game in progress
-            await interaction.response.send_message(left_reply(result, language), ephemeral=True)
-            self.bot.outbox.answered(table, interaction)
-            return
-        if action == "start" and table.parent_id is not None:
+        text = reply(outcome, interaction.user.id, language)
+        start = isinstance(command, Start)
+        if start and table.parent_id is not None:
             await self.started_in_thread(interaction, table)
             return
-        if action == "start":  # the host's own panel, to play from at once
+        if start:  # the host's own panel, to play from at once
             shown = table.version
-            said = [t(language, "reply.started"), opening and opening.note(language)]
+            said = [text, opening.note(language) if opening else None]
             await interaction.response.send_message(
                 **panel.panel_message(
                     table, interaction.user.id, language, "\n".join(filter(None, said))
@@ -172,16 +153,16 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             )
             self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
             return
-        text = t(language, f"reply.{action}", seated=len(table.seats))
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(table, interaction)
 
     async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
         """How a start may open its game's thread, on a server that has the bot and plays
         games in threads (elsewhere the bot may open none: nothing is attempted)."""
-        if action != "start" or not with_the_bot(interaction):
+        guild_id = interaction.guild_id
+        if action != "start" or guild_id is None or not with_the_bot(interaction):
             return None
-        settings = await self.service.audience.settings(interaction.guild_id)
+        settings = await self.service.audience.settings(guild_id)
         return self.bot.outbox.threads.opening(interaction) if settings.threads else None
 
     async def started_in_thread(
@@ -199,18 +180,18 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         outbox.flush(table)
 
     async def lobby_button(
-        self, interaction: discord.Interaction, table: Table, action: str
+        self, interaction: discord.Interaction, table: Table, click: Click
     ) -> None:
         """Join / Leave / Start pressed on the lobby message: the reply redraws it."""
-        opening = await self.thread_opening(interaction, action)
-        outcome = await self.service.run(
-            caller_of(interaction), lobby_command(action, None, opening)
-        )
-        if outcome.result is not None:
-            text = left_reply(outcome.result, speaks(interaction))
+        opening = await self.thread_opening(interaction, click.action)
+        command = command_of(click, opening)
+        assert command is not None  # a lobby's button (bot.discord.cogs.play)
+        outcome = await self.service.run(caller_of(interaction), command)
+        if outcome.result is not None:  # left a game in progress
+            text = reply(outcome, interaction.user.id, speaks(interaction))
             await interaction.response.send_message(text, ephemeral=True)
             return
-        if action == "start" and table.parent_id is not None:
+        if isinstance(command, Start) and table.parent_id is not None:
             await self.started_in_thread(interaction, table, clicked=True)
             return
         await self.show_clicked_lobby(interaction, table)
@@ -234,7 +215,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     async def close_game(self, interaction: discord.Interaction, command: End | Reset) -> None:
         """End the channel's game without a result; log it and tell the channel."""
-        before = self.service.by_channel.get(interaction.channel_id)
+        before = self.service.by_channel.get(interaction.channel_id or 0)
         lobby = before is not None and before.status == "lobby"
         outcome = await self.service.run(caller_of(interaction), command)
         table, reason = outcome.table, outcome.reason
@@ -331,7 +312,11 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         autopilot: app_commands.Range[int, 0, AUTOPILOT_SECONDS[1]] | None = None,
         threads: bool | None = None,
     ) -> None:
-        changes = {} if autopilot is None else {"autopilot_seconds": checked_delay(autopilot)}
+        guild_id = interaction.guild_id
+        assert guild_id is not None  # a server that has the bot (`needs_the_bot`)
+        changes: dict[str, Any] = {}
+        if autopilot is not None:
+            changes["autopilot_seconds"] = checked_delay(autopilot)
         if moderator_role is not None:
             changes["moderator_role_id"] = moderator_role.id
         if difficulty is not None:
@@ -350,24 +335,24 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             changes["threads"] = threads
         audience = self.service.audience
         if changes:
-            settings = await audience.update(interaction.guild_id, **changes)
+            settings = await audience.update(guild_id, **changes)
             log.info(
                 "settings of guild %s changed by %s: %s",
-                interaction.guild_id,
+                guild_id,
                 interaction.user.id,
                 sorted(changes),
             )
         else:
-            settings = await audience.settings(interaction.guild_id)
-        self.bot.outbox.set_pings(interaction.guild_id, settings.turn_pings)
+            settings = await audience.settings(guild_id)
+        self.bot.outbox.set_pings(guild_id, settings.turn_pings)
         server_language, shown = look(settings)
         if language is not None or cards is not None:
-            self.service.restyle(interaction.guild_id, server_language, shown)
+            self.service.restyle(guild_id, server_language, shown)
         if pictures is not None:
-            for table in self.service.set_pictures(interaction.guild_id, pictures):
+            for table in self.service.set_pictures(guild_id, pictures):
                 self.bot.outbox.board_outdated(table)
         if autopilot is not None:
-            self.service.set_autopilot(interaction.guild_id, settings.autopilot_seconds)
+            self.service.set_autopilot(guild_id, settings.autopilot_seconds)
         reader = speaks(interaction)
         seconds = settings.autopilot_seconds
         autopilot_setting = t(
@@ -405,7 +390,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     async def show_rules(self, interaction: discord.Interaction) -> None:
         """The rules summary, privately, in the reader's language (also the lobby's button)."""
         language = speaks(interaction)
-        table = self.service.by_channel.get(interaction.channel_id)
+        table = self.service.by_channel.get(interaction.channel_id or 0)
         embed = discord.Embed(
             title=t(language, "rules.title"),
             description=render.rules_text(language, table.rules if table else "basic"),
@@ -416,31 +401,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
     @server_records
     async def stats(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None  # a server's (`server_records`)
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = render.stats_embed(stats, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-def left_reply(result: ActionResult, language: str) -> str:
-    """What a player who left a game in progress is told, privately, in their language."""
-    told = [
-        line
-        for event in result.events
-        if not isinstance(event, ev.PlayerRemoved) and (line := narrate_event(event, language))
-    ]
-    if result.new_host is not None:
-        told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
-    return "\n".join([t(language, "reply.left_game"), *told])
-
-
-def lobby_command(action: str, first: int | None, venue: Opening | None) -> Command:
-    """The command a lobby button (or its slash command) stands for."""
-    if action == "start":
-        return Start(first, venue)
-    return {"join": Join, "leave": Leave, "crewadd": AddCrewmate, "crewdrop": RemoveCrewmate}[
-        action
-    ]()
-
-
-async def setup(bot: ApophisBot) -> None:
-    await bot.add_cog(Apophis(bot))

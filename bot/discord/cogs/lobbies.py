@@ -10,7 +10,7 @@ thread opens its lobby in the channel the thread came from) is refused, with the
 and before anything is saved, when the bot may not post there, and closed unseen if
 Discord refuses its message all the same. At start-up, a lobby saved without its message
 (the bot stopped in between) is posted, or closed unseen if the bot may not post there
-(`show_unseen`, from bot.discord.client).
+(bot.discord.unseen).
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ import discord
 from bot.discord import inputs
 from bot.discord.access import in_thread, named, needed
 from bot.discord.answers import caller_of, speaks
+from bot.discord.clicked import clicked_message
+from bot.discord.cogs import Part
+from bot.discord.unseen import close_unseen, post_unseen
 from bot.errors import UserError
-from bot.game.actions import held
 from bot.game.commands import PlayAgain
 from bot.i18n.catalogs import t
 from bot.store.records import GameNotFound
@@ -41,7 +43,7 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class Lobbies:
+class Lobbies(Part):
     """Posting lobbies: a new one, or one like the channel's last game."""
 
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
@@ -54,7 +56,7 @@ class Lobbies:
                 **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
             )
         except discord.HTTPException:
-            await self.close_unseen(table)
+            await close_unseen(self.bot.service, table)
             raise
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -73,7 +75,7 @@ class Lobbies:
         Refused privately, and nothing done, unless it is the channel's latest game, its
         channel is free, the bot may post there and the clicker played it."""
         user = interaction.user
-        problem = inputs.source_problem(click, interaction.message, user.id, None)
+        problem = inputs.source_problem(click, clicked_message(interaction), user.id, None)
         if problem is not None:  # a forged click: only from a board of that game
             raise problem
         await self.check_home(interaction, click.game)
@@ -87,7 +89,7 @@ class Lobbies:
         # posted there before the presser is told so.
         language = speaks(interaction)
         channel = f"<#{table.channel_id}>"
-        failed = await self.post_unseen(table)
+        failed = await post_unseen(self.bot, self.bot.service, table)
         if isinstance(failed, discord.Forbidden):
             missing = named(needed(False), language)
             raise UserError("again.not_posted", channel=channel, missing=missing)
@@ -104,7 +106,7 @@ class Lobbies:
         if not in_thread(interaction.channel):
             return
         try:
-            ended = await self.bot.store.get_game(game_id)
+            ended = await self.bot.service.store.get_game(game_id)
         except GameNotFound:
             return  # the command says why
         home = ended.parent_channel_id
@@ -114,48 +116,3 @@ class Lobbies:
         if missing:
             language = speaks(interaction)
             raise UserError("again.refused", channel=f"<#{home}>", missing=named(missing, language))
-
-    async def post_unseen(self, table: Table) -> discord.HTTPException | None:
-        """Post lobby `table` in its channel through the channel route (no interaction there
-        can carry it): its message, the lobby's board from now on. None once posted; else
-        Discord's error, and the lobby is closed unseen."""
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        try:
-            message = await channel.send(
-                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
-            )
-        except discord.HTTPException as exc:
-            log.warning(
-                "game %d: its lobby could not be posted in channel %d (%s): closed unseen",
-                table.id,
-                table.channel_id,
-                exc,
-            )
-            await self.close_unseen(table)
-            return exc
-        await self.bot.service.board_posted(table, message.id)
-        return None
-
-    async def show_unseen(self, table: Table) -> None:
-        """Start-up: a lobby saved without its message (the bot stopped in between) is
-        posted now, or closed unseen if the bot may not post in its channel."""
-        missing = self.bot.outbox.access.lacking_in(table.guild_id, table.channel_id)
-        if missing:
-            log.warning(
-                "game %d: its lobby was saved without its message, and channel %d refuses "
-                "the bot %s: closed unseen",
-                table.id,
-                table.channel_id,
-                named(missing, "en").replace("**", ""),
-            )
-            await self.close_unseen(table)
-            return
-        if await self.post_unseen(table) is None:
-            log.info("game %d: its lobby, saved without its message, posted", table.id)
-
-    async def close_unseen(self, table: Table) -> None:
-        """A lobby whose message could not be posted is closed before anyone saw it (as
-        abandoned; nothing is shown of it), and its channel is free."""
-        async with held(table):
-            if table.status == "lobby":
-                await self.bot.service.lobbies.cancel(table)

@@ -22,18 +22,23 @@ from bot.discord.answers import (
     send_reason,
     speaks,
 )
+from bot.discord.clicked import clicked_message
+from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
-from bot.game.clicks import Click, configure, read_click
-from bot.game.commands import Move, Outcome
+from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, read_click
+from bot.game.commands import Command, Move, Outcome
+from bot.game.replies import reply
 from bot.i18n.catalogs import t
 from bot.table import Table
-from bot.views import attachments, components, hints, narration, panel, render
+from bot.views import attachments, components, hints, panel, render
 from engine import Colour, Size
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
+    from bot.discord.outbox import Outbox
+    from bot.game.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +62,20 @@ def board_link(table: Table) -> str:
 
 
 class Play(commands.Cog):
-    """The four actions, hands and the board."""
+    """The four actions, hands and the board; every click, routed by its custom id (the
+    lobby's, its settings', a replay's, the live table's and Play again answered by the
+    /apophis group's cog, `apophis`)."""
 
-    def __init__(self, bot: ApophisBot) -> None:
+    def __init__(self, bot: ApophisBot, apophis: Apophis) -> None:
         self.bot = bot
+        self.apophis = apophis
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     @property
-    def outbox(self):
+    def outbox(self) -> Outbox:
         return self.bot.outbox
 
     # ------------------------------------------------------------- commands
@@ -117,7 +125,7 @@ class Play(commands.Cog):
     @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
     @anywhere
     async def hint(self, interaction: discord.Interaction) -> None:
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
         line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
         await interaction.response.send_message(line, ephemeral=True)
@@ -125,7 +133,7 @@ class Play(commands.Cog):
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @anywhere
     async def board(self, interaction: discord.Interaction) -> None:
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         if time.monotonic() - table.messages.reposted_at < BOARD_REPOST_SECONDS:
             raise UserError("error.board_just_posted", link=board_link(table))
         table.messages.reposted_at = time.monotonic()
@@ -161,10 +169,7 @@ class Play(commands.Cog):
     @staticmethod
     def note_of(interaction: discord.Interaction, outcome: Outcome) -> str:
         """What the move just made did, told to its player."""
-        assert outcome.result is not None
-        return narration.private_note(
-            outcome.result.events, interaction.user.id, speaks(interaction), outcome.table.cards
-        )
+        return reply(outcome, interaction.user.id, speaks(interaction))
 
     async def report_move(
         self,
@@ -211,7 +216,7 @@ class Play(commands.Cog):
 
     async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
-        table = self.service.table_in(interaction.channel_id)
+        table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
         await self.answer_with_panel(interaction, table, note)
 
@@ -222,7 +227,7 @@ class Play(commands.Cog):
         """Every interaction: its user was there (the autopilot counts from it, and gives
         them their seat back). Every click on one of our buttons or selects, found by its
         custom id."""
-        self.service.seen(interaction.channel_id, interaction.user.id)
+        self.service.seen(channel_of(interaction), interaction.user.id)
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         click = None
@@ -242,13 +247,13 @@ class Play(commands.Cog):
         """Every button and select arrives here."""
         table = self.service.tables.get(click.game)
         if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
-            await self.bot.get_cog("Apophis").replay_step(interaction, click)
+            await self.apophis.replay_step(interaction, click)
             return
         if click.action == "again":  # a final board's: its game has ended, not kept here
-            await self.bot.get_cog("Apophis").play_again(interaction, click)
+            await self.apophis.play_again(interaction, click)
             return
         if click.action == "table":  # the channel's live table, its game in play or not
-            await self.bot.get_cog("Apophis").table_button(interaction, click)
+            await self.apophis.table_button(interaction, click)
             return
         if table is None:
             await self.on_ended(interaction, click)
@@ -256,14 +261,14 @@ class Play(commands.Cog):
         if table.channel_id != interaction.channel_id:
             raise UserError("error.other_channel")
         problem = inputs.source_problem(
-            click, interaction.message, interaction.user.id, table.messages.board_id
+            click, clicked_message(interaction), interaction.user.id, table.messages.board_id
         )
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
         if click.kind == "l":  # a launch report's Reroll or Accept
-            await self.act_by_button(interaction, table, click.version, {"type": click.action})
+            await self.act_by_button(interaction, table, command_of(click))
         elif click.kind == "b":
-            await self.on_button(interaction, table, click.version, click.action)
+            await self.on_button(interaction, table, click)
         elif click.kind == "s":
             await self.on_setting(interaction, table, click)
         else:
@@ -286,22 +291,21 @@ class Play(commands.Cog):
             raise UserError("error.buttons_over")
         await interaction.response.edit_message(**attachments.board(ended).kwargs())
 
-    async def on_button(
-        self, interaction: discord.Interaction, table: Table, version: int, action: str
-    ) -> None:
-        """A click on a lobby, board or launch-report button."""
+    async def on_button(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+        """A click on a lobby or board button."""
+        action = click.action
         if on_old_board(interaction, table):
             await self.on_old_board(interaction, table, action)
         elif action == "rules":
-            await self.bot.get_cog("Apophis").show_rules(interaction)
-        elif action in ("join", "leave", "start", "crewadd", "crewdrop"):
-            if table.status != "lobby":
-                raise UserError("error.lobby_buttons_over")
-            await self.bot.get_cog("Apophis").lobby_button(interaction, table, action)
+            await self.apophis.show_rules(interaction)
         elif action in PANEL_OPENERS:
             await self.show_hand(interaction)
+        elif isinstance(command := command_of(click), LOBBY_COMMANDS):
+            if table.status != "lobby":
+                raise UserError("error.lobby_buttons_over")
+            await self.apophis.lobby_button(interaction, table, click)
         else:
-            await self.act_by_button(interaction, table, version, {"type": action})
+            await self.act_by_button(interaction, table, command)
 
     async def on_setting(
         self, interaction: discord.Interaction, table: Table, click: Click
@@ -313,7 +317,7 @@ class Play(commands.Cog):
             await interaction.response.edit_message(**components.board_stub(table).kwargs())
             return
         await self.service.run(caller_of(interaction), configure(click))
-        await self.bot.get_cog("Apophis").show_clicked_lobby(interaction, table)
+        await self.apophis.show_clicked_lobby(interaction, table)
 
     async def on_old_board(
         self, interaction: discord.Interaction, table: Table, action: str
@@ -325,13 +329,14 @@ class Play(commands.Cog):
         into the link, and plays on the live board."""
         if action in PANEL_OPENERS or action == "rules":
             # the old board becomes the link whatever the answer (a bystander is refused)
+            board_id = table.messages.board_id
+            # an old board: a newer one is live (`on_old_board`)
+            assert interaction.message is not None and board_id is not None
             self.outbox.old_board_clicked(table, interaction.message.id)
             if action == "rules":
-                await self.bot.get_cog("Apophis").show_rules(interaction)
+                await self.apophis.show_rules(interaction)
             else:
-                link = render.message_link(
-                    table.guild_id, table.channel_id, table.messages.board_id
-                )
+                link = render.message_link(table.guild_id, table.channel_id, board_id)
                 await self.show_hand(
                     interaction, t(speaks(interaction), "note.old_board", link=link)
                 )
@@ -358,12 +363,15 @@ class Play(commands.Cog):
         )
 
     async def act_by_button(
-        self, interaction: discord.Interaction, table: Table, version: int, action: dict
+        self, interaction: discord.Interaction, table: Table, move: Command | None
     ) -> None:
-        """A board or launch-report button: the clicked message is updated in the reply."""
+        """A board or launch-report button's move (`command_of` its click): the clicked
+        message is updated in the reply."""
+        if not isinstance(move, Move):  # a board button of no move we know (never offered)
+            raise UserError("error.unknown_button")
         on_board = clicked_board(interaction, table)
         try:
-            outcome = await self.service.run(caller_of(interaction), Move(action, version))
+            outcome = await self.service.run(caller_of(interaction), move)
         except StaleBoard:
             await self.refresh_stale(interaction, table)
             return
@@ -401,6 +409,11 @@ class Play(commands.Cog):
             await send_reason(interaction, UserError("error.stale_message"))
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (a thread, a DM) an interaction came from; 0 for none, where no game is."""
+    return interaction.channel_id or 0
+
+
 def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
     """Whether the click is on a board message that a newer board replaced (none is older
     while the live board is being posted again, after a restart)."""
@@ -409,4 +422,7 @@ def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
 
 
 async def setup(bot: ApophisBot) -> None:
-    await bot.add_cog(Play(bot))
+    """Both cogs: Play, then the /apophis group's, to which it hands the clicks it answers."""
+    apophis = Apophis(bot)
+    await bot.add_cog(Play(bot, apophis))
+    await bot.add_cog(apophis)

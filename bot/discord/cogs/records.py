@@ -10,18 +10,19 @@ import discord
 from discord import app_commands
 
 from bot.discord.answers import caller_of, server_records, speaks
+from bot.discord.cogs import Part
 from bot.game.ledger import covers
 from bot.views import records
 
 if TYPE_CHECKING:
-    from bot.game.service import GameService
+    from bot.discord.client import ApophisBot
 
 
-class Records:
+class Records(Part):
     """The records commands. `Apophis` has this class among its bases, and discord.py's
     CogMeta collects app commands from every class of a cog's MRO: they join /apophis."""
 
-    service: GameService  # the cog's
+    bot: ApophisBot  # the cog's
 
     @app_commands.command(
         description="A player's games here (in DMs, yours): wins, fastest win, launches."
@@ -33,7 +34,7 @@ class Records:
         caller = caller_of(interaction)
         who = (player or interaction.user).id
         covered = covers(caller, who)
-        profile = await self.service.ledger.profile(caller, who)
+        profile = await self.bot.service.ledger.profile(caller, who)
         if not profile.tallies:
             raise records.nothing_counted(who, covered, yours=who == caller.user_id)
         embed = records.profile_embed(profile, covered, speaks(interaction))
@@ -42,6 +43,7 @@ class Records:
     @app_commands.command(description="This server's fastest teams and best win records.")
     @server_records
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        board = await self.service.ledger.leaderboard(interaction.guild_id)
+        assert interaction.guild_id is not None  # a server's (`server_records`)
+        board = await self.bot.service.ledger.leaderboard(interaction.guild_id)
         embed = records.leaderboard_embed(board, speaks(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -21,14 +21,17 @@ from discord import app_commands
 
 from bot.discord import inputs
 from bot.discord.answers import caller_of, speaks
+from bot.discord.clicked import clicked_message
+from bot.discord.cogs import Part
 from bot.errors import UserError
 from bot.game.ledger import place_of
 from bot.pictures import replay as animation
 from bot.views import history
+from bot.views.history import Replay
 
 if TYPE_CHECKING:
+    from bot.discord.client import ApophisBot
     from bot.game.clicks import Click
-    from bot.game.service import GameService
     from bot.store.records import GameRecord
 
 log = logging.getLogger(__name__)
@@ -90,10 +93,10 @@ class _Desk:
             self.played_moves -= len(forgotten.moves or ())
 
 
-class Replays:
+class Replays(Part):
     """The /apophis commands about ended games, and the replay's buttons."""
 
-    service: GameService  # the cog's (bot.discord.cogs.apophis)
+    bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
 
     @property
     def desk(self) -> _Desk:
@@ -103,7 +106,7 @@ class Replays:
     @app_commands.command(description="The last 10 games of this server or conversation.")
     async def history(self, interaction: discord.Interaction) -> None:
         caller = caller_of(interaction)
-        records = await self.service.ledger.recent_games(caller, history.GAMES)
+        records = await self.bot.service.ledger.recent_games(caller, history.GAMES)
         embed = history.history_embed(records, place_of(caller), speaks(interaction))
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
@@ -113,7 +116,7 @@ class Replays:
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
     ) -> None:
         caller = caller_of(interaction)
-        await self.service.ledger.seen_game(game, caller)  # refused unless theirs to see
+        await self.bot.service.ledger.seen_game(game, caller)  # refused unless theirs to see
         desk, place = self.desk, caller.guild_id or caller.channel_id
         key = (game, speaks(interaction))
         gif = desk.kept.get(key)  # sent at once, even while another replay is drawn
@@ -137,7 +140,7 @@ class Replays:
         message = history.animation_message(played, gif)
         await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
 
-    async def draw(self, played: history.Replay) -> bytes:
+    async def draw(self, played: Replay) -> bytes:
         """The replay's GIF, as `history.animated` makes it: the frames drawn between the
         games' other work (the board pictures' caches are the event loop's), written aside
         (a thread: touches no shared cache); again with fewer while it weighs too much."""
@@ -165,7 +168,9 @@ class Replays:
         """◀ or ▶ on a replay: the message shows the step its custom id carries. Whoever
         sees the message may step through it: it came from a public message carrying that
         game's replay, posted where someone who could see the game asked for it."""
-        problem = inputs.source_problem(click, interaction.message, interaction.user.id, None)
+        problem = inputs.source_problem(
+            click, clicked_message(interaction), interaction.user.id, None
+        )
         if problem is not None:  # a forged click: refused before anything is edited
             raise problem
         played = await self.replayed(interaction, click.game)
@@ -174,7 +179,7 @@ class Replays:
         message = history.step_message(played, click.version)
         await interaction.response.edit_message(**message.kwargs())
 
-    async def replayed(self, interaction: discord.Interaction, number: int) -> history.Replay:
+    async def replayed(self, interaction: discord.Interaction, number: int) -> Replay:
         """Game `number` played again, in the reader's language; UserError unless it
         started and has ended (whether they may see it is the caller's to check)."""
         played = await self.played_again(number)
@@ -199,7 +204,7 @@ class Replays:
         return await asyncio.shield(playing)  # one asker given up stops it for none
 
     async def _play_again(self, number: int) -> _Played:
-        record, actions = await self.service.ledger.game(number)
+        record, actions = await self.bot.service.ledger.game(number)
         if not history.ended(record):
             return _Played(record, None)
         # The engine on a game of its own, from a record and log read for it alone.

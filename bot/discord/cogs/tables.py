@@ -21,6 +21,8 @@ from discord import app_commands
 
 from bot.discord import inputs
 from bot.discord.answers import speaks
+from bot.discord.clicked import clicked_message
+from bot.discord.cogs import Part
 from bot.discord.entry import launch
 from bot.i18n.catalogs import t
 from bot.views import components
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class LiveTable:
+class LiveTable(Part):
     """The /apophis command and the button that open the channel's live table."""
 
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
@@ -45,7 +47,9 @@ class LiveTable:
         """Table, pressed on a lobby or a board (a final one too, its game ended)."""
         table = self.bot.service.tables.get(click.game)
         board = table.messages.board_id if table is not None else None
-        problem = inputs.source_problem(click, interaction.message, interaction.user.id, board)
+        problem = inputs.source_problem(
+            click, clicked_message(interaction), interaction.user.id, board
+        )
         if problem is not None:  # a forged click: only from a lobby or board of that game
             raise problem
         await self.open_live_table(interaction)
