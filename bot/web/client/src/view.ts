@@ -26,9 +26,15 @@ interface TestHook {
 
 declare global {
   interface Window {
-    __apophis: TestHook;
+    __apophis?: TestHook;
   }
 }
+
+/** The tests' hook, in the tests' build only (`vite build --mode test`): production's has
+ * none (its tests read what its page was sent and shows). */
+const HOOK: TestHook | null =
+  import.meta.env.MODE === "production" ? null : { states: 0, lastState: null, socketOpen: false };
+if (HOOK) window.__apophis = HOOK;
 
 /** A note stays at least this long, longer when it is long (a hint). */
 const NOTE_SECONDS = 6;
@@ -37,7 +43,6 @@ const NOTE_CHARACTERS_A_SECOND = 15;
 type Screen = "notice" | "lobby" | "play";
 
 export class View {
-  private readonly hook: TestHook = { states: 0, lastState: null, socketOpen: false };
   private readonly title = h("h1", { class: "sr-only" }, label("title"));
   private readonly skipLink = h("a", { class: "skip-link", href: "#main" }, label("skip_to_table"));
   private readonly time = h("span", { class: "time" });
@@ -80,7 +85,6 @@ export class View {
   private toastTimer = 0;
 
   constructor(private readonly sendMove: MoveSender) {
-    window.__apophis = this.hook;
     put(
       document.body,
       this.skipLink,
@@ -116,7 +120,7 @@ export class View {
   /** The connection's state, shown in the bar when it is not simply open. */
   link(link: Link): void {
     this.open = link === "open";
-    this.hook.socketOpen = this.open;
+    if (HOOK) HOOK.socketOpen = this.open;
     document.body.dataset.link = link;
     this.linkLine.hidden = this.open || this.refused !== null;
     this.linkLine.textContent = label(link);
@@ -147,8 +151,10 @@ export class View {
     const previous = this.state;
     this.state = state;
     this.refused = null;
-    this.hook.states += 1;
-    this.hook.lastState = state;
+    if (HOOK) {
+      HOOK.states += 1;
+      HOOK.lastState = state;
+    }
     document.body.dataset.version = String(state.version);
     document.body.dataset.status = state.status;
     setClock(state);
