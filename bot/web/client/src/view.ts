@@ -316,7 +316,9 @@ export class View {
       return;
     }
     const why = !this.open ? label("offline_short") : you.your_turn ? label("why_not_now") : label("why_not_your_turn");
-    this.moves.draw(you.moves, you.hand, this.open, why, send);
+    const moves = you.moves ?? [];
+    const cards = you.hand ?? [];
+    this.moves.draw(moves, cards, this.open, why, send);
     put(
       this.mine,
       h(
@@ -324,12 +326,12 @@ export class View {
         null,
         label("your_hand"),
         " ",
-        h("span", { class: "count" }, `(${you.hand.length})`),
+        h("span", { class: "count" }, `(${cards.length})`),
         you.your_turn && h("span", { class: "badge turn" }, label("your_turn")),
       ),
       you.situation && h("p", { class: "situation" }, you.situation),
-      !pickerShowsHand(you.moves, you.hand) && hand(you.hand),
-      you.moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
+      !pickerShowsHand(moves, cards) && hand(cards),
+      moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
       this.signInLine(),
     );
