@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,6 +151,21 @@ def test_the_locks_satisfy_pyproject(extra: str | None, lock: Path) -> None:
 def test_the_test_lock_holds_the_run_lock_at_the_same_versions() -> None:
     run, test = locked(RUN_LOCK), locked(TEST_LOCK)
     assert {name: test.get(name) for name in run} == run
+
+
+def test_the_changelog_names_the_version_newest_first() -> None:
+    """CHANGELOG.md (Keep a Changelog): Unreleased, then each release as `## [X.Y.Z] -
+    YYYY-MM-DD`, newest first, the newest being pyproject's version (CONTRIBUTING.md)."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## \[([^\]]+)\](.*)$", text, re.MULTILINE)
+    assert headings[0] == ("Unreleased", "")
+    releases = [name for name, _ in headings[1:]]
+    for name, dated in headings[1:]:
+        assert re.fullmatch(r"\d+\.\d+\.\d+", name), name
+        assert re.fullmatch(r" - \d{4}-\d{2}-\d{2}", dated), dated
+    as_numbers = [tuple(map(int, name.split("."))) for name in releases]
+    assert as_numbers == sorted(as_numbers, reverse=True)
+    assert releases[0] == PYPROJECT["project"]["version"]
 
 
 def build_wheel(into: Path, scratch: Path) -> Path:
