@@ -140,8 +140,11 @@ class Page:
         await self.js(f"{found}.click();")
 
     async def state(self) -> dict[str, Any]:
-        """The last state the page drew, read from the tests' build's hook (`__apophis`)."""
-        return await self.js("return window.__apophis && window.__apophis.lastState;")
+        """The last state the page drew, read from the tests' build's hook (`__apophis`;
+        production's build has none: `sent`)."""
+        hook = await self.js("return window.__apophis || null;")
+        assert hook is not None, "no test hook: a page of production's build is read by sent()"
+        return hook["lastState"]
 
     async def sent(
         self, until: Callable[[dict[str, Any]], Any] = bool, timeout: float = 10.0
