@@ -1,8 +1,8 @@
 """The live table's messages, typed once: what the server sends the web client, and what it reads.
 
 bot.views.web_state builds the state (`State`, a public part and a viewer's own); bot.web's
-sockets send the others (`Welcome`, `Result`, `Refused`, `Pong`) and read `Hello` and
-`Move`. The web client's bot/web/client/src/protocol.ts is the same, written in
+sockets send the others (`Welcome`, `Result`, `Refused`, `Pong`) and read the client's
+(`Hello`, `Move`, `Ping`). The web client's bot/web/client/src/protocol.ts is the same, written in
 TypeScript: tests/web/test_protocol.py compares the two field by field, and the tests'
 sockets (tests/web/helpers.py) check every message they receive against these types.
 
@@ -291,3 +291,12 @@ class Move(TypedDict):
     version: int
     custom_id: str
     values: NotRequired[list[str]]
+
+
+class Ping(TypedDict):
+    """Sent now and then to keep proxies from closing an idle socket (answered `Pong`)."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Move | Ping

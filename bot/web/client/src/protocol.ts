@@ -163,7 +163,16 @@ export interface Result {
   note: string;
 }
 
-export type ServerMessage = Welcome | State | Result | { type: "refused"; reason: string } | { type: "pong" };
+export interface Refused {
+  type: "refused";
+  reason: string;
+}
+
+export interface Pong {
+  type: "pong";
+}
+
+export type ServerMessage = Welcome | State | Result | Refused | Pong;
 
 export interface Hello {
   type: "hello";
@@ -182,3 +191,10 @@ export interface Move {
   custom_id: string;
   values?: string[];
 }
+
+/** Sent now and then to keep proxies from closing an idle socket (answered with a pong). */
+export interface Ping {
+  type: "ping";
+}
+
+export type ClientMessage = Hello | Move | Ping;
