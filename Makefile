@@ -71,6 +71,7 @@ wheel: $(STAMP) client
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine
 
 test: lint client browser

@@ -1,6 +1,7 @@
-"""The README and docs/*.md: every path and link they name exists, every anchor is a heading.
+"""The README, docs/*.md, CONTRIBUTING.md and CHANGELOG.md: every path and link they name
+exists, every anchor is a heading.
 
-Checked, in README.md and each docs/*.md (no network):
+Checked, in README.md, each docs/*.md, CONTRIBUTING.md and CHANGELOG.md (no network):
 - Markdown links and images, `[text](target)` and `![alt](target)`, reference definitions
   `[name]: target`, and HTML `src="..."`/`href="..."`: a relative target must exist
   (relative to the document), and an `#anchor` must match a heading of the document it
@@ -24,12 +25,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
+#: The documents at the top of the tree beside the README.
+TOP_DOCUMENTS = (ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md")
 #: The most the README may weigh, in bytes.
 README_LIMIT = 8192
 
 #: Backticked tokens starting with one of these are repository paths, from its root.
 TOP_DIRECTORIES = ("bot", "engine", "docs", "tests", "devtools", "benchmarks", "migrations", ".ci")
-TOP_FILES = (".env.example", ".gitignore", "Makefile", "pyproject.toml", "README.md")
+TOP_FILES = (
+    ".env.example",
+    ".gitignore",
+    ".pre-commit-config.yaml",
+    "CHANGELOG.md",
+    "CONTRIBUTING.md",
+    "LICENSE",
+    "Makefile",
+    "pyproject.toml",
+    "README.md",
+)
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -105,7 +118,7 @@ def slugify(heading: str) -> str:
 
 
 def documents() -> list[Path]:
-    return [README, *sorted(DOCS.glob("*.md"))]
+    return [README, *sorted(DOCS.glob("*.md")), *TOP_DOCUMENTS]
 
 
 def links(document: Document) -> list[tuple[int, str]]:
@@ -181,10 +194,12 @@ def test_the_readme_stays_short_and_keeps_its_commands() -> None:
 def test_the_readme_links_every_document_and_each_says_whom_it_is_for() -> None:
     linked = {target.partition("#")[0] for _, target in links(Document.read(README))}
     unlinked = [
-        path.name for path in DOCS.glob("*.md") if path.relative_to(ROOT).as_posix() not in linked
+        path.name
+        for path in [*DOCS.glob("*.md"), *TOP_DOCUMENTS]
+        if path.relative_to(ROOT).as_posix() not in linked
     ]
     assert not unlinked, f"README.md does not link to {unlinked}"
-    for path in DOCS.glob("*.md"):
+    for path in [*DOCS.glob("*.md"), *TOP_DOCUMENTS]:
         title, blank, audience, after = path.read_text(encoding="utf-8").splitlines()[:4]
         assert title.startswith("# ") and blank == "" and after == "", path.name
         assert audience.startswith("For "), f"{path.name} does not open with whom it is for"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -152,11 +153,26 @@ def test_the_test_lock_holds_the_run_lock_at_the_same_versions() -> None:
     assert {name: test.get(name) for name in run} == run
 
 
+def test_the_changelog_names_the_version_newest_first() -> None:
+    """CHANGELOG.md (Keep a Changelog): Unreleased, then each release as `## [X.Y.Z] -
+    YYYY-MM-DD`, newest first, the newest being pyproject's version (CONTRIBUTING.md)."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## \[([^\]]+)\](.*)$", text, re.MULTILINE)
+    assert headings[0] == ("Unreleased", "")
+    releases = [name for name, _ in headings[1:]]
+    for name, dated in headings[1:]:
+        assert re.fullmatch(r"\d+\.\d+\.\d+", name), name
+        assert re.fullmatch(r" - \d{4}-\d{2}-\d{2}", dated), dated
+    as_numbers = [tuple(map(int, name.split("."))) for name in releases]
+    assert as_numbers == sorted(as_numbers, reverse=True)
+    assert releases[0] == PYPROJECT["project"]["version"]
+
+
 def build_wheel(into: Path, scratch: Path) -> Path:
     """The project's wheel, built offline from a copy of its sources (not in the checkout)."""
     source = scratch / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source)
     # The client's sources and test build are copied, to show that the wheel leaves them out.
     skipped = shutil.ignore_patterns("__pycache__", "node_modules")
@@ -185,6 +201,8 @@ def test_the_wheel_installs_and_runs_from_a_new_virtual_environment(tmp_path: Pa
     assert any(name.endswith(".woff2") for name in shipped)  # the table's font
     client_files = {name for name in names if name.startswith("bot/web/client/")}
     assert client_files == shipped  # not dist/test, the sources, nor node_modules
+    (licence,) = (name for name in names if name.endswith(".dist-info/licenses/LICENSE"))
+    assert zipfile.ZipFile(wheel).read(licence) == (ROOT / "LICENSE").read_bytes()
     (entry_points,) = (name for name in names if name.endswith(".dist-info/entry_points.txt"))
     assert b"apophis-bot = bot.__main__:main" in zipfile.ZipFile(wheel).read(entry_points)
 
@@ -214,7 +232,8 @@ def test_the_wheel_installs_and_runs_from_a_new_virtual_environment(tmp_path: Pa
     helped = run(str(command), "--help")
     assert helped.returncode == 0, helped.stderr
     assert "DISCORD_TOKEN" in helped.stdout
-    assert run(str(command), "--version").stdout.strip() == "apophis-bot 0.1.0"
+    version = PYPROJECT["project"]["version"]
+    assert run(str(command), "--version").stdout.strip() == f"apophis-bot {version}"
 
     untokened = run(str(command))
     assert untokened.returncode == 2

@@ -10,10 +10,10 @@ them in `board_text`, the live table reads them as `Story.as_json()`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
-from bot.views import render
+from bot.views import render, table_state
 from bot.views.launches import Launch, launch_line
 from bot.views.launches import launches as launches_of
 from engine import Outcome, Rules
@@ -53,7 +53,7 @@ class Story:
     def hits(self) -> int:
         return sum(launch.result == "hit" for launch in self.launches)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> table_state.Story:
         """The story as plain JSON for the live table (times in whole seconds)."""
         return {
             "outcome": self.outcome,

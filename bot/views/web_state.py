@@ -6,7 +6,8 @@ the same language; a seated player adds their own part (`private`): their hand a
 exactly the hand panel's moves (bot.views.panel), as Discord's component JSON, whose
 custom ids the web client sends back to play them. No other hand is ever in it: the
 public part comes from `Game.public_view()`, a player's from `Game.view_for(player)`.
-The protocol is told in bot.web's docstring.
+The protocol is told in bot.web's docstring; the state's shape is bot.views.table_state's
+`State` (the components are Discord's JSON, as bot.views.components builds them).
 
 A caller wording one table for several viewers at once (bot.web.feed) may pass what
 they share, computed once: the engine's views (`view`) and the board's moves
@@ -18,14 +19,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.table import is_crewmate
-from bot.views import components, panel, render
+from bot.views import components, panel, render, table_state
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
+from engine.events import LaunchStep
 from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ LABELS = (
     "title", "apophis", "damage", "deflection", "rocket", "sequence", "depot", "deck",
     "discard", "your_hand", "no_cards", "watching", "sign_in", "signed_in_as", "signed_out",
     "connecting", "reconnecting", "offline", "time_left", "clock_stopped", "lobby",
-    "waiting_for_host", "seat_cards", "crewmate", "autopilot", "host", "you",
+    "waiting_for_host", "seat_cards", "crewmate", "autopilot", "host",
     "your_turn", "launch_checks", "moves", "pick_cards", "send", "game_over", "points",
     "no_rocket", "recent", "rules_basic", "rules_advanced", "difficulty_beginner",
     "difficulty_easy", "difficulty_medium", "difficulty_hard", "difficulty_custom", "minutes",
@@ -113,8 +115,11 @@ def plain(text: str, table: Table) -> str:
 
 
 def no_table(
-    channel_id: int, now: float, watching: int = 0, moves: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+    channel_id: int,
+    now: float,
+    watching: int = 0,
+    moves: list[table_state.Component] | None = None,
+) -> table_state.State:
     """The state of a channel with no open lobby or game: every field a game's state has,
     empty, so that a client reads both alike; `moves`, what its viewer may do there (an
     Activity's participant: `open_move`)."""
@@ -142,10 +147,10 @@ def no_table(
     }
 
 
-def open_move(language: str) -> dict[str, Any]:
+def open_move(language: str) -> table_state.Component:
     """The button that opens a lobby where no game is (an Activity's participant's)."""
     label = t(language, "web.open_here")
-    return components.button(0, 0, "open", label, style=components.SUCCESS)
+    return _components([components.button(0, 0, "open", label, style=components.SUCCESS)])[0]
 
 
 def public(
@@ -156,14 +161,14 @@ def public(
     *,
     avatar_of: Callable[[int], str | None] = _no_avatar,
     watching: int = 0,
-) -> dict[str, Any]:
+) -> table_state.PublicState:
     """What everyone watching `table` sees, in `language` (`view`: the game's public view,
     if the caller has it; `avatar_of`: the picture each person chose, a path under
     Discord's CDN; `watching`: how many watch without a seat)."""
     game = table.game
     if view is None and game is not None:
         view = game.public_view()
-    state: dict[str, Any] = {
+    state: table_state.PublicState = {
         "type": "state",
         "channel": str(table.channel_id),
         "game": table.id,
@@ -233,15 +238,15 @@ def private(
     now: float,
     language: str,
     view: PlayerView | None = None,
-    board_moves: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+    board_moves: list[table_state.Component] | None = None,
+) -> table_state.OwnState:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
     seated in the game, the lobby's buttons in a lobby, Play again once it is over.
     `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now,
     language)`,
     if the caller has them."""
-    you: dict[str, Any] | None = None
-    moves: list[dict[str, Any]] = []
+    you: table_state.You | None = None
+    moves: list[table_state.Component] = []
     game = table.game
     if viewer is not None:
         you = {"id": str(viewer), "seated": viewer in table.seats}
@@ -254,14 +259,14 @@ def private(
                 for cards in render.by_suit(view.hand).values()
                 for c in cards
             ]
-            you["moves"] = [m for m in panel.moves(table, view, language) if _live(m)]
+            you["moves"] = _components([m for m in panel.moves(table, view, language) if _live(m)])
             you["situation"] = _situation(table, view, now, language)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
     return {"lobby_moves": moves, "you": you}
 
 
-def board_moves_of(table: Table, now: float, language: str) -> list[dict[str, Any]]:
+def board_moves_of(table: Table, now: float, language: str) -> list[table_state.Component]:
     """The board's moves a signed-in viewer gets (the same for all who read `language`):
     the lobby's buttons and settings in a lobby, Play again once it is over, else none; worded in
     `language`, as the viewer's own moves are (the channel's message is in its own)."""
@@ -274,17 +279,17 @@ def board_moves_of(table: Table, now: float, language: str) -> list[dict[str, An
     moves = [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]
     if table.status == "lobby":  # its settings, for the host to change
         moves += components.lobby_settings(table, language)
-    return moves
+    return _components(moves)
 
 
 #: A colour's name in a state, by colour (an enum's `.value` is slow to read).
 COLOUR = {c: c.value for c in Colour}
 #: A card of a hand as a state shows it, by (card, language, card style): made once, then
 #: shared by every state (never changed).
-_CARDS: dict[tuple[str, str, str], dict[str, str]] = {}
+_CARDS: dict[tuple[str, str, str], table_state.Card] = {}
 
 
-def _card(card: str, language: str, style: str) -> dict[str, str]:
+def _card(card: str, language: str, style: str) -> table_state.Card:
     key = (card, language, style)
     shown = _CARDS.get(key)
     if shown is None:
@@ -309,7 +314,13 @@ def _rocket_line(view: PublicView, language: str) -> str:
     return line
 
 
-def _live(move: dict[str, Any] | None) -> bool:
+def _components(items: list[dict[str, Any]]) -> list[table_state.Component]:
+    """Discord's component JSON, as bot.views.components builds it, read as the state's
+    components (table_state's shapes; tests/web check every state sent against them)."""
+    return cast("list[table_state.Component]", items)
+
+
+def _live(move: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     """Whether the web table offers a panel's move: all but Refresh (it is always current)."""
     return move is not None and not move.get("custom_id", "").endswith(":refresh")
 
@@ -333,7 +344,9 @@ def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str
     return found
 
 
-def _seats(table: Table, view: Any, avatar_of: Callable[[int], str | None]) -> list[dict[str, Any]]:
+def _seats(
+    table: Table, view: Any, avatar_of: Callable[[int], str | None]
+) -> list[table_state.Seat]:
     held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
     active = view.active_player if view is not None and view.phase is not Phase.OVER else None
     players = [seat.player for seat in view.seats] if view is not None else table.seats
@@ -364,18 +377,18 @@ PARTS = {
 WARHEADS = {"damage": "web.part.warheads_red", "deflection": "web.part.warheads_green"}
 
 
-def _report(table: Table, language: str) -> dict[str, Any] | None:
+def _report(table: Table, language: str) -> table_state.Report | None:
     """The current (or last) launch: its lines, and its checks with their dice, each part
     of a sum named in `language` and each outcome said in words."""
     report = table.report
     if report is None:
         return None
-    checks = [
+    checks: list[table_state.Check] = [
         {
             "step": e.step,
             "die": e.die,
             "parts": [
-                [name, value, t(language, WARHEADS[e.step] if name == "warheads" else PARTS[name])]
+                (name, value, t(language, WARHEADS[e.step] if name == "warheads" else PARTS[name]))
                 for name, value in e.parts
             ],
             "total": e.total,
@@ -385,7 +398,7 @@ def _report(table: Table, language: str) -> dict[str, Any] | None:
             "verdict": t(language, f"web.verdict.{e.step}.{_verdict(e.success)}"),
         }
         for e in report.events
-        if e.kind == "launch_step"
+        if isinstance(e, LaunchStep)
     ]
     lines = [plain(told_in(line, language), table) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}

@@ -5,7 +5,7 @@ game. `server` serves the client and sign-in, `sockets` each client's WebSocket,
 the service's changes to them (bot.views.web_state words each state), `sessions` and
 `oauth` who a client is, `limits` what outsiders may hold or send.
 
-The protocol, over `/ws` (JSON text messages):
+The protocol, over `/ws` (JSON text messages; their types are bot.views.table_state's):
 - client → server: first `{"type": "hello", "channel": "<id>", "session": <token or null>,
   "language": "en"|"fr"|null}` (the Activity names the token its sign-in returned; a
   browser says null, and the session cookie its upgrade request carried signs it in);

@@ -188,6 +188,6 @@ class Feed:
             self.changed(change.table)
 
 
-def _merged(shared: bytes, mine: dict) -> str:
+def _merged(shared: bytes, mine: Mapping[str, object]) -> str:
     """One JSON object from the public part (already serialised) and a viewer's own."""
     return (shared[:-1] + b"," + orjson.dumps(mine)[1:]).decode()

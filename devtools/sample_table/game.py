@@ -104,7 +104,7 @@ def take(
         )
         chrome.get(f"{url}/auth/login?channel={channel}")
         wait(chrome, "document.body.dataset.status === 'active'")
-        wait(chrome, "window.__apophis.lastState.you !== null")
+        wait(chrome, "document.querySelector('.play-screen > .mine .count')")  # their hand
         wait(chrome, SETTLED)  # the transitions of the first drawing end
         if last is None:
             end = chrome.execute_script("return document.documentElement.scrollHeight;")

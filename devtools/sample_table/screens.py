@@ -39,7 +39,7 @@ DICE = (6, 6)
 LOBBY = "document.querySelectorAll('.lobby-seat.taken').length === 3"
 LAUNCHED = (
     "document.body.dataset.status === 'active'"
-    " && window.__apophis.lastState.table.damage === 1"
+    " && document.querySelectorAll('circle.hurt').length === 1"  # one mark of damage
     " && document.querySelectorAll('.report .check').length >= 3"
 )
 WON = "document.body.dataset.status === 'finished' && document.querySelector('.ending.won')"

@@ -81,7 +81,7 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(
         if language == "fr":
             await page.assert_in_french()
         statuses = await page.js("return window.__statuses;")
-        state = await page.state()
+        state = await page.sent(lambda state: state["status"] == "finished")  # production's
         frames = [f for f in await page.received() if f.get("type") == "state"]
         outcome = await game
         # The page the demo wrote, drawn by the browser: not blank.

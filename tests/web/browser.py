@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,23 @@ class Page:
         await self.js(f"{found}.click();")
 
     async def state(self) -> dict[str, Any]:
-        return await self.js("return window.__apophis && window.__apophis.lastState;")
+        """The last state the page drew, read from the tests' build's hook (`__apophis`;
+        production's build has none: `sent`)."""
+        hook = await self.js("return window.__apophis || null;")
+        assert hook is not None, "no test hook: a page of production's build is read by sent()"
+        return hook["lastState"]
+
+    async def sent(
+        self, until: Callable[[dict[str, Any]], Any] = bool, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """The last state the page was sent, once `until` holds for it: how a page of
+        production's build, which has no hook, is read (its WebSocket frames, `received`)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                states = [frame for frame in await self.received() if frame["type"] == "state"]
+                if states and until(states[-1]):
+                    return states[-1]
+                await asyncio.sleep(0.05)  # polling the browser's log, as `wait` polls the page
 
     async def audit(self) -> list[dict[str, Any]]:
         """axe-core's violations on the page as it is now: for each, its rule's `id`,

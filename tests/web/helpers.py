@@ -1,4 +1,5 @@
-"""Web clients for tests: a socket that signs in, says hello and keeps what it received."""
+"""Web clients for tests: a socket that signs in, says hello and keeps what it received,
+each message checked against the server's types (bot.views.table_state) as it comes."""
 
 from __future__ import annotations
 
@@ -8,14 +9,20 @@ from typing import Any
 import aiohttp
 import orjson
 
+from bot.views import table_state
 from bot.web.sessions import User
+from tests.web.protocol import Python, mismatches
+
+#: What the server may send, read once (tests.web.protocol), and the types it names.
+SERVER = Python()
+MESSAGE = SERVER.read(table_state.ServerMessage)
 
 
 class Socket:
     """One web client's WebSocket, as the browser's would be; every message it received
     is kept in order (`received`), the states among them in `states`. With `instance`,
     the Activity's: its hello names that instance (and `channel`, which the server ignores
-    there: 0 names none)."""
+    there: 0 names none). A message unlike its type fails the test when the socket closes."""
 
     def __init__(
         self,
@@ -38,6 +45,8 @@ class Socket:
         self.user = user
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        #: Where the messages received were unlike the server's types (tests.web.protocol).
+        self.unlike: list[str] = []
         self._http: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self._reader: asyncio.Task | None = None
@@ -65,7 +74,9 @@ class Socket:
         async for message in self.ws:
             if message.type is aiohttp.WSMsgType.TEXT:
                 self.raw.append(message.data)
-                self.received.append(orjson.loads(message.data))
+                received = orjson.loads(message.data)
+                self.unlike += mismatches(received, MESSAGE, SERVER.named)
+                self.received.append(received)
                 self._changed.set()
 
     @property
@@ -128,6 +139,8 @@ class Socket:
             self._reader.cancel()
         if self._http is not None:
             await self._http.close()
+        unlike = "\n".join(dict.fromkeys(self.unlike))
+        assert not unlike, f"messages unlike the server's types:\n{unlike}"
 
 
 def move_id(state: dict[str, Any], action: str, *, lobby: bool = False) -> str:

@@ -146,13 +146,13 @@ async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
         page = await pages()
         await page.open(activity_url(bot, fake_discord, scene, "ann"))
         await page.wait("document.body.dataset.status === 'active'")
-        watched = await page.state()
+        assert await page.js("return !('__apophis' in window);")  # no test hook in production
+        watched = await page.sent()
         assert watched["you"] is None and watched["table"]["deck"] == len(table.game.deck)
         assert not await page.js("return document.querySelector('.moves button');")
         await page.assert_accessible()  # as someone watching sees it
         await page.click("a.sign-in")  # Discord's authorization page, then back here
-        await page.wait("window.__apophis.lastState && window.__apophis.lastState.you")
-        mine = (await page.state())["you"]
+        mine = (await page.sent(lambda state: state["you"]))["you"]
         assert mine["id"] == str(scene.id("bob"))
         assert sorted(c["card"] for c in mine["hand"]) == sorted(table.game.hands[1])
         assert not await page.js("return document.cookie;")  # HttpOnly: not script's

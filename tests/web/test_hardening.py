@@ -483,6 +483,13 @@ def test_the_production_build_has_no_mocked_sdk():
     assert "_updateCommandMocks" in bundle(server.TEST_CLIENT)
 
 
+def test_the_production_build_has_no_test_hook():
+    """The tests' hook (`window.__apophis`, the last state drawn) is in the tests' build only:
+    tests of production's page read what it was sent and shows instead."""
+    assert "__apophis" not in bundle(server.CLIENT)
+    assert "__apophis" in bundle(server.TEST_CLIENT)
+
+
 # -------------------------------------------------------------------- 8. headers
 
 

@@ -1,4 +1,5 @@
-// The messages exchanged with the bot's web server (the contract in the protocol notes).
+// The messages exchanged with the bot's web server: bot/views/table_state.py's, field for field
+// (tests/web/test_protocol.py compares the two).
 
 export type Colour = "green" | "red" | "blue" | "yellow";
 
@@ -23,6 +24,8 @@ export interface SelectOption {
   value: string;
   emoji?: { name: string };
   description?: string;
+  /** The one chosen now (a lobby's setting). */
+  default?: boolean;
 }
 
 export interface Select {
@@ -48,7 +51,6 @@ export interface Seat {
   active: boolean;
   crewmate: boolean;
   autopilot: boolean;
-  you: boolean;
   host: boolean;
   /** The picture they chose, a path under Discord's CDN (null: their initial is shown). */
   avatar: string | null;
@@ -93,7 +95,7 @@ export interface Check {
 
 /** A game's story, once it is over (bot.views.story). */
 export interface Story {
-  outcome: string;
+  outcome: string | null;
   won: boolean;
   headline: string;
   launches: { sections: Piece[]; points: number; result: string; line: string }[];
@@ -135,13 +137,15 @@ export interface State {
   report: null | { lines: string[]; open: boolean; checks: Check[] };
   story: Story | null;
   lobby_moves: Component[];
+  /** The viewer, signed in; their hand and moves once they play in the game. */
   you: null | {
     id: string;
     seated: boolean;
-    hand: Card[];
-    moves: (Component | null)[]; // null: a row break, as the panel lays them out
-    situation: string | null;
-    your_turn: boolean;
+    hand?: Card[];
+    /** The hand panel's moves, less its row breaks and Refresh. */
+    moves?: Component[];
+    situation?: string | null;
+    your_turn?: boolean;
   };
 }
 
@@ -159,7 +163,16 @@ export interface Result {
   note: string;
 }
 
-export type ServerMessage = Welcome | State | Result | { type: "refused"; reason: string } | { type: "pong" };
+export interface Refused {
+  type: "refused";
+  reason: string;
+}
+
+export interface Pong {
+  type: "pong";
+}
+
+export type ServerMessage = Welcome | State | Result | Refused | Pong;
 
 export interface Hello {
   type: "hello";
@@ -178,3 +191,10 @@ export interface Move {
   custom_id: string;
   values?: string[];
 }
+
+/** Sent now and then to keep proxies from closing an idle socket (answered with a pong). */
+export interface Ping {
+  type: "ping";
+}
+
+export type ClientMessage = Hello | Move | Ping;

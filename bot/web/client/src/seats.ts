@@ -29,12 +29,11 @@ export function portrait(seat: Pick<Seat, "id" | "name" | "avatar" | "crewmate">
   return disc;
 }
 
-/** The badges after a name: you, host, crewmate, autopilot. */
+/** The badges after a name: host, crewmate, autopilot. */
 function marks(seat: Seat): HTMLElement {
   return h(
     "span",
     { class: "marks" },
-    seat.you && h("span", { class: "badge you" }, label("you")),
     seat.host && h("span", { class: "badge" }, label("host")),
     seat.crewmate && h("span", { class: "badge" }, label("crewmate")),
     seat.autopilot && h("span", { class: "badge" }, label("autopilot")),

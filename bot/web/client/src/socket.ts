@@ -1,9 +1,10 @@
 // The WebSocket to the table: hello on every open, reconnection with backoff, close codes.
-import type { Hello, Move, ServerMessage } from "./protocol";
+import type { Hello, Move, Ping, ServerMessage } from "./protocol";
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 5000;
 const PING_EVERY = 25000; // keeps proxies (Discord's among them) from closing an idle socket
+const PING = JSON.stringify({ type: "ping" } satisfies Ping);
 export const SESSION_EXPIRED = 4001;
 export const REFUSED = 4003;
 
@@ -37,7 +38,7 @@ export class TableSocket {
     this.socket = socket;
     socket.onopen = () => {
       socket.send(JSON.stringify(this.on.hello()));
-      this.ping = window.setInterval(() => socket.send('{"type":"ping"}'), PING_EVERY);
+      this.ping = window.setInterval(() => socket.send(PING), PING_EVERY);
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(String(event.data)) as ServerMessage;

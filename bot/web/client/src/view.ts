@@ -17,18 +17,23 @@ import { TableView } from "./table";
 /** Sends a move chosen on a state's version; false when it could not leave (no socket). */
 export type MoveSender = (version: number, customId: string, values?: string[]) => boolean;
 
-/** What tests read: how many states came, the last one, whether the socket is open. */
+/** What tests read: the last state drawn, whether the socket is open. */
 interface TestHook {
-  states: number;
   lastState: State | null;
   socketOpen: boolean;
 }
 
 declare global {
   interface Window {
-    __apophis: TestHook;
+    __apophis?: TestHook;
   }
 }
+
+/** The tests' hook, in the tests' build only (`vite build --mode test`): production's has
+ * none (its tests read what its page was sent and shows). */
+const HOOK: TestHook | null =
+  import.meta.env.MODE === "production" ? null : { lastState: null, socketOpen: false };
+if (HOOK) window.__apophis = HOOK;
 
 /** A note stays at least this long, longer when it is long (a hint). */
 const NOTE_SECONDS = 6;
@@ -37,7 +42,6 @@ const NOTE_CHARACTERS_A_SECOND = 15;
 type Screen = "notice" | "lobby" | "play";
 
 export class View {
-  private readonly hook: TestHook = { states: 0, lastState: null, socketOpen: false };
   private readonly title = h("h1", { class: "sr-only" }, label("title"));
   private readonly skipLink = h("a", { class: "skip-link", href: "#main" }, label("skip_to_table"));
   private readonly time = h("span", { class: "time" });
@@ -80,7 +84,6 @@ export class View {
   private toastTimer = 0;
 
   constructor(private readonly sendMove: MoveSender) {
-    window.__apophis = this.hook;
     put(
       document.body,
       this.skipLink,
@@ -116,7 +119,7 @@ export class View {
   /** The connection's state, shown in the bar when it is not simply open. */
   link(link: Link): void {
     this.open = link === "open";
-    this.hook.socketOpen = this.open;
+    if (HOOK) HOOK.socketOpen = this.open;
     document.body.dataset.link = link;
     this.linkLine.hidden = this.open || this.refused !== null;
     this.linkLine.textContent = label(link);
@@ -147,8 +150,7 @@ export class View {
     const previous = this.state;
     this.state = state;
     this.refused = null;
-    this.hook.states += 1;
-    this.hook.lastState = state;
+    if (HOOK) HOOK.lastState = state;
     document.body.dataset.version = String(state.version);
     document.body.dataset.status = state.status;
     setClock(state);
@@ -310,7 +312,9 @@ export class View {
       return;
     }
     const why = !this.open ? label("offline_short") : you.your_turn ? label("why_not_now") : label("why_not_your_turn");
-    this.moves.draw(you.moves, you.hand, this.open, why, send);
+    const moves = you.moves ?? [];
+    const cards = you.hand ?? [];
+    this.moves.draw(moves, cards, this.open, why, send);
     put(
       this.mine,
       h(
@@ -318,12 +322,12 @@ export class View {
         null,
         label("your_hand"),
         " ",
-        h("span", { class: "count" }, `(${you.hand.length})`),
+        h("span", { class: "count" }, `(${cards.length})`),
         you.your_turn && h("span", { class: "badge turn" }, label("your_turn")),
       ),
       you.situation && h("p", { class: "situation" }, you.situation),
-      !pickerShowsHand(you.moves, you.hand) && hand(you.hand),
-      you.moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
+      !pickerShowsHand(moves, cards) && hand(cards),
+      moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
       this.signInLine(),
     );
