@@ -94,7 +94,7 @@ def watch_token_answers(fake: FakeDiscord) -> list[Refusal]:
     """Record every error answer of the fake's token routes, in the list returned. Call it
     before `fake.start()`: the routes take their handlers then."""
     refusals: list[Refusal] = []
-    rest = fake._rest
+    rest = fake.rest
     for name in TOKEN_HANDLERS:
         handler = getattr(rest, name)
 

@@ -51,7 +51,7 @@ class Watcher:
 
     def _hook(self) -> None:
         """Observe the fake's message records without waking every waiter on each change."""
-        fake, world, rest = self.fake, self.fake.world, self.fake._rest
+        fake, world, rest = self.fake, self.fake.world, self.fake.rest
         add_message, edit, attempt = world.add_message, rest._edit, rest._attempt
 
         def on_add(channel, **fields):

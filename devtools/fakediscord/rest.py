@@ -26,15 +26,20 @@ TextDisplay's length, the flag never taken off by an edit.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from . import layout
+from .access import bot_permissions, request_channel, request_message
+from .activities import Activities
 from .commands import CHAT_INPUT, PRIMARY_ENTRY_POINT, find_entry_point
+from .front import Handler
+from .gateway import Gateway
+from .oauth import OAuth2
+from .routes import Route
 from .state import (
     ATTACH_FILES,
     CONTENT_LIMIT,
@@ -42,26 +47,21 @@ from .state import (
     EPHEMERAL,
     LOADING,
     READ_MESSAGE_HISTORY,
-    VIEW_CHANNEL,
     Attachment,
-    Channel,
     ChannelType,
     Interaction,
     InteractionType,
     Message,
     ResponseAttempt,
     ViolationKind,
+    World,
     notified_by,
     utcnow,
 )
-from .threads import ThreadRoutes, sends_in
-from .wire import BODY, FILES, DiscordError, json_response, require
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Uploads = dict[int, tuple[str, str | None, bytes]]
+from .threads import ThreadControls, ThreadRoutes, sends_in
+from .timing import Timing
+from .violations import Violations
+from .wire import BODY, FILES, DiscordError, Uploads, json_response, require
 
 #: Message fields a bot sets in a create or edit request.
 _CONTENT_FIELDS = ("content", "embeds", "components")
@@ -92,64 +92,6 @@ _ALLOWED_CALLBACKS = {
 }
 
 
-@dataclass(frozen=True)
-class Route:
-    """An implemented route, named by its OpenAPI path template."""
-
-    method: str
-    template: str
-    handler: str
-    counts_global: bool = True
-    #: Whether a user's OAuth2 access token (``Authorization: Bearer``) may call it too.
-    bearer: bool = False
-
-    @property
-    def key(self) -> str:
-        """``"METHOD /template"``, the name used in request logs and rate-limit patterns."""
-        return f"{self.method} {self.template}"
-
-
-_WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
-_ORIGINAL = _WEBHOOK + "/messages/@original"
-_WEBHOOK_MESSAGE = _WEBHOOK + "/messages/{message_id}"
-_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
-
-#: Every route the fake implements, in matching order (``@original`` before ``{message_id}``).
-#: Interaction callbacks and the interaction webhooks do not count against the global limit.
-ROUTES = (
-    Route("GET", "/users/@me", "get_current_user", bearer=True),
-    Route("GET", "/oauth2/applications/@me", "get_application"),
-    Route("GET", "/gateway", "get_gateway"),
-    Route("GET", "/gateway/bot", "get_gateway"),
-    Route("GET", "/applications/{application_id}/commands", "get_commands"),
-    Route("PUT", "/applications/{application_id}/commands", "put_commands"),
-    Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "get_commands"),
-    Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
-    Route("POST", "/users/@me/channels", "create_dm"),
-    Route("GET", "/guilds/{guild_id}/members/{user_id}", "get_guild_member"),
-    Route("GET", "/channels/{channel_id}", "get_channel"),
-    Route("PATCH", "/channels/{channel_id}", "edit_channel"),
-    Route("POST", "/channels/{channel_id}/messages", "create_message"),
-    Route("GET", _MESSAGE, "get_message"),
-    Route("PATCH", _MESSAGE, "edit_message"),
-    Route("DELETE", _MESSAGE, "delete_message"),
-    Route("POST", _MESSAGE + "/threads", "create_thread_from_message"),
-    Route(
-        "POST",
-        "/interactions/{interaction_id}/{interaction_token}/callback",
-        "interaction_callback",
-        counts_global=False,
-    ),
-    Route("POST", _WEBHOOK, "create_followup", counts_global=False),
-    Route("GET", _ORIGINAL, "get_webhook_message", counts_global=False),
-    Route("PATCH", _ORIGINAL, "edit_webhook_message", counts_global=False),
-    Route("DELETE", _ORIGINAL, "delete_webhook_message", counts_global=False),
-    Route("GET", _WEBHOOK_MESSAGE, "get_webhook_message", counts_global=False),
-    Route("PATCH", _WEBHOOK_MESSAGE, "edit_webhook_message", counts_global=False),
-    Route("DELETE", _WEBHOOK_MESSAGE, "delete_webhook_message", counts_global=False),
-    Route("GET", "/applications/{application_id}/activity-instances/{instance_id}", "get_instance"),
-)
-
 #: Follow-ups an interaction authorized by a user install only may create (Discord: 5).
 FOLLOWUP_CAP = 5
 
@@ -157,9 +99,28 @@ FOLLOWUP_CAP = 5
 class RestApi(ThreadRoutes):
     """Route handlers; they read and change the fake's :class:`~.state.World`."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
-        self._fake = fake
-        self._world = fake.world
+    def __init__(
+        self,
+        world: World,
+        *,
+        gateway: Gateway,
+        oauth: OAuth2,
+        violations: Violations,
+        timing: Timing,
+        activities: Activities,
+        threads: ThreadControls,
+        url: Callable[[], str],
+        gateway_url: Callable[[], str],
+        keep_history: bool = True,
+    ) -> None:
+        super().__init__(world, gateway, violations, threads)
+        self._oauth = oauth
+        self._timing = timing
+        self._activities = activities
+        self._url = url
+        self._gateway_url = gateway_url
+        #: Whether an edited message keeps its earlier versions (``Message.history``).
+        self._keep_history = keep_history
 
     def handler(self, route: Route) -> Handler:
         """The bound handler for a route."""
@@ -169,7 +130,7 @@ class RestApi(ThreadRoutes):
 
     async def get_current_user(self, request: web.Request) -> web.Response:
         """GET /users/@me: the bot user (login), or the user of an OAuth2 bearer token."""
-        user = self._fake.oauth.bearer_user(request)
+        user = self._oauth.bearer_user(request)
         if user is not None:
             return json_response(user.private_payload())
         return json_response(self._world.bot.payload())
@@ -197,8 +158,8 @@ class RestApi(ThreadRoutes):
         """GET /gateway and /gateway/bot: where the websocket is."""
         return json_response(
             {
-                "url": self._fake.gateway_url,
-                "shards": self._fake.gateway.recommended_shards,
+                "url": self._gateway_url(),
+                "shards": self._gateway.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -303,14 +264,15 @@ class RestApi(ThreadRoutes):
 
     async def get_channel(self, request: web.Request) -> web.Response:
         """GET /channels/{channel_id}."""
-        return json_response(self._channel(request).payload())
+        return json_response(request_channel(self._world, request).payload())
 
     async def create_message(self, request: web.Request) -> web.Response:
         """POST /channels/{channel_id}/messages (JSON or multipart with files)."""
-        channel = self._channel(request)
-        if channel.type is ChannelType.DM and not channel.recipient.dms_open:
+        channel = request_channel(self._world, request)
+        recipient = channel.recipient
+        if channel.type is ChannelType.DM and recipient is not None and not recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
-        permissions = self._bot_permissions(channel)
+        permissions = bot_permissions(self._world, channel)
         require(permissions, sends_in(channel))
         if request[FILES]:
             require(permissions, ATTACH_FILES)
@@ -327,14 +289,17 @@ class RestApi(ThreadRoutes):
 
     async def get_message(self, request: web.Request) -> web.Response:
         """GET /channels/{channel_id}/messages/{message_id}."""
-        message = self._channel_message(request)
-        require(self._bot_permissions(self._channel(request)), READ_MESSAGE_HISTORY)
+        message = request_message(self._world, request)
+        require(
+            bot_permissions(self._world, request_channel(self._world, request)),
+            READ_MESSAGE_HISTORY,
+        )
         return json_response(self._payload(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
         """PATCH /channels/{channel_id}/messages/{message_id} (one's own: View Channel does)."""
-        message = self._channel_message(request)
-        permissions = self._bot_permissions(self._channel(request))
+        message = request_message(self._world, request)
+        permissions = bot_permissions(self._world, request_channel(self._world, request))
         if request[FILES]:
             require(permissions, ATTACH_FILES)
         self._edit(message, request, permissions=permissions)
@@ -342,40 +307,8 @@ class RestApi(ThreadRoutes):
 
     async def delete_message(self, request: web.Request) -> web.Response:
         """DELETE /channels/{channel_id}/messages/{message_id}."""
-        self._delete(self._channel_message(request))
+        self._delete(request_message(self._world, request))
         return web.Response(status=204)
-
-    def _channel(self, request: web.Request) -> Channel:
-        """The request's channel: 404 Unknown Channel if there is none (deleted), 403
-        Missing Access if the bot cannot view it."""
-        channel = self._world.channels.get(int(request.match_info["channel_id"]))
-        if channel is None:
-            raise DiscordError(404, 10003, "Unknown Channel")
-        if not self._bot_permissions(channel) & VIEW_CHANNEL:
-            raise DiscordError(403, 50001, "Missing Access")
-        return channel
-
-    def _bot_permissions(self, channel: Channel) -> int:
-        """The bot's permissions in a channel: every one in its DM, none where it is not (a
-        group DM, a server without the bot)."""
-        if channel.type is ChannelType.DM:
-            return ~0
-        guild = self._world.guilds.get(channel.guild_id)
-        bot = guild.members.get(self._world.bot.id) if guild is not None else None
-        return guild.permissions_in(bot, channel) if bot is not None else 0
-
-    def _channel_message(self, request: web.Request) -> Message:
-        """A message through the channel routes: ephemeral ones are unknown there."""
-        channel = self._channel(request)
-        message = self._world.messages.get(int(request.match_info["message_id"]))
-        if (
-            message is None
-            or message.deleted
-            or message.ephemeral
-            or message.channel_id != channel.id
-        ):
-            raise DiscordError(404, 10008, "Unknown Message")
-        return message
 
     # -- interactions -------------------------------------------------------------------
 
@@ -413,33 +346,33 @@ class RestApi(ThreadRoutes):
         return json_response(reply)
 
     def _attempt(self, interaction: Interaction, body: dict[str, Any], status: int) -> None:
-        attempt = ResponseAttempt(body["type"], body.get("data") or {}, status, self._fake.now())
+        attempt = ResponseAttempt(body["type"], body.get("data") or {}, status, self._timing.now())
         interaction.attempts.append(attempt)
         self._world.notifier.bump()
 
     def _respond(
         self, interaction: Interaction, kind: int, data: dict[str, Any], request: web.Request
     ) -> Message | None:
-        fake = self._fake
+        timing = self._timing
         where = f"interaction {interaction.id}"
         if interaction.responded:
-            fake.record_violation(
+            self._violations.record(
                 ViolationKind.DUPLICATE_RESPONSE,
                 f"second initial response (type {kind}) to {where}",
                 request,
             )
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
-        age = fake.now() - interaction.created_at
-        if age > fake.interaction_deadline:
-            fake.record_violation(
+        age = timing.now() - interaction.created_at
+        if age > timing.interaction_deadline:
+            self._violations.record(
                 ViolationKind.LATE_RESPONSE,
                 f"initial response to {where} came {age:.3f} s after it "
-                f"(deadline {fake.interaction_deadline} s): Discord answers 10062",
+                f"(deadline {timing.interaction_deadline} s): Discord answers 10062",
                 request,
             )
             raise DiscordError(404, 10062, "Unknown interaction")
         if kind not in _ALLOWED_CALLBACKS[interaction.type]:
-            fake.record_violation(
+            self._violations.record(
                 ViolationKind.INVALID_RESPONSE,
                 f"callback type {kind} is not valid for {interaction.type.name} {where}",
                 request,
@@ -452,12 +385,12 @@ class RestApi(ThreadRoutes):
             loading = {"flags": LOADING | (data.get("flags", 0) & EPHEMERAL)}
             message = self._new_response_message(interaction, loading, request)
         elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
-            message = interaction.source_message
-            if kind == CallbackType.UPDATE_MESSAGE:
+            message = interaction.source_message  # a component's: only they take these
+            if kind == CallbackType.UPDATE_MESSAGE and message is not None:
                 self._edit(message, request, body=data)
         elif kind == CallbackType.LAUNCH_ACTIVITY:  # no message: the Activity opens
             channel, user = interaction.channel, interaction.user
-            interaction.activity_instance_id = fake.open_activity(channel, [user])
+            interaction.activity_instance_id = self._activities.open_activity(channel, [user])
         interaction.response_type, interaction.response_data = kind, data
         interaction.message = message
         self._world.notifier.bump()
@@ -478,7 +411,7 @@ class RestApi(ThreadRoutes):
             _require_content(fields)
         flags = fields.get("flags", 0)
         if not flags & EPHEMERAL:
-            self._post_into(interaction.channel, self._bot_permissions(interaction.channel))
+            self._post_into(interaction.channel, bot_permissions(self._world, interaction.channel))
             fields["notified"] = notified_by(
                 fields.get("content", ""), data.get("allowed_mentions")
             )
@@ -535,24 +468,24 @@ class RestApi(ThreadRoutes):
         return web.Response(status=204)
 
     def _webhook_interaction(self, request: web.Request) -> Interaction:
-        fake = self._fake
+        timing = self._timing
         info = request.match_info
         interaction = self._world.interactions_by_token.get(info["webhook_token"])
         if int(info["webhook_id"]) != self._world.application_id or interaction is None:
             raise DiscordError(404, 10015, "Unknown Webhook")
         if interaction.token_expired:
             raise DiscordError(401, 50027, "Invalid Webhook Token")
-        age = fake.now() - interaction.created_at
-        if age > fake.token_lifetime:
-            fake.record_violation(
+        age = timing.now() - interaction.created_at
+        if age > timing.token_lifetime:
+            self._violations.record(
                 ViolationKind.EXPIRED_TOKEN,
                 f"interaction {interaction.id} token used {age:.0f} s after the interaction "
-                f"(token life {fake.token_lifetime} s)",
+                f"(token life {timing.token_lifetime} s)",
                 request,
             )
             raise DiscordError(401, 50027, "Invalid Webhook Token")
         if not interaction.responded:
-            fake.record_violation(
+            self._violations.record(
                 ViolationKind.INVALID_RESPONSE,
                 f"webhook used before any initial response to interaction {interaction.id}",
                 request,
@@ -571,7 +504,7 @@ class RestApi(ThreadRoutes):
     # -- shared message changes -----------------------------------------------------
 
     def _payload(self, message: Message) -> dict[str, Any]:
-        return message.payload(self._fake.url)
+        return message.payload(self._url())
 
     def _edit(
         self,
@@ -595,7 +528,7 @@ class RestApi(ThreadRoutes):
             _without_embeds_unless(permissions, {**_current(message), **fields})
             fields["embeds"] = []
         fields.pop("flags", None)
-        if self._fake.keep_history:
+        if self._keep_history:
             message.history.append(message.snapshot())
         for name, value in fields.items():
             setattr(message, name, value)
@@ -606,7 +539,7 @@ class RestApi(ThreadRoutes):
     def _check_layout(self, request: web.Request, problem: str | None) -> None:
         """Refuse a body that breaks Components V2's rules (`problem`), as Discord does."""
         if problem is not None:
-            self._fake.record_violation(ViolationKind.COMPONENTS_V2, problem, request)
+            self._violations.record(ViolationKind.COMPONENTS_V2, problem, request)
             raise DiscordError(400, 50035, f"Invalid Form Body: {problem}")
 
     def _delete(self, message: Message) -> None:
@@ -632,7 +565,7 @@ class RestApi(ThreadRoutes):
         body = body or {}
         content = body.get("content") or ""
         if len(content) > CONTENT_LIMIT:
-            self._fake.record_violation(
+            self._violations.record(
                 ViolationKind.CONTENT_TOO_LONG,
                 f"message content of {len(content)} characters (Discord's limit: {CONTENT_LIMIT})",
                 request,
@@ -686,7 +619,7 @@ class RestApi(ThreadRoutes):
             for part in ("image", "thumbnail"):
                 url = (embed.get(part) or {}).get("url", "")
                 if url.startswith("attachment://") and url[len("attachment://") :] not in names:
-                    self._fake.record_violation(
+                    self._violations.record(
                         ViolationKind.SCHEMA,
                         f"embed {part} {url} names no attachment of the message "
                         f"(it has {sorted(names)})",
