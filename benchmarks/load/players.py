@@ -335,15 +335,16 @@ class Load(Watcher):
             before + 1,
         )
         if row is None or row[0] != actor:
-            if self.in_window(interaction.created_at):
-                self.window.stale += 1
+            if (window := self.window_at(interaction.created_at)) is not None:
+                window.stale += 1
             return
         t0 = interaction.created_at
-        if self.in_window(t0):
-            self.window.actions += 1
+        window = self.window_at(t0)
+        if window is not None:
+            window.actions += 1
             if self.web is not None:  # each socket of the game owes a state this new
                 self.web.expect(tab.index, t0, tab.game_id, before + 1)
-            self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
+            window.kinds["action " + kind] = window.kinds.get("action " + kind, 0) + 1
         events = orjson.loads(row[1])
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
         if not self.bot_member:  # no hand DMs: the hands are in the panels
@@ -351,12 +352,10 @@ class Load(Watcher):
         answer = interaction.message
         if actor in dms and interaction.attempts and answer is not None and answer.ephemeral:
             dms.discard(actor)  # answered with the actor's panel: it shows their hand
-            if self.in_window(t0):
-                self.window.dm_lag.append(interaction.attempts[0].at - t0)
-        if self.in_window(t0):  # DMs that came before we looked
-            self.window.dm_lag += [
-                self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0
-            ]
+            if window is not None:
+                window.dm_lag.append(interaction.attempts[0].at - t0)
+        if window is not None:  # DMs that came before we looked
+            window.dm_lag += [self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0]
         dms = {u for u in dms if self.last_dm.get(u, 0.0) < t0}
         pending = Pending(t0, before + 1, dms, last=t0)
         if tab.board_version is None or tab.board_version >= pending.version:
