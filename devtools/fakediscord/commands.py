@@ -304,9 +304,8 @@ def _check_scalar(kind: OptionType, option: dict[str, Any], value: Any) -> None:
         OptionType.NUMBER: (int, float),
         OptionType.BOOLEAN: bool,
     }
-    if not isinstance(value, expected[kind]) or (
-        kind is not OptionType.BOOLEAN and type(value) is bool
-    ):
+    typed = isinstance(value, expected[kind])  # (value stays Any: a number or a text)
+    if not typed or (kind is not OptionType.BOOLEAN and type(value) is bool):
         raise InvalidInvocation(f"option {name!r} is {kind.name}, got {value!r}")
     choices = option.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
