@@ -1,9 +1,10 @@
 """The REST subset of Discord's HTTP API that the fake implements.
 
 Handlers raise :class:`DiscordError` for the answers Discord gives to a bot's
-mistakes (unknown message, DMs closed, a second initial response...); the
-server turns them into Discord-shaped JSON errors. Rule breaches that a bot
-must never commit are also recorded as violations by ``FakeDiscord``.
+mistakes (unknown message, DMs closed, a second initial response...); the front door
+(devtools.fakediscord.front) turns them into Discord-shaped JSON errors. Rule breaches
+that a bot must never commit are also recorded as violations
+(devtools.fakediscord.violations).
 
 The channel routes answer as Discord does for the bot's permissions in the channel
 (`Guild.permissions_in`): 403 Missing Access (50001) without View Channel, 403 Missing

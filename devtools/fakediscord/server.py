@@ -17,7 +17,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 import discord
 import discord.gateway
@@ -56,8 +56,19 @@ class _Forward(Generic[Part, Params, Result]):
 
     def __init__(self, part: str, method: Callable[Concatenate[Part, Params], Result]) -> None:
         self._part, self._name = part, method.__name__
+        self.__doc__ = method.__doc__
 
-    def __get__(self, fake: object, owner: type | None = None) -> Callable[Params, Result]:
+    @overload
+    def __get__(self, fake: None, owner: type) -> _Forward[Part, Params, Result]: ...
+
+    @overload
+    def __get__(self, fake: object, owner: type | None = None) -> Callable[Params, Result]: ...
+
+    def __get__(
+        self, fake: object, owner: type | None = None
+    ) -> _Forward[Part, Params, Result] | Callable[Params, Result]:
+        if fake is None:  # read on the class (help(), a test double): the forward itself
+            return self
         method: Callable[Params, Result] = getattr(getattr(fake, self._part), self._name)
         return method
 
@@ -98,10 +109,11 @@ class FakeDiscord:
         self.bot_token = "fake." + secrets.token_urlsafe(24)
         #: The application's OAuth2: client id and secret, codes, the browser's user.
         self.oauth = OAuth2(self.world, self.timing.now)
-        self.rules = Violations(self.notifier)
+        #: The rule breaches the fake saw (:attr:`violations`: those not yet claimed).
+        self.breaches = Violations(self.notifier)
         #: The gateway, with its identify/resume/reconnect counters.
         self.gateway = Gateway(
-            self.world, self.bot_token, lambda: self.gateway_url, violation=self.rules.record
+            self.world, self.bot_token, lambda: self.gateway_url, violation=self.breaches.record
         )
         self.faults = Faults()
         self.front = Front(
@@ -109,7 +121,7 @@ class FakeDiscord:
             oauth=self.oauth,
             validator=self.validator,
             faults=self.faults,
-            violations=self.rules,
+            violations=self.breaches,
             now=self.timing.now,
             notifier=self.notifier,
         )
@@ -122,11 +134,18 @@ class FakeDiscord:
         )
         self.reader = Reader(self.world)
         #: The REST routes' handlers (benchmarks wrap some to watch the bot).
-        self.rest = RestApi(
+        self.rest = self._rest_api(keep_history)
+        self._upload_limit = upload_limit
+        self._log_recorder = ErrorLogRecorder(self.breaches)
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+
+    def _rest_api(self, keep_history: bool) -> RestApi:
+        return RestApi(
             self.world,
             gateway=self.gateway,
             oauth=self.oauth,
-            violations=self.rules,
+            violations=self.breaches,
             timing=self.timing,
             activities=self.activities,
             threads=self.threads,
@@ -134,10 +153,6 @@ class FakeDiscord:
             gateway_url=lambda: self.gateway_url,
             keep_history=keep_history,
         )
-        self._upload_limit = upload_limit
-        self._log_recorder = ErrorLogRecorder(self.rules)
-        self._runner: web.AppRunner | None = None
-        self._port: int | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -348,11 +363,11 @@ class FakeDiscord:
     @property
     def violations(self) -> list[Violation]:
         """Recorded rule breaches not yet claimed by :meth:`expect_violation`."""
-        return self.rules.found
+        return self.breaches.found
 
-    record_violation = _Forward("rules", Violations.record)
-    expect_violation = _Forward("rules", Violations.expect)
-    assert_no_violations = _Forward("rules", Violations.assert_none)
+    record_violation = _Forward("breaches", Violations.record)
+    expect_violation = _Forward("breaches", Violations.expect)
+    assert_no_violations = _Forward("breaches", Violations.assert_none)
 
 
 __all__ = ["FakeDiscord", "InvalidInvocation", "RequestRecord"]
