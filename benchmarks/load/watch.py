@@ -51,8 +51,13 @@ class Watcher:
 
     def _hook(self) -> None:
         """Observe the fake's message records without waking every waiter on each change."""
-        fake, world, rest = self.fake, self.fake.world, self.fake.rest
-        add_message, edit, attempt = world.add_message, rest._edit, rest._attempt
+        fake, world, bodies, tokens = (
+            self.fake,
+            self.fake.world,
+            self.fake.rest.bodies,
+            self.fake.rest.tokens,
+        )
+        add_message, edit, attempt = world.add_message, bodies.edit, tokens.attempt
 
         def on_add(channel, **fields):
             message = add_message(channel, **fields)
@@ -97,8 +102,8 @@ class Watcher:
         # Wrapped in place, on these objects only (the fake offers no hooks: tests need none).
         for owner, name, wrapper in (
             (world, "add_message", on_add),
-            (rest, "_edit", on_edit),
-            (rest, "_attempt", on_attempt),
+            (bodies, "edit", on_edit),
+            (tokens, "attempt", on_attempt),
             (fake.notifier, "bump", lambda: None),  # nobody here waits on the notifier
         ):
             setattr(owner, name, wrapper)

@@ -22,7 +22,8 @@ and the fake does:
 - GUILD_CREATE lists a guild's active threads; deleting a thread sends THREAD_DELETE, and
   deleting a text channel deletes its threads with it (only CHANNEL_DELETE is sent).
 
-`ThreadRoutes` serves the routes; `ThreadControls` lets tests start, archive and lock
+`ThreadRoutes` serves the routes, `post_into` and `check_editable` are the rules every
+message route applies; `ThreadControls` lets tests start, archive and lock
 threads as people do.
 """
 
@@ -75,9 +76,29 @@ def new_thread(parent: Channel, message_id: int, name: str, owner_id: int, **sta
     )
 
 
+def post_into(world: World, gateway: Gateway, channel: Channel, permissions: int) -> None:
+    """A new message is about to go into `channel`: an archived thread is unarchived for it,
+    unless it is locked and the bot may not manage threads (then refused)."""
+    if not (channel.is_thread and channel.archived):
+        return
+    if channel.locked and not permissions & MANAGE_THREADS:
+        raise DiscordError(*ARCHIVED)
+    channel.archived, channel.archive_timestamp = False, utcnow()
+    world.notifier.bump()
+    gateway.announce_soon("THREAD_UPDATE", channel)
+
+
+def check_editable(world: World, message: Message) -> None:
+    """Refuse an edit of a message of an archived thread (ephemeral ones are not part of the
+    thread: only their token reaches them)."""
+    channel = world.channels.get(message.channel_id)
+    if channel is not None and channel.archived and not message.flags & EPHEMERAL:
+        raise DiscordError(*ARCHIVED)
+
+
 class ThreadRoutes:
-    """The thread routes of the fake's REST API, and the rules of archived threads (the
-    base of `devtools.fakediscord.rest.RestApi`, whose message routes apply them)."""
+    """The thread routes of the fake's REST API (a part of `devtools.fakediscord.rest.RestApi`,
+    whose message routes apply `post_into` and `check_editable` as the token's do)."""
 
     def __init__(
         self, world: World, gateway: Gateway, violations: Violations, threads: ThreadControls
@@ -143,24 +164,6 @@ class ThreadRoutes:
         self._world.notifier.bump()
         await self._gateway.announce("THREAD_UPDATE", thread)
         return json_response(thread.payload())
-
-    def _post_into(self, channel: Channel, permissions: int) -> None:
-        """A new message is about to go into `channel`: an archived thread is unarchived for
-        it, unless it is locked and the bot may not manage threads (then refused)."""
-        if not (channel.is_thread and channel.archived):
-            return
-        if channel.locked and not permissions & MANAGE_THREADS:
-            raise DiscordError(*ARCHIVED)
-        channel.archived, channel.archive_timestamp = False, utcnow()
-        self._world.notifier.bump()
-        self._gateway.announce_soon("THREAD_UPDATE", channel)
-
-    def _check_editable(self, message: Message) -> None:
-        """Refuse an edit of a message of an archived thread (ephemeral ones are not part of
-        the thread: only their token reaches them)."""
-        channel = self._world.channels.get(message.channel_id)
-        if channel is not None and channel.archived and not message.flags & EPHEMERAL:
-            raise DiscordError(*ARCHIVED)
 
 
 class ThreadControls:
