@@ -12,8 +12,9 @@ Permissions (50013) without what the request needs (Send Messages to post, Attac
 to upload, Read Message History to read a message; embeds without Embed Links are left
 out, and a message left empty is refused with 50013). A deleted channel's routes answer
 404 Unknown Channel (10003). Interaction callbacks and webhooks (interaction tokens,
-devtools.fakediscord.tokens) are not subject to channel permissions. Threads (devtools.fakediscord.threads) take the same
-routes, Send Messages in Threads standing for Send Messages.
+devtools.fakediscord.tokens) are not subject to channel permissions. Threads
+(devtools.fakediscord.threads) take the same routes, Send Messages in Threads standing for
+Send Messages.
 
 Where the bot is not (a group DM, a server without the bot) every channel route answers
 403 Missing Access (50001): Discord documents nothing of a bot token there, and the notes'
@@ -21,8 +22,8 @@ reading is that it fails (unverified); only interaction tokens reach those chann
 interaction authorized by a user install only may create 5 follow-ups (40094 after).
 
 Every message body, on every route, is read by devtools.fakediscord.bodies and checked for
-Components V2's rules (devtools.fakediscord.layout): the flag and what it rules out, 40 components, a
-TextDisplay's length, the flag never taken off by an edit.
+Components V2's rules (devtools.fakediscord.layout): the flag and what it rules out, 40
+components, a TextDisplay's length, the flag never taken off by an edit.
 """
 
 from __future__ import annotations
