@@ -289,7 +289,7 @@ def crossplay_seatings(partner: str, filler: str, players: int) -> list[tuple[st
     the others; one seating of the partner alone (filler's seat None) for its own copy."""
     if filler in ("own", partner):
         return [(",".join([partner] * players), None)]
-    seatings = []
+    seatings: list[tuple[str, int | None]] = []
     for seat in (0, players // 2):
         names = [partner] * players
         names[seat] = filler

@@ -22,6 +22,12 @@ from bot.discord import outbox
 from bot.game import tables
 
 
+def instrument(owner: object, name: str, replacement: object) -> None:
+    """Put `replacement` in the place of `owner.name` in this process: the bot's own code,
+    wrapped for the benchmark's figures and knobs."""
+    setattr(owner, name, replacement)
+
+
 def log_gc_pauses() -> None:  # diagnostics for --verbose runs
     """BENCH_GC_LOG=1: print each garbage collection of 10 ms or more to stderr.
 
@@ -151,9 +157,9 @@ def count_web_cpu() -> None:
 
         return counted
 
-    web_state.public = timed("public", web_state.public)
-    web_state.private = timed("private", web_state.private)
-    feed.Feed.send_due = timed("feed", feed.Feed.send_due)
+    instrument(web_state, "public", timed("public", web_state.public))
+    instrument(web_state, "private", timed("private", web_state.private))
+    instrument(feed.Feed, "send_due", timed("feed", feed.Feed.send_due))
     if os.environ.get("BENCH_WEB_PROFILE"):
         import atexit
         import cProfile
@@ -167,11 +173,13 @@ def count_web_cpu() -> None:
             finally:
                 profiler.disable()
 
-        feed.Feed.send_due = profiled
+        instrument(feed.Feed, "send_due", profiled)
         atexit.register(profiler.dump_stats, os.environ["BENCH_WEB_PROFILE"])
     frames = writer.WebSocketWriter
-    frames._send_compressed_frame_sync = timed("frames", frames._send_compressed_frame_sync)
-    frames._write_websocket_frame = timed("frames", frames._write_websocket_frame)
+    instrument(
+        frames, "_send_compressed_frame_sync", timed("frames", frames._send_compressed_frame_sync)
+    )
+    instrument(frames, "_write_websocket_frame", timed("frames", frames._write_websocket_frame))
     previous = signal.getsignal(signal.SIGUSR2)
 
     def report(signum, frame) -> None:
@@ -227,7 +235,7 @@ def watch_stalls() -> None:  # diagnostics for --verbose runs
             last = beat[0]
             if time.perf_counter() - last > 0.04 and last != reported:
                 reported = last
-                frame = sys._current_frames().get(main_thread)
+                frame = sys._current_frames().get(main_thread) if main_thread else None
                 stack = traceback.extract_stack(frame)[-12:] if frame else []
                 where = " < ".join(
                     f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(stack)
@@ -243,12 +251,12 @@ if __name__ == "__main__":
         watch_stalls()
     rate = os.environ.get("BENCH_GLOBAL_RATE")
     if rate:
-        paced = outbox.Outbox.__init__
+        paced, lifted_rate = outbox.Outbox.__init__, float(rate)
 
         def lifted(self, *args, **kwargs) -> None:
-            paced(self, *args, **{**kwargs, "rate": float(rate)})
+            paced(self, *args, **{**kwargs, "rate": lifted_rate})
 
-        outbox.Outbox.__init__ = lifted
+        instrument(outbox.Outbox, "__init__", lifted)
     if os.environ.get("BENCH_PICTURES") == "off":
         tracked = tables.Tables.track
 
@@ -256,7 +264,7 @@ if __name__ == "__main__":
             tracked(self, table)
             table.pictures = False
 
-        tables.Tables.track = without_pictures
+        instrument(tables.Tables, "track", without_pictures)
     else:
         count_picture_cpu()
     if os.environ.get("APOPHIS_WEB_PORT"):

@@ -52,7 +52,7 @@ def main() -> None:
         crewmates = frozenset([1] if other else game.players)  # the seats the crew plays
         rng = random.Random(seed)
         elapsed, limit = 0.0, 600.0
-        while not game.is_over:
+        while (player := game.active_player) is not None:
             if game.phase is Phase.RESHUFFLE:
                 game.finish_reshuffle()
                 elapsed += 10
@@ -60,8 +60,8 @@ def main() -> None:
             if elapsed >= limit:
                 game.clock_expired()
                 break
-            view = game.view_for(game.active_player)
-            if other is not None and game.active_player != 1:
+            view = game.view_for(player)
+            if other is not None and player != 1:
                 game.apply(other(view, limit - elapsed, rng))
                 elapsed += 5
                 continue
@@ -71,6 +71,8 @@ def main() -> None:
             decision = decide(view, limit - elapsed, crewmates=crewmates)
             took = time.perf_counter_ns() - began
             timings["discard" if game.phase is Phase.DISCARD else "play"].append(took)
+            if decision is None:
+                raise RuntimeError(f"the crew had no move for player {player}, whose turn it is")
             game.apply(decision.action)
             elapsed += 5
     total = time.perf_counter() - started

@@ -14,6 +14,7 @@ import os
 import platform
 import random
 import time
+from typing import Any
 
 from engine import Game, Rules
 from engine.playout import choose_action
@@ -25,9 +26,10 @@ def record_games(count: int) -> list[tuple[Game, list[dict]]]:
     for seed in range(count):
         rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
         start = Game.new(list(range(seed % 4 + 1)), rules, seed=seed)
-        game, rng, log = Game.restore(start.save()), random.Random(seed), []
-        while not game.is_over and len(log) < 1000:
-            action = choose_action(game.view_for(game.active_player), rng)
+        game, rng = Game.restore(start.save()), random.Random(seed)
+        log: list[dict[str, Any]] = []
+        while (player := game.active_player) is not None and len(log) < 1000:
+            action = choose_action(game.view_for(player), rng)
             game.apply(action)
             log.append(action)
         games.append((start, log))

@@ -14,15 +14,19 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 
 import discord
 import yarl
 from discord import app_commands
 
+LOOP_FACTORY: Callable[[], asyncio.AbstractEventLoop] | None
 try:
     import uvloop
+
+    LOOP_FACTORY = uvloop.new_event_loop
 except ImportError:  # the bot runs on asyncio's own loop then, and so does the floor
-    uvloop = None
+    LOOP_FACTORY = None
 
 
 def client() -> discord.Client:
@@ -52,7 +56,7 @@ async def run() -> None:
 def main() -> None:
     discord.http.Route.BASE = os.environ["DISCORD_API_BASE_URL"].rstrip("/")
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop if uvloop else None) as runner:
+    with asyncio.Runner(loop_factory=LOOP_FACTORY) as runner:
         runner.run(run())
 
 

@@ -62,12 +62,13 @@ def games_and_launches(count: int, policy: str):
         game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
         tables, last, launched = [], None, []
         for _ in range(MAX_ACTIONS):
-            if game.is_over:
+            player = game.active_player
+            if player is None:  # the game is over
                 break
             if game.phase is Phase.RESHUFFLE:  # the 10 seconds' wait ends
                 events = game.finish_reshuffle()
             else:
-                events = game.apply(play(game.view_for(game.active_player), None, rng))
+                events = game.apply(play(game.view_for(player), None, rng))
             view = game.public_view()
             if shown(view) != last:
                 tables.append(view)
@@ -99,7 +100,7 @@ def next_tables(games) -> dict[str, tuple[list[float], int]]:
     """Each game's tables in turn, the games side by side, as the bot draws them."""
     times: dict[str, list[float]] = {"next": [], "bottom": [], "top": []}
     largest = dict.fromkeys(times, 0)
-    previous = {}
+    previous: dict[int, Shown] = {}
     for step in zip_longest(*games):
         for number, view in enumerate(step):
             if view is None:

@@ -94,11 +94,14 @@ def stored_games(total: int, rng: random.Random) -> tuple[Rows, dict[str, int]]:
     """Ended games as rows of every table the reads use, and who and where to read."""
     rows: Rows = {table: [] for table in COLUMNS if table != "actions"}
     plan = []  # each game's server, and how often each of its people plays (cumulated)
-    for tier, (servers, share, people) in enumerate(TIERS):
-        zipf = list(itertools.accumulate(1 / (k + 1) for k in range(people)))
+    for tier, (servers, share, cohort) in enumerate(TIERS):
+        zipf = list(itertools.accumulate(1 / (k + 1) for k in range(cohort)))
         plan += [(GUILD + tier * 10_000 + n % servers, zipf) for n in range(round(total * share))]
     rng.shuffle(plan)
-    games, totals, tallies = Counter(), Counter(), {}
+    #: Games by (server, person); finished ones with no crewmate, and those won (key + "won").
+    games: Counter[tuple[int, int]] = Counter()
+    totals: Counter[tuple[int, ...] | tuple[int, int, str]] = Counter()
+    tallies: dict[tuple[int, int, str, str, int], list[Any]] = {}
     difficulties, weights = zip(*DIFFICULTY_WEIGHTS.items(), strict=True)
     for game_id, (guild, zipf) in enumerate(plan[:total], 1):
         people: list[int] = []
@@ -153,14 +156,16 @@ def played_games(count: int) -> Rows:
         rules = ("basic", "advanced")[game_id % 2]
         game = Game.new(people, rules=rules, seed=game_id, start_player=people[0])
         version = 0
-        while not game.is_over:
+        while (player := game.active_player) is not None:
             action = {"type": "clock_expired"}
             if version < CLOCK:
-                action = choose_action(game.view_for(game.active_player), rng)
+                action = choose_action(game.view_for(player), rng)
             events = orjson.dumps([event.to_dict() for event in game.apply(action)]).decode()
             version += 1
             logged = (float(version), action.get("player"), orjson.dumps(action).decode(), events)
             rows["actions"].append((game_id, version, *logged))
+        if game.outcome is None:
+            raise RuntimeError(f"game {game_id} did not end")
         ended = {"outcome": game.outcome.value, "duration": float(version), "version": version}
         add_game(rows, game_id, GUILD, people, rules, "medium", 600, **ended)
     return rows
@@ -262,7 +267,8 @@ def answer(query: transactions.Query, found: list[tuple[Any, ...]]) -> Any:
 async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> str:
     """Commits in play against commits that end a game, on the loaded database."""
     rng, people = random.Random(5), [facts["heaviest"], facts["typical"], USER - 1]
-    playing, ending = [], []
+    playing: list[float] = []
+    ending: list[float] = []
     for n in range(count):
         lobby = await store.create_lobby(
             facts["big"], 10**12 + n, people[0], "basic", "medium", 600
@@ -274,9 +280,9 @@ async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> 
             lobby.id, seed=n, start_player=people[0], state=game.save(), deadline=time.time() + 600
         )
         version = 0
-        while not game.is_over:
-            action = (
-                choose_action(game.view_for(game.active_player), rng)
+        while (player := game.active_player) is not None:
+            action: dict[str, Any] = (
+                choose_action(game.view_for(player), rng)
                 if version < CLOCK
                 else {"type": "clock_expired"}
             )
@@ -289,7 +295,7 @@ async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> 
                 actor=action.get("player"),
                 action=action,
                 events=events,
-                outcome=game.outcome.value if game.is_over else None,
+                outcome=game.outcome.value if game.outcome is not None else None,
             )
             (ending if game.is_over else playing).append((time.perf_counter() - started) * 1000)
     return (

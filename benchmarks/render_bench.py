@@ -39,6 +39,8 @@ class Moment:
     the acting player's hand changes (already kept as keys and cards)."""
 
     table: Table
+    #: The table's game (``table.game``).
+    game: Game
     actor: int
     next_player: int
     changes: tuple
@@ -57,9 +59,9 @@ def games(seeds: range, language: str) -> Iterator[Moment]:
                 break
             if game.phase is Phase.RESHUFFLE:
                 events = game.finish_reshuffle()
-                actor = game.active_player
+                actor = players[game.active]
             else:
-                actor = game.active_player
+                actor = players[game.active]
                 events = game.apply(crew_policy(game.view_for(actor), None, rng))
             for event in events:
                 line = narration.narrate_event(event, language)
@@ -76,7 +78,7 @@ def games(seeds: range, language: str) -> Iterator[Moment]:
                 status="over" if game.is_over else "active",
                 seats=list(players),
                 version=version,
-                game=Game.restore(game.save()),
+                game=(held := Game.restore(game.save())),
                 deadline=None if game.is_over else NOW + 600 - version,
                 remaining=600 - version if game.is_over else None,
                 language=language,
@@ -84,9 +86,9 @@ def games(seeds: range, language: str) -> Iterator[Moment]:
             )
             table.recent.extend(recent[-8:])
             table.messages.board_id = 99
-            following = game.active_player if game.active_player is not None else actor
+            following = actor if game.is_over else players[game.active]
             changes = tuple(narration.hand_changes(events, actor, actor))
-            yield Moment(table, actor, following, changes)
+            yield Moment(table, held, actor, following, changes)
 
 
 def panels(moment: Moment) -> None:
@@ -97,7 +99,7 @@ def panels(moment: Moment) -> None:
 
 def board(moment: Moment) -> None:
     table = moment.table
-    view = table.game.public_view()
+    view = moment.game.public_view()
     summary = attachments.summary(view, table.language)
     components.board_message(table, NOW, view, summary).json()
 
@@ -106,7 +108,8 @@ def hand_dm(moment: Moment) -> None:
     table = moment.table
     language = table.language
     said = [narration.change_text(c, language, table.cards) for c in moment.changes]
-    hand = table.game.view_for(moment.actor).hand if moment.actor in table.game.players else None
+    game = moment.game
+    hand = game.view_for(moment.actor).hand if moment.actor in game.players else None
     render.hand_dm(table, hand, said, language)
 
 

@@ -185,7 +185,7 @@ async def burst(fake: FakeDiscord, bot: BotProcess, message, member, args) -> st
 
 
 async def bursts(args) -> None:
-    fake = FakeDiscord(openapi_path=NO_OPENAPI, keep_history=False)
+    fake = FakeDiscord(openapi_path=NO_OPENAPI, keep_history=False, upload_limit=UPLOAD_LIMIT)
     guild = fake.add_guild()
     channel = fake.add_text_channel(guild, "apophis")
     member = fake.add_member(guild, "ann")
@@ -199,7 +199,6 @@ async def bursts(args) -> None:
         finally:
             await store.close()
         async with fake:
-            fake._runner.app._client_max_size = UPLOAD_LIMIT  # (read at each request)
             async with BotProcess(fake, database, folder) as bot:
                 await bot.ready(member, channel)
                 cpu, start = bot.cpu(), time.perf_counter()

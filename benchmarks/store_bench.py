@@ -149,7 +149,10 @@ async def startup(folder: Path, count: int, moves: int) -> dict[str, float]:
     for channel in range(count):
         game_id, game = await new_game(store, channel, channel)
         for game_version in range(moves):
-            action = choose_action(game.view_for(game.active_player), rng)
+            player = game.active_player
+            if player is None:  # the game is over
+                break
+            action = choose_action(game.view_for(player), rng)
             events = [event.to_dict() for event in game.apply(action)]
             await store.commit_action(
                 game_id,

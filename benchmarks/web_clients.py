@@ -137,13 +137,14 @@ class WebClients:
         if self._http is None:
             connector = aiohttp.TCPConnector(limit=0)  # one connection a socket, held open
             self._http = aiohttp.ClientSession(connector=connector)
+        http = self._http
         gate = asyncio.Semaphore(CONNECTING)
 
         async def one(key: int, url: str, channel: int, user: tuple[int, str] | None) -> None:
             session = self.sessions.open(User(user[0], user[1], "en-US")) if user else None
             hello = {"type": "hello", "channel": str(channel), "session": session}
             async with gate:
-                ws = await self._http.ws_connect(
+                ws = await http.ws_connect(
                     f"{url.replace('localhost', '127.0.0.1')}/ws",
                     headers={"Origin": url},
                     max_msg_size=0,

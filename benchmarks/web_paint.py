@@ -186,8 +186,13 @@ async def paints(loads: int, throttle: float) -> None:
         table = await open_game(live, rules="basic", difficulty="easy")
         for _ in range(6):  # a few moves: a table with something on it
             game = table.game
-            decision = crew.decide(game.view_for(game.active_player), None)
-            await live.bot.service.act(live.channel.id, game.active_player, decision.action)
+            if game is None or game.is_over:
+                break
+            acting = table.seats[game.active]  # (a table's seats are its game's players)
+            decision = crew.decide(game.view_for(acting), None)
+            if decision is None:
+                raise RuntimeError(f"the crew had no move for player {acting}, whose turn it is")
+            await live.bot.service.act(live.channel.id, acting, decision.action)
         url = f"{live.url}/?channel={live.channel.id}"
         print(f"\n2. First paint of {url} (a game under way; watching), headless Chromium:")
         runs = [await asyncio.to_thread(cold, url, throttle) for _ in range(loads)]

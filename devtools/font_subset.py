@@ -75,7 +75,7 @@ def catalog_texts() -> Iterable[str]:
         for message in catalog:
             if not message.id:
                 continue
-            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            forms = (message.string,) if isinstance(message.string, str) else message.string or ()
             yield from (typeset(language, form) for form in forms if form)
 
 

@@ -54,9 +54,11 @@ class PostgresServer:
     """One throwaway server; `url(name)` for a database on it, `create_database()` for a new one."""
 
     def __init__(self) -> None:
-        self.bin = find_binaries()
-        if self.bin is None:
+        found = find_binaries()
+        if found is None:
             raise RuntimeError(unavailable_reason())
+        #: The folder of PostgreSQL's programs.
+        self.bin = found
         self.root = Path(tempfile.mkdtemp(prefix="apophis-pg-"))
         self.data = self.root / "data"
         self.process: subprocess.Popen[bytes] | None = None

@@ -28,8 +28,8 @@ def sample_position() -> PublicView:
     """The first interesting table of the first seeded game that reaches one."""
     for seed in range(1000):
         game, rng = Game.new([1, 2, 3, 4], Rules.BASIC, seed=seed), random.Random(seed)
-        while not game.is_over:
-            game.apply(choose_action(game.view_for(game.active_player), rng))
+        while (player := game.active_player) is not None:
+            game.apply(choose_action(game.view_for(player), rng))
             if interesting(view := game.public_view()):
                 return view
     raise SystemExit("no seeded game reached an interesting table")

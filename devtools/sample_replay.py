@@ -14,6 +14,7 @@ import asyncio
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bot.pictures import replay as animation
 from bot.store.store import Store
@@ -47,16 +48,17 @@ async def stored_game(
         await store.add_player(lobby.id, player, name=NAMES[player - 1])
     game, rng = Game.new(players, rules, seed=seed), random.Random(seed)
     await store.start_game(
-        lobby.id, seed=seed, start_player=game.active_player, state=game.save(), deadline=1e12
+        lobby.id, seed=seed, start_player=players[game.active], state=game.save(), deadline=1e12
     )
     version = 0
     while not game.is_over:
+        action: dict[str, Any]
         if version == actions - 1:
             action = {"type": "clock_expired"}
         elif game.phase is Phase.RESHUFFLE:
             action = {"type": "finish_reshuffle"}
         else:
-            action = POLICIES[policy](game.view_for(game.active_player), None, rng)
+            action = POLICIES[policy](game.view_for(players[game.active]), None, rng)
         events = [event.to_dict() for event in game.apply(action)]
         outcome = game.outcome.value if game.is_over else None
         version = await store.commit_action(

@@ -26,7 +26,7 @@ from devtools.fakediscord import (
 )
 from devtools.fakediscord.commands import check_usable_in_dms
 from devtools.fakediscord.plugin import warn_if_schema_check_skipped
-from devtools.fakediscord.rest import ROUTES
+from devtools.fakediscord.routes import ROUTES
 
 pytestmark = pytest.mark.e2e
 

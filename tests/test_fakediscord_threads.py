@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 
 from devtools.fakediscord import Channel, FakeDiscord, InvalidInvocation, Member, RequestValidator
-from devtools.fakediscord.rest import ROUTES
+from devtools.fakediscord.routes import ROUTES
 from devtools.fakediscord.threads import new_thread
 
 pytestmark = pytest.mark.e2e

@@ -181,6 +181,19 @@ def test_no_import_circles_type_hints_included():
     assert not circles(graph)
 
 
+#: The whole tree: what ships, the development tools, the benchmarks and the tests.
+TREE = modules("bot", "engine", "migrations", "devtools", "benchmarks", "tests")
+
+
+def test_no_import_circles_anywhere_in_the_tree():
+    graph: dict[str, set[str]] = {name: set() for name in TREE}
+    for name, path in TREE.items():
+        for target, _ in imports(name, path, TREE):
+            if target in graph and target != name:
+                graph[name].add(target)
+    assert not circles(graph)
+
+
 def test_nothing_outside_the_tests_imports_them_and_nothing_shipped_imports_devtools():
     everything = modules("bot", "engine", "migrations", "devtools", "benchmarks")
     for name, path in everything.items():

@@ -120,6 +120,12 @@ class BotProcess:
         self._watchers.append((re.compile(pattern), future))
         return future
 
+    def send_signal(self, number: int) -> None:
+        """Signal the running bot (SIGUSR2: it reports its counters)."""
+        if self.proc is None:
+            raise RuntimeError("the bot process is not started")
+        self.proc.send_signal(number)
+
     @property
     def pid(self) -> int:
         assert self.proc is not None
@@ -170,7 +176,7 @@ class Bots:
         total = 0.0
         for p in self.processes:
             said = p.watch(r"^bench-pictures: (\S+) (\d+)$")
-            p.proc.send_signal(signal.SIGUSR2)
+            p.send_signal(signal.SIGUSR2)
             _, match = await asyncio.wait_for(said, 10)
             total += float(match.group(1))
         return total
@@ -181,7 +187,7 @@ class Bots:
         total = [0.0] * 8
         for p in self.processes:
             said = p.watch(r"^bench-web: ([\d. ]+)$")
-            p.proc.send_signal(signal.SIGUSR2)
+            p.send_signal(signal.SIGUSR2)
             _, match = await asyncio.wait_for(said, 10)
             total = [a + float(b) for a, b in zip(total, match.group(1).split(), strict=True)]
         return total

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import orjson
 
@@ -16,9 +17,10 @@ def run_engine(games: int = 300) -> tuple[int, float]:
     logs = []
     for seed in range(games):
         start = Game.new(list(range(4)), "advanced" if seed % 2 else "basic", seed=seed)
-        game, rng, log = Game.restore(start.save()), random.Random(seed), []
-        while not game.is_over and len(log) < 1000:
-            action = choose_action(game.view_for(game.active_player), rng)
+        game, rng = Game.restore(start.save()), random.Random(seed)
+        log: list[dict[str, Any]] = []
+        while (player := game.active_player) is not None and len(log) < 1000:
+            action = choose_action(game.view_for(player), rng)
             game.apply(action)
             log.append(action)
         logs.append((start.save(), log))

@@ -219,6 +219,8 @@ def cpu_note(r: StepResult, before: Reading, after: Reading, args) -> str:
 
 def web_note(r: StepResult, before: Reading, after: Reading) -> str:
     """The live table's CPU per action, as the bot timed it (--web-clients)."""
+    if before.web is None or after.web is None:
+        raise ValueError("the live table was not timed (no --web-clients)")
     games, actions = r.games, max(r.sample.actions, 1)
     spent = [b - a for a, b in zip(before.web, after.web, strict=True)]
     public, publics, private, privates, feed, feeds, frames, sent = spent

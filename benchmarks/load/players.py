@@ -19,7 +19,7 @@ from benchmarks.load.routes import Refusal
 from benchmarks.load.watch import Watcher
 from benchmarks.web_clients import WebClients
 from bot.store.postgres import is_postgresql
-from devtools.fakediscord import FakeDiscord, InvalidInvocation
+from devtools.fakediscord import FakeDiscord, InvalidInvocation, Member
 from engine import DIFFICULTY_MINUTES, Game, Phase, Size
 from engine.playout import choose_action
 
@@ -97,7 +97,9 @@ class Load(Watcher):
         for i in range(len(self.tabs), count):
             if self.args.place == GROUP_DM:
                 guild = None
-                members = [Recipient(fake.add_user(f"p{i}-{seat}")) for seat in range(4)]
+                members: list[Recipient | Member] = [
+                    Recipient(fake.add_user(f"p{i}-{seat}")) for seat in range(4)
+                ]
                 channel = fake.add_group_dm(*(m.user for m in members))
             else:
                 guild = fake.add_guild(
@@ -130,12 +132,19 @@ class Load(Watcher):
         if self.pg is not None:
             row = await self.pg.fetchrow(query, *args)
             return None if row is None else tuple(row)
+        if self.db is None:
+            raise RuntimeError("the bot's database is not open (open_db)")
         return self.db.execute(re.sub(r"\$\d+", "?", query), args).fetchone()
 
     async def row(self, game_id: int) -> tuple[str, str | None, int]:
-        return await self.fetchone(
+        """A game's status, state (None for a lobby) and version."""
+        found = await self.fetchone(
             "SELECT status, state, version FROM games WHERE id = $1", game_id
         )
+        if found is None:
+            raise RuntimeError(f"game {game_id} is not in the bot's database")
+        status, state, version = found
+        return status, state, version
 
     # ------------------------------------------------------------------- the games
 
@@ -156,11 +165,11 @@ class Load(Watcher):
                 return False
             tab.board_id, tab.board_version, tab.pending = lobby.id, -1, []
             self.boards[lobby.id] = tab
-            tab.game_id = int(
+            tab.game_id = game_id = int(
                 next(lobby.iter_components())["components"][0]["custom_id"].split(":")[2]
             )
             if not self.bot_member:
-                return await self.by_buttons(tab, lobby, host, others)
+                return await self.by_buttons(tab, game_id, lobby, host, others)
             for member in others:
                 await self.command(tab, "apophis join", member)
             start = await self.command(tab, "apophis start", host)
@@ -170,13 +179,13 @@ class Load(Watcher):
                 self.keep_panel(tab, host.user.id, start.message)
             return tab.started
 
-    async def by_buttons(self, tab: Tab, lobby, host, others) -> bool:
+    async def by_buttons(self, tab: Tab, game_id: int, lobby, host, others) -> bool:
         """The others join with the lobby's Join, the host starts with its Start: the lobby
         becomes the board (the answers update it in place)."""
         for member in others:
             await self.click(tab, lobby, "join", member, "button join")
         await self.click(tab, lobby, "start", host, "button start")
-        status, _, _ = await self.row(tab.game_id)
+        status, _, _ = await self.row(game_id)
         tab.started, tab.panels = status == "active", {}
         return tab.started
 
@@ -200,14 +209,16 @@ class Load(Watcher):
                 await asyncio.sleep(1.0)
 
     async def turn(self, tab: Tab) -> None:
+        if tab.game_id is None:
+            return
         status, state, version = await self.row(tab.game_id)
-        if status != "active":
+        if status != "active" or state is None:
             tab.game_id = None
             return
         game = Game.restore(orjson.loads(state))
-        if game.phase is Phase.RESHUFFLE:
-            return  # the bot finishes it after 10 s (scaled); look again later
-        action = choose_action(game.view_for(game.active_player), tab.rng)
+        if game.phase is Phase.RESHUFFLE or (acting := game.active_player) is None:
+            return  # the bot finishes a reshuffle after 10 s (scaled); look again later
+        action = choose_action(game.view_for(acting), tab.rng)
         kind = action["type"]
         player = next(m for m in tab.members if m.user.id == action["player"])
         rng = tab.rng
@@ -267,7 +278,8 @@ class Load(Watcher):
         if panel is None or shown_version(panel) < version:
             if self.window is not None and panel is not None:
                 self.window.kinds["panel behind"] = self.window.kinds.get("panel behind", 0) + 1
-            board = self.fake.world.messages.get(tab.board_id)
+            board_id = tab.board_id
+            board = self.fake.world.messages.get(board_id) if board_id is not None else None
             opened = await self.click(tab, board, "hand", player, "panel open") if board else None
             if opened is None or opened.message is None:
                 return None
@@ -329,21 +341,25 @@ class Load(Watcher):
     async def applied(self, tab: Tab, interaction, before: int, actor: int, kind: str) -> None:
         """If the bot applied the action, wait for what it causes (board, DMs; where the bot
         is no member, the board alone: hands are only in the players' panels)."""
+        game_id = tab.game_id
+        if game_id is None:  # the game ended under us
+            return
         row = await self.fetchone(
             "SELECT actor, events FROM actions WHERE game_id = $1 AND version = $2",
-            tab.game_id,
+            game_id,
             before + 1,
         )
         if row is None or row[0] != actor:
-            if self.in_window(interaction.created_at):
-                self.window.stale += 1
+            if (window := self.window_at(interaction.created_at)) is not None:
+                window.stale += 1
             return
         t0 = interaction.created_at
-        if self.in_window(t0):
-            self.window.actions += 1
+        window = self.window_at(t0)
+        if window is not None:
+            window.actions += 1
             if self.web is not None:  # each socket of the game owes a state this new
-                self.web.expect(tab.index, t0, tab.game_id, before + 1)
-            self.window.kinds["action " + kind] = self.window.kinds.get("action " + kind, 0) + 1
+                self.web.expect(tab.index, t0, game_id, before + 1)
+            window.kinds["action " + kind] = window.kinds.get("action " + kind, 0) + 1
         events = orjson.loads(row[1])
         dms = {e["player"] for e in events if e["kind"] in HAND_EVENTS}
         if not self.bot_member:  # no hand DMs: the hands are in the panels
@@ -351,12 +367,10 @@ class Load(Watcher):
         answer = interaction.message
         if actor in dms and interaction.attempts and answer is not None and answer.ephemeral:
             dms.discard(actor)  # answered with the actor's panel: it shows their hand
-            if self.in_window(t0):
-                self.window.dm_lag.append(interaction.attempts[0].at - t0)
-        if self.in_window(t0):  # DMs that came before we looked
-            self.window.dm_lag += [
-                self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0
-            ]
+            if window is not None:
+                window.dm_lag.append(interaction.attempts[0].at - t0)
+        if window is not None:  # DMs that came before we looked
+            window.dm_lag += [self.last_dm[u] - t0 for u in dms if self.last_dm.get(u, 0.0) >= t0]
         dms = {u for u in dms if self.last_dm.get(u, 0.0) < t0}
         pending = Pending(t0, before + 1, dms, last=t0)
         if tab.board_version is None or tab.board_version >= pending.version:

@@ -41,15 +41,15 @@ async def stored_games(database: str, channels: list[tuple[int, int]], seed: int
             game = Game.new(players, rules, seed=i)
             # Some play already happened: a few actions from the automatic player.
             for _ in range(rng.randrange(0, 12)):
-                if game.is_over:
+                if (actor := game.active_player) is None:
                     break
-                game.apply(choose_action(game.view_for(game.active_player), rng))
+                game.apply(choose_action(game.view_for(actor), rng))
             if game.is_over:
                 game = Game.new(players, rules, seed=i)
             await store.start_game(
                 record.id,
                 seed=i,
-                start_player=game.players[0],
+                start_player=players[0],
                 state=game.save(),
                 deadline=now + rng.uniform(60, 600),
                 now=now,

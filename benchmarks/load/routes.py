@@ -94,9 +94,9 @@ def watch_token_answers(fake: FakeDiscord) -> list[Refusal]:
     """Record every error answer of the fake's token routes, in the list returned. Call it
     before `fake.start()`: the routes take their handlers then."""
     refusals: list[Refusal] = []
-    rest = fake._rest
+    tokens = fake.rest.tokens
     for name in TOKEN_HANDLERS:
-        handler = getattr(rest, name)
+        handler = getattr(tokens, name)
 
         async def answered(request, handler=handler, name=name):
             try:
@@ -105,7 +105,7 @@ def watch_token_answers(fake: FakeDiscord) -> list[Refusal]:
                 refusals.append(Refusal(time.monotonic(), name, error.status, error.code))
                 raise
 
-        setattr(rest, name, answered)
+        setattr(tokens, name, answered)
     return refusals
 
 

@@ -51,8 +51,13 @@ class Watcher:
 
     def _hook(self) -> None:
         """Observe the fake's message records without waking every waiter on each change."""
-        fake, world, rest = self.fake, self.fake.world, self.fake._rest
-        add_message, edit, attempt = world.add_message, rest._edit, rest._attempt
+        fake, world, bodies, tokens = (
+            self.fake,
+            self.fake.world,
+            self.fake.rest.bodies,
+            self.fake.rest.tokens,
+        )
+        add_message, edit, attempt = world.add_message, bodies.edit, tokens.attempt
 
         def on_add(channel, **fields):
             message = add_message(channel, **fields)
@@ -62,7 +67,8 @@ class Watcher:
             elif not message.ephemeral and ":hand" in str(message.components):
                 tab = self.channel_tab.get(channel.id)
                 if tab is not None and tab.board_id != message.id:  # the board, posted again
-                    self.boards.pop(tab.board_id, None)
+                    if tab.board_id is not None:
+                        self.boards.pop(tab.board_id, None)
                     tab.board_id = message.id
                     self.boards[message.id] = tab
                     self.on_board(tab, message, now)
@@ -93,8 +99,14 @@ class Watcher:
             if waiter is not None and not waiter.done():
                 waiter.set_result(None)
 
-        world.add_message, rest._edit, rest._attempt = on_add, on_edit, on_attempt
-        fake.notifier.bump = lambda: None  # nobody here waits on the notifier
+        # Wrapped in place, on these objects only (the fake offers no hooks: tests need none).
+        for owner, name, wrapper in (
+            (world, "add_message", on_add),
+            (bodies, "edit", on_edit),
+            (tokens, "attempt", on_attempt),
+            (fake.notifier, "bump", lambda: None),  # nobody here waits on the notifier
+        ):
+            setattr(owner, name, wrapper)
 
     def on_board(self, tab: Tab, message, now: float) -> None:
         version: int | None = None
@@ -124,8 +136,8 @@ class Watcher:
             if user_id in p.dms and now >= p.t0:
                 p.dms.discard(user_id)
                 p.last = max(p.last, now)
-                if self.in_window(p.t0):
-                    self.window.dm_lag.append(now - p.t0)
+                if (window := self.window_at(p.t0)) is not None:
+                    window.dm_lag.append(now - p.t0)
         self._settle(tab)
 
     def _settle(self, tab: Tab) -> None:
@@ -134,12 +146,15 @@ class Watcher:
             return
         tab.pending = [p for p in tab.pending if p not in done]
         for p in done:
-            if self.in_window(p.t0):
-                self.window.last.append(p.last - p.t0)
-                self.window.board.append(p.board_at - p.t0)
+            if (window := self.window_at(p.t0)) is not None and p.board_at is not None:
+                window.last.append(p.last - p.t0)
+                window.board.append(p.board_at - p.t0)
 
-    def in_window(self, t: float) -> bool:
-        return self.window is not None and self.window_span[0] <= t < self.window_span[1]
+    def window_at(self, t: float) -> Sample | None:
+        """The window's samples, if a window is open and `t` falls in it."""
+        if self.window is not None and self.window_span[0] <= t < self.window_span[1]:
+            return self.window
+        return None
 
     # ------------------------------------------------ the generator's delays, the answers
 
@@ -181,7 +196,7 @@ class Watcher:
                 await asyncio.wait_for(waiter, ANSWER_TIMEOUT)
             except TimeoutError:
                 self.waiters.pop(interaction.id, None)
-        sample = self.window if self.in_window(interaction.created_at) else None
+        sample = self.window_at(interaction.created_at)
         if sample is not None:
             sample.interactions += 1
             sample.kinds[kind] = sample.kinds.get(kind, 0) + 1

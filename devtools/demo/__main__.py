@@ -115,8 +115,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         web_port=args.web_port,
         web_wait=args.web_wait,
         linger=args.linger,
+        open=args.open,
     )
-    options.open = args.open
     return options
 
 
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     print(t(language, "demo.cli.page", path=result.page.resolve()))
     if result.table_url:
         print(t(language, "demo.cli.table_was", url=result.table_url))
-    if getattr(options, "open", False):
+    if options.open:
         webbrowser.open(result.page.resolve().as_uri())
     return 0
 

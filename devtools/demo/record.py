@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,7 +125,7 @@ class Record:
 USER_OPTION = 6
 
 
-def record(fake: FakeDiscord, channel: Channel, people: list[Member | User]) -> Record:
+def record(fake: FakeDiscord, channel: Channel, people: Sequence[Member | User]) -> Record:
     """Read what `people` and the rest of the channel saw, from the fake's memory."""
     world = fake.world
     users = [world.user(p) for p in people]

@@ -26,7 +26,6 @@ from pathlib import Path
 import orjson
 
 from bot.i18n.catalogs import t
-from bot.table import is_crewmate
 from bot.views.render import and_list
 from devtools.demo import page, web
 from devtools.demo.player import Person, answered
@@ -61,6 +60,8 @@ class Options:
     web_port: int = WEB_PORT
     web_wait: float = 5.0
     linger: float | None = 0.0
+    #: Open the written page in the browser (``python -m devtools.demo --open``).
+    open: bool = False
 
 
 @dataclass
@@ -133,7 +134,15 @@ def _summary(rec: Record, options: Options, outcome: str | None) -> list[str]:
     ]
 
 
-async def _start_bot(fake: FakeDiscord, database: Path, options: Options):
+@dataclass
+class _Bot:
+    """The bot's process, and the task copying its log beside the page."""
+
+    process: asyncio.subprocess.Process
+    log: asyncio.Task[None]
+
+
+async def _start_bot(fake: FakeDiscord, database: Path, options: Options) -> _Bot:
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.bot_token,
@@ -156,9 +165,9 @@ async def _start_bot(fake: FakeDiscord, database: Path, options: Options):
     log = options.out / "bot.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     ready = asyncio.get_running_loop().create_future()
-    bot.log_task = asyncio.create_task(_keep_log(bot, log, ready))
+    task = asyncio.create_task(_keep_log(bot, log, ready))
     await asyncio.wait_for(ready, 30)
-    return bot
+    return _Bot(bot, task)
 
 
 async def _keep_log(bot, path: Path, ready: asyncio.Future) -> None:
@@ -172,15 +181,16 @@ async def _keep_log(bot, path: Path, ready: asyncio.Future) -> None:
         ready.set_exception(RuntimeError(f"the bot stopped before it was ready; see {path}"))
 
 
-async def _stop(bot) -> None:
-    if bot.returncode is None:
-        bot.send_signal(signal.SIGTERM)
+async def _stop(bot: _Bot) -> None:
+    process = bot.process
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(bot.wait(), 20)
+            await asyncio.wait_for(process.wait(), 20)
         except TimeoutError:
-            bot.kill()
-            await bot.wait()
-    await bot.log_task
+            process.kill()
+            await process.wait()
+    await bot.log
 
 
 async def _open_lobby(fake, channel, members, options: Options) -> None:
@@ -258,8 +268,9 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
         if status != "active" or game is None or game.is_over:
             return actions
         # A crewmate's turn is the bot's to play: the people wait for it, as at a table.
-        theirs = game.phase is Phase.RESHUFFLE or game.active_player not in people
-        if version == seen_version or theirs:
+        acting = game.active_player
+        theirs = game.phase is Phase.RESHUFFLE or acting not in people
+        if version == seen_version or theirs or acting is None:
             await fake.wait_for(
                 lambda seen=version: _version(database, game_id) != seen,
                 timeout=60,
@@ -269,8 +280,8 @@ async def _play_to_the_end(fake, channel, members, database, game_id, options) -
         seen_version = version
         # Each person plays as the crew policy would, from what they may see.
         left = None if deadline is None else (deadline - time.time()) * options.time_scale
-        crewmates = frozenset(filter(is_crewmate, game.players))  # shown as such
-        decision = crew.decide(game.view_for(game.active_player), left, crewmates=crewmates)
+        crewmates = frozenset(p for p in game.players if p not in people)  # shown as such
+        decision = crew.decide(game.view_for(acting), left, crewmates=crewmates)
         if decision is None:
             continue
         action = decision.action

@@ -122,5 +122,10 @@ def _wait_for_enter(loop: asyncio.AbstractEventLoop, enter: asyncio.Future[None]
     """In a thread of its own (a blocked read of stdin must not hold the event loop)."""
     with contextlib.suppress(OSError, ValueError):
         sys.stdin.readline()
+
+    def pressed() -> None:
+        if not enter.done():
+            enter.set_result(None)
+
     with contextlib.suppress(RuntimeError):  # the loop is closed: the demo ended first
-        loop.call_soon_threadsafe(lambda: enter.done() or enter.set_result(None))
+        loop.call_soon_threadsafe(pressed)

@@ -270,7 +270,7 @@ def _option_value(
         user = world.user(value)
         resolved.setdefault("users", {})[str(user.id)] = user.payload()
         member = guild.members.get(user.id) if guild is not None else None
-        if member is not None:
+        if guild is not None and member is not None:
             resolved.setdefault("members", {})[str(user.id)] = member.payload(
                 with_user=False, permissions=guild.permissions_of(member)
             )
@@ -298,13 +298,14 @@ def _option_value(
 
 def _check_scalar(kind: OptionType, option: dict[str, Any], value: Any) -> None:
     name = option["name"]
-    expected = {
+    expected: dict[OptionType, type | tuple[type, ...]] = {
         OptionType.STRING: str,
         OptionType.INTEGER: int,
         OptionType.NUMBER: (int, float),
         OptionType.BOOLEAN: bool,
-    }[kind]
-    if not isinstance(value, expected) or (kind is not OptionType.BOOLEAN and type(value) is bool):
+    }
+    typed = isinstance(value, expected[kind])  # (value stays Any: a number or a text)
+    if not typed or (kind is not OptionType.BOOLEAN and type(value) is bool):
         raise InvalidInvocation(f"option {name!r} is {kind.name}, got {value!r}")
     choices = option.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
@@ -384,7 +385,9 @@ def interaction_member_fields(
         if not world.can_view(user, channel):
             raise InvalidInvocation(f"user {user.id} is not a recipient of channel {channel.id}")
         return None, {"user": user.payload()}
-    guild = world.guild(channel.guild_id)
+    guild = world.guild_of(channel)
+    if guild is None:
+        raise InvalidInvocation(f"channel {channel.id} is in no server")
     member: Member | None = guild.members.get(user.id)
     if member is None:
         raise InvalidInvocation(f"user {user.id} is not a member of guild {guild.id}")

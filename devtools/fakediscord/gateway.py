@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from .state import ViolationKind, World
+from .state import Channel, ViolationKind, World
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,7 @@ class Gateway:
         self.identify_count = 0
         self.resume_count = 0
         self.reconnect_count = 0
+        self._announcing: set[asyncio.Task[None]] = set()
 
     @property
     def recommended_shards(self) -> int:
@@ -192,6 +193,21 @@ class Gateway:
             raise RuntimeError(f"no bot has identified with the fake gateway for guild {guild_id}")
         await session.dispatch(event, data)
 
+    async def announce(self, event: str, channel: Channel, **extra: Any) -> None:
+        """Dispatch a channel or thread event (its payload, and `extra` fields) to the session
+        of its guild's shard, if a bot is there (and the guild has the bot)."""
+        if channel.guild_id is None:
+            raise ValueError("only a guild's channels are announced")
+        guild = self._world.guild(channel.guild_id)
+        if self._world.has_bot(guild) and self.session_for(guild.id) is not None:
+            await self.dispatch(event, {**channel.payload(), **extra}, guild.id)
+
+    def announce_soon(self, event: str, channel: Channel, **extra: Any) -> None:
+        """`announce`, from code that cannot wait for it: the gateway sends it next."""
+        task = asyncio.create_task(self.announce(event, channel, **extra))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT on the current session's connection."""
         if self.session is None or self.session.ws is None:
@@ -205,15 +221,15 @@ class Gateway:
             await ws.close()
 
     async def _on_frame(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
-        op, data = frame.get("op"), frame.get("d")
+        op = frame.get("op")
         if op == Op.HEARTBEAT:
             await ws.send_str(json.dumps({"op": Op.HEARTBEAT_ACK}))
         elif op == Op.IDENTIFY:
-            await self._identify(ws, data)
+            await self._identify(ws, frame["d"])
         elif op == Op.RESUME:
-            await self._resume(ws, data)
+            await self._resume(ws, frame["d"])
         elif op == Op.REQUEST_GUILD_MEMBERS:
-            await self._send_member_chunk(ws, data)
+            await self._send_member_chunk(ws, frame["d"])
         elif op not in (Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE):
             log.warning("fake gateway ignored unknown op %s", op)
 

@@ -73,7 +73,7 @@ def flags_after_edit(flags: int, body: dict[str, Any]) -> int:
 def _components_problem(components: list[dict[str, Any]] | None, v2: bool) -> str | None:
     every = list(walk(components or []))
     if not v2:
-        used = sorted({c.get("type") for c in every} & V2_TYPES)
+        used = sorted({kind for c in every if (kind := c.get("type")) in V2_TYPES})
         return f"component types {used} need IS_COMPONENTS_V2" if used else None
     if len(every) > COMPONENT_LIMIT:
         return f"{len(every)} components (a V2 message's limit: {COMPONENT_LIMIT})"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ class RequestValidator:
             document["components"]["schemas"]["SnowflakeType"] = {
                 "anyOf": [snowflake, {"type": "integer", "minimum": 0}]
             }
-            resource = Resource(contents=document, specification=DRAFT202012)
+            resource = DRAFT202012.create_resource(document)
             self._registry = Registry().with_resource(_DOCUMENT_URI, resource)
 
     @classmethod

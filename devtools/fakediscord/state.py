@@ -414,7 +414,7 @@ class Guild:
         if bits == ALL_PERMISSIONS:
             return bits
         sends = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
-        if channel.is_thread:
+        if channel.is_thread and channel.parent_id is not None:
             channel = self.channels[channel.parent_id]
         overwrites = {(o.type, o.id): o for o in channel.overwrites}
         everyone = overwrites.get((OverwriteType.ROLE, self.id))
@@ -823,6 +823,10 @@ class World:
         """The message for a record or an id."""
         return self.messages[ref.id if isinstance(ref, Message) else ref]
 
+    def guild_of(self, channel: Channel) -> Guild | None:
+        """The guild a channel is in; None for a DM or group DM (or a guild deleted)."""
+        return self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+
     def bot_guilds(self) -> list[Guild]:
         """The guilds the bot is in (those its gateway announces)."""
         return [guild for guild in self.guilds.values() if self.has_bot(guild)]
@@ -838,9 +842,11 @@ class World:
             return channel.recipient is not None and channel.recipient.id == user.id
         if channel.type is ChannelType.GROUP_DM:
             return any(recipient.id == user.id for recipient in channel.recipients)
-        guild = self.guild(channel.guild_id)
-        member = guild.members.get(user.id)
-        return member is not None and bool(guild.permissions_in(member, channel) & VIEW_CHANNEL)
+        guild = self.guild_of(channel)
+        member = guild.members.get(user.id) if guild is not None else None
+        if guild is None or member is None:
+            return False
+        return bool(guild.permissions_in(member, channel) & VIEW_CHANNEL)
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user``, created on first use."""

@@ -22,16 +22,19 @@ and the fake does:
 - GUILD_CREATE lists a guild's active threads; deleting a thread sends THREAD_DELETE, and
   deleting a text channel deletes its threads with it (only CHANNEL_DELETE is sent).
 
-`ThreadRoutes` serves the routes; `ThreadControls` lets tests start, archive and lock
+`ThreadRoutes` serves the routes, `post_into` and `check_editable` are the rules every
+message route applies; `ThreadControls` lets tests start, archive and lock
 threads as people do.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
+from .access import bot_permissions, request_channel
+from .gateway import Gateway
 from .state import (
     CREATE_PUBLIC_THREADS,
     DEFAULT_AUTO_ARCHIVE,
@@ -39,20 +42,17 @@ from .state import (
     MANAGE_THREADS,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
-    ChangeNotifier,
     Channel,
     ChannelType,
     Member,
     Message,
     User,
     ViolationKind,
+    World,
     utcnow,
 )
+from .violations import Violations
 from .wire import BODY, DiscordError, json_response, require
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
-    from .state import World
 
 #: Discord's answer to anything but a deletion in an archived thread.
 ARCHIVED = (400, 50083, "Operation cannot be performed on an archived thread")
@@ -76,16 +76,41 @@ def new_thread(parent: Channel, message_id: int, name: str, owner_id: int, **sta
     )
 
 
-class ThreadRoutes:
-    """The thread routes of the fake's REST API, and the rules of archived threads (mixed
-    into `devtools.fakediscord.rest.RestApi`, whose channel look-ups they use)."""
+def post_into(world: World, gateway: Gateway, channel: Channel, permissions: int) -> None:
+    """A new message is about to go into `channel`: an archived thread is unarchived for it,
+    unless it is locked and the bot may not manage threads (then refused)."""
+    if not (channel.is_thread and channel.archived):
+        return
+    if channel.locked and not permissions & MANAGE_THREADS:
+        raise DiscordError(*ARCHIVED)
+    channel.archived, channel.archive_timestamp = False, utcnow()
+    world.notifier.bump()
+    gateway.announce_soon("THREAD_UPDATE", channel)
 
-    _fake: FakeDiscord
-    _world: World
+
+def check_editable(world: World, message: Message) -> None:
+    """Refuse an edit of a message of an archived thread (ephemeral ones are not part of the
+    thread: only their token reaches them)."""
+    channel = world.channels.get(message.channel_id)
+    if channel is not None and channel.archived and not message.flags & EPHEMERAL:
+        raise DiscordError(*ARCHIVED)
+
+
+class ThreadRoutes:
+    """The thread routes of the fake's REST API (a part of `devtools.fakediscord.rest.RestApi`,
+    whose message routes apply `post_into` and `check_editable` as the token's do)."""
+
+    def __init__(
+        self, world: World, gateway: Gateway, violations: Violations, threads: ThreadControls
+    ) -> None:
+        self._world = world
+        self._gateway = gateway
+        self._violations = violations
+        self._threads = threads
 
     async def create_thread_from_message(self, request: web.Request) -> web.Response:
         """POST /channels/{channel_id}/messages/{message_id}/threads."""
-        parent = self._channel(request)
+        parent = request_channel(self._world, request)
         if parent.type is not ChannelType.GUILD_TEXT:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         message = self._world.messages.get(int(request.match_info["message_id"]))
@@ -96,11 +121,11 @@ class ThreadRoutes:
             or message.channel_id != parent.id
         ):
             raise DiscordError(404, 10008, "Unknown Message")
-        require(self._bot_permissions(parent), CREATE_PUBLIC_THREADS)
+        require(bot_permissions(self._world, parent), CREATE_PUBLIC_THREADS)
         if message.id in self._world.channels:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
         body = request[BODY]
-        thread = await self._fake.start_thread(
+        thread = await self._threads.start_thread(
             message,
             body["name"],
             by=self._world.bot,
@@ -110,14 +135,14 @@ class ThreadRoutes:
 
     async def edit_channel(self, request: web.Request) -> web.Response:
         """PATCH /channels/{channel_id}: a thread's archived, locked, name, auto-archive."""
-        thread = self._channel(request)
+        thread = request_channel(self._world, request)
         if not thread.is_thread:
-            self._fake.record_violation(
+            self._violations.record(
                 ViolationKind.UNIMPLEMENTED_ROUTE, "the fake edits threads only", request
             )
             raise DiscordError(400, 50035, "Invalid Form Body")
         body = request[BODY] or {}
-        permissions = self._bot_permissions(thread)
+        permissions = bot_permissions(self._world, thread)
         moderator = bool(permissions & MANAGE_THREADS)
         unarchiving = body.get("archived") is False
         if thread.archived and not unarchiving:
@@ -137,33 +162,16 @@ class ThreadRoutes:
         if body.get("archived") is not None and body["archived"] != thread.archived:
             thread.archived, thread.archive_timestamp = body["archived"], utcnow()
         self._world.notifier.bump()
-        await self._fake.announce("THREAD_UPDATE", thread)
+        await self._gateway.announce("THREAD_UPDATE", thread)
         return json_response(thread.payload())
-
-    def _post_into(self, channel: Channel, permissions: int) -> None:
-        """A new message is about to go into `channel`: an archived thread is unarchived for
-        it, unless it is locked and the bot may not manage threads (then refused)."""
-        if not (channel.is_thread and channel.archived):
-            return
-        if channel.locked and not permissions & MANAGE_THREADS:
-            raise DiscordError(*ARCHIVED)
-        channel.archived, channel.archive_timestamp = False, utcnow()
-        self._world.notifier.bump()
-        self._fake.announce_soon("THREAD_UPDATE", channel)
-
-    def _check_editable(self, message: Message) -> None:
-        """Refuse an edit of a message of an archived thread (ephemeral ones are not part of
-        the thread: only their token reaches them)."""
-        channel = self._world.channels.get(message.channel_id)
-        if channel is not None and channel.archived and not message.flags & EPHEMERAL:
-            raise DiscordError(*ARCHIVED)
 
 
 class ThreadControls:
-    """What tests do with threads as people do (mixed into `FakeDiscord`)."""
+    """What tests do with threads as people do (`FakeDiscord` offers them)."""
 
-    world: World
-    notifier: ChangeNotifier
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self._world = world
+        self._gateway = gateway
 
     async def start_thread(
         self,
@@ -175,21 +183,24 @@ class ThreadControls:
     ) -> Channel:
         """`by` starts a public thread from a message of a text channel (the thread takes the
         message's id); a connected bot gets THREAD_CREATE (see devtools.fakediscord.threads)."""
-        message = self.world.message(message)
-        parent = self.world.channel(message.channel_id)
-        owner = self.world.user(by)
+        message = self._world.message(message)
+        parent = self._world.channel(message.channel_id)
+        owner = self._world.user(by)
         thread = new_thread(
             parent, message.id, name, owner.id, auto_archive_duration=auto_archive_duration
         )
-        self.world.guild(parent.guild_id).threads[thread.id] = thread
-        self.world.channels[thread.id] = thread
-        self.notifier.bump()
-        await self.announce("THREAD_CREATE", thread, newly_created=True)
+        guild = self._world.guild_of(parent)
+        if guild is None:
+            raise ValueError("threads are started in a server's text channels")
+        guild.threads[thread.id] = thread
+        self._world.channels[thread.id] = thread
+        self._world.notifier.bump()
+        await self._gateway.announce("THREAD_CREATE", thread, newly_created=True)
         return thread
 
     def thread_of(self, message: Message | int) -> Channel | None:
         """The thread started from a message, if any (it has the message's id)."""
-        found = self.world.channels.get(self.world.message(message).id)
+        found = self._world.channels.get(self._world.message(message).id)
         return found if found is not None and found.is_thread else None
 
     async def set_thread(
@@ -197,10 +208,10 @@ class ThreadControls:
     ) -> None:
         """A moderator archives or unarchives, locks or unlocks a thread; a connected bot gets
         THREAD_UPDATE."""
-        thread = self.world.channel(thread)
+        thread = self._world.channel(thread)
         if locked is not None:
             thread.locked = locked
         if archived is not None and archived != thread.archived:
             thread.archived, thread.archive_timestamp = archived, utcnow()
-        self.notifier.bump()
-        await self.announce("THREAD_UPDATE", thread)
+        self._world.notifier.bump()
+        await self._gateway.announce("THREAD_UPDATE", thread)

@@ -12,10 +12,14 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-#: The request's parsed JSON body (or multipart ``payload_json``), None if empty.
-BODY = web.RequestKey("body", object)
-#: The request's uploads by ``files[n]`` index: (filename, content type, bytes).
-FILES = web.RequestKey("files", dict)
+#: Files uploaded with a request, by ``files[n]`` index: (filename, content type, bytes).
+Uploads = dict[int, tuple[str, str | None, bytes]]
+
+#: The request's parsed JSON body (or multipart ``payload_json``), None if empty: JSON as
+#: the bot sent it, checked against the OpenAPI description before a handler reads it.
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
+#: The request's uploads.
+FILES: web.RequestKey[Uploads] = web.RequestKey("files", dict)
 
 
 class DiscordError(Exception):

@@ -62,14 +62,15 @@ async def play_until_worth_showing(live: LiveTable, table: Table, moves: int = 4
         game = table.game
         if game is None or game.is_over:
             break
-        view = game.view_for(game.active_player)
+        acting = table.seats[game.active]  # (a table's seats are its game's players)
+        view = game.view_for(acting)
         if worth_showing(view):
-            return game.active_player
+            return acting
         decision = crew.decide(view, None)
         if game.phase is Phase.RESHUFFLE or decision is None:
             await asyncio.sleep(0.05)  # the bot's reshuffle timer ends it
             continue
-        await live.bot.service.act(live.channel.id, game.active_player, decision.action)
+        await live.bot.service.act(live.channel.id, acting, decision.action)
     raise SystemExit(f"seed {SEED}: the game reached no table worth showing; try another")
 
 
@@ -77,12 +78,11 @@ def stop_the_clock(live: LiveTable, table: Table, left: float = TIME_LEFT) -> fl
     """No timer fires any more, and the server's clock stands still `left` seconds before
     the game's end: every state shows that much time left, still running. The server's
     frozen time (for the page's clock to stand still at)."""
-    assert live.bot.web is not None
     stop_timers(table)
     frozen = time.time()
-    live.bot.web.feed.clock = lambda: frozen
+    live.web.feed.clock = lambda: frozen
     table.deadline = frozen + left
-    live.bot.web.feed.changed(table)
+    live.web.feed.changed(table)
     return frozen
 
 

@@ -9,12 +9,13 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.app import build as build_bot
 from bot.config import Config
 from bot.discord.client import ApophisBot
 from bot.table import Table
-from bot.web.server import CLIENT
+from bot.web.server import CLIENT, WebTable
 from devtools import livetable
 from devtools.demo.player import answered
 from devtools.fakediscord import Channel, FakeDiscord, Member
@@ -44,9 +45,15 @@ class LiveTable:
     members: list[Member]
 
     @property
+    def web(self) -> WebTable:
+        """The bot's live table."""
+        if not isinstance(self.bot.web, WebTable):
+            raise RuntimeError("the bot runs without its live table")
+        return self.bot.web
+
+    @property
     def url(self) -> str:
-        assert self.bot.web is not None
-        return self.bot.web.public_url
+        return self.web.public_url
 
     def table(self) -> Table:
         return self.bot.service.by_channel[self.channel.id]
@@ -93,7 +100,7 @@ async def live_table(
                 yield LiveTable(fake, bot, channel, members)
 
 
-async def open_game(live: LiveTable, **options: str) -> Table:
+async def open_game(live: LiveTable, **options: Any) -> Table:
     """The first person opens a lobby, the others join, the first starts, playing first."""
     fake, host = live.fake, live.members[0]
     await answered(await fake.invoke("apophis new", user=host, channel=live.channel, **options))

@@ -54,7 +54,10 @@ TO_THE_TOP = "window.scrollTo(0, 0);"
 
 async def click(live: LiveTable, member: Member, action: str) -> None:
     """`member` presses the lobby message's button for `action`."""
-    lobby = live.fake.world.messages[live.table().messages.board_id]
+    board_id = live.table().messages.board_id
+    if board_id is None:
+        raise RuntimeError("the table has no lobby message")
+    lobby = live.fake.world.messages[board_id]
     custom_id = next(
         c["custom_id"]
         for c in lobby.iter_components()
@@ -65,10 +68,9 @@ async def click(live: LiveTable, member: Member, action: str) -> None:
 
 def stop_the_clock(live: LiveTable, table: Table) -> None:
     """No timer fires any more, and the clock stands at TIME_LEFT, not running."""
-    assert live.bot.web is not None
     stop_timers(table)
     table.deadline, table.remaining = None, TIME_LEFT
-    live.bot.web.feed.changed(table)
+    live.web.feed.changed(table)
 
 
 def deal(table: Table, player: int, cards: Sequence[str], dice: Sequence[int] = ()) -> None:
@@ -99,8 +101,8 @@ async def launch(live: LiveTable, launcher: Member, helper: Member) -> None:
         )
         await answered(build)
     deal(table, launcher.user.id, SEQUENCE, DICE)
-    cards = " ".join(SEQUENCE)
-    await answered(await live.fake.invoke("launch", user=launcher, channel=channel, cards=cards))
+    sequence = " ".join(SEQUENCE)
+    await answered(await live.fake.invoke("launch", user=launcher, channel=channel, cards=sequence))
 
 
 def open_page(url: str):
