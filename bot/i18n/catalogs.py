@@ -23,8 +23,7 @@ sound ("que", "de", "le", "la", "je", "ne", "se", "ce"…) is elided when the va
 in after it begins with one: ``que {name}`` reads "que Bob" but "qu’Ada".
 
 Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
-part. `CommandTranslator` gives discord.py the French names and descriptions of the
-slash commands, keyed by where each string is used.
+part (the slash commands' names in each language: bot.discord.translator).
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from discord import Locale, app_commands
 
 from engine import Colour
 
@@ -93,11 +91,12 @@ def _translations(language: str) -> Translations:
     return translations
 
 
-def language_of(locale: str | Locale | None) -> str:
-    """The catalog language for a Discord locale ("fr" -> fr, "en-GB" -> en, else English)."""
+def language_of(locale: object | None) -> str:
+    """The catalog language for a locale as its code reads ("fr" -> fr, "en-GB" -> en, else
+    English; discord.py's Locale reads as its code)."""
     if locale is None:
         return DEFAULT_LANGUAGE
-    prefix = str(locale.value if isinstance(locale, Locale) else locale).split("-")[0].lower()
+    prefix = str(locale).split("-")[0].lower()
     return prefix if prefix in languages() else DEFAULT_LANGUAGE
 
 
@@ -311,53 +310,3 @@ def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     if "size" in params:
         words["piece"] = t(language, f"section.{params['size']}")
     return t(language, f"refusal.{code}", **words)
-
-
-class CommandTranslator(app_commands.Translator):
-    """Slash command names, descriptions and choices in each catalog language.
-
-    The key of a string is where it is used: ``command.<qualified name>.name`` and
-    ``.description``, ``command.<qualified name>.<parameter>.name`` and ``.description``,
-    ``choice.<value>``, unless the string names its own (``locale_str(..., key=...)``, for a
-    value two parameters share: a medium size is not a medium difficulty). A string without
-    a message in that language stays as written.
-    """
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: Locale,
-        context: app_commands.TranslationContext,
-    ) -> str | None:
-        language = language_of(locale)
-        if language == DEFAULT_LANGUAGE:
-            return None
-        if context.location is app_commands.TranslationContextLocation.choice_name and (
-            context.data.value in languages()
-        ):
-            return t(context.data.value, "language.name")  # a language by its own name
-        key = string.extras.get("key") or command_key(context)
-        if key is None or not has(key):
-            return None
-        return t(language, key)
-
-
-def command_key(context: app_commands.TranslationContext) -> str | None:
-    """The catalog key of a command string, from where discord.py says it is used."""
-    where, data = context.location, context.data
-    kinds = app_commands.TranslationContextLocation
-    if where in (kinds.command_name, kinds.group_name):
-        return f"command.{_dotted(data.qualified_name)}.name"
-    if where in (kinds.command_description, kinds.group_description):
-        return f"command.{_dotted(data.qualified_name)}.description"
-    if where is kinds.parameter_name:
-        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.name"
-    if where is kinds.parameter_description:
-        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.description"
-    if where is kinds.choice_name:
-        return f"choice.{data.value}"
-    return None
-
-
-def _dotted(qualified_name: str) -> str:
-    return qualified_name.replace(" ", ".")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.store.records import LOBBY_MINUTES, RULES
-from bot.views import launches, render, story
+from bot.views import embeds, launches, render, story
 from bot.views.message import Message
 from engine import DIFFICULTY_MINUTES, Phase, PublicView
 
@@ -197,7 +197,7 @@ def lobby_message(table: Table) -> Message:
         ]
         items += table_buttons(table, 0)
         items += lobby_settings(table)
-    return Message(embed=render.lobby_embed(table), components=rows(*items))
+    return Message(embed=embeds.lobby_embed(table), components=rows(*items))
 
 
 def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:
@@ -284,7 +284,7 @@ def board_message(
     Build…, Launch… and Discard… open the player's hand panel, where those moves are
     one click each (Reroll and Accept are the launcher's: on their panel and the launch
     report). `view` is the game's public view, if already at hand; `summary` the line
-    that stands for the table where a picture shows it (render.board_embed). The final
+    that stands for the table where a picture shows it (bot.views.embeds.board_embed). The final
     board tells how the game ended (bot.views.story), sums up its launches, one line
     each (bot.views.launches), and carries Play again.
     """
@@ -294,7 +294,7 @@ def board_message(
     view = table.game.public_view() if view is None else view
     over = view.phase is Phase.OVER or not table.open
     ending = story.board_text(story.story(table, table.language, now)) if over else None
-    embed = render.board_embed(table, view, table.time_left(now), summary, ending)
+    embed = embeds.board_embed(table, view, table.time_left(now), summary, ending)
     gid, version, language = table.id, table.version, table.language
     if over:
         told = launches.summary(table.history, language)
@@ -379,5 +379,5 @@ def launch_report(table: Table, report: Report) -> Message:
     if pending:
         rerolls = game.public_view().pending["rerolls"]
         items = _reroll_buttons(table.id, table.version, rerolls, report.language)
-    embed = render.launch_embed(report.language, report.lines, finished=not pending)
+    embed = embeds.launch_embed(report.language, report.lines, finished=not pending)
     return Message(embed=embed, components=rows(*items))

@@ -15,17 +15,14 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import discord
-
 from bot.errors import UserError
 from bot.i18n.catalogs import t
-from bot.pictures import replay as animation
 from bot.pictures import replay_frames
 from bot.store.records import GameRecord, LoggedAction
 from bot.table import Table
-from bot.views import attachments, render
+from bot.views import attachments, embeds, render
 from bot.views.components import Components, button, rows
-from bot.views.message import Message
+from bot.views.message import Embed, Message
 from bot.views.narration import narrate_event
 from engine import Game, IllegalMove, PublicView
 from engine import events as ev
@@ -72,12 +69,12 @@ class Replay:
 # ------------------------------------------------------------------- history
 
 
-def history_embed(records: Sequence[GameRecord], place: str, language: str) -> discord.Embed:
+def history_embed(records: Sequence[GameRecord], place: str, language: str) -> Embed:
     """The last games of a place (bot.game.ledger's SERVER or CONVERSATION: its title says
     which), the latest first: each with its number, result, rules, difficulty, team and
     when it ended."""
     title, none = HISTORY_KEYS[place]
-    embed = discord.Embed(title=t(language, title), colour=render.EMBED_COLOUR)
+    embed = Embed(title=t(language, title), colour=embeds.EMBED_COLOUR)
     if not records:
         embed.description = t(language, none)
         return embed
@@ -194,24 +191,12 @@ def frames(played: Replay, shown: int | None = None) -> Iterator[tuple[bytes, in
     return replay_frames.frames(played.moves, table.language, names, shown or played.steps + 1)
 
 
-def animated(played: Replay) -> bytes:
-    """The replay's GIF, as /apophis replay posts it: every move's picture, or for the
-    longest games `animation.FRAMES` of them, the first and the last; fewer again while
-    the GIF weighs more than `animation.GIF_LIMIT` (bot.discord.cogs.replays draws it the
-    same way, its frames between the games' other work)."""
-    shown: int | None = animation.FRAMES
-    while shown is not None:
-        gif = animation.animate(frames(played, shown))
-        shown = animation.fewer(played.steps + 1, shown, len(gif))
-    return gif
-
-
 def animation_message(played: Replay, gif: bytes) -> Message:
     """The replay as first posted: the whole game animated, and ▶ to step through it."""
     record, language = played.record, played.table.language
     moves = t(language, "replay.moves", count=played.steps)
     result = result_text(record, language)
-    embed = discord.Embed(
+    embed = Embed(
         title=t(language, "replay.title", id=record.id),
         description=t(
             language,
@@ -221,7 +206,7 @@ def animation_message(played: Replay, gif: bytes) -> Message:
             team=team_text(record),
             moves=moves,
         ),
-        colour=render.EMBED_COLOUR,
+        colour=embeds.EMBED_COLOUR,
     )
     alt = t(language, "replay.alt", id=record.id, moves=moves, result=result)
     picture = attachments.Picture(f"apophis-replay-{record.id}.gif", gif, alt[:ALT_LIMIT])
@@ -240,10 +225,10 @@ def step_message(played: Replay, step: int) -> Message:
     else:
         title = t(language, "replay.step.title", id=table.id, step=step, steps=played.steps)
         lines = [line for event in move.events if (line := narrate_event(event, language))]
-    embed = discord.Embed(
+    embed = Embed(
         title=title,
         description="\n".join(lines)[:DESCRIPTION_LIMIT] or None,
-        colour=render.EMBED_COLOUR,
+        colour=embeds.EMBED_COLOUR,
     )
     picture = attachments.picture_of(table, move.view)
     embed.set_image(url=f"attachment://{picture.filename}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
-from bot.views import render
+from bot.views import embeds, render
 from bot.views.components import rows
 from bot.views.message import Message
 
@@ -23,7 +23,7 @@ def lobby_line(table: Table) -> Message:
     """The lobby message once its game plays in its thread: the lobby as it was (closed,
     without its buttons), and a line pointing to the thread."""
     text = t(table.language, "thread.lobby", id=table.id, thread=f"<#{table.channel_id}>")
-    return Message(content=text, embed=render.lobby_embed(table), components=rows(), whole=True)
+    return Message(content=text, embed=embeds.lobby_embed(table), components=rows(), whole=True)
 
 
 def result_line(table: Table) -> Message:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord import inputs
+from bot.discord import embeds, inputs
 from bot.discord.access import in_thread, named, needed
 from bot.discord.answers import caller_of, speaks
 from bot.errors import UserError
@@ -51,7 +51,7 @@ class Lobbies:
         channel, the lobby's board from now on (the lobby closes if the answer fails)."""
         try:
             response = await interaction.response.send_message(
-                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+                **embeds.kwargs(components.lobby_message(table)), allowed_mentions=NO_MENTIONS
             )
         except discord.HTTPException:
             await self.close_unseen(table)
@@ -122,7 +122,7 @@ class Lobbies:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             message = await channel.send(
-                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+                **embeds.kwargs(components.lobby_message(table)), allowed_mentions=NO_MENTIONS
             )
         except discord.HTTPException as exc:
             log.warning(
