@@ -133,7 +133,7 @@ class GameChannel:
 
     async def _send(self, route: Route, payload: dict | None, upload: Picture | None) -> Any:
         if upload is not None:
-            return await self.http.request(route, **embeds.multipart(upload, payload or {}))
+            return await self.http.request(route, **embeds.multipart(upload, payload))
         return await self.http.request(route, json=payload)
 
     async def _reopen(self, table: Table) -> bool:

@@ -49,7 +49,7 @@ def kwargs(message: Message, *, new: bool = False) -> dict[str, Any]:
     return found
 
 
-def multipart(picture: Upload, payload: dict[str, Any]) -> dict[str, Any]:
+def multipart(picture: Upload, payload: dict[str, Any] | None) -> dict[str, Any]:
     """`payload` with `picture` as Discord's multipart form, as keyword arguments for
     discord.py's own requests (the channel routes, used when no interaction token can
     carry the board)."""
