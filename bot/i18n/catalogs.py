@@ -70,7 +70,7 @@ def _plural_ids() -> dict[str, str]:
 @functools.cache
 def _ids() -> frozenset[str]:
     """Every message id of the English catalog."""
-    return frozenset(m.id[0] if m.pluralizable else m.id for m in _english() if m.id)
+    return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in _english() if m.id)
 
 
 def _english() -> Catalog:
@@ -302,7 +302,7 @@ def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     if "top_colour" in params:
         words["top_section"] = t(language, f"section.{params['top_colour']}.{params['top_size']}")
     if "colour" in params:
-        colour = Colour(params["colour"])
+        colour = Colour(str(params["colour"]))
         words["suit"] = f"{t(language, f'suit.{colour.value}')} {colour.symbol}"
         if "cost" in params:
             price = t(language, f"count.suit.{colour.value}", count=params["cost"])

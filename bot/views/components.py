@@ -376,8 +376,8 @@ def launch_report(table: Table, report: Report) -> Message:
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []
-    if pending:
-        rerolls = game.public_view().pending["rerolls"]
+    if pending and game is not None:
+        rerolls = (game.public_view().pending or {})["rerolls"]
         items = _reroll_buttons(table.id, table.version, rerolls, report.language)
     embed = embeds.launch_embed(report.language, report.lines, finished=not pending)
     return Message(embed=embed, components=rows(*items))

@@ -98,6 +98,7 @@ def history_embed(records: Sequence[GameRecord], place: str, language: str) -> E
 def result_text(record: GameRecord, language: str) -> str:
     """How an ended game went: won with the time left, or how far short of winning it fell
     (Apophis's damage, and the deflection counters under basic rules)."""
+    assert record.state is not None  # a game that started has one
     view = Game.restore(record.state).public_view()  # the table as the game ended
     key = f"history.result.{record.outcome}"
     if record.outcome in ("lost", "abandoned"):
@@ -155,6 +156,7 @@ def play_again(record: GameRecord, actions: Sequence[LoggedAction]) -> tuple[Mov
     None when the log no longer plays out to the stored result (rules changed since).
     """
     moves = []
+    assert record.seed is not None  # a game that started has one
     try:
         game = Game.new(
             list(record.starting_players),
@@ -241,7 +243,7 @@ def step_buttons(played: Replay, step: int | None) -> Components:
     deal); ◀ is disabled at the deal, ▶ at the end."""
     language, game_id = played.table.language, played.record.id
     at_start, at_end = step is None or step == 0, step == played.steps
-    before = 0 if at_start else step - 1
+    before = 0 if step is None or step == 0 else step - 1
     after = 0 if step is None else min(step + 1, played.steps)
     previous = t(language, "replay.button.previous")
     following = t(language, "replay.button.next")

@@ -77,8 +77,8 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
         case ev.LaunchStarted(total=total, rerolls=r):
             line = t(language, "event.launch", count=total)
             return f"{line} {t(language, 'event.launch_rerolls', count=r)}" if r else line
-        case ev.LaunchStep():
-            return step_text(event, language)
+        case ev.LaunchStep() as step:
+            return step_text(step, language)
         case ev.RerollOffered(player=p, step=step, rerolls=r):
             return t(
                 language,

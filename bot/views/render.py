@@ -67,7 +67,7 @@ def duration(seconds: float) -> str:
 
 def cards_text(cards: Sequence[str], language: str, style: str = "suits") -> str:
     """Cards as a person reads them: "7♥ 10♣ K♠" (or "7 red, 10 green" in colours)."""
-    return notation.cards_text(cards, language, style) or t(language, "cards.none")
+    return notation.cards_text(tuple(cards), language, style) or t(language, "cards.none")
 
 
 def section_text(colour: Colour | str, size: Size | int, language: str) -> str:
@@ -207,8 +207,9 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
 
 
 def outcome_text(outcome: Outcome | None, language: str) -> str:
-    known = outcome is not None and outcome is not Outcome.ABANDONED
-    return t(language, f"outcome.{outcome.value if known else 'ended'}")
+    if outcome is None or outcome is Outcome.ABANDONED:
+        return t(language, "outcome.ended")
+    return t(language, f"outcome.{outcome.value}")
 
 
 # -------------------------------------------------------------------- board

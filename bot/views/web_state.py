@@ -26,6 +26,7 @@ from bot.table import is_crewmate
 from bot.views import components, panel, render
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
+from engine import events as ev
 from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
 
 if TYPE_CHECKING:
@@ -389,7 +390,7 @@ def _report(table: Table, language: str) -> dict[str, Any] | None:
             "verdict": t(language, f"web.verdict.{e.step}.{_verdict(e.success)}"),
         }
         for e in report.events
-        if e.kind == "launch_step"
+        if isinstance(e, ev.LaunchStep)
     ]
     lines = [plain(told_in(line, language), table) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}
