@@ -12,6 +12,7 @@ from bot.game.access import may_play
 from bot.game.clicks import panel_move
 from bot.game.commands import Move
 from bot.i18n.catalogs import t
+from bot.i18n.said import joined
 from bot.views import hints, narration
 
 if TYPE_CHECKING:
@@ -48,6 +49,6 @@ async def play(
     except StaleBoard:
         return t(language, "note.moved_on")
     except UserError as exc:
-        return f"⚠️ {exc.text(language)}"
+        return joined("", ["⚠️ ", exc.text(language)])
     assert outcome.result is not None
     return narration.private_note(outcome.result.events, caller.user_id, language, table.cards)

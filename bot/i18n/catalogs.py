@@ -22,6 +22,10 @@ So are its elisions (`ELISIONS`): in French, a word that loses its vowel before 
 sound ("que", "de", "le", "la", "je", "ne", "se", "ce"…) is elided when the value filled
 in after it begins with one: ``que {name}`` reads "que Bob" but "qu’Ada".
 
+A message that names people, channels or moments (bot.i18n.said's parts) or stresses
+words (``**…**``, the catalogs' mark) is a `Said`: it reads as the views' messages carry
+it, and keeps its parts for each door to write (the live table: names, plain words).
+
 Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
 part (the slash commands' names in each language: bot.discord.translator).
 """
@@ -40,6 +44,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from bot.i18n.said import STRESS, Said, has_parts
 from engine import Colour
 
 LOCALES = Path(__file__).parent / "locales"
@@ -113,7 +118,10 @@ def t(language: str, key: str, /, **params: object) -> str:
         else:
             wording = _wording(language, key, int(count))  # type: ignore[call-overload]
     if not params:
-        return wording.text
+        return Said(wording.text, template=wording.text) if wording.stressed else wording.text
+    if wording.stressed or has_parts(params):  # kept in parts, for each door to write
+        template = wording.elided(params)
+        return Said(template.format_map(params), template=template, params=params)
     return wording.filled(params)
 
 
@@ -121,7 +129,7 @@ class Line(str):
     """A line told in one language that can be told again in another: it is the words in
     the language it was told in (a channel's), and `told_in` words it in any other (a
     web viewer's), from what it was made of. Lines are never changed: each language's
-    words are made once."""
+    words are made once, and keep their parts (a `Said`'s) for each door to write."""
 
     language: str
     _word: Callable[[str], str]
@@ -129,14 +137,13 @@ class Line(str):
 
     def __new__(cls, language: str, word: Callable[[str], str], words: str | None = None) -> Line:
         """`word` words the line in a language; `words`, if given, are its in `language`."""
-        line = super().__new__(cls, word(language) if words is None else words)
-        line.language, line._word, line._words = language, word, {}
+        first = word(language) if words is None else words
+        line = super().__new__(cls, first)
+        line.language, line._word, line._words = language, word, {language: first}
         return line
 
     def told_in(self, language: str) -> str:
-        """The line in `language`."""
-        if language == self.language:
-            return str(self)
+        """The line in `language` (a `Said` where it has parts)."""
         words = self._words.get(language)
         if words is None:
             words = self._words[language] = self._word(language)
@@ -158,13 +165,23 @@ class Wording:
     """A message's words in one language before its placeholders are filled: looked up,
     set (`typeset`) and read for elisions once (`_wording`), then filled at every call."""
 
-    __slots__ = ("_elided", "elision", "names", "placeholders", "plural", "text", "zero")
+    __slots__ = (
+        "_elided",
+        "elision",
+        "names",
+        "placeholders",
+        "plural",
+        "stressed",
+        "text",
+        "zero",
+    )
 
     def __init__(self, language: str, text: str, plural: bool = False, zero: bool = False):
         #: The words (for a message with a plural form asked without a count: none, and
         #: `plural`; `zero` if it has a ``<key>.zero`` message).
         self.text, self.plural, self.zero = text, plural, zero
         self.placeholders = "{" in text or "}" in text  # else filling leaves it as it is
+        self.stressed = STRESS in text  # it stresses words (bot.i18n.said)
         self.elision = ELISIONS.get(language)
         #: The placeholders a word of the text may be elided before, in order (none: the
         #: text never elides).
@@ -177,6 +194,11 @@ class Wording:
 
     def filled(self, params: Mapping[str, object]) -> str:
         """The text with its placeholders filled from `params`, elided where they say."""
+        text = self.elided(params)
+        return text.format_map(params) if self.placeholders else text
+
+    def elided(self, params: Mapping[str, object]) -> str:
+        """The text elided where the values of `params` say, placeholders still to fill."""
         text = self.text
         if self.elision is not None and self.names:
             vowels = tuple([starts_with_vowel_sound(params.get(name, "")) for name in self.names])
@@ -185,7 +207,7 @@ class Wording:
                 if elided is None:
                     elided = self._elided[vowels] = elide(self.elision, text, params)
                 text = elided
-        return text.format_map(params) if self.placeholders else text
+        return text
 
 
 @functools.lru_cache(maxsize=16384)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.errors import UserError
+from bot.i18n import said
 from bot.i18n.catalogs import t
 from bot.pictures import replay_frames
 from bot.store.records import GameRecord, LoggedAction
@@ -86,7 +87,7 @@ def history_embed(records: Sequence[GameRecord], place: str, language: str) -> E
             result=result_text(record, language),
             kind=kind_text(record, language),
             team=team_text(record),
-            ended=f"<t:{int(record.ended_at or 0)}:R>",
+            ended=said.moment(int(record.ended_at or 0)),
         )
         for record in records
     ]

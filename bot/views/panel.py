@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
+from bot.i18n.said import joined
 from bot.views import embeds, render
 from bot.views.components import (
     DANGER,
@@ -151,7 +152,7 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         lines.append(t(language, "panel.needs", suits=needs))
-    return "\n".join(line for line in lines if line)
+    return joined("\n", [line for line in lines if line])
 
 
 def your_moves(view: PlayerView, language: str, options: list[tuple[Colour, Size]]) -> list[str]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from babel.lists import format_list
 
-from bot.i18n import notation
+from bot.i18n import notation, said
 from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.balance import STEADY_TEAM_WINS
@@ -50,13 +50,14 @@ DM_CHANGES = 6
 
 
 def mention(user_id: int | str) -> str:
-    """A player as the channel shows them: a Discord mention, or an AI crewmate's name.
+    """A player named in a text: a person (bot.i18n.said.Person, each door writes them), or
+    an AI crewmate's name in words.
 
     A crewmate's name reads the same in every language ("Robot" is English and French).
     """
     if isinstance(user_id, int) and is_crewmate(user_id):
         return f"🤖 Robot {-user_id}"
-    return f"<@{user_id}>"
+    return said.person(user_id)
 
 
 def duration(seconds: float) -> str:
@@ -181,7 +182,7 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
     `changes` are already worded (bot.views.narration.change_text). It tells the latest ones
     only, and always fits Discord's 2,000 characters.
     """
-    where = f"<#{table.channel_id}>"
+    where: str = said.channel(table.channel_id)
     if table.messages.board_id is not None:
         link = message_link(table.guild_id, table.channel_id, table.messages.board_id)
         where += f" ([{t(language, 'dm.board')}]({link}))"
@@ -256,7 +257,8 @@ def clock_text(table: Table, time_left: float | None, language: str | None = Non
     In `language` (the server's unless given)."""
     language = language or table.language
     if table.deadline is not None and time_left is not None:
-        return t(language, "clock.running", at=round(table.deadline))
+        at = round(table.deadline)
+        return t(language, "clock.running", arrives=said.moment(at, "R"), at=said.moment(at, "T"))
     if time_left is not None:
         return t(language, "clock.paused", left=duration(time_left))
     return ""

@@ -16,12 +16,12 @@ they share, computed once: the engine's views (`view`) and the board's moves
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
+from bot.i18n.said import Channel, Moment, Person, written
 from bot.table import is_crewmate
 from bot.views import components, panel, render
 from bot.views.story import story
@@ -44,10 +44,6 @@ BOARD_LABELS = {
     "crewdrop": "button.crew_drop",
     "again": "again.button",
 }
-#: Discord markup the web shows as plain text: a mention, a timestamp, bold or underline.
-MENTION = re.compile(r"<@!?(\d+)>")
-TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
-EMPHASIS = re.compile(r"\*\*|__|~~")
 #: The words of the client itself, by key ("web.<key>" in the catalogs). Placeholders
 #: (HOLES: {name}, {count}...) are left for the client to fill.
 LABELS = (
@@ -101,16 +97,32 @@ def labels(language: str) -> dict[str, str]:
     return words
 
 
+class Names:
+    """How the live table writes the parts of a text (bot.i18n.said): people by their names
+    at `table`, channels by number, stressed words as plain words, and no moment (the
+    client shows its own clock)."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def person(self, person: Person) -> str:
+        return self.table.name_of(int(person.id))
+
+    def channel(self, channel: Channel) -> str:
+        return f"#{channel.id}"
+
+    def moment(self, moment: Moment) -> str:
+        return ""
+
+    def stressed(self, text: str) -> str:
+        return text
+
+
 def plain(text: str, table: Table) -> str:
-    """A line written for Discord as the web shows it: mentions as names, no markup."""
-    # Each pattern only where it can match (the same text, without three regex passes).
-    if "<@" in text:
-        text = MENTION.sub(lambda m: table.name_of(int(m[1])), text)
-    if "<t:" in text:
-        text = TIMESTAMP.sub("", text)
-    if "**" in text or "__" in text or "~~" in text:
-        text = EMPHASIS.sub("", text)
-    return text.strip()
+    """A text as the web shows it: its parts written by the live table (`Names`)."""
+    return written(text, Names(table)).strip()
 
 
 def no_table(
@@ -322,8 +334,8 @@ def _live(move: dict[str, Any] | None) -> bool:
 def _situation(table: Table, view: Any, now: float, language: str) -> str:
     """The panel's situation, less the rocket's line (the table shows it above)."""
     rocket = _rocket_line(view.table, language) if view.table.rocket else None
-    lines = panel.situation(table, view, now, language).split("\n")
-    return plain("\n".join(line for line in lines if line != rocket), table)
+    lines = plain(panel.situation(table, view, now, language), table).split("\n")
+    return "\n".join(line for line in lines if line != rocket).strip()
 
 
 def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:

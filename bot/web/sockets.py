@@ -46,6 +46,7 @@ from bot.game.commands import (
     Start,
 )
 from bot.i18n.catalogs import language_of, t
+from bot.i18n.said import joined
 from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.limits import Bucket, Rates
@@ -336,7 +337,7 @@ class Sockets:
             note = await self._move(client, message)
             ok = True
         except UserError as exc:
-            note, ok = f"⚠️ {exc.text(language)}", False
+            note, ok = joined("", ["⚠️ ", exc.text(language)]), False
         except StoreBusy:
             log.warning("web move in channel %s: the database was busy", client.channel)
             note, ok = f"⚠️ {t(language, 'error.busy')}", False

@@ -1,0 +1,80 @@
+"""What the game says keeps its parts (people, channels, moments, stressed words), and each
+door writes them its own way: Discord's markup as the views' messages carry it, names and
+plain words on the live table."""
+
+from __future__ import annotations
+
+from bot.i18n import said
+from bot.i18n.catalogs import said as line
+from bot.i18n.catalogs import t
+from bot.i18n.said import Channel, Moment, Person, Said, joined, written
+from bot.table import Table
+from bot.views import render, web_state
+
+
+class Brackets:
+    """A door that writes every part visibly, to see where each one is."""
+
+    def person(self, person: Person) -> str:
+        return f"[person {person.id}]"
+
+    def channel(self, channel: Channel) -> str:
+        return f"[channel {channel.id}]"
+
+    def moment(self, moment: Moment) -> str:
+        return f"[{moment.style} {moment.at}]"
+
+    def stressed(self, text: str) -> str:
+        return f"[stressed {text}]"
+
+
+def table() -> Table:
+    found = Table(1, 10, 100, 7, "basic", "easy", 600, "lobby", [7])
+    found.names = {7: "Ada"}
+    return found
+
+
+def test_a_message_naming_someone_reads_as_a_mention_and_keeps_the_person():
+    text = t("en", "next.start", player=render.mention(7))
+    assert text == "<@7> to play: draw or build."  # what Discord is sent, as before
+    assert isinstance(text, Said)
+    assert written(text, Brackets()) == "[person 7] to play: draw or build."
+    assert web_state.plain(text, table()) == "Ada to play: draw or build."
+
+
+def test_stressed_words_are_the_catalog_s_and_each_door_writes_them():
+    text = t("en", "panel.your_turn", moves="draw")
+    assert text == "**Your turn:** you can draw."
+    assert written(text, Brackets()) == "[stressed Your turn:] you can draw."
+    assert web_state.plain(text, table()) == "Your turn: you can draw."
+    # French typography and elision are set before the parts are kept.
+    assert written(t("fr", "event.launch", count=3), Brackets()).startswith(
+        "🚀 [stressed Lancement\u202f!]"
+    )
+
+
+def test_a_moment_the_web_cannot_keep_current_is_left_out_with_its_space():
+    text = t("en", "clock.running", arrives=said.moment(100, "R"), at=said.moment(100, "T"))
+    assert text == "⏱️ Apophis arrives <t:100:R>, at <t:100:T>"
+    assert written(text, Brackets()) == "⏱️ Apophis arrives [R 100], at [T 100]"
+    assert web_state.plain(text, table()) == "⏱️ Apophis arrives, at"
+
+
+def test_a_crewmate_is_named_in_words_by_every_door():
+    text = t("en", "next.start", player=render.mention(-2))
+    assert text == "🤖 Robot 2 to play: draw or build." == web_state.plain(text, table())
+
+
+def test_joined_texts_and_lines_told_again_keep_their_parts():
+    both = joined("\n", [t("en", "next.start", player=render.mention(7)), "plain", said.channel(5)])
+    assert both == "<@7> to play: draw or build.\nplain\n<#5>"
+    assert written(both, Brackets()) == "[person 7] to play: draw or build.\nplain\n[channel 5]"
+    assert joined(", ", ["a", "b"]) == "a, b" and not isinstance(joined(", ", ["a"]), Said)
+    told = line("en", "notice.new_host", player=render.mention(7))
+    assert written(told.told_in("en"), Brackets()) == "👑 [person 7] is the host now."
+    assert written(told.told_in("fr"), Brackets()) == "👑 [person 7] est maintenant l’hôte."
+
+
+def test_a_text_without_parts_stays_a_plain_string():
+    text = t("en", "next.reshuffle_seconds", seconds=3)
+    assert type(text) is str and written(text, Brackets()) == text
