@@ -44,7 +44,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from bot.i18n.said import STRESS, Said, has_parts
+from bot.i18n.said import STRESS, Said
 from engine import Colour
 
 LOCALES = Path(__file__).parent / "locales"
@@ -118,10 +118,10 @@ def t(language: str, key: str, /, **params: object) -> str:
         else:
             wording = _wording(language, key, int(count))  # type: ignore[call-overload]
     if not params:
-        return Said(wording.text, template=wording.text) if wording.stressed else wording.text
-    if wording.stressed or has_parts(params):  # kept in parts, for each door to write
-        template = wording.elided(params)
-        return Said(template.format_map(params), template=template, params=params)
+        return Said(wording.text, wording.text) if wording.stressed else wording.text
+    if wording.stressed or Said in map(type, params.values()):  # bot.i18n.said.has_parts
+        template = wording.elided(params)  # kept in parts, for each door to write
+        return Said(template.format_map(params), template, params)
     return wording.filled(params)
 
 
@@ -194,7 +194,7 @@ class Wording:
 
     def filled(self, params: Mapping[str, object]) -> str:
         """The text with its placeholders filled from `params`, elided where they say."""
-        text = self.elided(params)
+        text = self.text if self.elision is None or not self.names else self.elided(params)
         return text.format_map(params) if self.placeholders else text
 
     def elided(self, params: Mapping[str, object]) -> str:

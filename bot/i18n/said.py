@@ -13,6 +13,7 @@ f-string or `str.join` is what it reads in Discord only.
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -82,27 +83,26 @@ class Said(str):
 
     __slots__ = ("_params", "_pieces", "_template")
 
-    _template: str | None
-    _params: Mapping[str, object]
+    _template: str
+    _params: Mapping[str, object] | None
     _pieces: tuple[object, ...] | None
 
     def __new__(
         cls,
         value: str,
-        *,
-        template: str | None = None,
+        template: str = "",
         params: Mapping[str, object] | None = None,
         pieces: tuple[object, ...] | None = None,
     ) -> Said:
         """A text worth `value`, made of `pieces`, or of a catalog message's `template`
         filled from `params` (read into pieces only when a door asks)."""
-        said = super().__new__(cls, value)
-        said._template, said._params, said._pieces = template, params or {}, pieces
+        said = str.__new__(cls, value)
+        said._template, said._params, said._pieces = template, params, pieces
         return said
 
     def pieces(self) -> tuple[object, ...]:
         if self._pieces is None:
-            self._pieces = tuple(_read(self._template or "", self._params))
+            self._pieces = tuple(_read(self._template, self._params or {}))
         return self._pieces
 
 
@@ -127,14 +127,21 @@ def _read(template: str, params: Mapping[str, object]) -> Iterable[object]:
             yield format(value, spec or "")
 
 
+#: People and channels kept named (a board names its players again at every action).
+NAMED = 4096
+
+
+@functools.lru_cache(maxsize=NAMED)
 def person(user_id: int | str) -> Said:
     return Said(f"<@{user_id}>", pieces=(Person(user_id),))
 
 
+@functools.lru_cache(maxsize=NAMED)
 def channel(channel_id: int) -> Said:
     return Said(f"<#{channel_id}>", pieces=(Channel(channel_id),))
 
 
+@functools.lru_cache(maxsize=NAMED)
 def moment(at: int, style: str = "R") -> Said:
     shown = Moment(at, style)
     return Said(format(shown), pieces=(shown,))
@@ -155,8 +162,9 @@ def joined(separator: str, texts: Iterable[str]) -> str:
 
 
 def has_parts(params: Mapping[str, object]) -> bool:
-    """Whether any value of a message's `params` is a part or a text with parts."""
-    return any(isinstance(value, Said | Person | Channel | Moment) for value in params.values())
+    """Whether any value of a message's `params` is a text with parts (parts come in one:
+    `person`, `channel`, `moment`)."""
+    return Said in map(type, params.values())  # (no subclass of Said: compared by type)
 
 
 def written(text: str, markup: Markup) -> str:
