@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
-from bot.i18n.said import Channel, Moment, Person, written
+from bot.i18n.said import Markup, written
 from bot.table import is_crewmate
 from bot.views import components, panel, render
 from bot.views.story import story
@@ -97,32 +97,9 @@ def labels(language: str) -> dict[str, str]:
     return words
 
 
-class Names:
-    """How the live table writes the parts of a text (bot.i18n.said): people by their names
-    at `table`, channels by number, stressed words as plain words, and no moment (the
-    client shows its own clock)."""
-
-    __slots__ = ("table",)
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-    def person(self, person: Person) -> str:
-        return self.table.name_of(int(person.id))
-
-    def channel(self, channel: Channel) -> str:
-        return f"#{channel.id}"
-
-    def moment(self, moment: Moment) -> str:
-        return ""
-
-    def stressed(self, text: str) -> str:
-        return text
-
-
-def plain(text: str, table: Table) -> str:
-    """A text as the web shows it: its parts written by the live table (`Names`)."""
-    return written(text, Names(table)).strip()
+def plain(text: str, markup: Markup) -> str:
+    """A text as the web shows it: its parts written by the live table's `markup`."""
+    return written(text, markup).strip()
 
 
 def no_table(
@@ -167,12 +144,14 @@ def public(
     language: str,
     view: PublicView | None = None,
     *,
+    markup: Markup,
     avatar_of: Callable[[int], str | None] = _no_avatar,
     watching: int = 0,
 ) -> dict[str, Any]:
     """What everyone watching `table` sees, in `language` (`view`: the game's public view,
-    if the caller has it; `avatar_of`: the picture each person chose, a path under
-    Discord's CDN; `watching`: how many watch without a seat)."""
+    if the caller has it; `markup`: how the web door writes the parts of the game's texts
+    (bot.web.markup); `avatar_of`: the picture each person chose, a path under Discord's
+    CDN; `watching`: how many watch without a seat)."""
     game = table.game
     if view is None and game is not None:
         view = game.public_view()
@@ -200,9 +179,9 @@ def public(
             "rocket": None,
             "next": None,
             "result": None,
-            "recent": [plain(told_in(line, language), table) for line in table.recent],
+            "recent": [plain(told_in(line, language), markup) for line in table.recent],
         },
-        "report": _report(table, language),
+        "report": _report(table, language, markup),
         "story": None,
     }
     if view is None:
@@ -240,7 +219,7 @@ def public(
         state["story"] = story(table, language, now).as_json()
     else:
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
-        texts["next"] = plain(render.next_step(table, view, now, language), table)
+        texts["next"] = plain(render.next_step(table, view, now, language), markup)
     return state
 
 
@@ -251,12 +230,13 @@ def private(
     language: str,
     view: PlayerView | None = None,
     board_moves: list[dict[str, Any]] | None = None,
+    *,
+    markup: Markup,
 ) -> dict[str, Any]:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
     seated in the game, the lobby's buttons in a lobby, Play again once it is over.
     `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now,
-    language)`,
-    if the caller has them."""
+    language)`, if the caller has them; `markup` as for `public`."""
     you: dict[str, Any] | None = None
     moves: list[dict[str, Any]] = []
     game = table.game
@@ -272,7 +252,7 @@ def private(
                 for c in cards
             ]
             you["moves"] = [m for m in panel.moves(table, view, language) if _live(m)]
-            you["situation"] = _situation(table, view, now, language)
+            you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
     return {"lobby_moves": moves, "you": you}
@@ -331,10 +311,10 @@ def _live(move: dict[str, Any] | None) -> bool:
     return move is not None and not move.get("custom_id", "").endswith(":refresh")
 
 
-def _situation(table: Table, view: Any, now: float, language: str) -> str:
+def _situation(table: Table, view: Any, now: float, language: str, markup: Markup) -> str:
     """The panel's situation, less the rocket's line (the table shows it above)."""
     rocket = _rocket_line(view.table, language) if view.table.rocket else None
-    lines = plain(panel.situation(table, view, now, language), table).split("\n")
+    lines = plain(panel.situation(table, view, now, language), markup).split("\n")
     return "\n".join(line for line in lines if line != rocket).strip()
 
 
@@ -381,7 +361,7 @@ PARTS = {
 WARHEADS = {"damage": "web.part.warheads_red", "deflection": "web.part.warheads_green"}
 
 
-def _report(table: Table, language: str) -> dict[str, Any] | None:
+def _report(table: Table, language: str, markup: Markup) -> dict[str, Any] | None:
     """The current (or last) launch: its lines, and its checks with their dice, each part
     of a sum named in `language` and each outcome said in words."""
     report = table.report
@@ -404,7 +384,7 @@ def _report(table: Table, language: str) -> dict[str, Any] | None:
         for e in report.events
         if isinstance(e, ev.LaunchStep)
     ]
-    lines = [plain(told_in(line, language), table) for line in report.lines]
+    lines = [plain(told_in(line, language), markup) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}
 
 

@@ -50,6 +50,7 @@ from bot.i18n.said import joined
 from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.limits import Bucket, Rates
+from bot.web.markup import Names
 from bot.web.places import Activity, Places, channel_id
 from bot.web.sessions import Expired, User
 
@@ -345,7 +346,7 @@ class Sockets:
             log.exception("web move in channel %s failed", client.channel)
             note, ok = f"⚠️ {t(language, 'error.sorry')}", False
         table = self._table(client.channel)
-        note = web_state.plain(note, table) if table is not None else note
+        note = web_state.plain(note, Names(table)) if table is not None else note
         await client.send({"type": "result", "id": number, "ok": ok, "note": note})
 
     async def _move(self, client: Client, message: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from bot.i18n.catalogs import t
 from bot.i18n.said import Channel, Moment, Person, Said, joined, written
 from bot.table import Table
 from bot.views import render, web_state
+from bot.web.markup import Names
 
 
 class Brackets:
@@ -39,14 +40,14 @@ def test_a_message_naming_someone_reads_as_a_mention_and_keeps_the_person():
     assert text == "<@7> to play: draw or build."  # what Discord is sent, as before
     assert isinstance(text, Said)
     assert written(text, Brackets()) == "[person 7] to play: draw or build."
-    assert web_state.plain(text, table()) == "Ada to play: draw or build."
+    assert web_state.plain(text, Names(table())) == "Ada to play: draw or build."
 
 
 def test_stressed_words_are_the_catalog_s_and_each_door_writes_them():
     text = t("en", "panel.your_turn", moves="draw")
     assert text == "**Your turn:** you can draw."
     assert written(text, Brackets()) == "[stressed Your turn:] you can draw."
-    assert web_state.plain(text, table()) == "Your turn: you can draw."
+    assert web_state.plain(text, Names(table())) == "Your turn: you can draw."
     # French typography and elision are set before the parts are kept.
     assert written(t("fr", "event.launch", count=3), Brackets()).startswith(
         "🚀 [stressed Lancement\u202f!]"
@@ -57,12 +58,12 @@ def test_a_moment_the_web_cannot_keep_current_is_left_out_with_its_space():
     text = t("en", "clock.running", arrives=said.moment(100, "R"), at=said.moment(100, "T"))
     assert text == "⏱️ Apophis arrives <t:100:R>, at <t:100:T>"
     assert written(text, Brackets()) == "⏱️ Apophis arrives [R 100], at [T 100]"
-    assert web_state.plain(text, table()) == "⏱️ Apophis arrives, at"
+    assert web_state.plain(text, Names(table())) == "⏱️ Apophis arrives, at"
 
 
 def test_a_crewmate_is_named_in_words_by_every_door():
     text = t("en", "next.start", player=render.mention(-2))
-    assert text == "🤖 Robot 2 to play: draw or build." == web_state.plain(text, table())
+    assert text == "🤖 Robot 2 to play: draw or build." == web_state.plain(text, Names(table()))
 
 
 def test_joined_texts_and_lines_told_again_keep_their_parts():
