@@ -257,11 +257,17 @@ def clock_text(table: Table, time_left: float | None, language: str | None = Non
     In `language` (the server's unless given)."""
     language = language or table.language
     if table.deadline is not None and time_left is not None:
-        at = round(table.deadline)
-        return t(language, "clock.running", arrives=said.moment(at, "R"), at=said.moment(at, "T"))
+        return _arrival(round(table.deadline), language)
     if time_left is not None:
         return t(language, "clock.paused", left=duration(time_left))
     return ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _arrival(at: int, language: str) -> str:
+    """When Apophis arrives (`clock_text`), kept: a game's deadline is worded again at
+    every action."""
+    return t(language, "clock.running", arrives=said.moment(at, "R"), at=said.moment(at, "T"))
 
 
 def rocket_line(view: PublicView, language: str) -> str:
