@@ -119,7 +119,7 @@ def t(language: str, key: str, /, **params: object) -> str:
             wording = _wording(language, key, int(count))  # type: ignore[call-overload]
     if not params:
         return Said(wording.text, wording.text) if wording.stressed else wording.text
-    if wording.stressed or Said in map(type, params.values()):  # bot.i18n.said.has_parts
+    if wording.stressed or Said in map(type, params.values()):  # a value with parts
         template = wording.elided(params)  # kept in parts, for each door to write
         return Said(template.format_map(params), template, params)
     return wording.filled(params)

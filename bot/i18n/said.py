@@ -161,12 +161,6 @@ def joined(separator: str, texts: Iterable[str]) -> str:
     return Said(value, pieces=tuple(pieces))
 
 
-def has_parts(params: Mapping[str, object]) -> bool:
-    """Whether any value of a message's `params` is a text with parts (parts come in one:
-    `person`, `channel`, `moment`)."""
-    return Said in map(type, params.values())  # (no subclass of Said: compared by type)
-
-
 def written(text: str, markup: Markup) -> str:
     """`text` as the door of `markup` writes it (a plain string: as it is)."""
     if not isinstance(text, Said):
