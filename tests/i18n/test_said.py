@@ -4,13 +4,17 @@ plain words on the live table."""
 
 from __future__ import annotations
 
+import random
+
 from bot.i18n import said
 from bot.i18n.catalogs import said as line
 from bot.i18n.catalogs import t
 from bot.i18n.said import Channel, Moment, Person, Said, joined, written
 from bot.table import Table
-from bot.views import render, web_state
+from bot.views import narration, render, web_state
 from bot.web.markup import Names
+from engine import Game
+from engine.playout import choose_action
 
 
 class Brackets:
@@ -79,3 +83,35 @@ def test_joined_texts_and_lines_told_again_keep_their_parts():
 def test_a_text_without_parts_stays_a_plain_string():
     text = t("en", "next.reshuffle_seconds", seconds=3)
     assert type(text) is str and written(text, Brackets()) == text
+
+
+def test_the_web_texts_of_played_games_carry_no_discord_markup():
+    """Every text the web state words over whole games (the last actions, what the game
+    waits for, each player's situation, the launch report), in both languages, is written
+    from its parts: no mention, channel, timestamp or bold is left for the client."""
+    seen = 0
+    for seed in (1, 2, 3):
+        players = [101, 102, -1]
+        game = Game.new(players, "basic" if seed % 2 else "advanced", seed=seed)
+        playing = Table(seed, 10, 100, 101, "basic", "easy", 600, "active", players, game=game)
+        playing.deadline, playing.names = 2000.0, {101: "Ada", 102: "Élodie"}
+        rng = random.Random(seed)
+        while not game.is_over:
+            events = game.apply(choose_action(game.view_for(game.active_player), rng))
+            told_now = [(e, line) for e in events if (line := narration.told(e, "fr"))]
+            narration.tell_recent(playing.recent, told_now, "fr")
+            for language in ("en", "fr"):
+                names = Names(playing)
+                state = web_state.public(playing, 1000.0, language, markup=names)
+                texts = [*state["texts"]["recent"], state["texts"]["next"] or ""]
+                texts += (state["report"] or {}).get("lines", [])
+                for player in (101, 102):
+                    you = web_state.private(playing, player, 1000.0, language, markup=names)
+                    texts.append(you["you"]["situation"])
+                found = [text for text in texts if any(m in text for m in DISCORD_MARKUP)]
+                assert not found, found
+                seen += len(texts)
+    assert seen > 1000
+
+
+DISCORD_MARKUP = ("<@", "<#", "<t:", "**")
