@@ -8,7 +8,8 @@ its clock running out at its `--actions`-th action (sooner if the team wins), an
 as the bot stores it, in a new SQLite file. Making the replay is what /apophis replay
 does: the record and the log read from the store, the game played again by the engine
 (bot.views.history.replay), each move's board picture drawn (history.frames) and the GIF
-written (bot.pictures.replay.animate), at most 1,200 pictures and 8 MB (history.animated).
+written (bot.pictures.replay.animate), at most 1,200 pictures and 8 MB
+(bot.discord.cogs.replays.Replays.draw).
 "first" is the first replay in the process (fonts, sprites and the palette made then),
 "cold" each game with the board picture's caches emptied (the worst a running bot meets).
 Prints moves, GIF size and seconds for each (`--games 0`: none).
@@ -42,6 +43,7 @@ from subprocess import DEVNULL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # devtools, from a checkout
 
+from bot.discord.cogs.replays import Replays
 from bot.pictures import board_picture
 from bot.store.store import Store
 from bot.views import history
@@ -64,7 +66,7 @@ async def make(store: Store, game_id: int) -> tuple[int, float, int, str, int]:
     start = time.perf_counter()
     record, log = await store.get_game(game_id), await store.game_log(game_id)
     replayed = history.replay(record, log, "en")
-    gif = history.animated(replayed)
+    gif = await Replays().draw(replayed)
     took = time.perf_counter() - start
     return len(gif), took, len(log), record.rules, len(record.starting_players)
 

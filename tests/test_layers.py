@@ -8,6 +8,9 @@ one allowed back-reference is a cog naming the bot's class for its type hints.
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -225,3 +228,81 @@ def test_engine_imports_only_the_standard_library_and_itself():
             top = target.split(".")[0]
             assert top == "engine" or top in sys.stdlib_module_names, f"{name}: {target}"
             assert top not in FORBIDDEN_STDLIB, f"{name}: {target} (no I/O or wall clock)"
+
+
+#: Below the doors: nothing here may load discord.py or aiohttp, even through a package it
+#: imports.
+BELOW_THE_DOORS = (
+    "bot.game", "bot.views", "bot.pictures", "bot.store", "bot.i18n", "bot.table",
+    "bot.errors", "bot.config", "engine",
+)  # fmt: skip
+DOOR_LIBRARIES = ("discord", "aiohttp")
+#: Importers of those libraries let through for now: bot.metrics still serves its own
+#: endpoints with aiohttp, until issue 46 splits it (the serving part moves up to bot.app;
+#: then this is empty).
+EXCUSED = {"bot.metrics"}
+
+
+def test_nothing_below_the_doors_loads_discord_or_aiohttp():
+    """Every module below the doors imported for real, in a fresh interpreter: none of them,
+    and no package they import (third-party ones included), imports discord.py or aiohttp,
+    and no module of discord.py is loaded at all."""
+    below = sorted(
+        name
+        for name in SHIPPED
+        if any(name == p or name.startswith(p + ".") for p in BELOW_THE_DOORS)
+    )
+    assert "bot.game.service" in below and "bot.views.render" in below
+    importers, loaded = _door_libraries_after_importing(below)
+    assert set(importers) <= EXCUSED, importers
+    assert not [m for m in loaded if m.split(".")[0] == "discord"]
+    libraries = [m for m in loaded if m.split(".")[0] in DOOR_LIBRARIES]
+    assert importers or not libraries  # whatever is loaded, someone named imported it
+
+
+def test_the_library_check_sees_an_import_through_a_third_party_package(tmp_path):
+    """A package outside the bot that imports aiohttp is caught by name, as is the module
+    of the bot importing it."""
+    (tmp_path / "wrapper.py").write_text("import aiohttp\n")
+    (tmp_path / "below.py").write_text("import wrapper\n")
+    importers, loaded = _door_libraries_after_importing(["below"], tmp_path)
+    assert importers == {"wrapper": "aiohttp"} and "aiohttp" in loaded
+
+
+#: Run in a fresh interpreter: notes who imports a door's library, imports the modules
+#: named, and prints the importers and every module loaded, as JSON.
+WATCHER = """
+import builtins, importlib, json, sys
+libraries, names, importers = {libraries!r}, {names!r}, {{}}
+original = builtins.__import__
+
+def noted(name, globals=None, locals=None, fromlist=(), level=0):
+    importer = (globals or {{}}).get("__name__") or "?"
+    if level == 0 and name.split(".")[0] in libraries:
+        if importer.split(".")[0] not in (*libraries, "importlib"):  # not their own
+            importers.setdefault(importer, name)
+    return original(name, globals, locals, fromlist, level)
+
+builtins.__import__ = noted
+for name in names:
+    importlib.import_module(name)
+print(json.dumps([importers, sorted(sys.modules)]))
+"""
+
+
+def _door_libraries_after_importing(
+    names: list[str], path: Path = ROOT
+) -> tuple[dict[str, str], list[str]]:
+    """Who imported discord or aiohttp (importer -> what), and every module loaded, once
+    `names` are imported in a fresh interpreter that finds modules in `path` and ROOT."""
+    script = WATCHER.format(libraries=DOOR_LIBRARIES, names=names)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(path), str(ROOT)])},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    importers, loaded = json.loads(done.stdout)
+    return importers, loaded

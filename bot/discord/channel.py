@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import Route
 
+from bot.discord import embeds
 from bot.discord.access import (
     ARCHIVED,
     MISSING_ACCESS,
@@ -132,7 +133,7 @@ class GameChannel:
 
     async def _send(self, route: Route, payload: dict | None, upload: Picture | None) -> Any:
         if upload is not None:
-            return await self.http.request(route, **upload.multipart(payload))
+            return await self.http.request(route, **embeds.multipart(upload, payload))
         return await self.http.request(route, json=payload)
 
     async def _reopen(self, table: Table) -> bool:

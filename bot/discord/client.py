@@ -30,12 +30,13 @@ from bot.discord.entry import is_entry_point, launch, sync_global
 from bot.discord.gatekeeper import Gatekeeper
 from bot.discord.inputs import command_problem
 from bot.discord.outbox import Outbox
+from bot.discord.translator import CommandTranslator
 from bot.discord.unseen import show_unseen
 from bot.errors import UserError
 from bot.game.audience import Audience
 from bot.game.changes import Listener, Stream
 from bot.game.service import GameService
-from bot.i18n.catalogs import CommandTranslator, t
+from bot.i18n.catalogs import t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy, shard_of
 from bot.store.store import Store

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.discord import embeds
 from bot.discord.access import named
 from bot.game.actions import held
 from bot.views import components
@@ -37,7 +38,7 @@ async def post_unseen(
     channel = client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
     try:
         message = await channel.send(
-            **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+            **embeds.kwargs(components.lobby_message(table)), allowed_mentions=NO_MENTIONS
         )
     except discord.HTTPException as exc:
         log.warning(

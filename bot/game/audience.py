@@ -14,17 +14,41 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of
 
 if TYPE_CHECKING:
-    import discord
-
     from bot.store.records import GuildSettings
     from bot.store.store import Store
 
 log = logging.getLogger(__name__)
+
+
+class _Locale(Protocol):
+    @property
+    def value(self) -> str: ...
+
+
+class _User(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+class Arrival(Protocol):
+    """What a door's request says of its sender's languages (a discord.Interaction does)."""
+
+    @property
+    def locale(self) -> _Locale | None: ...
+
+    @property
+    def user(self) -> _User: ...
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def guild_locale(self) -> _Locale | None: ...
 
 
 class Audience:
@@ -39,7 +63,7 @@ class Audience:
         self._servers: dict[int, GuildSettings] = {}
         self._writes: set[asyncio.Task] = set()
 
-    def seen(self, interaction: discord.Interaction) -> None:
+    def seen(self, interaction: Arrival) -> None:
         """Note the locales an interaction came with (stored in the background when new).
 
         Nothing waits for the store: a slow or locked database must not delay an answer,

@@ -12,6 +12,7 @@ from bot.game.access import may_play
 from bot.game.clicks import command_of
 from bot.game.replies import reply
 from bot.i18n.catalogs import t
+from bot.i18n.said import joined
 from bot.views import hints
 
 if TYPE_CHECKING:
@@ -50,5 +51,5 @@ async def play(
     except StaleBoard:
         return t(language, "note.moved_on")
     except UserError as exc:
-        return f"⚠️ {exc.text(language)}"
+        return joined("", ["⚠️ ", exc.text(language)])
     return reply(outcome, caller.user_id, language)

@@ -21,6 +21,7 @@ from bot.game.commands import (
     Start,
 )
 from bot.i18n.catalogs import t
+from bot.i18n.said import joined
 from bot.table import Table
 from bot.views import narration, render
 from engine import events as ev
@@ -61,7 +62,7 @@ def left_game(result: ActionResult, language: str) -> str:
     ]
     if result.new_host is not None:
         told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
-    return "\n".join([t(language, "reply.left_game"), *told])
+    return joined("\n", [t(language, "reply.left_game"), *told])
 
 
 def settings_note(table: Table, language: str) -> str:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from bot.errors import UserError
 from bot.game.clocks import stop_timers
+from bot.i18n import said
+from bot.i18n.said import joined
 from bot.table import Table
 
 #: The most games a channel may have playing in threads of their own at once (a lobby
@@ -37,12 +39,12 @@ class Tables:
         threads its games play in, if any)."""
         table = self.by_channel.get(channel_id)
         if table is None:
-            threads = [f"<#{t.channel_id}>" for t in self.in_threads_of(channel_id)]
+            threads = [said.channel(t.channel_id) for t in self.in_threads_of(channel_id)]
             if len(threads) > THREADS_NAMED:  # a reply names the first few, and counts the rest
-                named, more = ", ".join(threads[:THREADS_NAMED]), len(threads) - THREADS_NAMED
+                named, more = joined(", ", threads[:THREADS_NAMED]), len(threads) - THREADS_NAMED
                 raise UserError("thread.elsewhere_more", threads=named, count=more)
             if threads:
-                raise UserError("thread.elsewhere", threads=", ".join(threads))
+                raise UserError("thread.elsewhere", threads=joined(", ", threads))
             raise UserError("error.no_game")
         return table
 

@@ -22,9 +22,12 @@ So are its elisions (`ELISIONS`): in French, a word that loses its vowel before 
 sound ("que", "de", "le", "la", "je", "ne", "se", "ce"…) is elided when the value filled
 in after it begins with one: ``que {name}`` reads "que Bob" but "qu’Ada".
 
+A message that names people, channels or moments (bot.i18n.said's parts) or stresses
+words (``**…**``, the catalogs' mark) is a `Said`: it reads as the views' messages carry
+it, and keeps its parts for each door to write (the live table: names, plain words).
+
 Discord locales ("fr", "en-US", "en-GB") map to a catalog's language by their first
-part. `CommandTranslator` gives discord.py the French names and descriptions of the
-slash commands, keyed by where each string is used.
+part (the slash commands' names in each language: bot.discord.translator).
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from discord import Locale, app_commands
 
+from bot.i18n.said import STRESS, Said
 from engine import Colour
 
 LOCALES = Path(__file__).parent / "locales"
@@ -72,7 +75,7 @@ def _plural_ids() -> dict[str, str]:
 @functools.cache
 def _ids() -> frozenset[str]:
     """Every message id of the English catalog."""
-    return frozenset(m.id[0] if m.pluralizable else m.id for m in _english() if m.id)
+    return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in _english() if m.id)
 
 
 def _english() -> Catalog:
@@ -93,11 +96,12 @@ def _translations(language: str) -> Translations:
     return translations
 
 
-def language_of(locale: str | Locale | None) -> str:
-    """The catalog language for a Discord locale ("fr" -> fr, "en-GB" -> en, else English)."""
+def language_of(locale: object | None) -> str:
+    """The catalog language for a locale as its code reads ("fr" -> fr, "en-GB" -> en, else
+    English; discord.py's Locale reads as its code)."""
     if locale is None:
         return DEFAULT_LANGUAGE
-    prefix = str(locale.value if isinstance(locale, Locale) else locale).split("-")[0].lower()
+    prefix = str(locale).split("-")[0].lower()
     return prefix if prefix in languages() else DEFAULT_LANGUAGE
 
 
@@ -114,7 +118,10 @@ def t(language: str, key: str, /, **params: object) -> str:
         else:
             wording = _wording(language, key, int(count))  # type: ignore[call-overload]
     if not params:
-        return wording.text
+        return Said(wording.text, wording.text) if wording.stressed else wording.text
+    if wording.stressed or Said in map(type, params.values()):  # a value with parts
+        template = wording.elided(params)  # kept in parts, for each door to write
+        return Said(template.format_map(params), template, params)
     return wording.filled(params)
 
 
@@ -122,7 +129,7 @@ class Line(str):
     """A line told in one language that can be told again in another: it is the words in
     the language it was told in (a channel's), and `told_in` words it in any other (a
     web viewer's), from what it was made of. Lines are never changed: each language's
-    words are made once."""
+    words are made once, and keep their parts (a `Said`'s) for each door to write."""
 
     language: str
     _word: Callable[[str], str]
@@ -130,14 +137,13 @@ class Line(str):
 
     def __new__(cls, language: str, word: Callable[[str], str], words: str | None = None) -> Line:
         """`word` words the line in a language; `words`, if given, are its in `language`."""
-        line = super().__new__(cls, word(language) if words is None else words)
-        line.language, line._word, line._words = language, word, {}
+        first = word(language) if words is None else words
+        line = super().__new__(cls, first)
+        line.language, line._word, line._words = language, word, {language: first}
         return line
 
     def told_in(self, language: str) -> str:
-        """The line in `language`."""
-        if language == self.language:
-            return str(self)
+        """The line in `language` (a `Said` where it has parts)."""
         words = self._words.get(language)
         if words is None:
             words = self._words[language] = self._word(language)
@@ -159,13 +165,23 @@ class Wording:
     """A message's words in one language before its placeholders are filled: looked up,
     set (`typeset`) and read for elisions once (`_wording`), then filled at every call."""
 
-    __slots__ = ("_elided", "elision", "names", "placeholders", "plural", "text", "zero")
+    __slots__ = (
+        "_elided",
+        "elision",
+        "names",
+        "placeholders",
+        "plural",
+        "stressed",
+        "text",
+        "zero",
+    )
 
     def __init__(self, language: str, text: str, plural: bool = False, zero: bool = False):
         #: The words (for a message with a plural form asked without a count: none, and
         #: `plural`; `zero` if it has a ``<key>.zero`` message).
         self.text, self.plural, self.zero = text, plural, zero
         self.placeholders = "{" in text or "}" in text  # else filling leaves it as it is
+        self.stressed = STRESS in text  # it stresses words (bot.i18n.said)
         self.elision = ELISIONS.get(language)
         #: The placeholders a word of the text may be elided before, in order (none: the
         #: text never elides).
@@ -178,6 +194,11 @@ class Wording:
 
     def filled(self, params: Mapping[str, object]) -> str:
         """The text with its placeholders filled from `params`, elided where they say."""
+        text = self.text if self.elision is None or not self.names else self.elided(params)
+        return text.format_map(params) if self.placeholders else text
+
+    def elided(self, params: Mapping[str, object]) -> str:
+        """The text elided where the values of `params` say, placeholders still to fill."""
         text = self.text
         if self.elision is not None and self.names:
             vowels = tuple([starts_with_vowel_sound(params.get(name, "")) for name in self.names])
@@ -186,7 +207,7 @@ class Wording:
                 if elided is None:
                     elided = self._elided[vowels] = elide(self.elision, text, params)
                 text = elided
-        return text.format_map(params) if self.placeholders else text
+        return text
 
 
 @functools.lru_cache(maxsize=16384)
@@ -303,7 +324,7 @@ def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     if "top_colour" in params:
         words["top_section"] = t(language, f"section.{params['top_colour']}.{params['top_size']}")
     if "colour" in params:
-        colour = Colour(params["colour"])
+        colour = Colour(str(params["colour"]))
         words["suit"] = f"{t(language, f'suit.{colour.value}')} {colour.symbol}"
         if "cost" in params:
             price = t(language, f"count.suit.{colour.value}", count=params["cost"])
@@ -311,53 +332,3 @@ def refusal(language: str, code: str, params: dict[str, str | int]) -> str:
     if "size" in params:
         words["piece"] = t(language, f"section.{params['size']}")
     return t(language, f"refusal.{code}", **words)
-
-
-class CommandTranslator(app_commands.Translator):
-    """Slash command names, descriptions and choices in each catalog language.
-
-    The key of a string is where it is used: ``command.<qualified name>.name`` and
-    ``.description``, ``command.<qualified name>.<parameter>.name`` and ``.description``,
-    ``choice.<value>``, unless the string names its own (``locale_str(..., key=...)``, for a
-    value two parameters share: a medium size is not a medium difficulty). A string without
-    a message in that language stays as written.
-    """
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: Locale,
-        context: app_commands.TranslationContext,
-    ) -> str | None:
-        language = language_of(locale)
-        if language == DEFAULT_LANGUAGE:
-            return None
-        if context.location is app_commands.TranslationContextLocation.choice_name and (
-            context.data.value in languages()
-        ):
-            return t(context.data.value, "language.name")  # a language by its own name
-        key = string.extras.get("key") or command_key(context)
-        if key is None or not has(key):
-            return None
-        return t(language, key)
-
-
-def command_key(context: app_commands.TranslationContext) -> str | None:
-    """The catalog key of a command string, from where discord.py says it is used."""
-    where, data = context.location, context.data
-    kinds = app_commands.TranslationContextLocation
-    if where in (kinds.command_name, kinds.group_name):
-        return f"command.{_dotted(data.qualified_name)}.name"
-    if where in (kinds.command_description, kinds.group_description):
-        return f"command.{_dotted(data.qualified_name)}.description"
-    if where is kinds.parameter_name:
-        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.name"
-    if where is kinds.parameter_description:
-        return f"command.{_dotted(data.command.qualified_name)}.{data.name}.description"
-    if where is kinds.choice_name:
-        return f"choice.{data.value}"
-    return None
-
-
-def _dotted(qualified_name: str) -> str:
-    return qualified_name.replace(" ", ".")

@@ -14,13 +14,10 @@ its picture away when they have none.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-import discord
 import orjson
-from discord import utils
 
 from bot.i18n.catalogs import t
 from bot.pictures import board_picture, launch_picture, pngwrite
@@ -42,10 +39,6 @@ class Picture:
     filename: str
     png: bytes
     description: str
-
-    def file(self) -> discord.File:
-        """A fresh discord.py file (one is used up by each request that sends it)."""
-        return discord.File(io.BytesIO(self.png), self.filename, description=self.description)
 
     def attachment(self) -> dict[str, Any]:
         """The upload (`files[0]`) as the JSON body's attachments list names it."""
@@ -73,21 +66,6 @@ class Picture:
             )
         )
         return f"multipart/form-data; boundary={boundary}", body
-
-    def multipart(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """The same form as keyword arguments for discord.py's own requests (the channel
-        routes, used when no interaction token can carry the board)."""
-        file = self.file()
-        form = [
-            {"name": "payload_json", "value": utils._to_json(payload)},
-            {
-                "name": "files[0]",
-                "value": file.fp,
-                "filename": file.filename,
-                "content_type": "image/png",
-            },
-        ]
-        return {"form": form, "files": [file]}
 
 
 def seat_names(table: Table, view: PublicView) -> tuple[str, ...]:
@@ -117,6 +95,7 @@ def board(table: Table) -> Message:
     view = table.game.public_view()
     shown = picture_of(table, view)
     message = components.board_message(table, view=view, summary=summary(view, table.language))
+    assert message.embed is not None  # a board has one
     message.embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, picture=shown, whole=True)
 
@@ -149,6 +128,7 @@ def report(table: Table, report: Report) -> Message:
     shown = report_picture(table, report)
     if shown is None:
         return replace(message, whole=True)
+    assert message.embed is not None  # a report has one
     embed = message.embed.copy()
     embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, embed=embed, picture=shown, whole=True)

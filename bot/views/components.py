@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.lobby_settings import OPTIONS, LobbySettings
-from bot.views import launches, render, story
+from bot.views import embeds, launches, render, story
 from bot.views.message import Message
 from engine import Phase, PublicView
 
@@ -193,7 +193,7 @@ def lobby_message(table: Table) -> Message:
         ]
         items += table_buttons(table, 0)
         items += lobby_settings(table)
-    return Message(embed=render.lobby_embed(table), components=rows(*items))
+    return Message(embed=embeds.lobby_embed(table), components=rows(*items))
 
 
 def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:
@@ -299,7 +299,7 @@ def board_message(
     Build…, Launch… and Discard… open the player's hand panel, where those moves are
     one click each (Reroll and Accept are the launcher's: on their panel and the launch
     report). `view` is the game's public view, if already at hand; `summary` the line
-    that stands for the table where a picture shows it (render.board_embed). The final
+    that stands for the table where a picture shows it (bot.views.embeds.board_embed). The final
     board tells how the game ended (bot.views.story), sums up its launches, one line
     each (bot.views.launches), and carries Play again.
     """
@@ -309,7 +309,7 @@ def board_message(
     view = table.game.public_view() if view is None else view
     over = view.phase is Phase.OVER or not table.open
     ending = story.board_text(story.story(table, table.language, now)) if over else None
-    embed = render.board_embed(table, view, table.time_left(now), summary, ending)
+    embed = embeds.board_embed(table, view, table.time_left(now), summary, ending)
     gid, version, language = table.id, table.version, table.language
     if over:
         told = launches.summary(table.history, language)
@@ -391,8 +391,8 @@ def launch_report(table: Table, report: Report) -> Message:
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []
-    if pending:
-        rerolls = game.public_view().pending["rerolls"]
+    if pending and game is not None:
+        rerolls = (game.public_view().pending or {})["rerolls"]
         items = _reroll_buttons(table.id, table.version, rerolls, report.language)
-    embed = render.launch_embed(report.language, report.lines, finished=not pending)
+    embed = embeds.launch_embed(report.language, report.lines, finished=not pending)
     return Message(embed=embed, components=rows(*items))

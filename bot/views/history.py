@@ -15,17 +15,15 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import discord
-
 from bot.errors import UserError
+from bot.i18n import said
 from bot.i18n.catalogs import t
-from bot.pictures import replay as animation
 from bot.pictures import replay_frames
 from bot.store.records import GameRecord, LoggedAction
 from bot.table import Table
-from bot.views import attachments, render
+from bot.views import attachments, embeds, render
 from bot.views.components import Components, button, rows
-from bot.views.message import Message
+from bot.views.message import Embed, Message
 from bot.views.narration import narrate_event
 from engine import Game, IllegalMove, PublicView
 from engine import events as ev
@@ -72,12 +70,12 @@ class Replay:
 # ------------------------------------------------------------------- history
 
 
-def history_embed(records: Sequence[GameRecord], place: str, language: str) -> discord.Embed:
+def history_embed(records: Sequence[GameRecord], place: str, language: str) -> Embed:
     """The last games of a place (bot.game.ledger's SERVER or CONVERSATION: its title says
     which), the latest first: each with its number, result, rules, difficulty, team and
     when it ended."""
     title, none = HISTORY_KEYS[place]
-    embed = discord.Embed(title=t(language, title), colour=render.EMBED_COLOUR)
+    embed = Embed(title=t(language, title), colour=embeds.EMBED_COLOUR)
     if not records:
         embed.description = t(language, none)
         return embed
@@ -89,7 +87,7 @@ def history_embed(records: Sequence[GameRecord], place: str, language: str) -> d
             result=result_text(record, language),
             kind=kind_text(record, language),
             team=team_text(record),
-            ended=f"<t:{int(record.ended_at or 0)}:R>",
+            ended=said.moment(int(record.ended_at or 0)),
         )
         for record in records
     ]
@@ -101,6 +99,7 @@ def history_embed(records: Sequence[GameRecord], place: str, language: str) -> d
 def result_text(record: GameRecord, language: str) -> str:
     """How an ended game went: won with the time left, or how far short of winning it fell
     (Apophis's damage, and the deflection counters under basic rules)."""
+    assert record.state is not None  # a game that started has one
     view = Game.restore(record.state).public_view()  # the table as the game ended
     key = f"history.result.{record.outcome}"
     if record.outcome in ("lost", "abandoned"):
@@ -158,6 +157,7 @@ def play_again(record: GameRecord, actions: Sequence[LoggedAction]) -> tuple[Mov
     None when the log no longer plays out to the stored result (rules changed since).
     """
     moves = []
+    assert record.seed is not None  # a game that started has one
     try:
         game = Game.new(
             list(record.starting_players),
@@ -194,24 +194,12 @@ def frames(played: Replay, shown: int | None = None) -> Iterator[tuple[bytes, in
     return replay_frames.frames(played.moves, table.language, names, shown or played.steps + 1)
 
 
-def animated(played: Replay) -> bytes:
-    """The replay's GIF, as /apophis replay posts it: every move's picture, or for the
-    longest games `animation.FRAMES` of them, the first and the last; fewer again while
-    the GIF weighs more than `animation.GIF_LIMIT` (bot.discord.cogs.replays draws it the
-    same way, its frames between the games' other work)."""
-    shown: int | None = animation.FRAMES
-    while shown is not None:
-        gif = animation.animate(frames(played, shown))
-        shown = animation.fewer(played.steps + 1, shown, len(gif))
-    return gif
-
-
 def animation_message(played: Replay, gif: bytes) -> Message:
     """The replay as first posted: the whole game animated, and ▶ to step through it."""
     record, language = played.record, played.table.language
     moves = t(language, "replay.moves", count=played.steps)
     result = result_text(record, language)
-    embed = discord.Embed(
+    embed = Embed(
         title=t(language, "replay.title", id=record.id),
         description=t(
             language,
@@ -221,7 +209,7 @@ def animation_message(played: Replay, gif: bytes) -> Message:
             team=team_text(record),
             moves=moves,
         ),
-        colour=render.EMBED_COLOUR,
+        colour=embeds.EMBED_COLOUR,
     )
     alt = t(language, "replay.alt", id=record.id, moves=moves, result=result)
     picture = attachments.Picture(f"apophis-replay-{record.id}.gif", gif, alt[:ALT_LIMIT])
@@ -240,10 +228,10 @@ def step_message(played: Replay, step: int) -> Message:
     else:
         title = t(language, "replay.step.title", id=table.id, step=step, steps=played.steps)
         lines = [line for event in move.events if (line := narrate_event(event, language))]
-    embed = discord.Embed(
+    embed = Embed(
         title=title,
         description="\n".join(lines)[:DESCRIPTION_LIMIT] or None,
-        colour=render.EMBED_COLOUR,
+        colour=embeds.EMBED_COLOUR,
     )
     picture = attachments.picture_of(table, move.view)
     embed.set_image(url=f"attachment://{picture.filename}")
@@ -256,7 +244,7 @@ def step_buttons(played: Replay, step: int | None) -> Components:
     deal); ◀ is disabled at the deal, ▶ at the end."""
     language, game_id = played.table.language, played.record.id
     at_start, at_end = step is None or step == 0, step == played.steps
-    before = 0 if at_start else step - 1
+    before = 0 if step is None or step == 0 else step - 1
     after = 0 if step is None else min(step + 1, played.steps)
     previous = t(language, "replay.button.previous")
     following = t(language, "replay.button.next")

@@ -1,9 +1,10 @@
 """One message as the bot sends it: its text, embed, components and picture, as one value.
 
 Every message the views build (the lobby, the board, the launch report, a hand panel, an
-older board's stub) and every line the bot posts is a `Message`. It turns into
-discord.py's keyword arguments for an interaction response (`kwargs`) and into Discord's
-JSON body for a request of our own (`json`): the one place for each conversion.
+older board's stub) and every line the bot posts is a `Message`, plain data, and its
+boxed part (Discord calls it an embed) an `Embed`. It turns into Discord's JSON body for
+a request of our own (`json`); the Discord door turns it into discord.py's keyword
+arguments for an interaction response (bot.discord.embeds).
 
 A message whose components are a Components V2 layout (the hand panel: bot.views.panel)
 is all components: no content, no embed. Its JSON carries the IS_COMPONENTS_V2 flag, and
@@ -13,16 +14,78 @@ sets the flag (a message sent before as content and an embed turns into the layo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    import discord
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 #: allowed_mentions that ping nobody.
 NO_MENTIONS: dict[str, Any] = {"parse": []}
 #: Discord's message flag of a Components V2 message; once set, never removed.
 IS_COMPONENTS_V2 = 1 << 15
+
+
+@dataclass(slots=True)
+class Field:
+    """One field of an embed: a name above its value, inline beside its neighbours or not."""
+
+    name: str
+    value: str
+    inline: bool = True
+
+
+@dataclass(slots=True)
+class Embed:
+    """What an embed shows. Values are kept as plain strings (a `Line` becomes its words)."""
+
+    title: str | None = None
+    description: str | None = None
+    colour: int | None = None
+    fields: list[Field] = field(default_factory=list)
+    footer: str | None = None
+    #: The picture shown in the embed (``attachment://`` the file uploaded with it).
+    image: str | None = None
+
+    def __post_init__(self) -> None:
+        self.title = None if self.title is None else str(self.title)
+        self.description = None if self.description is None else str(self.description)
+
+    def add_field(self, *, name: str, value: str, inline: bool = True) -> None:
+        self.fields.append(Field(str(name), str(value), inline))
+
+    def set_footer(self, *, text: str) -> None:
+        self.footer = str(text)
+
+    def set_image(self, *, url: str) -> None:
+        self.image = url
+
+    def __len__(self) -> int:
+        """How much text it holds, as Discord counts it against its limit of 6,000."""
+        texts = [self.title, self.description, self.footer]
+        texts += [text for f in self.fields for text in (f.name, f.value)]
+        return sum(len(text) for text in texts if text)
+
+    def copy(self) -> Embed:
+        return replace(self, fields=list(self.fields))
+
+    def json(self) -> dict[str, Any]:
+        """The embed as Discord's JSON (what discord.py's `Embed.to_dict` gives)."""
+        body: dict[str, Any] = {}
+        if self.footer is not None:
+            body["footer"] = {"text": self.footer}
+        if self.image is not None:
+            body["image"] = {"url": self.image}
+        if self.fields:
+            body["fields"] = [
+                {"inline": f.inline, "name": f.name, "value": f.value} for f in self.fields
+            ]
+        body["flags"] = 0
+        if self.colour is not None:
+            body["color"] = self.colour
+        body["type"] = "rich"
+        if self.description is not None:
+            body["description"] = self.description
+        if self.title is not None:
+            body["title"] = self.title
+        return body
 
 
 class Rows(Protocol):
@@ -37,9 +100,16 @@ class Rows(Protocol):
 
 
 class Upload(Protocol):
-    """A file uploaded with a message (bot.views.attachments.Picture)."""
+    """A picture uploaded with a message (bot.views.attachments.Picture)."""
 
-    def file(self) -> discord.File: ...
+    @property
+    def filename(self) -> str: ...
+
+    @property
+    def png(self) -> bytes: ...
+
+    @property
+    def description(self) -> str: ...
 
     def attachment(self) -> dict[str, Any]: ...
 
@@ -56,7 +126,7 @@ class Message:
     """
 
     content: str | None = None
-    embed: discord.Embed | None = None
+    embed: Embed | None = None
     components: Rows | None = None
     #: The picture the embed shows (``attachment://`` its file name), uploaded with it.
     picture: Upload | None = None
@@ -74,27 +144,6 @@ class Message:
         """Whether the message is a Components V2 layout (IS_COMPONENTS_V2)."""
         return self.components is not None and self.components.has_components_v2()
 
-    def kwargs(self, *, new: bool = False) -> dict[str, Any]:
-        """The message as discord.py's keyword arguments for an interaction response:
-        `send_message` (`new`: its picture as a file) or `edit_message`. discord.py flags
-        a layout itself."""
-        found: dict[str, Any] = {}
-        if self.layout and not new:
-            found.update(content=None, embeds=[])
-        if self.content is not None:
-            found["content"] = self.content
-        if self.embed is not None:
-            found["embed"] = self.embed
-        elif self.whole:
-            found["embeds"] = []
-        if self.components is not None or self.whole:
-            found["view"] = self.components
-        if self.picture is not None or self.whole:
-            found["files" if new else "attachments"] = (
-                [self.picture.file()] if self.picture is not None else []
-            )
-        return found
-
     def json(self, *, new: bool = False, attachments: bool = True) -> dict[str, Any]:
         """The message as Discord's JSON body: to send (`new`), or to edit a message with.
 
@@ -111,7 +160,7 @@ class Message:
         if self.content is not None:
             body["content"] = self.content
         if self.embed is not None or self.whole:
-            body["embeds"] = [self.embed.to_dict()] if self.embed is not None else []
+            body["embeds"] = [self.embed.json()] if self.embed is not None else []
         if self.components is not None or self.whole:
             body["components"] = (
                 self.components.to_components() if self.components is not None else []

@@ -18,6 +18,7 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import Line, has, t
+from bot.i18n.said import joined
 from bot.table import Change, Notice
 from bot.views.render import (
     COLOUR_EMOJI,
@@ -76,9 +77,9 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
             return t(language, "event.scrapped", **words)
         case ev.LaunchStarted(total=total, rerolls=r):
             line = t(language, "event.launch", count=total)
-            return f"{line} {t(language, 'event.launch_rerolls', count=r)}" if r else line
-        case ev.LaunchStep():
-            return step_text(event, language)
+            return joined(" ", [line, t(language, "event.launch_rerolls", count=r)]) if r else line
+        case ev.LaunchStep() as step:
+            return step_text(step, language)
         case ev.RerollOffered(player=p, step=step, rerolls=r):
             return t(
                 language,

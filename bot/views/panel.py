@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
-from bot.views import render
+from bot.i18n.said import joined
+from bot.views import embeds, render
 from bot.views.components import (
     DANGER,
     PRIMARY,
@@ -104,7 +105,7 @@ def panel_message(
     now_text = "\n".join(filter(None, now_lines))
     playing = table.open and public.phase not in (Phase.OVER, Phase.RESHUFFLE)
     mine = playing and public.active_player == player
-    accent = YOUR_TURN_COLOUR if mine else render.board_colour(table, public, left)
+    accent = YOUR_TURN_COLOUR if mine else embeds.board_colour(table, public, left)
     offered = rows(*moves(table, view, language)).to_components()
     footer = t(language, "board.footer", id=table.id, version=table.version)
     inside = [
@@ -151,7 +152,7 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         lines.append(t(language, "panel.needs", suits=needs))
-    return "\n".join(line for line in lines if line)
+    return joined("\n", [line for line in lines if line])
 
 
 def your_moves(view: PlayerView, language: str, options: list[tuple[Colour, Size]]) -> list[str]:

@@ -7,12 +7,12 @@ import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import discord
-
 from bot.errors import UserError
 from bot.i18n.catalogs import t
 from bot.store.records import RANKED_MIN_GAMES
-from bot.views.render import EMBED_COLOUR, and_list, count, duration, mention
+from bot.views.embeds import EMBED_COLOUR
+from bot.views.message import Embed
+from bot.views.render import and_list, count, duration, mention
 from engine import DIFFICULTY_MINUTES
 
 if TYPE_CHECKING:
@@ -37,12 +37,12 @@ def nothing_counted(user_id: int, covered: str, yours: bool) -> UserError:
     return UserError(key, player=mention(user_id))
 
 
-def profile_embed(profile: Profile, covered: str, language: str) -> discord.Embed:
+def profile_embed(profile: Profile, covered: str, language: str) -> Embed:
     """A person's games over what `covered` says (named in its description), all-human
     teams and teams with crewmates apart: wins by rule set and difficulty, launches, hits
     and damage, the fastest win."""
     whose = PROFILE_KEYS[covered][0]
-    embed = discord.Embed(
+    embed = Embed(
         title=t(language, "profile.title"),
         description=t(language, whose, player=mention(profile.user_id)),
         colour=EMBED_COLOUR,
@@ -113,9 +113,9 @@ def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: s
     return lines
 
 
-def leaderboard_embed(board: Leaderboard, language: str) -> discord.Embed:
+def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
     """A server's fastest all-human wins by difficulty, and its best win records."""
-    embed = discord.Embed(title=t(language, "leaderboard.title"), colour=EMBED_COLOUR)
+    embed = Embed(title=t(language, "leaderboard.title"), colour=EMBED_COLOUR)
     enough = count(language, "count.games", RANKED_MIN_GAMES)
     if not board.fastest_wins and not board.players:
         embed.description = t(language, "leaderboard.none", games=enough)

@@ -1,8 +1,10 @@
-"""Everything players read about a game: the board, the lobby, hands, the hand DM, stats, rules.
+"""The words of a game: durations, cards and hands, lists and counts, the hand DM, the clock,
+what the game waits for, the rules.
 
 Pure functions of the engine's views (and a table's metadata); nothing here talks to
-Discord or the database. Every word comes from the catalogs (bot.i18n.catalogs) in the language
-asked for: the server's for what the channel sees, the player's for what only they see.
+Discord or the database (the embeds made of these words: bot.views.embeds). Every word
+comes from the catalogs (bot.i18n.catalogs) in the language asked for: the server's for
+what the channel sees, the player's for what only they see.
 Public texts are built from public views, so no card of any hand can reach them.
 """
 
@@ -10,14 +12,12 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import discord
 from babel.lists import format_list
 
-from bot.i18n import notation
+from bot.i18n import notation, said
 from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.balance import STEADY_TEAM_WINS
@@ -36,7 +36,6 @@ from engine import (
 from engine.odds import odds, points_of
 
 if TYPE_CHECKING:
-    from bot.store.records import Stats
     from bot.table import Table
 
 COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", Colour.YELLOW: "🟨"}
@@ -44,14 +43,6 @@ COLOUR_EMOJI = {Colour.GREEN: "🟩", Colour.RED: "🟥", Colour.BLUE: "🟦", C
 #: RANKS.index, is slow for what every panel does several times).
 COLOURS = tuple(Colour)
 RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
-EMBED_COLOUR = 0x8E44AD
-WIN_COLOUR = 0x2ECC71
-LOSS_COLOUR = 0xE74C3C
-#: A game ended without a result (host's end, moderator's reset).
-ENDED_COLOUR = 0x95A5A6
-#: The board's colour in the last minute.
-URGENT_COLOUR = 0xE67E22
-URGENT_SECONDS = 60
 #: Discord's limit on a message's content.
 CONTENT_LIMIT = 2000
 #: Changes of a hand told in its DM: the latest ones only.
@@ -59,13 +50,14 @@ DM_CHANGES = 6
 
 
 def mention(user_id: int | str) -> str:
-    """A player as the channel shows them: a Discord mention, or an AI crewmate's name.
+    """A player named in a text: a person (bot.i18n.said.Person, each door writes them), or
+    an AI crewmate's name in words.
 
     A crewmate's name reads the same in every language ("Robot" is English and French).
     """
     if isinstance(user_id, int) and is_crewmate(user_id):
         return f"🤖 Robot {-user_id}"
-    return f"<@{user_id}>"
+    return said.person(user_id)
 
 
 def duration(seconds: float) -> str:
@@ -76,7 +68,7 @@ def duration(seconds: float) -> str:
 
 def cards_text(cards: Sequence[str], language: str, style: str = "suits") -> str:
     """Cards as a person reads them: "7♥ 10♣ K♠" (or "7 red, 10 green" in colours)."""
-    return notation.cards_text(cards, language, style) or t(language, "cards.none")
+    return notation.cards_text(tuple(cards), language, style) or t(language, "cards.none")
 
 
 def section_text(colour: Colour | str, size: Size | int, language: str) -> str:
@@ -190,7 +182,7 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
     `changes` are already worded (bot.views.narration.change_text). It tells the latest ones
     only, and always fits Discord's 2,000 characters.
     """
-    where = f"<#{table.channel_id}>"
+    where: str = said.channel(table.channel_id)
     if table.messages.board_id is not None:
         link = message_link(table.guild_id, table.channel_id, table.messages.board_id)
         where += f" ([{t(language, 'dm.board')}]({link}))"
@@ -216,161 +208,12 @@ def hand_dm(table: Table, hand: Sequence[str] | None, changes: Sequence[str], la
 
 
 def outcome_text(outcome: Outcome | None, language: str) -> str:
-    known = outcome is not None and outcome is not Outcome.ABANDONED
-    return t(language, f"outcome.{outcome.value if known else 'ended'}")
+    if outcome is None or outcome is Outcome.ABANDONED:
+        return t(language, "outcome.ended")
+    return t(language, f"outcome.{outcome.value}")
 
 
 # -------------------------------------------------------------------- board
-
-
-def lobby_embed(table: Table) -> discord.Embed:
-    language = table.language
-    embed = discord.Embed(
-        title=t(language, "lobby.title"),
-        description=t(language, "lobby.description"),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
-    embed.add_field(
-        name=t(language, "lobby.countdown"),
-        value=t(
-            language,
-            "lobby.length",
-            difficulty=t(language, f"difficulty.{table.difficulty}"),
-            length=duration(table.length_seconds),
-        ),
-    )
-    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
-    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
-    embed.add_field(
-        name=t(language, "lobby.players", seated=len(table.seats)),
-        value=seats or t(language, "board.nobody"),
-        inline=False,
-    )
-    invited = [mention(p) for p in table.invited if p not in table.seats]
-    if invited and table.status == "lobby":
-        embed.add_field(
-            name=t(language, "again.invited"),
-            value=t(language, "again.invited_list", players=and_list(invited, language)),
-            inline=False,
-        )
-    if table.status != "lobby":
-        embed.set_footer(text=t(language, "lobby.closed"))
-    return embed
-
-
-def board_embed(
-    table: Table,
-    view: PublicView,
-    time_left: float | None,
-    summary: str | None = None,
-    ending: str | None = None,
-) -> discord.Embed:
-    """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
-
-    With a `summary` (the board's picture shows the table), that one line stands for
-    the table's fields: the players and the last actions stay in words. A game's end
-    (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
-    language = table.language
-    embed = discord.Embed(
-        title=t(
-            language,
-            "board.title",
-            rules=t(language, f"rules.{view.rules.value}"),
-            difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
-        ),
-        colour=board_colour(table, view, time_left),
-    )
-    embed.description = ending or _status_line(table, view, time_left)
-    if summary is None:
-        _table_fields(embed, table, view)
-    else:
-        embed.add_field(name=t(language, "picture.table"), value=summary, inline=False)
-    seats = []
-    host = t(language, "board.host")
-    for seat in view.seats:
-        marker = "▶️" if seat.player == view.active_player else "▫️"
-        held = count(language, "count.cards", seat.hand_size)
-        mark = f" · {host}" if seat.player == table.host_id else ""
-        if table.on_autopilot(seat.player):
-            mark += f" · {t(language, 'autopilot.mark')}"
-        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
-    embed.add_field(
-        name=t(language, "board.players"),
-        value="\n".join(seats) or t(language, "board.nobody"),
-        inline=False,
-    )
-    if table.recent:
-        embed.add_field(
-            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
-        )
-    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
-    return embed
-
-
-def _table_fields(embed: discord.Embed, table: Table, view: PublicView) -> None:
-    """The table in words: Apophis, the rocket, the sequence, the depot, the cards."""
-    language = table.language
-    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or t(language, "board.destroyed")
-    apophis = t(
-        language, "board.apophis", value=view.apophis_value, pyramids=pyramids, damage=view.damage
-    )
-    if view.rules is Rules.BASIC:
-        dots = "●" * view.counters + "○" * (5 - view.counters)
-        apophis += "\n" + t(language, "board.deflection", dots=dots, counters=view.counters)
-    embed.add_field(name="Apophis", value=apophis)
-
-    if view.rocket:
-        sections = "\n".join(
-            f"{COLOUR_EMOJI[c]} {t(language, f'build.{c.value}.{s.label}')}" for c, s in view.rocket
-        )
-        points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
-        rocket = t(
-            language,
-            "board.rocket",
-            sections=sections,
-            points=points,
-            total=sum(view.points.values()),
-        )
-    else:
-        rocket = t(language, "board.no_rocket")
-    embed.add_field(name=t(language, "board.rocket_title"), value=rocket)
-
-    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or t(language, "board.not_started")
-    if view.sequence:
-        needs = suit_marks(needed_suits(view), table.cards)
-        sequence += "\n" + t(language, "board.needs", suits=needs)
-    embed.add_field(
-        name=t(language, "board.sequence_title", played=len(view.sequence)), value=sequence
-    )
-
-    depot = []
-    for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
-        here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
-        depot.append(
-            t(
-                language,
-                "board.depot_row",
-                size=t(language, f"size.{size.label}"),
-                pieces=here or "—",
-            )
-        )
-    embed.add_field(name=t(language, "board.depot"), value="\n".join(depot))
-    embed.add_field(
-        name=t(language, "board.cards_title"),
-        value=t(language, "board.cards", deck=view.deck_size, discards=view.discard_size),
-    )
-
-
-def board_colour(table: Table, view: PublicView, time_left: float | None) -> int:
-    """Win green, loss red, ended grey; urgent orange in the last minute."""
-    if view.phase is Phase.OVER or not table.open:
-        if view.outcome is not None and view.outcome.won:
-            return WIN_COLOUR
-        return LOSS_COLOUR if view.outcome is Outcome.LOST else ENDED_COLOUR
-    if time_left is not None and time_left <= URGENT_SECONDS:
-        return URGENT_COLOUR
-    return EMBED_COLOUR
 
 
 def needed_suits(view: PublicView) -> list[Colour]:
@@ -414,18 +257,17 @@ def clock_text(table: Table, time_left: float | None, language: str | None = Non
     In `language` (the server's unless given)."""
     language = language or table.language
     if table.deadline is not None and time_left is not None:
-        return t(language, "clock.running", at=round(table.deadline))
+        return _arrival(round(table.deadline), language)
     if time_left is not None:
         return t(language, "clock.paused", left=duration(time_left))
     return ""
 
 
-def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
-    """The clock, the rocket and what the game waits for (a game in play)."""
-    language = table.language
-    now = time.time()
-    lines = [clock_text(table, time_left), rocket_line(view, language), next_step(table, view, now)]
-    return "\n".join(line for line in lines if line)
+@functools.lru_cache(maxsize=1024)
+def _arrival(at: int, language: str) -> str:
+    """When Apophis arrives (`clock_text`), kept: a game's deadline is worded again at
+    every action."""
+    return t(language, "clock.running", arrives=said.moment(at, "R"), at=said.moment(at, "T"))
 
 
 def rocket_line(view: PublicView, language: str) -> str:
@@ -460,65 +302,8 @@ def percent(chance: float, language: str) -> str:
     return t(language, "number.percent", value=value)
 
 
-def launch_embed(language: str, lines: Sequence[str], finished: bool) -> discord.Embed:
-    """The launch report: each check with its die, total and result."""
-    embed = discord.Embed(
-        title=report_title(language),
-        description="\n".join(lines)[-4000:],
-        colour=EMBED_COLOUR,
-    )
-    if not finished:
-        embed.set_footer(text=t(language, "report.waiting"))
-    return embed
-
-
 def report_title(language: str) -> str:
     return t(language, "report.title")
-
-
-def stats_embed(stats: Stats, language: str) -> discord.Embed:
-    """A server's record: games by rule set and difficulty (with crewmates apart), and the
-    fastest wins of all-human teams."""
-    embed = discord.Embed(title=t(language, "stats.title"), colour=EMBED_COLOUR)
-    if not stats.tallies:
-        embed.description = t(language, "stats.none")
-        return embed
-    lines = []
-    for tally in stats.tallies:
-        kind = _kind(tally.rules, tally.difficulty, language)
-        if tally.with_crewmates:
-            kind = t(language, "stats.with_crewmates", kind=kind)
-        line = t(
-            language,
-            "stats.tally",
-            kind=kind,
-            games=count(language, "count.games", tally.games),
-            wins=count(language, "stats.won", tally.wins),
-            losses=count(language, "stats.lost", tally.losses),
-        )
-        if tally.abandoned:
-            line += t(language, "stats.abandoned", count=tally.abandoned)
-        lines.append(line)
-    embed.add_field(name=t(language, "stats.games"), value="\n".join(lines)[:1024], inline=False)
-    if stats.fastest_wins:
-        wins = [
-            t(
-                language,
-                "stats.win",
-                rank=i,
-                time=duration(w.duration_seconds),
-                kind=_kind(w.rules, w.difficulty, language),
-                players=count(language, "count.players", w.players),
-                outcome=t(language, f"stats.outcome.{w.outcome}"),
-            )
-            for i, w in enumerate(stats.fastest_wins, 1)
-        ]
-        embed.add_field(name=t(language, "stats.fastest"), value="\n".join(wins), inline=False)
-    return embed
-
-
-def _kind(rules: str, difficulty: str, language: str) -> str:
-    return f"{t(language, f'rules.{rules}')}, {t(language, f'difficulty.{difficulty}').lower()}"
 
 
 # -------------------------------------------------------------------- rules

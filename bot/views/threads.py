@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.i18n import said
 from bot.i18n.catalogs import t
-from bot.views import render
+from bot.views import embeds, render
 from bot.views.components import rows
 from bot.views.message import Message
 
@@ -22,8 +23,8 @@ def thread_name(table: Table) -> str:
 def lobby_line(table: Table) -> Message:
     """The lobby message once its game plays in its thread: the lobby as it was (closed,
     without its buttons), and a line pointing to the thread."""
-    text = t(table.language, "thread.lobby", id=table.id, thread=f"<#{table.channel_id}>")
-    return Message(content=text, embed=render.lobby_embed(table), components=rows(), whole=True)
+    text = t(table.language, "thread.lobby", id=table.id, thread=said.channel(table.channel_id))
+    return Message(content=text, embed=embeds.lobby_embed(table), components=rows(), whole=True)
 
 
 def result_line(table: Table) -> Message:
@@ -35,7 +36,7 @@ def result_line(table: Table) -> Message:
         table.language,
         f"thread.result.{outcome}",
         id=table.id,
-        thread=f"<#{table.channel_id}>",
+        thread=said.channel(table.channel_id),
         left=render.duration(table.remaining or 0),
     )
     return Message(content=text)

@@ -17,12 +17,12 @@ they share, computed once: the engine's views (`view`) and the board's moves
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
+from bot.i18n.said import Markup, written
 from bot.table import is_crewmate
 from bot.views import components, panel, render, table_state
 from bot.views.story import story
@@ -45,10 +45,6 @@ BOARD_LABELS = {
     "crewdrop": "button.crew_drop",
     "again": "again.button",
 }
-#: Discord markup the web shows as plain text: a mention, a timestamp, bold or underline.
-MENTION = re.compile(r"<@!?(\d+)>")
-TIMESTAMP = re.compile(r"\s*<t:\d+(?::[tTdDfFR])?>")
-EMPHASIS = re.compile(r"\*\*|__|~~")
 #: The words of the client itself, by key ("web.<key>" in the catalogs). Placeholders
 #: (HOLES: {name}, {count}...) are left for the client to fill.
 LABELS = (
@@ -102,16 +98,9 @@ def labels(language: str) -> dict[str, str]:
     return words
 
 
-def plain(text: str, table: Table) -> str:
-    """A line written for Discord as the web shows it: mentions as names, no markup."""
-    # Each pattern only where it can match (the same text, without three regex passes).
-    if "<@" in text:
-        text = MENTION.sub(lambda m: table.name_of(int(m[1])), text)
-    if "<t:" in text:
-        text = TIMESTAMP.sub("", text)
-    if "**" in text or "__" in text or "~~" in text:
-        text = EMPHASIS.sub("", text)
-    return text.strip()
+def plain(text: str, markup: Markup) -> str:
+    """A text as the web shows it: its parts written by the live table's `markup`."""
+    return written(text, markup).strip()
 
 
 def no_table(
@@ -159,12 +148,14 @@ def public(
     language: str,
     view: PublicView | None = None,
     *,
+    markup: Markup,
     avatar_of: Callable[[int], str | None] = _no_avatar,
     watching: int = 0,
 ) -> table_state.PublicState:
     """What everyone watching `table` sees, in `language` (`view`: the game's public view,
-    if the caller has it; `avatar_of`: the picture each person chose, a path under
-    Discord's CDN; `watching`: how many watch without a seat)."""
+    if the caller has it; `markup`: how the web door writes the parts of the game's texts
+    (bot.web.markup); `avatar_of`: the picture each person chose, a path under Discord's
+    CDN; `watching`: how many watch without a seat)."""
     game = table.game
     if view is None and game is not None:
         view = game.public_view()
@@ -188,9 +179,9 @@ def public(
             "rocket": None,
             "next": None,
             "result": None,
-            "recent": [plain(told_in(line, language), table) for line in table.recent],
+            "recent": [plain(told_in(line, language), markup) for line in table.recent],
         },
-        "report": _report(table, language),
+        "report": _report(table, language, markup),
         "story": None,
     }
     if view is None:
@@ -228,7 +219,7 @@ def public(
         state["story"] = story(table, language, now).as_json()
     else:
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
-        texts["next"] = plain(render.next_step(table, view, now, language), table)
+        texts["next"] = plain(render.next_step(table, view, now, language), markup)
     return state
 
 
@@ -239,12 +230,13 @@ def private(
     language: str,
     view: PlayerView | None = None,
     board_moves: list[table_state.Component] | None = None,
+    *,
+    markup: Markup,
 ) -> table_state.OwnState:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
     seated in the game, the lobby's buttons in a lobby, Play again once it is over.
     `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now,
-    language)`,
-    if the caller has them."""
+    language)`, if the caller has them; `markup` as for `public`."""
     you: table_state.You | None = None
     moves: list[table_state.Component] = []
     game = table.game
@@ -260,7 +252,7 @@ def private(
                 for c in cards
             ]
             you["moves"] = _components([m for m in panel.moves(table, view, language) if _live(m)])
-            you["situation"] = _situation(table, view, now, language)
+            you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
     return {"lobby_moves": moves, "you": you}
@@ -325,11 +317,11 @@ def _live(move: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     return move is not None and not move.get("custom_id", "").endswith(":refresh")
 
 
-def _situation(table: Table, view: Any, now: float, language: str) -> str:
+def _situation(table: Table, view: Any, now: float, language: str, markup: Markup) -> str:
     """The panel's situation, less the rocket's line (the table shows it above)."""
     rocket = _rocket_line(view.table, language) if view.table.rocket else None
-    lines = panel.situation(table, view, now, language).split("\n")
-    return plain("\n".join(line for line in lines if line != rocket), table)
+    lines = plain(panel.situation(table, view, now, language), markup).split("\n")
+    return "\n".join(line for line in lines if line != rocket).strip()
 
 
 def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
@@ -377,7 +369,7 @@ PARTS = {
 WARHEADS = {"damage": "web.part.warheads_red", "deflection": "web.part.warheads_green"}
 
 
-def _report(table: Table, language: str) -> table_state.Report | None:
+def _report(table: Table, language: str, markup: Markup) -> table_state.Report | None:
     """The current (or last) launch: its lines, and its checks with their dice, each part
     of a sum named in `language` and each outcome said in words."""
     report = table.report
@@ -400,7 +392,7 @@ def _report(table: Table, language: str) -> table_state.Report | None:
         for e in report.events
         if isinstance(e, LaunchStep)
     ]
-    lines = [plain(told_in(line, language), table) for line in report.lines]
+    lines = [plain(told_in(line, language), markup) for line in report.lines]
     return {"lines": lines, "open": report.open, "checks": checks}
 
 

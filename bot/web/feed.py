@@ -20,6 +20,7 @@ import orjson
 from bot.game import changes
 from bot.table import Table
 from bot.views import web_state
+from bot.web.markup import Names
 from engine import PlayerView
 
 #: Channels whose last table is kept for clients who open the table later.
@@ -105,11 +106,13 @@ class Feed:
                 table,
                 now,
                 client.language,
+                markup=Names(table),
                 avatar_of=self.avatar_of,
                 watching=self.watching(table),
             )
         )
-        return _merged(shared, web_state.private(table, client.viewer, now, client.language))
+        mine = web_state.private(table, client.viewer, now, client.language, markup=Names(table))
+        return _merged(shared, mine)
 
     # ------------------------------------------------------------- changes
 
@@ -168,6 +171,7 @@ class Feed:
                             now,
                             language,
                             view,
+                            markup=Names(table),
                             avatar_of=self.avatar_of,
                             watching=watching,
                         )
@@ -176,7 +180,13 @@ class Feed:
                     moves[language] = web_state.board_moves_of(table, now, language)
                 board_moves = moves.get(language)
                 mine = web_state.private(
-                    table, viewer, now, language, views.get(viewer), board_moves
+                    table,
+                    viewer,
+                    now,
+                    language,
+                    views.get(viewer),
+                    board_moves,
+                    markup=Names(table),
                 )
                 state = by_viewer[key] = _merged(shared[language], mine)
             client.offer(state)

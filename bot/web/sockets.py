@@ -38,9 +38,11 @@ from bot.game.clicks import LOBBY_COMMANDS, PANEL, command_of, read_click
 from bot.game.commands import Configure, Open, PlayAgain
 from bot.game.replies import reply
 from bot.i18n.catalogs import language_of, t
+from bot.i18n.said import joined
 from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web.limits import Bucket, Rates
+from bot.web.markup import Names
 from bot.web.places import Activity, Places, channel_id
 from bot.web.sessions import Expired, User
 
@@ -325,7 +327,7 @@ class Sockets:
             note = await self._move(client, message)
             ok = True
         except UserError as exc:
-            note, ok = f"⚠️ {exc.text(language)}", False
+            note, ok = joined("", ["⚠️ ", exc.text(language)]), False
         except StoreBusy:
             log.warning("web move in channel %s: the database was busy", client.channel)
             note, ok = f"⚠️ {t(language, 'error.busy')}", False
@@ -333,7 +335,7 @@ class Sockets:
             log.exception("web move in channel %s failed", client.channel)
             note, ok = f"⚠️ {t(language, 'error.sorry')}", False
         table = self._table(client.channel)
-        note = web_state.plain(note, table) if table is not None else note
+        note = web_state.plain(note, Names(table)) if table is not None else note
         await client.send({"type": "result", "id": number, "ok": ok, "note": note})
 
     async def _move(self, client: Client, message: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from bot.discord import dms, jobs
-from bot.views import render
+from bot.views import embeds, render
 from tests.bot.helpers import Scene, text_of
 
 pytestmark = pytest.mark.e2e
@@ -142,4 +142,4 @@ async def test_an_ended_game_is_told_by_dm_and_not_drawn_as_a_loss(fake_discord,
         assert "The game is over: it was ended without a result." in dm.content
     board = scene.board(table)
     assert "This game was ended" in text_of(board)
-    assert board.embeds[0]["color"] == render.ENDED_COLOUR != render.LOSS_COLOUR
+    assert board.embeds[0]["color"] == embeds.ENDED_COLOUR != embeds.LOSS_COLOUR

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.views import render
+from bot.views import embeds, render
 from engine import card_label
 from tests.bot.helpers import CARD, Scene, answer_text, button_id, text_of
 
@@ -48,7 +48,7 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, scene):
     # Each launch in one line on the final board, in place of the reports.
     assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
     assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
-    assert scene.board(table).embeds[0]["color"] == render.WIN_COLOUR
+    assert scene.board(table).embeds[0]["color"] == embeds.WIN_COLOUR
     assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
     stats = await bot.store.stats(scene.guild.id)
     assert stats.tallies[0].wins == 1
@@ -144,7 +144,7 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, scene):
     await bot.outbox.drain()
     board = scene.board(table)
     assert "ran out of time" in text_of(board) and "10 seconds left" in text_of(board)
-    assert board.embeds[0]["color"] == render.LOSS_COLOUR
+    assert board.embeds[0]["color"] == embeds.LOSS_COLOUR
     refused = await scene.cmd("draw", "ann")
     assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
     tally = (await bot.store.stats(scene.guild.id)).tallies[0]
@@ -169,7 +169,7 @@ async def test_each_warning_comes_once_and_in_order(fake_discord, scene):
         "10 seconds left",
     ]
     history = scene.board(table).history
-    urgent = [v for v in history if v.embeds and v.embeds[0]["color"] == render.URGENT_COLOUR]
+    urgent = [v for v in history if v.embeds and v.embeds[0]["color"] == embeds.URGENT_COLOUR]
     assert urgent  # the board turned urgent in the last minute
 
 

@@ -12,7 +12,9 @@ import discord
 import pytest
 from discord import ui
 
+from bot.discord import embeds
 from bot.table import Table
+from bot.views import embeds as views_embeds
 from bot.views import panel, render
 from bot.views.message import IS_COMPONENTS_V2
 from devtools.fakediscord import ViolationKind, layout
@@ -102,8 +104,8 @@ def test_a_new_panel_is_flagged_and_an_edit_clears_content_and_embeds():
     assert new["flags"] == edit["flags"] == IS_COMPONENTS_V2
     assert "content" not in new and "embeds" not in new
     assert edit["content"] is None and edit["embeds"] == []
-    assert message.kwargs(new=True)["view"].has_components_v2()  # discord.py sets the flag
-    assert message.kwargs()["content"] is None and message.kwargs()["embeds"] == []
+    assert embeds.kwargs(message, new=True)["view"].has_components_v2()  # discord.py sets the flag
+    assert embeds.kwargs(message)["content"] is None and embeds.kwargs(message)["embeds"] == []
     stub = panel.stub("en").json()
     assert stub["components"] == [{"type": 10, "content": MOVED}] and stub["content"] is None
     with pytest.raises(ValueError, match="all components"):
@@ -118,10 +120,10 @@ def test_the_accent_is_yellow_on_your_turn_only_and_an_ended_panel_has_no_moves(
         return box
 
     assert container(1)["accent_color"] == panel.YOUR_TURN_COLOUR
-    assert container(2)["accent_color"] == render.EMBED_COLOUR  # the board's, out of turn
+    assert container(2)["accent_color"] == views_embeds.EMBED_COLOUR  # the board's, out of turn
     table.status = "ended"
     box = container(1)
-    assert box["accent_color"] == render.board_colour(table, table.game.public_view(), None)
+    assert box["accent_color"] == views_embeds.board_colour(table, table.game.public_view(), None)
     assert [c["type"] for c in box["components"]] == [10, 10, 10]  # no separator, no rows
 
 

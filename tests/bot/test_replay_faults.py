@@ -254,7 +254,7 @@ async def test_the_longest_games_gif_shows_at_most_its_pictures_under_8_mb(tmp_p
     held = [hold for _, hold in frames]
     assert held.count(replay_frames.SKIP_MS) == 1  # the first after the gap, held longer
     assert animation.GIF_LIMIT == 8_000_000
-    assert len(history.animated(played)) <= animation.GIF_LIMIT
+    assert len(await replays.Replays().draw(played)) <= animation.GIF_LIMIT  # as posted
 
 
 async def test_games_played_again_are_kept_within_their_moves_the_latest_used_first():

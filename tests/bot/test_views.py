@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.table import Table
-from bot.views import attachments, panel, render
+from bot.views import attachments, embeds, panel, render
 from bot.views.message import Message
 from devtools.fakediscord.layout import walk
 from tests.engine.helpers import table as position
@@ -95,7 +95,7 @@ def test_a_seat_on_autopilot_is_marked_while_the_game_runs_only():
     view = table.game.public_view()
 
     def players() -> str:
-        (field,) = [f for f in render.board_embed(table, view, 60).fields if f.name == "Players"]
+        (field,) = [f for f in embeds.board_embed(table, view, 60).fields if f.name == "Players"]
         return field.value
 
     assert "on autopilot" in players().split("\n")[1]

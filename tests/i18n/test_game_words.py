@@ -11,7 +11,7 @@ import re
 import pytest
 
 from bot.table import Table
-from bot.views import launches, narration, panel, render
+from bot.views import embeds, launches, narration, panel, render
 from devtools.fakediscord.layout import walk
 from engine import events as ev
 from tests.engine.helpers import table as position
@@ -28,7 +28,7 @@ def test_a_rocket_without_sections_has_no_points_fuel_or_chances_anywhere(langua
     view = table.game.view_for(1)
     assert render.rocket_line(view.table, language) == ""
     situation = panel.situation(table, view, 0, language)
-    board = render.board_embed(table, view.table, 600).description
+    board = embeds.board_embed(table, view.table, 600).description
     for text in (situation, board):
         assert "🚀" not in text and "%" not in text and not re.search(r"\b0 points?\b", text)
         assert "\n\n" not in text  # no empty line where the rocket's would be

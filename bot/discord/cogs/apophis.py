@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import embeds
 from bot.discord.answers import (
     anywhere,
     caller_of,
@@ -35,6 +36,7 @@ from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table
 from bot.views import attachments, components, panel, render
+from bot.views.embeds import EMBED_COLOUR, stats_embed
 from bot.views.narration import narrate_event
 from bot.views.threads import lobby_line
 from engine import events as ev
@@ -146,9 +148,11 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             shown = table.version
             said = [text, opening.note(language) if opening else None]
             await interaction.response.send_message(
-                **panel.panel_message(
-                    table, interaction.user.id, language, "\n".join(filter(None, said))
-                ).kwargs(),
+                **embeds.kwargs(
+                    panel.panel_message(
+                        table, interaction.user.id, language, "\n".join(filter(None, said))
+                    )
+                ),
                 ephemeral=True,
             )
             self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
@@ -173,7 +177,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         outbox = self.bot.outbox
         outbox.moved(table, lobby_shown=clicked)
         if clicked:
-            await interaction.response.edit_message(**lobby_line(table).kwargs())
+            await interaction.response.edit_message(**embeds.kwargs(lobby_line(table)))
         else:
             text = t(speaks(interaction), "thread.started", thread=f"<#{table.channel_id}>")
             await interaction.response.send_message(text, ephemeral=True)
@@ -203,7 +207,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         """Answer a click on the lobby message (a button, a setting) with it redrawn: the
         lobby as it is now, or the game's board once it started."""
         shown = components.drawn_version(table)
-        await interaction.response.edit_message(**attachments.board(table).kwargs())
+        await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
         owner = clicked_board(interaction, table)
         self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
 
@@ -394,7 +398,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         embed = discord.Embed(
             title=t(language, "rules.title"),
             description=render.rules_text(language, table.rules if table else "basic"),
-            colour=render.EMBED_COLOUR,
+            colour=EMBED_COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -403,5 +407,5 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     async def stats(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # a server's (`server_records`)
         stats = await self.service.ledger.stats(interaction.guild_id)
-        embed = render.stats_embed(stats, speaks(interaction))
+        embed = embeds.embed(stats_embed(stats, speaks(interaction)))
         await interaction.response.send_message(embed=embed, ephemeral=True)

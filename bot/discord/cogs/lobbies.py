@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord import inputs
+from bot.discord import embeds, inputs
 from bot.discord.access import in_thread, named, needed
 from bot.discord.answers import caller_of, speaks
 from bot.discord.clicked import clicked_message
@@ -53,7 +53,7 @@ class Lobbies(Part):
         channel, the lobby's board from now on (the lobby closes if the answer fails)."""
         try:
             response = await interaction.response.send_message(
-                **components.lobby_message(table).kwargs(), allowed_mentions=NO_MENTIONS
+                **embeds.kwargs(components.lobby_message(table)), allowed_mentions=NO_MENTIONS
             )
         except discord.HTTPException:
             await close_unseen(self.bot.service, table)

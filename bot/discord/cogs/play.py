@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import inputs
+from bot.discord import embeds, inputs
 from bot.discord.access import UNKNOWN_INTERACTION
 from bot.discord.answers import (
     anywhere,
@@ -139,7 +139,7 @@ class Play(commands.Cog):
         table.messages.reposted_at = time.monotonic()
         version, old = components.drawn_version(table), table.messages.board_id
         response = await interaction.response.send_message(
-            **attachments.board(table).kwargs(new=True)
+            **embeds.kwargs(attachments.board(table), new=True)
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
@@ -289,7 +289,7 @@ class Play(commands.Cog):
             or message.id != ended.messages.board_id
         ):
             raise UserError("error.buttons_over")
-        await interaction.response.edit_message(**attachments.board(ended).kwargs())
+        await interaction.response.edit_message(**embeds.kwargs(attachments.board(ended)))
 
     async def on_button(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
         """A click on a lobby or board button."""
@@ -314,7 +314,7 @@ class Play(commands.Cog):
         redraws the lobby in the reply; anyone else is told privately that only the host
         may. On a lobby a newer one replaced, nothing changes: it becomes the link."""
         if on_old_board(interaction, table):
-            await interaction.response.edit_message(**components.board_stub(table).kwargs())
+            await interaction.response.edit_message(**embeds.kwargs(components.board_stub(table)))
             return
         await self.service.run(caller_of(interaction), configure(click))
         await self.apophis.show_clicked_lobby(interaction, table)
@@ -341,7 +341,7 @@ class Play(commands.Cog):
                     interaction, t(speaks(interaction), "note.old_board", link=link)
                 )
         else:
-            await interaction.response.edit_message(**components.board_stub(table).kwargs())
+            await interaction.response.edit_message(**embeds.kwargs(components.board_stub(table)))
 
     async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
         """A click on a hand panel: the panel itself is updated with what happened."""
@@ -386,11 +386,13 @@ class Play(commands.Cog):
         """The clicked board or launch report, updated with the move the click made."""
         if on_board:
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**attachments.board(table).kwargs())
+            await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
             self.outbox.answered(table, interaction, board_version=shown)
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
-            await interaction.response.edit_message(**attachments.report(table, report).kwargs())
+            await interaction.response.edit_message(
+                **embeds.kwargs(attachments.report(table, report))
+            )
             self.outbox.answered(table, interaction, report=report)
         else:
             await interaction.response.defer()
@@ -400,7 +402,7 @@ class Play(commands.Cog):
         """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
             shown = components.drawn_version(table)
-            await interaction.response.edit_message(**attachments.board(table).kwargs())
+            await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
             self.outbox.answered(table, interaction, board_version=shown)
             await interaction.followup.send(
                 StaleBoard(table).text(speaks(interaction)), ephemeral=True

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.discord import embeds
 from bot.discord.answers import caller_of, server_records, speaks
 from bot.discord.cogs import Part
 from bot.game.ledger import covers
@@ -37,7 +38,7 @@ class Records(Part):
         profile = await self.bot.service.ledger.profile(caller, who)
         if not profile.tallies:
             raise records.nothing_counted(who, covered, yours=who == caller.user_id)
-        embed = records.profile_embed(profile, covered, speaks(interaction))
+        embed = embeds.embed(records.profile_embed(profile, covered, speaks(interaction)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="This server's fastest teams and best win records.")
@@ -45,5 +46,5 @@ class Records(Part):
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None  # a server's (`server_records`)
         board = await self.bot.service.ledger.leaderboard(interaction.guild_id)
-        embed = records.leaderboard_embed(board, speaks(interaction))
+        embed = embeds.embed(records.leaderboard_embed(board, speaks(interaction)))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.discord import inputs
+from bot.discord import embeds, inputs
 from bot.discord.answers import caller_of, speaks
 from bot.discord.clicked import clicked_message
 from bot.discord.cogs import Part
@@ -107,7 +107,7 @@ class Replays(Part):
     async def history(self, interaction: discord.Interaction) -> None:
         caller = caller_of(interaction)
         records = await self.bot.service.ledger.recent_games(caller, history.GAMES)
-        embed = history.history_embed(records, place_of(caller), speaks(interaction))
+        embed = embeds.embed(history.history_embed(records, place_of(caller), speaks(interaction)))
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(description="Watch an ended game again, move by move.")
@@ -138,12 +138,16 @@ class Replays(Part):
             if drawer:
                 desk.drawing.discard(place)
         message = history.animation_message(played, gif)
-        await interaction.followup.send(**message.kwargs(new=True), allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(
+            **embeds.kwargs(message, new=True), allowed_mentions=NO_MENTIONS
+        )
 
     async def draw(self, played: Replay) -> bytes:
-        """The replay's GIF, as `history.animated` makes it: the frames drawn between the
-        games' other work (the board pictures' caches are the event loop's), written aside
-        (a thread: touches no shared cache); again with fewer while it weighs too much."""
+        """The replay's GIF: every move's picture, or for the longest games
+        `animation.FRAMES` of them, the first and the last, drawn between the games' other
+        work (the board pictures' caches are the event loop's), written aside (a thread:
+        touches no shared cache); again with fewer while it weighs more than
+        `animation.GIF_LIMIT`."""
         started, tries = time.perf_counter(), 0
         shown: int | None = animation.FRAMES
         while shown is not None:
@@ -177,7 +181,7 @@ class Replays(Part):
         if not 0 <= click.version <= played.steps:
             raise UserError("replay.error.no_step")
         message = history.step_message(played, click.version)
-        await interaction.response.edit_message(**message.kwargs())
+        await interaction.response.edit_message(**embeds.kwargs(message))
 
     async def replayed(self, interaction: discord.Interaction, number: int) -> Replay:
         """Game `number` played again, in the reader's language; UserError unless it

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.discord import inputs
+from bot.discord import embeds, inputs
 from bot.discord.answers import speaks
 from bot.discord.clicked import clicked_message
 from bot.discord.cogs import Part
@@ -72,7 +72,7 @@ class LiveTable(Part):
         if config.web:
             url = f"{config.public_url}/?channel={interaction.channel_id}"
             message = components.table_link(url, language)
-            await interaction.response.send_message(**message.kwargs(), ephemeral=True)
+            await interaction.response.send_message(**embeds.kwargs(message), ephemeral=True)
             return
         said = [t(language, "table.off")]
         if interaction.permissions.manage_guild:  # who may ask whoever runs the bot

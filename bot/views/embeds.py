@@ -1,0 +1,258 @@
+"""The boxed parts of the game's messages (Discord calls them embeds), as plain data: the
+lobby, the live board, the launch report and a server's record.
+
+Built from the engine's views, a table's metadata and the words of bot.views.render; the
+Discord door makes discord.py's objects of them (bot.discord.embeds). Public embeds are
+built from public views, so no card of any hand can reach them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.i18n.catalogs import t
+from bot.views.message import Embed
+from bot.views.render import (
+    COLOUR_EMOJI,
+    and_list,
+    clock_text,
+    count,
+    duration,
+    mention,
+    needed_suits,
+    next_step,
+    report_title,
+    rocket_line,
+    suit_marks,
+)
+from engine import Outcome, Phase, PublicView, Rules, Size
+
+if TYPE_CHECKING:
+    from bot.store.records import Stats
+    from bot.table import Table
+
+EMBED_COLOUR = 0x8E44AD
+WIN_COLOUR = 0x2ECC71
+LOSS_COLOUR = 0xE74C3C
+#: A game ended without a result (host's end, moderator's reset).
+ENDED_COLOUR = 0x95A5A6
+#: The board's colour in the last minute.
+URGENT_COLOUR = 0xE67E22
+URGENT_SECONDS = 60
+
+
+def lobby_embed(table: Table) -> Embed:
+    language = table.language
+    embed = Embed(
+        title=t(language, "lobby.title"),
+        description=t(language, "lobby.description"),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
+    embed.add_field(
+        name=t(language, "lobby.countdown"),
+        value=t(
+            language,
+            "lobby.length",
+            difficulty=t(language, f"difficulty.{table.difficulty}"),
+            length=duration(table.length_seconds),
+        ),
+    )
+    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
+    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
+    embed.add_field(
+        name=t(language, "lobby.players", seated=len(table.seats)),
+        value=seats or t(language, "board.nobody"),
+        inline=False,
+    )
+    invited = [mention(p) for p in table.invited if p not in table.seats]
+    if invited and table.status == "lobby":
+        embed.add_field(
+            name=t(language, "again.invited"),
+            value=t(language, "again.invited_list", players=and_list(invited, language)),
+            inline=False,
+        )
+    if table.status != "lobby":
+        embed.set_footer(text=t(language, "lobby.closed"))
+    return embed
+
+
+def board_embed(
+    table: Table,
+    view: PublicView,
+    time_left: float | None,
+    summary: str | None = None,
+    ending: str | None = None,
+) -> Embed:
+    """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
+
+    With a `summary` (the board's picture shows the table), that one line stands for
+    the table's fields: the players and the last actions stay in words. A game's end
+    (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
+    language = table.language
+    embed = Embed(
+        title=t(
+            language,
+            "board.title",
+            rules=t(language, f"rules.{view.rules.value}"),
+            difficulty=t(language, f"difficulty.{table.difficulty}").lower(),
+        ),
+        colour=board_colour(table, view, time_left),
+    )
+    embed.description = ending or _status_line(table, view, time_left)
+    if summary is None:
+        _table_fields(embed, table, view)
+    else:
+        embed.add_field(name=t(language, "picture.table"), value=summary, inline=False)
+    seats = []
+    host = t(language, "board.host")
+    for seat in view.seats:
+        marker = "▶️" if seat.player == view.active_player else "▫️"
+        held = count(language, "count.cards", seat.hand_size)
+        mark = f" · {host}" if seat.player == table.host_id else ""
+        if table.on_autopilot(seat.player):
+            mark += f" · {t(language, 'autopilot.mark')}"
+        seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
+    embed.add_field(
+        name=t(language, "board.players"),
+        value="\n".join(seats) or t(language, "board.nobody"),
+        inline=False,
+    )
+    if table.recent:
+        embed.add_field(
+            name=t(language, "board.recent"), value="\n".join(table.recent)[-1024:], inline=False
+        )
+    embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
+    return embed
+
+
+def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:
+    """The table in words: Apophis, the rocket, the sequence, the depot, the cards."""
+    language = table.language
+    pyramids = " ".join("▲" for _ in range(view.apophis_value)) or t(language, "board.destroyed")
+    apophis = t(
+        language, "board.apophis", value=view.apophis_value, pyramids=pyramids, damage=view.damage
+    )
+    if view.rules is Rules.BASIC:
+        dots = "●" * view.counters + "○" * (5 - view.counters)
+        apophis += "\n" + t(language, "board.deflection", dots=dots, counters=view.counters)
+    embed.add_field(name="Apophis", value=apophis)
+
+    if view.rocket:
+        sections = "\n".join(
+            f"{COLOUR_EMOJI[c]} {t(language, f'build.{c.value}.{s.label}')}" for c, s in view.rocket
+        )
+        points = " ".join(f"{COLOUR_EMOJI[c]}{p}" for c, p in view.points.items() if p)
+        rocket = t(
+            language,
+            "board.rocket",
+            sections=sections,
+            points=points,
+            total=sum(view.points.values()),
+        )
+    else:
+        rocket = t(language, "board.no_rocket")
+    embed.add_field(name=t(language, "board.rocket_title"), value=rocket)
+
+    sequence = " ".join(COLOUR_EMOJI[c] for c in view.sequence) or t(language, "board.not_started")
+    if view.sequence:
+        needs = suit_marks(needed_suits(view), table.cards)
+        sequence += "\n" + t(language, "board.needs", suits=needs)
+    embed.add_field(
+        name=t(language, "board.sequence_title", played=len(view.sequence)), value=sequence
+    )
+
+    depot = []
+    for size in (Size.LARGE, Size.MEDIUM, Size.SMALL):
+        here = "".join(COLOUR_EMOJI[c] for c, s in view.depot if s is size)
+        depot.append(
+            t(
+                language,
+                "board.depot_row",
+                size=t(language, f"size.{size.label}"),
+                pieces=here or "—",
+            )
+        )
+    embed.add_field(name=t(language, "board.depot"), value="\n".join(depot))
+    embed.add_field(
+        name=t(language, "board.cards_title"),
+        value=t(language, "board.cards", deck=view.deck_size, discards=view.discard_size),
+    )
+
+
+def board_colour(table: Table, view: PublicView, time_left: float | None) -> int:
+    """Win green, loss red, ended grey; urgent orange in the last minute."""
+    if view.phase is Phase.OVER or not table.open:
+        if view.outcome is not None and view.outcome.won:
+            return WIN_COLOUR
+        return LOSS_COLOUR if view.outcome is Outcome.LOST else ENDED_COLOUR
+    if time_left is not None and time_left <= URGENT_SECONDS:
+        return URGENT_COLOUR
+    return EMBED_COLOUR
+
+
+def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
+    """The clock, the rocket and what the game waits for (a game in play)."""
+    language = table.language
+    now = time.time()
+    lines = [clock_text(table, time_left), rocket_line(view, language), next_step(table, view, now)]
+    return "\n".join(line for line in lines if line)
+
+
+def launch_embed(language: str, lines: Sequence[str], finished: bool) -> Embed:
+    """The launch report: each check with its die, total and result."""
+    embed = Embed(
+        title=report_title(language),
+        description="\n".join(lines)[-4000:],
+        colour=EMBED_COLOUR,
+    )
+    if not finished:
+        embed.set_footer(text=t(language, "report.waiting"))
+    return embed
+
+
+def stats_embed(stats: Stats, language: str) -> Embed:
+    """A server's record: games by rule set and difficulty (with crewmates apart), and the
+    fastest wins of all-human teams."""
+    embed = Embed(title=t(language, "stats.title"), colour=EMBED_COLOUR)
+    if not stats.tallies:
+        embed.description = t(language, "stats.none")
+        return embed
+    lines = []
+    for tally in stats.tallies:
+        kind = _kind(tally.rules, tally.difficulty, language)
+        if tally.with_crewmates:
+            kind = t(language, "stats.with_crewmates", kind=kind)
+        line = t(
+            language,
+            "stats.tally",
+            kind=kind,
+            games=count(language, "count.games", tally.games),
+            wins=count(language, "stats.won", tally.wins),
+            losses=count(language, "stats.lost", tally.losses),
+        )
+        if tally.abandoned:
+            line += t(language, "stats.abandoned", count=tally.abandoned)
+        lines.append(line)
+    embed.add_field(name=t(language, "stats.games"), value="\n".join(lines)[:1024], inline=False)
+    if stats.fastest_wins:
+        wins = [
+            t(
+                language,
+                "stats.win",
+                rank=i,
+                time=duration(w.duration_seconds),
+                kind=_kind(w.rules, w.difficulty, language),
+                players=count(language, "count.players", w.players),
+                outcome=t(language, f"stats.outcome.{w.outcome}"),
+            )
+            for i, w in enumerate(stats.fastest_wins, 1)
+        ]
+        embed.add_field(name=t(language, "stats.fastest"), value="\n".join(wins), inline=False)
+    return embed
+
+
+def _kind(rules: str, difficulty: str, language: str) -> str:
+    return f"{t(language, f'rules.{rules}')}, {t(language, f'difficulty.{difficulty}').lower()}"
