@@ -98,79 +98,118 @@ class Config:
         def get(name: str) -> str:
             return env.get(name, "").strip()
 
-        token = get("DISCORD_TOKEN")
-        if not token:
-            raise ConfigError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
-        if any(ch.isspace() for ch in token) or len(token) < 20:
-            raise ConfigError(f"DISCORD_TOKEN does not look like a bot token. {TOKEN_HELP}")
-
-        dev_guild = get("APOPHIS_DEV_GUILD")
-        if dev_guild and not dev_guild.isdigit():
-            raise ConfigError("APOPHIS_DEV_GUILD must be a server id (a number), or empty.")
-
-        level_name = (get("APOPHIS_LOG_LEVEL") or "INFO").upper()
-        level = logging.getLevelName(level_name)
-        if not isinstance(level, int):
-            raise ConfigError(
-                f"APOPHIS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level_name!r}."
-            )
-
-        scale_text = get("APOPHIS_TIME_SCALE") or "1"
-        try:
-            time_scale = float(scale_text)
-        except ValueError:
-            time_scale = 0.0
-        if not 0 < time_scale <= 10_000:
-            raise ConfigError(
-                f"APOPHIS_TIME_SCALE must be a positive number (1 is real time), "
-                f"not {scale_text!r}."
-            )
-
+        token = _token(get("DISCORD_TOKEN"))
+        dev_guild = _dev_guild(get("APOPHIS_DEV_GUILD"))
+        level = _log_level(get("APOPHIS_LOG_LEVEL"))
+        time_scale = _time_scale(get("APOPHIS_TIME_SCALE"))
         shard_count, shard_ids = _shards(get("APOPHIS_SHARD_COUNT"), get("APOPHIS_SHARD_IDS"))
         processes = _positive_int("APOPHIS_PROCESSES", get("APOPHIS_PROCESSES") or "1")
-        rate_text = get("APOPHIS_GLOBAL_RATE")
-        global_rate = GLOBAL_RATE / processes
-        if rate_text:
-            try:
-                global_rate = float(rate_text)
-            except ValueError:
-                global_rate = 0.0
-            if not 0 < global_rate <= DISCORD_GLOBAL_LIMIT:
-                raise ConfigError(
-                    "APOPHIS_GLOBAL_RATE must be the requests a second this process may send "
-                    f"(more than 0, at most {DISCORD_GLOBAL_LIMIT:g}), not {rate_text!r}."
-                )
-        seed_text = get("APOPHIS_SEED")
-        if seed_text and not seed_text.isdigit():
-            raise ConfigError(f"APOPHIS_SEED must be a whole number, or empty, not {seed_text!r}.")
-
-        for name in ("DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL"):
-            value = get(name)
-            if value and "://" not in value:
-                raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
-
+        global_rate = _global_rate(get("APOPHIS_GLOBAL_RATE"), processes)
+        seed = _seed(get("APOPHIS_SEED"))
+        api_base_url, gateway_url = (
+            _discord_url(name, get(name))
+            for name in ("DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL")
+        )
         web = _web(get)
-        log_format = get("APOPHIS_LOG_FORMAT").lower() or "text"
-        if log_format not in ("text", "json"):
-            raise ConfigError(f"APOPHIS_LOG_FORMAT must be text or json, not {log_format!r}.")
-
+        log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
         return cls(
             token=token,
             database=get("APOPHIS_DATABASE") or DEFAULT_DATABASE,
-            dev_guild=int(dev_guild) if dev_guild else None,
+            dev_guild=dev_guild,
             log_level=level,
-            api_base_url=get("DISCORD_API_BASE_URL") or None,
-            gateway_url=get("DISCORD_GATEWAY_URL") or None,
+            api_base_url=api_base_url,
+            gateway_url=gateway_url,
             time_scale=time_scale,
             shard_count=shard_count,
             shard_ids=shard_ids,
             processes=processes,
             global_rate=global_rate,
-            seed=int(seed_text) if seed_text else None,
-            log_json=log_format == "json",
+            seed=seed,
+            log_json=log_json,
             **web,
             **_metrics(get, web["web_port"]),
         )
+
+
+def _token(token: str) -> str:
+    """DISCORD_TOKEN checked: set, and shaped like a bot token."""
+    if not token:
+        raise ConfigError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
+    if any(ch.isspace() for ch in token) or len(token) < 20:
+        raise ConfigError(f"DISCORD_TOKEN does not look like a bot token. {TOKEN_HELP}")
+    return token
+
+
+def _dev_guild(text: str) -> int | None:
+    """APOPHIS_DEV_GUILD: a server id, or None."""
+    if text and not text.isdigit():
+        raise ConfigError("APOPHIS_DEV_GUILD must be a server id (a number), or empty.")
+    return int(text) if text else None
+
+
+def _log_level(text: str) -> int:
+    """APOPHIS_LOG_LEVEL as logging's number (INFO when empty)."""
+    level_name = (text or "INFO").upper()
+    level = logging.getLevelName(level_name)
+    if not isinstance(level, int):
+        raise ConfigError(
+            f"APOPHIS_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level_name!r}."
+        )
+    return level
+
+
+def _time_scale(text: str) -> float:
+    """APOPHIS_TIME_SCALE: how much faster than real time the game's clocks run (1 when
+    empty)."""
+    scale_text = text or "1"
+    try:
+        time_scale = float(scale_text)
+    except ValueError:
+        time_scale = 0.0
+    if not 0 < time_scale <= 10_000:
+        raise ConfigError(
+            f"APOPHIS_TIME_SCALE must be a positive number (1 is real time), not {scale_text!r}."
+        )
+    return time_scale
+
+
+def _global_rate(text: str, processes: int) -> float:
+    """APOPHIS_GLOBAL_RATE: the requests a second this process may send (when empty, its
+    share of GLOBAL_RATE among `processes`)."""
+    if not text:
+        return GLOBAL_RATE / processes
+    try:
+        global_rate = float(text)
+    except ValueError:
+        global_rate = 0.0
+    if not 0 < global_rate <= DISCORD_GLOBAL_LIMIT:
+        raise ConfigError(
+            "APOPHIS_GLOBAL_RATE must be the requests a second this process may send "
+            f"(more than 0, at most {DISCORD_GLOBAL_LIMIT:g}), not {text!r}."
+        )
+    return global_rate
+
+
+def _seed(text: str) -> int | None:
+    """APOPHIS_SEED: a whole number, or None."""
+    if text and not text.isdigit():
+        raise ConfigError(f"APOPHIS_SEED must be a whole number, or empty, not {text!r}.")
+    return int(text) if text else None
+
+
+def _discord_url(name: str, text: str) -> str | None:
+    """DISCORD_API_BASE_URL or DISCORD_GATEWAY_URL: a full URL, or None (Discord's own)."""
+    if text and "://" not in text:
+        raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
+    return text or None
+
+
+def _log_json(text: str) -> bool:
+    """APOPHIS_LOG_FORMAT: whether log lines are JSON (text when empty)."""
+    log_format = text.lower() or "text"
+    if log_format not in ("text", "json"):
+        raise ConfigError(f"APOPHIS_LOG_FORMAT must be text or json, not {log_format!r}.")
+    return log_format == "json"
 
 
 def _positive_int(name: str, text: str) -> int:

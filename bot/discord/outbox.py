@@ -108,8 +108,20 @@ class Outbox:
             quiet=lambda key: key[0] == "post",
         )
         self._post_seq = 0
-        self.channel = GameChannel(
-            client.http,
+        self.channel = self._game_channel(gone)
+        self.parking = Parking(self.access, self.tokens, self.dms, audience, submit=self._submit)
+        self.posts = Posts(
+            self.channel, submit=self._submit, park=self.parking.park, swept=self._forget_later
+        )
+        self.boards = self._boards(store)
+        self.pings = Pings(self.channel, store, clock=lambda: self.clock(), park=self.parking.park)
+        self.panels = Panels(self.tokens, audience, changed=self.panel_changed)
+
+    def _game_channel(self, gone: Callable[[int], None]) -> GameChannel:
+        """Requests to the games' channels, on the outbox's budget and tokens (a board's
+        own token among them); `gone` as for the outbox."""
+        return GameChannel(
+            self.client.http,
             self.tokens,
             self.access,
             spend=lambda: self._spend(),
@@ -117,11 +129,11 @@ class Outbox:
             gone=gone,
             no_files=lambda table: self._learn_files(table, False),
         )
-        self.parking = Parking(self.access, self.tokens, self.dms, audience, submit=self._submit)
-        self.posts = Posts(
-            self.channel, submit=self._submit, park=self.parking.park, swept=self._forget_later
-        )
-        self.boards = Boards(
+
+    def _boards(self, store: Store) -> Boards:
+        """The games' board messages, written on the game's channel; what a game posted is
+        swept once its final board is shown."""
+        return Boards(
             self.channel,
             self.tokens,
             store,
@@ -130,8 +142,6 @@ class Outbox:
             sweep_later=self.posts.sweep_later,
             learn_files=lambda table: self._learn_files(table, redraw=False),
         )
-        self.pings = Pings(self.channel, store, clock=lambda: self.clock(), park=self.parking.park)
-        self.panels = Panels(self.tokens, audience, changed=self.panel_changed)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -203,7 +213,12 @@ class Outbox:
     def panel_changed(self, table: Table, player: int) -> None:
         """`player`'s panel should be redrawn (their turn came, or a change not theirs)."""
         key = ("panel", table.id, player)
-        self._hold(table, key, lambda: self.panels.refresh(table, player))
+        self._hold(table, key, lambda: self._refresh_panel(table, player))
+
+    async def _refresh_panel(self, table: Table, player: int) -> None:
+        """Redraw `player`'s panel (whether it then shows their hand is for their DM to know:
+        `_hand`)."""
+        await self.panels.refresh(table, player)
 
     def turn_passed(self, table: Table, player: int | None) -> None:
         """It is `player`'s turn: pinged if they are away (None: nobody's; the standing

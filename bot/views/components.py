@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n.catalogs import t
 from bot.lobby_settings import OPTIONS, LobbySettings
 from bot.views import embeds, launches, render, story
-from bot.views.message import Message
+from bot.views.message import Embed, Message
 from engine import Phase, PublicView
 
 if TYPE_CHECKING:
@@ -310,57 +310,69 @@ def board_message(
     over = view.phase is Phase.OVER or not table.open
     ending = story.board_text(story.story(table, table.language, now)) if over else None
     embed = embeds.board_embed(table, view, table.time_left(now), summary, ending)
-    gid, version, language = table.id, table.version, table.language
     if over:
-        told = launches.summary(table.history, language)
-        if told is not None:
-            embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
-        again = t(language, "again.button")
-        return Message(
-            embed=embed,
-            components=rows(
-                button(gid, version, "again", again, emoji="🔁", style=PRIMARY),
-                *table_buttons(table, version),
-            ),
-        )
-    items = []
-    if view.phase is Phase.DISCARD:
-        label = t(language, "button.discard_menu")
-        items.append(button(gid, version, "discard", label, emoji="🗑️", style=DANGER))
-    else:
-        playing = view.phase is Phase.PLAY
-        draw = t(language, "button.draw")
-        items += [
-            button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing),
-            button(
-                gid,
-                version,
-                "build",
-                t(language, "button.build_menu"),
-                emoji="🏗️",
-                disabled=not playing or bool(view.sequence),
-            ),
-            button(
-                gid,
-                version,
-                "launch",
-                t(language, "button.launch_menu"),
-                emoji="🚀",
-                disabled=not playing or not view.rocket,
-            ),
-            button(
-                gid,
-                version,
-                "scrap",
-                t(language, "button.scrap"),
-                emoji="♻️",
-                disabled=not playing or not (view.rocket or view.sequence),
-            ),
-        ]
+        return _final_board(table, embed)
+    gid, version, language = table.id, table.version, table.language
+    items = _move_buttons(table, view)
     label = t(language, "button.hand")
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
     items += table_buttons(table, version)
     return Message(embed=embed, components=rows(*items))
+
+
+def _final_board(table: Table, embed: Embed) -> Message:
+    """The board of a game that is over: its launches summed up under `embed`, and Play
+    again."""
+    gid, version, language = table.id, table.version, table.language
+    told = launches.summary(table.history, language)
+    if told is not None:
+        embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
+    again = t(language, "again.button")
+    return Message(
+        embed=embed,
+        components=rows(
+            button(gid, version, "again", again, emoji="🔁", style=PRIMARY),
+            *table_buttons(table, version),
+        ),
+    )
+
+
+def _move_buttons(table: Table, view: PublicView) -> list[dict[str, Any]]:
+    """The board's move buttons in play: Discard… while a discard is due, else Draw,
+    Build…, Launch… and Scrap, each disabled when it cannot work now."""
+    gid, version, language = table.id, table.version, table.language
+    if view.phase is Phase.DISCARD:
+        label = t(language, "button.discard_menu")
+        return [button(gid, version, "discard", label, emoji="🗑️", style=DANGER)]
+    playing = view.phase is Phase.PLAY
+    draw = t(language, "button.draw")
+    return [
+        button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing),
+        button(
+            gid,
+            version,
+            "build",
+            t(language, "button.build_menu"),
+            emoji="🏗️",
+            disabled=not playing or bool(view.sequence),
+        ),
+        button(
+            gid,
+            version,
+            "launch",
+            t(language, "button.launch_menu"),
+            emoji="🚀",
+            disabled=not playing or not view.rocket,
+        ),
+        button(
+            gid,
+            version,
+            "scrap",
+            t(language, "button.scrap"),
+            emoji="♻️",
+            disabled=not playing or not (view.rocket or view.sequence),
+        ),
+    ]
 
 
 def board_stub(table: Table) -> Message:

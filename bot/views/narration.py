@@ -43,7 +43,17 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
     """
     if notice is not None and (line := notice_line(event, notice, language)):
         return line
-    match event.seen_by(None):
+    public = event.seen_by(None)
+    for tell in (_move_line, _launch_line, _ending_line):
+        if (line := tell(public, language)) is not None:
+            return line
+    return None
+
+
+def _move_line(event: ev.Event, language: str) -> str | None:
+    """A turn's move told (cards drawn or discarded, the deck reshuffled, a rocket built,
+    fuelled or scrapped), or None for another event."""
+    match event:
         case ev.CardsDrawn(player=p, count=n):
             return t(language, "event.drew", player=mention(p), count=n)
         case ev.ReshuffleStarted(cards=n, seconds=s):
@@ -75,6 +85,13 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
                 cards = count(language, "count.cards", n)
                 return t(language, "event.scrapped_sequence", cards=cards, **words)
             return t(language, "event.scrapped", **words)
+    return None
+
+
+def _launch_line(event: ev.Event, language: str) -> str | None:
+    """A launch's moment told (its start, a check, a reroll offered, used or declined, the
+    damage or deflection it did, its end), or None for another event."""
+    match event:
         case ev.LaunchStarted(total=total, rerolls=r):
             line = t(language, "event.launch", count=total)
             return joined(" ", [line, t(language, "event.launch_rerolls", count=r)]) if r else line
@@ -102,6 +119,13 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
             return t(language, "event.counter", counters=n)
         case ev.LaunchEnded(hit=hit):
             return t(language, "event.launch_over" if hit else "event.launch_failed")
+    return None
+
+
+def _ending_line(event: ev.Event, language: str) -> str | None:
+    """A seat's or the game's end told (a turn skipped, a player gone, the game won, lost
+    or abandoned), or None for another event."""
+    match event:
         case ev.TurnSkipped(player=p):
             return t(language, "event.skipped", player=mention(p))
         case ev.PlayerRemoved(player=p, cards=n):

@@ -31,6 +31,7 @@ from engine.events import LaunchStep
 from engine.game import COUNTERS_TO_DEFLECT, DAMAGE_TO_DESTROY
 
 if TYPE_CHECKING:
+    from bot.lobby_settings import LobbySettings
     from bot.table import Table
     from engine import PlayerView, PublicView
 
@@ -171,7 +172,7 @@ def public(
         "time_scale": table.runtime.time_scale,
         "reshuffle_ends": table.runtime.reshuffle_ends,
         "host": str(table.host_id),
-        "settings": table.settings.as_json(),
+        "settings": _settings(table.settings),
         "seats": _seats(table, view, avatar_of),
         "watching": watching,
         "table": None,
@@ -186,8 +187,22 @@ def public(
     }
     if view is None:
         return state
+    state["table"] = _table(view)
+    texts = state["texts"]
+    if view.phase is Phase.OVER or not table.open:
+        texts["result"] = render.outcome_text(view.outcome, language)
+        state["story"] = story(table, language, now).as_json()
+    else:
+        texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
+        texts["next"] = plain(render.next_step(table, view, now, language), markup)
+    return state
+
+
+def _table(view: PublicView) -> table_state.Table:
+    """The table as everyone sees it: Apophis, the rocket and who built it, the launch
+    sequence and who played it, the depot and the piles."""
     total = sum(view.points.values())
-    state["table"] = {
+    return {
         "rules": view.rules.value,
         "phase": view.phase.value,
         "outcome": view.outcome.value if view.outcome is not None else None,
@@ -213,14 +228,13 @@ def public(
         "deck": view.deck_size,
         "discard": view.discard_size,
     }
-    texts = state["texts"]
-    if view.phase is Phase.OVER or not table.open:
-        texts["result"] = render.outcome_text(view.outcome, language)
-        state["story"] = story(table, language, now).as_json()
-    else:
-        texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
-        texts["next"] = plain(render.next_step(table, view, now, language), markup)
-    return state
+
+
+def _settings(settings: LobbySettings) -> table_state.Settings:
+    """A lobby's settings as the state carries them: each option's value by its name
+    (bot.lobby_settings's table of options, which table_state's `Settings` names field by
+    field; tests/web check every state sent against it)."""
+    return cast("table_state.Settings", settings.as_json())
 
 
 def private(

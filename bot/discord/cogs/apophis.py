@@ -44,6 +44,7 @@ from engine import events as ev
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
     from bot.game.service import GameService
+    from bot.store.records import GuildSettings
 
 log = logging.getLogger(__name__)
 
@@ -318,72 +319,54 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     ) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None  # a server that has the bot (`needs_the_bot`)
-        changes: dict[str, Any] = {}
-        if autopilot is not None:
-            changes["autopilot_seconds"] = checked_delay(autopilot)
-        if moderator_role is not None:
-            changes["moderator_role_id"] = moderator_role.id
-        if difficulty is not None:
-            changes["default_difficulty"] = difficulty
-        if rules is not None:
-            changes["default_rules"] = rules
-        if pings is not None:
-            changes["turn_pings"] = pings
-        if language is not None:
-            changes.update(language=language, language_chosen=True)
-        if cards is not None:
-            changes["cards"] = cards
-        if pictures is not None:
-            changes["pictures"] = pictures
-        if threads is not None:
-            changes["threads"] = threads
+        changes = setting_changes(
+            moderator_role=moderator_role,
+            difficulty=difficulty,
+            rules=rules,
+            pings=pings,
+            language=language,
+            cards=cards,
+            pictures=pictures,
+            autopilot=autopilot,
+            threads=threads,
+        )
+        settings = await self.saved_settings(interaction, guild_id, changes)
+        self.follow_settings(guild_id, settings, changes)
+        await interaction.response.send_message(
+            settings_reply(speaks(interaction), settings), ephemeral=True
+        )
+
+    async def saved_settings(
+        self, interaction: discord.Interaction, guild_id: int, changes: dict[str, Any]
+    ) -> GuildSettings:
+        """The server's settings once `changes` (GuildSettings fields) are saved, logged
+        with who changed them; as they are when nothing changes."""
         audience = self.service.audience
-        if changes:
-            settings = await audience.update(guild_id, **changes)
-            log.info(
-                "settings of guild %s changed by %s: %s",
-                guild_id,
-                interaction.user.id,
-                sorted(changes),
-            )
-        else:
-            settings = await audience.settings(guild_id)
+        if not changes:
+            return await audience.settings(guild_id)
+        settings = await audience.update(guild_id, **changes)
+        log.info(
+            "settings of guild %s changed by %s: %s",
+            guild_id,
+            interaction.user.id,
+            sorted(changes),
+        )
+        return settings
+
+    def follow_settings(
+        self, guild_id: int, settings: GuildSettings, changes: dict[str, Any]
+    ) -> None:
+        """What runs follows a server's new settings: its turn pings, and, where `changes`
+        set them, its open games' language and cards, pictures and autopilot."""
         self.bot.outbox.set_pings(guild_id, settings.turn_pings)
         server_language, shown = look(settings)
-        if language is not None or cards is not None:
+        if "language" in changes or "cards" in changes:
             self.service.restyle(guild_id, server_language, shown)
-        if pictures is not None:
-            for table in self.service.set_pictures(guild_id, pictures):
+        if "pictures" in changes:
+            for table in self.service.set_pictures(guild_id, changes["pictures"]):
                 self.bot.outbox.board_outdated(table)
-        if autopilot is not None:
+        if "autopilot_seconds" in changes:
             self.service.set_autopilot(guild_id, settings.autopilot_seconds)
-        reader = speaks(interaction)
-        seconds = settings.autopilot_seconds
-        autopilot_setting = t(
-            reader, f"autopilot.setting.{'on' if seconds else 'off'}", seconds=seconds
-        )
-        threads_setting = t(reader, f"thread.setting.{'on' if settings.threads else 'off'}")
-        role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
-        source = "chosen" if settings.language_chosen else "server"
-        await interaction.response.send_message(
-            t(
-                reader,
-                "reply.settings",
-                role=role or t(reader, "reply.settings.no_role"),
-                difficulty=t(reader, f"difficulty.{settings.default_difficulty}"),
-                rules=t(reader, f"rules.{settings.default_rules}"),
-                pings=t(reader, f"reply.settings.{'on' if settings.turn_pings else 'off'}"),
-                language=t(
-                    reader,
-                    f"reply.settings.language.{source}",
-                    name=t(server_language, "language.name"),
-                ),
-                cards=t(reader, f"choice.{shown}"),
-                pictures=t(reader, f"reply.settings.{'on' if settings.pictures else 'off'}"),
-            )
-            + f"\n{autopilot_setting}\n{threads_setting}",
-            ephemeral=True,
-        )
 
     # ------------------------------------------------------------- reading
 
@@ -409,3 +392,70 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         stats = await self.service.ledger.stats(interaction.guild_id)
         embed = embeds.embed(stats_embed(stats, speaks(interaction)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def setting_changes(
+    *,
+    moderator_role: discord.Role | None,
+    difficulty: str | None,
+    rules: str | None,
+    pings: bool | None,
+    language: str | None,
+    cards: str | None,
+    pictures: bool | None,
+    autopilot: int | None,
+    threads: bool | None,
+) -> dict[str, Any]:
+    """The server's settings (GuildSettings fields) /apophis config's options change, those
+    left out (None) staying as they are; UserError for an autopilot delay out of range."""
+    changes: dict[str, Any] = {}
+    if autopilot is not None:
+        changes["autopilot_seconds"] = checked_delay(autopilot)
+    if moderator_role is not None:
+        changes["moderator_role_id"] = moderator_role.id
+    if difficulty is not None:
+        changes["default_difficulty"] = difficulty
+    if rules is not None:
+        changes["default_rules"] = rules
+    if pings is not None:
+        changes["turn_pings"] = pings
+    if language is not None:
+        changes.update(language=language, language_chosen=True)
+    if cards is not None:
+        changes["cards"] = cards
+    if pictures is not None:
+        changes["pictures"] = pictures
+    if threads is not None:
+        changes["threads"] = threads
+    return changes
+
+
+def settings_reply(reader: str, settings: GuildSettings) -> str:
+    """/apophis config's answer in the `reader`'s language: the server's settings, each in
+    words."""
+    server_language, shown = look(settings)
+    seconds = settings.autopilot_seconds
+    autopilot_setting = t(
+        reader, f"autopilot.setting.{'on' if seconds else 'off'}", seconds=seconds
+    )
+    threads_setting = t(reader, f"thread.setting.{'on' if settings.threads else 'off'}")
+    role = f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else None
+    source = "chosen" if settings.language_chosen else "server"
+    return (
+        t(
+            reader,
+            "reply.settings",
+            role=role or t(reader, "reply.settings.no_role"),
+            difficulty=t(reader, f"difficulty.{settings.default_difficulty}"),
+            rules=t(reader, f"rules.{settings.default_rules}"),
+            pings=t(reader, f"reply.settings.{'on' if settings.turn_pings else 'off'}"),
+            language=t(
+                reader,
+                f"reply.settings.language.{source}",
+                name=t(server_language, "language.name"),
+            ),
+            cards=t(reader, f"choice.{shown}"),
+            pictures=t(reader, f"reply.settings.{'on' if settings.pictures else 'off'}"),
+        )
+        + f"\n{autopilot_setting}\n{threads_setting}"
+    )
