@@ -155,6 +155,22 @@ def _seating(value: str) -> str:
 
 
 def main() -> None:
+    args = _parser().parse_args()
+    seatings = list(args.seating or ()) + (list(MIXED) if args.mixed else [])
+
+    started = time.perf_counter()
+    if args.crossplay:
+        _crossplay_tables(args)
+    elif seatings:
+        _mixed_tables(args, seatings)
+    else:
+        _policy_table(args)
+    _took(started, args.workers)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The lab's command line: the games, the policies and the mixed seatings played (then
+    `_crossplay_options` and `_table_options`)."""
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         epilog="Example: benchmarks/balance_lab.py --games 200 --policies crew greedy",
@@ -182,6 +198,13 @@ def main() -> None:
     parser.add_argument(
         "--mixed", action="store_true", help="the standard mixed seatings (2 and 3 players)"
     )
+    _crossplay_options(parser)
+    _table_options(parser)
+    return parser
+
+
+def _crossplay_options(parser: argparse.ArgumentParser) -> None:
+    """--crossplay, its partners (rows) and its player counts."""
     parser.add_argument(
         "--crossplay",
         action="store_true",
@@ -202,6 +225,10 @@ def main() -> None:
         default=[2, 4],
         help="--crossplay: player counts (default 2 4)",
     )
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    """The rule sets, paces and difficulties tabled, the tables in Markdown, the processes."""
     parser.add_argument(
         "--rules", nargs="+", choices=RULES, default=list(RULES), help="(default: both)"
     )
@@ -224,39 +251,40 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)"
     )
-    args = parser.parse_args()
-    seatings = list(args.seating or ()) + (list(MIXED) if args.mixed else [])
 
-    started = time.perf_counter()
-    if args.crossplay:
-        games = args.games or 100
-        results = crossplay(args.partners, args.players, args.rules, games, args.workers)
-        print(f"{games} seeds each way (a team of one style alone: {2 * games})")
-        for line in crossplay_report(
-            results,
-            args.partners,
-            args.players,
-            args.rules,
-            args.difficulties,
-            args.paces or [4.5],
-            games,
-            args.markdown,
-        ):
-            print(line)
-        _took(started, args.workers)
-        return
+
+def _crossplay_tables(args: argparse.Namespace) -> None:
+    """--crossplay: every partner beside every seat-filler, played and tabled."""
+    games = args.games or 100
+    results = crossplay(args.partners, args.players, args.rules, games, args.workers)
+    print(f"{games} seeds each way (a team of one style alone: {2 * games})")
+    for line in crossplay_report(
+        results,
+        args.partners,
+        args.players,
+        args.rules,
+        args.difficulties,
+        args.paces or [4.5],
+        games,
+        args.markdown,
+    ):
+        print(line)
+
+
+def _mixed_tables(args: argparse.Namespace, seatings: list[str]) -> None:
+    """Mixed seatings (--seating, --mixed): played on the same seeds, and tabled."""
     games = args.games or 250
-    if seatings:
-        args.paces = args.paces or [4.5, 6.0]
-        units = [(seating, len(seating.split(",")), games) for seating in dict.fromkeys(seatings)]
-    else:
-        units = [(policy, players, games) for policy in args.policies for players in PLAYERS]
+    args.paces = args.paces or [4.5, 6.0]
+    units = [(seating, len(seating.split(",")), games) for seating in dict.fromkeys(seatings)]
     results = _run(_tasks(units, args.rules), args.workers)
+    _print_mixed([seating for seating, _, _ in units], results, args)
 
-    if seatings:
-        _print_mixed([seating for seating, _, _ in units], results, args)
-        _took(started, args.workers)
-        return
+
+def _policy_table(args: argparse.Namespace) -> None:
+    """Each policy in every seat, at every player count: played and tabled, a row each."""
+    games = args.games or 250
+    units = [(policy, players, games) for policy in args.policies for players in PLAYERS]
+    results = _run(_tasks(units, args.rules), args.workers)
     print(f"{games} games per rule set, player count and policy, at {args.pace:g} s a turn")
     print(
         "| rules | difficulty | players | policy | win % [95% CI] | destroyed % | deflected % "
@@ -269,7 +297,6 @@ def main() -> None:
                 for policy in args.policies:
                     records = results[(policy, rules, players)]
                     print(_row(rules, difficulty, minutes, players, policy, records, args.pace))
-    _took(started, args.workers)
 
 
 def _took(started: float, workers: int) -> None:

@@ -130,7 +130,6 @@ def count_web_cpu() -> None:
     BENCH_WEB_PROFILE=<file>: also profile the feed's turns (cProfile, only inside them),
     written to that file as the process exits (read it with pstats)."""
     import signal
-    import time
 
     from aiohttp._websocket import writer
 
@@ -138,6 +137,34 @@ def count_web_cpu() -> None:
     from bot.web import feed
 
     totals = {name: [0.0, 0] for name in ("public", "private", "feed", "frames")}
+    timed = _web_timer(totals)
+    instrument(web_state, "public", timed("public", web_state.public))
+    instrument(web_state, "private", timed("private", web_state.private))
+    instrument(feed.Feed, "send_due", timed("feed", feed.Feed.send_due))
+    if os.environ.get("BENCH_WEB_PROFILE"):
+        _profile_feed_turns(os.environ["BENCH_WEB_PROFILE"])
+    frames = writer.WebSocketWriter
+    instrument(
+        frames, "_send_compressed_frame_sync", timed("frames", frames._send_compressed_frame_sync)
+    )
+    instrument(frames, "_write_websocket_frame", timed("frames", frames._write_websocket_frame))
+    previous = signal.getsignal(signal.SIGUSR2)
+
+    def report(signum, frame) -> None:
+        if callable(previous):
+            previous(signum, frame)
+        said = " ".join(f"{t:.6f} {n}" for t, n in totals.values())
+        print(f"bench-web: {said}", file=sys.stderr, flush=True)
+
+    signal.signal(signal.SIGUSR2, report)
+
+
+def _web_timer(totals: dict[str, list]):
+    """`timed(name, function)`: `function` wrapped to add its thread's CPU time and its
+    calls to `totals[name]`; a call made inside a frame's write (a frame writing itself)
+    is not counted again."""
+    import time
+
     depth = [0]
 
     def timed(name, function):
@@ -157,38 +184,28 @@ def count_web_cpu() -> None:
 
         return counted
 
-    instrument(web_state, "public", timed("public", web_state.public))
-    instrument(web_state, "private", timed("private", web_state.private))
-    instrument(feed.Feed, "send_due", timed("feed", feed.Feed.send_due))
-    if os.environ.get("BENCH_WEB_PROFILE"):
-        import atexit
-        import cProfile
+    return timed
 
-        profiler, send_due = cProfile.Profile(), feed.Feed.send_due
 
-        def profiled(self) -> None:
-            profiler.enable()
-            try:
-                send_due(self)
-            finally:
-                profiler.disable()
+def _profile_feed_turns(path: str) -> None:
+    """Profile the feed's turns (cProfile, enabled only inside them), written to `path`
+    as the process exits."""
+    import atexit
+    import cProfile
 
-        instrument(feed.Feed, "send_due", profiled)
-        atexit.register(profiler.dump_stats, os.environ["BENCH_WEB_PROFILE"])
-    frames = writer.WebSocketWriter
-    instrument(
-        frames, "_send_compressed_frame_sync", timed("frames", frames._send_compressed_frame_sync)
-    )
-    instrument(frames, "_write_websocket_frame", timed("frames", frames._write_websocket_frame))
-    previous = signal.getsignal(signal.SIGUSR2)
+    from bot.web import feed
 
-    def report(signum, frame) -> None:
-        if callable(previous):
-            previous(signum, frame)
-        said = " ".join(f"{t:.6f} {n}" for t, n in totals.values())
-        print(f"bench-web: {said}", file=sys.stderr, flush=True)
+    profiler, send_due = cProfile.Profile(), feed.Feed.send_due
 
-    signal.signal(signal.SIGUSR2, report)
+    def profiled(self) -> None:
+        profiler.enable()
+        try:
+            send_due(self)
+        finally:
+            profiler.disable()
+
+    instrument(feed.Feed, "send_due", profiled)
+    atexit.register(profiler.dump_stats, path)
 
 
 def on_loop(hook) -> None:

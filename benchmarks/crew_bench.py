@@ -22,7 +22,7 @@ import time
 
 from engine import Game, Phase, Rules
 from engine.crew import clear_cache, decide
-from engine.simulate import POLICIES
+from engine.simulate import POLICIES, Policy
 
 
 def main() -> None:
@@ -44,37 +44,9 @@ def main() -> None:
     timings: dict[str, list[int]] = {"play": [], "discard": []}
     started = time.perf_counter()
     for seed in range(args.games):
-        rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
         # in blocks of six games, each rule set at each player count beside each policy
         other = others[seed // 6 % len(others)] if others else None
-        players = seed % 3 + 2 if other else seed % 4 + 1
-        game = Game.new(list(range(1, players + 1)), rules, seed=seed)
-        crewmates = frozenset([1] if other else game.players)  # the seats the crew plays
-        rng = random.Random(seed)
-        elapsed, limit = 0.0, 600.0
-        while (player := game.active_player) is not None:
-            if game.phase is Phase.RESHUFFLE:
-                game.finish_reshuffle()
-                elapsed += 10
-                continue
-            if elapsed >= limit:
-                game.clock_expired()
-                break
-            view = game.view_for(player)
-            if other is not None and player != 1:
-                game.apply(other(view, limit - elapsed, rng))
-                elapsed += 5
-                continue
-            if args.cold:
-                clear_cache()
-            began = time.perf_counter_ns()
-            decision = decide(view, limit - elapsed, crewmates=crewmates)
-            took = time.perf_counter_ns() - began
-            timings["discard" if game.phase is Phase.DISCARD else "play"].append(took)
-            if decision is None:
-                raise RuntimeError(f"the crew had no move for player {player}, whose turn it is")
-            game.apply(decision.action)
-            elapsed += 5
+        _play(seed, other, args.cold, timings)
     total = time.perf_counter() - started
     every = sorted(timings["play"] + timings["discard"])
 
@@ -90,6 +62,41 @@ def main() -> None:
     print(f"decision time ms: {_quantiles(every)}")
     for kind, taken in timings.items():
         print(f"  {kind} ({len(taken):,}): {_quantiles(sorted(taken))}")
+
+
+def _play(seed: int, other: Policy | None, cold: bool, timings: dict[str, list[int]]) -> None:
+    """Play game `seed` (the crew in every seat, or in the first beside `other`) on a
+    10-minute clock at 5 s a turn, each of the crew's decisions timed into `timings` by
+    kind (its plan cache emptied before each when `cold`)."""
+    rules = Rules.BASIC if seed % 2 else Rules.ADVANCED
+    players = seed % 3 + 2 if other else seed % 4 + 1
+    game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+    crewmates = frozenset([1] if other else game.players)  # the seats the crew plays
+    rng = random.Random(seed)
+    elapsed, limit = 0.0, 600.0
+    while (player := game.active_player) is not None:
+        if game.phase is Phase.RESHUFFLE:
+            game.finish_reshuffle()
+            elapsed += 10
+            continue
+        if elapsed >= limit:
+            game.clock_expired()
+            break
+        view = game.view_for(player)
+        if other is not None and player != 1:
+            game.apply(other(view, limit - elapsed, rng))
+            elapsed += 5
+            continue
+        if cold:
+            clear_cache()
+        began = time.perf_counter_ns()
+        decision = decide(view, limit - elapsed, crewmates=crewmates)
+        took = time.perf_counter_ns() - began
+        timings["discard" if game.phase is Phase.DISCARD else "play"].append(took)
+        if decision is None:
+            raise RuntimeError(f"the crew had no move for player {player}, whose turn it is")
+        game.apply(decision.action)
+        elapsed += 5
 
 
 def _quantiles(timings: list[int]) -> str:

@@ -20,6 +20,43 @@ from engine import DIFFICULTY_MINUTES, MAX_PLAYERS
 
 
 def parse_args(argv: list[str] | None = None) -> Options:
+    """The demo's options from the command line (argparse's errors say what is wrong)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    people = _people(parser, args)
+    if args.time_scale is None:
+        args.time_scale = web.TIME_SCALE if args.web else 30.0
+    if args.think is None:
+        args.think = web.THINK if args.web else Options.think
+    if args.seed < 0 or not 0 < args.time_scale <= 1000:
+        parser.error("--seed must be 0 or more, --time-scale between 0 and 1000")
+    if not 0 <= args.think <= 60 or args.web_wait < 0 or (args.linger or 0) < 0:
+        parser.error("--think takes 0 to 60 seconds; --web-wait and --linger 0 or more")
+    if not 1 <= args.web_port <= 65535:
+        parser.error("--web-port takes a port number, 1 to 65535")
+    if args.linger is None:
+        args.linger = None if sys.stdin.isatty() else 0.0
+    options = Options(
+        people=people,
+        crewmates=args.crewmates,
+        language=args.language,
+        rules=args.rules,
+        difficulty=args.difficulty,
+        seed=args.seed,
+        time_scale=args.time_scale,
+        think=args.think,
+        out=args.out,
+        web=args.web,
+        web_port=args.web_port,
+        web_wait=args.web_wait,
+        linger=args.linger,
+        open=args.open,
+    )
+    return options
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The demo's command line: the game, the page, and the live table's options."""
     parser = argparse.ArgumentParser(
         prog="make demo",
         description="Play one game of Apophis on a local fake Discord, with the real bot in "
@@ -59,6 +96,12 @@ def parse_args(argv: list[str] | None = None) -> Options:
     )
     parser.add_argument("--out", type=Path, default=Path("demo"), help="where the page goes")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
+    _live_table_options(parser)
+    return parser
+
+
+def _live_table_options(parser: argparse.ArgumentParser) -> None:
+    """--web and what goes with it: the live table, served as the game is played."""
     live = parser.add_argument_group(
         "the live table",
         "--web serves the game as the bot's web table as it is played, and opens it in the "
@@ -78,7 +121,11 @@ def parse_args(argv: list[str] | None = None) -> Options:
         help="seconds the final table stays served after the game (default: until Enter or "
         "Ctrl-C in a terminal, else 0)",
     )
-    args = parser.parse_args(argv)
+
+
+def _people(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, ...]:
+    """The people's names (--people), checked against the AI crewmates' seats; the default
+    names leave seats to the crewmates."""
     people = tuple(name.strip() for name in args.people.split(",") if name.strip())
     if not 1 <= len(people) <= MAX_PLAYERS or len(set(people)) != len(people):
         parser.error(f"--people takes 1 to {MAX_PLAYERS} different names")
@@ -89,35 +136,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         parser.error(
             f"people and AI crewmates take {MAX_PLAYERS} seats at most, and one person at least"
         )
-    if args.time_scale is None:
-        args.time_scale = web.TIME_SCALE if args.web else 30.0
-    if args.think is None:
-        args.think = web.THINK if args.web else Options.think
-    if args.seed < 0 or not 0 < args.time_scale <= 1000:
-        parser.error("--seed must be 0 or more, --time-scale between 0 and 1000")
-    if not 0 <= args.think <= 60 or args.web_wait < 0 or (args.linger or 0) < 0:
-        parser.error("--think takes 0 to 60 seconds; --web-wait and --linger 0 or more")
-    if not 1 <= args.web_port <= 65535:
-        parser.error("--web-port takes a port number, 1 to 65535")
-    if args.linger is None:
-        args.linger = None if sys.stdin.isatty() else 0.0
-    options = Options(
-        people=people,
-        crewmates=args.crewmates,
-        language=args.language,
-        rules=args.rules,
-        difficulty=args.difficulty,
-        seed=args.seed,
-        time_scale=args.time_scale,
-        think=args.think,
-        out=args.out,
-        web=args.web,
-        web_port=args.web_port,
-        web_wait=args.web_wait,
-        linger=args.linger,
-        open=args.open,
-    )
-    return options
+    return people
 
 
 def main(argv: list[str] | None = None) -> int:
