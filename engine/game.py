@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -571,12 +571,10 @@ class Game:
         method = _ACTION_METHODS.get(kind)
         if method is None:
             raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.", action=str(kind))
-        args = {k: v for k, v in action.items() if k != "type"}
-        accepted, required = _ACTION_ARGUMENTS[kind]
-        problem = _unfit(args.keys(), accepted, required)
+        problem = malformed(action)
         if problem is not None:
             raise IllegalMove("bad_action", f"Malformed {kind} action: {problem}.", action=kind)
-        return method(self, **args)
+        return method(self, **{k: v for k, v in action.items() if k != "type"})
 
     # ------------------------------------------------------------------ views
 
@@ -995,11 +993,15 @@ def _arguments(method: Callable[..., Any]) -> tuple[frozenset[str], frozenset[st
 _ACTION_ARGUMENTS = {kind: _arguments(method) for kind, method in _ACTION_METHODS.items()}
 
 
-def _unfit(
-    given: Collection[str], accepted: frozenset[str], required: frozenset[str]
-) -> str | None:
-    """What is wrong with an action's arguments `given`, if anything."""
-    unknown = sorted(set(given) - accepted)
+def malformed(action: dict[str, Any]) -> str | None:
+    """What is wrong with the form of an action given as data (its type unknown, an
+    argument unexpected or missing), if anything; whether the rules allow it is not asked."""
+    kind = action.get("type")
+    if kind not in _ACTION_ARGUMENTS:
+        return f"unknown action {kind!r}"
+    accepted, required = _ACTION_ARGUMENTS[kind]
+    given = set(action) - {"type"}
+    unknown = sorted(given - accepted)
     if unknown:
         return f"unexpected argument {unknown[0]!r}"
     missing = sorted(required.difference(given))
