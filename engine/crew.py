@@ -111,6 +111,7 @@ from engine.cards import (
 from engine.crew_team import Reading, can_score, fits, read
 from engine.events import PlayerId
 from engine.game import HAND_LIMIT, Phase, PlayerView
+from engine.moves import legal_moves, one_per_suit
 from engine.odds import (
     ADDITIONS,
     BLUE,
@@ -274,8 +275,7 @@ def decide(
 def advises(view: PlayerView) -> bool:
     """Whether `decide` has a move for the viewing player now (their turn, a discard or a
     reroll decision; nothing during a reshuffle or once the game is over)."""
-    table = view.table
-    return table.phase not in (Phase.OVER, Phase.RESHUFFLE) and table.active_player == view.player
+    return bool(legal_moves(view))
 
 
 # ------------------------------------------------------------------ planning
@@ -1025,12 +1025,13 @@ def _next_step(
     me = view.player
     if plan.scrap:
         return None  # scrapping is chosen only when no plan on this rocket can move
+    moves = legal_moves(view)
     if any(plan.adds):
         size = max(sizes[0] for sizes in plan.adds if sizes)
         options = [
             COLOURS[i]
             for i, sizes in enumerate(plan.adds)
-            if sizes and sizes[0] == size and hand[COLOURS[i]] >= size
+            if sizes and sizes[0] == size and (COLOURS[i], Size(size)) in moves.builds
         ]
         if not options:
             return None
@@ -1062,13 +1063,9 @@ def _next_step(
             _target(view, plan, section=section),
         )
     in_sequence = set(table.sequence)
-    chosen: dict[Colour, str] = {}
-    for card in sorted(view.hand):
-        if colour_of(card) not in in_sequence:
-            chosen.setdefault(colour_of(card), card)
-    if not chosen:
+    cards = one_per_suit(sorted(moves.launch))
+    if not cards:
         return None
-    cards = [chosen[c] for c in COLOURS if c in chosen]
     completes = len(in_sequence) + len(cards) == len(COLOURS)
     odds_text = f"damage {_percent(plan.damage)}"
     if table.rules is Rules.BASIC and plan.deflect:

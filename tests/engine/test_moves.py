@@ -1,4 +1,4 @@
-"""legal_moves: every move it lists the game accepts, and every move it leaves out the game refuses."""
+"""legal_moves: the game accepts every move it lists, and refuses every move it leaves out."""
 
 from __future__ import annotations
 
