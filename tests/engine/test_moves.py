@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine import Game, IllegalMove, Phase, full_deck, legal_moves
 from engine.cards import Colour, Size
 from engine.playout import choose_action
-from tests.engine.helpers import table
+from tests.engine.helpers import ANN, BOB, table
 
 DECK = full_deck()
 KINDS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
@@ -83,14 +83,14 @@ def test_the_moves_listed_are_exactly_those_the_game_accepts(seed, players, rule
 
 def test_a_player_whose_turn_it_is_not_has_no_move():
     game = table()
-    moves = legal_moves(game.view_for("bob"))
+    moves = legal_moves(game.view_for(BOB))
     assert not moves and list(moves.actions()) == []
-    assert not moves.allows({"type": "draw", "player": "bob"})
+    assert not moves.allows({"type": "draw", "player": BOB})
 
 
 def test_builds_are_the_sections_paid_for_that_fit():
     game = table(hands=[["2H", "3H", "4S", "5C"], ["9C"]], rocket=[("yellow", 2)])
-    moves = legal_moves(game.view_for("ann"))
+    moves = legal_moves(game.view_for(ANN))
     G, R, Y = Colour.GREEN, Colour.RED, Colour.YELLOW
     assert moves.builds == ((G, Size.SMALL), (R, Size.SMALL), (R, Size.MEDIUM), (Y, Size.SMALL))
     assert moves.launch == ("2H", "3H", "4S", "5C") and moves.scrap and moves.draw
@@ -98,17 +98,17 @@ def test_builds_are_the_sections_paid_for_that_fit():
 
 def test_a_launch_sequence_under_way_takes_only_the_suits_it_lacks_and_no_section():
     game = table(hands=[["2H", "3H", "4S", "5C"], ["9C"]], rocket=[("red", 3)], sequence=["7S"])
-    moves = legal_moves(game.view_for("ann"))
+    moves = legal_moves(game.view_for(ANN))
     assert moves.builds == () and moves.launch == ("2H", "3H", "5C")
-    assert moves.allows({"type": "launch", "player": "ann", "cards": ["3H", "5C"]})
-    assert not moves.allows({"type": "launch", "player": "ann", "cards": ["2H", "3H"]})
-    assert not moves.allows({"type": "launch", "player": "ann", "cards": ["4S"]})
+    assert moves.allows({"type": "launch", "player": ANN, "cards": ["3H", "5C"]})
+    assert not moves.allows({"type": "launch", "player": ANN, "cards": ["2H", "3H"]})
+    assert not moves.allows({"type": "launch", "player": ANN, "cards": ["4S"]})
 
 
 def test_a_discard_due_is_the_only_move():
     game = table(hands=[["2H", "3H", "4S", "5C", "6C"], ["9C"]], deck=["7D", "8D"])
-    game.draw("ann")
+    game.draw(ANN)
     assert game.phase is Phase.DISCARD
-    moves = legal_moves(game.view_for("ann"))
+    moves = legal_moves(game.view_for(ANN))
     assert moves.discard == 2 and not moves.draw and not moves.builds
     assert [a["type"] for a in moves.actions()] == ["discard"]
