@@ -5,9 +5,9 @@ rocket that cannot score to the teammate who just added to it."""
 
 from __future__ import annotations
 
-from engine import Colour, Game, Size, crew, simulate
-from engine.crew import REASONS, Decision, decide
-from engine.crew_team import can_score, read
+from engine import Colour, Game, Size, simulate
+from engine.crew import REASONS, Decision, choice, decide
+from engine.crew.team import can_score, read
 from engine.game import PastRocket
 from tests.engine.helpers import ANN, BOB, table
 
@@ -252,7 +252,7 @@ def test_beside_a_person_in_basic_rules_the_crew_follows_his_rocket(monkeypatch)
     assert decision.plan.pieces == (("red", 2), ("yellow", 2), ("blue", 1))
     assert decide(view, crewmates={BOB}).action == blue
     assert ann(games["advanced"]).action == blue
-    monkeypatch.setattr(crew, "FOLLOW_PEOPLE_BASIC", crew.FOLLOW)
+    monkeypatch.setattr(choice, "FOLLOW_PEOPLE_BASIC", choice.FOLLOW)
     assert ann(games["basic"]).action == blue
 
 
