@@ -25,6 +25,7 @@ from engine.crew.plans import (
     NEXT_SIZE,
     POINTS,
     SCRAP,
+    Context,
     Plan,
     Row,
     Setting,
@@ -99,46 +100,9 @@ def read_setting(view: PlayerView, reading: Reading, absent: bool = False) -> Se
         progress_weights(table.rules, table.damage, table.counters),
     )
     launch = tuple(0 if c in in_sequence else 1 for c in COLOURS)
-    base = points_of(table.rocket)
-    keep, restart = candidates(context, base, available_sizes(view), launch)
-    welcome = None
-    top = table.builders[-1] if table.builders else None
-    # the team's evident plan: the absent player's (the autopilot), or, on a rocket whose
-    # top section a teammate built, the rockets teammates launched that it can grow into
-    if absent:
-        evident_plans = reading.plans
-    elif reading.big:  # a big builder's finished rockets, whoever built the top section
-        evident_plans = reading.finished
-    else:
-        evident_plans = reading.aims if top is not None and top != view.player else ()
-    evident = sort_rows(
-        tuple(
-            row
-            for plan in evident_plans
-            if (row := planned(context, base, lacking_sizes(table.rocket, plan), launch))
-            is not None
-        )
-    )
-    if reading.next_player in reading.launchers or top in reading.launchers:
-        # a teammate of a way of their own plays next, or is building: follow their way,
-        # and let them choose when to launch (unless they launched such a rocket before)
-        depot = frozenset(table.depot)
-        sent = tuple(
-            row
-            for plan in reading.sent
-            if not table.sequence
-            and fits(plan, table.rocket, depot)
-            and (row := planned(context, base, lacking_sizes(table.rocket, plan), launch))
-            is not None
-        )
-        launching = bool(table.sequence) or reading.launched(table.rocket)
-        met: dict[Section, bool] = {}  # each next section's welcome, worked out once
-        met_rows: list[Row] = []
-        for row in sort_rows(tuple(dict.fromkeys(keep + sent))):
-            met_row = _welcome(view, reading, row, met) if row[BUILDS] else None
-            if met_row is not None or (launching and not row[BUILDS]):
-                met_rows.append(met_row or row)
-        welcome = tuple(met_rows)
+    keep, restart = candidates(context, points_of(table.rocket), available_sizes(view), launch)
+    evident = _evident(view, reading, absent, context, launch)
+    welcome = _welcomed(view, reading, keep, context, launch)
     others = sum(seat.hand_size for seat in table.seats if seat.player != view.player)
     solo = len(table.seats) == 1
     owners = (*table.builders, *table.sequence_players)
@@ -153,6 +117,65 @@ def read_setting(view: PlayerView, reading: Reading, absent: bool = False) -> Se
     return Setting(
         keep, restart, welcome, evident, reading, help_each, solo, shared, hold, context, launch
     )
+
+
+def _evident(
+    view: PlayerView, reading: Reading, absent: bool, context: Context, launch: tuple[int, ...]
+) -> tuple[Row, ...]:
+    """The team's evident plans from the pad, best bound first: the absent player's (the
+    autopilot), or, on a rocket whose top section a teammate built, the rockets teammates
+    launched that it can grow into (a big builder's finished ones, whoever built it)."""
+    table = view.table
+    top = table.builders[-1] if table.builders else None
+    if absent:
+        plans = reading.plans
+    elif reading.big:
+        plans = reading.finished
+    else:
+        plans = reading.aims if top is not None and top != view.player else ()
+    base = points_of(table.rocket)
+    return sort_rows(
+        tuple(
+            row
+            for plan in plans
+            if (row := planned(context, base, lacking_sizes(table.rocket, plan), launch))
+            is not None
+        )
+    )
+
+
+def _welcomed(
+    view: PlayerView,
+    reading: Reading,
+    keep: tuple[Row, ...],
+    context: Context,
+    launch: tuple[int, ...],
+) -> tuple[Row, ...] | None:
+    """The plans whose next section the next player meets well, when a teammate of a way
+    of their own plays next or is building (None: all are): their way followed (the
+    rockets they finished and launched among them), and the launch left to them unless
+    they launched such a rocket before."""
+    table = view.table
+    top = table.builders[-1] if table.builders else None
+    if not (reading.next_player in reading.launchers or top in reading.launchers):
+        return None
+    base = points_of(table.rocket)
+    depot = frozenset(table.depot)
+    sent = tuple(
+        row
+        for plan in reading.sent
+        if not table.sequence
+        and fits(plan, table.rocket, depot)
+        and (row := planned(context, base, lacking_sizes(table.rocket, plan), launch)) is not None
+    )
+    launching = bool(table.sequence) or reading.launched(table.rocket)
+    met: dict[Section, bool] = {}  # each next section's welcome, worked out once
+    met_rows: list[Row] = []
+    for row in sort_rows(tuple(dict.fromkeys(keep + sent))):
+        met_row = _welcome(view, reading, row, met) if row[BUILDS] else None
+        if met_row is not None or (launching and not row[BUILDS]):
+            met_rows.append(met_row or row)
+    return tuple(met_rows)
 
 
 def _welcome(view: PlayerView, reading: Reading, row: Row, met: dict[Section, bool]) -> Row | None:

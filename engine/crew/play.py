@@ -40,7 +40,7 @@ from engine.crew.plans import (
 )
 from engine.crew.team import Reading, can_score, fits
 from engine.game import HAND_LIMIT, PlayerView
-from engine.moves import legal_moves, one_per_suit
+from engine.moves import LegalMoves, legal_moves, one_per_suit
 from engine.odds import (
     COLOURS,
     points_of,
@@ -57,31 +57,79 @@ LEAVE_SEQUENCE = 3
 
 
 def play(view: PlayerView, setting: Setting, choice: Choice, turns_left: float) -> Decision:
-    me = view.player
-    reading = setting.reading
-    # Before a teammate who launches what they find, only a section that leaves them a
-    # rocket they build on, or the finished one.
-    guard = reading if reading.guarded else None
-    blocked: list[Section] = []
-    hurry: dict[str, Any] = {}
-    hurry_text = ""
-    if turns_left < _HURRY:
-        left = round(turns_left)
-        hurry = {"turns_left": left}
-        hurry_text = f" Time for about {left} more turn{'s' if left != 1 else ''}."
+    """The move toward the chosen plans: the first next step this player can take now,
+    else a draw for the best plan (or to wait for a teammate), or a scrap."""
+    hurry, hurry_text = _hurry(turns_left)
     plans = choice.plans
     if not plans and choice.waiting and choice.keep_best is not None:
         return _wait(view, choice.keep_best.rocket, None, hurry, hurry_text)
     if not plans:
         return Decision(
-            {"type": "draw", "player": me},
+            {"type": "draw", "player": view.player},
             "draw_nothing",
             dict(hurry),
             "Draw: no rocket can be planned with what is on the table." + hurry_text,
         )
+    blocked: list[Section] = []
+    cut: list[tuple[Section, PlannedRocket]] = []  # sections a big builder would launch at once
+    step = _first_step(view, setting, plans, turns_left, blocked, cut)
+    if step is not None:
+        action, reason, params, text, target = step
+        notice = launch_notice(view) if action["type"] == "launch" else None
+        notice_kind, notice_params, notice_text = notice or (None, {}, "")
+        return Decision(
+            action,
+            reason,
+            {**params, **hurry},
+            text + hurry_text,
+            notice_kind,
+            notice_params,
+            notice_text,
+            plan=target,
+        )
+    best = plans[0].rocket
+    if cut:
+        return _keep_big(view, *cut[0], hurry, hurry_text)
+    if best.scrap and choice.notice != "scrap_too_late" and _theirs(view):
+        return Decision(
+            {"type": "draw", "player": view.player},
+            "draw_leave_scrap",
+            {"plan": rocket_label(view, best), **hurry},
+            "Draw: this rocket cannot score, and the teammate who added to it last has just "
+            "done so: it is theirs to take down or launch." + hurry_text,
+            plan=plan_target(view, best),
+        )
+    if best.scrap:
+        return scrap_decision(view, choice, plans[0], hurry, hurry_text)
+    if blocked:
+        return _wait(view, best, blocked[0], hurry, hurry_text)
+    return _draw_for(view, best, hurry, hurry_text)
+
+
+def _hurry(turns_left: float) -> tuple[dict[str, Any], str]:
+    """What a decision adds when time is short: the turns left, as a parameter and in words."""
+    if turns_left >= _HURRY:
+        return {}, ""
+    left = round(turns_left)
+    return {"turns_left": left}, f" Time for about {left} more turn{'s' if left != 1 else ''}."
+
+
+def _first_step(
+    view: PlayerView,
+    setting: Setting,
+    plans: list[Plan],
+    turns_left: float,
+    blocked: list[Section],
+    cut: list[tuple[Section, PlannedRocket]],
+) -> _Step | None:
+    """The next step of the first plan (best first) this player can take now; sections
+    kept from a launcher go to `blocked`, those that would cut a plan short to `cut`."""
+    reading = setting.reading
+    # Before a teammate who launches what they find, only a section that leaves them a
+    # rocket they build on, or the finished one.
+    guard = reading if reading.guarded else None
     best = plans[0].rocket
     hand = Counter(colour_of(c) for c in view.hand)
-    cut: list[tuple[Section, PlannedRocket]] = []  # sections a big builder would launch at once
     for candidate in plans:
         if reading.large_first and candidate.row[NEXT_SIZE] < best.next_size:
             continue  # the team builds large sections first: draw for the best plan's
@@ -92,51 +140,42 @@ def play(view: PlayerView, setting: Setting, choice: Choice, turns_left: float) 
                 cut.append((section, candidate.rocket))
                 continue
         if step is not None:
-            action, reason, params, text, target = step
-            notice = launch_notice(view) if action["type"] == "launch" else None
-            notice_kind, notice_params, notice_text = notice or (None, {}, "")
-            return Decision(
-                action,
-                reason,
-                {**params, **hurry},
-                text + hurry_text,
-                notice_kind,
-                notice_params,
-                notice_text,
-                plan=target,
-            )
-    if cut:
-        section, rocket = cut[0]
-        return Decision(
-            {"type": "draw", "player": me},
-            "draw_keep_big",
-            {"plan": rocket_label(view, rocket), **hurry},
-            f"Draw: the {section_label(section)} section would leave the next player a rocket "
-            "they would launch as it is, worth less than going on toward "
-            f"{short_label(plan_pieces(view, rocket))}." + hurry_text,
-            plan=plan_target(view, rocket),
-        )
-    if best.scrap and choice.notice != "scrap_too_late" and _theirs(view):
-        return Decision(
-            {"type": "draw", "player": me},
-            "draw_leave_scrap",
-            {"plan": rocket_label(view, best), **hurry},
-            "Draw: this rocket cannot score, and the teammate who added to it last has just "
-            "done so: it is theirs to take down or launch." + hurry_text,
-            plan=plan_target(view, best),
-        )
-    if best.scrap:
-        return scrap_decision(view, choice, plans[0], hurry, hurry_text)
+            return step
+    return None
+
+
+def _keep_big(
+    view: PlayerView,
+    section: Section,
+    rocket: PlannedRocket,
+    hurry: dict[str, Any],
+    hurry_text: str,
+) -> Decision:
+    """Draw rather than build `section`, which would leave a big builder a rocket they
+    launch at once (`_cut_short`)."""
+    return Decision(
+        {"type": "draw", "player": view.player},
+        "draw_keep_big",
+        {"plan": rocket_label(view, rocket), **hurry},
+        f"Draw: the {section_label(section)} section would leave the next player a rocket "
+        "they would launch as it is, worth less than going on toward "
+        f"{short_label(plan_pieces(view, rocket))}." + hurry_text,
+        plan=plan_target(view, rocket),
+    )
+
+
+def _draw_for(
+    view: PlayerView, best: PlannedRocket, hurry: dict[str, Any], hurry_text: str
+) -> Decision:
+    """Draw for what the best plan lacks: the launch sequence's suits, or its sections'
+    cards."""
     pieces = plan_pieces(view, best)
-    label = rocket_label(view, best)
     target = plan_target(view, best)
-    if blocked:
-        return _wait(view, best, blocked[0], hurry, hurry_text)
     if not any(best.adds):
         missing = [c for c in COLOURS if c not in set(view.table.sequence)]
         suits = " ".join(c.symbol for c in missing)
         return Decision(
-            {"type": "draw", "player": me},
+            {"type": "draw", "player": view.player},
             "draw_for_sequence",
             {"suits": [c.value for c in missing], **hurry},
             f"Draw: the launch sequence of {short_label(pieces)} still needs {suits} "
@@ -148,9 +187,13 @@ def play(view: PlayerView, setting: Setting, choice: Choice, turns_left: float) 
     built = len(view.table.rocket)
     has = f"; the team has {short_label(pieces[:built])}" if built else ""
     return Decision(
-        {"type": "draw", "player": me},
+        {"type": "draw", "player": view.player},
         "draw_for_plan",
-        {"short": {c.value: n for c, n in short.items()}, "plan": label, **hurry},
+        {
+            "short": {c.value: n for c, n in short.items()},
+            "plan": rocket_label(view, best),
+            **hurry,
+        },
         f"Draw: the plan ({short_label(pieces)}{has}) still needs {wanted}." + hurry_text,
         plan=target,
     )
@@ -222,57 +265,83 @@ def _wait(
     )
 
 
+#: A plan's next step: the action, its reason, parameters and English line, and the plan.
+_Step = tuple[dict[str, Any], str, dict[str, Any], str, Target]
+
+
 def _next_step(
     view: PlayerView,
     hand: Counter[Colour],
     plan: PlannedRocket,
     guard: Reading | None = None,
     blocked: list[Section] | None = None,
-) -> tuple[dict[str, Any], str, dict[str, Any], str, Target] | None:
+) -> _Step | None:
     """The plan's next action if this player (holding `hand`, cards per colour) can take
     it now. With a `guard` (the next player is a launcher), a section is built only if it
     leaves them a rocket they meet well (`Reading.welcome`), else it goes to `blocked`."""
-    table = view.table
-    me = view.player
     if plan.scrap:
         return None  # scrapping is chosen only when no plan on this rocket can move
     moves = legal_moves(view)
-    if any(plan.adds):
-        size = max(sizes[0] for sizes in plan.adds if sizes)
-        options = [
-            COLOURS[i]
-            for i, sizes in enumerate(plan.adds)
-            if sizes and sizes[0] == size and (COLOURS[i], Size(size)) in moves.builds
-        ]
-        if not options:
+    if not any(plan.adds):
+        return _launch_step(view, moves, plan)
+    section = _next_section(view, moves, hand, plan, guard, blocked)
+    if section is None:
+        return None
+    colour, size = section
+    table = view.table
+    label = rocket_label(view, plan)
+    pieces = plan_pieces(view, plan)
+    built = len(table.rocket)
+    has = f"; the team has {short_label(pieces[:built])}" if built else ""
+    return (
+        {"type": "build", "player": view.player, "colour": colour.value, "size": int(size)},
+        "build",
+        {"colour": colour.value, "size": int(size), "plan": label, "damage": round(plan.damage, 3)},
+        f"Build the {section_label(section)} section toward {short_label(pieces)}{has} "
+        f"(damage {percent(plan.damage)} a launch).",
+        plan_target(view, plan, section=section),
+    )
+
+
+def _next_section(
+    view: PlayerView,
+    moves: LegalMoves,
+    hand: Counter[Colour],
+    plan: PlannedRocket,
+    guard: Reading | None,
+    blocked: list[Section] | None,
+) -> Section | None:
+    """The section of the plan's largest size still to build that this player builds now
+    (see `_next_step`), None when they can build none."""
+    table = view.table
+    size = max(sizes[0] for sizes in plan.adds if sizes)
+    options = [
+        COLOURS[i]
+        for i, sizes in enumerate(plan.adds)
+        if sizes and sizes[0] == size and (COLOURS[i], Size(size)) in moves.builds
+    ]
+    if not options:
+        return None
+    if guard is not None:
+        safe = [c for c in options if guard.welcome(table.rules, table.rocket, (c, Size(size)))]
+        if not safe:
+            if blocked is not None:
+                blocked.append((options[0], Size(size)))
             return None
-        if guard is not None:
-            safe = [c for c in options if guard.welcome(table.rules, table.rocket, (c, Size(size)))]
-            if not safe:
-                if blocked is not None:
-                    blocked.append((options[0], Size(size)))
-                return None
-            known = guard.known(table.rocket)
-            options = [c for c in safe if (c, Size(size)) in known] or safe
-        # a teammate plays next, and may launch what they find: one that can score first
-        scores = {
-            c: len(table.seats) > 1 and can_score(table.rules, (*table.rocket, (c, Size(size))))
-            for c in options
-        }
-        colour = max(options, key=lambda c: (scores[c], hand[c], -COLOURS.index(c)))
-        section = (colour, Size(size))
-        label = rocket_label(view, plan)
-        pieces = plan_pieces(view, plan)
-        built = len(table.rocket)
-        has = f"; the team has {short_label(pieces[:built])}" if built else ""
-        return (
-            {"type": "build", "player": me, "colour": colour.value, "size": size},
-            "build",
-            {"colour": colour.value, "size": size, "plan": label, "damage": round(plan.damage, 3)},
-            f"Build the {section_label(section)} section toward {short_label(pieces)}{has} "
-            f"(damage {percent(plan.damage)} a launch).",
-            plan_target(view, plan, section=section),
-        )
+        known = guard.known(table.rocket)
+        options = [c for c in safe if (c, Size(size)) in known] or safe
+    # a teammate plays next, and may launch what they find: one that can score first
+    scores = {
+        c: len(table.seats) > 1 and can_score(table.rules, (*table.rocket, (c, Size(size))))
+        for c in options
+    }
+    colour = max(options, key=lambda c: (scores[c], hand[c], -COLOURS.index(c)))
+    return colour, Size(size)
+
+
+def _launch_step(view: PlayerView, moves: LegalMoves, plan: PlannedRocket) -> _Step | None:
+    """One card of each suit the launch sequence lacks into it, if this player holds any."""
+    table = view.table
     in_sequence = set(table.sequence)
     cards = one_per_suit(sorted(moves.launch))
     if not cards:
@@ -289,7 +358,7 @@ def _next_step(
         reason, verb = "launch_start", "starts the launch sequence"
     labels = " ".join(card_label(c) for c in cards)
     return (
-        {"type": "launch", "player": me, "cards": cards},
+        {"type": "launch", "player": view.player, "cards": cards},
         reason,
         {"cards": cards, "damage": round(plan.damage, 3), "deflect": round(plan.deflect, 3)},
         f"Play {labels}: that {verb} ({odds_text}).",
