@@ -68,15 +68,11 @@ from engine.game import (
     SAVE_FORMAT,
     Game,
     IllegalMove,
-    Outcome,
-    Phase,
-    PlayerView,
-    PublicView,
-    SeatView,
     rocket_points,
 )
 from engine.moves import LegalMoves, legal_moves
 from engine.rng import Random, ScriptedRandom
+from engine.views import Outcome, Phase, PlayerView, PublicView, SeatView
 
 __all__ = [
     "ACTIONS",

@@ -12,9 +12,9 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import Colour, Size, colour_of
-from engine.game import PlayerView
 from engine.moves import legal_moves
 from engine.odds import COLOURS, Points, odds, points_of
+from engine.views import PlayerView
 
 #: Launch once the rocket's chance to damage or deflect reaches this.
 LAUNCH_AT = 0.3

@@ -17,7 +17,8 @@ from typing import Any
 
 from engine.cards import Colour, Section, Size, colour_of
 from engine.events import PlayerId
-from engine.game import HAND_LIMIT, Phase, PlayerView, malformed
+from engine.game import HAND_LIMIT, malformed
+from engine.views import Phase, PlayerView
 
 #: The actions a player chooses (the others are the bot's: reshuffles, the clock, leaving).
 PLAYER_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")

@@ -47,10 +47,10 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Colour, Rules, Section, Size, colour_of, fuel_needed
-from engine.game import PlayerView
 from engine.moves import legal_moves, one_per_suit
 from engine.odds import YELLOW, odds, points_of
 from engine.standin import _discard, _fits, _target, build_next
+from engine.views import PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL

@@ -11,8 +11,9 @@ import random
 from typing import Any
 
 from engine.cards import Colour, Rules, Size, colour_of
-from engine.game import Game, Phase, PlayerView
+from engine.game import Game
 from engine.moves import legal_moves
+from engine.views import Phase, PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL

@@ -18,9 +18,9 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import Colour, Rules, Section, Size, colour_of
-from engine.game import PlayerView
 from engine.moves import LegalMoves, legal_moves, one_per_suit
 from engine.odds import odds, points_of
+from engine.views import PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL

@@ -112,8 +112,8 @@ from engine.crew.plans import CARD_COST, DEFLECT_WEIGHT, SHARED_LAUNCH, clear_ca
 from engine.crew.play import LEAVE_SEQUENCE, discard_decision, play
 from engine.crew.team import read
 from engine.events import PlayerId
-from engine.game import Phase, PlayerView
 from engine.moves import legal_moves
+from engine.views import Phase, PlayerView
 
 #: Seconds a team takes for one turn, when the caller does not say.
 DEFAULT_PACE = 6.0

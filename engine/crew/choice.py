@@ -39,11 +39,11 @@ from engine.crew.plans import (
     sort_rows,
 )
 from engine.crew.team import Reading, fits
-from engine.game import PlayerView
 from engine.odds import (
     COLOURS,
     points_of,
 )
+from engine.views import PlayerView
 
 #: Share of teammates' cards expected to be of use to a plan.
 _TEAM_HELP = 0.3

@@ -18,10 +18,10 @@ from engine.cards import (
 )
 from engine.crew.plans import PlannedRocket
 from engine.events import PlayerId
-from engine.game import PlayerView
 from engine.odds import (
     COLOURS,
 )
+from engine.views import PlayerView
 
 #: Every reason code a decision may give (translations key on these).
 REASONS = (

@@ -10,12 +10,12 @@ from engine.cards import (
 )
 from engine.crew.decisions import percent
 from engine.crew.plans import available_sizes
-from engine.game import PlayerView
 from engine.odds import (
     YELLOW,
     odds,
     points_of,
 )
+from engine.views import PlayerView
 
 #: Every public notice a decision may carry (see the module's docstring for their params).
 NOTICES = (

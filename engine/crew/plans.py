@@ -20,7 +20,6 @@ from engine.cards import (
     Size,
 )
 from engine.crew.team import Reading
-from engine.game import PlayerView
 from engine.odds import (
     ADDITIONS,
     BLUE,
@@ -32,6 +31,7 @@ from engine.odds import (
     index,
     odds_table,
 )
+from engine.views import PlayerView
 
 #: Basic rules: a deflection counter counts for this share of its part of the counters
 #: still to win. Progress shared between the two ways to win is worth less than its sum,

@@ -39,12 +39,13 @@ from engine.crew.plans import (
     search,
 )
 from engine.crew.team import Reading, can_score, fits
-from engine.game import HAND_LIMIT, PlayerView
+from engine.game import HAND_LIMIT
 from engine.moves import LegalMoves, legal_moves, one_per_suit
 from engine.odds import (
     COLOURS,
     points_of,
 )
+from engine.views import PlayerView
 
 #: Below this many turns left, decisions say how many remain.
 _HURRY = 20

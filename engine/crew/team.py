@@ -49,8 +49,8 @@ from dataclasses import dataclass
 
 from engine.cards import ALL_SECTIONS, Rules, Section, Size, fuel_needed
 from engine.events import PlayerId
-from engine.game import PlayerView
 from engine.odds import points_of
+from engine.views import PlayerView
 
 #: A teammate who built a large section fewer than this share of the times a large one
 #: fitted (two or more seen) builds smaller ones first (see `Reading.large_first`).

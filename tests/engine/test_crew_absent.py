@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import Colour, Size
 from engine.crew import REASONS, decide
-from engine.game import PastRocket
+from engine.views import PastRocket
 from tests.engine.helpers import ANN, BOB, table
 
 

@@ -4,7 +4,8 @@ who built each section, who started and played each launch sequence, who scrappe
 from __future__ import annotations
 
 from engine import Colour, Game, Size
-from engine.game import PAST_ROCKETS_KEPT, PastRocket
+from engine.game import PAST_ROCKETS_KEPT
+from engine.views import PastRocket
 from tests.engine.helpers import ANN, BOB, CID, table
 
 R3, Y2, B1 = (Colour.RED, Size.LARGE), (Colour.YELLOW, Size.MEDIUM), (Colour.BLUE, Size.SMALL)

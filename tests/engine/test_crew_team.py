@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import Colour, Game, Size, simulate
 from engine.crew import REASONS, Decision, choice, decide
 from engine.crew.team import can_score, read
-from engine.game import PastRocket
+from engine.views import PastRocket
 from tests.engine.helpers import ANN, BOB, table
 
 R3, Y2, G2 = (Colour.RED, Size.LARGE), (Colour.YELLOW, Size.MEDIUM), (Colour.GREEN, Size.MEDIUM)
