@@ -24,9 +24,12 @@ from engine.views import Phase, PlayerView
 PLAYER_ACTIONS = ("draw", "build", "launch", "scrap", "discard", "reroll", "accept")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LegalMoves:
     """The moves open to `player` now; false (no move at all) when nothing is theirs to do.
+
+    A fresh value at every call (not frozen: made for each decision and each panel, it
+    is made the quicker way).
 
     `builds` are the sections their hand pays for that fit on the rocket (depot order);
     `launch` the cards of their hand (in its order) whose suits the launch sequence still
@@ -103,6 +106,9 @@ class LegalMoves:
         return len(chosen) == count == len(set(chosen)) and set(chosen) <= set(self.hand)
 
 
+_NONE_HELD = dict.fromkeys(Colour, 0)
+
+
 def legal_moves(view: PlayerView) -> LegalMoves:
     """The moves `view`'s player may make now (see `LegalMoves`)."""
     table = view.table
@@ -113,7 +119,7 @@ def legal_moves(view: PlayerView) -> LegalMoves:
         return LegalMoves(me, reroll=True, hand=view.hand)
     if table.phase is Phase.DISCARD:
         return LegalMoves(me, discard=len(view.hand) - HAND_LIMIT, hand=view.hand)
-    held = {colour: 0 for colour in Colour}
+    held = dict(_NONE_HELD)
     for card in view.hand:
         held[colour_of(card)] += 1
     builds: tuple[Section, ...] = ()

@@ -135,7 +135,8 @@ def decide(
     `crewmates`: the seats AI crewmates play (public at the table: the lobby and the
     board show them), whose way of building is not read as a person's (`engine.crew.team`).
     """
-    if not advises(view):
+    moves = legal_moves(view)
+    if not moves:
         return None
     table = view.table
     if table.phase is Phase.REROLL:
@@ -152,7 +153,7 @@ def decide(
     setting = read_setting(view, reading, absent)
     if table.phase is Phase.DISCARD:
         return discard_decision(view, setting, turns_left)
-    return play(view, setting, choose(view, setting, turns_left), turns_left)
+    return play(view, moves, setting, choose(view, setting, turns_left), turns_left)
 
 
 def advises(view: PlayerView) -> bool:

@@ -40,7 +40,7 @@ from engine.crew.plans import (
 )
 from engine.crew.team import Reading, can_score, fits
 from engine.game import HAND_LIMIT
-from engine.moves import LegalMoves, legal_moves, one_per_suit
+from engine.moves import LegalMoves, one_per_suit
 from engine.odds import (
     COLOURS,
     points_of,
@@ -57,9 +57,12 @@ _HURRY = 20
 LEAVE_SEQUENCE = 3
 
 
-def play(view: PlayerView, setting: Setting, choice: Choice, turns_left: float) -> Decision:
-    """The move toward the chosen plans: the first next step this player can take now,
-    else a draw for the best plan (or to wait for a teammate), or a scrap."""
+def play(
+    view: PlayerView, moves: LegalMoves, setting: Setting, choice: Choice, turns_left: float
+) -> Decision:
+    """The move toward the chosen plans: the first next step this player can take now
+    (`moves` are those open to them), else a draw for the best plan (or to wait for a
+    teammate), or a scrap."""
     hurry, hurry_text = _hurry(turns_left)
     plans = choice.plans
     if not plans and choice.waiting and choice.keep_best is not None:
@@ -73,7 +76,7 @@ def play(view: PlayerView, setting: Setting, choice: Choice, turns_left: float) 
         )
     blocked: list[Section] = []
     cut: list[tuple[Section, PlannedRocket]] = []  # sections a big builder would launch at once
-    step = _first_step(view, setting, plans, turns_left, blocked, cut)
+    step = _first_step(view, moves, setting, plans, turns_left, blocked, cut)
     if step is not None:
         action, reason, params, text, target = step
         notice = launch_notice(view) if action["type"] == "launch" else None
@@ -117,6 +120,7 @@ def _hurry(turns_left: float) -> tuple[dict[str, Any], str]:
 
 def _first_step(
     view: PlayerView,
+    moves: LegalMoves,
     setting: Setting,
     plans: list[Plan],
     turns_left: float,
@@ -134,7 +138,7 @@ def _first_step(
     for candidate in plans:
         if reading.large_first and candidate.row[NEXT_SIZE] < best.next_size:
             continue  # the team builds large sections first: draw for the best plan's
-        step = _next_step(view, hand, candidate.rocket, guard, blocked)
+        step = _next_step(view, moves, hand, candidate.rocket, guard, blocked)
         if step is not None and step[0]["type"] == "build":
             section = (Colour(step[0]["colour"]), Size(step[0]["size"]))
             if _cut_short(view, setting, candidate, section, turns_left):
@@ -272,17 +276,18 @@ _Step = tuple[dict[str, Any], str, dict[str, Any], str, Target]
 
 def _next_step(
     view: PlayerView,
+    moves: LegalMoves,
     hand: Counter[Colour],
     plan: PlannedRocket,
     guard: Reading | None = None,
     blocked: list[Section] | None = None,
 ) -> _Step | None:
-    """The plan's next action if this player (holding `hand`, cards per colour) can take
-    it now. With a `guard` (the next player is a launcher), a section is built only if it
-    leaves them a rocket they meet well (`Reading.welcome`), else it goes to `blocked`."""
+    """The plan's next action if this player (`moves` open to them, holding `hand`, cards
+    per colour) can take it now. With a `guard` (the next player is a launcher), a section
+    is built only if it leaves them a rocket they meet well (`Reading.welcome`), else it
+    goes to `blocked`."""
     if plan.scrap:
         return None  # scrapping is chosen only when no plan on this rocket can move
-    moves = legal_moves(view)
     if not any(plan.adds):
         return _launch_step(view, moves, plan)
     section = _next_section(view, moves, hand, plan, guard, blocked)
@@ -319,7 +324,7 @@ def _next_section(
     options = [
         COLOURS[i]
         for i, sizes in enumerate(plan.adds)
-        if sizes and sizes[0] == size and (COLOURS[i], Size(size)) in moves.builds
+        if sizes and sizes[0] == size and (COLOURS[i], size) in moves.builds
     ]
     if not options:
         return None
