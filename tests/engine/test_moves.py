@@ -86,6 +86,8 @@ def test_a_player_whose_turn_it_is_not_has_no_move():
     moves = legal_moves(game.view_for(BOB))
     assert not moves and list(moves.actions()) == []
     assert not moves.allows({"type": "draw", "player": BOB})
+    game.clock_expired()
+    assert not legal_moves(game.view_for(ANN)) and not legal_moves(game.view_for(BOB))
 
 
 def test_builds_are_the_sections_paid_for_that_fit():
@@ -112,3 +114,25 @@ def test_a_discard_due_is_the_only_move():
     moves = legal_moves(game.view_for(ANN))
     assert moves.discard == 2 and not moves.draw and not moves.builds
     assert [a["type"] for a in moves.actions()] == ["discard"]
+
+
+def test_a_failed_die_waits_for_a_reroll_or_an_accept_and_nothing_else():
+    """An advanced launch whose accuracy die (2) fails, with a fail-safe to reroll it."""
+    game = table(
+        rules="advanced",
+        hands=[["2S", "9C"], ["3C"]],
+        rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+        sequence=["2C", "2H", "2D"],
+        dice=[1, 2, 6, 6],
+    )
+    game.launch(ANN, ["2S"])
+    assert game.phase is Phase.REROLL
+    moves = legal_moves(game.view_for(ANN))
+    assert moves.reroll and not moves.draw and not moves.launch and not moves.scrap
+    assert [a["type"] for a in moves.actions()] == ["reroll", "accept"]
+    assert not legal_moves(game.view_for(BOB))
+    rng = random.Random(7)
+    for _ in range(60):
+        for player in (ANN, BOB):
+            action = some_action(game, player, rng)
+            assert legal_moves(game.view_for(player)).allows(action) == accepted(game, action)
