@@ -103,6 +103,8 @@ class LegalMoves:
     def _held(self, cards: Sequence[str], count: int) -> bool:
         """`count` distinct cards, all of this player's hand."""
         chosen = list(cards)
+        if not all(isinstance(c, str) for c in chosen):
+            return False
         return len(chosen) == count == len(set(chosen)) and set(chosen) <= set(self.hand)
 
 
@@ -145,5 +147,5 @@ def _section(colour: Any, size: Any) -> Section | None:
     """The section a build names, None when its colour or size is none of the game's."""
     try:
         return Colour(colour), Size[size.upper()] if isinstance(size, str) else Size(size)
-    except (KeyError, ValueError, AttributeError):
+    except (KeyError, ValueError, TypeError):
         return None
