@@ -10,13 +10,13 @@ import pytest
 from bot.views.narration import narrate_event, private_note, step_text, tell_recent
 from bot.views.render import hand_text
 from engine import events as ev
-from tests.engine.helpers import table
+from tests.engine.helpers import ANN, table
 
 N = "\u202f"  # French typography's narrow no-break space
 
 
 def play(game, kind: str, **action) -> list[ev.Event]:
-    return game.apply({"type": kind, "player": "ann", **action})
+    return game.apply({"type": kind, "player": ANN, **action})
 
 
 @pytest.mark.parametrize(
@@ -39,17 +39,17 @@ def play(game, kind: str, **action) -> list[ev.Event]:
 )
 def test_a_draw_into_a_reshuffle_says_what_was_drawn_and_that_the_deck_ran_out(deck, en, fr):
     events = play(table(hands=[["2C"], ["3C"]], deck=deck), "draw")
-    assert private_note(events, "ann", "en", "suits") == en
-    assert private_note(events, "ann", "fr", "suits") == fr
+    assert private_note(events, ANN, "en", "suits") == en
+    assert private_note(events, ANN, "fr", "suits") == fr
 
 
 def test_a_build_says_which_section_and_what_it_cost():
     game = table(hands=[["3H", "4H", "5H"], ["3C"]])
     events = play(game, "build", colour="red", size=3)
-    assert private_note(events, "ann", "en", "suits") == (
+    assert private_note(events, ANN, "en", "suits") == (
         "You built the large red section with 3♥, 4♥ and 5♥."
     )
-    assert private_note(events, "ann", "fr", "colours") == (
+    assert private_note(events, ANN, "fr", "colours") == (
         "Vous avez construit la grande section rouge avec 3 rouge, 4 rouge et 5 rouge."
     )
 
@@ -71,17 +71,17 @@ def test_a_reroll_says_the_new_roll_and_an_accept_what_was_kept():
     game = reroll_offered()
     events = play(game, "reroll")
     step = next(e for e in events if isinstance(e, ev.LaunchStep))
-    note = private_note(events, "ann", "en", "suits")
+    note = private_note(events, ANN, "en", "suits")
     assert note == f"🛟 You rerolled. {step_text(step, 'en')}"
     assert (
         note.startswith("🛟 You rerolled. Accuracy: 🎲 6 + Apophis's value 3") and "— hit." in note
     )
-    assert private_note(events, "ann", "fr", "suits").startswith(
+    assert private_note(events, ANN, "fr", "suits").startswith(
         f"🛟 Vous avez relancé. Précision{N}: 🎲 6"
     )
     events = play(reroll_offered(), "accept")
-    assert private_note(events, "ann", "en", "suits") == "You kept the result of the accuracy roll."
-    assert private_note(events, "ann", "fr", "suits") == (
+    assert private_note(events, ANN, "en", "suits") == "You kept the result of the accuracy roll."
+    assert private_note(events, ANN, "fr", "suits") == (
         "Vous gardez le résultat du jet de précision."
     )
 
@@ -97,13 +97,13 @@ def test_the_last_actions_tell_a_discard_with_its_draw_in_one_line():
     tell_recent(recent, told(play(game, "draw"), "en"), "en")
     recent.append("⏱️ 2 minutes left before Apophis reaches Earth!")  # the clock, meanwhile
     assert list(recent) == [
-        "<@ann> drew 2 cards.",  # and nothing of the discard due: the board says it
+        "<@1> drew 2 cards.",  # and nothing of the discard due: the board says it
         "⏱️ 2 minutes left before Apophis reaches Earth!",
     ]
     tell_recent(recent, told(play(game, "discard", cards=["2C"]), "en"), "en")
     assert list(recent) == [
         "⏱️ 2 minutes left before Apophis reaches Earth!",
-        "<@ann> drew 2 cards and discarded 1.",
+        "<@1> drew 2 cards and discarded 1.",
     ]
     french: deque[str] = deque(["<@ann> a pioché 2 cartes."])
     tell_recent(french, told([ev.CardsDiscarded("ann", 2, ())], "fr"), "fr")

@@ -8,7 +8,7 @@ import pytest
 from bot.views.hints import decision_text
 from engine import Colour, Size
 from engine.crew import decide
-from engine.game import PastRocket
+from engine.views import PastRocket
 from tests.bot.helpers import enabled, note_of, text_of
 
 pytestmark = pytest.mark.e2e
