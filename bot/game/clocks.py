@@ -143,7 +143,8 @@ class Clocks:
             else:
                 line = said(table.language, "notice.seconds_left", count=seconds)
             table.recent.append(line)
-            self.stream.publish(changes.BoardChanged(table))
+            # the game's version is the same: the board would take itself for shown
+            self.stream.publish(changes.BoardOutdated(table))
             self.stream.publish(changes.Settled(table))
 
     async def _expire(self, table: Table) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -423,7 +422,7 @@ def clock_text(table: Table, time_left: float | None, language: str | None = Non
 def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
     """The clock, the rocket and what the game waits for (a game in play)."""
     language = table.language
-    now = time.time()
+    now = table.runtime.now()
     lines = [clock_text(table, time_left), rocket_line(view, language), next_step(table, view, now)]
     return "\n".join(line for line in lines if line)
 
