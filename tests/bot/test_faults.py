@@ -11,7 +11,7 @@ import pytest
 
 from bot.game import clocks
 from devtools.fakediscord import ViolationKind
-from engine import Phase
+from engine import RESHUFFLE_SECONDS, Phase
 from tests.bot.helpers import (
     DiskFull,
     Scene,
@@ -31,11 +31,21 @@ EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original
 # ------------------------------------------------------------ 1. timers and a full disk
 
 
+async def retried(timer, disk: DiskFull, attempts: int) -> None:
+    """Time moves on through a timer's retries to its `attempts`-th try (the first was
+    refused already): each comes after its delay, not before, and is refused."""
+    for tried, delay in enumerate(clocks.TIMER_RETRY_DELAYS[: attempts - 1], start=1):
+        assert disk.refused == tried
+        await timer.advance(delay - 0.01)
+        assert disk.refused == tried  # not before its delay
+        await timer.advance(0.01)
+    assert disk.refused == attempts
+
+
 async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
-    fake_discord, make_bot, monkeypatch
+    fake_discord, make_bot, monkeypatch, timer
 ):
-    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
-    bot = make_bot(time_scale=20)  # the 10-second reshuffle is half a second
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
@@ -44,13 +54,15 @@ async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
         drew = await scene.cmd("draw", "ann")  # the deck runs out: a reshuffle starts
         assert "being shuffled" in text_of(drew.message) and table.game.phase is Phase.RESHUFFLE
         disk.full = True  # ...and its end cannot be saved
+        await timer.advance(RESHUFFLE_SECONDS)
         await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
-        await bot_state(lambda: disk.refused >= 3)
+        await retried(timer, disk, 3)
         assert table.game.phase is Phase.RESHUFFLE and table.version == 1
         refused = await scene.cmd("draw", "bob")
         assert refused.ephemeral and "being shuffled" in content(refused)
         disk.full = False  # space came back: the game moves on by itself
-        await bot_state(lambda: table.version == 2)
+        await timer.advance(clocks.TIMER_RETRY_DELAYS[2])
+        assert table.version == 2
         assert table.game.phase is Phase.PLAY and table.game.active_player == scene.id("bob")
         stored = await bot.store.get_game(table.id)
         assert (stored.version, stored.state) == (2, table.game.save())
@@ -59,19 +71,21 @@ async def test_a_reshuffle_that_cannot_be_saved_is_retried_until_it_is(
 
 
 async def test_a_clock_whose_end_cannot_be_saved_ends_the_game_once_it_can(
-    fake_discord, make_bot, monkeypatch
+    fake_discord, make_bot, monkeypatch, timer
 ):
-    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
-    bot = make_bot(time_scale=120)  # one game minute is half a second
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         disk = DiskFull(bot.store, monkeypatch)
         table = await scene.new_game("ann", minutes=1)
         disk.full = True
+        await timer.advance(60)
         await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
-        await bot_state(lambda: disk.refused >= 3)
+        await retried(timer, disk, 3)
         assert table.status == "active"  # at 0:00, held up, nothing lost
         disk.full = False
+        await timer.advance(clocks.TIMER_RETRY_DELAYS[2])
+        assert not table.open
         await fake_discord.wait_for(
             lambda: [m for m in scene.public() if "Apophis hits Earth" in m.content]
         )
