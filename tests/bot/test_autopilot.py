@@ -62,6 +62,17 @@ async def turn_of(scene: Scene, table: Table, name: str) -> None:
     )
 
 
+async def autopilot_plays(timer, scene: Scene, table: Table, name: str) -> None:
+    """Time moves on, a crewmate's pause at a time, until the autopilot has played to
+    `name`'s turn (a draw, and a discard down to the limit if need be)."""
+    player = scene.id(name)
+    for _ in range(4):
+        await timer.advance(MOVES)
+        if table.game.active_player == player and table.game.phase is Phase.PLAY:
+            return
+    raise AssertionError(f"the autopilot did not play to {name}'s turn")
+
+
 def players_field(scene: Scene, table: Table) -> str:
     (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] == "Players"]
     return field["value"]
@@ -90,13 +101,11 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(
         assert f"🤖 <@{bob}> has made no move for 30 s" in text_of(scene.board(table))
         names = attachments.seat_names(table, table.game.public_view())
         assert names == ("ann", "bob (autopilot)")  # and on the picture's seats
-        await timer.advance(MOVES)
-        await turn_of(scene, table, "ann")  # the autopilot played his turn, as bob
+        await autopilot_plays(timer, scene, table, "ann")  # it played his turn, as bob
         log = await bot.store.game_log(table.id)
         assert {entry.actor for entry in log[version:]} == {bob}
         await plays(scene, "ann")
-        await timer.advance(MOVES)
-        await turn_of(scene, table, "ann")  # ...and the next one at once, not 30 s later
+        await autopilot_plays(timer, scene, table, "ann")  # ...and the next, not 30 s later
         assert table.autopilot == {bob}
         reply = await scene.cmd("hand", "bob")  # he is back: his seat is his at once
         assert reply.ephemeral and table.autopilot == set()
@@ -134,8 +143,7 @@ async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, ma
         version = table.version
         await timer.advance(30)
         assert table.autopilot == {bob}
-        await timer.advance(MOVES)
-        await turn_of(scene, table, "ann")  # the autopilot played his turn
+        await autopilot_plays(timer, scene, table, "ann")
         log = await bot.store.game_log(table.id)
         assert [(e.actor, e.action) for e in log[version:]] == [
             (bob, {"type": "build", "player": bob, "colour": "red", "size": 1})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.discord import jobs
+from engine import RESHUFFLE_SECONDS
 from tests.bot.helpers import Scene, answer_text, enabled, text_of
 
 pytestmark = pytest.mark.e2e
@@ -40,17 +41,18 @@ async def test_launch_needs_a_rocket_and_is_disabled_without_one(scene):
 
 
 async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
-    fake_discord, make_bot, monkeypatch
+    fake_discord, make_bot, monkeypatch, timer
 ):
     # Jobs that wait for an interaction's answer wait this long; a reshuffle has no
     # interaction, so its board must not wait at all (it showed "Shuffling…" 0.5 s late).
     monkeypatch.setattr(jobs, "HOLD_SECONDS", 60.0)
-    bot = make_bot(time_scale=20)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob")
         scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
         await scene.cmd("draw", "ann")
+        await timer.advance(RESHUFFLE_SECONDS)
         await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board(table)))
         assert "Shuffling" not in text_of(scene.board(table))
 

@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.game import clocks
+from bot.game.crewmates import PAUSE
 from bot.store.store import Store
 from tests.bot.helpers import (
     DiskFull,
@@ -34,10 +35,9 @@ HELD_UP = "holds the game up"
 
 
 async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
-    fake_discord, make_bot, monkeypatch, caplog
+    fake_discord, make_bot, monkeypatch, caplog, timer
 ):
-    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
-    bot = make_bot(time_scale=50)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
@@ -48,13 +48,17 @@ async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
         disk.full = True
         await scene.cmd("draw", "ann")  # the crewmate's turn: its move cannot be saved
         version = table.version
+        await timer.advance(bot.service.crew.pending[table.id].when() - timer.now())
+        assert disk.refused == 1
         await fake_discord.wait_for(lambda: [m for m in scene.public() if HELD_UP in m.content])
-        await bot_state(lambda: disk.refused >= 3)
+        await timer.advance(sum(clocks.TIMER_RETRY_DELAYS[:2]))
+        assert disk.refused == 3
         assert table.version == version and table.game.active_player == -1
         refused = await scene.cmd("draw", "ann")
         assert refused.ephemeral
         disk.full = False  # the database is free again: the crewmate plays on by itself
-        await bot_state(lambda: table.version > version, timeout=10)
+        await timer.advance(clocks.TIMER_RETRY_DELAYS[2])
+        assert table.version > version
         stored = await bot.store.get_game(table.id)
         assert stored.version >= version + 1
         assert len([m for m in scene.public() if HELD_UP in m.content]) == 1  # told once
@@ -62,10 +66,9 @@ async def test_a_crewmates_move_that_cannot_be_saved_is_retried_and_told_once(
 
 
 async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
-    fake_discord, make_bot, monkeypatch
+    fake_discord, make_bot, monkeypatch, timer
 ):
-    monkeypatch.setattr(clocks, "TIMER_RETRY_DELAYS", (0.05,))
-    bot = make_bot(time_scale=50)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
         await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
@@ -74,9 +77,11 @@ async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
         disk = DiskFull(bot.store, monkeypatch)
         await scene.cmd("apophis leave", "ann")
         disk.full = True
-        await bot_state(lambda: disk.refused >= 2 or table.status == "abandoned")
+        await timer.advance(PAUSE[1] + clocks.TIMER_RETRY_DELAYS[0])
+        assert disk.refused == 2 and table.status == "active"
         disk.full = False
-        await bot_state(lambda: table.status == "abandoned", timeout=10)
+        await timer.advance(clocks.TIMER_RETRY_DELAYS[1])
+        assert table.status == "abandoned"
         stored = await bot.store.get_game(table.id)
         assert stored.status == "abandoned"
 
@@ -100,15 +105,16 @@ async def test_hosting_passes_to_the_next_person_never_to_a_crewmate(scene):
     assert not (await scene.cmd("apophis skip", "bob")).ephemeral
 
 
-@pytest.mark.scene(names=("ann",), time_scale=50)
-async def test_with_only_crewmates_left_nobody_is_made_host(scene):
+@pytest.mark.scene(names=("ann",), timer=True)
+async def test_with_only_crewmates_left_nobody_is_made_host(scene, timer):
     bot = scene.bot
     await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
     await scene.cmd("apophis start", "ann", first=scene["ann"])
     table = scene.live()
     left = await scene.cmd("apophis leave", "ann")
     assert "is the host now" not in text_of(left.message)
-    await bot_state(lambda: table.status == "abandoned")
+    await timer.advance(PAUSE[1])
+    assert table.status == "abandoned"
     assert not [line for line in table.recent if "is the host now" in line]
     assert table.host_id == scene.id("ann")  # no crewmate was made host
     assert (await bot.store.get_game(table.id)).host_id == scene.id("ann")
@@ -129,9 +135,8 @@ async def test_clicks_on_a_busy_game_are_all_answered_in_time_and_nothing_is_don
     draw = button_id(board, "draw")
     with write_lock_held(database):  # another process holds the database...
         sent = []
-        for _ in range(4):  # ...while four Draw clicks arrive 50 ms apart
+        for _ in range(4):  # ...while four Draw clicks arrive, one after the other
             sent.append(await fake_discord.click(board, draw, user=scene["ann"]))
-            await asyncio.sleep(0.05)
         sent.append(
             await fake_discord.invoke("apophis skip", user=scene["ann"], channel=scene.channel)
         )
