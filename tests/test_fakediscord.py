@@ -31,7 +31,6 @@ from devtools.fakediscord.rest import ROUTES
 pytestmark = pytest.mark.e2e
 
 
-
 class BoardView(discord.ui.View):
     """A button and a select that edit the message they are on."""
 

@@ -6,8 +6,9 @@ import logging
 
 import pytest
 
+from bot.discord import jobs
 from bot.views import render
-from engine import Phase, card_label
+from engine import RESHUFFLE_SECONDS, Phase, card_label
 from tests.bot.helpers import CARD, Scene, answer_text, button_id, text_of
 
 pytestmark = pytest.mark.e2e
@@ -242,3 +243,20 @@ async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_dis
     # The board says the new deck is ready as soon as it is (no "Shuffling" left over).
     board = await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board()))
     assert board and "Shuffling a new deck" not in text_of(scene.board())
+
+
+async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
+    fake_discord, make_bot, monkeypatch, timer
+):
+    # Jobs that wait for an interaction's answer wait this long; a reshuffle has no
+    # interaction, so its board must not wait at all (it showed "Shuffling…" 0.5 s late).
+    monkeypatch.setattr(jobs, "HOLD_SECONDS", 60.0)
+    bot = make_bot(timer=timer)
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
+        await scene.cmd("draw", "ann")
+        await timer.advance(RESHUFFLE_SECONDS)
+        await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board(table)))
+        assert "Shuffling" not in text_of(scene.board(table))
