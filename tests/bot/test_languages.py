@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import string
-import time
 
 import discord
 import pytest
@@ -160,9 +159,9 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
 
 
 async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_servers(
-    fake_discord, make_bot
+    fake_discord, make_bot, timer
 ):
-    bot = make_bot()
+    bot = make_bot(timer=timer)
     scene = french_scene(fake_discord, bot, ("ann", "bob", "boss"), english=("bob", "boss"))
     scene.guild.owner_id = scene["boss"].user.id
     async with fake_discord.connected(bot):
@@ -176,7 +175,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
             rules = await scene.cmd("apophis rules", name)
             assert words in text_of(rules.message)
         assert "Votre main" in text_of(await scene.panel("ann"))
-        bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await scene.cmd("draw", "ann")
         refused = await scene.cmd("draw", "ann")
         assert "It is not your turn" not in refused.response_data["content"]

@@ -196,15 +196,17 @@ async def test_a_dead_token_is_used_once_and_never_again(fake_discord, scene, go
     assert len(uses_of(fake_discord, opened)) == 1 and table.version == 3
 
 
-@pytest.mark.scene(names=("ann", "bob", "cid"))
-async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(fake_discord, scene):
+@pytest.mark.scene(names=("ann", "bob", "cid"), timer=True)
+async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(
+    fake_discord, scene, timer
+):
     bot = scene.bot
     table = await scene.new_game("ann", "bob", "cid")
     scene.arrange(hands=[["2C"], ["3C"], ["4C"]], deck=[f"{r}H" for r in range(2, 11)])
     await bot.outbox.drain()
     assert fake_discord.notified(scene["ann"]) == []  # she started: no ping for her
     # Bob and cid joined a moment ago: half a minute later, they are away.
-    bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING
+    await timer.advance(IDLE_BEFORE_PING)
     await scene.cmd("draw", "ann")
     await bot.outbox.drain()
     (ping,) = [m for m in scene.public() if "your turn" in m.content]

@@ -5,7 +5,6 @@ without the permissions it plays in the channel, the host told why."""
 from __future__ import annotations
 
 import logging
-import time
 
 import discord
 import pytest
@@ -57,9 +56,11 @@ def reports(scene: Scene) -> list:
     return [m for m in scene.public() if "Launch report" in text_of(m)]
 
 
-async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_discord, make_bot):
+async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(
+    fake_discord, make_bot, timer
+):
     fake_discord.gateway.identify_interval = 0  # restarted at once
-    first = make_bot()
+    first = make_bot(timer=timer)
     scene = scene_with_admin(fake_discord, first)
     parent = scene.channel
     async with fake_discord.connected(first):
@@ -79,7 +80,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_disco
         panel = await scene.panel("ann")
         assert panel.channel_id == thread.id and "Your hand" in text_of(panel)
         scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-        first.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await turn(scene, "ann", "build", colour="red", size="large")
         await first.outbox.drain()
         (ping,) = fake_discord.notified(scene["bob"])
@@ -93,7 +94,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_disco
         await first.outbox.drain()
         assert scene.public(parent) == [lobby]  # nothing else in the channel
     await fake_discord.set_thread(thread, archived=True)  # (say, Discord's idle timer)
-    second = make_bot()  # a planned restart, in the middle of the game
+    second = make_bot(timer=timer)  # a planned restart, in the middle of the game
     scene.bot = second
     async with fake_discord.connected(second):
         table = scene.live()
