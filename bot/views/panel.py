@@ -21,7 +21,6 @@ writes some of Discord's defaults out (``disabled: false``...), which these leav
 from __future__ import annotations
 
 import functools
-import time
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
@@ -100,7 +99,7 @@ def panel_message(
     In the player's `language`, cards as the server shows them. `note` is a private
     line at the top (what the last click did, or why it was refused).
     """
-    now = time.time() if now is None else now
+    now = table.runtime.now() if now is None else now
     game = table.game
     if game is None or player not in game.players:
         raise ValueError("a panel is only drawn for a seated player of a started game")

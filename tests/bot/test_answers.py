@@ -3,13 +3,19 @@ actions (a discard told with its draw), hands in either card display, and a kick
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 
 import pytest
 
 from bot.views.narration import narrate_event, private_note, step_text, tell_recent
 from bot.views.render import hand_text
+from devtools.fakediscord import ViolationKind
 from engine import events as ev
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+)
 from tests.engine.helpers import ANN, table
 
 N = "\u202f"  # French typography's narrow no-break space
@@ -155,3 +161,22 @@ async def test_a_kicked_player_is_told_they_were_removed(fake_discord, scene):
     await bot.outbox.drain()
     dm = fake_discord.dms(scene["bob"])[-1].content
     assert "you were removed from the game" in dm and "you left" not in dm
+
+
+async def test_an_answer_too_late_for_discord_is_a_warning_and_the_move_stands(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        fake_discord.interaction_deadline = 0.0  # every answer now comes too late
+        await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+        violation = await fake_discord.expect_violation(ViolationKind.LATE_RESPONSE)
+        assert "10062" in violation.message
+        await bot_state(lambda: "answered too late" in caplog.text)
+        assert table.version == 1  # the draw was saved
+        await bot.outbox.drain()
+    # No error logged (the fake turns one into a violation), no second answer tried.
+    fake_discord.assert_no_violations()
+    assert [r.levelno for r in caplog.records if "too late" in r.getMessage()] == [logging.WARNING]
