@@ -7,7 +7,9 @@ records and the engine. A crewmate's `Notice` says why it made a move, in public
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +80,7 @@ class Messages:
 @dataclass(eq=False)
 class Runtime:
     """What a table needs while this process runs it, never stored: its lock, its timers,
-    how fast its time runs, and when each person last acted in it."""
+    its time and how fast it runs, and when each person last acted in it."""
 
     #: The game's own lock: every action on it is made holding it (bot.game.actions).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -88,6 +90,8 @@ class Runtime:
     #: Unix time the running reshuffle ends, and how fast game time runs (demos).
     reshuffle_ends: float | None = None
     time_scale: float = 1.0
+    #: The game's time (the service's clock, bot.game.timer), as what is drawn reads it.
+    now: Callable[[], float] = time.time
     #: When (the service's clock) each person last clicked or typed something in this game,
     #: and the autopilot's moves since every person went on autopilot (bot.game.autopilot).
     seen: dict[int, float] = field(default_factory=dict)

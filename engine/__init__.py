@@ -24,6 +24,12 @@ IllegalMove, whose message says why in plain words, leaving the game unchanged):
 
 or, for replaying a log, ``game.apply({"type": "build", "player": ..., ...})``.
 
+Ask what a player may do now, from their view alone (see engine.moves)::
+
+    moves = legal_moves(game.view_for(player))   # LegalMoves: draw, builds, launch, ...
+    moves.allows({"type": "scrap", "player": player})
+    list(moves.actions())                   # one action of each kind open now
+
 See only what you may::
 
     game.view_for(player)   # PlayerView: own hand plus the table
@@ -62,14 +68,11 @@ from engine.game import (
     SAVE_FORMAT,
     Game,
     IllegalMove,
-    Outcome,
-    Phase,
-    PlayerView,
-    PublicView,
-    SeatView,
     rocket_points,
 )
+from engine.moves import LegalMoves, legal_moves
 from engine.rng import Random, ScriptedRandom
+from engine.views import Outcome, Phase, PlayerView, PublicView, SeatView
 
 __all__ = [
     "ACTIONS",
@@ -83,6 +86,7 @@ __all__ = [
     "Event",
     "Game",
     "IllegalMove",
+    "LegalMoves",
     "Outcome",
     "Phase",
     "PlayerId",
@@ -98,6 +102,7 @@ __all__ = [
     "colour_of",
     "fuel_needed",
     "full_deck",
+    "legal_moves",
     "rocket_points",
     "section_label",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
-PlayerId = int | str
+PlayerId = int
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from engine.cards import (
@@ -49,6 +47,7 @@ from engine.events import (
     TurnStarted,
 )
 from engine.rng import Random
+from engine.views import Outcome, PastRocket, Phase, PlayerView, PublicView, SeatView
 
 SAVE_FORMAT = 1
 HAND_LIMIT = 5
@@ -78,95 +77,6 @@ class IllegalMove(Exception):
         self.code = code
         self.message = message
         self.params = params
-
-
-class Phase(StrEnum):
-    """What the game is waiting for."""
-
-    PLAY = "play"  # the active player chooses one of the four actions
-    DISCARD = "discard"  # the active player must discard down to the hand limit
-    RESHUFFLE = "reshuffle"  # the discards are being shuffled into a new deck
-    REROLL = "reroll"  # the active player decides to reroll a failed die or accept it
-    OVER = "over"
-
-
-class Outcome(StrEnum):
-    """How a finished game ended."""
-
-    DESTROYED = "destroyed"  # won: Apophis took its third damage
-    DEFLECTED = "deflected"  # won: five deflection counters (basic rules)
-    LOST = "lost"  # the clock ran out
-    ABANDONED = "abandoned"  # ended by the host, a moderator, or every player leaving
-
-    @property
-    def won(self) -> bool:
-        """True for the two winning outcomes."""
-        return self in (Outcome.DESTROYED, Outcome.DEFLECTED)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    player: PlayerId
-    hand_size: int
-
-
-@dataclass(frozen=True, slots=True)
-class PastRocket:
-    """A rocket the team had earlier in the game, launched or scrapped, as everyone saw it:
-    its sections bottom first and who built each, who played each launch-sequence card
-    (the first of them started it), and who scrapped it (None: it was launched)."""
-
-    rocket: tuple[Section, ...]
-    builders: tuple[PlayerId | None, ...]
-    sequence_players: tuple[PlayerId | None, ...]
-    scrapped_by: PlayerId | None = None
-
-    @property
-    def launched(self) -> bool:
-        return self.scrapped_by is None
-
-
-@dataclass(frozen=True, slots=True)
-class PublicView:
-    """Everything on the table; no card in any hand."""
-
-    rules: Rules
-    phase: Phase
-    outcome: Outcome | None
-    turn: int
-    active_player: PlayerId | None
-    seats: tuple[SeatView, ...]
-    apophis_value: int
-    damage: int
-    counters: int
-    rocket: tuple[Section, ...]
-    points: dict[Colour, int]
-    sequence: tuple[Colour, ...]
-    depot: tuple[Section, ...]
-    deck_size: int
-    discard_size: int
-    pending: dict[str, Any] | None
-    #: Who built each section of `rocket`, bottom first (None: not known, as in a game
-    #: saved before the engine kept it).
-    builders: tuple[PlayerId | None, ...] = ()
-    #: Who played each card of `sequence`, in the same order (None: not known).
-    sequence_players: tuple[PlayerId | None, ...] = ()
-    #: The turn (`turn`'s count then) in which each section of `rocket` was built, and
-    #: each card of `sequence` played (None: not known).
-    built_turns: tuple[int | None, ...] = ()
-    sequence_turns: tuple[int | None, ...] = ()
-    #: The rockets launched or scrapped earlier in the game, oldest first (the latest
-    #: `PAST_ROCKETS_KEPT`; none from before the engine kept them).
-    past_rockets: tuple[PastRocket, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """What one player sees: the table and their own hand."""
-
-    player: PlayerId
-    hand: tuple[str, ...]
-    table: PublicView
 
 
 _Known = TypeVar("_Known")
@@ -332,57 +242,10 @@ class Game:
         that suit are used (every card is worth 1, so which ones is only flavour).
         """
         self._check_turn(player)
-        colour = _parse_colour(colour)
-        size = _parse_size(size)
-        section = (colour, size)
-        if self.sequence:
-            raise IllegalMove(
-                "sequence_under_way",
-                "A launch sequence has started: no section can be added to this rocket. "
-                "Complete the launch or scrap the rocket.",
-            )
-        if section not in self.depot:
-            raise IllegalMove(
-                "not_in_depot",
-                f"The {section_label(section)} section is not in the depot "
-                "(it is already on the rocket).",
-                colour=colour.value,
-                size=size.label,
-            )
-        if self.rocket and self.rocket[-1][1] < size:
-            raise IllegalMove(
-                "too_large",
-                f"A {size.label} section cannot sit on the {section_label(self.rocket[-1])} "
-                "at the top: a section must sit on one at least as large.",
-                size=size.label,
-                top_colour=self.rocket[-1][0].value,
-                top_size=self.rocket[-1][1].label,
-            )
+        section = (_parse_colour(colour), _parse_size(size))
+        self._check_fits(section)
         hand = self.hands[self.active]
-        if cards is None:
-            of_colour = [c for c in hand if colour_of(c) is colour]
-            if len(of_colour) < size:
-                raise IllegalMove(
-                    "not_enough_cards",
-                    f"A {section_label(section)} section costs {int(size)} "
-                    f"{colour.suit_name} ({colour.symbol}); you have {len(of_colour)}.",
-                    colour=colour.value,
-                    size=size.label,
-                    cost=int(size),
-                    have=len(of_colour),
-                )
-            paid = of_colour[: int(size)]
-        else:
-            paid = self._own_cards(hand, cards)
-            if len(paid) != size or any(colour_of(c) is not colour for c in paid):
-                raise IllegalMove(
-                    "wrong_payment",
-                    f"A {section_label(section)} section costs exactly {int(size)} "
-                    f"{colour.suit_name} ({colour.symbol}).",
-                    colour=colour.value,
-                    size=size.label,
-                    cost=int(size),
-                )
+        paid = _payment(hand, section, cards)
         for card in paid:
             hand.remove(card)
         self.discard_pile.extend(paid)
@@ -391,7 +254,7 @@ class Game:
         self.rocket.append(section)
         self.builders.append(player)
         self.built_turns.append(self.turn)
-        events: list[Event] = [SectionBuilt(player, colour.value, int(size), tuple(paid))]
+        events: list[Event] = [SectionBuilt(player, section[0].value, int(section[1]), tuple(paid))]
         self._end_turn(events)
         return events
 
@@ -404,7 +267,7 @@ class Game:
         if not cards:
             raise IllegalMove("no_cards", "Choose at least one card to add to the launch sequence.")
         hand = self.hands[self.active]
-        played = self._own_cards(hand, cards)
+        played = _own_cards(hand, cards)
         colours = [colour_of(c) for c in played]
         if len(set(colours)) != len(colours):
             raise IllegalMove(
@@ -458,7 +321,7 @@ class Game:
             raise IllegalMove("no_discard_due", "You have no cards to discard right now.")
         hand = self.hands[self.active]
         excess = len(hand) - HAND_LIMIT
-        chosen = self._own_cards(hand, cards)
+        chosen = _own_cards(hand, cards)
         if len(chosen) != excess:
             raise IllegalMove(
                 "wrong_discard_count",
@@ -571,12 +434,10 @@ class Game:
         method = _ACTION_METHODS.get(kind)
         if method is None:
             raise IllegalMove("unknown_action", f"Unknown action: {kind!r}.", action=str(kind))
-        args = {k: v for k, v in action.items() if k != "type"}
-        accepted, required = _ACTION_ARGUMENTS[kind]
-        problem = _unfit(args.keys(), accepted, required)
+        problem = malformed(action)
         if problem is not None:
             raise IllegalMove("bad_action", f"Malformed {kind} action: {problem}.", action=kind)
-        return method(self, **args)
+        return method(self, **{k: v for k, v in action.items() if k != "type"})
 
     # ------------------------------------------------------------------ views
 
@@ -742,17 +603,33 @@ class Game:
                 "not_the_launcher", "Only the player who launched decides on rerolls."
             )
 
-    @staticmethod
-    def _own_cards(hand: list[str], cards: Sequence[str]) -> list[str]:
-        """The named cards, checked to be distinct and all in the hand."""
-        chosen = list(cards)
-        if not all(is_card(c) for c in chosen):
-            raise IllegalMove("not_a_card", "That is not a card of this game.")
-        if len(set(chosen)) != len(chosen):
-            raise IllegalMove("card_twice", "The same card was named twice.")
-        if Counter(chosen) - Counter(hand):
-            raise IllegalMove("not_in_hand", "You can only play cards from your own hand.")
-        return chosen
+    def _check_fits(self, section: Section) -> None:
+        """The section may go on top of the rocket now: no launch sequence under way, the
+        section in the depot, and no larger than the top one."""
+        colour, size = section
+        if self.sequence:
+            raise IllegalMove(
+                "sequence_under_way",
+                "A launch sequence has started: no section can be added to this rocket. "
+                "Complete the launch or scrap the rocket.",
+            )
+        if section not in self.depot:
+            raise IllegalMove(
+                "not_in_depot",
+                f"The {section_label(section)} section is not in the depot "
+                "(it is already on the rocket).",
+                colour=colour.value,
+                size=size.label,
+            )
+        if self.rocket and self.rocket[-1][1] < size:
+            raise IllegalMove(
+                "too_large",
+                f"A {size.label} section cannot sit on the {section_label(self.rocket[-1])} "
+                "at the top: a section must sit on one at least as large.",
+                size=size.label,
+                top_colour=self.rocket[-1][0].value,
+                top_size=self.rocket[-1][1].label,
+            )
 
     # ---------------------------------------------------------- turn mechanics
 
@@ -995,11 +872,15 @@ def _arguments(method: Callable[..., Any]) -> tuple[frozenset[str], frozenset[st
 _ACTION_ARGUMENTS = {kind: _arguments(method) for kind, method in _ACTION_METHODS.items()}
 
 
-def _unfit(
-    given: Collection[str], accepted: frozenset[str], required: frozenset[str]
-) -> str | None:
-    """What is wrong with an action's arguments `given`, if anything."""
-    unknown = sorted(set(given) - accepted)
+def malformed(action: dict[str, Any]) -> str | None:
+    """What is wrong with the form of an action given as data (its type unknown, an
+    argument unexpected or missing), if anything; whether the rules allow it is not asked."""
+    kind = action.get("type")
+    if kind not in _ACTION_ARGUMENTS:
+        return f"unknown action {kind!r}"
+    accepted, required = _ACTION_ARGUMENTS[kind]
+    given = set(action) - {"type"}
+    unknown = sorted(given - accepted)
     if unknown:
         return f"unexpected argument {unknown[0]!r}"
     missing = sorted(required.difference(given))
@@ -1028,3 +909,45 @@ def _parse_size(value: Size | int | str) -> Size:
         raise IllegalMove(
             "bad_size", f"Unknown size {value!r}: choose small, medium or large.", value=str(value)
         ) from None
+
+
+def _payment(hand: list[str], section: Section, cards: Sequence[str] | None) -> list[str]:
+    """The cards of `hand` that pay for `section`: those named (`cards`), checked to be
+    exactly its price in its suit, or else the first of that suit."""
+    colour, size = section
+    if cards is None:
+        of_colour = [c for c in hand if colour_of(c) is colour]
+        if len(of_colour) < size:
+            raise IllegalMove(
+                "not_enough_cards",
+                f"A {section_label(section)} section costs {int(size)} "
+                f"{colour.suit_name} ({colour.symbol}); you have {len(of_colour)}.",
+                colour=colour.value,
+                size=size.label,
+                cost=int(size),
+                have=len(of_colour),
+            )
+        return of_colour[: int(size)]
+    paid = _own_cards(hand, cards)
+    if len(paid) != size or any(colour_of(c) is not colour for c in paid):
+        raise IllegalMove(
+            "wrong_payment",
+            f"A {section_label(section)} section costs exactly {int(size)} "
+            f"{colour.suit_name} ({colour.symbol}).",
+            colour=colour.value,
+            size=size.label,
+            cost=int(size),
+        )
+    return paid
+
+
+def _own_cards(hand: list[str], cards: Sequence[str]) -> list[str]:
+    """The named cards, checked to be distinct and all in the hand."""
+    chosen = list(cards)
+    if not all(is_card(c) for c in chosen):
+        raise IllegalMove("not_a_card", "That is not a card of this game.")
+    if len(set(chosen)) != len(chosen):
+        raise IllegalMove("card_twice", "The same card was named twice.")
+    if Counter(chosen) - Counter(hand):
+        raise IllegalMove("not_in_hand", "You can only play cards from your own hand.")
+    return chosen

@@ -12,8 +12,9 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import Colour, Size, colour_of
-from engine.game import Phase, PlayerView
+from engine.moves import legal_moves
 from engine.odds import COLOURS, Points, odds, points_of
+from engine.views import PlayerView
 
 #: Launch once the rocket's chance to damage or deflect reaches this.
 LAUNCH_AT = 0.3
@@ -23,15 +24,15 @@ def greedy_action(view: PlayerView) -> dict[str, Any] | None:
     """The greedy player's action for the viewing player, or None when none is due."""
     table = view.table
     me = view.player
-    if table.phase in (Phase.OVER, Phase.RESHUFFLE) or table.active_player != me:
+    moves = legal_moves(view)
+    if not moves:
         return None
-    if table.phase is Phase.REROLL:
+    if moves.reroll:
         return {"type": "reroll", "player": me}
     hand = Counter(colour_of(c) for c in view.hand)
-    if table.phase is Phase.DISCARD:
-        count = (table.pending or {})["count"]
+    if moves.discard:
         dropped: list[str] = []
-        for _ in range(count):  # from the suit held most
+        for _ in range(moves.discard):  # from the suit held most
             colour = max(Colour, key=lambda c: hand[c])
             dropped.append(
                 next(c for c in sorted(view.hand) if colour_of(c) is colour and c not in dropped)
@@ -39,11 +40,9 @@ def greedy_action(view: PlayerView) -> dict[str, Any] | None:
             hand[colour] -= 1
         return {"type": "discard", "player": me, "cards": dropped}
     current = points_of(table.rocket)
-    in_sequence = set(table.sequence)
     chosen: dict[Colour, str] = {}
-    for card in sorted(view.hand):
-        if colour_of(card) not in in_sequence:
-            chosen.setdefault(colour_of(card), card)
+    for card in sorted(moves.launch):
+        chosen.setdefault(colour_of(card), card)
 
     def value(points: Points, colour: Colour | None = None, size: int = 0) -> float:
         if colour is not None:
@@ -59,7 +58,7 @@ def greedy_action(view: PlayerView) -> dict[str, Any] | None:
         return {"type": "draw", "player": me}
     top = table.rocket[-1][1] if table.rocket else Size.LARGE
     fitting = [(c, int(s)) for (c, s) in table.depot if s <= top]
-    builds = [(value(current, c, s), s, c) for c, s in fitting if hand[c] >= s]
+    builds = [(value(current, c, int(s)), int(s), c) for c, s in moves.builds]
     if builds:
         gain, size, colour = max(builds, key=lambda b: (b[0], b[1], -COLOURS.index(b[2])))
         if gain >= now:

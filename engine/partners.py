@@ -47,9 +47,10 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Colour, Rules, Section, Size, colour_of, fuel_needed
-from engine.game import Phase, PlayerView
+from engine.moves import legal_moves, one_per_suit
 from engine.odds import YELLOW, odds, points_of
-from engine.standin import _discard, _fits, _one_per_suit, _target
+from engine.standin import _discard, _fits, _target, build_next
+from engine.views import PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
@@ -132,13 +133,13 @@ Play = Callable[[PlayerView, Counter[Colour]], Action]
 def _turn(view: PlayerView, play: Play, discard: Play) -> Action | None:
     """The phases every style meets alike: nothing when it is not this player's move, a
     reroll of every failed die, and the style's own discard or play otherwise."""
-    table = view.table
-    if table.phase in (Phase.OVER, Phase.RESHUFFLE) or table.active_player != view.player:
+    moves = legal_moves(view)
+    if not moves:
         return None
-    if table.phase is Phase.REROLL:
+    if moves.reroll:
         return {"type": "reroll", "player": view.player}
     hand = Counter(colour_of(c) for c in view.hand)
-    if table.phase is Phase.DISCARD:
+    if moves.discard:
         return discard(view, hand)
     return play(view, hand)
 
@@ -158,8 +159,8 @@ def _draw(view: PlayerView) -> Action:
 def _launch_or_draw(view: PlayerView) -> Action:
     """Every suit in hand the launch sequence lacks into it; a draw when that is none (or
     there is no rocket)."""
-    cards = _one_per_suit(view.hand, set(view.table.sequence))
-    if cards and view.table.rocket:
+    cards = one_per_suit(sorted(legal_moves(view).launch))
+    if cards:
         return {"type": "launch", "player": view.player, "cards": cards}
     return _draw(view)
 
@@ -189,16 +190,10 @@ def _closest(
     return chosen
 
 
-def _build_next(view: PlayerView, hand: Counter[Colour], target: Rocket) -> Action | None:
+def _build_next(view: PlayerView, target: Rocket) -> Action | None:
     """Build one of the largest sections `target` still lacks, if this hand pays for it."""
     left = [piece for piece in target if piece not in view.table.rocket]
-    if not left:
-        return None
-    size = max(s for _, s in left)
-    for colour, piece_size in left:
-        if piece_size == size and hand[colour] >= size:
-            return _build(view, (colour, piece_size))
-    return None
+    return build_next(legal_moves(view), left) if left else None
 
 
 def _build(view: PlayerView, piece: Section) -> Action:
@@ -228,7 +223,7 @@ def _impatient_play(view: PlayerView, hand: Counter[Colour]) -> Action:
     target = _closest(view, hand, QUICK)
     if target is None:  # its plan cannot go on: send what is there
         return _launch_or_draw(view)
-    return _build_next(view, hand, target) or _draw(view)
+    return _build_next(view, target) or _draw(view)
 
 
 def _builder_play(view: PlayerView, hand: Counter[Colour]) -> Action:
@@ -239,7 +234,7 @@ def _builder_play(view: PlayerView, hand: Counter[Colour]) -> Action:
     if target is not None:
         if all(piece in table.rocket for piece in target):
             return _launch_or_draw(view)
-        return _build_next(view, hand, target) or _draw(view)
+        return _build_next(view, target) or _draw(view)
     # A rocket off its list: make it as big as it can, then launch it.
     rocket = list(table.rocket)
     fitting = [p for p in table.depot if p[1] <= rocket[-1][1]]
@@ -251,7 +246,8 @@ def _builder_play(view: PlayerView, hand: Counter[Colour]) -> Action:
     colours = {c for c, _ in rocket}
     armed = R in colours or (G in colours and table.rules is Rules.BASIC)
     order = [B, R, G, Y] if armed else [R, B, G, Y]  # a warhead, then guidance, first
-    affordable = [p for p in fuelled if hand[p[0]] >= p[1]]
+    builds = legal_moves(view).builds
+    affordable = [p for p in fuelled if p in builds]
     if affordable:
         return _build(view, max(affordable, key=lambda p: (p[1], -order.index(p[0]))))
     return _draw(view)
@@ -264,7 +260,7 @@ def _hoarder_play(view: PlayerView, hand: Counter[Colour]) -> Action:
         if target is None:
             return _draw(view)  # nothing fits: wait for the team, as the stand-in does
         if not all(piece in table.rocket for piece in target):
-            return _build_next(view, hand, target) or _draw(view)
+            return _build_next(view, target) or _draw(view)
     # A sequence under way, or the rocket finished: every suit the sequence lacks, all at
     # once (the rocket launches this turn), or a draw until it holds them.
     if all(hand[c] for c in Colour if c not in table.sequence):
@@ -279,7 +275,7 @@ def _planner_play(view: PlayerView, hand: Counter[Colour]) -> Action:
     plan = _closest(view, hand, PLANS)
     if plan is None or all(piece in table.rocket for piece in plan):
         return _launch_or_draw(view)  # its plan is finished, or the pad fits none of them
-    return _build_next(view, hand, plan) or _draw(view)
+    return _build_next(view, plan) or _draw(view)
 
 
 def _hoarder_discard(view: PlayerView, hand: Counter[Colour]) -> Action:
@@ -287,7 +283,7 @@ def _hoarder_discard(view: PlayerView, hand: Counter[Colour]) -> Action:
     hand is closest to paying for), then one card of each suit (the launch), then the
     cards of the other sections still needed, largest first; drop the rest, then the
     least wanted of those kept."""
-    count = (view.table.pending or {})["count"]
+    count = legal_moves(view).discard
     rocket = view.table.rocket
     left = sorted((p for p in _target(view, hand) or () if p not in rocket), key=lambda p: -p[1])
     if left:

@@ -11,7 +11,9 @@ import random
 from typing import Any
 
 from engine.cards import Colour, Rules, Size, colour_of
-from engine.game import Game, Phase, PlayerView
+from engine.game import Game
+from engine.moves import legal_moves
+from engine.views import Phase, PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
@@ -35,20 +37,15 @@ def choose_action(view: PlayerView, rng: random.Random) -> dict[str, Any]:
     table, hand, player = view.table, list(view.hand), view.player
     if table.phase is Phase.RESHUFFLE:
         return {"type": "finish_reshuffle"}
-    if table.phase is Phase.DISCARD:
-        assert table.pending is not None  # a discard's count
-        return {
-            "type": "discard",
-            "player": player,
-            "cards": rng.sample(hand, table.pending["count"]),
-        }
-    if table.phase is Phase.REROLL:
+    moves = legal_moves(view)
+    if moves.discard:
+        return {"type": "discard", "player": player, "cards": rng.sample(hand, moves.discard)}
+    if moves.reroll:
         return {"type": rng.choice(("reroll", "reroll", "accept")), "player": player}
 
     draw = {"type": "draw", "player": player}
     if table.sequence:
-        missing = {colour_of(c) for c in hand} - set(table.sequence)
-        play = _one_per_colour([c for c in hand if colour_of(c) in missing])
+        play = _one_per_colour(list(moves.launch))
         if play and rng.random() < 0.9:
             return {"type": "launch", "player": player, "cards": play}
         return rng.choice([draw, draw, draw, {"type": "scrap", "player": player}])
@@ -61,12 +58,10 @@ def choose_action(view: PlayerView, rng: random.Random) -> dict[str, Any]:
     if not plans:
         return {"type": "scrap", "player": player}
     if any(plan == rocket for plan in plans):
-        play = _one_per_colour(hand)
+        play = _one_per_colour(list(moves.launch))
         return {"type": "launch", "player": player, "cards": play} if play else draw
     for colour, size in rng.sample([plan[len(rocket)] for plan in plans], len(plans)):
-        affordable = sum(1 for c in hand if colour_of(c) is colour) >= size
-        fits = not rocket or rocket[-1][1] >= size
-        if affordable and fits and (colour, size) in table.depot:
+        if (colour, size) in moves.builds:
             return {"type": "build", "player": player, "colour": colour.value, "size": int(size)}
     return draw
 

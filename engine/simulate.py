@@ -22,11 +22,12 @@ from typing import Any
 
 from engine.crew import decide
 from engine.events import LaunchEnded, RocketScrapped, SectionBuilt
-from engine.game import RESHUFFLE_SECONDS, Game, Outcome, Phase, PlayerView
+from engine.game import RESHUFFLE_SECONDS, Game
 from engine.greedy import greedy_action
 from engine.partners import STYLES
 from engine.playout import choose_action
 from engine.standin import standin_action
+from engine.views import Outcome, Phase, PlayerView
 
 #: A policy: (the acting player's view, seconds left or None, a generator) -> their action.
 #: It is shown only what that player may see, and ignores the arguments it does not use.

@@ -18,8 +18,9 @@ from collections import Counter
 from typing import Any
 
 from engine.cards import Colour, Rules, Section, Size, colour_of
-from engine.game import Phase, PlayerView
+from engine.moves import LegalMoves, legal_moves, one_per_suit
 from engine.odds import odds, points_of
+from engine.views import PlayerView
 
 R, Y, B, G = Colour.RED, Colour.YELLOW, Colour.BLUE, Colour.GREEN
 L, M, S = Size.LARGE, Size.MEDIUM, Size.SMALL
@@ -46,16 +47,16 @@ def standin_action(view: PlayerView) -> dict[str, Any] | None:
     """The stand-in's action for the viewing player, or None when none is due."""
     table = view.table
     me = view.player
-    if table.phase in (Phase.OVER, Phase.RESHUFFLE) or table.active_player != me:
+    moves = legal_moves(view)
+    if not moves:
         return None
-    if table.phase is Phase.REROLL:
+    if moves.reroll:
         return {"type": "reroll", "player": me}
     hand = Counter(colour_of(c) for c in view.hand)
     target = _target(view, hand)
-    if table.phase is Phase.DISCARD:
+    if moves.discard:
         return _discard(view, hand, target)
-    in_sequence = set(table.sequence)
-    playable = _one_per_suit(view.hand, in_sequence)
+    playable = one_per_suit(sorted(moves.launch))
     if table.sequence:
         if playable:
             return {"type": "launch", "player": me, "cards": playable}
@@ -68,11 +69,17 @@ def standin_action(view: PlayerView) -> dict[str, Any] | None:
         if playable:
             return {"type": "launch", "player": me, "cards": playable}
         return {"type": "draw", "player": me}
-    size = max(s for _, s in left)
+    return build_next(moves, left) or {"type": "draw", "player": me}
+
+
+def build_next(moves: LegalMoves, left: list[Section]) -> dict[str, Any] | None:
+    """Build one of the largest sections of `left` (a rocket's missing ones), the first
+    this player can build now."""
+    size = int(max(s for _, s in left))
     for colour, piece_size in left:
-        if piece_size == size and hand[colour] >= size:
-            return {"type": "build", "player": me, "colour": colour.value, "size": int(size)}
-    return {"type": "draw", "player": me}
+        if piece_size == size and (colour, piece_size) in moves.builds:
+            return {"type": "build", "player": moves.player, "colour": colour.value, "size": size}
+    return None
 
 
 def _fits(target: tuple[Section, ...], rocket: list[Section], depot: set[Section]) -> bool:
@@ -131,22 +138,13 @@ def _finish(
     return max(scored, key=lambda s: s[:3])[3]
 
 
-def _one_per_suit(cards: tuple[str, ...], taken: set[Colour]) -> list[str]:
-    """One card of each suit not yet in the launch sequence (the lowest code of each)."""
-    chosen: dict[Colour, str] = {}
-    for card in sorted(cards):
-        if colour_of(card) not in taken:
-            chosen.setdefault(colour_of(card), card)
-    return [chosen[c] for c in Colour if c in chosen]
-
-
 def _discard(
     view: PlayerView, hand: Counter[Colour], target: tuple[Section, ...] | None
 ) -> dict[str, Any]:
     """Drop the cards the target needs least: first those no section still to build nor
     the launch sequence (one card of each suit) takes, then the launch cards, then those
     of the last section to build."""
-    count = (view.table.pending or {})["count"]
+    count = legal_moves(view).discard
     rocket = list(view.table.rocket)
     needs: list[Colour] = []  # one colour per card wanted, most wanted first
     for colour, size in sorted((p for p in target or () if p not in rocket), key=lambda p: -p[1]):

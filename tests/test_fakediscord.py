@@ -30,10 +30,6 @@ from devtools.fakediscord.routes import ROUTES
 
 pytestmark = pytest.mark.e2e
 
-#: How long the "slow" command sleeps: longer than the deadline the tests set.
-SLOW_HANDLER_SECONDS = 0.25
-TEST_DEADLINE = 0.2
-
 
 class BoardView(discord.ui.View):
     """A button and a select that edit the message they are on."""
@@ -73,6 +69,8 @@ class TestBot(discord.Client):
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
         self.release = asyncio.Event()
+        #: Set once the test has moved the fake's time past the "slow" command's deadline.
+        self.late = asyncio.Event()
         self._add_commands()
 
     async def setup_hook(self) -> None:
@@ -131,7 +129,7 @@ class TestBot(discord.Client):
 
         @self.tree.command(name="slow", description="Answers too late", guild=guild)
         async def slow(interaction: discord.Interaction) -> None:
-            await asyncio.sleep(SLOW_HANDLER_SECONDS)
+            await self.late.wait()
             await interaction.response.send_message("Sorry I'm late")
 
         @self.tree.command(name="later", description="Defers, then follows up", guild=guild)
@@ -447,8 +445,9 @@ async def test_a_request_body_breaking_the_openapi_schema_is_a_violation(
 async def test_a_reply_after_the_deadline_fails_like_unknown_interaction(
     fake_discord: FakeDiscord, table: Table, bot: TestBot
 ) -> None:
-    fake_discord.interaction_deadline = TEST_DEADLINE
     late = await fake_discord.invoke("slow", user=table.alice, channel=table.channel)
+    fake_discord.advance_time(fake_discord.interaction_deadline + 1)  # the bot took too long
+    bot.late.set()
     violation = await fake_discord.expect_violation(ViolationKind.LATE_RESPONSE)
     assert "10062" in violation.message
     assert not late.responded

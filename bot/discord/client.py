@@ -36,6 +36,7 @@ from bot.errors import UserError
 from bot.game.audience import Audience
 from bot.game.changes import Listener, Stream
 from bot.game.service import GameService
+from bot.game.timer import Timer
 from bot.i18n.catalogs import t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy, shard_of
@@ -132,8 +133,15 @@ class ApophisBot(commands.AutoShardedBot):
     """
 
     def __init__(
-        self, config: Config, *, store: Store | None = None, web: Door | None = None, **options
+        self,
+        config: Config,
+        *,
+        store: Store | None = None,
+        web: Door | None = None,
+        timer: Timer | None = None,
+        **options,
     ) -> None:
+        """`timer`: the game's time (bot.game.timer), the event loop's unless given."""
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
@@ -153,6 +161,7 @@ class ApophisBot(commands.AutoShardedBot):
         self.service: GameService
         #: The live table (bot.web), when bot.app attached it (APOPHIS_WEB_PORT is set).
         self.web = web
+        self.timer = timer
         self._heartbeat: asyncio.Task | None = None
         #: shard id -> its turn to IDENTIFY, while READY has not answered it.
         self._identify_turns: dict[int | None, Turn] = {}
@@ -208,6 +217,7 @@ class ApophisBot(commands.AutoShardedBot):
             self.audience,
             rate=self.config.global_rate,
             gone=lambda channel_id: self._spawn(self.channel_deleted(channel_id)),
+            clock=time.monotonic if self.timer is None else self.timer.now,
         )
         #: Who may do what where, for doors that do not carry Discord's permissions.
         self.gatekeeper = Gatekeeper(self)
@@ -226,6 +236,7 @@ class ApophisBot(commands.AutoShardedBot):
             shards=self.config.shards,
             web=self.web is not None,
             gatekeeper=self.gatekeeper,
+            timer=self.timer,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from bot.errors import UserError
 from bot.game import changes
 from bot.game.access import INTERACTIONS
+from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table, is_crewmate
@@ -64,11 +65,16 @@ class Autopilot:
     """
 
     def __init__(
-        self, stream: changes.Stream, time_scale: float, clock: Callable[[], float]
+        self,
+        stream: changes.Stream,
+        time_scale: float,
+        clock: Callable[[], float],
+        timer: Timer | None = None,
     ) -> None:
         self.stream = stream
         self.time_scale = time_scale
         self.now = clock
+        self.timer: Timer = timer or RealTimer()
         #: Server id -> its delay in seconds, for the servers that turned the autopilot on.
         self.delays: dict[int, int] = {}
         #: Game id -> the person it waits for and since when (the clock's time); the timer
@@ -163,7 +169,7 @@ class Autopilot:
         if timer is not None:
             timer.cancel()
         left = max(self._due(table) - self.now(), 0.0)
-        self.timers[table.id] = asyncio.get_running_loop().call_later(left, self.check, table)
+        self.timers[table.id] = self.timer.call_later(left, self.check, table)
 
     def check(self, table: Table) -> None:
         """The timer's check: the seat the game waits for goes on autopilot if its player

@@ -1,8 +1,9 @@
 """The games' timers: the countdown and its warnings, the reshuffle delay, and the retries
 of a timer's action until it is saved.
 
-Every timer is an asyncio timer owned here; what it does to its game goes through the
-service's action path (an `Apply`), under the game's lock, as one transaction.
+Every timer is set on the game's time (bot.game.timer) and owned here; what it does to
+its game goes through the service's action path (an `Apply`), under the game's lock, as
+one transaction.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from bot.errors import MovedOn, UserError
 from bot.game import changes
 from bot.game.actions import Apply
+from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said, t
 from bot.table import Table
 from engine import RESHUFFLE_SECONDS, Phase
@@ -41,11 +43,14 @@ class Clocks:
         *,
         now: Callable[[], float],
         time_scale: float,
+        timer: Timer | None = None,
     ) -> None:
         self.stream = stream
         self.apply = apply
         self.now = now
         self.time_scale = time_scale
+        #: The game's time, on which every timer here is set.
+        self.timer: Timer = timer or RealTimer()
         #: Timers' actions under way (retried until saved), cancelled at shutdown.
         self.tasks: set[asyncio.Task] = set()
 
@@ -63,22 +68,20 @@ class Clocks:
         table.runtime.timers.clear()
         if table.deadline is None:
             return
-        loop = asyncio.get_running_loop()
         left = table.deadline - self.now()
         for warning in WARNINGS:
             at = left - warning / self.time_scale
             if at > 0 and (warned is None or warning < warned):
-                table.runtime.timers.append(loop.call_later(at, self._warn, table, warning))
+                table.runtime.timers.append(self.timer.call_later(at, self._warn, table, warning))
                 return
         table.runtime.timers.append(
-            loop.call_later(max(left, 0), self._spawn, self._expire, table, "timer.countdown")
+            self.timer.call_later(max(left, 0), self._spawn, self._expire, table, "timer.countdown")
         )
 
     def arm_reshuffle(self, table: Table) -> None:
-        loop = asyncio.get_running_loop()
         delay = RESHUFFLE_SECONDS / self.time_scale
         table.runtime.reshuffle_ends = self.now() + delay
-        table.runtime.reshuffle_timer = loop.call_later(
+        table.runtime.reshuffle_timer = self.timer.call_later(
             delay, self._spawn, self._reshuffled, table, "timer.reshuffle"
         )
 
@@ -129,7 +132,7 @@ class Clocks:
                     )
                 )
                 self.stream.publish(changes.Settled(table))
-            await asyncio.sleep(delay)
+            await self.timer.sleep(delay)
 
     def _warn(self, table: Table, seconds: int) -> None:
         """A warning on the board (its Last actions, and its colour in the last minute)."""
@@ -140,7 +143,8 @@ class Clocks:
             else:
                 line = said(table.language, "notice.seconds_left", count=seconds)
             table.recent.append(line)
-            self.stream.publish(changes.BoardChanged(table))
+            # the game's version is the same: the board would take itself for shown
+            self.stream.publish(changes.BoardOutdated(table))
             self.stream.publish(changes.Settled(table))
 
     async def _expire(self, table: Table) -> None:

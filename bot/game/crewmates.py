@@ -29,6 +29,7 @@ from typing import Any
 
 from bot.game import changes
 from bot.game.autopilot import Autopilot
+from bot.game.timer import RealTimer, Timer
 from bot.table import Notice, Table, is_crewmate
 from engine import Phase
 from engine.crew import Decision, decide
@@ -52,14 +53,17 @@ class CrewDriver:
         act: Act,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
+        timer: Timer | None = None,
     ) -> None:
         self.act = act
         self.time_scale = time_scale
         self.now = clock
+        #: The game's time, on which the crewmates' pauses and the autopilot count.
+        self.timer: Timer = timer or RealTimer()
         self.pending: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.random = random.Random()
-        self.autopilot = Autopilot(stream, time_scale, clock)
+        self.autopilot = Autopilot(stream, time_scale, clock, self.timer)
         stream.subscribe(self.autopilot.heard)  # the seats it takes over, before the crew
         stream.subscribe(self.heard)
 
@@ -87,8 +91,7 @@ class CrewDriver:
         if table.id in self.pending or self.crewmate_to_move(table) is None:
             return
         pause = self.random.uniform(*PAUSE) / self.time_scale
-        loop = asyncio.get_running_loop()
-        self.pending[table.id] = loop.call_later(pause, self._start_move, table)
+        self.pending[table.id] = self.timer.call_later(pause, self._start_move, table)
 
     def _start_move(self, table: Table) -> None:
         task = asyncio.ensure_future(self._move(table))

@@ -53,7 +53,7 @@ class IdleLobbies:
     def start(self) -> None:
         """Sweep every SWEEP_SECONDS from now on."""
         delay = SWEEP_SECONDS / self.time_scale
-        self._timer = asyncio.get_running_loop().call_later(delay, self._due)
+        self._timer = self.clocks.timer.call_later(delay, self._due)
 
     def stop(self) -> None:
         if self._timer is not None:

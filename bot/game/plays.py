@@ -4,7 +4,6 @@ note of what happened or why not (shown in the panel itself)."""
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from bot.errors import StaleBoard, UserError
@@ -42,7 +41,7 @@ async def play(
     if click.version != table.version:
         return t(language, "note.moved_on")
     if click.action == "hint":  # the panel itself shows the hint, until the next change
-        return hints.hint_line(table, caller.user_id, time.time(), language)
+        return hints.hint_line(table, caller.user_id, table.runtime.now(), language)
     move = command_of(click)  # forged input: told apart, privately
     if move is None:  # a refresh: no move, nothing to tell
         raise UserError("error.unknown_button")

@@ -32,6 +32,7 @@ from bot.game.ledger import Ledger
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
+from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
 from bot.metrics import ABOUT, ACTION_SECONDS, APPLIED, FAILED, REFUSED
 from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, WrongStatus
@@ -58,10 +59,14 @@ class GameService:
         shards: Shards = ALL_SHARDS,
         web: bool = False,
         gatekeeper: Gatekeeper | None = None,
+        timer: Timer | None = None,
     ) -> None:
+        """`timer` sets every game timer (bot.game.timer: the event loop's by default);
+        given, its time is the service's clock (`clock` then unused)."""
         self.store = store
         self.audience = audience
-        self.now = clock
+        self.timer: Timer = timer or RealTimer()
+        self.now = clock if timer is None else timer.now
 
         def now() -> float:  # read when asked: a test may set another clock
             return self.now()
@@ -69,12 +74,14 @@ class GameService:
         #: What happened to each table, told to whoever subscribed (bot.game.changes).
         self.changes = stream
         #: AI crewmates play through the service, woken by its changes.
-        self.crew = CrewDriver(stream, self._crewmate_acts, time_scale, now)
+        self.crew = CrewDriver(stream, self._crewmate_acts, time_scale, now, self.timer)
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         #: `web`: the live table is served (every table's lobby and board offer it).
-        self.registry = Tables(time_scale, web)
-        self.clocks = Clocks(stream, self._apply_locked, now=now, time_scale=time_scale)
+        self.registry = Tables(time_scale, web, now)
+        self.clocks = Clocks(
+            stream, self._apply_locked, now=now, time_scale=time_scale, timer=self.timer
+        )
         self.announcer = Announcer(stream, self.registry, self.clocks)
         self.lobbies = Lobbies(
             store,

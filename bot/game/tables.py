@@ -6,6 +6,7 @@ that moves to its own thread is found there from then on.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from bot.errors import UserError
@@ -23,8 +24,12 @@ THREADS_NAMED = 10
 class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
 
-    def __init__(self, time_scale: float, web: bool = False) -> None:
+    def __init__(
+        self, time_scale: float, web: bool = False, now: Callable[[], float] = time.time
+    ) -> None:
         self.time_scale = time_scale
+        #: The game's time, which every table followed reads (Runtime.now).
+        self.now = now
         #: Whether the live table (bot.web) is served: every table offers it.
         self.web = web
         self.by_id: dict[int, Table] = {}
@@ -56,6 +61,7 @@ class Tables:
         """Follow a table that opened (or came back at start-up)."""
         table.pictures = table.guild_id not in self.pictures_off
         table.runtime.time_scale = self.time_scale
+        table.runtime.now = self.now
         table.web = self.web
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table

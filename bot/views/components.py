@@ -27,7 +27,6 @@ messages are Components V2").
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -305,7 +304,7 @@ def board_message(
     """
     if table.game is None:
         return lobby_message(table)
-    now = time.time() if now is None else now
+    now = table.runtime.now() if now is None else now
     view = table.game.public_view() if view is None else view
     over = view.phase is Phase.OVER or not table.open
     ending = story.board_text(story.story(table, table.language, now)) if over else None

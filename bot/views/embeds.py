@@ -8,7 +8,6 @@ built from public views, so no card of any hand can reach them.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -196,7 +195,7 @@ def board_colour(table: Table, view: PublicView, time_left: float | None) -> int
 def _status_line(table: Table, view: PublicView, time_left: float | None) -> str:
     """The clock, the rocket and what the game waits for (a game in play)."""
     language = table.language
-    now = time.time()
+    now = table.runtime.now()
     lines = [clock_text(table, time_left), rocket_line(view, language), next_step(table, view, now)]
     return "\n".join(line for line in lines if line)
 

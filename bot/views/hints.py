@@ -14,7 +14,7 @@ from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.narration import scrap_reason
 from bot.views.render import and_list, cards_text, percent, plan_text, suit_marks
-from engine import Colour, Phase, Size
+from engine import Colour, Phase, Size, legal_moves
 from engine.crew import Decision, decide
 
 if TYPE_CHECKING:
@@ -29,12 +29,13 @@ def hint_line(table: Table, player: int, now: float, language: str) -> str:
         return t(language, "hint.over")
     if game.phase is Phase.RESHUFFLE:
         return t(language, "hint.reshuffle")
-    if game.active_player != player:
+    view = game.view_for(player)
+    if not legal_moves(view):
         return t(language, "hint.not_your_turn")
     time_left = table.time_left(now)
     game_time_left = None if time_left is None else time_left * table.runtime.time_scale
     crewmates = frozenset(filter(is_crewmate, game.players))  # shown as such at the table
-    decision = decide(game.view_for(player), game_time_left, crewmates=crewmates)
+    decision = decide(view, game_time_left, crewmates=crewmates)
     assert decision is not None
     return f"💡 {decision_text(decision, language, table.cards)}"
 

@@ -21,7 +21,6 @@ writes some of Discord's defaults out (``disabled: false``...), which these leav
 from __future__ import annotations
 
 import functools
-import time
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
@@ -40,7 +39,16 @@ from bot.views.components import (
     rows,
 )
 from bot.views.message import Message
-from engine import HAND_LIMIT, Colour, Phase, PlayerView, Size, colour_of, fuel_needed
+from engine import (
+    Colour,
+    LegalMoves,
+    Phase,
+    PlayerView,
+    Size,
+    colour_of,
+    fuel_needed,
+    legal_moves,
+)
 from engine.crew import advises
 
 if TYPE_CHECKING:
@@ -91,7 +99,7 @@ def panel_message(
     In the player's `language`, cards as the server shows them. `note` is a private
     line at the top (what the last click did, or why it was refused).
     """
-    now = time.time() if now is None else now
+    now = table.runtime.now() if now is None else now
     game = table.game
     if game is None or player not in game.players:
         raise ValueError("a panel is only drawn for a seated player of a started game")
@@ -128,26 +136,25 @@ def stub(language: str) -> Message:
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     """Whose turn it is and what is pending, from this player's side."""
     public = view.table
-    if public.phase is Phase.OVER or not table.open:
+    active = public.active_player
+    if active is None or not table.open:  # (no one is active once the game is over)
         return t(language, "panel.over")
-    mine = public.active_player == view.player
     if public.phase is Phase.RESHUFFLE:
         left = render.reshuffle_left(table, now)
         if left is None:
             return t(language, "panel.reshuffle")
         return t(language, "panel.reshuffle_seconds", seconds=left)
-    if not mine:
-        return t(language, "panel.their_turn", player=render.mention(public.active_player))
-    if public.phase is Phase.DISCARD:
-        excess = len(view.hand) - HAND_LIMIT
-        return t(language, "panel.discard", count=excess, held=len(view.hand))
-    if public.phase is Phase.REROLL:
+    if active != view.player:
+        return t(language, "panel.their_turn", player=render.mention(active))
+    legal = legal_moves(view)
+    if legal.discard:
+        return t(language, "panel.discard", count=legal.discard, held=len(view.hand))
+    if legal.reroll:
         left = (public.pending or {}).get("rerolls", 0)
         return t(language, "panel.reroll", count=left)
-    options = build_options(view)
-    moves = render.or_list(your_moves(view, language, options), language)
+    moves = render.or_list(your_moves(legal, language), language)
     lines = [t(language, "panel.your_turn", moves=moves), render.rocket_line(public, language)]
-    if not options:
+    if not legal.builds:
         lines.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
@@ -155,15 +162,13 @@ def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
     return joined("\n", [line for line in lines if line])
 
 
-def your_moves(view: PlayerView, language: str, options: list[tuple[Colour, Size]]) -> list[str]:
-    """The moves open to the active player now, in words ("draw", "build", ...); `options`
-    are their `build_options`."""
-    public = view.table
+def your_moves(legal: LegalMoves, language: str) -> list[str]:
+    """The moves open to the active player now, in words ("draw", "build", ...)."""
     possible = {
-        "draw": True,
-        "build": bool(options),
-        "launch": bool(launch_cards(view)),
-        "scrap": bool(public.rocket or public.sequence),
+        "draw": legal.draw,
+        "build": bool(legal.builds),
+        "launch": bool(legal.launch),
+        "scrap": legal.scrap,
     }
     return [t(language, f"panel.move.{move}") for move, can in possible.items() if can]
 
@@ -182,16 +187,6 @@ def fuel_short(view: PlayerView) -> bool:
     return points.get(Colour.YELLOW, 0) < fuel_needed(sum(points.values()))
 
 
-def build_options(view: PlayerView) -> list[tuple[Colour, Size]]:
-    """The sections this player can pay for that fit on the rocket now."""
-    public = view.table
-    if public.sequence:
-        return []
-    top = public.rocket[-1][1] if public.rocket else Size.LARGE
-    suits = render.by_suit(view.hand)
-    return [(c, s) for c, s in public.depot if len(suits[c]) >= s and s <= top]
-
-
 def cannot_build(view: PlayerView, language: str) -> str:
     """The real reason nothing can be built."""
     public = view.table
@@ -205,13 +200,9 @@ def cannot_build(view: PlayerView, language: str) -> str:
     return t(language, "panel.no_build.fit", section=render.section_text(*top, language))
 
 
-def launch_cards(view: PlayerView) -> list[str]:
-    """One card (the lowest) of every suit the sequence still needs that the player holds."""
-    public = view.table
-    if not public.rocket:
-        return []
-    suits = render.by_suit(view.hand)
-    return [suits[c][0] for c in render.needed_suits(public) if suits[c]]
+def launch_cards(legal: LegalMoves) -> list[str]:
+    """One card (the lowest) of every suit the player may add to the launch sequence."""
+    return [cards[0] for cards in render.by_suit(legal.launch).values() if cards]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -234,11 +225,11 @@ def build_label(
 
 def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] | None]:
     """The panel's components: legal moves enabled; the others shown disabled or left out."""
-    public = view.table
-    gid, version, style = table.id, table.version, table.cards
-    refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
-    if public.phase is Phase.OVER or not table.open:
+    if view.table.phase is Phase.OVER or not table.open:
         return []
+    legal = legal_moves(view)
+    gid, version = table.id, table.version
+    refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
     hint = button(
         gid,
         version,
@@ -248,50 +239,74 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         kind="h",
         disabled=not advises(view),
     )
-    mine = public.active_player == view.player
-    if public.phase is Phase.DISCARD and mine:
-        excess = len(view.hand) - HAND_LIMIT
-        options = [
-            option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour])
-            for colour, cards in render.by_suit(view.hand).items()
-            for c in cards
-        ]
-        prompt = t(language, "panel.choose_discard", count=excess)
-        menu = picker(
+    if legal.discard:
+        return [discard_picker(table, view, legal.discard, language), hint, refresh]
+    if legal.reroll:
+        return [*reroll_buttons(table, view, language), hint, refresh]
+    launch = launch_cards(legal)
+    items: list[dict[str, Any] | None] = [
+        *turn_buttons(table, view, legal, launch, language),
+        hint,
+        refresh,
+    ]
+    if legal.draw:
+        items.append(None)  # sections on rows of their own
+        items += build_buttons(table, view, legal, language)
+    if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
+        items.append(launch_picker(table, launch, language))
+    return items
+
+
+def discard_picker(table: Table, view: PlayerView, count: int, language: str) -> dict[str, Any]:
+    """The select of the `count` cards to discard, among the whole hand."""
+    style = table.cards
+    options = [
+        option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour])
+        for colour, cards in render.by_suit(view.hand).items()
+        for c in cards
+    ]
+    prompt = t(language, "panel.choose_discard", count=count)
+    return picker(
+        table.id,
+        table.version,
+        "discard",
+        options,
+        placeholder=prompt,
+        min_values=count,
+        max_values=count,
+    )
+
+
+def reroll_buttons(table: Table, view: PlayerView, language: str) -> list[dict[str, Any]]:
+    """Reroll the failed die (saying how many fail-safes are left) or accept it."""
+    gid, version = table.id, table.version
+    left = (view.table.pending or {}).get("rerolls", 0)
+    return [
+        button(
             gid,
             version,
-            "discard",
-            options,
-            placeholder=prompt,
-            min_values=excess,
-            max_values=excess,
-        )
-        return [menu, hint, refresh]
-    if public.phase is Phase.REROLL and mine:
-        left = (public.pending or {}).get("rerolls", 0)
-        return [
-            button(
-                gid,
-                version,
-                "reroll",
-                t(language, "button.reroll", left=left),
-                emoji="🛟",
-                style=PRIMARY,
-                kind="h",
-            ),
-            button(gid, version, "accept", t(language, "button.accept"), emoji="✔️", kind="h"),
-            hint,
-            refresh,
-        ]
-    playing = mine and public.phase is Phase.PLAY
-    launch = launch_cards(view) if playing else []
-    suits = render.suit_marks([colour_of(c) for c in launch], style).replace(" ", "")
+            "reroll",
+            t(language, "button.reroll", left=left),
+            emoji="🛟",
+            style=PRIMARY,
+            kind="h",
+        ),
+        button(gid, version, "accept", t(language, "button.accept"), emoji="✔️", kind="h"),
+    ]
+
+
+def turn_buttons(
+    table: Table, view: PlayerView, legal: LegalMoves, launch: list[str], language: str
+) -> list[dict[str, Any]]:
+    """Draw, launch (with the cards `launch` plays) and scrap, each disabled unless legal."""
+    gid, version = table.id, table.version
+    suits = render.suit_marks([colour_of(c) for c in launch], table.cards).replace(" ", "")
     launch_label = (
         t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
     )
     if launch and fuel_short(view):
         launch_label = t(language, "button.launch_will_fail", launch=launch_label)
-    items = [
+    return [
         button(
             gid,
             version,
@@ -300,7 +315,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
             emoji="🃏",
             style=PRIMARY,
             kind="h",
-            disabled=not playing,
+            disabled=not legal.draw,
         ),
         button(
             gid,
@@ -321,45 +336,45 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
             emoji="♻️",
             style=DANGER,
             kind="h",
-            disabled=not (playing and (public.rocket or public.sequence)),
+            disabled=not legal.scrap,
         ),
-        hint,
-        refresh,
     ]
-    if playing:
-        items.append(None)  # sections on rows of their own
-        for colour, size in build_options(view)[:MAX_BUILD_BUTTONS]:
-            label = build_label(language, style, colour, size, *after_build(view, colour, size))
-            items.append(
-                button(
-                    gid,
-                    version,
-                    "build",
-                    label,
-                    emoji=render.COLOUR_EMOJI[colour],
-                    style=SECONDARY,
-                    kind="h",
-                    arg=f"{colour.value}.{int(size)}",
-                )
-            )
-    if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
-        options = [
-            option(
-                card_text(c, language, style),
-                c,
-                render.COLOUR_EMOJI[colour_of(c)],
-            )
-            for c in launch
-        ]
+
+
+def build_buttons(
+    table: Table, view: PlayerView, legal: LegalMoves, language: str
+) -> list[dict[str, Any] | None]:
+    """One button for each section the player can build (at most `MAX_BUILD_BUTTONS`)."""
+    items: list[dict[str, Any] | None] = []
+    for colour, size in legal.builds[:MAX_BUILD_BUTTONS]:
+        label = build_label(language, table.cards, colour, size, *after_build(view, colour, size))
         items.append(
-            picker(
-                gid,
-                version,
-                "launch",
-                options,
-                placeholder=t(language, "panel.choose_launch"),
-                min_values=1,
-                max_values=len(options),
+            button(
+                table.id,
+                table.version,
+                "build",
+                label,
+                emoji=render.COLOUR_EMOJI[colour],
+                style=SECONDARY,
+                kind="h",
+                arg=f"{colour.value}.{int(size)}",
             )
         )
     return items
+
+
+def launch_picker(table: Table, launch: list[str], language: str) -> dict[str, Any]:
+    """The select of a chosen subset of `launch` (one card of each suit) to play."""
+    style = table.cards
+    options = [
+        option(card_text(c, language, style), c, render.COLOUR_EMOJI[colour_of(c)]) for c in launch
+    ]
+    return picker(
+        table.id,
+        table.version,
+        "launch",
+        options,
+        placeholder=t(language, "panel.choose_launch"),
+        min_values=1,
+        max_values=len(options),
+    )

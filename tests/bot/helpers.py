@@ -205,6 +205,17 @@ async def bot_state(predicate, timeout: float = 5.0):
     return result
 
 
+async def time_passes(timer, predicate, *, step: float = 1.0, limit: float = 3600.0):
+    """Move the game's time (a ManualTimer) on, `step` seconds at a time, until `predicate()`
+    (on the bot's state: a crewmate played, a game ended) holds, at most `limit` seconds."""
+    waited = 0.0
+    while not (result := predicate()):
+        assert waited < limit, f"not so after {limit:g} s of game time"
+        await timer.advance(step)
+        waited += step
+    return result
+
+
 @contextlib.contextmanager
 def write_lock_held(database) -> Iterator[None]:
     """Another process's connection holds the database's write lock (BEGIN IMMEDIATE)."""

@@ -3,20 +3,26 @@ actions (a discard told with its draw), hands in either card display, and a kick
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 
 import pytest
 
 from bot.views.narration import narrate_event, private_note, step_text, tell_recent
 from bot.views.render import hand_text
+from devtools.fakediscord import ViolationKind
 from engine import events as ev
-from tests.engine.helpers import table
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+)
+from tests.engine.helpers import ANN, table
 
 N = "\u202f"  # French typography's narrow no-break space
 
 
 def play(game, kind: str, **action) -> list[ev.Event]:
-    return game.apply({"type": kind, "player": "ann", **action})
+    return game.apply({"type": kind, "player": ANN, **action})
 
 
 @pytest.mark.parametrize(
@@ -39,17 +45,17 @@ def play(game, kind: str, **action) -> list[ev.Event]:
 )
 def test_a_draw_into_a_reshuffle_says_what_was_drawn_and_that_the_deck_ran_out(deck, en, fr):
     events = play(table(hands=[["2C"], ["3C"]], deck=deck), "draw")
-    assert private_note(events, "ann", "en", "suits") == en
-    assert private_note(events, "ann", "fr", "suits") == fr
+    assert private_note(events, ANN, "en", "suits") == en
+    assert private_note(events, ANN, "fr", "suits") == fr
 
 
 def test_a_build_says_which_section_and_what_it_cost():
     game = table(hands=[["3H", "4H", "5H"], ["3C"]])
     events = play(game, "build", colour="red", size=3)
-    assert private_note(events, "ann", "en", "suits") == (
+    assert private_note(events, ANN, "en", "suits") == (
         "You built the large red section with 3♥, 4♥ and 5♥."
     )
-    assert private_note(events, "ann", "fr", "colours") == (
+    assert private_note(events, ANN, "fr", "colours") == (
         "Vous avez construit la grande section rouge avec 3 rouge, 4 rouge et 5 rouge."
     )
 
@@ -71,17 +77,17 @@ def test_a_reroll_says_the_new_roll_and_an_accept_what_was_kept():
     game = reroll_offered()
     events = play(game, "reroll")
     step = next(e for e in events if isinstance(e, ev.LaunchStep))
-    note = private_note(events, "ann", "en", "suits")
+    note = private_note(events, ANN, "en", "suits")
     assert note == f"🛟 You rerolled. {step_text(step, 'en')}"
     assert (
         note.startswith("🛟 You rerolled. Accuracy: 🎲 6 + Apophis's value 3") and "— hit." in note
     )
-    assert private_note(events, "ann", "fr", "suits").startswith(
+    assert private_note(events, ANN, "fr", "suits").startswith(
         f"🛟 Vous avez relancé. Précision{N}: 🎲 6"
     )
     events = play(reroll_offered(), "accept")
-    assert private_note(events, "ann", "en", "suits") == "You kept the result of the accuracy roll."
-    assert private_note(events, "ann", "fr", "suits") == (
+    assert private_note(events, ANN, "en", "suits") == "You kept the result of the accuracy roll."
+    assert private_note(events, ANN, "fr", "suits") == (
         "Vous gardez le résultat du jet de précision."
     )
 
@@ -97,13 +103,13 @@ def test_the_last_actions_tell_a_discard_with_its_draw_in_one_line():
     tell_recent(recent, told(play(game, "draw"), "en"), "en")
     recent.append("⏱️ 2 minutes left before Apophis reaches Earth!")  # the clock, meanwhile
     assert list(recent) == [
-        "<@ann> drew 2 cards.",  # and nothing of the discard due: the board says it
+        "<@1> drew 2 cards.",  # and nothing of the discard due: the board says it
         "⏱️ 2 minutes left before Apophis reaches Earth!",
     ]
     tell_recent(recent, told(play(game, "discard", cards=["2C"]), "en"), "en")
     assert list(recent) == [
         "⏱️ 2 minutes left before Apophis reaches Earth!",
-        "<@ann> drew 2 cards and discarded 1.",
+        "<@1> drew 2 cards and discarded 1.",
     ]
     french: deque[str] = deque(["<@ann> a pioché 2 cartes."])
     tell_recent(french, told([ev.CardsDiscarded("ann", 2, ())], "fr"), "fr")
@@ -155,3 +161,22 @@ async def test_a_kicked_player_is_told_they_were_removed(fake_discord, scene):
     await bot.outbox.drain()
     dm = fake_discord.dms(scene["bob"])[-1].content
     assert "you were removed from the game" in dm and "you left" not in dm
+
+
+async def test_an_answer_too_late_for_discord_is_a_warning_and_the_move_stands(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        fake_discord.interaction_deadline = 0.0  # every answer now comes too late
+        await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+        violation = await fake_discord.expect_violation(ViolationKind.LATE_RESPONSE)
+        assert "10062" in violation.message
+        await bot_state(lambda: "answered too late" in caplog.text)
+        assert table.version == 1  # the draw was saved
+        await bot.outbox.drain()
+    # No error logged (the fake turns one into a violation), no second answer tried.
+    fake_discord.assert_no_violations()
+    assert [r.levelno for r in caplog.records if "too late" in r.getMessage()] == [logging.WARNING]

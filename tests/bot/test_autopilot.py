@@ -1,13 +1,13 @@
 """The autopilot: a crewmate plays the seat of a player gone quiet until they are back, never
 racing their own click, through the fake Discord; its setting in English and French.
 
-Time is the service's clock, moved by the test (`Clock`); the autopilot's timer is its
-`check`, called once the clock says the seat is due (as the timer would then).
+Time is the game's (`timer`), moved on by the test: the autopilot takes a seat over when
+its timer fires, and plays it one to three seconds later, only when the test says so.
 """
 
 from __future__ import annotations
 
-import time
+import asyncio
 
 import discord
 import pytest
@@ -21,20 +21,8 @@ from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
 
 pytestmark = pytest.mark.e2e
 
-#: Game time runs this much faster: a crewmate (or the autopilot) thinks 0.01 to 0.03 s.
-SCALE = 100
-
-
-class Clock:
-    """The service's clock, which moves only when the test says so."""
-
-    def __init__(self, bot, scale: float = SCALE) -> None:
-        self.now, self.scale = time.time(), scale
-        bot.service.now = lambda: self.now
-
-    def passes(self, seconds: float) -> None:
-        """`seconds` of game time go by."""
-        self.now += seconds / self.scale
+#: Seconds within which the autopilot's move, once due, is made (a crewmate's pause).
+MOVES = 3
 
 
 def autopilot_scene(fake, bot, names=("ann", "bob")) -> Scene:
@@ -74,40 +62,50 @@ async def turn_of(scene: Scene, table: Table, name: str) -> None:
     )
 
 
+async def autopilot_plays(timer, scene: Scene, table: Table, name: str) -> None:
+    """Time moves on, a crewmate's pause at a time, until the autopilot has played to
+    `name`'s turn (a draw, and a discard down to the limit if need be)."""
+    player = scene.id(name)
+    for _ in range(4):
+        await timer.advance(MOVES)
+        if table.game.active_player == player and table.game.phase is Phase.PLAY:
+            return
+    raise AssertionError(f"the autopilot did not play to {name}'s turn")
+
+
 def players_field(scene: Scene, table: Table) -> str:
     (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] == "Players"]
     return field["value"]
 
 
-async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_discord, make_bot):
-    bot = make_bot(time_scale=SCALE)
+async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(
+    fake_discord, make_bot, timer
+):
+    bot = make_bot(timer=timer)
     scene = autopilot_scene(fake_discord, bot)
     bob = scene.id("bob")
     async with fake_discord.connected(bot):
-        clock = Clock(bot)
         table = await game_with_autopilot(scene)
         autopilot = bot.service.crew.autopilot
         await plays(scene, "ann")
         await turn_of(scene, table, "bob")
-        clock.passes(20)
+        await timer.advance(20)
         await scene.panel("bob")  # he looks at his hand: counting starts again
-        clock.passes(20)
-        autopilot.check(table)
-        assert bob not in table.autopilot  # 40 s since his turn began, but 20 since his click
-        clock.passes(11)
-        version = table.version  # before the autopilot's move, which may come at any await
-        autopilot.check(table)
-        assert table.autopilot == {bob}
+        await timer.advance(29.9)
+        assert bob not in table.autopilot  # 49.9 s since his turn began, but 29.9 since his click
+        version = table.version
+        await timer.advance(0.1)
+        assert table.autopilot == {bob} and table.version == version  # its move comes later
         await bot.outbox.drain()
         assert "🤖 on autopilot" in players_field(scene, table).split("\n")[1]
         assert f"🤖 <@{bob}> has made no move for 30 s" in text_of(scene.board(table))
         names = attachments.seat_names(table, table.game.public_view())
         assert names == ("ann", "bob (autopilot)")  # and on the picture's seats
-        await turn_of(scene, table, "ann")  # the autopilot played his turn, as bob
+        await autopilot_plays(timer, scene, table, "ann")  # it played his turn, as bob
         log = await bot.store.game_log(table.id)
         assert {entry.actor for entry in log[version:]} == {bob}
         await plays(scene, "ann")
-        await turn_of(scene, table, "ann")  # ...and the next one at once, the clock still
+        await autopilot_plays(timer, scene, table, "ann")  # ...and the next, not 30 s later
         assert table.autopilot == {bob}
         reply = await scene.cmd("hand", "bob")  # he is back: his seat is his at once
         assert reply.ephemeral and table.autopilot == set()
@@ -116,20 +114,19 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(fake_d
         assert f"👋 <@{bob}> is back and plays their own seat again." in text_of(scene.board(table))
         await plays(scene, "ann")
         await turn_of(scene, table, "bob")
-        autopilot.check(table)
+        await timer.advance(29.9)
         assert bob not in table.autopilot  # his turn again: counting from its start
         await scene.cmd("apophis end", "ann")
         assert table.id not in autopilot.timers and table.id not in autopilot.waiting
 
 
-async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, make_bot):
+async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, make_bot, timer):
     """Bob built a small blue and went quiet. His own crewmate would scrap it for a rocket
     of its own, clearly quicker; the autopilot carries on his rocket: a small red on it."""
-    bot = make_bot(time_scale=SCALE)
+    bot = make_bot(timer=timer)
     scene = autopilot_scene(fake_discord, bot)
     bob = scene.id("bob")
     async with fake_discord.connected(bot):
-        clock = Clock(bot)
         table = await game_with_autopilot(scene)
         scene.arrange(
             rocket=[("blue", 1)],
@@ -139,15 +136,14 @@ async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, ma
         await plays(scene, "ann")
         await turn_of(scene, table, "bob")
         view = table.game.view_for(bob)
-        time_left = table.time_left(bot.service.now()) * SCALE
+        time_left = table.time_left(bot.service.now())
         assert decide(view, time_left).reason == "scrap_restart"  # as a crewmate of his own
         carried = decide(view, time_left, absent=True)
         assert carried.action == {"type": "build", "player": bob, "colour": "red", "size": 1}
         version = table.version
-        clock.passes(31)
-        bot.service.crew.autopilot.check(table)
+        await timer.advance(30)
         assert table.autopilot == {bob}
-        await turn_of(scene, table, "ann")  # the autopilot played his turn
+        await autopilot_plays(timer, scene, table, "ann")
         log = await bot.store.game_log(table.id)
         assert [(e.actor, e.action) for e in log[version:]] == [
             (bob, {"type": "build", "player": bob, "colour": "red", "size": 1})
@@ -156,17 +152,17 @@ async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, ma
         assert table.game.builders == [bob, bob]
 
 
-async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, make_bot):
-    bot = make_bot(time_scale=SCALE)
+async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, make_bot, timer):
+    bot = make_bot(timer=timer)
     scene = autopilot_scene(fake_discord, bot)
     bob = scene.id("bob")
     async with fake_discord.connected(bot):
-        clock = Clock(bot)
         table = await game_with_autopilot(scene)
         await plays(scene, "ann")
         await turn_of(scene, table, "bob")
         panel = await scene.panel("bob")  # he opened his panel, then went quiet
-        clock.passes(31)
+        await timer.advance(30)
+        assert table.autopilot == {bob}
         decided = []
         act = bot.service.crew.act
 
@@ -178,13 +174,14 @@ async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, ma
         version = table.version
         await table.runtime.lock.acquire()  # the game is busy with something else meanwhile
         try:
-            bot.service.crew.autopilot.check(table)
-            assert table.autopilot == {bob}
-            await bot_state(lambda: decided)  # its move is decided, and waits for the lock
+            # its move is decided, and waits for the lock (which `advance` waits for too)
+            moving = asyncio.create_task(timer.advance(MOVES))
+            await bot_state(lambda: decided)
             click = await fake_discord.click(panel, button_id(panel, "draw"), user=scene["bob"])
             await bot_state(lambda: not table.autopilot)  # his click landed: the seat is his
         finally:
             table.runtime.lock.release()
+        await moving
         reply = await click.wait_response()
         assert "You drew" in text_of(reply.message)  # his move, as he meant it
         await bot_state(lambda: not table.runtime.lock.locked())
@@ -195,36 +192,33 @@ async def test_a_click_that_lands_first_wins_over_the_autopilot(fake_discord, ma
 
 
 async def test_after_a_restart_every_seat_is_its_players_and_counting_starts_again(
-    fake_discord, make_bot
+    fake_discord, make_bot, timer
 ):
     fake_discord.gateway.identify_interval = 0  # restarted at once
-    first = make_bot()  # the autopilot's move waits 1 to 3 s: the bot stops before it
+    first = make_bot(timer=timer)  # the autopilot's move waits 1 to 3 s: the bot stops before it
     scene = autopilot_scene(fake_discord, first)
     bob = scene.id("bob")
     async with fake_discord.connected(first):
-        clock = Clock(first, scale=1)
         table = await game_with_autopilot(scene)
         await plays(scene, "ann")
         await turn_of(scene, table, "bob")
-        clock.passes(31)
-        first.service.crew.autopilot.check(table)
+        await timer.advance(30)
         assert table.autopilot == {bob}
         version = table.version
-    restarted = time.time()
-    second = make_bot()
+    assert timer.pending() == []  # the stopped bot left no timer behind
+    await timer.advance(60)  # the bot was away a minute
+    restarted = timer.now()
+    second = make_bot(timer=timer)
     scene.bot = second
     async with fake_discord.connected(second):
         table = scene.live()
         assert table.version == version and table.autopilot == set()
         autopilot = second.service.crew.autopilot
         player, since = autopilot.waiting[table.id]
-        assert player == bob and since >= restarted  # counting from the restart
-        clock = Clock(second, scale=1)
-        clock.passes(28)
-        autopilot.check(table)
+        assert player == bob and since == restarted  # counting from the restart
+        await timer.advance(29.9)
         assert table.autopilot == set()
-        clock.passes(3)
-        autopilot.check(table)
+        await timer.advance(0.1)
         assert table.autopilot == {bob}
 
 
@@ -277,7 +271,7 @@ async def test_a_board_outdated_while_its_edit_is_under_way_is_drawn_again(fake_
     """A seat given back while the board's edit showing it on autopilot is still on its
     way: that edit lands, and the board is drawn again (it was left saying "on autopilot",
     the later redraw taken for already shown)."""
-    bot = make_bot(time_scale=SCALE)
+    bot = make_bot()
     scene = autopilot_scene(fake_discord, bot)
     bob = scene.id("bob")
     async with fake_discord.connected(bot):

@@ -3,8 +3,6 @@ launch in one line, and its result; what it posted while it ran goes with it."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bot.discord.pings import IDLE_BEFORE_PING
@@ -31,13 +29,13 @@ def reports(scene: Scene) -> list:
     return [m for m in scene.public() if "Launch report" in text_of(m)]
 
 
-@pytest.mark.scene(names=("ann", "bob"))
-async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discord, scene):
+@pytest.mark.scene(names=("ann", "bob"), timer=True)
+async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discord, scene, timer):
     bot = scene.bot
     table = await scene.new_game("ann", "bob")
     lobby = scene.board()
     scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-    bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+    await timer.advance(IDLE_BEFORE_PING)  # bob looks away
     await scene.cmd("build", "ann", colour="red", size="large")
     await bot.outbox.drain()
     (ping,) = fake_discord.notified(scene["bob"])

@@ -7,7 +7,13 @@ import copy
 
 import pytest
 
-from tests.bot.helpers import Scene, button_id, text_of
+from tests.bot.helpers import (
+    Scene,
+    button_id,
+    content,
+    text_of,
+    write_lock_held,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -85,3 +91,59 @@ async def test_games_in_two_channels_do_not_interfere(fake_discord, make_bot):
         await bot.outbox.drain()
         assert "ended" in text_of(scene.board(first))
         assert button_id(scene.board(second), "hand") == f"apo:b:{second.id}:1:hand"
+
+
+async def test_a_locked_database_gets_every_player_a_busy_answer_in_time(
+    fake_discord, make_bot, database
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    two = fake_discord.add_text_channel(scene.guild, "two")
+    three = fake_discord.add_text_channel(scene.guild, "three")
+    async with fake_discord.connected(bot):
+        first = await scene.new_game("ann")
+        await scene.cmd("apophis new", "bob", channel=two)
+        await scene.cmd("apophis start", "bob", channel=two, first=scene["bob"])
+        second = scene.live(two)
+        await bot.outbox.drain()
+        with write_lock_held(database):
+            sent = [
+                await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel),
+                await fake_discord.invoke("draw", user=scene["bob"], channel=two),
+                await fake_discord.invoke("apophis new", user=scene["cid"], channel=three),
+            ]
+            # The fake fails the test if any answer comes after Discord's 3 seconds.
+            for interaction in sent:
+                reply = await interaction.wait_response()
+                assert reply.ephemeral and "busy" in content(reply)
+        for table in (first, second):  # nothing was done, in memory or stored
+            assert table.version == 0
+            assert (await bot.store.get_game(table.id)).version == 0
+        assert three.id not in bot.service.by_channel
+        assert await bot.store.active_game_in_channel(three.id) is None
+        assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_clicks_on_a_busy_game_are_all_answered_in_time_and_nothing_is_done_twice(
+    fake_discord, scene, database
+):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["3C"]])
+    await bot.outbox.drain()
+    board = scene.board()
+    draw = button_id(board, "draw")
+    with write_lock_held(database):  # another process holds the database...
+        sent = []
+        for _ in range(4):  # ...while four Draw clicks arrive, one after the other
+            sent.append(await fake_discord.click(board, draw, user=scene["ann"]))
+        sent.append(
+            await fake_discord.invoke("apophis skip", user=scene["ann"], channel=scene.channel)
+        )
+        # The fake fails the test if any answer comes after Discord's 3 seconds.
+        replies = [await interaction.wait_response() for interaction in sent]
+    assert all(reply.ephemeral and "busy" in text_of(reply.message) for reply in replies)
+    assert table.version == 0 and (await bot.store.get_game(table.id)).version == 0
+    assert "You drew" in text_of((await scene.cmd("draw", "ann")).message)  # free again
+    assert (await bot.store.get_game(table.id)).version == 1  # once

@@ -13,7 +13,7 @@ from bot.views.hints import decision_text
 from bot.views.narration import narrate_event, notice_line
 from engine import events as ev
 from engine.crew import NOTICES, REASONS, Decision, decide
-from tests.engine.helpers import table
+from tests.engine.helpers import ANN, BOB, table
 
 ROBOT = -1
 SCRAP = ev.RocketScrapped(player=ROBOT, sections=3, cards=1)
@@ -152,22 +152,22 @@ def test_every_notice_and_reason_has_words():
 def test_the_driver_passes_the_decisions_notice_and_plan():
     game = table(
         rocket=[("red", 3), ("blue", 2), ("blue", 1)],
-        builders=["bob", "ann", "bob"],
+        builders=[BOB, ANN, BOB],
         hands=[["10H", "3H", "6S"], ["6D"]],
     )
-    decision = decide(game.view_for("ann"))
+    decision = decide(game.view_for(ANN))
     notice = notice_of(decision)
     assert notice == Notice(
         "scrap_no_fuel", {"fuel": 1, "points": 7, "needed": 2}, decision.plan.pieces
     )
-    assert notice_of(Decision({"type": "draw", "player": "ann"}, "draw_nothing")) is None
+    assert notice_of(Decision({"type": "draw", "player": ANN}, "draw_nothing")) is None
 
 
 # ------------------------------------------------------------------ hints
 
 
 def hint(language: str, time_left: float | None = None, crewmates=(), **position) -> str:
-    decision = decide(table(**position).view_for("ann"), time_left, crewmates=crewmates)
+    decision = decide(table(**position).view_for(ANN), time_left, crewmates=crewmates)
     return decision_text(decision, language, "suits")
 
 
@@ -176,9 +176,9 @@ def test_a_build_hint_names_the_plan_what_the_team_has_and_the_section():
     draw for its plan's large section: see tests/engine/test_crew_team.py)."""
     position = {
         "rocket": [("red", 3)],
-        "builders": ["bob"],
+        "builders": [BOB],
         "hands": [["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
-        "crewmates": {"bob"},
+        "crewmates": {BOB},
     }
     assert hint("en", **position) == (
         "Build the medium yellow section toward red L + blue M + yellow M + red S (the team "
@@ -191,7 +191,7 @@ def test_a_build_hint_names_the_plan_what_the_team_has_and_the_section():
 
 
 def test_a_draw_hint_names_the_plan_and_what_it_still_needs():
-    position = {"rocket": [("red", 3)], "builders": ["bob"], "hands": [["2H"], ["6H"]]}
+    position = {"rocket": [("red", 3)], "builders": [BOB], "hands": [["2H"], ["6H"]]}
     plan = "red L + blue L + yellow L + red M + red S"
     assert hint("en", **position) == (
         f"Draw: the planned rocket, {plan} (the team has red L), still needs 2 ♥, 3 ♦ and 3 ♠."
@@ -206,9 +206,9 @@ def test_a_draw_hint_names_the_plan_and_what_it_still_needs():
 def test_a_launch_hint_names_the_rocket_and_what_the_sequence_then_needs():
     position = {
         "rocket": [("red", 3), ("yellow", 3), ("blue", 2), ("green", 1)],
-        "builders": ["bob", "ann", "bob", "bob"],
+        "builders": [BOB, ANN, BOB, BOB],
         "sequence": ["5C"],
-        "sequence_by": ["bob"],
+        "sequence_by": [BOB],
         "hands": [["7H"], ["6H"]],
     }
     assert hint("en", **position) == (
@@ -225,7 +225,7 @@ def test_a_launch_hint_names_the_rocket_and_what_the_sequence_then_needs():
 def test_a_scrap_hint_says_why_and_what_to_aim_for_next():
     position = {
         "rocket": [("red", 3), ("blue", 2), ("blue", 1)],
-        "builders": ["bob", "ann", "bob"],
+        "builders": [BOB, ANN, BOB],
         "hands": [["10H", "3H", "6S"], ["6D"]],
     }
     assert hint("en", **position) == (
@@ -252,7 +252,7 @@ def test_a_discard_hint_says_it_for_one_card_and_them_for_more(dropped, en, fr):
     hands = [["2C", "3C", "4C", "5H", "6H", "7S", "8S"][: 5 + dropped], ["2D"]]
     game = table(rules="advanced", hands=hands)
     game.phase, game.pending = game.phase.DISCARD, {"count": dropped}
-    decision = decide(game.view_for("ann"))
+    decision = decide(game.view_for(ANN))
     assert decision.reason == "discard" and len(decision.action["cards"]) == dropped
     assert decision_text(decision, "en", "suits") == en
     assert fr in decision_text(decision, "fr", "suits")

@@ -10,7 +10,7 @@ from bot.i18n.catalogs import TYPOGRAPHY, t
 from engine import Phase
 from engine.crew import decide
 from engine.standin import standin_action
-from tests.bot.helpers import Scene, bot_state, text_of
+from tests.bot.helpers import Scene, text_of, time_passes
 from tests.i18n.test_catalogs import messages
 
 pytestmark = pytest.mark.e2e
@@ -41,8 +41,8 @@ async def play_as_ann(scene: Scene, table) -> None:
     assert reply.ephemeral, kind
 
 
-@pytest.mark.scene(names=("ann", "bob"), time_scale=50)
-async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, scene):
+@pytest.mark.scene(names=("ann", "bob"), timer=True)
+async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, scene, timer):
     bot = scene.bot
     lobby = await open_lobby_with_crewmates(scene, 3, difficulty="beginner", rules="basic")
     refused = await scene.click(lobby, "crewadd", "ann")
@@ -58,17 +58,17 @@ async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, scene)
     scene.arrange(damage=2)  # one hit from victory: a short game
     ann, turns = scene.id("ann"), 0
     while not table.game.is_over and turns < 200:
-        await bot_state(
+        await time_passes(
+            timer,
             lambda: (
                 table.game.is_over
                 or (table.game.active_player == ann and table.game.phase is not Phase.RESHUFFLE)
             ),
-            timeout=10,
         )
         if not table.game.is_over:
             await play_as_ann(scene, table)
             turns += 1
-    await bot_state(lambda: table.status == "finished")  # the last move committed
+    assert table.status == "finished"  # the last move committed
     await bot.outbox.drain()
     board = text_of(scene.board(table))
     assert "🤖 Robot 1" in board and "🤖 Robot 2" in board
@@ -80,9 +80,9 @@ async def test_one_person_and_two_crewmates_play_to_the_end(fake_discord, scene)
     scene.assert_no_cards_in_public()
 
 
-async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_bot):
+async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_bot, timer):
     fake_discord.gateway.identify_interval = 0  # a test restart may identify again at once
-    first = make_bot()  # crewmates pause 1 to 3 s: the bot stops before they move
+    first = make_bot(timer=timer)  # time stands still: the bot stops before they move
     scene = Scene(fake_discord, first, names=("ann",))
     async with fake_discord.connected(first):
         await open_lobby_with_crewmates(scene, 2, difficulty="beginner")
@@ -94,30 +94,30 @@ async def test_crewmates_resume_their_turns_after_a_restart(fake_discord, make_b
         assert table.game.active_player == -1
         version = table.version
     assert table.version == version  # the crewmate had not moved when the bot stopped
-    second = make_bot(time_scale=50)
+    second = make_bot(timer=timer)
     scene.bot = second
     async with fake_discord.connected(second):
         resumed = scene.live()
         ann = scene.id("ann")
         # both crewmates played (each move committed), and it is ann's turn again
-        await bot_state(
+        await time_passes(
+            timer,
             lambda: (
                 resumed.version >= version + 2
                 and (resumed.game.active_player == ann or resumed.game.is_over)
             ),
-            timeout=10,
         )
         assert any("Robot 1" in line for line in resumed.recent)
 
 
-@pytest.mark.scene(names=("ann",), time_scale=50)
-async def test_crewmates_do_not_play_on_alone(scene):
+@pytest.mark.scene(names=("ann",), timer=True)
+async def test_crewmates_do_not_play_on_alone(scene, timer):
     await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
     await scene.cmd("apophis start", "ann", first=scene["ann"])
     table = scene.live()
     reply = await scene.cmd("apophis leave", "ann")
     assert "You left the game" in text_of(reply.message)
-    await bot_state(lambda: table.status == "abandoned")
+    await time_passes(timer, lambda: table.status == "abandoned")
     assert table.game.players == [-1]
 
 
@@ -177,16 +177,20 @@ NO_FUEL = {
 }
 
 
+#: Game seconds Ann thinks over each move of hers.
+THINKS = 30
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
-    fake_discord, make_bot, language
+    fake_discord, make_bot, language, timer
 ):
     """Ann (a person, played by the stand-in: a plan of her own, never a scrap) and a
     crewmate, to the end of a game. The crewmate first meets a rocket that cannot pass the
     fuel check and scraps it; each of its scraps is one line of *Last actions*, its
     reason in the server's language, in place of the plain line."""
-    bot = make_bot(time_scale=100)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     scene.guild.preferred_locale = scene["ann"].user.locale = language
     crewmate = "🤖 Robot 1"
@@ -206,7 +210,8 @@ async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
         )
         seen, scraps, turns = 0, 0, 0
         while True:
-            await bot_state(
+            await time_passes(
+                timer,
                 lambda: (
                     not table.runtime.lock.locked()  # the last move committed and told
                     and (
@@ -217,7 +222,6 @@ async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
                         )
                     )
                 ),
-                timeout=10,
             )
             await bot.outbox.drain()
             log = await bot.store.game_log(table.id)
@@ -232,7 +236,9 @@ async def test_every_crewmate_scrap_is_told_on_the_board_with_its_reason(
             seen = len(log)
             if table.game.is_over or turns >= 60:
                 break
-            await play(scene, "ann", standin_action(table.game.view_for(ann)))
+            await timer.advance(THINKS)  # she takes her time: the clock runs out in a few turns
+            if not table.game.is_over:
+                await play(scene, "ann", standin_action(table.game.view_for(ann)))
             turns += 1
         assert scraps >= 1
         scene.assert_no_cards_in_public()
@@ -248,11 +254,13 @@ RISKY = {
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-async def test_a_crewmates_risky_launch_is_told_with_its_odds(fake_discord, make_bot, language):
+async def test_a_crewmates_risky_launch_is_told_with_its_odds(
+    fake_discord, make_bot, language, timer
+):
     """Ann started the launch sequence of a small red and a small yellow: the crewmate
     completes it (the best it can do), and the board says the launch is risky, with its
     odds, in the line that tells the cards it played."""
-    bot = make_bot(time_scale=100)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     scene.guild.preferred_locale = scene["ann"].user.locale = language
     async with fake_discord.connected(bot):
@@ -268,8 +276,8 @@ async def test_a_crewmates_risky_launch_is_told_with_its_odds(fake_discord, make
             dice=[1],  # the accuracy roll misses
         )
         await scene.cmd("draw", "ann")
-        await bot_state(
-            lambda: table.game.rocket == [] and not table.runtime.lock.locked(), timeout=10
+        await time_passes(
+            timer, lambda: table.game.rocket == [] and not table.runtime.lock.locked()
         )
         await bot.outbox.drain()
         lines = last_actions(scene, table)

@@ -12,7 +12,8 @@ import time
 import pytest
 
 from bot.game.access import INTERACTIONS
-from tests.bot.helpers import Scene, bot_state, text_of
+from bot.game.autopilot import UNCONFIGURED_SECONDS
+from tests.bot.helpers import Scene, bot_state, text_of, time_passes
 
 pytestmark = pytest.mark.e2e
 
@@ -99,14 +100,19 @@ async def test_three_people_and_a_long_silence_in_a_group_dm(fake_discord, make_
         assert not over_the_cap(fake_discord)
 
 
-async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(fake_discord, make_bot):
+async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(
+    fake_discord, make_bot, timer
+):
     """No server's settings reach a group DM: the autopilot is on there, after its
     default quiet, so a player who went away does not hold the others up."""
-    bot = make_bot(time_scale=120)  # the default 90 s pass in under a second
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann", "bob"), group_dm=True)
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
         waited_for = table.game.active_player
-        await bot_state(lambda: waited_for in table.autopilot, timeout=5)
-        await bot_state(lambda: table.game.active_player != waited_for, timeout=5)  # played
+        await timer.advance(UNCONFIGURED_SECONDS - 0.1)
+        assert waited_for not in table.autopilot
+        await timer.advance(0.1)
+        assert waited_for in table.autopilot
+        await time_passes(timer, lambda: table.game.active_player != waited_for)  # played
         assert "autopilot" in text_of(scene.board()).lower()

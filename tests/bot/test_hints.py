@@ -8,7 +8,7 @@ import pytest
 from bot.views.hints import decision_text
 from engine import Colour, Size
 from engine.crew import decide
-from engine.game import PastRocket
+from engine.views import PastRocket
 from tests.bot.helpers import enabled, note_of, text_of
 
 pytestmark = pytest.mark.e2e
@@ -141,7 +141,7 @@ async def test_the_hint_button_advises_a_discard_in_french(scene):
 @pytest.mark.scene(names=("ann", "bob", "cid"))
 async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, scene):
     """Forged ids (an argument, another channel's game) are refused with the others in
-    test_faults; here, what is not forged in its form but still wrong."""
+    test_stale_and_forged_clicks; here, what is not forged in its form but still wrong."""
     table = await scene.new_game("ann", "bob")
     ann = await scene.panel("ann")
     await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import re
 import string
-import time
 
+import discord
 import pytest
 
 from bot.discord.pings import IDLE_BEFORE_PING
 from bot.game.audience import Audience
-from tests.bot.helpers import Scene, answer_text, bot_state, text_of
+from tests.bot.helpers import (
+    Scene,
+    answer_text,
+    bot_state,
+    text_of,
+)
 from tests.i18n.test_catalogs import messages
 
 pytestmark = pytest.mark.e2e
@@ -154,9 +159,9 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
 
 
 async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_servers(
-    fake_discord, make_bot
+    fake_discord, make_bot, timer
 ):
-    bot = make_bot()
+    bot = make_bot(timer=timer)
     scene = french_scene(fake_discord, bot, ("ann", "bob", "boss"), english=("bob", "boss"))
     scene.guild.owner_id = scene["boss"].user.id
     async with fake_discord.connected(bot):
@@ -170,7 +175,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
             rules = await scene.cmd("apophis rules", name)
             assert words in text_of(rules.message)
         assert "Votre main" in text_of(await scene.panel("ann"))
-        bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await scene.cmd("draw", "ann")
         refused = await scene.cmd("draw", "ann")
         assert "It is not your turn" not in refused.response_data["content"]
@@ -238,3 +243,60 @@ async def test_a_french_player_with_an_ai_crewmate_reads_no_english(fake_discord
         await bot.outbox.drain()
         assert_no_english(seen_by(scene, "ann"))
         assert_french_spacing(seen_by(scene, "ann"))
+
+
+@pytest.mark.parametrize("typed", ["7ſ", "ſ", "7K"])
+async def test_letters_that_fold_to_suit_words_are_read_or_refused_politely(
+    fake_discord, make_bot, typed, caplog
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        scene.arrange(hands=[["7S", "2H", "3D"], ["4C"]])
+        for command in ("launch", "discard"):
+            reply = await scene.cmd(command, "ann", cards=typed)
+            assert reply.ephemeral
+            assert "something went wrong" not in text_of(reply.message)
+        assert table.version == 0
+    assert "KeyError" not in caplog.text
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_the_bots_own_notation_is_read(scene):
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["10C", "2H", "3D"], ["4C"]], rocket=[("green", 1)])
+    reply = await scene.cmd("launch", "ann", cards="🟩 clubs: 10♣︎")  # as a hand shows it
+    assert "could not read" not in text_of(reply.message)
+    await bot_state(lambda: table.version == 1)
+    assert [c.value for c in table.game.public_view().sequence] == ["green"]
+
+
+async def test_a_language_chosen_mid_launch_speaks_from_the_next_message(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="advanced")
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S"], ["9H"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            damage=2,
+            dice=[2, 1, 6, 4],  # launch roll 4; accuracy 1+1 misses; reroll 6 hits
+        )
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        (report,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
+        )
+        told = list(table.recent)
+        await scene.cmd("apophis config", "boss", language="fr")  # mid-launch
+        await scene.click(report, "reroll", "ann")
+        await bot.outbox.drain()
+        text = text_of(report)  # the open report goes on in the language it started in
+        assert "Accuracy: 🎲 6 + Apophis's value 1 + guidance 0 = 7 (needs 7) — hit" in text
+        assert "Précision" not in text and "Launch report" in text
+        assert list(table.recent)[: len(told)] == told  # what was told is kept as told
+        board = text_of(scene.board(table))  # the board speaks the new language
+        assert "Dernières actions" in board and "Last actions" not in board

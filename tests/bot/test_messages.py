@@ -6,7 +6,11 @@ import asyncio
 
 import pytest
 
-from tests.bot.helpers import bot_state, text_of
+from tests.bot.helpers import (
+    bot_state,
+    content,
+    text_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -136,3 +140,38 @@ def handling(bot) -> bool:
         task.get_name() == "CommandTree-invoker" or task.get_name() == "discord.py: on_interaction"
         for task in asyncio.all_tasks()
     )
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+@pytest.mark.scene(names=("ann", "eve"))
+async def test_board_reposts_are_limited(scene):
+    await scene.new_game("ann")
+    posted = await scene.cmd("board", "eve")
+    assert not posted.ephemeral
+    before = len(scene.public())
+    for _ in range(5):
+        again = await scene.cmd("board", "eve")
+        assert again.ephemeral and "posted a moment ago" in content(again)
+        assert f"/{posted.message.id})" in content(again)  # a link to it
+    assert len(scene.public()) == before
+
+
+@pytest.mark.scene(names=("ann", "eve"))
+async def test_a_board_posted_again_while_an_edit_was_under_way_is_the_one_kept_up(scene):
+    """Eve's /board posts the board below while the edit of the one above, with its
+    picture, is slow to reach Discord: the edit is followed by the new board drawn again,
+    and later moves edit that one, never asking Discord to keep the old one's picture."""
+    table = await scene.new_game("ann")
+    stall = scene.fake.stall_next(EDIT_ORIGINAL)
+    await scene.cmd("draw", "ann")
+    await asyncio.wait_for(stall.reached.wait(), 5)
+    posted = await scene.cmd("board", "eve")
+    stall.release()
+    await scene.bot.outbox.drain()
+    await scene.cmd("draw", "ann")
+    await scene.bot.outbox.drain()
+    assert table.messages.board_id == posted.message.id
+    assert [r for r in scene.fake.requests if r.status >= 400] == []
+    assert scene.board(table) is posted.message

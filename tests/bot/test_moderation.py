@@ -5,7 +5,11 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.bot.helpers import Scene
+from tests.bot.helpers import (
+    Scene,
+    content,
+    forged,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -120,3 +124,23 @@ async def test_closing_a_lobby_is_not_called_ending_a_game(scene):
     text = closed.response_data["content"]
     assert "closed the lobby" in text and "abandoned" not in text and "ended" not in text
     assert not table.open
+
+
+async def test_only_a_role_of_this_server_can_be_the_moderator_role(fake_discord, make_bot):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann",))
+    manage_guild = discord.Permissions(manage_guild=True).value
+    admins = fake_discord.add_role(scene.guild, "admins", permissions=manage_guild)
+    helpers = fake_discord.add_role(scene.guild, "game helpers")
+    scene.members["boss"] = fake_discord.add_member(scene.guild, "boss", roles=[admins])
+    elsewhere = fake_discord.add_guild("elsewhere")
+    foreign = fake_discord.add_role(elsewhere, "their mods")
+    async with fake_discord.connected(bot):
+        for role in (foreign, 123):  # another server's role, an id nobody has
+            reply = await forged(fake_discord, "apophis config", scene, "boss", moderator_role=role)
+            assert reply.ephemeral and "role of this server" in content(reply)
+            assert "<@&" not in content(reply)
+            assert (await bot.store.get_guild_settings(scene.guild.id)).moderator_role_id is None
+        done = await scene.cmd("apophis config", "boss", moderator_role=helpers)
+        assert f"<@&{helpers.id}>" in content(done)
+        assert (await bot.store.get_guild_settings(scene.guild.id)).moderator_role_id == helpers.id

@@ -196,15 +196,17 @@ async def test_a_dead_token_is_used_once_and_never_again(fake_discord, scene, go
     assert len(uses_of(fake_discord, opened)) == 1 and table.version == 3
 
 
-@pytest.mark.scene(names=("ann", "bob", "cid"))
-async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(fake_discord, scene):
+@pytest.mark.scene(names=("ann", "bob", "cid"), timer=True)
+async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(
+    fake_discord, scene, timer
+):
     bot = scene.bot
     table = await scene.new_game("ann", "bob", "cid")
     scene.arrange(hands=[["2C"], ["3C"], ["4C"]], deck=[f"{r}H" for r in range(2, 11)])
     await bot.outbox.drain()
     assert fake_discord.notified(scene["ann"]) == []  # she started: no ping for her
     # Bob and cid joined a moment ago: half a minute later, they are away.
-    bot.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING
+    await timer.advance(IDLE_BEFORE_PING)
     await scene.cmd("draw", "ann")
     await bot.outbox.drain()
     (ping,) = [m for m in scene.public() if "your turn" in m.content]
@@ -275,3 +277,44 @@ async def test_a_skip_that_discards_for_a_player_refreshes_their_panel(scene):
     await bot.outbox.drain()
     assert "Your hand (5 cards)" in text_of(ann)  # redrawn through her token
     assert "It is <@" in text_of(ann) and table.game.active_player == scene.id("bob")
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_given(scene):
+    bot = scene.bot
+    await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["5D", "6D"]], rocket=[("red", 3)], sequence=["9S"])
+    await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    board = scene.board()
+    assert not enabled(board, "build") and enabled(board, "launch")
+    assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(board)
+    panel = await scene.panel("bob")
+    assert "Nothing to build: a launch sequence is under way" in text_of(panel)
+    assert not [c for c in panel.iter_components() if ":build:" in c.get("custom_id", "")]
+    typed = await scene.cmd("build", "bob", colour="blue", size="small")
+    assert "A launch sequence has started" in answer_text(typed)
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_launch_needs_a_rocket_and_is_disabled_without_one(scene):
+    bot = scene.bot
+    await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    board = scene.board()
+    assert not enabled(board, "launch") and not enabled(board, "scrap")
+    assert "draw or build" in text_of(board)
+    panel = await scene.panel("ann")
+    assert not enabled(panel, "launch") and not enabled(panel, "scrap")
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_refused_panel_move_leaves_no_picker_behind(scene):
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C", "3C"], ["5D"]], rocket=[("red", 1)])
+    panel = await scene.panel("ann")
+    before = len(scene.private_to("ann"))
+    table.game.hands[0].remove("2C")  # the hand changed since the panel was drawn
+    refused = await scene.press(panel, "launch", "ann")
+    assert refused.response_type == 7 and "⚠️" in answer_text(refused)
+    assert len(scene.private_to("ann")) == before and table.version == 0

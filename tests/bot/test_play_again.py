@@ -3,10 +3,20 @@ invited back to their seat, through the fake Discord."""
 
 from __future__ import annotations
 
+import logging
+
+import discord
 import pytest
 
 from bot.table import Table
-from tests.bot.helpers import Scene, bot_state, content, enabled, text_of
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+    content,
+    enabled,
+    text_of,
+)
+from tests.bot.test_threads import scene_with_admin, start_in_thread
 
 pytestmark = pytest.mark.e2e
 
@@ -91,3 +101,58 @@ async def test_invitations_survive_a_restart(fake_discord, make_bot):
         assert (table.host_id, table.seats, table.invited) == (bob, [bob], [ann])
         await scene.click(lobby, "join", "ann")
         assert table.seats == [ann, bob]  # her seat, kept through the restart
+
+
+def errors(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def finished_in_thread(scene: Scene) -> Table:
+    """A game of ann and bob played in its thread, lost as its clock ran out: its table,
+    once its result is in the channel and its thread archived."""
+    thread = await start_in_thread(scene, "ann", "bob")
+    table = scene.bot.service.by_channel[thread.id]
+    table.deadline = scene.bot.service.now() - 1  # the clock runs out as ann plays on
+    await scene.cmd("draw", "ann", channel=thread)
+    await scene.bot.outbox.drain()
+    assert not table.open and thread.archived
+    return table
+
+
+async def test_play_again_into_a_channel_that_refuses_the_bot_opens_nothing_and_says_why(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    parent = scene.channel
+    send = discord.Permissions(send_messages=True).value
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        table = await finished_in_thread(scene)
+        final = scene.board(table)
+        # The bot may post in the thread (Send Messages in Threads) but not in its channel.
+        await fake_discord.set_permissions(parent, fake_discord.world.bot, deny=send)
+        await bot_state(lambda: bot.outbox.access.lacking_in(scene.guild.id, parent.id))
+        refused = await scene.click(final, "again", "bob")
+        assert refused.ephemeral and content(refused) == (
+            f"🔁 The new lobby would open in <#{parent.id}>, but I am missing **Send "
+            "Messages** and **Embed Links** there, so none was opened. Once a moderator grants "
+            "me these "
+            "permissions in that channel, press **Play again** again."
+        )
+        assert not refused.followups  # no "something went wrong" after it
+        assert parent.id not in bot.service.by_channel
+        assert await bot.store.active_game_in_channel(parent.id) is None
+        # Nothing was saved: once the bot may post there, Play again works.
+        await fake_discord.set_permissions(parent, fake_discord.world.bot)
+        await bot_state(lambda: not bot.outbox.access.lacking_in(scene.guild.id, parent.id))
+        again = await scene.click(final, "again", "bob")
+        new = bot.service.by_channel[parent.id]
+        (lobby,) = [m for m in scene.public(parent) if "Invited back" in text_of(m)]
+        assert new.messages.board_id == lobby.id  # posted before bob is told where it is
+        assert again.ephemeral and content(again) == (
+            f"🔁 The new lobby is in <#{parent.id}>: join it there."
+        )
+        joined = await scene.click(lobby, "join", "ann")
+        assert joined.response_type == 7 and new.seats == [scene.id("ann"), scene.id("bob")]
+    assert not errors(caplog)

@@ -3,7 +3,7 @@ older panel points to the newest, through the fake Discord."""
 
 from __future__ import annotations
 
-import time
+import random
 
 import pytest
 
@@ -13,11 +13,8 @@ from tests.bot.helpers import Scene, bot_state, button_id, text_of
 
 pytestmark = pytest.mark.e2e
 
-#: Game time runs this much faster: a crewmate thinks 0.1 to 0.3 s, and the ping delays
-#: (game seconds) are this many times shorter on the outbox's clock.
-SCALE = 10
-#: A pause long enough to be away (on the outbox's clock).
-AWAY = IDLE_BEFORE_PING / SCALE + 0.5
+#: A pause long enough to be away.
+AWAY = IDLE_BEFORE_PING + 5
 YOUR_TURN = "🔔 **It is your turn.**"
 MOVED = "↪️ This panel moved: use your newest one."
 
@@ -30,14 +27,24 @@ async def noted(bot, table, interaction) -> None:
     )
 
 
+class Thinking(random.Random):
+    """A crewmate's pauses as the test says: `next` seconds before its next move, none
+    before the moves after it (a discard after its draw)."""
+
+    next = 1.0
+
+    def uniform(self, a: float, b: float) -> float:
+        pause, self.next = self.next, 0.0
+        return pause
+
+
 async def test_a_person_playing_with_a_crewmate_is_pinged_only_after_a_pause(
-    fake_discord, make_bot
+    fake_discord, make_bot, timer
 ):
-    bot = make_bot(time_scale=SCALE)
+    bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
-    now = [time.monotonic()]
     async with fake_discord.connected(bot):
-        bot.outbox.clock = lambda: now[0]  # moves only when the test says so
+        thinking = bot.service.crew.random = Thinking()
         lobby = (await scene.cmd("apophis new", "ann", difficulty="easy")).message
         await scene.click(lobby, "crewadd", "ann")
         await scene.cmd("apophis start", "ann", first=scene["ann"])
@@ -47,21 +54,22 @@ async def test_a_person_playing_with_a_crewmate_is_pinged_only_after_a_pause(
         scene.arrange(hands=[["KC"], ["KH"]], deck=deck)
         panel = await scene.panel("ann")
         pings = []
-        # Per hand-back: how long (on the outbox's clock) she looked away before it.
-        for round_, away in enumerate((0, 0, AWAY, AWAY, AWAY)):
+        # Per hand-back: how long the crewmate thought, she looking away meanwhile.
+        for round_, away in enumerate((1, 1, AWAY, AWAY, AWAY)):
+            thinking.next = away
             played = await scene.press(panel, "draw", "ann")
             if table.game.phase is Phase.DISCARD:  # over the hand limit: discard the excess
                 excess = table.game.hands[0][5:]
                 played = await scene.pick(panel, excess, "ann")
             await noted(bot, table, played)
-            now[0] += away
+            await timer.advance(away)
             # Her turn again: her panel says so (pinged or not), once the crewmate played.
             await fake_discord.wait_for(lambda: text_of(panel).startswith(YOUR_TURN))
             await bot.outbox.drain()
             assert table.game.active_player == ann, round_
             pings.append(len(fake_discord.notified(scene["ann"])))
         # Never while she plays along; after a pause, once; not twice within a minute.
-        assert AWAY < PING_EVERY / SCALE <= 2 * AWAY
+        assert AWAY < PING_EVERY <= 2 * AWAY
         assert pings == [0, 0, 1, 1, 2]
         first, second = fake_discord.notified(scene["ann"])
         assert first.deleted and not second.deleted  # she clicked after the first one

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 import pytest
 
 from bot.store.store import Store
 from engine import Game
-from tests.bot.helpers import Scene, bot_state, button_id, start_bot_process, text_of
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+    button_id,
+    start_bot_process,
+    text_of,
+)
+from tests.bot.test_threads import scene_with_admin
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +131,104 @@ async def test_the_stored_action_log_replays_to_the_stored_game(fake_discord, ma
         game.apply(entry.action)
     assert len(log) == record.version == 3
     assert game.save() == record.state
+
+
+async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
+    fake_discord, make_bot, database, monkeypatch, caplog
+):
+    # The bot is restarted at once: IDENTIFY pacing is not what this test is about
+    # (tests/bot/test_shards.py checks it).
+    fake_discord.gateway.identify_interval = 0
+    first = make_bot()
+    scene = Scene(fake_discord, first, names=("ann", "bob"))
+    async with fake_discord.connected(first):
+        table = await scene.new_game("ann", "bob", difficulty="easy")
+
+        async def disk_full(now=None):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(first.store, "freeze_clocks", disk_full)
+        with caplog.at_level(logging.ERROR, logger="bot.discord.client"):
+            await first.close()
+        assert first.is_closed() and first.store._db._conn._connection is None
+        assert "could not freeze the clocks" in caplog.text
+    with sqlite3.connect(database) as db:
+        (deadline,) = db.execute("SELECT clock_deadline FROM games").fetchone()
+    assert deadline is not None  # still running in the database: as after a crash
+
+    second = make_bot()
+    scene.bot = second
+    async with fake_discord.connected(second):
+        resumed = scene.live()
+        assert resumed.id == table.id and resumed.status == "active"
+        left = resumed.time_left(second.service.now())
+        assert 12 * 60 - 30 < left <= 12 * 60  # stopped at the last sign of life
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public() if "back after a restart" in m.content]
+        )
+
+
+POST = "POST /channels/{channel_id}/messages"
+
+
+async def held_up(fake, route: str, path_end: str = "") -> None:
+    """Wait until the bot's request to `route` (its path ending with `path_end`) was
+    answered 429 (rate_limit_next): the bot waits a minute before it tries again."""
+    await fake.wait_for(
+        lambda: [
+            r for r in fake.requests_to(route) if r.status == 429 and r.path.endswith(path_end)
+        ]
+    )
+
+
+async def killed(process) -> None:
+    process.kill()  # SIGKILL: no clean shutdown, nothing sent that was waiting
+    await process.wait()
+
+
+async def test_a_lobby_saved_as_the_bot_was_killed_is_posted_when_it_is_back(
+    fake_discord, make_bot, database
+):
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    scene = scene_with_admin(fake_discord, None)
+    parent = scene.channel
+    process = await start_bot_process(fake_discord, database)
+    try:
+        await scene.cmd("apophis config", "boss", threads=True)
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        await scene.cmd("apophis join", "bob")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        thread = fake_discord.thread_of(lobby)
+        await scene.cmd("apophis end", "ann", channel=thread)
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public(parent) if m.content.startswith("🏁")]
+        )
+        (final,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public(thread) if ":again" in str(m.components)]
+        )
+        # Play again pressed in the thread: the lobby is saved, and its post in the
+        # channel held up by Discord when the bot is killed.
+        parent_posts = f"/channels/{parent.id}/messages"  # no other post may take it
+        fake_discord.rate_limit_next(POST, retry_after=60, path=parent_posts)
+        await fake_discord.click(final, button_id(final, "again"), user=scene["bob"])
+        await held_up(fake_discord, POST, f"/channels/{parent.id}/messages")
+    finally:
+        await killed(process)
+    store = await Store.open(database)
+    try:
+        record = await store.active_game_in_channel(parent.id)
+    finally:
+        await store.close()
+    assert record.status == "lobby" and record.board_message_id is None
+
+    bot = make_bot()
+    scene.bot = bot
+    async with fake_discord.connected(bot):
+        (posted,) = await fake_discord.wait_for(
+            lambda: [m for m in scene.public(parent) if "Invited back" in text_of(m)]
+        )
+        table = scene.live(parent)
+        assert table.id == record.id
+        await bot_state(lambda: table.messages.board_id == posted.id)  # the lobby's board
+        joined = await scene.click(posted, "join", "ann")
+        assert joined.response_type == 7 and table.seats == [scene.id("ann"), scene.id("bob")]

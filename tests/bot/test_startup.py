@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 
@@ -12,7 +13,10 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.store.store import Store
-from tests.bot.helpers import Scene, start_bot_process
+from tests.bot.helpers import (
+    Scene,
+    start_bot_process,
+)
 
 TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27
 
@@ -178,3 +182,29 @@ async def test_sigterm_freezes_the_clocks_and_exits_cleanly(fake_discord, databa
     finally:
         await store.close()
     assert record.clock_deadline is None and 8 * 60 - 30 < record.clock_remaining <= 8 * 60
+
+
+@pytest.mark.slow
+async def test_sigterm_while_discord_is_unreachable_exits_within_5_seconds(fake_discord, database):
+    scene = Scene(fake_discord, None, names=("ann",))
+    process = await start_bot_process(fake_discord, database)
+    await scene.cmd("apophis new", "ann", difficulty="hard")
+    await scene.cmd("apophis start", "ann")
+    await scene.cmd("draw", "ann")
+    await fake_discord.stop()  # Discord goes away: the bot backs off, longer and longer
+    backoff = re.compile(rb"reconnect .* in ([0-9.]+) ?s")
+    while (
+        not (found := backoff.search(line := await process.stderr.readline()))
+        or float(found[1]) < 6
+    ):
+        assert line, "the bot process stopped by itself"
+    process.send_signal(signal.SIGTERM)  # in the middle of a long wait before reconnecting
+    rest = await asyncio.wait_for(process.stderr.read(), 5)  # within 5 s, whatever Discord does
+    assert await process.wait() == 0
+    assert b"froze 1 running clocks" in rest and b"never retrieved" not in rest
+    store = await Store.open(database)
+    try:
+        (record,) = await store.load_active_games()
+    finally:
+        await store.close()
+    assert record.clock_deadline is None and record.clock_remaining > 7 * 60

@@ -4,7 +4,7 @@ without the permissions it plays in the channel, the host told why."""
 
 from __future__ import annotations
 
-import time
+import logging
 
 import discord
 import pytest
@@ -13,7 +13,7 @@ from bot.discord.pings import IDLE_BEFORE_PING
 from bot.i18n.catalogs import t
 from bot.views.render import duration
 from devtools.fakediscord import Channel
-from tests.bot.helpers import Scene, bot_state, content, text_of
+from tests.bot.helpers import Scene, bot_state, button_id, content, start_bot_process, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -56,9 +56,11 @@ def reports(scene: Scene) -> list:
     return [m for m in scene.public() if "Launch report" in text_of(m)]
 
 
-async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_discord, make_bot):
+async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(
+    fake_discord, make_bot, timer
+):
     fake_discord.gateway.identify_interval = 0  # restarted at once
-    first = make_bot()
+    first = make_bot(timer=timer)
     scene = scene_with_admin(fake_discord, first)
     parent = scene.channel
     async with fake_discord.connected(first):
@@ -78,7 +80,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_disco
         panel = await scene.panel("ann")
         assert panel.channel_id == thread.id and "Your hand" in text_of(panel)
         scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-        first.outbox.clock = lambda: time.monotonic() + IDLE_BEFORE_PING  # bob looks away
+        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await turn(scene, "ann", "build", colour="red", size="large")
         await first.outbox.drain()
         (ping,) = fake_discord.notified(scene["bob"])
@@ -92,7 +94,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(fake_disco
         await first.outbox.drain()
         assert scene.public(parent) == [lobby]  # nothing else in the channel
     await fake_discord.set_thread(thread, archived=True)  # (say, Discord's idle timer)
-    second = make_bot()  # a planned restart, in the middle of the game
+    second = make_bot(timer=timer)  # a planned restart, in the middle of the game
     scene.bot = second
     async with fake_discord.connected(second):
         table = scene.live()
@@ -289,3 +291,129 @@ async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(fake_
         # Pressed again there, it is stale: the channel has its lobby now.
         stale = await scene.click(scene.board(table), "again", "ann")
         assert stale.ephemeral and len(scene.public(parent)) == 3  # lobby, result, new lobby
+
+
+SORRY = "something went wrong"
+
+
+def errors(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+async def held_up(fake, route: str, path_end: str = "") -> None:
+    """Wait until the bot's request to `route` (its path ending with `path_end`) was
+    answered 429 (rate_limit_next): the bot waits a minute before it tries again."""
+    await fake.wait_for(
+        lambda: [
+            r for r in fake.requests_to(route) if r.status == 429 and r.path.endswith(path_end)
+        ]
+    )
+
+
+async def killed(process) -> None:
+    process.kill()  # SIGKILL: no clean shutdown, nothing sent that was waiting
+    await process.wait()
+
+
+async def test_a_locked_threads_game_goes_on_by_panels_and_its_result_reaches_the_channel(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    parent = scene.channel
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        thread = await start_in_thread(scene, "ann", "bob")
+        scene.channel = thread
+        table = scene.live()
+        scene.arrange(hands=[["2C"], ["3C"]])  # ann draws two, and it is bob's turn
+        board = scene.board()
+        await fake_discord.set_thread(thread, archived=True, locked=True)  # a moderator
+        # Ann's Draw on the board is played, and she is told what she drew, not that
+        # something went wrong (which would have her play a second move).
+        drew = await scene.click(board, "draw", "ann")
+        assert table.version == 1
+        assert drew.ephemeral and "You drew" in text_of(drew.message), drew.response_data
+        assert SORRY not in text_of(drew.message)
+        assert (await bot.store.get_game(table.id)).version == 1
+        # The game goes on by the players' panels.
+        hand = await scene.click(board, "hand", "bob")
+        assert hand.ephemeral and "Your hand" in text_of(hand.message)
+        table.deadline = bot.service.now() - 1  # the clock runs out as bob plays on
+        moved = await scene.press(hand.message, "draw", "bob")
+        assert moved.response_type == 7 and SORRY not in text_of(moved.message)
+        assert not table.open and table.game.outcome.value == "lost"
+        # Its result reaches the channel all the same.
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public(parent) if m.content.startswith("🏁")]
+        )
+        await bot.outbox.drain()
+        result = scene.public(parent)[-1]
+        assert result.content == (
+            f"🏁 Game #{table.id} in <#{thread.id}>: time ran out and Apophis hit Earth."
+        )
+        assert thread.archived and thread.locked
+    assert not errors(caplog)
+
+
+async def test_a_thread_archived_but_not_locked_is_opened_again_by_the_boards_next_edit(
+    fake_discord, make_bot, caplog
+):
+    bot = make_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        thread = await start_in_thread(scene, "ann", "bob")
+        table = bot.service.by_channel[thread.id]
+        board = scene.board(table)
+        await fake_discord.set_thread(thread, archived=True)  # a moderator, without locking
+        for interaction in fake_discord.world.interactions.values():
+            fake_discord.expire_token(interaction)  # no token left: the channel route edits
+        bot.outbox.board_outdated(table)
+        bot.outbox.flush(table)
+        await bot.outbox.drain()
+        assert not thread.archived and scene.board(table) is board  # edited in place
+        edits = fake_discord.requests_to("PATCH /channels/{channel_id}/messages/{message_id}")
+        assert [r.status for r in edits] == [400, 200]  # refused while archived, then made
+    assert not errors(caplog)
+
+
+async def test_a_game_killed_as_it_moved_to_its_thread_has_its_lobby_point_there_after(
+    fake_discord, make_bot, database
+):
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    scene = scene_with_admin(fake_discord, None)
+    parent = scene.channel
+    process = await start_bot_process(fake_discord, database)
+    try:
+        await scene.cmd("apophis config", "boss", threads=True)
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        await scene.cmd("apophis join", "bob")
+        await fake_discord.wait_for(lambda: str(scene.id("bob")) in text_of(lobby))
+        # The start moves the game to its thread; the lobby message's edit into the line
+        # pointing there is held up by Discord when the bot is killed.
+        fake_discord.rate_limit_next(EDIT_ORIGINAL, retry_after=60)
+        start = await scene.cmd("apophis start", "ann", first=scene["ann"])
+        thread = fake_discord.thread_of(lobby)
+        assert thread is not None and f"<#{thread.id}>" in content(start)
+        await held_up(fake_discord, EDIT_ORIGINAL)
+    finally:
+        await killed(process)
+    assert button_id(lobby, "join") and button_id(lobby, "start")  # live buttons, still
+
+    bot = make_bot()
+    scene.bot = bot
+    async with fake_discord.connected(bot):
+        await fake_discord.wait_for(lambda: not lobby.components)
+        assert (
+            lobby.content
+            == f"🧵 Game #{scene.live(thread).id} is played in its thread: <#{thread.id}>"
+        )
+        assert scene.live(thread).parent_id == parent.id  # the game plays on in its thread
+        await fake_discord.wait_for(
+            lambda: [m for m in scene.public(thread) if "back after a restart" in m.content]
+        )
+        assert parent.id not in bot.service.by_channel

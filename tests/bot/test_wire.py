@@ -47,8 +47,8 @@ class Server:
                 request = head + await reader.readexactly(length)
                 self.requests.append(request)
                 answer = self.answer(request)
-                if answer is None:
-                    await asyncio.sleep(3600)
+                if answer is None:  # never answered: held until the connection is dropped
+                    await asyncio.get_running_loop().create_future()
                 if answer is CLOSE:
                     break
                 writer.write(answer)

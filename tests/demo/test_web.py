@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import zlib
 from pathlib import Path
 
@@ -30,17 +29,16 @@ new MutationObserver(() => {
 """
 
 
-async def printed_url(capsys, game: asyncio.Task, timeout: float = 60) -> str:
-    """The live table's address, once the demo has printed it."""
-    printed = ""
-    async with asyncio.timeout(timeout):
-        while not (found := re.search(r"(http://\S+/\?channel=[0-9]+)\s", printed)):
-            if game.done():
-                game.result()  # its error, if it failed
-                raise AssertionError(f"the demo ended without showing the table: {printed}")
-            await asyncio.sleep(0.05)  # the demo prints from this same event loop
-            printed += capsys.readouterr().out
-    return found.group(1)
+async def shown_url(opened: asyncio.Future[str], game: asyncio.Task, timeout: float = 60) -> str:
+    """The live table's address, once the demo has shown it (`opened`: given the address
+    the demo opens in a browser)."""
+    await asyncio.wait({opened, game}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if opened.done():
+        return opened.result()
+    if game.done():
+        game.result()  # its error, if it failed
+        raise AssertionError("the demo ended without showing the table")
+    raise TimeoutError(f"the demo showed no table within {timeout:g} s")
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -50,7 +48,14 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(
     """In French (`--language fr`, a French browser), the table shows no English word."""
     require_browser()
     asked: list[str] = []
-    monkeypatch.setattr(web, "open_in_browser", asked.append)  # no browser of the desktop's
+    opened: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    def open_in_browser(url: str) -> None:  # no browser of the desktop's
+        asked.append(url)
+        if not opened.done():
+            opened.set_result(url)
+
+    monkeypatch.setattr(web, "open_in_browser", open_in_browser)
     port = free_port()
     options = Options(
         people=("Ada", "Brahim"),
@@ -68,8 +73,9 @@ async def test_a_browser_watches_the_demo_live_and_sees_no_hand(
     page = await Page.create()  # ready before the demo shows its table
     game = asyncio.create_task(play(options))
     try:
-        url = await printed_url(capsys, game)
+        url = await shown_url(opened, game)
         assert url == f"http://localhost:{port}/?channel={url.rsplit('=', 1)[1]}"
+        assert url in capsys.readouterr().out  # and printed, to open by hand
         assert asked == [url]
         await page.open(f"{url}&lang={language}")  # as a browser set to the language asks
         await page.wait("document.body.dataset.status && document.body.dataset.status !== ''")

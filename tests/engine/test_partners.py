@@ -12,7 +12,7 @@ from engine.events import LaunchStarted, RerollOffered, SequenceExtended
 from engine.partners import STYLES
 from engine.simulate import POLICIES, record
 from engine.standin import standin_action
-from tests.engine.helpers import table
+from tests.engine.helpers import ANN, BOB, table
 
 #: Whom each style sits beside in the legality test: random moves (varied positions),
 #: the crew, the stand-in, greedy, and every style.
@@ -84,7 +84,7 @@ def test_only_the_big_builder_ever_scraps(name):
 
 
 def ann(game: Game, name: str) -> dict:
-    chosen = STYLES[name](game.view_for("ann"))
+    chosen = STYLES[name](game.view_for(ANN))
     assert chosen is not None
     return chosen
 
@@ -97,18 +97,18 @@ def test_the_impatient_launcher_launches_once_the_pad_passes_the_fuel_check():
     every suit she holds at once, and the rocket launches, guidance or not."""
     game = table(
         rocket=[("red", 2), ("yellow", 1)],
-        builders=["bob", "bob"],
+        builders=[BOB, BOB],
         hands=[["7H", "2D", "KS", "4C", "9H"], ["6H"]],
     )
     chosen = ann(game, "impatient")
-    assert chosen == {"type": "launch", "player": "ann", "cards": ["4C", "7H", "2D", "KS"]}
+    assert chosen == {"type": "launch", "player": ANN, "cards": ["4C", "7H", "2D", "KS"]}
     assert any(isinstance(e, LaunchStarted) for e in game.apply(chosen))
     # The stand-in, holding the same cards, builds on towards its own rocket.
     assert (
         standin_action(
             table(
                 rocket=[("red", 2), ("yellow", 1)], hands=[["7H", "2D", "KS", "4C", "9H"], ["6H"]]
-            ).view_for("ann")
+            ).view_for(ANN)
         )["type"]
         != "launch"
     )
@@ -117,15 +117,15 @@ def test_the_impatient_launcher_launches_once_the_pad_passes_the_fuel_check():
 def test_the_impatient_launcher_aims_at_a_warhead_and_just_enough_fuel():
     """A medium yellow alone passes the fuel check but carries no warhead: it builds the
     medium red of a quick rocket."""
-    game = table(rocket=[("yellow", 2)], builders=["bob"], hands=[["7H", "8H", "2D"], ["6H"]])
-    assert ann(game, "impatient") == {"type": "build", "player": "ann", "colour": "red", "size": 2}
+    game = table(rocket=[("yellow", 2)], builders=[BOB], hands=[["7H", "8H", "2D"], ["6H"]])
+    assert ann(game, "impatient") == {"type": "build", "player": ANN, "colour": "red", "size": 2}
 
 
 def test_the_impatient_launcher_sends_a_rocket_off_its_plan_at_once():
     """A large blue fits none of its quick rockets: it starts the launch sequence."""
-    game = table(rocket=[("blue", 3)], builders=["bob"], hands=[["7H", "8S", "2D"], ["6H"]])
+    game = table(rocket=[("blue", 3)], builders=[BOB], hands=[["7H", "8S", "2D"], ["6H"]])
     chosen = ann(game, "impatient")
-    assert chosen == {"type": "launch", "player": "ann", "cards": ["7H", "2D", "8S"]}
+    assert chosen == {"type": "launch", "player": ANN, "cards": ["7H", "2D", "8S"]}
     assert any(isinstance(e, SequenceExtended) for e in game.apply(chosen))
 
 
@@ -134,15 +134,15 @@ def test_the_impatient_launcher_sends_a_rocket_off_its_plan_at_once():
 
 def test_the_big_builder_builds_a_large_section_first():
     game = table(hands=[["2H", "3H", "4H", "5S", "6S"], ["6H"]])
-    assert ann(game, "builder") == {"type": "build", "player": "ann", "colour": "red", "size": 3}
+    assert ann(game, "builder") == {"type": "build", "player": ANN, "colour": "red", "size": 3}
 
 
 def test_the_big_builder_launches_late():
     """Large red and large yellow could fly already: it waits, drawing, for its large blue,
     and launches only the whole rocket."""
     cards = ["2H", "3S", "4C", "5D"]
-    game = table(rocket=[("red", 3), ("yellow", 3)], builders=["bob", "ann"], hands=[cards, []])
-    assert ann(game, "builder") == {"type": "draw", "player": "ann"}
+    game = table(rocket=[("red", 3), ("yellow", 3)], builders=[BOB, ANN], hands=[cards, []])
+    assert ann(game, "builder") == {"type": "draw", "player": ANN}
     whole = table(
         rocket=[("red", 3), ("yellow", 3), ("blue", 3), ("green", 2)], hands=[cards, ["6H"]]
     )
@@ -152,8 +152,8 @@ def test_the_big_builder_launches_late():
 def test_the_big_builder_keeps_a_rocket_off_its_list_fuelled():
     """On Bob's medium red it adds the largest section it can pay for that keeps the fuel
     check passed: the medium yellow, not the medium blue."""
-    game = table(rocket=[("red", 2)], builders=["bob"], hands=[["2S", "3S", "4D", "5D"], ["6H"]])
-    assert ann(game, "builder") == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
+    game = table(rocket=[("red", 2)], builders=[BOB], hands=[["2S", "3S", "4D", "5D"], ["6H"]])
+    assert ann(game, "builder") == {"type": "build", "player": ANN, "colour": "yellow", "size": 2}
 
 
 def test_the_big_builder_waits_for_yellow_rather_than_spoil_the_fuel():
@@ -161,19 +161,19 @@ def test_the_big_builder_waits_for_yellow_rather_than_spoil_the_fuel():
     yellow (after which the rocket fails it still, and no yellow left that fits could fuel
     it) and draws, for the medium yellow; a rocket that nothing left would fuel, it scraps."""
     rocket = [("blue", 2), ("green", 2)]
-    game = table(rocket=rocket, builders=["bob", "ann"], hands=[["2D", "3H", "4S"], ["6H"]])
-    assert ann(game, "builder") == {"type": "draw", "player": "ann"}
-    paid = table(rocket=rocket, builders=["bob", "ann"], hands=[["2D", "3S", "4S"], ["6H"]])
-    assert ann(paid, "builder") == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
+    game = table(rocket=rocket, builders=[BOB, ANN], hands=[["2D", "3H", "4S"], ["6H"]])
+    assert ann(game, "builder") == {"type": "draw", "player": ANN}
+    paid = table(rocket=rocket, builders=[BOB, ANN], hands=[["2D", "3S", "4S"], ["6H"]])
+    assert ann(paid, "builder") == {"type": "build", "player": ANN, "colour": "yellow", "size": 2}
     unfuelled = table(rocket=[*rocket, ("yellow", 1), ("red", 1)], hands=[["2D", "3H"], ["6H"]])
-    assert ann(unfuelled, "builder") == {"type": "scrap", "player": "ann"}
+    assert ann(unfuelled, "builder") == {"type": "scrap", "player": ANN}
 
 
 def test_the_big_builder_scraps_a_rocket_that_can_neither_grow_nor_fly():
     """Every small is on it (nothing more fits) and one yellow point cannot fuel seven."""
     rocket = [("blue", 3), ("red", 1), ("green", 1), ("yellow", 1), ("blue", 1)]
-    game = table(rocket=rocket, builders=["bob"] * 5, hands=[["2S", "3S", "4D"], ["6H"]])
-    assert ann(game, "builder") == {"type": "scrap", "player": "ann"}
+    game = table(rocket=rocket, builders=[BOB] * 5, hands=[["2S", "3S", "4D"], ["6H"]])
+    assert ann(game, "builder") == {"type": "scrap", "player": ANN}
 
 
 # ------------------------------------------------------------------------ the hoarder
@@ -185,10 +185,10 @@ def test_the_hoarder_keeps_a_launch_card_of_each_suit():
     hands = [["5S", "6S", "7S", "2D", "3D"], ["6H"]]
     kept = {}
     for name, action in (("hoarder", STYLES["hoarder"]), ("standin", standin_action)):
-        game = table(rocket=[("red", 3)], builders=["bob"], hands=hands, deck=["4C", "9H"])
-        game.draw("ann")
+        game = table(rocket=[("red", 3)], builders=[BOB], hands=hands, deck=["4C", "9H"])
+        game.draw(ANN)
         assert game.phase is Phase.DISCARD
-        chosen = action(game.view_for("ann"))
+        chosen = action(game.view_for(ANN))
         game.apply(chosen)
         kept[name] = {card[-1] for card in game.hands[0]}
     assert kept["hoarder"] == {"C", "H", "D", "S"}
@@ -199,20 +199,20 @@ def test_the_hoarder_launches_all_at_once_or_not_at_all():
     """Its rocket is finished: with three suits it draws, with four it plays them together
     and the rocket launches."""
     rocket = [("red", 3), ("yellow", 2), ("blue", 2)]
-    three = table(rocket=rocket, builders=["bob"] * 3, hands=[["2H", "3S", "4D"], ["6H"]])
-    assert ann(three, "hoarder") == {"type": "draw", "player": "ann"}
-    four = table(rocket=rocket, builders=["bob"] * 3, hands=[["2H", "3S", "4D", "5C"], ["6H"]])
+    three = table(rocket=rocket, builders=[BOB] * 3, hands=[["2H", "3S", "4D"], ["6H"]])
+    assert ann(three, "hoarder") == {"type": "draw", "player": ANN}
+    four = table(rocket=rocket, builders=[BOB] * 3, hands=[["2H", "3S", "4D", "5C"], ["6H"]])
     chosen = ann(four, "hoarder")
-    assert chosen == {"type": "launch", "player": "ann", "cards": ["5C", "2H", "4D", "3S"]}
+    assert chosen == {"type": "launch", "player": ANN, "cards": ["5C", "2H", "4D", "3S"]}
     assert any(isinstance(e, LaunchStarted) for e in four.apply(chosen))
 
 
 def test_the_hoarder_adds_to_a_teammates_sequence_only_to_complete_it():
     rocket = [("red", 3), ("yellow", 2), ("blue", 2)]
-    position = {"rocket": rocket, "builders": ["bob"] * 3, "sequence": ["5C"]}
-    lacking = table(**position, sequence_by=["bob"], hands=[["2H", "4D", "7C"], ["6H"]])
-    assert ann(lacking, "hoarder") == {"type": "draw", "player": "ann"}
-    able = table(**position, sequence_by=["bob"], hands=[["2H", "4D", "3S"], ["6H"]])
+    position = {"rocket": rocket, "builders": [BOB] * 3, "sequence": ["5C"]}
+    lacking = table(**position, sequence_by=[BOB], hands=[["2H", "4D", "7C"], ["6H"]])
+    assert ann(lacking, "hoarder") == {"type": "draw", "player": ANN}
+    able = table(**position, sequence_by=[BOB], hands=[["2H", "4D", "3S"], ["6H"]])
     assert ann(able, "hoarder")["cards"] == ["2H", "4D", "3S"]
 
 
@@ -221,9 +221,9 @@ def test_the_hoarder_adds_to_a_teammates_sequence_only_to_complete_it():
 
 def test_the_planner_starts_a_launch_on_a_pad_that_fits_none_of_its_plans():
     """Bob's large green is in none of its plans: it does not adapt, it launches."""
-    game = table(rocket=[("green", 3)], builders=["bob"], hands=[["2H", "3D", "4S", "5H"], ["6H"]])
+    game = table(rocket=[("green", 3)], builders=[BOB], hands=[["2H", "3D", "4S", "5H"], ["6H"]])
     chosen = ann(game, "planner")
-    assert chosen == {"type": "launch", "player": "ann", "cards": ["2H", "3D", "4S"]}
+    assert chosen == {"type": "launch", "player": ANN, "cards": ["2H", "3D", "4S"]}
     game.apply(chosen)
     assert game.sequence == ["2H", "3D", "4S"] and game.rocket == [("green", 3)]
 
@@ -231,10 +231,10 @@ def test_the_planner_starts_a_launch_on_a_pad_that_fits_none_of_its_plans():
 def test_the_planner_follows_its_own_plan():
     """A large yellow starts its first plan: the large red comes next, then it launches
     the finished rocket."""
-    game = table(rocket=[("yellow", 3)], builders=["bob"], hands=[["2H", "3H", "4H"], ["6H"]])
-    assert ann(game, "planner") == {"type": "build", "player": "ann", "colour": "red", "size": 3}
+    game = table(rocket=[("yellow", 3)], builders=[BOB], hands=[["2H", "3H", "4H"], ["6H"]])
+    assert ann(game, "planner") == {"type": "build", "player": ANN, "colour": "red", "size": 3}
     done = table(rocket=[("yellow", 3), ("red", 3), ("blue", 2)], hands=[["2H", "3C"], ["6H"]])
-    assert ann(done, "planner") == {"type": "launch", "player": "ann", "cards": ["3C", "2H"]}
+    assert ann(done, "planner") == {"type": "launch", "player": ANN, "cards": ["3C", "2H"]}
 
 
 # ---------------------------------------------------------------------- every style
@@ -247,16 +247,16 @@ def test_every_style_completes_a_sequence_and_rerolls_a_failed_die(name):
     game = table(
         rules="advanced",
         rocket=[("red", 3), ("yellow", 2), ("green", 2)],
-        builders=["bob", "ann", "bob"],
+        builders=[BOB, ANN, BOB],
         sequence=["5C", "6H", "7D"],
-        sequence_by=["bob", "bob", "bob"],
+        sequence_by=[BOB, BOB, BOB],
         hands=[["8S", "9S"], ["6S"]],
         dice=[6, 1, 6, 6],
     )
     chosen = ann(game, name)
-    assert chosen == {"type": "launch", "player": "ann", "cards": ["8S"]}
+    assert chosen == {"type": "launch", "player": ANN, "cards": ["8S"]}
     assert any(isinstance(e, RerollOffered) for e in game.apply(chosen))
-    assert STYLES[name](game.view_for("bob")) is None
-    assert ann(game, name) == {"type": "reroll", "player": "ann"}
-    game.apply({"type": "reroll", "player": "ann"})
+    assert STYLES[name](game.view_for(BOB)) is None
+    assert ann(game, name) == {"type": "reroll", "player": ANN}
+    game.apply({"type": "reroll", "player": ANN})
     assert game.damage == 1

@@ -16,14 +16,14 @@ from engine.events import RocketScrapped
 from engine.playout import choose_action
 from engine.simulate import POLICIES, Record, record
 from engine.standin import standin_action
-from tests.engine.helpers import table
+from tests.engine.helpers import ANN, BOB, table
 
 #: Notices that allow scrapping a rocket holding a teammate's section.
 CANNOT_FLY = {"scrap_no_fuel", "scrap_no_warhead", "scrap_sequence_dead", "scrap_too_late"}
 
 
 def ann(game: Game, time_left: float | None = None, crewmates=()) -> Decision:
-    decision = decide(game.view_for("ann"), time_left, crewmates=crewmates)
+    decision = decide(game.view_for(ANN), time_left, crewmates=crewmates)
     assert decision is not None and decision.reason in REASONS
     if decision.notice is not None:
         assert decision.notice in NOTICES and decision.notice_text
@@ -40,14 +40,14 @@ def test_builds_on_a_teammates_rocket_that_can_still_fly():
     scrapped it at once)."""
     game = table(
         rocket=[("yellow", 1)],
-        builders=["bob"],
+        builders=[BOB],
         hands=[["2H", "3D", "4C", "5S"], ["6H", "7H", "8H"]],
     )
     decision = ann(game)
-    assert decision.action == {"type": "build", "player": "ann", "colour": "red", "size": 1}
+    assert decision.action == {"type": "build", "player": ANN, "colour": "red", "size": 1}
     assert decision.notice is None
     game.apply(decision.action)
-    assert game.builders == ["bob", "ann"]
+    assert game.builders == [BOB, ANN]
 
 
 def test_a_section_nobody_is_known_to_have_built_is_a_teammates():
@@ -63,28 +63,28 @@ def test_scraps_its_own_rocket_only_for_a_clearly_better_one():
     is scrapped for a plan more than `RESTART_MARGIN` times quicker, saying so; Bob's is
     built on."""
     hands = [["9C"], ["8D", "7S", "2D"]]
-    own = table(rocket=[("green", 2), ("red", 1)], builders=["ann", "ann"], hands=hands)
+    own = table(rocket=[("green", 2), ("red", 1)], builders=[ANN, ANN], hands=hands)
     decision = ann(own, 60)
     assert decision.action["type"] == "scrap" and decision.reason == "scrap_restart"
     assert decision.notice == "scrap_restart"
     assert decision.notice_params["gain"] >= RESTART_MARGIN
     assert decision.plan is not None and decision.plan.scrap_first
     assert not any(decision.plan.built)
-    bobs = table(rocket=[("green", 2), ("red", 1)], builders=["bob", "bob"], hands=hands)
+    bobs = table(rocket=[("green", 2), ("red", 1)], builders=[BOB, BOB], hands=hands)
     assert ann(bobs, 60).action["type"] != "scrap"
 
 
 def test_adds_to_a_launch_sequence_a_teammate_started():
     game = table(
         rocket=[("red", 3), ("yellow", 2), ("blue", 1)],
-        builders=["bob", "ann", "bob"],
+        builders=[BOB, ANN, BOB],
         sequence=["5C"],
-        sequence_by=["bob"],
+        sequence_by=[BOB],
         hands=[["7H", "2D", "KS", "4S"], ["6H"]],
     )
     decision = ann(game)
     assert decision.reason == "launch_complete"
-    assert decision.action == {"type": "launch", "player": "ann", "cards": ["7H", "2D", "4S"]}
+    assert decision.action == {"type": "launch", "player": ANN, "cards": ["7H", "2D", "4S"]}
     assert decision.plan.cards == ("7H", "2D", "4S") and decision.plan.sequence_needs == ()
     assert decision.notice is None  # hit 4 in 6, then damage 1 in 2: not a risky launch
 
@@ -93,13 +93,13 @@ def test_adds_to_a_teammates_sequence_that_scrapping_would_beat():
     """From a game: the policy of old scrapped this rocket, Bob's launch card with it."""
     game = table(
         rocket=[("blue", 3), ("yellow", 3), ("green", 2)],
-        builders=["ann", "bob", "ann"],
+        builders=[ANN, BOB, ANN],
         sequence=["JH"],
-        sequence_by=["bob"],
+        sequence_by=[BOB],
         hands=[["4H", "9D", "9H"], ["2C", "3C", "4C"]],
     )
     decision = ann(game)
-    assert decision.action == {"type": "launch", "player": "ann", "cards": ["9D"]}
+    assert decision.action == {"type": "launch", "player": ANN, "cards": ["9D"]}
     assert decision.reason == "launch_extend"
 
 
@@ -108,9 +108,9 @@ def test_a_risky_launch_says_so_with_the_odds():
     right, and announced (accuracy 3 in 6, then damage 1 in 6)."""
     game = table(
         rocket=[("red", 1), ("yellow", 1)],
-        builders=["bob", "bob"],
+        builders=[BOB, BOB],
         sequence=["5C"],
-        sequence_by=["bob"],
+        sequence_by=[BOB],
         hands=[["7H", "2D", "KS", "4S"], ["6H"]],
     )
     decision = ann(game)
@@ -132,9 +132,9 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
     game = table(
         rules="advanced",
         rocket=[("yellow", 3), ("red", 1)],
-        builders=["bob", "bob"],
+        builders=[BOB, BOB],
         sequence=["5C"],
-        sequence_by=["bob"],
+        sequence_by=[BOB],
         hands=[["7H", "2D", "KS", "4S"], ["6H"]],
     )
     decision = ann(game)
@@ -152,7 +152,7 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
         pytest.param(  # only the small yellow fits: 1 fuel for 7 points, 2 needed
             {
                 "rocket": [("red", 3), ("blue", 2), ("blue", 1)],
-                "builders": ["bob", "ann", "bob"],
+                "builders": [BOB, ANN, BOB],
                 "hands": [["10H", "3H", "6S"], ["6D"]],
             },
             "scrap_no_fuel",
@@ -163,7 +163,7 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
             {
                 "rules": "advanced",
                 "rocket": [("green", 2), ("green", 1)],
-                "builders": ["ann", "bob"],
+                "builders": [ANN, BOB],
                 "hands": [["KH"], ["6D"]],
             },
             "scrap_no_warhead",
@@ -173,9 +173,9 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
         pytest.param(  # a sequence is under way on a rocket without fuel
             {
                 "rocket": [("red", 3), ("blue", 2)],
-                "builders": ["bob", "bob"],
+                "builders": [BOB, BOB],
                 "sequence": ["5C"],
-                "sequence_by": ["bob"],
+                "sequence_by": [BOB],
                 "hands": [["7H", "2D", "KS"], ["6D"]],
             },
             "scrap_sequence_dead",
@@ -186,9 +186,9 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
             {
                 "rules": "advanced",
                 "rocket": [("yellow", 3), ("blue", 2)],
-                "builders": ["bob", "bob"],
+                "builders": [BOB, BOB],
                 "sequence": ["5C"],
-                "sequence_by": ["bob"],
+                "sequence_by": [BOB],
                 "hands": [["7H", "2D", "KS"], ["6D"]],
             },
             "scrap_sequence_dead",
@@ -200,7 +200,7 @@ def test_an_advanced_launch_tells_the_chance_it_explodes():
 def test_scraps_a_teammates_rocket_that_cannot_fly_saying_why(position, notice, params):
     game = table(**position)
     decision = ann(game)
-    assert decision.action == {"type": "scrap", "player": "ann"}
+    assert decision.action == {"type": "scrap", "player": ANN}
     assert decision.reason == "scrap_dead"
     assert (decision.notice, decision.notice_params) == (notice, params)
     events = game.apply(decision.action)
@@ -213,7 +213,7 @@ def test_scraps_a_teammates_rocket_that_cannot_be_finished_in_time():
     game = table(
         rules="advanced",
         rocket=[("green", 3), ("blue", 3), ("red", 3)],
-        builders=["ann", "bob", "ann"],
+        builders=[ANN, BOB, ANN],
         hands=[["10H", "3S", "9H"], ["5H", "JH", "8C"]],
     )
     assert ann(game, None).action["type"] != "scrap"  # with time, it is built on
@@ -231,15 +231,15 @@ def test_a_decision_names_the_rocket_it_aims_for_and_what_the_move_adds():
     crewmate) finds a rocket that can launch."""
     game = table(
         rocket=[("red", 3)],
-        builders=["bob"],
+        builders=[BOB],
         hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H"]],
     )
-    decision = ann(game, crewmates={"bob"})
-    assert decision.action == {"type": "build", "player": "ann", "colour": "yellow", "size": 2}
+    decision = ann(game, crewmates={BOB})
+    assert decision.action == {"type": "build", "player": ANN, "colour": "yellow", "size": 2}
     assert decision.plan == Target(
         pieces=(("red", 3), ("blue", 2), ("yellow", 2), ("red", 1)),
         built=(True, False, False, False),
-        builders=("bob", None, None, None),
+        builders=(BOB, None, None, None),
         scrap_first=False,
         section=("yellow", 2),
         cards=(),
@@ -252,7 +252,7 @@ def test_a_decision_names_the_rocket_it_aims_for_and_what_the_move_adds():
 
 
 def test_a_draw_says_what_the_plan_still_lacks():
-    game = table(rocket=[("red", 3)], builders=["bob"], hands=[["2H"], ["6H"]])
+    game = table(rocket=[("red", 3)], builders=[BOB], hands=[["2H"], ["6H"]])
     decision = ann(game)
     assert decision.reason == "draw_for_plan"
     plan = decision.plan

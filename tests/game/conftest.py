@@ -8,6 +8,7 @@ from bot.game.access import Caller, Standing
 from bot.game.audience import Audience
 from bot.game.changes import Stream
 from bot.game.service import GameService
+from bot.game.timer import ManualTimer
 from bot.store.store import Store
 
 GUILD, CHANNEL = 10, 20
@@ -52,13 +53,20 @@ async def store(tmp_path):
 
 
 @pytest.fixture
-async def service(store):
-    """A GameService with a recording subscriber (`service.recorder`), dealt from a seed."""
+def timer() -> ManualTimer:
+    """The service's time, standing still until the test moves it on (`timer.advance`)."""
+    return ManualTimer()
+
+
+@pytest.fixture
+async def service(store, timer):
+    """A GameService with a recording subscriber (`service.recorder`), dealt from a seed,
+    on the test's `timer`."""
     stream = Stream()
     recorder = Recorder()
     stream.subscribe(recorder)
     members = Members()
-    service = GameService(store, stream, Audience(store), seed=7, gatekeeper=members)
+    service = GameService(store, stream, Audience(store), seed=7, gatekeeper=members, timer=timer)
     service.recorder, service.members = recorder, members
     yield service
     service.stop_timers()

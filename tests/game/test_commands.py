@@ -252,20 +252,22 @@ async def test_the_autopilots_seat_makes_a_result_one_with_crewmates(service, st
     assert [t.with_crewmates for t in profile.tallies] == [True]
 
 
-async def test_a_lobby_nobody_touches_closes_itself_with_a_word_to_the_channel(service):
+async def test_a_lobby_nobody_touches_closes_itself_with_a_word_to_the_channel(service, timer):
     """#34, 18: LOBBY_IDLE_SECONDS after its last change a lobby closes, as abandoned, and
-    the channel is free; a change meanwhile counts from then."""
+    the channel is free; a change meanwhile counts from then. Lobbies are looked at every
+    SWEEP_SECONDS once recovery is done."""
     from bot.game.changes import Posted
-    from bot.game.idle import LOBBY_IDLE_SECONDS
+    from bot.game.idle import LOBBY_IDLE_SECONDS, SWEEP_SECONDS
 
-    opened = service.now()
+    await service.recover()
     table = (await service.run(caller(ANN), Open())).table
-    service.now = lambda: opened + LOBBY_IDLE_SECONDS - 60
+    await timer.advance(LOBBY_IDLE_SECONDS - SWEEP_SECONDS)
     await service.run(caller(BOB), Join())  # touched: it waits from now
-    service.now = lambda: opened + LOBBY_IDLE_SECONDS + 1
-    assert await service.idle.sweep() == [] and table.status == "lobby"
-    service.now = lambda: opened + 2 * LOBBY_IDLE_SECONDS
-    assert await service.idle.sweep() == [table]
+    await timer.advance(2 * SWEEP_SECONDS)
+    assert table.status == "lobby"  # swept twice since it would have closed untouched
+    await timer.advance(LOBBY_IDLE_SECONDS - 2 * SWEEP_SECONDS - 1)
+    assert table.status == "lobby"
+    await timer.advance(SWEEP_SECONDS)
     assert table.status == "abandoned" and CHANNEL not in service.by_channel
     (posted,) = [c for c in service.recorder.changes if isinstance(c, Posted)]
     assert "closed itself" in posted.content and f"#{table.id}" in posted.content

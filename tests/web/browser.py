@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import JavascriptException, TimeoutException
 
 from bot.views.web_state import labels
 from bot.web.server import CLIENT, TEST_CLIENT
@@ -26,6 +27,17 @@ from devtools import livetable
 
 #: axe-core's script, as npm installs it for the client (`make client` runs `npm ci`).
 AXE = CLIENT.parent / "node_modules" / "axe-core" / "axe.min.js"
+#: Answers with SCRIPT's value once truthy, read at each frame the page draws (WebDriver's
+#: callback is the script's last argument).
+WAIT = """
+const done = arguments[arguments.length - 1];
+const read = () => {
+  const value = (SCRIPT);
+  if (value) done({value});
+  else requestAnimationFrame(read);
+};
+read();
+"""
 #: The impacts an audit fails on (axe's others: "moderate", "minor").
 SERIOUS = ("serious", "critical")
 #: Runs axe on the whole page (the script's last argument is WebDriver's callback); what
@@ -123,13 +135,25 @@ class Page:
         return await self.call(self.driver.execute_script, script, *args)
 
     async def wait(self, script: str, timeout: float = 10.0) -> Any:
-        """Until the JavaScript expression `script` (returned) is truthy; its value."""
-        async with asyncio.timeout(timeout):
-            while True:
-                value = await self.js(f"return ({script});")
-                if value:
-                    return value
-                await asyncio.sleep(0.05)  # polling the page: nothing to wait on from here
+        """Until the JavaScript expression `script` is truthy; its value. The page itself
+        reads it at each frame it draws (as Playwright's waitForFunction does), and answers
+        once it holds; TimeoutError after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (left := deadline - loop.time()) > 0:
+            await self.call(self.driver.set_script_timeout, left)
+            try:
+                found = await self.call(
+                    self.driver.execute_async_script, WAIT.replace("SCRIPT", script)
+                )
+            except TimeoutException:
+                break
+            except JavascriptException as exc:  # the page went meanwhile: read the next one
+                if "unloaded" not in str(exc):
+                    raise
+                continue
+            return found["value"]
+        raise TimeoutError(f"{script} did not hold within {timeout:g} s")
 
     async def click(self, css: str, timeout: float = 10.0) -> None:
         """Click the first element matching `css`, once there is one that is on (neither

@@ -4,12 +4,14 @@ each message checked against the server's types (bot.views.table_state) as it co
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import aiohttp
 import orjson
 
 from bot.views import table_state
+from bot.web import limits, sockets
 from bot.web.sessions import User
 from tests.web.protocol import Python, mismatches
 
@@ -152,3 +154,27 @@ def move_id(state: dict[str, Any], action: str, *, lobby: bool = False) -> str:
         if ":".join(head[4:]) == action or (head[4] == action and len(head) == 5):
             return custom_id
     raise AssertionError(f"no {action!r} among {[m['custom_id'] for m in moves]}")
+
+
+class Paced:
+    """The sockets' rates on a clock the test moves (`passes(seconds)`) instead of waiting:
+    people's buckets, and each socket's own (and what it forgives of a flood)."""
+
+    def __init__(self, bot, monkeypatch) -> None:
+        self.now = time.monotonic()
+        bot.web.sockets.rates.clock = self.clock
+        monkeypatch.setattr(
+            sockets, "Bucket", lambda rate, burst: limits.Bucket(rate, burst, self.clock)
+        )
+        self.bot = bot
+
+    def clock(self) -> float:
+        return self.now
+
+    def passes(self, seconds: float) -> None:
+        self.now += seconds
+
+    def dropped(self, channel: int) -> float:
+        """How many messages the sockets watching `channel` had dropped (read in order: once
+        it is all those sent, the server has read them all)."""
+        return sum(client.dropped for client in self.bot.web.feed.viewers.get(channel, ()))

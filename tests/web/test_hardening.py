@@ -20,8 +20,8 @@ import pytest
 
 from bot.web import limits, server, sockets
 from bot.web.sessions import Expired
-from tests.bot.helpers import Scene
-from tests.web.helpers import Socket
+from tests.bot.helpers import Scene, bot_state
+from tests.web.helpers import Paced, Socket
 
 pytestmark = pytest.mark.e2e
 
@@ -123,9 +123,7 @@ async def test_slow_connections_are_closed_by_the_deadline_and_the_caps_refuse_t
         assert 0.8 <= loop.time() - started < 3.0
         for _, writer in held + beyond:
             writer.close()
-        async with asyncio.timeout(1):
-            while bot.web.doors.open:
-                await asyncio.sleep(0.01)
+        await bot_state(lambda: not bot.web.doors.open, timeout=1)
 
         # A whole request is answered; a second one begun and never ended is closed with the
         # connection, at the end of its lifetime.
@@ -156,25 +154,30 @@ def test_the_connection_cap_leaves_descriptors_for_the_bot(monkeypatch):
 # ------------------------------------------------------------- 2. rates, reconnecting
 
 
-async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_web_bot):
+async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_web_bot, monkeypatch):
     """Reconnecting does not refill the rate: a person's bucket is theirs for a while after
     their last socket closes (it was forgotten with it: 16 more messages each time)."""
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
-    loop = asyncio.get_running_loop()
     async with fake_discord.connected(bot):
-        started = loop.time()
-        pongs = 0
+        paced = Paced(bot, monkeypatch)
+        started, pongs = paced.now, 0
         for _ in range(6):
             async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
                 await ann.wait_for(lambda s: answered(s, "welcome"))
                 for _ in range(20):
                     await ann.send(PING)
-                await ann.send({"type": "move", "id": 1})  # answered if there is room
-                await asyncio.sleep(0.1)
+                # all read (the first socket answers a burst, the others none), then room
+                # for one more message: answered after all those before it
+                await bot_state(
+                    lambda: paced.dropped(scene.channel.id) == 20 - len(answered(ann, "pong"))
+                )
+                paced.passes(1.5 / sockets.RATE)
+                await ann.send({"type": "move", "id": 1})
+                await ann.wait_for(lambda s: [m for m in s.received if m.get("id") == 1])
                 pongs += len(answered(ann, "pong"))
-        elapsed = loop.time() - started
-        assert pongs <= sockets.BURST + sockets.RATE * elapsed + 1, (pongs, elapsed)
+        elapsed = paced.now - started
+        assert pongs <= sockets.BURST + sockets.RATE * elapsed, (pongs, elapsed)
 
 
 async def test_connecting_is_limited_per_person_and_per_address(
@@ -250,7 +253,7 @@ async def test_an_address_holds_a_bounded_number_of_sockets(
             other = await connect("203.0.113.6")
             assert (await hello(other, scene.channel.id))["type"] == "welcome"
             await first.close()
-            await asyncio.sleep(0.05)
+            await bot_state(lambda: bot.web.sockets.by_address["203.0.113.5"] < 2)
             again = await connect("203.0.113.5")  # a place was freed
             for ws in (second, other, again):
                 await ws.close()
@@ -302,11 +305,14 @@ async def raw_request(port: int, data: bytes) -> bytes:
         writer.close()
 
 
-async def test_nothing_an_outsider_sends_is_logged_as_an_error(fake_discord, make_web_bot, caplog):
+async def test_nothing_an_outsider_sends_is_logged_as_an_error(
+    fake_discord, make_web_bot, caplog, monkeypatch
+):
     caplog.set_level(logging.DEBUG)
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     async with fake_discord.connected(bot):
+        paced = Paced(bot, monkeypatch)
         table = await scene.new_game("ann", "bob")
         channel, port, origin = scene.channel.id, bot.web.port, bot.web.public_url
         token = Socket(bot, channel, scene["ann"]).session
@@ -351,7 +357,7 @@ async def test_nothing_an_outsider_sends_is_logged_as_an_error(fake_discord, mak
                 await ann.send({"type": "move", "id": 7, "custom_id": custom_id, **extra})
                 await ann.wait_for(lambda s: [m for m in s.received if m.get("id") == 7])
                 ann.received.clear()
-                await asyncio.sleep(0.15)  # within the rate
+                paced.passes(0.15)  # within the rate
             await ann.ws.send_bytes(b"\x00\xff")  # not text: the socket ends, quietly
 
         # Requests no browser would send.
@@ -390,8 +396,9 @@ async def test_nothing_an_outsider_sends_is_logged_as_an_error(fake_discord, mak
             sock = writer.get_extra_info("socket")
             sock.setsockopt(sockets_.SOL_SOCKET, sockets_.SO_LINGER, struct.pack("ii", 1, 0))
             writer.transport.abort()  # a reset, as a phone losing its network
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.2)
+            await bot_state(
+                lambda: not bot.web.doors.open and not any(bot.web.feed.viewers.values())
+            )
 
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, "\n".join(f"{r.name}: {r.getMessage()}" for r in errors)

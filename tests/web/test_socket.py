@@ -3,16 +3,16 @@ same checks as a Discord click, each client seeing only its own hand."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import aiohttp
 import pytest
 
 from bot.i18n.catalogs import t
+from bot.web import sockets
 from bot.web.sessions import Sessions, User
-from tests.bot.helpers import CARD, Scene, text_of
-from tests.web.helpers import Socket, move_id
+from tests.bot.helpers import CARD, Scene, bot_state, text_of
+from tests.web.helpers import Paced, Socket, move_id
 
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
 
@@ -123,10 +123,11 @@ async def test_a_web_move_passes_the_same_checks_as_a_discord_click(fake_discord
             assert "could not be read" in unreadable[0]["reason"]
 
 
-async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot):
+async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot, monkeypatch):
     bot = make_web_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
+        paced = Paced(bot, monkeypatch)  # people's rates on a clock the test moves
         channel = scene.channel.id
         url = f"http://127.0.0.1:{bot.web.port}/ws"
         async with aiohttp.ClientSession() as http:
@@ -176,14 +177,17 @@ async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot
             for _ in range(20):
                 await ann.send({"type": "ping"})
                 await again.send({"type": "ping"})
-            await asyncio.sleep(0.3)  # the rate allows two more: a last message on each,
+            await bot_state(lambda: paced.dropped(channel) == 40 - sockets.BURST)  # all read
+            paced.passes(2.5 / sockets.RATE)  # the rate allows two more: a last message on each,
             for socket in (ann, again):  # answered once all those before it were read
                 await socket.send({"type": "move", "id": 99})
                 await socket.wait_for(lambda s: [m for m in s.received if m.get("id") == 99])
             answers = [m for s in (ann, again) for m in s.received]
             pongs = [m for m in answers if m["type"] == "pong"]
             slow = [m for m in answers if m["type"] == "refused"]
-            assert 16 <= len(pongs) < 24 and len(slow) == 1 and "too fast" in slow[0]["reason"]
+            assert (
+                len(pongs) == sockets.BURST and len(slow) == 1 and "too fast" in slow[0]["reason"]
+            )
 
 
 async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(

@@ -127,7 +127,7 @@ class Play(commands.Cog):
     async def hint(self, interaction: discord.Interaction) -> None:
         table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
-        line = hints.hint_line(table, interaction.user.id, time.time(), speaks(interaction))
+        line = hints.hint_line(table, interaction.user.id, table.runtime.now(), speaks(interaction))
         await interaction.response.send_message(line, ephemeral=True)
 
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")

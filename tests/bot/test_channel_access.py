@@ -1,11 +1,12 @@
-"""Faults found by probing (issue 28), channels: one the bot may not post in, one deleted.
+"""Channels the bot may not use: one it may not post in (or attach files to), one deleted.
 
 Item 5: after a restart, or once no interaction token is usable, a channel that refuses
 the bot (403) is noted once, its players are told, and nothing meant for it is lost: the
 board and the notices catch up through the next player's interaction, or by themselves
 once the permission is back. Item 9: a game or lobby whose channel is deleted ends at
 once as abandoned (not a loss), at CHANNEL_DELETE or at start-up, and nothing more is
-sent there.
+sent there. A lobby Discord refuses to post, or one saved without its message in a channel
+that refuses the bot, is closed, and whoever asked for it told why.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ import pytest
 
 from bot.discord import access, jobs
 from bot.discord.access import blocks
-from tests.bot.helpers import Scene, bot_state, text_of
+from bot.store.store import Store
+from bot.table import Table
+from tests.bot.helpers import Scene, bot_state, content, text_of
 from tests.bot.test_crewmates import open_lobby_with_crewmates
+from tests.bot.test_threads import scene_with_admin, start_in_thread
 
 pytestmark = pytest.mark.e2e
 
@@ -295,3 +299,69 @@ def test_what_was_told_of_attach_files_stands_a_while_before_the_gateway_is_read
     assert seen.files(table) is None
     gateway[0] = discord.Permissions(attach_files=True)
     assert seen.files(table, True) is True  # a newer word is heard at once
+
+
+SORRY = "something went wrong"
+
+
+async def finished_in_thread(scene: Scene) -> Table:
+    """A game of ann and bob played in its thread, lost as its clock ran out: its table,
+    once its result is in the channel and its thread archived."""
+    thread = await start_in_thread(scene, "ann", "bob")
+    table = scene.bot.service.by_channel[thread.id]
+    table.deadline = scene.bot.service.now() - 1  # the clock runs out as ann plays on
+    await scene.cmd("draw", "ann", channel=thread)
+    await scene.bot.outbox.drain()
+    assert not table.open and thread.archived
+    return table
+
+
+async def test_a_lobby_discord_refuses_to_post_is_closed_and_the_presser_told_why(
+    fake_discord, make_bot
+):
+    bot = make_bot()
+    scene = scene_with_admin(fake_discord, bot)
+    parent = scene.channel
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis config", "boss", threads=True)
+        table = await finished_in_thread(scene)
+        # The gateway says the bot may post in the channel; Discord refuses all the same.
+        fake_discord.fail_next("POST /channels/{channel_id}/messages", status=403, code=50013)
+        refused = await scene.click(scene.board(table), "again", "bob")
+        assert refused.ephemeral and content(refused).startswith(
+            f"🔁 Discord refused the new lobby's message in <#{parent.id}>, so no lobby was "
+            "opened there. I need **View Channel**, **Send Messages** and **Embed Links**"
+        )
+        assert not refused.followups and SORRY not in content(refused)
+        assert parent.id not in bot.service.by_channel
+        assert await bot.store.active_game_in_channel(parent.id) is None
+        await bot.outbox.drain()
+        assert [m.content[:1] for m in scene.public(parent)] == ["🧵", "🏁"]  # nothing shown
+        # The channel is free: /apophis new opens a lobby there.
+        opened = await scene.cmd("apophis new", "ann")
+        assert not opened.ephemeral and scene.live(parent).host_id == scene.id("ann")
+
+
+async def test_a_lobby_saved_without_its_message_in_a_channel_refusing_the_bot_is_closed(
+    fake_discord, make_bot, database
+):
+    # As the bot left it when killed before its post: a lobby saved, not posted.
+    scene = scene_with_admin(fake_discord, None)
+    store = await Store.open(database)
+    try:
+        record = await store.create_lobby(
+            scene.guild.id, scene.channel.id, scene.id("ann"), "basic", "easy", 600
+        )
+    finally:
+        await store.close()
+    send = discord.Permissions(send_messages=True).value
+    await fake_discord.set_permissions(scene.channel, fake_discord.world.bot, deny=send)
+    bot = make_bot()
+    scene.bot = bot
+    async with fake_discord.connected(bot):
+        await bot_state(lambda: scene.channel.id not in bot.service.by_channel)
+        assert (await bot.store.get_game(record.id)).status == "abandoned"
+        await bot.outbox.drain()
+        assert not scene.public()  # nothing was shown of it
+        opened = await scene.cmd("apophis new", "bob")  # the channel is free
+        assert not opened.ephemeral and scene.live().host_id == scene.id("bob")

@@ -49,8 +49,8 @@ from dataclasses import dataclass
 
 from engine.cards import ALL_SECTIONS, Rules, Section, Size, fuel_needed
 from engine.events import PlayerId
-from engine.game import PlayerView
 from engine.odds import points_of
+from engine.views import PlayerView
 
 #: A teammate who built a large section fewer than this share of the times a large one
 #: fitted (two or more seen) builds smaller ones first (see `Reading.large_first`).
@@ -131,6 +131,12 @@ def fits(plan: Rocket, rocket: Rocket, depot: frozenset[Section]) -> bool:
     return all(p in depot and p[1] <= top for p in plan if p not in rocket)
 
 
+#: The rockets of the game, the one on the pad last: each as its sections, who built
+#: them, and who played its launch cards (None: not known).
+Seats = tuple[PlayerId | None, ...]
+History = list[tuple[Rocket, Seats, Seats]]
+
+
 def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId] = ()) -> Reading:
     """The reading of the viewing player's teammates (`absent`: the player is away and the
     crew plays their seat, whose own rockets are the plan to carry on; `crewmates`: the
@@ -144,7 +150,7 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
     if len(seats) > 1 and me in seats:
         next_player = seats[(seats.index(me) + 1) % len(seats)]
     rules = table.rules
-    rockets = [(p.rocket, p.builders, p.sequence_players) for p in table.past_rockets]
+    rockets: History = [(p.rocket, p.builders, p.sequence_players) for p in table.past_rockets]
     rockets.append((table.rocket, table.builders, table.sequence_players))
     launchers = frozenset(
         players[0]
@@ -167,42 +173,70 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
             and can_score(rules, rocket)
         )
     )
-    untried = (
+    large_first, big = _large_ones(rockets, people)
+    return Reading(
+        next_player,
+        launchers,
+        sent=sent,
+        steps=steps,
+        untried=_untried(view, rockets, next_player),
+        plans=_plans(view, absent),
+        aims=_launched(view, rockets, lambda builders, players: players[0] in others),
+        built_on=frozenset(on for on, _ in steps),
+        # a person's rockets they built the top of and launched themselves
+        finished=_launched(
+            view,
+            rockets,
+            lambda builders, players: players[0] in people and builders[-1:] == players[:1],
+        ),
+        large_first=large_first,
+        big=big,
+        next_person=next_player in people,
+        people=bool(people),
+    )
+
+
+def _untried(view: PlayerView, rockets: History, next_player: PlayerId | None) -> bool:
+    """Whether the pad's top section is the next player's, and nothing shows yet that
+    they build on others' sections."""
+    table = view.table
+    return (
         bool(table.builders)
-        and table.builders[-1] == next_player != me
+        and table.builders[-1] == next_player != view.player
         and not any(
             builder == next_player and i and builders[i - 1] != next_player
             for _, builders, _ in rockets
             for i, builder in enumerate(builders)
         )
     )
+
+
+def _launched(
+    view: PlayerView, rockets: History, chosen: Callable[[Seats, Seats], bool]
+) -> tuple[Rocket, ...]:
+    """The rockets launched this game (newest first, each once) that `chosen(builders,
+    launchers)` picks, that can score and that the pad (no sequence begun) can grow into."""
+    table = view.table
+    if table.sequence:
+        return ()
     depot = frozenset(table.depot)
-
-    Seats = tuple[PlayerId | None, ...]
-
-    def launched(chosen: Callable[[Seats, Seats], bool]) -> tuple[Rocket, ...]:
-        """The rockets launched this game (newest first, each once) that `chosen(builders,
-        launchers)` picks, that can score and that the pad (no sequence begun) can grow
-        into."""
-        if table.sequence:
-            return ()
-        return tuple(
-            dict.fromkeys(
-                rocket
-                for rocket, builders, players in reversed(rockets[:-1])
-                if players
-                and chosen(builders, players)
-                and can_score(rules, rocket)
-                and fits(rocket, table.rocket, depot)
-            )
+    return tuple(
+        dict.fromkeys(
+            rocket
+            for rocket, builders, players in reversed(rockets[:-1])
+            if players
+            and chosen(builders, players)
+            and can_score(table.rules, rocket)
+            and fits(rocket, table.rocket, depot)
         )
+    )
 
-    aims = launched(lambda builders, players: players[0] in others)
-    built_on = frozenset(on for on, _ in steps)
-    plans = _plans(view, absent)
-    # each person's sections where a large one fitted (on an empty pad, or on a large
-    # among the first three): whether each was large
-    sizes: dict[PlayerId, list[bool]] = {}
+
+def _large_ones(rockets: History, people: frozenset[PlayerId]) -> tuple[bool, bool]:
+    """How the people build where a large section fits (on an empty pad, or on a large
+    among the first three): large ones first (`Reading.large_first`), and only large
+    ones, one of them at least (`Reading.big`)."""
+    sizes: dict[PlayerId, list[bool]] = {}  # each person's sections there: whether large
     for rocket, builders, _ in rockets:
         for i, builder in enumerate(builders[:3]):
             if builder in people and (not i or rocket[i - 1][1] is Size.LARGE):
@@ -211,25 +245,7 @@ def read(view: PlayerView, absent: bool = False, crewmates: Collection[PlayerId]
         len(large) >= 2 and sum(large) < LARGE_SHARE * len(large) for large in sizes.values()
     )
     big = any(len(large) >= 2 and all(large) for large in sizes.values())
-    # a person's rockets they built the top of and launched themselves
-    finished = launched(
-        lambda builders, players: players[0] in people and builders[-1:] == players[:1]
-    )
-    return Reading(
-        next_player,
-        launchers,
-        untried,
-        steps,
-        sent,
-        plans,
-        aims,
-        built_on,
-        finished,
-        large_first,
-        big,
-        next_player in people,
-        bool(people),
-    )
+    return large_first, big
 
 
 def _plans(view: PlayerView, absent: bool) -> tuple[Rocket, ...]:

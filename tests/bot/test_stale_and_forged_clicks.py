@@ -1,9 +1,12 @@
-"""Clicks found wrong by probing (issue 28): older boards after a restart, forged clicks.
+"""Stale and forged clicks: older boards after a restart, buttons of a game that moved on,
+options and custom ids no client would send.
 
 An older board (the one from before a restart included) turns into the one-line link to
 the live board whatever is clicked on it; a custom id is taken only from the kind of
 message that carries it (a hand panel's only from its owner's panel, a board's only from
-a board), and anything else is refused privately, with no message edited.
+a board), and anything else is refused privately, with no message edited. A lobby's button
+after the game started, or a move that lost a race with a reset, is told so; forged
+options, custom ids and values are refused politely.
 """
 
 from __future__ import annotations
@@ -12,7 +15,14 @@ import logging
 
 import pytest
 
-from tests.bot.helpers import Scene, button_id, content, text_of
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+    button_id,
+    content,
+    forged,
+    text_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -37,9 +47,6 @@ async def restarted_game(fake, make_bot):
     second = make_bot()
     scene.bot = second
     return scene, old_board, second
-
-
-# ------------------------------------------------- 6. the board from before a restart
 
 
 async def test_my_hand_on_the_board_from_before_a_restart_opens_the_panel_and_links_it(
@@ -92,9 +99,6 @@ async def test_a_bystanders_my_hand_on_the_board_from_before_a_restart_links_it(
         await fake_discord.wait_for(lambda: "moved down" in old_board.content)
         assert not old_board.components
         assert table.version == version and fresh.components
-
-
-# ---------------------------------------------------------- 11. forged clicks
 
 
 async def test_a_panels_custom_id_is_refused_on_the_board(fake_discord, make_bot, caplog):
@@ -186,3 +190,109 @@ async def test_a_boards_custom_id_is_refused_on_a_panel_and_a_report(
         await scene.click(report, "reroll", "ann")
         assert table.version == version + 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_stale_lobby_button_does_nothing_once_the_game_has_started(fake_discord, scene):
+    lobby = (await scene.cmd("apophis new", "ann")).message
+    await scene.cmd("apophis join", "bob")
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    hand = list(table.game.hands[1])
+    # A client still showing the lobby (its Leave button) clicks it.
+    stale = f"apo:b:{table.id}:0:leave"
+    click = await fake_discord.click(lobby, stale, user=scene["bob"], forged=True)
+    reply = await click.wait_response()
+    assert reply.ephemeral and "The game has started" in content(reply)
+    assert table.game.players == [scene.id("ann"), scene.id("bob")]
+    assert table.game.hands[1] == hand and table.version == 0
+
+
+async def test_forged_options_are_refused_politely(fake_discord, make_bot, caplog):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        for options, reason in [
+            ({"minutes": 0}, "`minutes` must be 1 to 60"),
+            ({"minutes": -5}, "`minutes` must be 1 to 60"),
+            ({"minutes": 10**18}, "`minutes` must be 1 to 60"),
+            ({"minutes": "ten"}, "`minutes` must be a whole number"),
+            ({"difficulty": "nightmare"}, "`difficulty` must be one of: beginner"),
+            ({"rules": "chaos"}, "`rules` must be one of: basic, advanced"),
+        ]:
+            reply = await forged(fake_discord, "apophis new", scene, "ann", **options)
+            assert reply.ephemeral and reason in content(reply), options
+        assert scene.channel.id not in bot.service.by_channel
+        table = await scene.new_game("ann", "bob")
+        reply = await forged(fake_discord, "build", scene, "ann", colour="purple", size="large")
+        assert reply.ephemeral and "`colour` must be one of: green" in content(reply)
+        reply = await forged(fake_discord, "launch", scene, "ann", cards="7H " * 2000)
+        assert reply.ephemeral and "`cards` must be 1 to 100 characters long" in content(reply)
+        reply = await scene.cmd("launch", "ann", cards="Q" * 90)  # long, but as declared
+        assert reply.ephemeral and "could not read 'QQQQQQQQQQQQQQQQQQQQ…' as a card" in (
+            content(reply)
+        )
+        assert table.version == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, make_bot, caplog):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    two = fake_discord.add_text_channel(scene.guild, "two")
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        await scene.cmd("apophis new", "cid", channel=two)
+        await scene.cmd("apophis start", "cid", channel=two)
+        other = scene.live(two)
+        scene.arrange(hands=[["2C", "3D"], ["5S"]])
+        await bot.outbox.drain()
+        board = scene.board()
+
+        async def choose(message, custom_id, values=None):
+            if values is None:
+                sent = await fake_discord.click(message, custom_id, user=scene["ann"], forged=True)
+            else:
+                sent = await fake_discord.select(
+                    message, custom_id, values, user=scene["ann"], forged=True
+                )
+            return await sent.wait_response()
+
+        for custom_id, reason in [
+            ("apo:b:" + "9" * 5000 + ":0:draw", "not one I know"),
+            (f"apo:b:{table.id}:0:explode", "not one I know"),
+            ("something else", "not one I know"),
+            (f"apo:b:{table.id + 100}:0:draw", "This game is over"),
+        ]:
+            reply = await choose(board, custom_id)
+            assert reply.ephemeral and reason in content(reply), custom_id
+        panel = (await scene.cmd("launch", "ann")).message  # her private hand panel
+        for custom_id, values, reason in [
+            (f"apo:p:{other.id}:0:launch", ["2C"], "another channel's game"),  # same version
+            (f"apo:p:{table.id}:0:launch", ["ZZ"], "Choose cards from the menu"),
+            (f"apo:p:{table.id}:0:launch", ["2C", "2C"], "Choose cards from the menu"),
+            (f"apo:p:{table.id}:0:launch", [], "Choose from the menu's options"),
+            (f"apo:p:{table.id}:0:build", ["red:1"], "not one I know"),  # no such select
+            (f"apo:h:{table.id}:0:build:purple.1", None, "not one I know"),
+            (f"apo:h:{table.id}:0:build:red.abc", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:ZZ.2C", None, "not one I know"),
+            (f"apo:h:{table.id}:0:launch:2C.2C", None, "not one I know"),
+            (f"apo:h:{table.id}:0:hint:2C", None, "not one I know"),  # a hint carries nothing
+            (f"apo:h:{other.id}:0:hint", None, "another channel's game"),
+        ]:
+            reply = await choose(panel, custom_id, values)
+            assert reply.ephemeral and reason in content(reply), (custom_id, values)
+        assert table.version == 0 and other.version == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    async with table.runtime.lock:  # a moderator's reset holds the game...
+        draw = await fake_discord.invoke("draw", user=scene["ann"], channel=scene.channel)
+        await bot_state(lambda: table.runtime.lock._waiters)  # ...while ann's /draw waits for it
+        await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
+    reply = await draw.wait_response()
+    assert reply.ephemeral and content(reply) == "This game is over."
