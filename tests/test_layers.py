@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
-    ("bot.__main__", "bot.app"),  # start-up: reads the configuration, composes the doors
+    ("bot.__main__", "bot.app", "bot.serve_metrics"),  # start-up: composes the core, the doors
     ("bot.discord", "bot.web"),  # the doors: client, cogs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language
@@ -26,7 +26,7 @@ LAYERS = (
     ("bot.table",),  # the shared nouns
     ("bot.store",),  # the database
     ("bot.i18n",),  # catalogs, notation
-    ("bot.metrics",),  # counters every layer bumps, metrics and health served (bot.app)
+    ("bot.metrics",),  # counters every layer bumps (served by bot.serve_metrics)
     ("engine",),  # the rules
     ("migrations",),  # the schema
 )

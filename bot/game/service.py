@@ -73,7 +73,7 @@ class GameService:
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         #: `web`: the live table is served (every table's lobby and board offer it).
-        self.registry = Tables(time_scale, web)
+        self.registry = Tables(time_scale, stream, web)
         self.clocks = Clocks(stream, self._apply_locked, now=now, time_scale=time_scale)
         self.announcer = Announcer(stream, self.registry, self.clocks)
         self.lobbies = Lobbies(

@@ -6,9 +6,8 @@ that moves to its own thread is found there from then on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.errors import UserError
+from bot.game.changes import Followed, Stream
 from bot.game.clocks import stop_timers
 from bot.table import Table
 
@@ -21,7 +20,7 @@ THREADS_NAMED = 10
 class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
 
-    def __init__(self, time_scale: float, web: bool = False) -> None:
+    def __init__(self, time_scale: float, stream: Stream, web: bool = False) -> None:
         self.time_scale = time_scale
         #: Whether the live table (bot.web) is served: every table offers it.
         self.web = web
@@ -29,8 +28,8 @@ class Tables:
         self.by_channel: dict[int, Table] = {}
         #: Servers whose boards carry no picture (`/apophis config`).
         self.pictures_off: set[int] = set()
-        #: Told of every table followed from now on (the web table shows a new lobby).
-        self.watchers: list[Callable[[Table], None]] = []
+        #: Where every table followed from now on is told (the web table shows a new lobby).
+        self.stream = stream
 
     def table_in(self, channel_id: int) -> Table:
         """The channel's open lobby or game; UserError when there is none (naming the
@@ -57,8 +56,7 @@ class Tables:
         table.web = self.web
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
-        for watcher in self.watchers:
-            watcher(table)
+        self.stream.publish(Followed(table))
 
     def move(self, table: Table, thread: int) -> None:
         """The game plays in its own thread from now on (its board is yet to be posted there);

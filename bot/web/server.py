@@ -12,7 +12,11 @@ referrer) and names no server version. A browser's session lives in an HttpOnly 
 that script never reads: its socket is signed in by the cookie its upgrade request
 carries. Logging out ends the session on the server, and closes its sockets. When bot.app
 gives it the bot's metrics (`metrics`), it serves `/metrics`, `/healthz` and `/readyz` too,
-to this machine only (bot.metrics).
+to this machine only (bot.serve_metrics).
+
+It is a door of the game core (bot.game.doors): it hears the core's changes, every table
+followed included, for the clients watching them (bot.web.feed), and runs their commands
+through the core's service (bot.web.sockets).
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ import functools
 import logging
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 import yarl
@@ -31,7 +36,6 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n.catalogs import language_of
-from bot.metrics import Metrics
 from bot.views import web_state
 from bot.web import limits
 from bot.web.feed import Feed
@@ -41,9 +45,8 @@ from bot.web.sockets import Sockets
 
 if TYPE_CHECKING:
     from bot.config import Config
-    from bot.game.access import Gatekeeper
     from bot.game.changes import TableChange
-    from bot.game.service import GameService
+    from bot.game.core import GameCore
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +86,12 @@ NOT_BUILT = (
 )
 
 
+class HostRoutes(Protocol):
+    """Routes for the host, served on this server to this machine only (bot.serve_metrics)."""
+
+    def routes(self) -> list[tuple[str, str, Callable[[web.Request], Awaitable[web.Response]]]]: ...
+
+
 class WebTable:
     """The web server: its routes, and its part of the service's notifier (`feed`)."""
 
@@ -102,7 +111,7 @@ class WebTable:
         self.doors: limits.Doors | None = None
         self.port: int | None = None
         #: The bot's metrics and health, served here when bot.app says so.
-        self.metrics: Metrics | None = None
+        self.metrics: HostRoutes | None = None
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024, middlewares=[limits.arrivals])
@@ -129,16 +138,17 @@ class WebTable:
         return app
 
     def heard(self, change: TableChange) -> None:
-        """A change on the service's stream, for the clients watching its table."""
+        """A change on the core's stream, for the clients watching its table."""
         self.feed.heard(change)
 
-    async def start(self, service: GameService, gatekeeper: Gatekeeper) -> None:
+    async def start(self, core: GameCore) -> None:
         """Serve on the configured host and port (0: any free port, then `self.port`) for
-        `service`'s games; `gatekeeper` says who may act where."""
+        the core's games; its gatekeeper says who may act where."""
         host, port = self.config.web_host, self.config.web_port
-        self.sockets = Sockets(service, self.feed, self.sessions, gatekeeper)
-        self.feed.avatar_of, self.feed.live = gatekeeper.avatar, service.by_channel
-        service.registry.watchers.append(self.feed.changed)
+        gatekeeper = core.gatekeeper
+        assert gatekeeper is not None, "bot.app gives the core a gatekeeper where the web serves"
+        self.sockets = Sockets(core.service, self.feed, self.sessions, gatekeeper)
+        self.feed.avatar_of, self.feed.live = gatekeeper.avatar, core.service.by_channel
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         assert self._runner.server is not None

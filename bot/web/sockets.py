@@ -268,7 +268,7 @@ class Sockets:
         try:
             if instance is not None:  # inside Discord: the place is the instance's, as Discord says
                 found = await self.places.participant(instance, user)
-                activity = self.places.activity(instance, found)
+                activity = await self.places.activity(instance, found)
                 where = found.channel_id
                 refusal = await self.places.may_watch_activity(activity, where, user)
             else:

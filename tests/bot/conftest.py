@@ -37,7 +37,7 @@ def make_bot(fake_discord, database):
 
     def build(time_scale: float = 1.0, **env: str) -> ApophisBot:
         config = make_config(fake_discord, database, time_scale=time_scale, **env)
-        return build_bot(config, guild_ready_timeout=0.05)
+        return build_bot(config, guild_ready_timeout=0.05).discord
 
     return build
 
