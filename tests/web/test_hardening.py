@@ -88,9 +88,9 @@ async def test_slow_connections_are_closed_by_the_deadline_and_the_caps_refuse_t
     monkeypatch.setattr(limits, "connection_cap", lambda: 7)
     monkeypatch.setattr(sockets, "HELLO_SECONDS", 0.5)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     loop = asyncio.get_running_loop()
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         port = bot.web.port
 
         async def slow(source: str):
@@ -160,9 +160,9 @@ async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_web_bot)
     """Reconnecting does not refill the rate: a person's bucket is theirs for a while after
     their last socket closes (it was forgotten with it: 16 more messages each time)."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     loop = asyncio.get_running_loop()
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         started = loop.time()
         pongs = 0
         for _ in range(6):
@@ -186,8 +186,8 @@ async def test_connecting_is_limited_per_person_and_per_address(
     monkeypatch.setattr(sockets, "ADDRESS_ATTEMPT_RATE", 0.01)
     monkeypatch.setattr(limits, "LOCAL_UNLIMITED", False)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         channel = scene.channel.id
         codes = []
         for _ in range(4):  # ann, four times at once: the fourth is told to come back later
@@ -209,9 +209,9 @@ async def test_connecting_is_limited_per_person_and_per_address(
 
 async def test_a_flood_is_dropped_told_once_then_closed(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     loop = asyncio.get_running_loop()
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
             await ann.wait_for(lambda s: answered(s, "welcome"))
             started = loop.time()
@@ -234,8 +234,8 @@ async def test_an_address_holds_a_bounded_number_of_sockets(
     address it forwards for."""
     monkeypatch.setattr(sockets, "SOCKETS_PER_ADDRESS", 2)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         url = f"http://127.0.0.1:{bot.web.port}/ws"
         async with aiohttp.ClientSession() as http:
 
@@ -305,8 +305,8 @@ async def raw_request(port: int, data: bytes) -> bytes:
 async def test_nothing_an_outsider_sends_is_logged_as_an_error(fake_discord, make_web_bot, caplog):
     caplog.set_level(logging.DEBUG)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann", "bob")
         channel, port, origin = scene.channel.id, bot.web.port, bot.web.public_url
         token = Socket(bot, channel, scene["ann"]).session
@@ -402,9 +402,9 @@ async def test_nothing_an_outsider_sends_is_logged_as_an_error(fake_discord, mak
 
 async def test_logging_out_ends_the_session_and_closes_its_sockets(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         base, channel = bot.web.public_url, scene.channel.id
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             token = await signed_in_browser(http, base, channel)
@@ -447,9 +447,9 @@ async def test_logging_out_ends_the_session_and_closes_its_sockets(fake_discord,
 
 async def test_script_is_never_handed_the_session_cookie(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         base, channel = bot.web.public_url, scene.channel.id
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             token = await signed_in_browser(http, base, channel)
@@ -488,8 +488,8 @@ def test_the_production_build_has_no_mocked_sdk():
 
 async def test_every_answer_carries_the_security_headers(fake_discord, make_web_bot):
     bot = make_web_bot()
-    Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         base = f"http://127.0.0.1:{bot.web.port}"
         paths = ["/", "/api/session", "/nowhere", "/.proxy/api/session", "/auth/callback"]
         paths += [f"/assets/{p.name}" for p in (server.CLIENT / "assets").glob("*.css")]

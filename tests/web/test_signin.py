@@ -17,9 +17,9 @@ pytestmark = pytest.mark.e2e
 async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_web_bot, caplog):
     caplog.set_level(logging.DEBUG)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "zoé"))
+    scene = Scene(fake_discord, bot.discord, names=("ann", "zoé"))
     scene["zoé"].user.locale = "fr"
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         base = bot.web.public_url
         origin = {"Origin": f"https://{fake_discord.world.application_id}.discordsays.com"}
         async with aiohttp.ClientSession() as http:
@@ -52,9 +52,9 @@ async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_
 
 async def test_a_browser_signs_in_with_the_redirect(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         base = bot.web.public_url
         jar = aiohttp.CookieJar(unsafe=True)
         async with aiohttp.ClientSession(cookie_jar=jar) as http:
