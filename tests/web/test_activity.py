@@ -17,6 +17,7 @@ from bot.table import Table, is_crewmate
 from tests.bot.helpers import Scene
 from tests.engine.helpers import table as position
 from tests.web import test_browser
+from tests.web.conftest import serving
 from tests.web.helpers import Socket, move_id
 from tests.web.test_browser import button
 
@@ -69,16 +70,16 @@ def stack(bot, table: Table, **layout) -> None:
 
 
 async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_is_discords(
-    fake_discord, make_web_bot
+    fake_discord, make_table
 ):
-    bot = make_web_bot()
+    bot = make_table()
     ann, bob, cid = (fake_discord.add_user(name) for name in ("ann", "bob", "cid"))
     chez = fake_discord.add_user("Chez", locale="fr")
     group = fake_discord.add_group_dm(ann, bob, cid, chez)
     elsewhere = fake_discord.add_guild()
     lounge = fake_discord.add_text_channel(elsewhere, "lounge")
     fake_discord.add_member(elsewhere, "ann", user_id=ann.id)
-    async with fake_discord.connected(bot.discord):
+    async with serving(fake_discord, bot):
         instance = fake_discord.launch_activity(group, ann, bob)
 
         # In the group DM but not in the Activity: refused by name, sent no state.
@@ -114,12 +115,12 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
 
 
 async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cannot_move(
-    fake_discord, make_web_bot
+    fake_discord, make_table
 ):
-    bot = make_web_bot()
+    bot = make_table()
     ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
     group = fake_discord.add_group_dm(ann, bob)
-    async with fake_discord.connected(bot.discord):
+    async with serving(fake_discord, bot):
         clock = HeldClock(bot)
         first = fake_discord.launch_activity(group, ann, bob)
         async with (

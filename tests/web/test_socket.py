@@ -12,6 +12,7 @@ import pytest
 from bot.i18n.catalogs import t
 from bot.web.sessions import Sessions, User
 from tests.bot.helpers import CARD, Scene, text_of
+from tests.web.conftest import serving
 from tests.web.helpers import Socket, move_id
 
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
@@ -123,10 +124,10 @@ async def test_a_web_move_passes_the_same_checks_as_a_discord_click(fake_discord
             assert "could not be read" in unreadable[0]["reason"]
 
 
-async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot.discord, names=("ann",))
-    async with fake_discord.connected(bot.discord):
+async def test_origins_sessions_and_rates_are_checked(fake_discord, make_table):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         channel = scene.channel.id
         url = f"http://127.0.0.1:{bot.web.port}/ws"
         async with aiohttp.ClientSession() as http:
