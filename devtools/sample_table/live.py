@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.app import App
 from bot.app import build as build_bot
 from bot.config import Config
-from bot.discord.client import ApophisBot
 from bot.table import Table
 from bot.web.server import CLIENT
 from devtools import livetable
@@ -39,7 +39,7 @@ class LiveTable:
     """The bot with its web table, against a fake Discord, and the channel of its game."""
 
     fake: FakeDiscord
-    bot: ApophisBot
+    bot: App
     channel: Channel
     members: list[Member]
 
@@ -49,7 +49,7 @@ class LiveTable:
         return self.bot.web.public_url
 
     def table(self) -> Table:
-        return self.bot.service.by_channel[self.channel.id]
+        return self.bot.core.service.by_channel[self.channel.id]
 
     def sign_in_url(self, member: Member) -> str:
         """The address at which the fake's browser signs `member` in and opens the
@@ -89,7 +89,8 @@ async def live_table(
                 }
             )
             bot = build_bot(config, guild_ready_timeout=0.05)
-            async with fake.connected(bot):
+            assert bot.discord is not None
+            async with fake.connected(bot.discord):
                 yield LiveTable(fake, bot, channel, members)
 
 
