@@ -30,7 +30,7 @@ from dotenv import load_dotenv
 try:  # libuv's event loop: the same asyncio, with less of our CPU in the loop itself
     import uvloop
 except ImportError:  # not built for Windows: the standard loop
-    uvloop = None
+    uvloop = None  # type: ignore[assignment]
 
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot

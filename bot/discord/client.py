@@ -19,8 +19,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -94,7 +94,7 @@ def sweep_now_and_then(
             due = now + every
             sweep()
 
-    http._try_clear_expired_ratelimits = sweep_if_due
+    http._try_clear_expired_ratelimits = sweep_if_due  # type: ignore[method-assign]
 
 
 class Composition(Protocol):
@@ -117,8 +117,9 @@ class CheckedCommandTree(app_commands.CommandTree):
         Point is none of the tree's (the client answers it: `ApophisBot.on_interaction`)."""
         if is_entry_point(interaction):
             return False  # else discord.py fails on its type, 4, which it does not know
-        interaction.client.audience.seen(interaction)
-        interaction.client.gatekeeper.seen(interaction)
+        bot = cast("ApophisBot", interaction.client)
+        bot.audience.seen(interaction)
+        bot.gatekeeper.seen(interaction)
         problem = command_problem(interaction)
         if problem is None:
             return True
@@ -255,7 +256,7 @@ class ApophisBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CommandTranslator())
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await self.sync_commands()
         tables = self.core.recovered
         # Games in play, and lobbies saved without their message (posted then, or closed).
@@ -290,7 +291,7 @@ class ApophisBot(commands.AutoShardedBot):
     async def _show_unseen(self, table: Table) -> None:
         """A lobby saved without its message (the bot stopped in between): posted or closed."""
         try:
-            await self.get_cog("Apophis").show_unseen(table)
+            await self.get_cog("Apophis").show_unseen(table)  # type: ignore[union-attr]
         except Exception:
             log.exception("game %d: its lobby, saved without its message, was left as is", table.id)
 
@@ -346,7 +347,7 @@ class ApophisBot(commands.AutoShardedBot):
         self.outbox.permissions_changed(role.guild.id)
 
     async def on_member_update(self, before, after: discord.Member) -> None:
-        if after.id == self.user.id:  # the bot's own roles
+        if self.user is not None and after.id == self.user.id:  # the bot's own roles
             self.outbox.permissions_changed(after.guild.id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -388,7 +389,7 @@ class ApophisBot(commands.AutoShardedBot):
         log.info(
             "ready: logged in as %s (%s), in %d servers, shards %s",
             self.user,
-            self.user.id,
+            self.user and self.user.id,
             len(self.guilds),
             self.service.shards,
         )
@@ -402,6 +403,7 @@ class ApophisBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         # As Discord will get them, translations included: a changed word is a change.
         translator = self.tree.translator
+        assert translator is not None, "set by setup_hook"
         payload = [
             await c.get_translated_payload(self.tree, translator)
             for c in self.tree.get_commands(guild=guild)
@@ -413,7 +415,9 @@ class ApophisBot(commands.AutoShardedBot):
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
             log.info("slash commands unchanged; not syncing")
             return
+        synced: Sequence[object]
         if guild is None:
+            assert self.application_id is not None, "known once logged in"
             synced = await sync_global(self.http, self.application_id, payload, activity=activity)
         else:  # the Entry Point is global: the dev server's commands leave it alone
             synced = await self.tree.sync(guild=guild)

@@ -122,6 +122,7 @@ class Gatekeeper:
         return channel.permissions_for(guild.default_role).view_channel
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing:
+        channel: _Channel | None
         if self.cached:
             guild = self.client.get_guild(guild_id)
             if guild is None or guild.unavailable:
@@ -250,17 +251,16 @@ class Gatekeeper:
     async def _fetch_channel(self, channel_id: int) -> _Channel | None:
         """A server's channel or thread from Discord's API, built with its server and roles
         (and a thread's parent), so that permissions are computed as from the cache."""
-        data = await self.client.http.get_channel(channel_id)
+        data: Any = await self.client.http.get_channel(channel_id)
         guild_id = data.get("guild_id")
         if guild_id is None:
             return None  # a DM or a group DM: no server to ask about
         guild = await self._guild(int(guild_id))
         if data["type"] not in {kind.value for kind in _THREADS}:
             return self._built(guild, data)
-        parent_id = int(data["parent_id"])  # type: ignore[typeddict-item]
-        if self._built(guild, await self.client.http.get_channel(parent_id)) is None:
+        if self._built(guild, await self.client.http.get_channel(int(data["parent_id"]))) is None:
             return None
-        thread = discord.Thread(guild=guild, state=self.client._connection, data=data)  # type: ignore[arg-type]
+        thread = discord.Thread(guild=guild, state=self.client._connection, data=data)
         guild._add_thread(thread)
         return thread
 
@@ -271,7 +271,7 @@ class Gatekeeper:
             return None
         channel = factory(state=self.client._connection, guild=guild, data=data)
         guild._add_channel(channel)
-        return channel  # type: ignore[no-any-return]
+        return channel
 
     async def _guild(self, guild_id: int) -> discord.Guild:
         """A server with its roles, from Discord's API (HTTPException: Discord would not)."""

@@ -28,7 +28,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import orjson
 import yarl
@@ -41,7 +41,7 @@ from bot.web import limits
 from bot.web.feed import Feed
 from bot.web.oauth import OAuth, SignInFailed
 from bot.web.sessions import Expired, Sessions, User
-from bot.web.sockets import Sockets
+from bot.web.sockets import Client, Sockets
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -133,8 +133,8 @@ class WebTable:
             if (CLIENT / "assets").is_dir():
                 app.router.add_static(prefix + "/assets", CLIENT / "assets")
         if self.metrics is not None:  # not through Discord's proxy: this machine only
-            for method, path, handler in self.metrics.routes():
-                app.router.add_route(method, path, handler)
+            for method, path, route in self.metrics.routes():
+                app.router.add_route(method, path, route)
         return app
 
     def heard(self, change: TableChange) -> None:
@@ -159,7 +159,7 @@ class WebTable:
             self._runner.server,
             loop=loop,
             keepalive_timeout=limits.KEEPALIVE_SECONDS,
-            access_log=None,
+            access_log=None,  # type: ignore[arg-type]  # aiohttp: None, no access log
         )
         self.doors = limits.Doors(connection)
         self._server = await loop.create_server(self.doors, host, port)
@@ -168,7 +168,7 @@ class WebTable:
 
     async def stop(self) -> None:
         """Close every socket (clients reconnect to the next process) and stop serving."""
-        clients = [c for watching in self.feed.viewers.values() for c in watching]
+        clients = [cast(Client, c) for watching in self.feed.viewers.values() for c in watching]
         await asyncio.gather(
             *(c.ws.close(code=RESTARTING, message=b"the bot restarts") for c in clients),
             return_exceptions=True,
@@ -189,7 +189,7 @@ class WebTable:
             return web.Response(status=503, text=NOT_BUILT)
         # The page's words before its socket says hello (a bad link never does), in the
         # language asked for (?lang=) or the browser's; a session's own comes with welcome.
-        asked = request.query.get("lang") or request.headers.get("Accept-Language", "")
+        asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
         language = language_of(asked.split(",")[0].split(";")[0].strip() or None)
         settings = {
             "clientId": self.config.client_id,
@@ -270,7 +270,7 @@ class WebTable:
         self._end(request.cookies.get(COOKIE))  # the browser's previous session, if any
         response = web.HTTPFound(f"/?channel={channel}" if channel else "/")
         response.del_cookie(STATE_COOKIE)
-        max_age = self.sessions.lifetime
+        max_age = round(self.sessions.lifetime)
         response.set_cookie(COOKIE, self.sessions.open(user), max_age=max_age, **self._cookie)
         raise response
 
