@@ -97,6 +97,8 @@ class Gatekeeper:
         #: Places fetched from Discord's API (cached False): until when, and the channel
         #: (or thread) built with its server (None: not one the bot may see).
         self._places: OrderedDict[int, tuple[float, _Channel | None]] = OrderedDict()
+        #: Servers fetched from Discord's API (cached False): until when, and the server.
+        self._guilds: OrderedDict[int, tuple[float, discord.Guild]] = OrderedDict()
         self._members: OrderedDict[tuple[int, int], tuple[float, discord.Member | None]] = (
             OrderedDict()
         )
@@ -274,8 +276,17 @@ class Gatekeeper:
         return channel
 
     async def _guild(self, guild_id: int) -> discord.Guild:
-        """A server with its roles, from Discord's API (HTTPException: Discord would not)."""
-        return await self.client.fetch_guild(guild_id, with_counts=False)
+        """A server with its roles, from Discord's API, kept MEMBER_SECONDS (HTTPException:
+        Discord would not say)."""
+        kept = self._guilds.get(guild_id)
+        if kept is not None and kept[0] > self.clock():
+            return kept[1]
+        guild = await self.client.fetch_guild(guild_id, with_counts=False)
+        self._guilds[guild_id] = (self.clock() + MEMBER_SECONDS, guild)
+        self._guilds.move_to_end(guild_id)
+        while len(self._guilds) > MEMBERS_KEPT:
+            self._guilds.popitem(last=False)
+        return guild
 
     def _keep(self, key: tuple[int, int], member: discord.Member | None) -> None:
         self._members[key] = (self.clock() + MEMBER_SECONDS, member)
