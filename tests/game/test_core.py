@@ -22,9 +22,7 @@ async def started(settings: Settings) -> tuple[GameCore, Recorder]:
     return core, heard
 
 
-async def test_the_core_runs_alone_and_its_games_come_back_after_a_planned_stop(
-    tmp_path, caplog
-):
+async def test_the_core_runs_alone_and_its_games_come_back_after_a_planned_stop(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="bot.game.core")
     settings = Settings(database=str(tmp_path / "core.sqlite3"), seed=7)
     core, heard = await started(settings)
