@@ -84,6 +84,9 @@ class Config:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_json: bool = False
+    #: Whether this process serves Discord's messages (logs in to Discord's gateway); off,
+    #: it serves the live table alone, asking Discord's REST API who may watch and play.
+    discord: bool = True
 
     @property
     def web(self) -> bool:
@@ -150,6 +153,13 @@ class Config:
                 raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
 
         web = _web(get)
+        discord_text = get("APOPHIS_DISCORD").lower() or "on"
+        if discord_text not in SWITCH:
+            raise ConfigError(f"APOPHIS_DISCORD must be on or off, not {discord_text!r}.")
+        if not SWITCH[discord_text] and web["web_port"] is None:
+            raise ConfigError(
+                "APOPHIS_DISCORD=off serves the live table alone: set APOPHIS_WEB_PORT too."
+            )
         log_format = get("APOPHIS_LOG_FORMAT").lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"APOPHIS_LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -168,6 +178,7 @@ class Config:
             global_rate=global_rate,
             seed=int(seed_text) if seed_text else None,
             log_json=log_format == "json",
+            discord=SWITCH[discord_text],
             **web,
             **_metrics(get, web["web_port"]),
         )
