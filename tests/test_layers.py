@@ -237,6 +237,8 @@ BELOW_THE_DOORS = (
     "bot.errors", "bot.config", "bot.lobby_settings", "bot.metrics", "engine",
 )  # fmt: skip
 DOOR_LIBRARIES = ("discord", "aiohttp")
+
+
 def test_nothing_below_the_doors_loads_discord_or_aiohttp():
     """Every module below the doors imported for real, in a fresh interpreter: none of them,
     and no package they import (third-party ones included), imports discord.py or aiohttp,
