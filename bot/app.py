@@ -1,9 +1,13 @@
-"""`python -m bot`: read the configuration, compose the doors, run, stop cleanly on SIGTERM.
+"""`python -m bot`: read the configuration, compose the core and its doors, run, stop on SIGTERM.
 
-`build` puts the bot together: the Discord client (bot.discord) and, when configured, the
-live table (bot.web) beside it, both on the one game layer (bot.game), and the metrics and
-health endpoints (bot.metrics) that read them. They never import each other; this module
-is where they meet. Logs are lines of text, or one JSON object a line (`JsonLines`).
+`build` puts the process together (`App`): the game core (bot.game.core: the store, the
+games, recovery, the heartbeat, shutdown) and the doors the configuration names, each
+plugged into the core's stream (bot.game.doors): Discord's messages (bot.discord, unless
+APOPHIS_DISCORD=off) and the live table (bot.web, where APOPHIS_WEB_PORT is set). A process
+with the live table alone logs in to Discord's REST API only (no gateway), for its
+gatekeeper. The metrics and health endpoints (bot.serve_metrics) read the core and the
+doors. The doors never import each other; this module is where they meet. Logs are lines
+of text, or one JSON object a line (`JsonLines`).
 """
 
 from __future__ import annotations
@@ -26,11 +30,17 @@ from dotenv import load_dotenv
 try:  # libuv's event loop: the same asyncio, with less of our CPU in the loop itself
     import uvloop
 except ImportError:  # not built for Windows: the standard loop
-    uvloop = None
+    uvloop = None  # type: ignore[assignment]
 
 from bot.config import TOKEN_HELP, Config, ConfigError
 from bot.discord.client import ApophisBot
-from bot.metrics import ABOUT, Metrics, Sources, discord_trace
+from bot.discord.door import DiscordDoor, DiscordRest
+from bot.discord.gatekeeper import Gatekeeper
+from bot.game.core import GameCore, Settings
+from bot.game.doors import Door
+from bot.game.timer import Timer
+from bot.metrics import ABOUT
+from bot.serve_metrics import Metrics, Sources, discord_trace
 from bot.store.records import DatabaseUnusable, shard_of
 from bot.store.store import Store
 from bot.web.server import WebTable
@@ -100,37 +110,112 @@ class JsonLines(logging.Formatter):
         return orjson.dumps(line, default=str).decode()
 
 
-def build(config: Config, *, store: Store | None = None, **options: Any) -> ApophisBot:
-    """The bot for `config`: Discord's messages, the live table where it is served, and
-    (`bot.metrics`, when configured) its metrics and health, on the live table's server or,
-    once `run` starts it, on a server of their own."""
-    web = WebTable(config) if config.web_port is not None else None
+class App:
+    """The process's parts: the game core and its doors, started and stopped together.
+
+    `start` starts the core (the games come back), then each door with it, in the order
+    plugged; `stop` stops the core's clocks first (frozen where they are, so that nothing
+    moves while the doors send their last words), then the doors in reverse, then closes
+    the store. Each runs once, whoever asks first: discord.py's own login and close (a
+    test's fake Discord drives the client itself) ask too (bot.discord.client.Composition).
+    """
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
+        self.doors: list[Door] = []
+        #: The Discord client (None with APOPHIS_DISCORD=off), the live table (None without
+        #: APOPHIS_WEB_PORT), and the metrics (None unless APOPHIS_METRICS).
+        self.discord: ApophisBot | None = None
+        self.web: WebTable | None = None
+        self.metrics: Metrics | None = None
+        #: Discord's messages as a door: its connection to the gateway ends the process.
+        self.gateway: DiscordDoor | None = None
+        self._started = self._stopped = False
+
+    def plug(self, door: Door) -> None:
+        """A door hears every change from now on (the recovery's included), and is started
+        after those plugged before it."""
+        self.core.stream.subscribe(door.heard)
+        self.doors.append(door)
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        await self.core.start()
+        for door in self.doors:
+            await door.start(self.core)
+
+    async def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        try:
+            await self.core.stop()
+            for door in reversed(self.doors):
+                try:
+                    await door.stop()
+                except Exception:
+                    log.exception("a door did not stop cleanly")
+        finally:
+            await self.core.close()
+
+
+def build(
+    config: Config, *, store: Store | None = None, timer: Timer | None = None, **options: Any
+) -> App:
+    """The process for `config`: its core on `store` (opened at start when None), Discord's
+    messages unless APOPHIS_DISCORD=off (`options` are the client's), the live table where
+    it is served, and (bot.serve_metrics, when configured) its metrics and health, on the
+    live table's server or, once `run` starts them, on a server of their own. `timer`: the
+    game's time (bot.game.timer), the event loop's unless given."""
     if config.metrics:
         options.setdefault("http_trace", discord_trace())
-    bot = ApophisBot(config, store=store, web=web, **options)
-    bot.metrics = None
+    settings = Settings(
+        database=config.database,
+        shards=config.shards,
+        time_scale=config.time_scale,
+        seed=config.seed,
+        web=config.web,
+    )
+    core = GameCore(settings, store=store, timer=timer)
+    app = App(core)
+    if config.discord:
+        app.discord = ApophisBot(config, app, **options)
+        core.gatekeeper = app.discord.gatekeeper
+    else:  # who may watch and play, from Discord's REST API: no gateway, no cache
+        rest = DiscordRest(config.token, **options)
+        core.gatekeeper = Gatekeeper(rest.client, cached=False)
+        app.plug(rest)
+    if config.web_port is not None:
+        app.web = WebTable(config)
+        app.plug(app.web)
+    if app.discord is not None:
+        app.gateway = DiscordDoor(app.discord, config.token)
+        app.plug(app.gateway)
     if config.metrics:
-        bot.metrics = watch(bot, web, config)
-        if web is not None and config.metrics_port is None:
-            web.metrics = bot.metrics
-    return bot
+        app.metrics = watch(app, config)
+        if app.web is not None and config.metrics_port is None:
+            app.web.metrics = app.metrics
+    return app
 
 
-def watch(bot: ApophisBot, web: WebTable | None, config: Config) -> Metrics:
-    """The bot's metrics, read from its parts when scraped (they exist once it set up)."""
+def watch(app: App, config: Config) -> Metrics:
+    """The process's metrics, read from the core and its doors when scraped."""
+    core, bot, web = app.core, app.discord, app.web
 
     def games() -> list[str]:
-        service = getattr(bot, "service", None)
-        return [table.status for table in service.tables.values()] if service else []
+        return [table.status for table in core.service.tables.values()] if core.serving else []
 
     def outbox() -> tuple[int, float]:
-        sending = getattr(bot, "outbox", None)
-        return sending.jobs.backlog() if sending is not None else (0, 0.0)
+        return bot.backlog() if bot is not None else (0, 0.0)
 
     def sockets() -> int:  # those watching a table
         return sum(map(len, web.feed.viewers.values())) if web is not None else 0
 
     def gateway() -> str | None:
+        if bot is None:  # the live table alone: no gateway to wait for
+            return None
         if bot.is_closed():
             return "the bot is closed"
         if not bot.is_ready():
@@ -141,40 +226,49 @@ def watch(bot: ApophisBot, web: WebTable | None, config: Config) -> Metrics:
         return None
 
     async def database() -> None:
-        if bot.store is None:
-            raise RuntimeError("the database is not open yet")
-        await bot.store.ping()
+        await core.store.ping()
 
     sources = Sources(games, outbox, sockets, gateway, database)
     return Metrics(sources, host=config.metrics_host, port=config.metrics_port)
 
 
 async def run(config: Config) -> None:
-    """Run the bot until it is closed; SIGTERM and SIGINT close it cleanly within
-    SHUTDOWN_SECONDS, whatever Discord is doing (even while reconnecting after an outage)."""
+    """Run the process until SIGTERM or SIGINT, which stop it cleanly within SHUTDOWN_SECONDS
+    whatever Discord is doing (even while reconnecting after an outage), or until its
+    connection to Discord's gateway ends (why it could not connect is raised)."""
     # an unusable database stops us before Discord
     store = await Store.open(config.database, config.shards)
-    bot = build(config, store=store)
+    app = build(config, store=store)
     loop = asyncio.get_running_loop()
-    async with bot:
-        if bot.metrics is not None:
-            await bot.metrics.start()
-        tuning = loop.create_task(_tune_runtime(bot))
-        connected = loop.create_task(bot.start(config.token))
-        stopping: list[asyncio.Task] = []
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, _shutdown, bot, connected, sig, stopping)
-        try:
-            await connected
-        except asyncio.CancelledError:
-            if not stopping:  # not ours: run itself was cancelled
-                raise
-        finally:
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, _shutdown, sig, stopping)
+    if app.metrics is not None:
+        await app.metrics.start()
+    tuning: asyncio.Task[None] | None = None
+    try:
+        await app.start()
+        tuning = loop.create_task(_tune_runtime(app))
+        ends: set[asyncio.Future[Any]] = {loop.create_task(stopping.wait())}
+        if app.gateway is not None and app.gateway.connection is not None:
+            ends.add(app.gateway.connection)
+        done, waiting = await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+        for other in waiting:
+            other.cancel()
+        for ended in done:
+            ended.result()  # why the gateway's connection ended, if it failed
+    finally:
+        if tuning is not None:
             tuning.cancel()
-        if stopping:
-            await stopping[0]
-        if bot.metrics is not None:
-            await bot.metrics.stop()
+        try:
+            async with asyncio.timeout(SHUTDOWN_SECONDS):
+                await app.stop()
+        except TimeoutError:
+            log.warning(
+                "shutdown took over %g s: stopping without waiting any longer", SHUTDOWN_SECONDS
+            )
+        if app.metrics is not None:
+            await app.metrics.stop()
 
 
 #: Allocations between young collections (CPython's default is 700). Fewer, larger young
@@ -186,13 +280,14 @@ GC_YOUNG_THRESHOLD = 50_000
 SWITCH_INTERVAL = 0.0005
 
 
-async def _tune_runtime(bot: ApophisBot) -> None:
+async def _tune_runtime(app: App) -> None:
     """Once start-up is done, keep what it loaded out of the collector's way.
 
     Servers, channels and resumed games live as long as the process; frozen, they are
     not scanned by every full collection, whose pauses otherwise stop all games at once.
     """
-    await bot.wait_until_ready()
+    if app.discord is not None:
+        await app.discord.wait_until_ready()
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()
@@ -200,25 +295,9 @@ async def _tune_runtime(bot: ApophisBot) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def _shutdown(
-    bot: ApophisBot, connected: asyncio.Task, sig: signal.Signals, stopping: list[asyncio.Task]
-) -> None:
+def _shutdown(sig: signal.Signals, stopping: asyncio.Event) -> None:
     log.info("received %s: shutting down", sig.name)
-    if not stopping:
-        stopping.append(asyncio.get_running_loop().create_task(_stop(bot, connected)))
-
-
-async def _stop(bot: ApophisBot, connected: asyncio.Task) -> None:
-    """Close the bot (clocks frozen first), then stop connecting to Discord: discord.py
-    would otherwise sleep out its reconnect back-off, tens of seconds after an outage."""
-    try:
-        async with asyncio.timeout(SHUTDOWN_SECONDS):
-            await bot.close()
-    except TimeoutError:
-        log.warning(
-            "shutdown took over %g s: stopping without waiting any longer", SHUTDOWN_SECONDS
-        )
-    connected.cancel()
+    stopping.set()
 
 
 def on_fast_loop(main: Coroutine[Any, Any, T]) -> T:

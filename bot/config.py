@@ -84,6 +84,9 @@ class Config:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_json: bool = False
+    #: Whether this process serves Discord's messages (logs in to Discord's gateway); off,
+    #: it serves the live table alone, asking Discord's REST API who may watch and play.
+    discord: bool = True
 
     @property
     def web(self) -> bool:
@@ -111,6 +114,7 @@ class Config:
             for name in ("DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL")
         )
         web = _web(get)
+        discord = _discord(get("APOPHIS_DISCORD"), web["web_port"])
         log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
         return cls(
             token=token,
@@ -126,6 +130,7 @@ class Config:
             global_rate=global_rate,
             seed=seed,
             log_json=log_json,
+            discord=discord,
             **web,
             **_metrics(get, web["web_port"]),
         )
@@ -202,6 +207,19 @@ def _discord_url(name: str, text: str) -> str | None:
     if text and "://" not in text:
         raise ConfigError(f"{name} must be a full URL such as http://host:port/...")
     return text or None
+
+
+def _discord(text: str, web_port: int | None) -> bool:
+    """APOPHIS_DISCORD: whether this process serves Discord's messages (on when empty);
+    off needs the live table it then serves alone."""
+    discord_text = text.lower() or "on"
+    if discord_text not in SWITCH:
+        raise ConfigError(f"APOPHIS_DISCORD must be on or off, not {discord_text!r}.")
+    if not SWITCH[discord_text] and web_port is None:
+        raise ConfigError(
+            "APOPHIS_DISCORD=off serves the live table alone: set APOPHIS_WEB_PORT too."
+        )
+    return SWITCH[discord_text]
 
 
 def _log_json(text: str) -> bool:

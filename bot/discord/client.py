@@ -1,4 +1,8 @@
-"""The Discord client: shards, start-up (store, recovery, command sync), errors and shutdown.
+"""The Discord client: shards, start-up (cogs, command sync, the notices after a restart), errors.
+
+It is one door of the game core (bot.game.core, through bot.discord.door): the core holds
+the store, the games and their recovery; the client sends what they cause (the outbox) and
+tells each channel whose game came back that the bot is back, once its shard is ready.
 
 The global commands are synced beside the Activity's Entry Point, which also launches the
 Activity when used (bot.discord.entry).
@@ -15,8 +19,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -33,21 +37,22 @@ from bot.discord.outbox import Outbox
 from bot.discord.translator import CommandTranslator
 from bot.discord.unseen import show_unseen
 from bot.errors import UserError
-from bot.game.audience import Audience
-from bot.game.changes import Listener, Stream
-from bot.game.service import GameService
-from bot.game.timer import Timer
+from bot.game.changes import TableChange
 from bot.i18n.catalogs import t
 from bot.store.database import Turn
 from bot.store.records import Shards, StoreBusy, shard_of
-from bot.store.store import Store
 from bot.table import Table
 from bot.views.render import duration
+
+if TYPE_CHECKING:
+    from bot.game.audience import Audience
+    from bot.game.core import GameCore
+    from bot.game.service import GameService
+    from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.discord.cogs.play",)
-HEARTBEAT_SECONDS = 5.0
 #: At shutdown, seconds to send what the outbox still holds (the whole stop takes 4 s at most).
 OUTBOX_GRACE = 2.0
 #: Discord accepts one IDENTIFY per 5 seconds from a bot (max_concurrency 1), whichever
@@ -91,16 +96,17 @@ def sweep_now_and_then(
             due = now + every
             sweep()
 
-    http._try_clear_expired_ratelimits = sweep_if_due
+    http._try_clear_expired_ratelimits = sweep_if_due  # type: ignore[method-assign]
 
 
-class Door(Protocol):
-    """Another way into the games beside Discord's messages (the live table, bot.web), which
-    bot.app attaches: it hears every change, and opens once the games are back."""
+class Composition(Protocol):
+    """What the client is one door of (bot.app.App): its core and its other doors.
 
-    def heard(self, change: Any) -> None: ...
+    Started when discord.py logs the client in, if nothing started it before (the fake
+    Discord's `connected` logs a client in itself), and stopped once the client closed;
+    each once only, whoever asks first."""
 
-    async def start(self, service: GameService, gatekeeper: Gatekeeper) -> None: ...
+    async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
 
@@ -113,8 +119,9 @@ class CheckedCommandTree(app_commands.CommandTree):
         Point is none of the tree's (the client answers it: `ApophisBot.on_interaction`)."""
         if is_entry_point(interaction):
             return False  # else discord.py fails on its type, 4, which it does not know
-        interaction.client.audience.seen(interaction)
-        interaction.client.gatekeeper.seen(interaction)
+        bot = cast("ApophisBot", interaction.client)
+        bot.audience.seen(interaction)
+        bot.gatekeeper.seen(interaction)
         problem = command_problem(interaction)
         if problem is None:
             return True
@@ -126,22 +133,13 @@ class CheckedCommandTree(app_commands.CommandTree):
 
 
 class ApophisBot(commands.AutoShardedBot):
-    """Apophis on Discord. `service` holds the games, `outbox` sends what they cause.
+    """Apophis on Discord. `core` holds the games, `outbox` sends what they cause.
 
     It runs the shards the configuration names (all, by default, as many as Discord
     recommends), and only their games: recovery, clocks and timers cover those.
     """
 
-    def __init__(
-        self,
-        config: Config,
-        *,
-        store: Store | None = None,
-        web: Door | None = None,
-        timer: Timer | None = None,
-        **options,
-    ) -> None:
-        """`timer`: the game's time (bot.game.timer), the event loop's unless given."""
+    def __init__(self, config: Config, composition: Composition, **options) -> None:
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
@@ -156,17 +154,18 @@ class ApophisBot(commands.AutoShardedBot):
         self.count_messages()
         read_clicks_lightly(self._connection)
         self.config = config
-        self.store: Store | None = store
+        self.composition = composition
+        #: The game core, once this door started with it (bot.discord.door).
+        self.core: GameCore | None = None
         self.outbox: Outbox
-        self.service: GameService
-        #: The live table (bot.web), when bot.app attached it (APOPHIS_WEB_PORT is set).
-        self.web = web
-        self.timer = timer
-        self._heartbeat: asyncio.Task | None = None
+        #: Changes heard before the outbox was made (it sends only once logged in); None
+        #: once it is.
+        self._unheard: list[TableChange] | None = []
+        #: Who may do what where, for doors that do not carry Discord's permissions.
+        self.gatekeeper = Gatekeeper(self)
         #: shard id -> its turn to IDENTIFY, while READY has not answered it.
         self._identify_turns: dict[int | None, Turn] = {}
         self._closing = False
-        self.recovered: asyncio.Event = asyncio.Event()
         #: Games resumed at start-up whose channel is yet to be told the bot is back, and
         #: lobbies saved without their message, yet to be posted (once their shard's servers
         #: are in, so that the bot knows their channels).
@@ -190,7 +189,7 @@ class ApophisBot(commands.AutoShardedBot):
 
         def created(data: dict) -> None:
             author = (data.get("author") or {}).get("id")
-            if author != str(mine.self_id) and hasattr(self, "service"):
+            if author != str(mine.self_id) and self.core is not None and self.core.serving:
                 self.service.message_posted(int(data["channel_id"]), int(data["id"]))
 
         def ignored(data: dict) -> None:
@@ -207,57 +206,60 @@ class ApophisBot(commands.AutoShardedBot):
         if event_name != "socket_event_type":
             super().dispatch(event_name, *args, **kwargs)
 
+    @property
+    def service(self) -> GameService:
+        """The core's game service (bot.game.service)."""
+        assert self.core is not None, "the client serves a core once its door started"
+        return self.core.service
+
+    @property
+    def store(self) -> Store:
+        assert self.core is not None, "the client serves a core once its door started"
+        return self.core.store
+
+    @property
+    def audience(self) -> Audience:
+        assert self.core is not None, "the client serves a core once its door started"
+        return self.core.audience
+
+    def heard(self, change: TableChange) -> None:
+        """A change on the core's stream, for the outbox (kept until it is made)."""
+        if self._unheard is not None:
+            self._unheard.append(change)
+        else:
+            self.outbox.heard(change)
+
+    def backlog(self) -> tuple[int, float]:
+        """The outbox's jobs waiting, and the age of the oldest (bot.serve_metrics)."""
+        return (0, 0.0) if self._unheard is not None else self.outbox.jobs.backlog()
+
     async def setup_hook(self) -> None:
-        if self.store is None:
-            self.store = await Store.open(self.config.database, self.config.shards)
-        self.audience = Audience(self.store)
+        """Logged in: the core started (and the other doors), then the outbox, the cogs and
+        the commands. Each channel whose game came back is told how much time is left once
+        its shard is ready (`on_shard_ready`), and what the bot left half done when it
+        stopped is finished then."""
+        await self.composition.start()
+        assert self.core is not None, "the composition starts this door with its core"
         self.outbox = Outbox(
             self,
-            self.store,
-            self.audience,
+            self.core.store,
+            self.core.audience,
             rate=self.config.global_rate,
             gone=lambda channel_id: self._spawn(self.channel_deleted(channel_id)),
-            clock=time.monotonic if self.timer is None else self.timer.now,
+            clock=time.monotonic if self.core.timer is None else self.core.timer.now,
         )
-        #: Who may do what where, for doors that do not carry Discord's permissions.
-        self.gatekeeper = Gatekeeper(self)
-        stream = Stream()
-        listeners: list[Listener] = [self.outbox.heard]
-        if self.web is not None:  # every change reaches the channel and the web clients
-            listeners.append(self.web.heard)
-        for listener in listeners:
-            stream.subscribe(listener)
-        self.service = GameService(
-            self.store,
-            stream,
-            self.audience,
-            time_scale=self.config.time_scale,
-            seed=self.config.seed,
-            shards=self.config.shards,
-            web=self.web is not None,
-            gatekeeper=self.gatekeeper,
-            timer=self.timer,
-        )
+        unheard, self._unheard = self._unheard or [], None
+        for change in unheard:
+            self.outbox.heard(change)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CommandTranslator())
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await self.sync_commands()
-        await self.resume_games()
-        if self.web is not None:
-            await self.web.start(self.service, self.gatekeeper)
-        self._heartbeat = asyncio.create_task(self._beat())
-
-    async def resume_games(self) -> None:
-        """Every open game back in play; each channel is told how much time is left once
-        its shard is ready (`on_shard_ready`), and what the bot left half done when it
-        stopped is finished then."""
-        tables = await self.service.recover()
+        tables = self.core.recovered
         # Games in play, and lobbies saved without their message (posted then, or closed).
         unseen = [t for t in tables if t.status == "lobby" and t.messages.board_id is None]
         self._returning = [t for t in tables if t.status == "active"] + unseen
-        log.info("resumed %d open games", len(tables))
-        self.recovered.set()
 
     async def on_shard_ready(self, shard_id: int) -> None:
         """A shard's servers and channels are in: its games whose channel is gone end (as
@@ -343,7 +345,7 @@ class ApophisBot(commands.AutoShardedBot):
         self.outbox.permissions_changed(role.guild.id)
 
     async def on_member_update(self, before, after: discord.Member) -> None:
-        if after.id == self.user.id:  # the bot's own roles
+        if self.user is not None and after.id == self.user.id:  # the bot's own roles
             self.outbox.permissions_changed(after.guild.id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -385,7 +387,7 @@ class ApophisBot(commands.AutoShardedBot):
         log.info(
             "ready: logged in as %s (%s), in %d servers, shards %s",
             self.user,
-            self.user.id,
+            self.user and self.user.id,
             len(self.guilds),
             self.service.shards,
         )
@@ -399,6 +401,7 @@ class ApophisBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         # As Discord will get them, translations included: a changed word is a change.
         translator = self.tree.translator
+        assert translator is not None, "set by setup_hook"
         payload = [
             await c.get_translated_payload(self.tree, translator)
             for c in self.tree.get_commands(guild=guild)
@@ -410,7 +413,9 @@ class ApophisBot(commands.AutoShardedBot):
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
             log.info("slash commands unchanged; not syncing")
             return
+        synced: Sequence[object]
         if guild is None:
+            assert self.application_id is not None, "known once logged in"
             synced = await sync_global(self.http, self.application_id, payload, activity=activity)
         else:  # the Entry Point is global: the dev server's commands leave it alone
             synced = await self.tree.sync(guild=guild)
@@ -428,14 +433,6 @@ class ApophisBot(commands.AutoShardedBot):
             log.warning("the Entry Point's launch was refused (%s %s)", exc.status, exc.code)
         finally:
             release(interaction)
-
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT_SECONDS)
-            try:
-                await self.store.touch_alive(self.service.now())
-            except Exception:
-                log.exception("heartbeat failed")
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction, command: app_commands.Command
@@ -489,35 +486,21 @@ class ApophisBot(commands.AutoShardedBot):
         await send_reason(interaction, UserError("error.sorry"))
 
     async def close(self) -> None:
-        """Planned shutdown: stop the clocks where they are, send what is queued, close.
-
-        It always completes. Clocks that cannot be frozen (a full disk) keep running in
-        the database: the next start resumes them as after a crash, from the heartbeat.
-        """
+        """Planned shutdown: the core's clocks stopped where they are, what the outbox holds
+        sent (OUTBOX_GRACE at most), the connection closed, then the rest of the
+        composition (its other doors, the store). It always completes."""
         if self._closing:
             return await super().close()
         self._closing = True
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
         for task in self._tasks:
             task.cancel()
         try:
-            if hasattr(self, "service"):
-                self.service.stop_timers()
-                try:
-                    frozen = await self.store.freeze_clocks(self.service.now())
-                    log.info("froze %d running clocks", frozen)
-                except Exception:
-                    log.exception(
-                        "could not freeze the clocks: the next start resumes them as after "
-                        "a crash, from the last heartbeat"
-                    )
+            if self.core is not None:
+                await self.core.stop()
+            if self._unheard is None:
                 await self.outbox.close(OUTBOX_GRACE)
-            if self.web is not None:
-                await self.web.stop()
         finally:
             try:
                 await super().close()
             finally:
-                if self.store is not None:
-                    await self.store.close()
+                await self.composition.stop()

@@ -1,13 +1,15 @@
 """A person's standing in a channel, for doors that do not carry Discord's permissions (the web).
 
 Discord's interactions carry the member's permissions in their channel (`standing_of`); a
-door that only knows who someone is (a signed-in web session) asks the `Gatekeeper`. It
-answers from the gateway's cache where it holds the facts (the server, its channels and
-roles, a member the cache happens to hold), and from Discord's API where it does not
-(`GET /guilds/{guild}/members/{user}`), each answer kept briefly (MEMBER_SECONDS), so that
-a burst of moves costs one request. A server the bot is not in, an account that is not
-a member of it, a channel it does not know: each is an outsider's standing, never an
-error.
+door that only knows who someone is (a signed-in web session) asks the `Gatekeeper`. With
+the gateway's cache (a process connected to it), it answers from the cache where it holds
+the facts (the server, its channels and roles, a member the cache happens to hold), and
+from Discord's API where it does not (`GET /guilds/{guild}/members/{user}`). Without it (a
+process serving the live table alone, `cached=False`), the server, its roles and the
+channel come from Discord's API too (`GET /guilds/{guild}`, `GET /channels/{channel}`, and
+a thread's parent). Each answer is kept briefly (MEMBER_SECONDS), so that a burst of moves
+costs one request. A server the bot is not in, an account that is not a member of it, a
+channel it does not know: each is an outsider's standing, never an error.
 
 An Activity's instance (where it runs, who is in it) is Discord's word alone:
 `GET /applications/{application}/activity-instances/{instance}` with the bot's token,
@@ -22,6 +24,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
@@ -47,6 +50,8 @@ _THREADS = (
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
+#: What `Gatekeeper._channel` finds: a server's channel, or a thread.
+_Channel = discord.abc.GuildChannel | discord.Thread
 
 
 def standing_from(
@@ -78,9 +83,22 @@ def standing_of(interaction: discord.Interaction) -> Standing:
 class Gatekeeper:
     """Standings looked up by who and where (see the module docstring)."""
 
-    def __init__(self, client: discord.Client, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        client: discord.Client,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        cached: bool = True,
+    ) -> None:
         self.client = client
         self.clock = clock
+        #: Whether the client's gateway cache holds the servers (else: Discord's API).
+        self.cached = cached
+        #: Places fetched from Discord's API (cached False): until when, and the channel
+        #: (or thread) built with its server (None: not one the bot may see).
+        self._places: OrderedDict[int, tuple[float, _Channel | None]] = OrderedDict()
+        #: Servers fetched from Discord's API (cached False): until when, and the server.
+        self._guilds: OrderedDict[int, tuple[float, discord.Guild]] = OrderedDict()
         self._members: OrderedDict[tuple[int, int], tuple[float, discord.Member | None]] = (
             OrderedDict()
         )
@@ -91,25 +109,32 @@ class Gatekeeper:
         #: The instances Discord is being asked about now.
         self._asking: dict[str, asyncio.Future[Instance | None]] = {}
 
-    def guild_of(self, channel_id: int) -> int | None:
-        """The server of a channel (or thread) the gateway told of; None if unknown."""
-        channel = self.client.get_channel(channel_id)
+    async def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel (or thread) the bot sees; None if unknown."""
+        channel = await self._channel(channel_id)
         guild = getattr(channel, "guild", None)
         return guild.id if guild is not None else None
 
-    def public(self, channel_id: int) -> bool:
+    async def public(self, channel_id: int) -> bool:
         """Whether the server's @everyone may view the channel (or thread)."""
-        channel = self.client.get_channel(channel_id)
+        channel = await self._channel(channel_id)
         guild = getattr(channel, "guild", None)
-        if guild is None or not hasattr(channel, "permissions_for"):
+        if guild is None or channel is None or not hasattr(channel, "permissions_for"):
             return False
         return channel.permissions_for(guild.default_role).view_channel
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing:
-        guild = self.client.get_guild(guild_id)
-        if guild is None or guild.unavailable:
-            return OUTSIDER  # a server the bot is not in (or cannot see now)
-        channel = guild.get_channel_or_thread(channel_id)
+        channel: _Channel | None
+        if self.cached:
+            guild = self.client.get_guild(guild_id)
+            if guild is None or guild.unavailable:
+                return OUTSIDER  # a server the bot is not in (or cannot see now)
+            channel = guild.get_channel_or_thread(channel_id)
+        else:
+            channel = await self._channel(channel_id)
+            guild = getattr(channel, "guild", None)
+            if guild is None or guild.id != guild_id:
+                return OUTSIDER
         if channel is None:
             return OUTSIDER
         try:
@@ -125,7 +150,13 @@ class Gatekeeper:
     async def is_member(self, user_id: int, guild_id: int) -> bool:
         """Whether someone is (still) a member of a server: False only when Discord says
         they are not (an outage, or a server unknown for now, is no proof of leaving)."""
-        guild = self.client.get_guild(guild_id)
+        if self.cached:
+            guild = self.client.get_guild(guild_id)
+        else:
+            try:
+                guild = await self._guild(guild_id)
+            except discord.HTTPException:
+                return True
         if guild is None or guild.unavailable:
             return True
         try:
@@ -197,6 +228,65 @@ class Gatekeeper:
             raise
         self._keep(key, member)
         return member
+
+    async def _channel(self, channel_id: int) -> _Channel | None:
+        """A channel (or thread) with its server, from the gateway's cache or, without it,
+        from Discord's API (kept MEMBER_SECONDS); None if the bot cannot see it."""
+        if self.cached:
+            return self.client.get_channel(channel_id)  # type: ignore[return-value]
+        kept = self._places.get(channel_id)
+        if kept is not None and kept[0] > self.clock():
+            return kept[1]
+        try:
+            found = await self._fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            found = None
+        except discord.HTTPException as exc:  # an outage: not remembered
+            log.warning("could not look up channel %s: %s", channel_id, exc)
+            return None
+        self._places[channel_id] = (self.clock() + MEMBER_SECONDS, found)
+        self._places.move_to_end(channel_id)
+        while len(self._places) > MEMBERS_KEPT:
+            self._places.popitem(last=False)
+        return found
+
+    async def _fetch_channel(self, channel_id: int) -> _Channel | None:
+        """A server's channel or thread from Discord's API, built with its server and roles
+        (and a thread's parent), so that permissions are computed as from the cache."""
+        data: Any = await self.client.http.get_channel(channel_id)
+        guild_id = data.get("guild_id")
+        if guild_id is None:
+            return None  # a DM or a group DM: no server to ask about
+        guild = await self._guild(int(guild_id))
+        if data["type"] not in {kind.value for kind in _THREADS}:
+            return self._built(guild, data)
+        if self._built(guild, await self.client.http.get_channel(int(data["parent_id"]))) is None:
+            return None
+        thread = discord.Thread(guild=guild, state=self.client._connection, data=data)
+        guild._add_thread(thread)
+        return thread
+
+    def _built(self, guild: discord.Guild, data: Any) -> discord.abc.GuildChannel | None:
+        """A server's channel from Discord's answer, added to `guild` (None: not one)."""
+        factory, _ = discord.channel._guild_channel_factory(data["type"])
+        if factory is None or data.get("guild_id") != str(guild.id):
+            return None
+        channel = factory(state=self.client._connection, guild=guild, data=data)
+        guild._add_channel(channel)
+        return channel
+
+    async def _guild(self, guild_id: int) -> discord.Guild:
+        """A server with its roles, from Discord's API, kept MEMBER_SECONDS (HTTPException:
+        Discord would not say)."""
+        kept = self._guilds.get(guild_id)
+        if kept is not None and kept[0] > self.clock():
+            return kept[1]
+        guild = await self.client.fetch_guild(guild_id, with_counts=False)
+        self._guilds[guild_id] = (self.clock() + MEMBER_SECONDS, guild)
+        self._guilds.move_to_end(guild_id)
+        while len(self._guilds) > MEMBERS_KEPT:
+            self._guilds.popitem(last=False)
+        return guild
 
     def _keep(self, key: tuple[int, int], member: discord.Member | None) -> None:
         self._members[key] = (self.clock() + MEMBER_SECONDS, member)

@@ -15,6 +15,13 @@ from bot.table import Change, Table
 
 
 @dataclass(frozen=True, slots=True)
+class Followed:
+    """The service follows a table from now on: a lobby opened, or a game came back at start-up."""
+
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
 class BoardChanged:
     """The table's state changed: its board (and everything drawn from it) should show it."""
 
@@ -83,7 +90,8 @@ class Settled:
 
 
 TableChange = (
-    BoardChanged
+    Followed
+    | BoardChanged
     | LobbyChanged
     | BoardOutdated
     | HandChanged

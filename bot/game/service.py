@@ -78,7 +78,7 @@ class GameService:
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         #: `web`: the live table is served (every table's lobby and board offer it).
-        self.registry = Tables(time_scale, web, now)
+        self.registry = Tables(time_scale, stream, web, now)
         self.clocks = Clocks(
             stream, self._apply_locked, now=now, time_scale=time_scale, timer=self.timer
         )

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from bot.errors import UserError
+from bot.game.changes import Followed, Stream
 from bot.game.clocks import stop_timers
 from bot.i18n import said
 from bot.i18n.said import joined
@@ -25,7 +26,11 @@ class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
 
     def __init__(
-        self, time_scale: float, web: bool = False, now: Callable[[], float] = time.time
+        self,
+        time_scale: float,
+        stream: Stream,
+        web: bool = False,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.time_scale = time_scale
         #: The game's time, which every table followed reads (Runtime.now).
@@ -36,8 +41,8 @@ class Tables:
         self.by_channel: dict[int, Table] = {}
         #: Servers whose boards carry no picture (`/apophis config`).
         self.pictures_off: set[int] = set()
-        #: Told of every table followed from now on (the web table shows a new lobby).
-        self.watchers: list[Callable[[Table], None]] = []
+        #: Where every table followed from now on is told (the web table shows a new lobby).
+        self.stream = stream
 
     def table_in(self, channel_id: int) -> Table:
         """The channel's open lobby or game; UserError when there is none (naming the
@@ -65,8 +70,7 @@ class Tables:
         table.web = self.web
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
-        for watcher in self.watchers:
-            watcher(table)
+        self.stream.publish(Followed(table))
 
     def move(self, table: Table, thread: int) -> None:
         """The game plays in its own thread from now on (its board is yet to be posted there);

@@ -77,11 +77,11 @@ class Places:
             raise UserError("web.error.not_in_activity")
         return found
 
-    def activity(self, instance_id: str, found: Instance) -> Activity:
+    async def activity(self, instance_id: str, found: Instance) -> Activity:
         """Where an instance runs, for its clients: in a server's channel the bot is in, or
         elsewhere (a DM, a group DM, a server without the bot)."""
         guild = found.guild_id
-        there = guild is not None and self.gatekeeper.guild_of(found.channel_id) == guild
+        there = guild is not None and await self.gatekeeper.guild_of(found.channel_id) == guild
         return Activity(instance_id, guild or 0, there)
 
     async def may_watch_activity(
@@ -92,15 +92,15 @@ class Places:
         if not activity.bot_there:
             return None
         standing = await self.gatekeeper.standing(user.id, activity.guild_id, channel)
-        return watch_refusal(self.gatekeeper.public(channel), standing)
+        return watch_refusal(await self.gatekeeper.public(channel), standing)
 
     async def may_watch(
         self, channel: int, table: Table | None, user: User | None
     ) -> UserError | None:
         """Why this person may not watch the channel's table (`table`, if any; None: they
         may)."""
-        guild = table.guild_id if table is not None else self.gatekeeper.guild_of(channel)
-        public = self.gatekeeper.public(channel)
+        guild = table.guild_id if table is not None else await self.gatekeeper.guild_of(channel)
+        public = await self.gatekeeper.public(channel)
         standing = None
         if user is not None and guild is not None:
             standing = await self.gatekeeper.standing(user.id, guild, channel)

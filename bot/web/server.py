@@ -12,7 +12,11 @@ referrer) and names no server version. A browser's session lives in an HttpOnly 
 that script never reads: its socket is signed in by the cookie its upgrade request
 carries. Logging out ends the session on the server, and closes its sockets. When bot.app
 gives it the bot's metrics (`metrics`), it serves `/metrics`, `/healthz` and `/readyz` too,
-to this machine only (bot.metrics).
+to this machine only (bot.serve_metrics).
+
+It is a door of the game core (bot.game.doors): it hears the core's changes, every table
+followed included, for the clients watching them (bot.web.feed), and runs their commands
+through the core's service (bot.web.sockets).
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ import functools
 import logging
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import orjson
 import yarl
@@ -31,19 +36,17 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n.catalogs import language_of
-from bot.metrics import Metrics
 from bot.views import web_state
 from bot.web import limits
 from bot.web.feed import Feed
 from bot.web.oauth import OAuth, SignInFailed
 from bot.web.sessions import Expired, Sessions, User
-from bot.web.sockets import Sockets
+from bot.web.sockets import Client, Sockets
 
 if TYPE_CHECKING:
     from bot.config import Config
-    from bot.game.access import Gatekeeper
     from bot.game.changes import TableChange
-    from bot.game.service import GameService
+    from bot.game.core import GameCore
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +86,12 @@ NOT_BUILT = (
 )
 
 
+class HostRoutes(Protocol):
+    """Routes for the host, served on this server to this machine only (bot.serve_metrics)."""
+
+    def routes(self) -> list[tuple[str, str, Callable[[web.Request], Awaitable[web.Response]]]]: ...
+
+
 class WebTable:
     """The web server: its routes, and its part of the service's notifier (`feed`)."""
 
@@ -102,7 +111,7 @@ class WebTable:
         self.doors: limits.Doors | None = None
         self.port: int | None = None
         #: The bot's metrics and health, served here when bot.app says so.
-        self.metrics: Metrics | None = None
+        self.metrics: HostRoutes | None = None
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024, middlewares=[limits.arrivals])
@@ -124,21 +133,22 @@ class WebTable:
             if (CLIENT / "assets").is_dir():
                 app.router.add_static(prefix + "/assets", CLIENT / "assets")
         if self.metrics is not None:  # not through Discord's proxy: this machine only
-            for method, path, handler in self.metrics.routes():
-                app.router.add_route(method, path, handler)
+            for method, path, route in self.metrics.routes():
+                app.router.add_route(method, path, route)
         return app
 
     def heard(self, change: TableChange) -> None:
-        """A change on the service's stream, for the clients watching its table."""
+        """A change on the core's stream, for the clients watching its table."""
         self.feed.heard(change)
 
-    async def start(self, service: GameService, gatekeeper: Gatekeeper) -> None:
+    async def start(self, core: GameCore) -> None:
         """Serve on the configured host and port (0: any free port, then `self.port`) for
-        `service`'s games; `gatekeeper` says who may act where."""
+        the core's games; its gatekeeper says who may act where."""
         host, port = self.config.web_host, self.config.web_port
-        self.sockets = Sockets(service, self.feed, self.sessions, gatekeeper)
-        self.feed.avatar_of, self.feed.live = gatekeeper.avatar, service.by_channel
-        service.registry.watchers.append(self.feed.changed)
+        gatekeeper = core.gatekeeper
+        assert gatekeeper is not None, "bot.app gives the core a gatekeeper where the web serves"
+        self.sockets = Sockets(core.service, self.feed, self.sessions, gatekeeper)
+        self.feed.avatar_of, self.feed.live = gatekeeper.avatar, core.service.by_channel
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         assert self._runner.server is not None
@@ -149,7 +159,7 @@ class WebTable:
             self._runner.server,
             loop=loop,
             keepalive_timeout=limits.KEEPALIVE_SECONDS,
-            access_log=None,
+            access_log=None,  # type: ignore[arg-type]  # aiohttp: None, no access log
         )
         self.doors = limits.Doors(connection)
         self._server = await loop.create_server(self.doors, host, port)
@@ -158,7 +168,7 @@ class WebTable:
 
     async def stop(self) -> None:
         """Close every socket (clients reconnect to the next process) and stop serving."""
-        clients = [c for watching in self.feed.viewers.values() for c in watching]
+        clients = [cast(Client, c) for watching in self.feed.viewers.values() for c in watching]
         await asyncio.gather(
             *(c.ws.close(code=RESTARTING, message=b"the bot restarts") for c in clients),
             return_exceptions=True,
@@ -179,7 +189,7 @@ class WebTable:
             return web.Response(status=503, text=NOT_BUILT)
         # The page's words before its socket says hello (a bad link never does), in the
         # language asked for (?lang=) or the browser's; a session's own comes with welcome.
-        asked = request.query.get("lang") or request.headers.get("Accept-Language", "")
+        asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
         language = language_of(asked.split(",")[0].split(";")[0].strip() or None)
         settings = {
             "clientId": self.config.client_id,
@@ -260,7 +270,7 @@ class WebTable:
         self._end(request.cookies.get(COOKIE))  # the browser's previous session, if any
         response = web.HTTPFound(f"/?channel={channel}" if channel else "/")
         response.del_cookie(STATE_COOKIE)
-        max_age = self.sessions.lifetime
+        max_age = round(self.sessions.lifetime)
         response.set_cookie(COOKIE, self.sessions.open(user), max_age=max_age, **self._cookie)
         raise response
 

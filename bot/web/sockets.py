@@ -259,7 +259,7 @@ class Sockets:
             if instance is not None:  # inside Discord: the place is the instance's, as Discord says
                 found = await self.places.participant(instance, user)
                 assert user is not None  # `participant` refuses anyone else
-                activity = self.places.activity(instance, found)
+                activity = await self.places.activity(instance, found)
                 where = found.channel_id
                 refusal = await self.places.may_watch_activity(activity, where, user)
             else:

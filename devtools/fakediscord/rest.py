@@ -145,6 +145,17 @@ class RestApi:
 
     # -- guild members ---------------------------------------------------------------
 
+    async def get_guild(self, request: web.Request) -> web.Response:
+        """GET /guilds/{guild_id}: a guild with its roles (no channels, no members), for a
+        bot in it."""
+        guild = self._world.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None or self._world.bot.id not in guild.members:
+            raise DiscordError(403, 50001, "Missing Access")
+        payload = guild.payload()
+        for listed in ("channels", "members", "threads", "presences", "voice_states"):
+            payload.pop(listed, None)
+        return json_response(payload)
+
     async def get_guild_member(self, request: web.Request) -> web.Response:
         """GET /guilds/{guild_id}/members/{user_id}: a member, for a bot in that guild."""
         guild = self._world.guilds.get(int(request.match_info["guild_id"]))

@@ -44,6 +44,7 @@ ROUTES = (
     Route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "get_commands"),
     Route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
     Route("POST", "/users/@me/channels", "create_dm"),
+    Route("GET", "/guilds/{guild_id}", "get_guild"),
     Route("GET", "/guilds/{guild_id}/members/{user_id}", "get_guild_member"),
     Route("GET", "/channels/{channel_id}", "get_channel"),
     Route("PATCH", "/channels/{channel_id}", "edit_channel"),

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.app import App
 from bot.app import build as build_bot
 from bot.config import Config
-from bot.discord.client import ApophisBot
 from bot.table import Table
 from bot.web.server import CLIENT, WebTable
 from devtools import livetable
@@ -40,7 +40,7 @@ class LiveTable:
     """The bot with its web table, against a fake Discord, and the channel of its game."""
 
     fake: FakeDiscord
-    bot: ApophisBot
+    bot: App
     channel: Channel
     members: list[Member]
 
@@ -56,7 +56,7 @@ class LiveTable:
         return self.web.public_url
 
     def table(self) -> Table:
-        return self.bot.service.by_channel[self.channel.id]
+        return self.bot.core.service.by_channel[self.channel.id]
 
     def sign_in_url(self, member: Member) -> str:
         """The address at which the fake's browser signs `member` in and opens the
@@ -96,7 +96,8 @@ async def live_table(
                 }
             )
             bot = build_bot(config, guild_ready_timeout=0.05)
-            async with fake.connected(bot):
+            assert bot.discord is not None
+            async with fake.connected(bot.discord):
                 yield LiveTable(fake, bot, channel, members)
 
 

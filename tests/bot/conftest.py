@@ -46,7 +46,7 @@ def make_bot(fake_discord, database):
 
     def build(time_scale: float = 1.0, timer: Timer | None = None, **env: str) -> ApophisBot:
         config = make_config(fake_discord, database, time_scale=time_scale, **env)
-        return build_bot(config, guild_ready_timeout=0.05, timer=timer)
+        return build_bot(config, guild_ready_timeout=0.05, timer=timer).discord
 
     return build
 

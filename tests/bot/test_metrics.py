@@ -11,10 +11,11 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import JsonLines, quiet_libraries
+from bot.app import App, JsonLines, quiet_libraries
 from bot.app import build as build_bot
 from bot.config import Config, ConfigError
 from bot.metrics import ABOUT, route_class
+from bot.serve_metrics import Metrics
 from devtools.livetable import free_port
 from tests.bot.conftest import make_config
 from tests.bot.helpers import CARD, Scene
@@ -58,10 +59,24 @@ async def play_a_few_moves(scene: Scene) -> None:
     await scene.bot.outbox.drain()
 
 
-@pytest.mark.scene(names=("ann", "bob"), APOPHIS_METRICS_PORT=str(free_port()))
-async def test_metrics_move_as_a_game_is_played_on_a_server_of_their_own(fake_discord, scene):
-    metered = scene.bot.metrics
-    await metered.start()  # as bot.app's run does
+def metered_bot(fake, database, names: tuple[str, ...]) -> tuple[Scene, Metrics]:
+    """The bot with its metrics on a server of their own (started as bot.app's run does)."""
+    app = build_bot(
+        make_config(fake, database, APOPHIS_METRICS_PORT=str(free_port())),
+        guild_ready_timeout=0.05,
+    )
+    assert app.metrics is not None
+    return Scene(fake, app.discord, names=names), app.metrics
+
+
+async def test_metrics_move_as_a_game_is_played_on_a_server_of_their_own(fake_discord, database):
+    scene, metered = metered_bot(fake_discord, database, ("ann", "bob"))
+    await metered.start()
+    async with fake_discord.connected(scene.bot):
+        await _played_on_their_own_server(fake_discord, scene, metered)
+
+
+async def _played_on_their_own_server(fake_discord, scene: Scene, metered: Metrics) -> None:
     try:
         before = await metrics(metered.port)
         sent = len(fake_discord.requests)
@@ -88,10 +103,14 @@ async def test_metrics_move_as_a_game_is_played_on_a_server_of_their_own(fake_di
     assert ("apophis_event_loop_lag_seconds", ()) in after
 
 
-@pytest.mark.scene(names=("ann",), APOPHIS_METRICS_PORT=str(free_port()))
-async def test_readiness_falls_when_the_database_is_gone(scene):
-    metered = scene.bot.metrics
+async def test_readiness_falls_when_the_database_is_gone(fake_discord, database):
+    scene, metered = metered_bot(fake_discord, database, ("ann",))
     await metered.start()
+    async with fake_discord.connected(scene.bot):
+        await _readiness_falls(scene, metered)
+
+
+async def _readiness_falls(scene: Scene, metered: Metrics) -> None:
     try:
         assert await scrape(metered.port, "/healthz") == (200, "ok\n")
         assert await scrape(metered.port, "/readyz") == (200, "ready\n")
@@ -103,8 +122,8 @@ async def test_readiness_falls_when_the_database_is_gone(scene):
         await metered.stop()
 
 
-def web_bot(fake, database, **env: str):
-    """A bot with its live table on a free port (`bot.web.port`)."""
+def web_bot(fake, database, **env: str) -> App:
+    """A bot with its live table on a free port (`app.web.port`)."""
     settings = {
         "APOPHIS_WEB_PORT": str(free_port()),
         "APOPHIS_CLIENT_ID": str(fake.world.application_id),
@@ -115,14 +134,15 @@ def web_bot(fake, database, **env: str):
 
 
 async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(fake_discord, database):
-    bot = web_bot(fake_discord, database, APOPHIS_METRICS="on")
+    app = web_bot(fake_discord, database, APOPHIS_METRICS="on")
+    bot, metered = app.discord, app.metrics
     web_port = bot.config.web_port
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    assert bot.metrics.sources.gateway() == "not connected to Discord's gateway yet"
+    assert metered.sources.gateway() == "not connected to Discord's gateway yet"
     async with fake_discord.connected(bot):
         assert await scrape(web_port, "/readyz") == (200, "ready\n")
         await play_a_few_moves(scene)
-        async with Socket(bot, scene.channel.id, scene["ann"]) as socket:
+        async with Socket(app, scene.channel.id, scene["ann"]) as socket:
             await socket.wait_state(lambda state: state["status"] == "active")
             samples = await metrics(web_port)
             assert samples[("apophis_table_sockets", ())] == 1
@@ -135,14 +155,14 @@ async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(fake
             ) as response,
         ):
             assert response.status == 404
-    assert bot.metrics.sources.gateway() == "the bot is closed"
+    assert metered.sources.gateway() == "the bot is closed"
 
 
 async def test_the_metrics_routes_are_off_unless_asked(fake_discord, database):
-    bot = web_bot(fake_discord, database)
-    assert bot.metrics is None
-    async with fake_discord.connected(bot):
-        assert (await scrape(bot.config.web_port, "/metrics"))[0] == 404
+    app = web_bot(fake_discord, database)
+    assert app.metrics is None
+    async with fake_discord.connected(app.discord):
+        assert (await scrape(app.discord.config.web_port, "/metrics"))[0] == 404
 
 
 def test_route_classes_are_few():

@@ -17,6 +17,7 @@ from bot.table import Table, is_crewmate
 from tests.bot.helpers import Scene
 from tests.engine.helpers import table as position
 from tests.web import test_browser
+from tests.web.conftest import serving
 from tests.web.helpers import Socket, move_id
 from tests.web.test_browser import button
 
@@ -46,7 +47,7 @@ class HeldClock:
 
     def __init__(self, bot) -> None:
         self.now = 0.0
-        bot.gatekeeper.clock = lambda: self.now
+        bot.core.gatekeeper.clock = lambda: self.now
 
     def forget(self) -> None:
         self.now += gatekeeper.INSTANCE_SECONDS
@@ -69,16 +70,16 @@ def stack(bot, table: Table, **layout) -> None:
 
 
 async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_is_discords(
-    fake_discord, make_web_bot
+    fake_discord, make_table
 ):
-    bot = make_web_bot()
+    bot = make_table()
     ann, bob, cid = (fake_discord.add_user(name) for name in ("ann", "bob", "cid"))
     chez = fake_discord.add_user("Chez", locale="fr")
     group = fake_discord.add_group_dm(ann, bob, cid, chez)
     elsewhere = fake_discord.add_guild()
     lounge = fake_discord.add_text_channel(elsewhere, "lounge")
     fake_discord.add_member(elsewhere, "ann", user_id=ann.id)
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         instance = fake_discord.launch_activity(group, ann, bob)
 
         # In the group DM but not in the Activity: refused by name, sent no state.
@@ -114,12 +115,12 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
 
 
 async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cannot_move(
-    fake_discord, make_web_bot
+    fake_discord, make_table
 ):
-    bot = make_web_bot()
+    bot = make_table()
     ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
     group = fake_discord.add_group_dm(ann, bob)
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         clock = HeldClock(bot)
         first = fake_discord.launch_activity(group, ann, bob)
         async with (
@@ -131,7 +132,7 @@ async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cann
             assert opened["ok"], opened
             assert opened["note"] == t("en", "web.opened")
             lobby = await guest.wait_state(lambda s: s["status"] == "lobby")
-            table = bot.service.by_channel[group.id]
+            table = bot.core.service.by_channel[group.id]
             assert table.reach == "interactions" and table.guild_id == 0
             assert (await guest.move(move_id(lobby, "join", lobby=True)))["ok"]
             await host.wait_state(lambda s: len(s["seats"]) == 2)
@@ -169,12 +170,12 @@ async def test_in_a_server_channel_the_bot_is_in_the_activitys_game_is_the_chann
     in the channel watches but cannot join). In a server without the bot, the Activity's
     participants take part, and its game reaches them by interactions alone."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob", "cid"))
     await fake_discord.set_permissions(scene.channel, scene["cid"], deny=1 << 11)  # Send
     bare = fake_discord.add_guild(bot_member=False)
     hall = fake_discord.add_text_channel(bare, "hall")
     dee = fake_discord.add_member(bare, "dee")
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         instance = fake_discord.launch_activity(scene.channel, scene["ann"], scene["cid"])
         async with (
             Socket(bot, 0, scene["ann"], instance=instance) as ann,
@@ -184,7 +185,7 @@ async def test_in_a_server_channel_the_bot_is_in_the_activitys_game_is_the_chann
             assert (await ann.move("apo:b:0:0:open"))["ok"]
             table = scene.live()
             assert table.reach == "channel" and table.guild_id == scene.guild.id
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             assert scene.board(table) is not None  # the channel's lobby message
 
             await scene.cmd("apophis join", "bob")  # from Discord
@@ -204,7 +205,7 @@ async def test_in_a_server_channel_the_bot_is_in_the_activitys_game_is_the_chann
             await socket.wait_state(lambda s: s["status"] == "none")
             assert (await socket.move("apo:b:0:0:open"))["ok"]
             await socket.wait_state(lambda s: s["status"] == "lobby")
-        opened = bot.service.by_channel[hall.id]
+        opened = bot.core.service.by_channel[hall.id]
         assert opened.reach == "interactions" and opened.guild_id == bare.id
         assert not channel_requests(fake_discord, hall)
 
@@ -213,10 +214,10 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
     """Bob leaves the Activity on his turn: his moves are refused, and refused moves do not
     count as being there: the autopilot takes his seat after the server's delay."""
     bot = make_web_bot(time_scale=60.0)  # the autopilot's 30 s: half a second
-    scene = Scene(fake_discord, bot, names=("bob", "ann"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("bob", "ann"))
+    async with fake_discord.connected(bot.discord):
         clock = HeldClock(bot)
-        bot.service.set_autopilot(scene.guild.id, 30)
+        bot.core.service.set_autopilot(scene.guild.id, 30)
         instance = fake_discord.launch_activity(scene.channel, scene["bob"], scene["ann"])
         table = await scene.new_game("bob", "ann")  # Bob plays first
         async with Socket(bot, 0, scene["bob"], instance=instance) as bob:
@@ -266,7 +267,7 @@ async def test_a_whole_game_in_a_group_dm_from_the_activity_alone(
     bot = make_web_bot()
     ann, bob, cid = (fake_discord.add_user(name) for name in ("ann", "bob", "cid"))
     group = fake_discord.add_group_dm(ann, bob, cid)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         instance = fake_discord.launch_activity(group, ann, bob)
         host, guest = await pages(), await pages()
         for page in (host, guest):
@@ -284,7 +285,7 @@ async def test_a_whole_game_in_a_group_dm_from_the_activity_alone(
         await host.click('button[data-action="crewadd"]:not([aria-disabled])')
         await guest.wait("document.querySelectorAll('.lobby-seat.taken').length === 3")
         await host.click('button[data-action="start"]:not([aria-disabled])')
-        table = bot.service.by_channel[group.id]
+        table = bot.core.service.by_channel[group.id]
         assert [is_crewmate(p) for p in table.seats] == [False, False, True]
         await play_to_the_end(bot, host, table, ann.id)
         await guest.wait("document.body.dataset.status === 'finished'", timeout=15)
@@ -292,7 +293,7 @@ async def test_a_whole_game_in_a_group_dm_from_the_activity_alone(
         await guest.click(button("again"))
         for page in (host, guest):
             await page.wait("document.body.dataset.screen === 'lobby'")
-        again = bot.service.by_channel[group.id]
+        again = bot.core.service.by_channel[group.id]
         assert again.id != table.id and again.reach == "interactions"
 
         # Cid, in the group DM but not in the Activity, is refused by name.
@@ -314,7 +315,7 @@ async def test_alone_with_a_crewmate_in_the_bots_dm(fake_discord, make_web_bot, 
     bot = make_web_bot()
     ann = fake_discord.add_user("ann")
     dm = fake_discord.world.dm_channel(ann)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         instance = fake_discord.launch_activity(dm, ann)
         page = await pages(360, 640)
         await page.reduce_motion()
@@ -325,9 +326,9 @@ async def test_alone_with_a_crewmate_in_the_bots_dm(fake_discord, make_web_bot, 
         await page.click('button[data-action="crewadd"]:not([aria-disabled])')
         await page.wait("document.querySelectorAll('.lobby-seat.taken').length === 2")
         await page.click('button[data-action="start"]:not([aria-disabled])')
-        table = bot.service.by_channel[dm.id]
+        table = bot.core.service.by_channel[dm.id]
         await play_to_the_end(bot, page, table, ann.id)
         await page.click(button("again"))
         await page.wait("document.body.dataset.screen === 'lobby'")
-        assert bot.service.by_channel[dm.id].id != table.id
+        assert bot.core.service.by_channel[dm.id].id != table.id
     assert not channel_requests(fake_discord, dm)

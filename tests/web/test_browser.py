@@ -54,8 +54,8 @@ async def test_two_people_play_a_game_to_its_end_in_their_browsers(
     fake_discord, make_web_bot, pages
 ):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
         ann, bob = await pages(), await pages()
         await ann.open(activity_url(bot, fake_discord, scene, "ann"))
@@ -81,14 +81,14 @@ async def test_two_people_play_a_game_to_its_end_in_their_browsers(
         await ann.click(button("build", "red.3"))
         await bob.wait(f"Number(document.body.dataset.version) > {version}")
         assert [s["colour"] for s in (await bob.state())["table"]["rocket"]] == ["red"]
-        await bot.outbox.drain()
+        await bot.discord.outbox.drain()
         assert "large red" in text_of(scene.board(table)).lower()  # the board shows it
 
         await bob.click(button("build", "yellow.2"))
         await ann.click(button("launch"))
         for page in (ann, bob):
             await page.wait("document.body.dataset.status === 'finished'", timeout=15)
-        await bot.outbox.drain()
+        await bot.discord.outbox.drain()
         assert "Victory" in text_of(scene.board(table))
         final = await ann.state()
         assert final["table"]["outcome"] == "destroyed"
@@ -110,8 +110,8 @@ async def test_two_people_play_a_game_to_its_end_in_their_browsers(
 async def test_the_page_reconnects_after_a_restart(fake_discord, make_web_bot, pages):
     fake_discord.gateway.identify_interval = 0
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann")
         page = await pages()
         await page.open(activity_url(bot, fake_discord, scene, "ann"))
@@ -122,8 +122,8 @@ async def test_the_page_reconnects_after_a_restart(fake_discord, make_web_bot, p
     await page.wait(f"!{line}.hidden && {line}.textContent === 'Reconnecting…'")
     assert await page.js("return document.body.dataset.screen;") == "play"
     again = make_web_bot()
-    scene.bot = again
-    async with fake_discord.connected(again):
+    scene.bot = again.discord
+    async with fake_discord.connected(again.discord):
         await page.wait("window.__apophis.socketOpen === true", timeout=15)
         await page.wait(f"Number(document.body.dataset.version) === {version}")
         await page.click(button("draw"))
@@ -139,9 +139,9 @@ async def test_a_browser_watches_from_a_link_then_signs_in_to_play(
     its own person in (bob, the cookie carried by the socket's upgrade)."""
     monkeypatch.setattr(server, "CLIENT", PRODUCTION)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
     fake_discord.oauth.browser_user = scene["bob"].user
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann", "bob")
         page = await pages()
         await page.open(activity_url(bot, fake_discord, scene, "ann"))

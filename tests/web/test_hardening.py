@@ -21,6 +21,7 @@ import pytest
 from bot.web import limits, server, sockets
 from bot.web.sessions import Expired
 from tests.bot.helpers import Scene, bot_state
+from tests.web.conftest import serving
 from tests.web.helpers import Paced, Socket
 
 pytestmark = pytest.mark.e2e
@@ -88,9 +89,9 @@ async def test_slow_connections_are_closed_by_the_deadline_and_the_caps_refuse_t
     monkeypatch.setattr(limits, "connection_cap", lambda: 7)
     monkeypatch.setattr(sockets, "HELLO_SECONDS", 0.5)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
     loop = asyncio.get_running_loop()
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         port = bot.web.port
 
         async def slow(source: str):
@@ -154,12 +155,12 @@ def test_the_connection_cap_leaves_descriptors_for_the_bot(monkeypatch):
 # ------------------------------------------------------------- 2. rates, reconnecting
 
 
-async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_web_bot, monkeypatch):
+async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_table, monkeypatch):
     """Reconnecting does not refill the rate: a person's bucket is theirs for a while after
     their last socket closes (it was forgotten with it: 16 more messages each time)."""
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         paced = Paced(bot, monkeypatch)
         started, pongs = paced.now, 0
         for _ in range(6):
@@ -181,16 +182,16 @@ async def test_a_persons_rate_outlives_their_sockets(fake_discord, make_web_bot,
 
 
 async def test_connecting_is_limited_per_person_and_per_address(
-    fake_discord, make_web_bot, monkeypatch
+    fake_discord, make_table, monkeypatch
 ):
     monkeypatch.setattr(sockets, "ATTEMPT_BURST", 3.0)
     monkeypatch.setattr(sockets, "ATTEMPT_RATE", 0.01)
     monkeypatch.setattr(sockets, "ADDRESS_ATTEMPT_BURST", 4.0)
     monkeypatch.setattr(sockets, "ADDRESS_ATTEMPT_RATE", 0.01)
     monkeypatch.setattr(limits, "LOCAL_UNLIMITED", False)
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         channel = scene.channel.id
         codes = []
         for _ in range(4):  # ann, four times at once: the fourth is told to come back later
@@ -210,11 +211,11 @@ async def test_connecting_is_limited_per_person_and_per_address(
 # ------------------------------------------------------------------------ 3. floods
 
 
-async def test_a_flood_is_dropped_told_once_then_closed(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+async def test_a_flood_is_dropped_told_once_then_closed(fake_discord, make_table):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
     loop = asyncio.get_running_loop()
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
             await ann.wait_for(lambda s: answered(s, "welcome"))
             started = loop.time()
@@ -230,15 +231,13 @@ async def test_a_flood_is_dropped_told_once_then_closed(fake_discord, make_web_b
         assert len(slow) == 1 and "too fast" in slow[0]["reason"]
 
 
-async def test_an_address_holds_a_bounded_number_of_sockets(
-    fake_discord, make_web_bot, monkeypatch
-):
+async def test_an_address_holds_a_bounded_number_of_sockets(fake_discord, make_table, monkeypatch):
     """Counted by the peer's address, or, from a reverse proxy on this machine, by the
     address it forwards for."""
     monkeypatch.setattr(sockets, "SOCKETS_PER_ADDRESS", 2)
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         url = f"http://127.0.0.1:{bot.web.port}/ws"
         async with aiohttp.ClientSession() as http:
 
@@ -310,8 +309,8 @@ async def test_nothing_an_outsider_sends_is_logged_as_an_error(
 ):
     caplog.set_level(logging.DEBUG)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         paced = Paced(bot, monkeypatch)
         table = await scene.new_game("ann", "bob")
         channel, port, origin = scene.channel.id, bot.web.port, bot.web.public_url
@@ -407,11 +406,11 @@ async def test_nothing_an_outsider_sends_is_logged_as_an_error(
 # ------------------------------------------------------------ 5, 6. sessions, cookie
 
 
-async def test_logging_out_ends_the_session_and_closes_its_sockets(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+async def test_logging_out_ends_the_session_and_closes_its_sockets(fake_discord, make_table):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         base, channel = bot.web.public_url, scene.channel.id
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             token = await signed_in_browser(http, base, channel)
@@ -452,11 +451,11 @@ async def test_logging_out_ends_the_session_and_closes_its_sockets(fake_discord,
             assert await close_code(page) == sockets.SESSION_OVER
 
 
-async def test_script_is_never_handed_the_session_cookie(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+async def test_script_is_never_handed_the_session_cookie(fake_discord, make_table):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         base, channel = bot.web.public_url, scene.channel.id
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
             token = await signed_in_browser(http, base, channel)
@@ -500,10 +499,10 @@ def test_the_production_build_has_no_test_hook():
 # -------------------------------------------------------------------- 8. headers
 
 
-async def test_every_answer_carries_the_security_headers(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+async def test_every_answer_carries_the_security_headers(fake_discord, make_table):
+    bot = make_table()
+    Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         base = f"http://127.0.0.1:{bot.web.port}"
         paths = ["/", "/api/session", "/nowhere", "/.proxy/api/session", "/auth/callback"]
         paths += [f"/assets/{p.name}" for p in (server.CLIENT / "assets").glob("*.css")]

@@ -108,9 +108,9 @@ async def test_no_game_yet_then_its_lobby_as_it_opens(
     fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         speaking(scene, language, "Ada")
         page = await pages(360, 640)
         await page.open(activity_url(bot, fake_discord, scene, "Ada"))
@@ -129,9 +129,9 @@ async def test_a_lobby_for_its_host_and_for_a_guest(
     fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await scene.cmd("apophis new", "Ada", difficulty="easy")
         await scene.cmd("apophis join", "Brahim")
         table = scene.live()
@@ -173,9 +173,9 @@ async def test_a_game_under_way_fits_a_phone_for_the_player_to_move(
     fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot(APOPHIS_SEED="5")
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await arranged_game(
             bot,
             scene,
@@ -243,8 +243,8 @@ async def launch(bot, scene, damage: int):
 
 async def test_a_launch_told_check_by_check(fake_discord, make_web_bot, pages, language, tmp_path):
     bot = make_web_bot(APOPHIS_SEED="5")
-    scene = Scene(fake_discord, bot, names=NAMES)
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
+    async with fake_discord.connected(bot.discord):
         table = await launch(bot, scene, damage=0)
         speaking(scene, language, *NAMES)
         ada, brahim = await pages(360, 640), await pages(1280, 800)
@@ -281,9 +281,9 @@ async def test_a_win_is_celebrated_and_a_loss_told_plainly(
     fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot(APOPHIS_SEED="5")
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         table = await launch(bot, scene, damage=2)
         speaking(scene, language, *NAMES)
         ada = await pages(360, 640)
@@ -308,7 +308,7 @@ async def test_a_win_is_celebrated_and_a_loss_told_plainly(
         await ada.click('button[data-action="start"]:not([aria-disabled])')
         await ada.wait("document.body.dataset.status === 'active'")
         again = scene.live()
-        again.deadline = bot.service.now() - 1
+        again.deadline = bot.core.service.now() - 1
         speaking(scene, "en", "Ada")
         await scene.cmd("draw", "Ada")
         await ada.wait("document.querySelector('.ending.lost')")
@@ -324,11 +324,11 @@ async def test_a_refused_watcher_is_told_why_and_how_to_sign_in(
     in to (production's build): the reason, a way to sign in, and no endless Connecting."""
     monkeypatch.setattr(server, "CLIENT", test_browser.PRODUCTION)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     everyone = scene.guild.roles[scene.guild.id]
     await fake_discord.set_permissions(scene.channel, everyone, deny=1 << 10)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await scene.cmd("apophis new", "Ada")
         page = await pages(360, 640)
         await page.open(f"{bot.web.public_url}/?channel={scene.channel.id}&lang={language}")
@@ -342,9 +342,9 @@ async def test_a_refused_watcher_is_told_why_and_how_to_sign_in(
 @pytest.mark.parametrize("channel", ["abc", "", "12345678901234567890123"])
 async def test_a_bad_link_says_so(fake_discord, make_web_bot, pages, language, channel, tmp_path):
     bot = make_web_bot()
-    Scene(fake_discord, bot, names=NAMES)
+    Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         page = await pages(360, 640)
         await page.open(f"{bot.web.public_url}/?channel={channel}&lang={language}")
         await page.wait("document.body.dataset.status === 'none'")
@@ -361,8 +361,8 @@ async def test_a_failed_check_is_rerolled_from_the_table(
     """Advanced rules, a green fail-safe on the rocket: the accuracy die fails, the launcher's
     page says a reroll is allowed and offers it; the reroll hits."""
     bot = make_web_bot(APOPHIS_SEED="5")
-    scene = Scene(fake_discord, bot, names=NAMES)
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("Ada", "Brahim", rules="advanced", difficulty="easy")
         scene.arrange(
             rules="advanced",
@@ -395,9 +395,9 @@ async def test_a_restart_is_said_in_the_bar_and_the_table_kept(
 ):
     fake_discord.gateway.identify_interval = 0
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=NAMES)
+    scene = Scene(fake_discord, bot.discord, names=NAMES)
     words = labels(language)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         table = await arranged_game(bot, scene, hands=[["3H", "4H"], ["QS", "2C"]], active=0)
         speaking(scene, language, *NAMES)
         ada = await pages(360, 640)
@@ -411,8 +411,8 @@ async def test_a_restart_is_said_in_the_bar_and_the_table_kept(
     )
     await every_width(ada, None, tmp_path)
     again = make_web_bot()
-    scene.bot = again
-    async with fake_discord.connected(again):
+    scene.bot = again.discord
+    async with fake_discord.connected(again.discord):
         await ada.wait(f"{line}.hidden", timeout=15)
         version = table.version
         await ada.click('button[data-action="draw"]:not([aria-disabled])')

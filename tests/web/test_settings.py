@@ -14,8 +14,8 @@ pytestmark = pytest.mark.e2e
 
 async def test_the_host_changes_the_countdown_over_the_socket(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         lobby = (await scene.cmd("apophis new", "ann")).message
         await scene.cmd("apophis join", "bob")
         table = scene.live()
@@ -40,7 +40,7 @@ async def test_the_host_changes_the_countdown_over_the_socket(fake_discord, make
                 state = await socket.wait_state(lambda s: s["settings"]["minutes"] == 12)
                 assert state["settings"]["difficulty"] == "easy"
             assert (table.difficulty, table.length_seconds) == ("easy", 720)
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             assert "Easy: 12:00" in text_of(lobby)
             default = [o["value"] for o in lobby.component(minutes)["options"] if o["default"]]
             assert default == ["12"]
@@ -54,5 +54,5 @@ async def test_the_host_changes_the_countdown_over_the_socket(fake_discord, make
             done = await ann.move(minutes, ["9"])  # no difficulty's countdown
             assert done["ok"] and "custom, 9 minutes" in done["note"], done
             await watcher.wait_state(lambda s: s["settings"]["difficulty"] == "custom")
-        stored = await bot.store.get_game(table.id)
+        stored = await bot.core.store.get_game(table.id)
         assert (stored.difficulty, stored.length_seconds) == ("custom", 540)

@@ -9,17 +9,18 @@ import aiohttp
 import pytest
 
 from tests.bot.helpers import Scene
+from tests.web.conftest import serving
 from tests.web.helpers import Socket
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_web_bot, caplog):
+async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_table, caplog):
     caplog.set_level(logging.DEBUG)
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "zoé"))
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann", "zoé"))
     scene["zoé"].user.locale = "fr"
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         base = bot.web.public_url
         origin = {"Origin": f"https://{fake_discord.world.application_id}.discordsays.com"}
         async with aiohttp.ClientSession() as http:
@@ -50,11 +51,11 @@ async def test_the_activity_exchanges_its_code_for_a_session(fake_discord, make_
         assert secret not in logged
 
 
-async def test_a_browser_signs_in_with_the_redirect(fake_discord, make_web_bot):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
+async def test_a_browser_signs_in_with_the_redirect(fake_discord, make_table):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
-    async with fake_discord.connected(bot):
+    async with serving(fake_discord, bot):
         base = bot.web.public_url
         jar = aiohttp.CookieJar(unsafe=True)
         async with aiohttp.ClientSession(cookie_jar=jar) as http:

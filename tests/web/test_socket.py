@@ -12,6 +12,7 @@ from bot.i18n.catalogs import t
 from bot.web import sockets
 from bot.web.sessions import Sessions, User
 from tests.bot.helpers import CARD, Scene, bot_state, text_of
+from tests.web.conftest import serving
 from tests.web.helpers import Paced, Socket, move_id
 
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
@@ -26,8 +27,8 @@ def public_text(state: dict) -> str:
 
 async def test_moves_from_discord_and_from_the_web_reach_each_other(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann", "bob")
         game = table.game
         channel = scene.channel.id
@@ -52,7 +53,7 @@ async def test_moves_from_discord_and_from_the_web_reach_each_other(fake_discord
             assert watcher.state["seats"][0]["cards"] == len(game.hands[0])
 
             # A move on the web: played, told, and shown on the channel's board.
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             before = text_of(scene.board(table))
             socket = ann if game.active_player == scene.id("ann") else bob
             if game.phase.value == "discard":
@@ -64,7 +65,7 @@ async def test_moves_from_discord_and_from_the_web_reach_each_other(fake_discord
             assert result["ok"] and result["note"], result
             shown = table.version
             await watcher.wait_state(lambda s: s["version"] == shown)
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             assert text_of(scene.board(table)) != before
 
         for socket in (ann, bob, watcher):
@@ -78,8 +79,8 @@ async def test_moves_from_discord_and_from_the_web_reach_each_other(fake_discord
 
 async def test_a_web_move_passes_the_same_checks_as_a_discord_click(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann", "bob")
         channel = scene.channel.id
         async with (
@@ -123,10 +124,10 @@ async def test_a_web_move_passes_the_same_checks_as_a_discord_click(fake_discord
             assert "could not be read" in unreadable[0]["reason"]
 
 
-async def test_origins_sessions_and_rates_are_checked(fake_discord, make_web_bot, monkeypatch):
-    bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+async def test_origins_sessions_and_rates_are_checked(fake_discord, make_table, monkeypatch):
+    bot = make_table()
+    scene = Scene(fake_discord, bot.core, names=("ann",))
+    async with serving(fake_discord, bot):
         paced = Paced(bot, monkeypatch)  # people's rates on a clock the test moves
         channel = scene.channel.id
         url = f"http://127.0.0.1:{bot.web.port}/ws"
@@ -194,8 +195,8 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
     fake_discord, make_web_bot
 ):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         channel = scene.channel.id
         async with (
             Socket(bot, channel, scene["ann"]) as ann,
@@ -211,7 +212,7 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
             joined = await bob.move(move_id(lobby, "join", lobby=True))
             assert joined["ok"], joined
             await ann.wait_state(lambda s: [x["name"] for x in s["seats"]] == ["ann", "bob"])
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             table = scene.live()
             assert "bob" in text_of(scene.board(table)).lower() or str(scene.id("bob")) in text_of(
                 scene.board(table)
@@ -220,7 +221,7 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
             assert started["ok"], started
             state = await bob.wait_state(lambda s: s["status"] == "active")
             assert len(state["you"]["hand"]) == len(table.game.hands[1])
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             assert table.game is not None and "Apophis —" in text_of(scene.board(table))
 
 
@@ -229,8 +230,8 @@ async def test_a_lobby_click_is_told_in_the_same_words_on_discord_and_on_the_web
 ):
     """Joining and leaving, typed on Discord and pressed on the live table: the same reply."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
         channel = scene.channel.id
         async with Socket(bot, channel, scene["bob"]) as bob:
             await scene.cmd("apophis new", "ann")
@@ -250,8 +251,8 @@ async def test_a_lobby_click_is_told_in_the_same_words_on_discord_and_on_the_web
 async def test_clients_resume_after_a_restart(fake_discord, make_web_bot):
     fake_discord.gateway.identify_interval = 0  # a restart at once (see tests/bot/test_restart)
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann")
         version = table.version
         socket = Socket(bot, scene.channel.id, scene["ann"])
@@ -260,8 +261,8 @@ async def test_clients_resume_after_a_restart(fake_discord, make_web_bot):
     assert await socket.closed() == 1012  # the bot went away: "service restart"
     await socket.close()
     again = make_web_bot()
-    scene.bot = again
-    async with fake_discord.connected(again):
+    scene.bot = again.discord
+    async with fake_discord.connected(again.discord):
         socket.bot = again
         await socket.connect()  # the same session token, after the restart
         state = await socket.wait_state(lambda s: s["status"] == "active")
@@ -275,8 +276,8 @@ async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
     fake_discord, make_web_bot, monkeypatch, caplog
 ):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         table = await scene.new_game("ann")
         async with Socket(bot, scene.channel.id, scene["ann"]) as ann:
             await ann.wait_state(lambda s: s["status"] == "active")
@@ -285,7 +286,7 @@ async def test_a_failure_on_our_side_is_answered_politely_and_the_socket_stays(
             async def broken(*args, **kwargs):
                 raise RuntimeError("a bug")
 
-            monkeypatch.setattr(bot.service.commands, "act", broken)
+            monkeypatch.setattr(bot.core.service.commands, "act", broken)
             failed = await ann.move(draw)
             assert not failed["ok"] and "Sorry" in failed["note"], failed
             assert "web move in channel" in caplog.text
@@ -307,8 +308,8 @@ async def won_alone(scene: Scene):
 
 async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         table = await won_alone(scene)
         assert not table.open and table.game.outcome.value == "destroyed"
         # Nobody was watching; someone opens the table afterwards: the result, Play again.
@@ -319,7 +320,7 @@ async def test_an_ended_game_shows_to_those_who_open_the_table_later(fake_discor
             assert again["ok"], again
             lobby = await ann.wait_state(lambda s: s["status"] == "lobby")
             assert lobby["game"] != table.id and [s["name"] for s in lobby["seats"]] == ["ann"]
-            await bot.outbox.drain()
+            await bot.discord.outbox.drain()
             assert scene.live().messages.board_id is not None  # its lobby message posted
 
 
@@ -328,8 +329,8 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
     its last actions (a build, the launch, the clock), its launch report and the story, as
     the channel's board tells them in English, never a line of the channel's."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann",))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann",))
+    async with fake_discord.connected(bot.discord):
         table = await won_alone(scene)
         english = list(table.recent)
         async with Socket(bot, scene.channel.id, scene["ann"], locale="fr") as ann:
@@ -345,8 +346,8 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
 
 async def test_the_table_counts_who_watches_without_a_seat(fake_discord, make_web_bot):
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
-    async with fake_discord.connected(bot):
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot.discord):
         await scene.new_game("ann", "bob")
         channel = scene.channel.id
         async with Socket(bot, channel, scene["ann"]) as ann:
@@ -396,9 +397,9 @@ async def test_an_outsiders_web_command_is_refused_by_name_and_a_members_succeed
     shares no server with the bot, a member who cannot see the channel and one who cannot
     post there are each told why, and nothing changes; the member beside them succeeds."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
     refused_ones = await outsiders(fake_discord, scene)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await scene.cmd("apophis new", "ann", difficulty="easy")
         table = scene.live()
         channel = scene.channel.id
@@ -440,14 +441,14 @@ async def test_a_private_channels_table_is_for_those_who_may_see_the_channel(
     that is not is watched only by a signed-in member who may see it: anyone else is told
     why, and their socket closes without a state."""
     bot = make_web_bot()
-    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
     elsewhere = fake_discord.add_guild("Elsewhere")
     stranger = _Account(fake_discord.add_member(elsewhere, "stranger").user)
     everyone = scene.guild.roles[scene.guild.id]
     await fake_discord.set_permissions(scene.channel, everyone, deny=1 << 10)
     for member in (scene["ann"], fake_discord.world.bot):
         await fake_discord.set_permissions(scene.channel, member, allow=1 << 10)
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await scene.cmd("apophis new", "ann")
         channel = scene.channel.id
         refusals = {
@@ -476,20 +477,20 @@ async def test_play_again_on_the_channels_table_for_a_game_played_in_its_thread(
     from tests.bot.test_threads import scene_with_admin, start_in_thread
 
     bot = make_web_bot()
-    scene = scene_with_admin(fake_discord, bot)
+    scene = scene_with_admin(fake_discord, bot.discord)
     parent = scene.channel
-    async with fake_discord.connected(bot):
+    async with fake_discord.connected(bot.discord):
         await scene.cmd("apophis config", "boss", threads=True)
         thread = await start_in_thread(scene, "ann", "bob")
-        table = bot.service.by_channel[thread.id]
+        table = bot.core.service.by_channel[thread.id]
         async with Socket(bot, parent.id, scene["bob"]) as bob:
             await bob.wait_state(lambda s: s["status"] == "active")
-            table.deadline = bot.service.now() - 1  # the clock runs out as ann plays on
+            table.deadline = bot.core.service.now() - 1  # the clock runs out as ann plays on
             await scene.cmd("draw", "ann", channel=thread)
             final = await bob.wait_state(lambda s: s["status"] != "active")
             again = await bob.move(move_id(final, "again", lobby=True))
             assert again["ok"], again
             lobby = await bob.wait_state(lambda s: s["status"] == "lobby")
-        new = bot.service.by_channel[parent.id]
+        new = bot.core.service.by_channel[parent.id]
         assert lobby["game"] == new.id and new.host_id == scene.id("bob")
         assert new.invited == [scene.id("ann")]
