@@ -46,7 +46,7 @@ PRIVATE_PARTS = (
     ("discord.interactions.InteractionResponse", "_response_type", "bot/discord/tokens.py"),
     # answers.let_go: the cached response deleted, to break a reference cycle
     ("discord.interactions.Interaction", "_cs_response", "bot/discord/answers.py"),
-    ("discord.utils", "_to_json", "bot/views/attachments.py"),  # the multipart form's JSON
+    ("discord.utils", "_to_json", "bot/discord/embeds.py"),  # the multipart form's JSON
     # Clicked reads a click's message lightly (read_clicks_lightly)
     ("discord.interactions.Interaction", "_from_data", "bot/discord/clicked.py"),
 )

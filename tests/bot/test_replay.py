@@ -260,7 +260,7 @@ async def test_a_finished_game_is_replayed_after_a_restart(
     fake_discord.gateway.identify_interval = 0  # restarted at once
 
     def make() -> ApophisBot:
-        return build_bot(make_config(fake_discord, database), guild_ready_timeout=0.05)
+        return build_bot(make_config(fake_discord, database), guild_ready_timeout=0.05).discord
 
     first = make()
     scene = Scene(fake_discord, first)
