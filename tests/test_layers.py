@@ -307,13 +307,6 @@ def _door_libraries_after_importing(
 #: The longest a function or method may be outside the tests, in lines from its `def` to
 #: its last line: past it, it is a sign of two jobs.
 MAX_FUNCTION_LINES = 60
-#: Functions still longer, by file and qualified name, left to their owners' parts of issue
-#: 46: the service's composition (GameService.__init__) grew past the limit with the
-#: game's timer and the core, merged as this test was written. Remove each as it is split
-#: (a function named here that is no longer long fails the test), until the list is empty.
-LONG_FUNCTIONS_ALLOWED = {
-    "bot/game/service.py": {"GameService.__init__"},
-}
 
 
 def long_functions(path: Path) -> dict[str, int]:
@@ -342,16 +335,8 @@ def test_no_function_is_over_60_lines_outside_the_tests():
         for package in ("bot", "engine", "devtools", "benchmarks")
         for path in sorted((ROOT / package).rglob("*.py"))
         for name, length in long_functions(path).items()
-        if name not in LONG_FUNCTIONS_ALLOWED.get(path.relative_to(ROOT).as_posix(), ())
     }
     assert not long
-    stale = [
-        f"{file}: {name}"
-        for file, names in LONG_FUNCTIONS_ALLOWED.items()
-        for name in names
-        if name not in long_functions(ROOT / file)
-    ]
-    assert not stale, "split since: take them out of LONG_FUNCTIONS_ALLOWED"
 
 
 def test_the_length_check_counts_methods_and_nested_functions(tmp_path):

@@ -83,6 +83,23 @@ class GameService:
             stream, self._apply_locked, now=now, time_scale=time_scale, timer=self.timer
         )
         self.announcer = Announcer(stream, self.registry, self.clocks)
+        self._build_lobby_side(store, audience, stream, now, time_scale, seed, gatekeeper)
+        #: The games played, as the doors read them (history, replays, records).
+        self.ledger = Ledger(store)
+        #: Games another process wrote to (each reported once).
+        self._rivals: set[int] = set()
+
+    def _build_lobby_side(
+        self,
+        store: Store,
+        audience: Audience,
+        stream: Stream,
+        now: Callable[[], float],
+        time_scale: float,
+        seed: int | None,
+        gatekeeper: Gatekeeper | None,
+    ) -> None:
+        """Lobbies, the idle lobbies' sweep, moderation and the commands of every door."""
         self.lobbies = Lobbies(
             store,
             audience,
@@ -108,10 +125,6 @@ class GameService:
             stream,
             act=self.act,
         )
-        #: The games played, as the doors read them (history, replays, records).
-        self.ledger = Ledger(store)
-        #: Games another process wrote to (each reported once).
-        self._rivals: set[int] = set()
 
     # ---------------------------------------------------------------- lookups
 
