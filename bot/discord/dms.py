@@ -101,8 +101,8 @@ class HandDMs:
         self._pointing.discard(key)
         changes = self._changes.pop(key, [])
         game = table.game
-        playing = game is not None and player in game.players
-        hand = game.view_for(player).hand if playing else None
+        seated = game if game is not None and player in game.players else None
+        hand = seated.view_for(player).hand if seated is not None else None
         try:
             language = await self.audience.player(player)
             said = [narration.change_text(c, language, table.cards) for c in changes]
@@ -116,7 +116,7 @@ class HandDMs:
             raise
         else:
             self._closed.pop(key, None)
-            if not playing or game.is_over:  # the last DM of this game for this player
+            if seated is None or seated.is_over:  # the last DM of this game for this player
                 self._messages.pop(key, None)
                 self._told_closed.discard(key)
 

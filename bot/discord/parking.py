@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -60,7 +61,7 @@ class Parking:
                 continue
             if self.access.first_time_for(table.channel_id, player, "dm"):
                 told = ("dm", table.id, player, "refused")
-                self.submit(told, lambda player=player: self._tell_by_dm(table, player))
+                self.submit(told, partial(self._tell_by_dm, table, player))
 
     def unpark(self, channel_id: int) -> None:
         """Send what waited for the channel, its games' (through a token, or the channel)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.discord.access import Closed, Refused
@@ -108,6 +109,6 @@ class Posts:
                 await self.channel.delete(table, owned)
             except Refused:
                 unpost = ("unpost", message_id)
-                self.park(table, unpost, lambda o=owned: self.channel.delete(table, o))
+                self.park(table, unpost, partial(self.channel.delete, table, owned))
             litter.pop(message_id, None)
         self.swept(table)

@@ -12,7 +12,7 @@ bands (`BandLayout`), grouped by what changes them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache, partial
 from operator import attrgetter
 from typing import NamedTuple
@@ -364,8 +364,15 @@ def _name_facts(index: int, s: Shown) -> tuple:
     return () if index >= len(s.hands) else (s.names[index], index == s.active)
 
 
+#: A box on the board: (left, top, right, bottom).
+Box = tuple[int, int, int, int]
+#: What draws a part, in full colour, onto the whole board (its image, a canvas on it).
+Drawing = Callable[[Image.Image, ImageDraw.ImageDraw, Shown], None]
+#: The facts a part shows, by which it is cached.
+Facts = Callable[[Shown], Hashable]
+
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
-PARTS = {
+PARTS: dict[str, tuple[Box, Drawing, Facts]] = {
     "apophis": ((0, 0, 126, BAND_TOP), _apophis, attrgetter("damage", "counters")),
     "rocket points": ((126, 0, 298, ROCKET_TOP), _rocket_points, _points_facts),
     "rocket": (ROCKET_BOX, _rocket, attrgetter("rocket")),

@@ -184,7 +184,7 @@ class Feed:
                     viewer,
                     now,
                     language,
-                    views.get(viewer),
+                    None if viewer is None else views.get(viewer),
                     board_moves,
                     markup=Names(table),
                 )
