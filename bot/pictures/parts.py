@@ -127,7 +127,9 @@ def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int)
     image.paste(sprite, (centre_x - sprite.width // 2, base_y - sprite.height), sprite)
 
 
-def _symbol(image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], ink: sp.RGB):
+def _symbol(
+    image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], ink: sp.RGB
+) -> None:
     image.paste(ink, xy, sp.suit_mask(colour, size))
 
 
@@ -288,7 +290,7 @@ def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
 DEPOT_BOXES = {(colour, size): _depot_box(colour, size) for colour in Colour for size in Size}
 
 
-def _cards(image: Image.Image, xy: tuple[int, int], count: int):
+def _cards(image: Image.Image, xy: tuple[int, int], count: int) -> None:
     """A card face down, and how many there are: a pile's size, or a hand's."""
     x, y = xy
     sp.paste_box(image, (x, y + 4, x + 12, y + 20), 2, sp.MUTED, sp.TEXT)
