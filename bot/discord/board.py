@@ -26,7 +26,7 @@ from bot.views import attachments, components
 
 if TYPE_CHECKING:
     from bot.discord.channel import GameChannel
-    from bot.discord.jobs import Job
+    from bot.discord.jobs import Job, Key
     from bot.discord.threads import Threads
     from bot.store.store import Store
     from bot.table import Table
@@ -48,7 +48,7 @@ class Boards:
         store: Store,
         threads: Threads,
         *,
-        submit: Callable[[tuple, Job], None],
+        submit: Callable[[Key, Job], None],
         sweep_later: Callable[[Table, Owned], None],
         learn_files: Callable[[Table], None],
     ) -> None:
@@ -216,7 +216,7 @@ class Boards:
             # (the answer is read only if the next board shows the same picture)
             self._pictures[table.id] = (shown.filename, sent, table.messages.board_id)
 
-    def _attach(self, table: Table, payload: dict, shown: Upload | None) -> Upload | None:
+    def _attach(self, table: Table, payload: dict[str, Any], shown: Upload | None) -> Upload | None:
         """Name the board's attachments in `payload`; the picture to upload, if any.
 
         A picture this outbox already uploaded to the board message is kept by its id,
@@ -235,7 +235,7 @@ class Boards:
         return shown
 
     async def _post(
-        self, table: Table, payload: dict, shown: Upload | None, *, fresh: bool = False
+        self, table: Table, payload: dict[str, Any], shown: Upload | None, *, fresh: bool = False
     ) -> None:
         """The board posted below (a follow-up when a token can carry it); the old one stubbed
         (after a restart, `fresh`, only through a token: an hour-old message is left be)."""

@@ -81,7 +81,7 @@ class GameChannel:
         self,
         method: str,
         table: Table,
-        payload: dict | None,
+        payload: dict[str, Any] | None,
         message_id: int | None = None,
         upload: Upload | None = None,
     ) -> Any:
@@ -132,7 +132,9 @@ class GameChannel:
             raise unusable from error
         raise error
 
-    async def _send(self, route: Route, payload: dict | None, upload: Upload | None) -> Any:
+    async def _send(
+        self, route: Route, payload: dict[str, Any] | None, upload: Upload | None
+    ) -> Any:
         if upload is not None:
             return await self.http.request(route, **embeds.multipart(upload, payload))
         return await self.http.request(route, json=payload)
@@ -153,7 +155,7 @@ class GameChannel:
         table: Table,
         owned: Owned | None,
         message_id: int,
-        payload: dict,
+        payload: dict[str, Any],
         upload: Upload | None = None,
     ) -> None:
         """Edit a message of the channel: through its token if usable, else the channel route."""
@@ -167,7 +169,7 @@ class GameChannel:
         await self.request("PATCH", table, payload, message_id, upload)
 
     async def follow_up(
-        self, table: Table, payload: dict, upload: Upload | None = None
+        self, table: Table, payload: dict[str, Any], upload: Upload | None = None
     ) -> Owned | int:
         """Post in the channel: a follow-up of the game's newest token, else a channel post."""
         token = self.fresh_token(table)

@@ -21,7 +21,7 @@ from bot.views.message import Message
 
 if TYPE_CHECKING:
     from bot.discord.channel import GameChannel
-    from bot.discord.jobs import Job
+    from bot.discord.jobs import Job, Key
     from bot.table import Report, Table
 
 log = logging.getLogger(__name__)
@@ -34,8 +34,8 @@ class Posts:
         self,
         channel: GameChannel,
         *,
-        submit: Callable[[tuple, Job], None],
-        park: Callable[[Table, tuple, Job], None],
+        submit: Callable[[Key, Job], None],
+        park: Callable[[Table, Key, Job], None],
         swept: Callable[[Table], None],
     ) -> None:
         """`submit(key, job)` queues a job; `park(table, key, job)` keeps one until the channel

@@ -60,7 +60,7 @@ class Rest:
         self,
         method: str,
         path: str,
-        payload: dict | None = None,
+        payload: dict[str, Any] | None = None,
         upload: Upload | None = None,
         *,
         want: bool = False,

@@ -29,7 +29,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord.http import Route
@@ -68,7 +68,7 @@ class Opening:
     interaction: discord.Interaction
     #: The catalog key of why the game plays in its channel, and the permissions it names.
     refusal: str | None = None
-    missing: tuple = ()
+    missing: tuple[str, ...] = ()
 
     async def __call__(self, table: Table) -> int | None:
         """The thread opened for `table`, or None to play in its channel."""
@@ -185,7 +185,7 @@ class Threads:
         self._archived.discard(game_id)
 
     async def _request(
-        self, method: str, table: Table, payload: dict, message_id: int | None = None
+        self, method: str, table: Table, payload: dict[str, Any], message_id: int | None = None
     ) -> None:
         """A request to the lobby's channel; one it refuses, or that is gone, is logged and
         not tried again."""

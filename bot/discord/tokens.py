@@ -83,7 +83,7 @@ class Tokens:
         return self.usable(token) and not token.capped
 
     async def respond(
-        self, interaction: discord.Interaction, payload: dict, *, update: bool = False
+        self, interaction: discord.Interaction, payload: dict[str, Any], *, update: bool = False
     ) -> None:
         """Answer `interaction` with `payload`: the clicked message updated, or a new
         private message (with the payload's own flags: a Components V2 layout's).
@@ -102,7 +102,11 @@ class Tokens:
         )
 
     async def edit(
-        self, token: Token, message_id: int | None, payload: dict, upload: Upload | None = None
+        self,
+        token: Token,
+        message_id: int | None,
+        payload: dict[str, Any],
+        upload: Upload | None = None,
     ) -> Mapping[str, Any]:
         """Edit the original response (`message_id` None) or a follow-up.
 
@@ -114,7 +118,9 @@ class Tokens:
         )
         return {} if sent is None else sent
 
-    async def follow_up(self, token: Token, payload: dict, upload: Upload | None = None) -> int:
+    async def follow_up(
+        self, token: Token, payload: dict[str, Any], upload: Upload | None = None
+    ) -> int:
         """Post a follow-up message (with `upload`'s picture, if any); its id."""
         sent = await self._through(token, "POST", "?wait=true", payload, upload, want=True)
         return int(sent["id"])
@@ -128,7 +134,7 @@ class Tokens:
         token: Token,
         method: str,
         tail: str,
-        payload: dict | None = None,
+        payload: dict[str, Any] | None = None,
         upload: Upload | None = None,
         want: bool = False,
     ) -> Any:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Hashable
 from typing import cast
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,7 @@ def door_of(request: web.BaseRequest) -> Door | None:
 
 
 @web.middleware
-async def arrivals(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def arrivals(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Marks that a connection's request came (its header deadline is over)."""
     door = door_of(request)
     if door is not None:

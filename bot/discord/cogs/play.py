@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -160,7 +160,7 @@ class Play(commands.Cog):
         await self.act_by_command(interaction, {"type": action, "cards": parse_cards(cards)})
 
     async def act_by_command(
-        self, interaction: discord.Interaction[ApophisBot], action: dict
+        self, interaction: discord.Interaction[ApophisBot], action: dict[str, Any]
     ) -> None:
         """A slash command's action: answered privately with the panel; the board follows."""
         outcome = await self.service.run(caller_of(interaction), Move(action))
