@@ -172,7 +172,7 @@ class Boards:
         payload = message.json(attachments=False)  # named by _attach or _post
         if table.messages.board_id is not None and not buried and notice is None:
             owner = self.owner(table)
-            if owner is not None and owner.token is not None:  # (usable: `owner`)
+            if owner is not None and owner.token is not None:  # (a usable token: `owner`)
                 try:
                     sent = await self.tokens.edit(
                         owner.token,
