@@ -163,6 +163,12 @@ class Table:
     def open(self) -> bool:
         return self.status in ("lobby", "active")
 
+    @property
+    def started_game(self) -> Game:
+        """The game, where it is known to have started (asking a lobby is a bug)."""
+        assert self.game is not None, f"table {self.id} is a lobby: it has no game"
+        return self.game
+
     def name_of(self, player: int) -> str:
         """A player's name as a picture can draw it: their display name, "Robot 1" for a
         crewmate, else their seat ("#2", for a seat taken before names were kept)."""

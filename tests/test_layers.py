@@ -36,7 +36,11 @@ LAYERS = (
 #: (importer, imported) pairs allowed against the order: type hints only.
 BACK_REFERENCES = {
     ("bot.discord.cogs.apophis", "bot.discord.client"),
+    ("bot.discord.cogs.lobbies", "bot.discord.client"),
     ("bot.discord.cogs.play", "bot.discord.client"),
+    ("bot.discord.cogs.records", "bot.discord.client"),
+    ("bot.discord.cogs.replays", "bot.discord.client"),
+    ("bot.discord.cogs.tables", "bot.discord.client"),
 }
 FORBIDDEN_STDLIB = {"asyncio", "sqlite3", "time", "datetime", "threading", "socket"}
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from time import monotonic
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -95,7 +95,7 @@ class NoFiles(ChannelUnusable):
     words."""
 
 
-def lacking(permissions: discord.Permissions, *, thread: bool = False) -> tuple:
+def lacking(permissions: discord.Permissions, *, thread: bool = False) -> tuple[str, ...]:
     """What the bot lacks of what it needs, by discord.py's names (View Channel alone when
     it cannot even see the channel: nothing else counts then)."""
     if not permissions.view_channel:
@@ -103,7 +103,7 @@ def lacking(permissions: discord.Permissions, *, thread: bool = False) -> tuple:
     return tuple(name for name in needed(thread) if not getattr(permissions, name))
 
 
-def needed(thread: bool) -> tuple:
+def needed(thread: bool) -> tuple[str, ...]:
     """What the channel routes need, in a thread or a channel, by discord.py's names."""
     return tuple(IN_THREADS.get(name, name) for name in NEEDED) if thread else NEEDED
 
@@ -113,7 +113,9 @@ def in_thread(channel: object) -> bool:
     return isinstance(channel, discord.Thread)
 
 
-def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> bool:
+def blocks(
+    missing: tuple[str, ...], method: str, payload: dict[str, Any] | None, upload: bool
+) -> bool:
     """Whether lacking `missing` keeps a channel-route request from going through: every one
     needs View Channel, a new message Send Messages, embeds Embed Links, a file Attach Files
     (editing or deleting its own message needs nothing more)."""
@@ -127,7 +129,7 @@ def blocks(missing: tuple, method: str, payload: dict | None, upload: bool) -> b
     return any(_IN_CHANNELS.get(name, name) in needed for name in missing)
 
 
-def named(missing: tuple, language: str) -> str:
+def named(missing: tuple[str, ...], language: str) -> str:
     """The permissions as Discord's settings name them, in bold: "**Send Messages** and
     **Embed Links**"."""
     keys = [f"thread.permission.{n}" if n in _THREAD_KEYS else f"permission.{n}" for n in missing]
@@ -137,7 +139,7 @@ def named(missing: tuple, language: str) -> str:
 @dataclass
 class _Refusal:
     table: Table
-    missing: tuple
+    missing: tuple[str, ...]
     #: Who was told, by DM ("dm") or privately in the channel ("here"): each once while it lasts.
     told: set[tuple[str, int]] = field(default_factory=set)
 
@@ -191,7 +193,7 @@ class Access:
             table.id,
         )
 
-    def refused(self, table: Table) -> tuple:
+    def refused(self, table: Table) -> tuple[str, ...]:
         """What the channel's routes would refuse for lack of permissions (empty: none, as
         far as the bot knows): as noted, else as the gateway told the channel's permissions."""
         refusal = self._refusals.get(table.channel_id)
@@ -199,18 +201,18 @@ class Access:
             return refusal.missing
         return self.cached(table) or ()
 
-    def needed(self, table: Table) -> tuple:
+    def needed(self, table: Table) -> tuple[str, ...]:
         """What the channel routes need in the table's channel (a thread's names for a game
         in a thread, as the table or the gateway tells)."""
         known = self._permissions(table)
         return needed(table.parent_id is not None or (known is not None and known[1]))
 
-    def cached(self, table: Table) -> tuple | None:
+    def cached(self, table: Table) -> tuple[str, ...] | None:
         """What the bot lacks in the table's channel by the gateway's record of it; None
         when the gateway did not tell (yet)."""
         return self.lacking_in(table.guild_id, table.channel_id)
 
-    def lacking_in(self, guild_id: int, channel_id: int) -> tuple | None:
+    def lacking_in(self, guild_id: int, channel_id: int) -> tuple[str, ...] | None:
         """What the bot lacks of what the channel routes need in a channel of a server (a
         lobby to post there, say), by the gateway's record; None when it did not tell."""
         known = self._permissions_in(guild_id, channel_id)
@@ -257,7 +259,7 @@ class Access:
         self._files[table.channel_id] = allowed
         return allowed
 
-    def note(self, table: Table, missing: tuple) -> bool:
+    def note(self, table: Table, missing: tuple[str, ...]) -> bool:
         """The channel refuses the bot `missing`; whether that is news (then logged, once)."""
         refusal = self._refusals.get(table.channel_id)
         if refusal is not None:

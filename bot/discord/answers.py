@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -22,6 +23,9 @@ from bot.i18n.catalogs import language_of
 from bot.table import Table
 
 log = logging.getLogger(__name__)
+
+#: A slash command (or group) being declared.
+T = TypeVar("T")
 
 
 def speaks(interaction: discord.Interaction) -> str:
@@ -59,7 +63,7 @@ class Refusal(app_commands.CheckFailure):
         self.error = error
 
 
-def requires(allowed: Callable[[discord.Interaction], bool], key: str):
+def requires(allowed: Callable[[discord.Interaction], bool], key: str) -> Callable[[T], T]:
     """A check for a slash command: refused with the catalog's `key` unless `allowed`."""
 
     def check(interaction: discord.Interaction) -> bool:
@@ -70,7 +74,7 @@ def requires(allowed: Callable[[discord.Interaction], bool], key: str):
     return app_commands.check(check)
 
 
-def anywhere(command):
+def anywhere(command: T) -> T:
     """Declare a top-level command (or group) for both installs, the server's and a
     user's, and every place: servers, the bot's DM, group DMs and other DMs. Discord
     reads installs and contexts on top-level commands only: a subcommand that needs more
@@ -135,5 +139,5 @@ def release(interaction: discord.Interaction) -> None:
     with it; should anything ask for `interaction.response` later, discord.py makes a
     new one.
     """
-    with contextlib.suppress(AttributeError):
-        del interaction._cs_response
+    with contextlib.suppress(AttributeError):  # (the slot discord.py caches `response` in)
+        delattr(interaction, "_cs_response")

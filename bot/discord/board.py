@@ -26,11 +26,11 @@ from bot.views import attachments, components
 
 if TYPE_CHECKING:
     from bot.discord.channel import GameChannel
-    from bot.discord.jobs import Job
+    from bot.discord.jobs import Job, Key
     from bot.discord.threads import Threads
     from bot.store.store import Store
     from bot.table import Table
-    from bot.views.attachments import Picture
+    from bot.views.message import Upload
 
 #: Discord's error for editing a message that is over an hour old too often.
 TOO_OLD_TO_EDIT = 30046
@@ -48,7 +48,7 @@ class Boards:
         store: Store,
         threads: Threads,
         *,
-        submit: Callable[[tuple, Job], None],
+        submit: Callable[[Key, Job], None],
         sweep_later: Callable[[Table, Owned], None],
         learn_files: Callable[[Table], None],
     ) -> None:
@@ -95,7 +95,9 @@ class Boards:
 
     def shown(self, table: Table, token: Token, version: int) -> None:
         """An interaction's response is the board message, showing `version`, with its picture."""
-        self._owners[table.id] = Owned(table.messages.board_id, token)
+        board_id = table.messages.board_id
+        assert board_id is not None, "a response shows the board once it is posted"
+        self._owners[table.id] = Owned(board_id, token)
         self._pictures.pop(table.id, None)  # the response drew its own picture
         self.mark_written(table, version)
         if table.id in self._writing:
@@ -170,7 +172,7 @@ class Boards:
         payload = message.json(attachments=False)  # named by _attach or _post
         if table.messages.board_id is not None and not buried and notice is None:
             owner = self.owner(table)
-            if owner is not None:
+            if owner is not None and owner.token is not None:  # (a usable token: `owner`)
                 try:
                     sent = await self.tokens.edit(
                         owner.token,
@@ -202,7 +204,7 @@ class Boards:
         self,
         table: Table,
         drawn: tuple[int, int],
-        shown: Picture | None = None,
+        shown: Upload | None = None,
         sent: Mapping[str, Any] | None = None,
     ) -> None:
         """A write landed: it shows `drawn`'s version unless its board was made outdated
@@ -214,7 +216,7 @@ class Boards:
             # (the answer is read only if the next board shows the same picture)
             self._pictures[table.id] = (shown.filename, sent, table.messages.board_id)
 
-    def _attach(self, table: Table, payload: dict, shown: Picture | None) -> Picture | None:
+    def _attach(self, table: Table, payload: dict[str, Any], shown: Upload | None) -> Upload | None:
         """Name the board's attachments in `payload`; the picture to upload, if any.
 
         A picture this outbox already uploaded to the board message is kept by its id,
@@ -233,7 +235,7 @@ class Boards:
         return shown
 
     async def _post(
-        self, table: Table, payload: dict, shown: Picture | None, *, fresh: bool = False
+        self, table: Table, payload: dict[str, Any], shown: Upload | None, *, fresh: bool = False
     ) -> None:
         """The board posted below (a follow-up when a token can carry it); the old one stubbed
         (after a restart, `fresh`, only through a token: an hour-old message is left be)."""

@@ -39,7 +39,7 @@ from bot.game.access import INTERACTIONS
 
 if TYPE_CHECKING:
     from bot.table import Table
-    from bot.views.attachments import Picture
+    from bot.views.message import Upload
 
 log = logging.getLogger(__name__)
 
@@ -81,11 +81,12 @@ class GameChannel:
         self,
         method: str,
         table: Table,
-        payload: dict | None,
+        payload: dict[str, Any] | None,
         message_id: int | None = None,
-        upload: Picture | None = None,
-    ) -> dict | None:
-        """A request to the game's channel through the channel routes (global budget).
+        upload: Upload | None = None,
+    ) -> Any:
+        """A request to the game's channel through the channel routes (global budget); Discord's
+        answer, as discord.py reads it (the message posted or edited).
 
         With `upload`, the picture goes along (a multipart request). Raises `Refused` (no
         request) while the channel refuses the bot what it needs (`Closed` while the game's
@@ -131,7 +132,9 @@ class GameChannel:
             raise unusable from error
         raise error
 
-    async def _send(self, route: Route, payload: dict | None, upload: Picture | None) -> Any:
+    async def _send(
+        self, route: Route, payload: dict[str, Any] | None, upload: Upload | None
+    ) -> Any:
         if upload is not None:
             return await self.http.request(route, **embeds.multipart(upload, payload))
         return await self.http.request(route, json=payload)
@@ -152,8 +155,8 @@ class GameChannel:
         table: Table,
         owned: Owned | None,
         message_id: int,
-        payload: dict,
-        upload: Picture | None = None,
+        payload: dict[str, Any],
+        upload: Upload | None = None,
     ) -> None:
         """Edit a message of the channel: through its token if usable, else the channel route."""
         if owned is not None and self.tokens.usable(owned.token):
@@ -166,7 +169,7 @@ class GameChannel:
         await self.request("PATCH", table, payload, message_id, upload)
 
     async def follow_up(
-        self, table: Table, payload: dict, upload: Picture | None = None
+        self, table: Table, payload: dict[str, Any], upload: Upload | None = None
     ) -> Owned | int:
         """Post in the channel: a follow-up of the game's newest token, else a channel post."""
         token = self.fresh_token(table)
@@ -176,8 +179,8 @@ class GameChannel:
                 return Owned(sent, token, original=False)
             except discord.HTTPException:
                 pass
-        sent = await self.request("POST", table, payload, upload=upload)
-        return int(sent["id"])
+        posted = await self.request("POST", table, payload, upload=upload)
+        return int(posted["id"])
 
     async def delete(self, table: Table, owned: Owned) -> None:
         """Delete a message of the channel: through its token if usable, else the channel

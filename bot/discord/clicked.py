@@ -17,9 +17,13 @@ every other interaction (commands, autocompletion, modals) goes to discord.py's 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
+
+if TYPE_CHECKING:
+    from discord.types.interactions import Interaction as InteractionPayload
+    from discord.types.message import Message as MessagePayload
 
 #: Discord's interaction type of a click on a message component.
 COMPONENT = 3
@@ -57,7 +61,8 @@ class ClickedMessage:
         if name.startswith("__"):
             raise AttributeError(name)
         if self._whole is None:
-            self._whole = discord.Message(state=self._state, channel=self._channel, data=self._data)
+            data = cast("MessagePayload", self._data)  # as Discord sent it
+            self._whole = discord.Message(state=self._state, channel=self._channel, data=data)
         return getattr(self._whole, name)
 
     def __repr__(self) -> str:
@@ -86,7 +91,8 @@ class Clicked(discord.Interaction):
     __slots__ = ()
 
     def _from_data(self, data: Any) -> None:
-        super()._from_data({key: value for key, value in data.items() if key != "message"})
+        rest = {key: value for key, value in data.items() if key != "message"}
+        super()._from_data(cast("InteractionPayload", rest))
         raw = data.get("message")
         if raw is not None:
             self.message = ClickedMessage(self._state, self.channel, raw)  # type: ignore[assignment]
@@ -102,6 +108,6 @@ def read_clicks_lightly(state: Any) -> None:
         if data.get("type") != COMPONENT:
             original(data)
             return
-        state.dispatch("interaction", Clicked(data=data, state=state))
+        state.dispatch("interaction", Clicked(data=cast("InteractionPayload", data), state=state))
 
     parsers["INTERACTION_CREATE"] = created

@@ -101,8 +101,8 @@ class HandDMs:
         self._pointing.discard(key)
         changes = self._changes.pop(key, [])
         game = table.game
-        playing = game is not None and player in game.players
-        hand = game.view_for(player).hand if playing else None
+        seated = game if game is not None and player in game.players else None
+        hand = seated.view_for(player).hand if seated is not None else None
         try:
             language = await self.audience.player(player)
             said = [narration.change_text(c, language, table.cards) for c in changes]
@@ -116,11 +116,11 @@ class HandDMs:
             raise
         else:
             self._closed.pop(key, None)
-            if not playing or game.is_over:  # the last DM of this game for this player
+            if seated is None or seated.is_over:  # the last DM of this game for this player
                 self._messages.pop(key, None)
                 self._told_closed.discard(key)
 
-    async def notice(self, player: int, payload: dict) -> None:
+    async def notice(self, player: int, payload: dict[str, Any]) -> None:
         """A DM of its own to a player, apart from their hand's (nothing if their DMs are
         closed: the channel would be told of that, and the channel is what refuses us)."""
         channel_id = await self._channel(player)
@@ -133,7 +133,7 @@ class HandDMs:
         pending = changes + self._changes.get(key, [])
         self._changes[key] = pending[-render.DM_CHANGES :]
 
-    async def _deliver(self, key: tuple[int, int], player: int, payload: dict) -> None:
+    async def _deliver(self, key: tuple[int, int], player: int, payload: dict[str, Any]) -> None:
         channel_id = await self._channel(player)
         message_id = self._messages.get(key)
         if message_id is None:
@@ -152,7 +152,7 @@ class HandDMs:
         await self.store.set_hand_dm(*key, int(sent["id"]))
 
     async def _request(
-        self, channel_id: int, method: str, tail: str, payload: dict, want: bool = False
+        self, channel_id: int, method: str, tail: str, payload: dict[str, Any], want: bool = False
     ) -> Any:
         """A request on the DM channel's messages (`tail` after their path), as the bot."""
         path = f"/channels/{channel_id}/messages{tail}"

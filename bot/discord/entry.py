@@ -13,6 +13,7 @@ the Activity itself, learning the instance it opened (`launch`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -45,9 +46,11 @@ def entry_point() -> dict[str, Any]:
     }
 
 
-def entry_points(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The Entry Point among an application's global commands (a list: none, or one)."""
-    return [command for command in commands if command.get("type") == ENTRY_POINT_TYPE]
+def entry_points(commands: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The Entry Point among an application's global commands, as Discord has it (a list:
+    none, or one). discord.py's types of the commands it reads know no Entry Point: read
+    as JSON objects, and sent back as such."""
+    return [dict(command) for command in commands if command.get("type") == ENTRY_POINT_TYPE]
 
 
 async def sync_global(
@@ -56,7 +59,7 @@ async def sync_global(
     payload: list[dict[str, Any]],
     *,
     activity: bool,
-) -> list[dict[str, Any]]:
+) -> Sequence[Mapping[str, Any]]:
     """Overwrite the global commands with `payload` and the application's Entry Point as
     Discord has it (a bulk overwrite never drops it), or, with `activity` on and none yet,
     ours. The commands now synced.
@@ -83,7 +86,7 @@ async def sync_global(
 
 def is_entry_point(interaction: discord.Interaction) -> bool:
     """Whether an interaction is the Entry Point's (Launch, from the App Launcher)."""
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     kind = discord.InteractionType.application_command
     return interaction.type is kind and data.get("type") == ENTRY_POINT_TYPE
 

@@ -11,6 +11,7 @@ echoing more than a few characters of what was sent).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -47,7 +48,7 @@ def command_problem(interaction: discord.Interaction) -> UserError | None:
         return None  # discord.py answers unknown commands itself
     params = {param.display_name: param for param in command.parameters}
     for option in _leaf_options(interaction.data or {}):
-        param = params.get(option.get("name"))
+        param = params.get(option.get("name", ""))
         if param is None:
             return UserError("error.unknown_option")
         problem = _option_problem(param, option.get("value"), interaction.guild)
@@ -56,7 +57,7 @@ def command_problem(interaction: discord.Interaction) -> UserError | None:
     return None
 
 
-def _leaf_options(data: dict[str, Any]) -> list[dict[str, Any]]:
+def _leaf_options(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The options of the subcommand invoked (below its group, if any)."""
     options = data.get("options") or []
     while len(options) == 1 and options[0].get("type") in (1, 2):  # subcommand (group)
@@ -64,7 +65,7 @@ def _leaf_options(data: dict[str, Any]) -> list[dict[str, Any]]:
     return options
 
 
-_TYPES = {
+_TYPES: dict[discord.AppCommandOptionType, tuple[type[Any], ...]] = {
     discord.AppCommandOptionType.string: (str,),
     discord.AppCommandOptionType.integer: (int,),
     discord.AppCommandOptionType.number: (int, float),

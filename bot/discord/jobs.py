@@ -13,13 +13,17 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 import discord
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
+#: A job: what it returns, if anything, is not read (a panel's refresh says whether it
+#: showed the hand).
+Job = Callable[[], Awaitable[object]]
+#: What a job is about, as ("board", game id): one job a key is pending at a time.
+Key = tuple[Hashable, ...]
 
 #: How long held jobs wait for the answer to the interaction that caused them.
 HOLD_SECONDS = 0.5
@@ -58,18 +62,18 @@ class Jobs:
     def __init__(
         self,
         lanes: dict[str, int],
-        lane_of: Callable[[tuple], str],
+        lane_of: Callable[[Key], str],
         *,
-        quiet: Callable[[tuple], bool] = lambda key: False,
+        quiet: Callable[[Key], bool] = lambda key: False,
     ) -> None:
         self._lane_of, self._once = lane_of, quiet
-        self._jobs: dict[str, OrderedDict[tuple, Job]] = {lane: OrderedDict() for lane in lanes}
-        self._attempts: dict[tuple, int] = {}
+        self._jobs: dict[str, OrderedDict[Key, Job]] = {lane: OrderedDict() for lane in lanes}
+        self._attempts: dict[Key, int] = {}
         #: key -> when its job was queued (the age of the oldest, for bot.metrics).
-        self._queued_at: dict[tuple, float] = {}
-        self._running: set[tuple] = set()
+        self._queued_at: dict[Key, float] = {}
+        self._running: set[Key] = set()
         #: Workers of each lane waiting for a job, each woken alone (not all at once).
-        self._waiting: dict[str, deque[asyncio.Future]] = {lane: deque() for lane in lanes}
+        self._waiting: dict[str, deque[asyncio.Future[None]]] = {lane: deque() for lane in lanes}
         self._idle = asyncio.Event()
         self._workers = [
             asyncio.create_task(self._work(lane))
@@ -77,13 +81,13 @@ class Jobs:
             for _ in range(workers)
         ]
         #: group -> jobs waiting for the answer to the interaction that caused them.
-        self._held: dict[int, dict[tuple, Job]] = {}
+        self._held: dict[int, dict[Key, Job]] = {}
         self._held_count = 0
         self._hold_timers: dict[int, asyncio.TimerHandle] = {}
         #: Failed jobs waiting for their retry (queued again when it is time).
         self._retrying = 0
 
-    def hold(self, group: int, key: tuple, job: Job) -> None:
+    def hold(self, group: int, key: Key, job: Job) -> None:
         """Queue a job once the interaction that caused it is answered (or soon anyway)."""
         held = self._held.setdefault(group, {})
         if key not in held:
@@ -93,7 +97,7 @@ class Jobs:
             loop = asyncio.get_running_loop()
             self._hold_timers[group] = loop.call_later(HOLD_SECONDS, self.release, group)
 
-    def drop(self, group: int, key: tuple) -> None:
+    def drop(self, group: int, key: Key) -> None:
         """Forget a held job: the interaction's answer did it already."""
         held = self._held.get(group)
         if held is not None and held.pop(key, None) is not None:
@@ -111,7 +115,7 @@ class Jobs:
         for key, job in held.items():
             self.submit(key, job)
 
-    def submit(self, key: tuple, job: Job) -> None:
+    def submit(self, key: Key, job: Job) -> None:
         """Queue a job, unless one with that key is already waiting."""
         lane = self._lane_of(key)
         jobs = self._jobs[lane]
@@ -137,7 +141,7 @@ class Jobs:
     def _pending(self) -> int:
         return sum(map(len, self._jobs.values())) + self._held_count + self._retrying
 
-    async def _next_job(self, lane: str) -> tuple[tuple, Job]:
+    async def _next_job(self, lane: str) -> tuple[Key, Job]:
         jobs = self._jobs[lane]
         while True:
             for key in jobs:
@@ -166,7 +170,7 @@ class Jobs:
                 if not self._pending() and not self._running:
                     self._idle.set()
 
-    def _retry_later(self, key: tuple, job: Job, exc: Exception) -> None:
+    def _retry_later(self, key: Key, job: Job, exc: Exception) -> None:
         attempt = self._attempts.get(key, 0)
         self._attempts[key] = attempt + 1
         transient = isinstance(exc, discord.HTTPException) and (
@@ -181,7 +185,7 @@ class Jobs:
         self._retrying += 1
         asyncio.get_running_loop().call_later(delay, self._retry, key, job)
 
-    def _retry(self, key: tuple, job: Job) -> None:
+    def _retry(self, key: Key, job: Job) -> None:
         """A failed job's time to be tried again has come."""
         self._retrying -= 1
         self.submit(key, job)

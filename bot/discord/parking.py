@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,7 +23,7 @@ from bot.views.message import Message
 
 if TYPE_CHECKING:
     from bot.discord.dms import HandDMs
-    from bot.discord.jobs import Job
+    from bot.discord.jobs import Job, Key
     from bot.discord.tokens import Token, Tokens
     from bot.game.audience import Audience
     from bot.table import Table
@@ -38,15 +39,15 @@ class Parking:
         dms: HandDMs,
         audience: Audience,
         *,
-        submit: Callable[[tuple, Job], None],
+        submit: Callable[[Key, Job], None],
     ) -> None:
         """`submit(key, job)` queues a job."""
         self.access, self.tokens, self.dms, self.audience = access, tokens, dms, audience
         self.submit = submit
         #: game id -> (its table, what waits for its channel to let the bot in, by key).
-        self._parked: dict[int, tuple[Table, dict[tuple, Job]]] = {}
+        self._parked: dict[int, tuple[Table, dict[Key, Job]]] = {}
 
-    def park(self, table: Table, key: tuple, job: Job) -> None:
+    def park(self, table: Table, key: Key, job: Job) -> None:
         """Keep a job its channel refused until the bot may post there (or a token can
         carry it); the players of a game in play are told once, by DM."""
         if self.access.gone(table.channel_id):
@@ -60,7 +61,7 @@ class Parking:
                 continue
             if self.access.first_time_for(table.channel_id, player, "dm"):
                 told = ("dm", table.id, player, "refused")
-                self.submit(told, lambda player=player: self._tell_by_dm(table, player))
+                self.submit(told, partial(self._tell_by_dm, table, player))
 
     def unpark(self, channel_id: int) -> None:
         """Send what waited for the channel, its games' (through a token, or the channel)."""
@@ -81,7 +82,7 @@ class Parking:
             if table.channel_id == channel_id:
                 del self._parked[game_id]
 
-    async def tell_privately(self, token: Token, payload: dict) -> None:
+    async def tell_privately(self, token: Token, payload: dict[str, Any]) -> None:
         """Tell whoever interacted (an ephemeral follow-up of their interaction)."""
         with contextlib.suppress(discord.HTTPException):  # dismissed or expired: told later
             await self.tokens.follow_up(token, payload)

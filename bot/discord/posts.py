@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.discord.access import Closed, Refused
@@ -20,7 +21,7 @@ from bot.views.message import Message
 
 if TYPE_CHECKING:
     from bot.discord.channel import GameChannel
-    from bot.discord.jobs import Job
+    from bot.discord.jobs import Job, Key
     from bot.table import Report, Table
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,8 @@ class Posts:
         self,
         channel: GameChannel,
         *,
-        submit: Callable[[tuple, Job], None],
-        park: Callable[[Table, tuple, Job], None],
+        submit: Callable[[Key, Job], None],
+        park: Callable[[Table, Key, Job], None],
         swept: Callable[[Table], None],
     ) -> None:
         """`submit(key, job)` queues a job; `park(table, key, job)` keeps one until the channel
@@ -108,6 +109,6 @@ class Posts:
                 await self.channel.delete(table, owned)
             except Refused:
                 unpost = ("unpost", message_id)
-                self.park(table, unpost, lambda o=owned: self.channel.delete(table, o))
+                self.park(table, unpost, partial(self.channel.delete, table, owned))
             litter.pop(message_id, None)
         self.swept(table)

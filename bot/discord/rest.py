@@ -34,7 +34,7 @@ from bot.discord.wire import Answer, Wire
 from bot.metrics import DISCORD_429, DISCORD_REQUESTS, route_class
 
 if TYPE_CHECKING:
-    from bot.views.attachments import Picture
+    from bot.views.message import Upload
 
 #: Tries of a request Discord answers with 429 (each after the wait it asks for).
 TRIES = 5
@@ -60,8 +60,8 @@ class Rest:
         self,
         method: str,
         path: str,
-        payload: dict | None = None,
-        upload: Picture | None = None,
+        payload: dict[str, Any] | None = None,
+        upload: Upload | None = None,
         *,
         want: bool = False,
         again: bool | None = None,
@@ -74,6 +74,8 @@ class Rest:
         with it, the request is made as the bot and kept to that bucket's rate limit.
         `again`: whether it may be sent twice on a kept connection found closed (Wire).
         Raises discord.py's HTTPException (Forbidden, NotFound...) when Discord refuses."""
+        body: bytes | None
+        content_type: str | None
         if upload is not None:
             content_type, body = upload.form(payload or {})
         else:

@@ -29,7 +29,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord.http import Route
@@ -56,7 +56,7 @@ THREAD_EXISTS = 160004
 OPEN_WAIT = 1.0
 #: Minutes of quiet before Discord would archive a thread: a day, more than any game lasts,
 #: so that the bot archives it when the game ends.
-AUTO_ARCHIVE = 1440
+AUTO_ARCHIVE: Final = 1440
 
 
 @dataclass(eq=False)
@@ -68,7 +68,7 @@ class Opening:
     interaction: discord.Interaction
     #: The catalog key of why the game plays in its channel, and the permissions it names.
     refusal: str | None = None
-    missing: tuple = ()
+    missing: tuple[str, ...] = ()
 
     async def __call__(self, table: Table) -> int | None:
         """The thread opened for `table`, or None to play in its channel."""
@@ -77,14 +77,15 @@ class Opening:
             return None
         permissions = self.interaction.app_permissions
         missing = tuple(name for name in TO_OPEN if not getattr(permissions, name))
-        if getattr(channel, "type", None) not in PARENTS or table.messages.board_id is None:
+        lobby = table.messages.board_id
+        if getattr(channel, "type", None) not in PARENTS or lobby is None:
             self.refusal = "thread.refused.here"
         elif missing:
             self.refusal, self.missing = "thread.refused.permissions", missing
         else:
             try:
                 async with asyncio.timeout(OPEN_WAIT):
-                    return await self.threads.open(table)
+                    return await self.threads.open(table, lobby)
             except discord.Forbidden:
                 self.refusal, self.missing = "thread.refused.permissions", TO_OPEN
             except (TimeoutError, discord.HTTPException) as exc:
@@ -120,19 +121,20 @@ class Threads:
         """An attempt at the thread of the game this interaction starts."""
         return Opening(self, interaction)
 
-    async def open(self, table: Table) -> int:
-        """Open the game's thread from its lobby message; the thread's id (the message's)."""
+    async def open(self, table: Table, lobby: int) -> int:
+        """Open the game's thread from its lobby message (`lobby`, its id); the thread's id
+        (the message's)."""
         await self._spend()
         try:
             thread = await self.http.start_thread_with_message(
                 table.channel_id,
-                table.messages.board_id,
+                lobby,
                 name=thread_name(table),
                 auto_archive_duration=AUTO_ARCHIVE,
             )
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:  # by a start that could not be saved: it is the one
-                return table.messages.board_id
+                return lobby
             raise
         return int(thread["id"])
 
@@ -183,17 +185,22 @@ class Threads:
         self._archived.discard(game_id)
 
     async def _request(
-        self, method: str, table: Table, payload: dict, message_id: int | None = None
+        self, method: str, table: Table, payload: dict[str, Any], message_id: int | None = None
     ) -> None:
         """A request to the lobby's channel; one it refuses, or that is gone, is logged and
         not tried again."""
-        path = "/channels/{channel_id}/messages"
-        params = {"channel_id": table.parent_id}
-        if message_id is not None:
-            path, params["message_id"] = path + "/{message_id}", message_id
+        if message_id is None:
+            route = Route(method, "/channels/{channel_id}/messages", channel_id=table.parent_id)
+        else:
+            route = Route(
+                method,
+                "/channels/{channel_id}/messages/{message_id}",
+                channel_id=table.parent_id,
+                message_id=message_id,
+            )
         await self._spend()
         try:
-            await self.http.request(Route(method, path, **params), json=payload)
+            await self.http.request(route, json=payload)
         except (discord.Forbidden, discord.NotFound) as exc:
             log.warning(
                 "game %d: channel %d refused %s: %s", table.id, table.parent_id, method, exc

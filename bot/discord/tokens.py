@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import discord
 
 if TYPE_CHECKING:
     from bot.discord.rest import Rest
-    from bot.views.attachments import Picture
+    from bot.views.message import Upload
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +75,15 @@ class Tokens:
         """The token of an interaction just answered."""
         return Token(interaction.token, self.clock() + TOKEN_USE_SECONDS)
 
-    def usable(self, token: Token | None) -> bool:
+    def usable(self, token: Token | None) -> TypeGuard[Token]:
         return token is not None and not token.dead and self.clock() < token.until
 
-    def can_post(self, token: Token | None) -> bool:
+    def can_post(self, token: Token | None) -> TypeGuard[Token]:
         """Whether `token` may still post a follow-up (usable, and under Discord's cap)."""
-        return self.usable(token) and not token.capped  # type: ignore[union-attr]
+        return self.usable(token) and not token.capped
 
     async def respond(
-        self, interaction: discord.Interaction, payload: dict, *, update: bool = False
+        self, interaction: discord.Interaction, payload: dict[str, Any], *, update: bool = False
     ) -> None:
         """Answer `interaction` with `payload`: the clicked message updated, or a new
         private message (with the payload's own flags: a Components V2 layout's).
@@ -102,7 +102,11 @@ class Tokens:
         )
 
     async def edit(
-        self, token: Token, message_id: int | None, payload: dict, upload: Picture | None = None
+        self,
+        token: Token,
+        message_id: int | None,
+        payload: dict[str, Any],
+        upload: Upload | None = None,
     ) -> Mapping[str, Any]:
         """Edit the original response (`message_id` None) or a follow-up.
 
@@ -114,7 +118,9 @@ class Tokens:
         )
         return {} if sent is None else sent
 
-    async def follow_up(self, token: Token, payload: dict, upload: Picture | None = None) -> int:
+    async def follow_up(
+        self, token: Token, payload: dict[str, Any], upload: Upload | None = None
+    ) -> int:
         """Post a follow-up message (with `upload`'s picture, if any); its id."""
         sent = await self._through(token, "POST", "?wait=true", payload, upload, want=True)
         return int(sent["id"])
@@ -128,8 +134,8 @@ class Tokens:
         token: Token,
         method: str,
         tail: str,
-        payload: dict | None = None,
-        upload: Picture | None = None,
+        payload: dict[str, Any] | None = None,
+        upload: Upload | None = None,
         want: bool = False,
     ) -> Any:
         """A request on the token's webhook (`tail` after its path)."""

@@ -43,11 +43,10 @@ class Announcer:
         notice: Notice | None = None,
     ) -> ActionResult:
         """The action's events told (`notice`, a crewmate's, in place of its usual line)."""
-        game = table.game
-        assert game is not None
+        game = table.started_game
         language = table.language
         told = [(e, line) for e in events if (line := narration.told(e, language, notice))]
-        lines = [line for _, line in told]
+        lines: list[str] = [line for _, line in told]
         recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
         narration.tell_recent(table.recent, recent, language)
         table.seats = list(game.players)
@@ -66,13 +65,14 @@ class Announcer:
         if turns and turns[-1] != actor:
             self.stream.publish(changes.TurnPassed(table, turns[-1]))
             self.stream.publish(changes.PanelChanged(table, turns[-1]))
-        if game.is_over:
-            table.remaining = table.time_left(now)
+        outcome = game.outcome
+        if outcome is not None:  # the game is over
+            table.remaining = remaining = table.time_left(now)
             table.deadline = None
-            table.status = "abandoned" if game.outcome.value == "abandoned" else "finished"
+            table.status = "abandoned" if outcome.value == "abandoned" else "finished"
             self.tables.forget(table)
-            if game.outcome.won:
-                left = said(language, "notice.stopped", left=render.duration(table.remaining))
+            if outcome.won and remaining is not None:  # (a game won had its clock running)
+                left = said(language, "notice.stopped", left=render.duration(remaining))
                 lines.append(left)
                 table.recent.append(left)
             self.stream.publish(changes.TurnPassed(table, None))
@@ -84,12 +84,14 @@ class Announcer:
 
     def _tell_report(self, table: Table, events: list[ev.Event]) -> None:
         """A launch starts a report; what follows while it is open continues the same one."""
-        game = table.game
+        game = table.started_game
         report = table.report
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
         if starts is not None:
             language = table.language
-            launch = [line for e in events[starts:] if (line := narration.told(e, language))]
+            launch: list[str] = [
+                line for e in events[starts:] if (line := narration.told(e, language))
+            ]
             public = [e.seen_by(None) for e in events[starts:]]
             table.report = report = Report(launch, language, public)
         elif report is not None and report.open:

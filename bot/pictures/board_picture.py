@@ -17,8 +17,10 @@ picture is the board under a banner saying how it ended (bot.pictures.parts.ende
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Hashable
 from functools import lru_cache
 from itertools import repeat
+from typing import Generic, NamedTuple, TypeVar
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -34,6 +36,8 @@ from bot.pictures.parts import (
     PARTS,
     TWINS,
     WIDTH,
+    Box,
+    Facts,
     Shown,
     background,
     board_rgb,
@@ -226,7 +230,9 @@ def _palette() -> Image.Image:
 
 @lru_cache(maxsize=1)
 def _palette_bytes() -> bytes:
-    return bytes(_palette().getpalette()[: PALETTE_COLOURS * 3])
+    palette = _palette().getpalette()
+    assert palette is not None, "a quantized picture has its palette"
+    return bytes(palette[: PALETTE_COLOURS * 3])
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -251,21 +257,28 @@ def _band(index: int, s: Shown) -> pngwrite.Band:
     if band is not None:
         return band
     rows = _band_background(index, s.language).copy()
-    for name, facts, kept, into, rows_of_part in _BAND_PARTS[index]:
-        part = kept.get((name, s.rules, s.language, facts(s)))
-        if rows_of_part is not None:
+    for placed in _BAND_PARTS[index]:
+        if isinstance(placed, _Pasted):
+            name, facts, kept, into, rows_of_part = placed
+            part = kept.get((name, s.rules, s.language, facts(s)))
             rows[into] = (_part(name, s) if part is None else part)[rows_of_part]
             continue
         # Drawn over a part put there before: only the pixels it changes in it.
-        top, left, pixels = _over(name, s) if part is None else part
-        top, left = into[0] + top, into[1] + left
+        name, facts, at = placed
+        over = _names.get((name, s.rules, s.language, facts(s)))
+        top, left, pixels = _over(name, s) if over is None else over
+        top, left = at[0] + top, at[1] + left
         rows[top : top + pixels.shape[0], left : left + pixels.shape[1]] = pixels
     band = pngwrite.band(rows, BAND_LEVELS[index])
     _bands[index].put(key, band, len(band.chunk))
     return band
 
 
-class _Kept:
+#: What a cache keeps.
+V = TypeVar("V")
+
+
+class _Kept(Generic[V]):
     """A cache holding at most `budget` bytes, forgetting first what it learnt first.
 
     First in, first out rather than least recently used: at thousands of games, each
@@ -275,11 +288,11 @@ class _Kept:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._items: dict[object, object] = {}
-        self._order: deque[tuple[object, int]] = deque()  # keys and sizes, oldest first
+        self._items: dict[Hashable, V] = {}
+        self._order: deque[tuple[Hashable, int]] = deque()  # keys and sizes, oldest first
         self.get = self._items.get
 
-    def put(self, key: object, value: object, size: int) -> None:
+    def put(self, key: Hashable, value: V, size: int) -> None:
         if key in self._items:
             return
         self._items[key] = value
@@ -299,12 +312,16 @@ class _Kept:
         return len(self._items)
 
 
-_bands = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
-#: The parts drawn, by part (those drawn over another, parts.OVER, share one cache).
-_names = _Kept(NAME_CACHE_BYTES)
+#: A part drawn over another (parts.OVER), as kept: where the pixels it changes begin in
+#: its box (top, left), and those pixels.
+Over = tuple[int, int, np.ndarray]
+
+_bands: tuple[_Kept[pngwrite.Band], ...] = tuple(_Kept(budget) for budget in BAND_CACHE_BYTES)
+#: The parts drawn, by part; those drawn over another (parts.OVER) share one cache.
+_names: _Kept[Over] = _Kept(NAME_CACHE_BYTES)
 _budgets = {"rocket": ROCKET_CACHE_BYTES, "rocket points": POINTS_CACHE_BYTES}
-_parts = {
-    name: _names if name in OVER else _Kept(_budgets.get(name, PART_CACHE_BYTES)) for name in PARTS
+_parts: dict[str, _Kept[np.ndarray]] = {
+    name: _Kept(_budgets.get(name, PART_CACHE_BYTES)) for name in PARTS if name not in OVER
 }
 
 
@@ -312,9 +329,12 @@ def forget(*, bands: bool = False, parts: bool = False) -> None:
     """Empty the kept whole pictures (and the kept bands, and the parts with the seats'
     names drawn over them): for benchmarks that measure a cold start."""
     drawn.cache_clear()
-    for kept in (*(_bands if bands else ()), *(_parts.values() if parts else ())):
-        kept.clear()
+    for band in _bands if bands else ():
+        band.clear()
     if parts:
+        for part in _parts.values():
+            part.clear()
+        _names.clear()
         _grounds.clear()
 
 
@@ -341,7 +361,7 @@ def _part(name: str, s: Shown) -> np.ndarray:
     return part
 
 
-def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
+def _over(name: str, s: Shown) -> Over:
     """A part drawn over another (a seat's name over its row), drawn once for the facts
     it shows: only the pixels it changes in the other's, the least rectangle of them, and
     where that lies in its box (top, left). It is drawn on what the other shows in its box
@@ -350,17 +370,17 @@ def _over(name: str, s: Shown) -> tuple[int, int, np.ndarray]:
     its players' names that way, and that was most of their pictures' cost."""
     facts = PARTS[name][2]
     key = (name, s.rules, s.language, facts(s))
-    found = _parts[name].get(key)
+    found = _names.get(key)
     if found is None:
         found = _drawn_over(name, s, key)
         twin = TWINS[name](s)
         twin_key = (name, s.rules, s.language, facts(twin))
-        if twin_key != key and _parts[name].get(twin_key) is None:
+        if twin_key != key and _names.get(twin_key) is None:
             _drawn_over(name, twin, twin_key)
     return found
 
 
-def _drawn_over(name: str, s: Shown, key: tuple) -> tuple[int, int, np.ndarray]:
+def _drawn_over(name: str, s: Shown, key: tuple) -> Over:
     """`_over`'s drawing, kept by `key`."""
     box, draw_part, _ = PARTS[name]
     ground, under = _ground(name, s)
@@ -375,7 +395,7 @@ def _drawn_over(name: str, s: Shown, key: tuple) -> tuple[int, int, np.ndarray]:
         found = (int(first), int(start), drawn[first:last, start:end].copy())
     else:
         found = (0, 0, drawn[:0, :0].copy())
-    _parts[name].put(key, found, found[2].nbytes + _NAME_OVERHEAD)
+    _names.put(key, found, found[2].nbytes + _NAME_OVERHEAD)
     return found
 
 
@@ -412,27 +432,41 @@ def _blank(name: str, language: str) -> Image.Image:
     return background(language).crop(PARTS[name][0])
 
 
-def _placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tuple, slice]:
-    """Where a part's rows go among the rows of a band (on a canvas: x + 1), and which
-    of its rows are the band's."""
+class _Pasted(NamedTuple):
+    """A part in a band: its facts and cache, where its rows go among the band's (`into`,
+    rows and columns), and which of its rows are the band's."""
+
+    name: str
+    facts: Facts
+    kept: _Kept[np.ndarray]
+    into: tuple[slice, slice]
+    rows: slice
+
+
+class _Drawn(NamedTuple):
+    """A part drawn over another in a band (cached in `_names`): its facts, and where its
+    box lies among the band's rows (top, left)."""
+
+    name: str
+    facts: Facts
+    at: tuple[int, int]
+
+
+def _placed(name: str, box: Box, facts: Facts, top: int, bottom: int) -> _Pasted | _Drawn:
+    """A part of the band of rows `top` to `bottom` (on a canvas: x + 1)."""
     left, part_top, right, part_bottom = box
+    if name in OVER:
+        assert top <= part_top and part_bottom <= bottom, "a part drawn over another is in one band"
+        return _Drawn(name, facts, (part_top - top, left + 1))
     first, last = max(part_top, top), min(part_bottom, bottom)
     into = (slice(first - top, last - top), slice(left + 1, right + 1))
-    return into, slice(first - part_top, last - part_top)
+    return _Pasted(name, facts, _parts[name], into, slice(first - part_top, last - part_top))
 
 
-def _over_placed(box: tuple[int, int, int, int], top: int, bottom: int) -> tuple[tuple, None]:
-    """Where the box of a part drawn over another lies in a band (on a canvas: x + 1)."""
-    assert top <= box[1] and box[3] <= bottom, "a part drawn over another is in one band"
-    return (box[1] - top, box[0] + 1), None
-
-
-#: The parts each band shows, in the order they are put there: their facts and cache,
-#: where their rows go in it, and which of them (None: drawn over another part, where
-#: its box lies in the band).
+#: The parts each band shows, in the order they are put there.
 _BAND_PARTS = [
     [
-        (name, facts, _parts[name], *(_over_placed if name in OVER else _placed)(box, top, bottom))
+        _placed(name, box, facts, top, bottom)
         for name, (box, _, facts) in PARTS.items()
         if box[1] < bottom and box[3] > top
     ]

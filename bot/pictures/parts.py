@@ -12,7 +12,7 @@ bands (`BandLayout`), grouped by what changes them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache, partial
 from operator import attrgetter
 from typing import NamedTuple
@@ -127,7 +127,9 @@ def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int)
     image.paste(sprite, (centre_x - sprite.width // 2, base_y - sprite.height), sprite)
 
 
-def _symbol(image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], ink: sp.RGB):
+def _symbol(
+    image: Image.Image, colour: Colour, size: int, xy: tuple[int, int], ink: sp.RGB
+) -> None:
     image.paste(ink, xy, sp.suit_mask(colour, size))
 
 
@@ -288,7 +290,7 @@ def _depot_box(colour: Colour, size: Size) -> tuple[int, int, int, int]:
 DEPOT_BOXES = {(colour, size): _depot_box(colour, size) for colour in Colour for size in Size}
 
 
-def _cards(image: Image.Image, xy: tuple[int, int], count: int):
+def _cards(image: Image.Image, xy: tuple[int, int], count: int) -> None:
     """A card face down, and how many there are: a pile's size, or a hand's."""
     x, y = xy
     sp.paste_box(image, (x, y + 4, x + 12, y + 20), 2, sp.MUTED, sp.TEXT)
@@ -364,8 +366,15 @@ def _name_facts(index: int, s: Shown) -> tuple:
     return () if index >= len(s.hands) else (s.names[index], index == s.active)
 
 
+#: A box on the board: (left, top, right, bottom).
+Box = tuple[int, int, int, int]
+#: What draws a part, in full colour, onto the whole board (its image, a canvas on it).
+Drawing = Callable[[Image.Image, ImageDraw.ImageDraw, Shown], None]
+#: The facts a part shows, by which it is cached.
+Facts = Callable[[Shown], Hashable]
+
 #: The parts of a board: where each is drawn, by what, and the facts it shows.
-PARTS = {
+PARTS: dict[str, tuple[Box, Drawing, Facts]] = {
     "apophis": ((0, 0, 126, BAND_TOP), _apophis, attrgetter("damage", "counters")),
     "rocket points": ((126, 0, 298, ROCKET_TOP), _rocket_points, _points_facts),
     "rocket": (ROCKET_BOX, _rocket, attrgetter("rocket")),

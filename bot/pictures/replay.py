@@ -59,7 +59,7 @@ def animate(frames: Iterable[tuple[bytes, int]]) -> bytes:
             pixels = np.asarray(image)
             if shown is None:
                 parts += GifImagePlugin.getheader(image, info={"loop": 0})[0]
-        if waiting is not None and np.array_equal(pixels, shown):
+        if waiting is not None and shown is not None and np.array_equal(pixels, shown):
             patch, offset, before = waiting
             waiting = (patch, offset, before + milliseconds)
             continue

@@ -254,7 +254,7 @@ def text_mask(text: str, size: int) -> Image.Image:
 
     Its line's top is `headroom(size)` rows below the mask's top."""
     face = font(size)
-    right = face.getbbox(text)[2]
+    right = int(face.getbbox(text)[2])  # (in whole pixels; Pillow's hints say a float)
     top = headroom(size)
     mask = Image.new("L", (max(right, 1), top + size + size // 3), 0)
     ImageDraw.Draw(mask).text((0, top), text, font=face, fill=255)

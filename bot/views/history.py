@@ -224,7 +224,7 @@ def step_message(played: Replay, step: int) -> Message:
     language = table.language
     if step == 0:
         title = t(language, "replay.step.deal_title", id=table.id)
-        lines = [t(language, "replay.step.deal", player=render.mention(move.view.active_player))]
+        lines = [t(language, "replay.step.deal", player=render.whose_turn(move.view))]
     else:
         title = t(language, "replay.step.title", id=table.id, step=step, steps=played.steps)
         lines = [line for event in move.events if (line := narrate_event(event, language))]

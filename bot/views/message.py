@@ -113,6 +113,10 @@ class Upload(Protocol):
 
     def attachment(self) -> dict[str, Any]: ...
 
+    def form(self, payload: dict[str, Any]) -> tuple[str, bytes]:
+        """`payload` with the picture as one multipart body: its content type and bytes."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Message:

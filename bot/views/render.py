@@ -60,6 +60,13 @@ def mention(user_id: int | str) -> str:
     return said.person(user_id)
 
 
+def whose_turn(view: PublicView) -> str:
+    """The player whose turn it is, named as `mention` names them (a game in play)."""
+    player = view.active_player
+    assert player is not None, "a game over has no turn"
+    return mention(player)
+
+
 def duration(seconds: float) -> str:
     """A duration as "4:05" (minutes:seconds)."""
     seconds = max(round(seconds), 0)
@@ -225,7 +232,7 @@ def next_step(table: Table, view: PublicView, now: float, language: str | None =
     """What the game waits for, in a few words ("@cid: add ♠ to the launch sequence..."), in
     `language` (the server's unless given)."""
     language = language or table.language
-    player = mention(view.active_player)
+    player = whose_turn(view)
     if view.phase is Phase.DISCARD:
         n = (view.pending or {}).get("count", 1)
         return t(language, "next.discard", player=player, count=n)

@@ -82,8 +82,7 @@ class Story:
 def story(table: Table, language: str, now: float) -> Story:
     """The story of `table`'s game (it must have one) in `language`, its clock read at
     `now` (unix time)."""
-    assert table.game is not None, "a lobby has no story"
-    view = table.game.public_view()
+    view = table.started_game.public_view()
     outcome = view.outcome
     if outcome is None and not table.open:  # stopped without a result
         outcome = Outcome.ABANDONED

@@ -19,7 +19,7 @@ import orjson
 
 from bot.game import changes
 from bot.table import Table
-from bot.views import web_state
+from bot.views import table_state, web_state
 from bot.web.markup import Names
 from engine import PlayerView
 
@@ -156,7 +156,7 @@ class Feed:
                     views[viewer] = game.view_for(viewer)
         view = next(iter(views.values())).table if views else None
         watching = self.watching(table, clients)
-        moves: dict[str, list] = {}
+        moves: dict[str, list[table_state.Component]] = {}
         shared: dict[str, bytes] = {}
         by_viewer: dict[tuple[int | None, str], str] = {}
         for client in clients:
@@ -184,7 +184,7 @@ class Feed:
                     viewer,
                     now,
                     language,
-                    views.get(viewer),
+                    None if viewer is None else views.get(viewer),
                     board_moves,
                     markup=Names(table),
                 )

@@ -30,6 +30,7 @@ from collections.abc import Callable, Hashable
 from typing import cast
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +106,11 @@ class Doors:
         return Door(self)
 
     def admit(self, address: str | None) -> bool:
-        limited = address is not None and not (LOCAL_UNLIMITED and is_local(address))
-        if self.open >= self.cap or (limited and self.by_address[address] >= PER_ADDRESS):
+        if address is not None and LOCAL_UNLIMITED and is_local(address):
+            address = None  # its connections are not counted
+        if self.open >= self.cap or (
+            address is not None and self.by_address[address] >= PER_ADDRESS
+        ):
             self.refused += 1
             now = time.monotonic()
             if now - self._warned >= WARN_EVERY:
@@ -119,13 +123,13 @@ class Doors:
                 )
             return False
         self.open += 1
-        if limited:
+        if address is not None:
             self.by_address[address] += 1
         return True
 
     def release(self, address: str | None) -> None:
         self.open -= 1
-        if address in self.by_address:
+        if address is not None and address in self.by_address:
             self.by_address[address] -= 1
             if self.by_address[address] <= 0:
                 del self.by_address[address]
@@ -215,7 +219,7 @@ def door_of(request: web.BaseRequest) -> Door | None:
 
 
 @web.middleware
-async def arrivals(request: web.Request, handler: Callable) -> web.StreamResponse:
+async def arrivals(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Marks that a connection's request came (its header deadline is over)."""
     door = door_of(request)
     if door is not None:

@@ -8,6 +8,7 @@ browser's "Sign in with Discord" redirect. Neither the secret nor a token is eve
 from __future__ import annotations
 
 import logging
+from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
@@ -78,7 +79,7 @@ class OAuth:
             raise SignInFailed("Discord's answer named no user") from None
         return access, user
 
-    async def _call(self, method: str, path: str, **kwargs) -> dict:
+    async def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         if self._http is None:
             self._http = aiohttp.ClientSession(timeout=TIMEOUT)
         try:

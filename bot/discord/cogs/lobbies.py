@@ -68,7 +68,7 @@ class Lobbies(Part):
             )
             await self.bot.service.board_posted(table, message_id, then=answered)
 
-    async def play_again(self, interaction: discord.Interaction, click: Click) -> None:
+    async def play_again(self, interaction: discord.Interaction[ApophisBot], click: Click) -> None:
         """Play again, pressed on an ended game's final board: a lobby with its rules,
         countdown and seats, whoever pressed it hosting from their seat, its crewmates
         seated and its other players invited back (each joins with the lobby's Join).
@@ -99,7 +99,7 @@ class Lobbies(Part):
             t(language, "again.elsewhere", channel=channel), ephemeral=True
         )
 
-    async def check_home(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def check_home(self, interaction: discord.Interaction[ApophisBot], game_id: int) -> None:
         """Play again pressed in a game's thread opens the lobby in the channel the thread
         came from: refused before anything is saved if the bot may not post there, as
         the gateway tells (UserError naming what it lacks)."""

@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -82,14 +82,16 @@ class Play(commands.Cog):
 
     @app_commands.command(description="Draw 2 cards (your turn).")
     @anywhere
-    async def draw(self, interaction: discord.Interaction) -> None:
+    async def draw(self, interaction: discord.Interaction[ApophisBot]) -> None:
         await self.act_by_command(interaction, {"type": "draw"})
 
     @app_commands.command(description="Pay cards of one suit to build a rocket section.")
     @app_commands.describe(colour="Which colour (suit) of section", size="How large")
     @app_commands.choices(colour=COLOUR_CHOICES, size=SIZE_CHOICES)
     @anywhere
-    async def build(self, interaction: discord.Interaction, colour: str, size: str) -> None:
+    async def build(
+        self, interaction: discord.Interaction[ApophisBot], colour: str, size: str
+    ) -> None:
         await self.act_by_command(interaction, {"type": "build", "colour": colour, "size": size})
 
     @app_commands.command(description="Add cards to the launch sequence (one per suit).")
@@ -97,14 +99,14 @@ class Play(commands.Cog):
     @anywhere
     async def launch(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[ApophisBot],
         cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
     ) -> None:
         await self.play_cards(interaction, "launch", cards)
 
     @app_commands.command(description="Return the rocket to the depot and discard the sequence.")
     @anywhere
-    async def scrap(self, interaction: discord.Interaction) -> None:
+    async def scrap(self, interaction: discord.Interaction[ApophisBot]) -> None:
         await self.act_by_command(interaction, {"type": "scrap"})
 
     @app_commands.command(description="Discard down to 5 cards after drawing.")
@@ -112,19 +114,19 @@ class Play(commands.Cog):
     @anywhere
     async def discard(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[ApophisBot],
         cards: app_commands.Range[str, 1, CARDS_LENGTH] | None = None,
     ) -> None:
         await self.play_cards(interaction, "discard", cards)
 
     @app_commands.command(description="Show your hand, privately.")
     @anywhere
-    async def hand(self, interaction: discord.Interaction) -> None:
+    async def hand(self, interaction: discord.Interaction[ApophisBot]) -> None:
         await self.show_hand(interaction)
 
     @app_commands.command(description="What an AI crewmate would do now in your place, privately.")
     @anywhere
-    async def hint(self, interaction: discord.Interaction) -> None:
+    async def hint(self, interaction: discord.Interaction[ApophisBot]) -> None:
         table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
         line = hints.hint_line(table, interaction.user.id, table.runtime.now(), speaks(interaction))
@@ -132,7 +134,7 @@ class Play(commands.Cog):
 
     @app_commands.command(description="Post the game's board again, at the bottom of the channel.")
     @anywhere
-    async def board(self, interaction: discord.Interaction) -> None:
+    async def board(self, interaction: discord.Interaction[ApophisBot]) -> None:
         table = self.service.table_in(channel_of(interaction))
         if time.monotonic() - table.messages.reposted_at < BOARD_REPOST_SECONDS:
             raise UserError("error.board_just_posted", link=board_link(table))
@@ -149,7 +151,7 @@ class Play(commands.Cog):
     # --------------------------------------------------------------- helpers
 
     async def play_cards(
-        self, interaction: discord.Interaction, action: str, cards: str | None
+        self, interaction: discord.Interaction[ApophisBot], action: str, cards: str | None
     ) -> None:
         """/launch or /discard: the typed cards, or the panel to choose them when none were."""
         if cards is None:
@@ -157,7 +159,9 @@ class Play(commands.Cog):
             return
         await self.act_by_command(interaction, {"type": action, "cards": parse_cards(cards)})
 
-    async def act_by_command(self, interaction: discord.Interaction, action: dict) -> None:
+    async def act_by_command(
+        self, interaction: discord.Interaction[ApophisBot], action: dict[str, Any]
+    ) -> None:
         """A slash command's action: answered privately with the panel; the board follows."""
         outcome = await self.service.run(caller_of(interaction), Move(action))
         table = outcome.table
@@ -167,13 +171,13 @@ class Play(commands.Cog):
         )
 
     @staticmethod
-    def note_of(interaction: discord.Interaction, outcome: Outcome) -> str:
+    def note_of(interaction: discord.Interaction[ApophisBot], outcome: Outcome) -> str:
         """What the move just made did, told to its player."""
         return reply(outcome, interaction.user.id, speaks(interaction))
 
     async def report_move(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[ApophisBot],
         table: Table,
         note: str | None,
         answer: Callable[[], Awaitable[None]],
@@ -202,7 +206,7 @@ class Play(commands.Cog):
 
     async def answer_with_panel(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[ApophisBot],
         table: Table,
         note: str | None = None,
         *,
@@ -214,7 +218,9 @@ class Play(commands.Cog):
         await self.outbox.tokens.respond(interaction, message.json(new=not update), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
-    async def show_hand(self, interaction: discord.Interaction, note: str | None = None) -> None:
+    async def show_hand(
+        self, interaction: discord.Interaction[ApophisBot], note: str | None = None
+    ) -> None:
         """/hand, My hand, Build…, Launch…, Discard…: the player's panel, privately."""
         table = self.service.table_in(channel_of(interaction))
         plays.check_player(table, interaction.user.id)
@@ -223,7 +229,7 @@ class Play(commands.Cog):
     # ------------------------------------------------------------ components
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[ApophisBot]) -> None:
         """Every interaction: its user was there (the autopilot counts from it, and gives
         them their seat back). Every click on one of our buttons or selects, found by its
         custom id."""
@@ -243,7 +249,9 @@ class Play(commands.Cog):
         finally:
             release(interaction)
 
-    async def on_component(self, interaction: discord.Interaction, click: Click) -> None:
+    async def on_component(
+        self, interaction: discord.Interaction[ApophisBot], click: Click
+    ) -> None:
         """Every button and select arrives here."""
         table = self.service.tables.get(click.game)
         if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
@@ -274,7 +282,7 @@ class Play(commands.Cog):
         else:
             await self.on_panel(interaction, table, click)
 
-    async def on_ended(self, interaction: discord.Interaction, click: Click) -> None:
+    async def on_ended(self, interaction: discord.Interaction[ApophisBot], click: Click) -> None:
         """A click on a game no longer played here: its board, if the click is on it, shows
         how the game ended (where the game is reached through interactions alone, nothing
         else could redraw it: its clock may have run out while nobody clicked); anyone is
@@ -291,7 +299,9 @@ class Play(commands.Cog):
             raise UserError("error.buttons_over")
         await interaction.response.edit_message(**embeds.kwargs(attachments.board(ended)))
 
-    async def on_button(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction[ApophisBot], table: Table, click: Click
+    ) -> None:
         """A click on a lobby or board button."""
         action = click.action
         if on_old_board(interaction, table):
@@ -308,7 +318,7 @@ class Play(commands.Cog):
             await self.act_by_button(interaction, table, command)
 
     async def on_setting(
-        self, interaction: discord.Interaction, table: Table, click: Click
+        self, interaction: discord.Interaction[ApophisBot], table: Table, click: Click
     ) -> None:
         """A lobby's rules, difficulty or countdown chosen on its message: the host's choice
         redraws the lobby in the reply; anyone else is told privately that only the host
@@ -320,7 +330,7 @@ class Play(commands.Cog):
         await self.apophis.show_clicked_lobby(interaction, table)
 
     async def on_old_board(
-        self, interaction: discord.Interaction, table: Table, action: str
+        self, interaction: discord.Interaction[ApophisBot], table: Table, action: str
     ) -> None:
         """A click on a board a newer one replaced (the one from before a restart, or one
         buried below): that board becomes the one-line link to the live one, whatever was
@@ -343,7 +353,9 @@ class Play(commands.Cog):
         else:
             await interaction.response.edit_message(**embeds.kwargs(components.board_stub(table)))
 
-    async def on_panel(self, interaction: discord.Interaction, table: Table, click: Click) -> None:
+    async def on_panel(
+        self, interaction: discord.Interaction[ApophisBot], table: Table, click: Click
+    ) -> None:
         """A click on a hand panel: the panel itself is updated with what happened."""
         plays.check_player(table, interaction.user.id)
         if click.action == "refresh":
@@ -363,7 +375,7 @@ class Play(commands.Cog):
         )
 
     async def act_by_button(
-        self, interaction: discord.Interaction, table: Table, move: Command | None
+        self, interaction: discord.Interaction[ApophisBot], table: Table, move: Command | None
     ) -> None:
         """A board or launch-report button's move (`command_of` its click): the clicked
         message is updated in the reply."""
@@ -381,7 +393,7 @@ class Play(commands.Cog):
         )
 
     async def show_move(
-        self, interaction: discord.Interaction, table: Table, on_board: bool
+        self, interaction: discord.Interaction[ApophisBot], table: Table, on_board: bool
     ) -> None:
         """The clicked board or launch report, updated with the move the click made."""
         if on_board:
@@ -398,7 +410,9 @@ class Play(commands.Cog):
             await interaction.response.defer()
             self.outbox.answered(table, interaction)
 
-    async def refresh_stale(self, interaction: discord.Interaction, table: Table) -> None:
+    async def refresh_stale(
+        self, interaction: discord.Interaction[ApophisBot], table: Table
+    ) -> None:
         """An outdated button: show the current board (or report) in its place and say why."""
         if clicked_board(interaction, table):
             shown = components.drawn_version(table)
@@ -411,12 +425,12 @@ class Play(commands.Cog):
             await send_reason(interaction, UserError("error.stale_message"))
 
 
-def channel_of(interaction: discord.Interaction) -> int:
+def channel_of(interaction: discord.Interaction[ApophisBot]) -> int:
     """The channel (a thread, a DM) an interaction came from; 0 for none, where no game is."""
     return interaction.channel_id or 0
 
 
-def on_old_board(interaction: discord.Interaction, table: Table) -> bool:
+def on_old_board(interaction: discord.Interaction[ApophisBot], table: Table) -> bool:
     """Whether the click is on a board message that a newer board replaced (none is older
     while the live board is being posted again, after a restart)."""
     message = interaction.message

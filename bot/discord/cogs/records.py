@@ -30,7 +30,7 @@ class Records(Part):
     )
     @app_commands.describe(player="Whose games (yours if left out)")
     async def profile(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[ApophisBot], player: discord.User | None = None
     ) -> None:
         caller = caller_of(interaction)
         who = (player or interaction.user).id
@@ -43,7 +43,7 @@ class Records(Part):
 
     @app_commands.command(description="This server's fastest teams and best win records.")
     @server_records
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(self, interaction: discord.Interaction[ApophisBot]) -> None:
         assert interaction.guild_id is not None  # a server's (`server_records`)
         board = await self.bot.service.ledger.leaderboard(interaction.guild_id)
         embed = embeds.embed(records.leaderboard_embed(board, speaks(interaction)))

@@ -104,7 +104,7 @@ class Replays(Part):
         return self.__dict__.setdefault("_replay_desk", _Desk())
 
     @app_commands.command(description="The last 10 games of this server or conversation.")
-    async def history(self, interaction: discord.Interaction) -> None:
+    async def history(self, interaction: discord.Interaction[ApophisBot]) -> None:
         caller = caller_of(interaction)
         records = await self.bot.service.ledger.recent_games(caller, history.GAMES)
         embed = embeds.embed(history.history_embed(records, place_of(caller), speaks(interaction)))
@@ -113,7 +113,9 @@ class Replays(Part):
     @app_commands.command(description="Watch an ended game again, move by move.")
     @app_commands.describe(game="The game's number, as /apophis history lists it")
     async def replay(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, LARGEST_NUMBER]
+        self,
+        interaction: discord.Interaction[ApophisBot],
+        game: app_commands.Range[int, 1, LARGEST_NUMBER],
     ) -> None:
         caller = caller_of(interaction)
         await self.bot.service.ledger.seen_game(game, caller)  # refused unless theirs to see
@@ -168,7 +170,7 @@ class Replays(Part):
         )
         return gif
 
-    async def replay_step(self, interaction: discord.Interaction, click: Click) -> None:
+    async def replay_step(self, interaction: discord.Interaction[ApophisBot], click: Click) -> None:
         """◀ or ▶ on a replay: the message shows the step its custom id carries. Whoever
         sees the message may step through it: it came from a public message carrying that
         game's replay, posted where someone who could see the game asked for it."""
@@ -183,7 +185,7 @@ class Replays(Part):
         message = history.step_message(played, click.version)
         await interaction.response.edit_message(**embeds.kwargs(message))
 
-    async def replayed(self, interaction: discord.Interaction, number: int) -> Replay:
+    async def replayed(self, interaction: discord.Interaction[ApophisBot], number: int) -> Replay:
         """Game `number` played again, in the reader's language; UserError unless it
         started and has ended (whether they may see it is the caller's to check)."""
         played = await self.played_again(number)

@@ -40,10 +40,12 @@ class LiveTable(Part):
     bot: ApophisBot  # the cog's (bot.discord.cogs.apophis)
 
     @app_commands.command(description="Open this channel's live table, in Discord or a browser.")
-    async def table(self, interaction: discord.Interaction) -> None:
+    async def table(self, interaction: discord.Interaction[ApophisBot]) -> None:
         await self.open_live_table(interaction)
 
-    async def table_button(self, interaction: discord.Interaction, click: Click) -> None:
+    async def table_button(
+        self, interaction: discord.Interaction[ApophisBot], click: Click
+    ) -> None:
         """Table, pressed on a lobby or a board (a final one too, its game ended)."""
         table = self.bot.service.tables.get(click.game)
         board = table.messages.board_id if table is not None else None
@@ -54,7 +56,7 @@ class LiveTable(Part):
             raise problem
         await self.open_live_table(interaction)
 
-    async def open_live_table(self, interaction: discord.Interaction) -> None:
+    async def open_live_table(self, interaction: discord.Interaction[ApophisBot]) -> None:
         """The live table of the channel: launched as an Activity, or its link, privately;
         or why there is none."""
         config, language = self.bot.config, speaks(interaction)
