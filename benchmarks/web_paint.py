@@ -192,7 +192,7 @@ async def paints(loads: int, throttle: float) -> None:
             decision = crew.decide(game.view_for(acting), None)
             if decision is None:
                 raise RuntimeError(f"the crew had no move for player {acting}, whose turn it is")
-            await live.bot.service.act(live.channel.id, acting, decision.action)
+            await live.bot.core.service.act(live.channel.id, acting, decision.action)
         url = f"{live.url}/?channel={live.channel.id}"
         print(f"\n2. First paint of {url} (a game under way; watching), headless Chromium:")
         runs = [await asyncio.to_thread(cold, url, throttle) for _ in range(loads)]

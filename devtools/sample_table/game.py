@@ -70,7 +70,7 @@ async def play_until_worth_showing(live: LiveTable, table: Table, moves: int = 4
         if game.phase is Phase.RESHUFFLE or decision is None:
             await asyncio.sleep(0.05)  # the bot's reshuffle timer ends it
             continue
-        await live.bot.service.act(live.channel.id, acting, decision.action)
+        await live.bot.core.service.act(live.channel.id, acting, decision.action)
     raise SystemExit(f"seed {SEED}: the game reached no table worth showing; try another")
 
 
@@ -132,7 +132,7 @@ async def draw() -> None:
     async with live_table() as live:
         table = await open_game(live, rules="basic", difficulty="easy")
         player = await play_until_worth_showing(live, table)
-        await live.bot.outbox.drain()
+        await live.bot.discord.outbox.drain()
         frozen = stop_the_clock(live, table)
         name = next(m.user.name for m in live.members if m.user.id == player)
         live.fake.oauth.browser_user = player
