@@ -26,8 +26,9 @@ LAYERS = (
     ("bot.views",),  # what players read, as Discord's JSON
     ("bot.pictures",),  # the board and launch pictures
     ("bot.errors",),  # what the bot refuses, and why
-    ("bot.table", "bot.lobby_settings"),  # the shared nouns; a lobby's settings
+    ("bot.table",),  # the shared nouns
     ("bot.store",),  # the database
+    ("bot.lobby_settings",),  # a lobby's options, and the settings the store keeps
     ("bot.i18n",),  # catalogs, notation
     ("bot.metrics",),  # counters every layer bumps, metrics and health served (bot.app)
     ("engine",),  # the rules
@@ -234,7 +235,7 @@ def test_engine_imports_only_the_standard_library_and_itself():
 #: imports.
 BELOW_THE_DOORS = (
     "bot.game", "bot.views", "bot.pictures", "bot.store", "bot.i18n", "bot.table",
-    "bot.errors", "bot.config", "engine",
+    "bot.errors", "bot.config", "bot.lobby_settings", "engine",
 )  # fmt: skip
 DOOR_LIBRARIES = ("discord", "aiohttp")
 #: Importers of those libraries let through for now: bot.metrics still serves its own
