@@ -50,9 +50,9 @@ class LobbySettings:
     def opened(cls, asked: Mapping[str, Any], rules: str, difficulty: str) -> LobbySettings:
         """A new lobby's settings: what its host asked for (`asked`, by option name,
         unchecked), the rest the server's default `rules` and `difficulty` (and each other
-        option its own default). A countdown asked for keeps the difficulty asked with it only if that is
-        the difficulty's countdown (else custom); advanced rules asked for without either
-        get medium's (`difficulty_for`)."""
+        option its own default). A countdown asked for keeps the difficulty asked with it
+        only if that is the difficulty's countdown (else custom); advanced rules asked for
+        without either get medium's (`difficulty_for`)."""
         rules = asked.get("rules", rules)
         minutes = asked.get("minutes")
         if minutes is None:
@@ -93,7 +93,8 @@ class LobbySettings:
 
     @classmethod
     def from_columns(cls, row: Mapping[str, Any]) -> LobbySettings:
-        """The settings a games row keeps (`row`: by column; other columns are left)."""
+        """The settings a games row keeps (`row`: its values by column, those of other
+        columns not read)."""
         return cls(**{option.name: option.from_column(row[option.column]) for option in OPTIONS})
 
 

@@ -194,9 +194,10 @@ class Commands:
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
-            case Configure(asked=asked):
-                _check_settings(dict(asked))
-                table = await self.lobbies.configure(channel, user, dict(asked))
+            case Configure(asked=pairs):
+                asked = dict(pairs)
+                _check_settings(asked)
+                table = await self.lobbies.configure(channel, user, asked)
                 self.stream.publish(changes.LobbyChanged(table))
                 return Outcome(command, table)
             case Start(first=first, venue=venue):
