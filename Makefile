@@ -72,7 +72,7 @@ wheel: $(STAMP) client
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy
 
 test: lint client browser
 	$(BIN)/python -m pytest

@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import migrations  # noqa: E402
 from benchmarks.store_bench import machine  # noqa: E402
+from bot.lobby_settings import LobbySettings  # noqa: E402
 from bot.store import postgres, transactions  # noqa: E402
 from bot.store import sqlite as sqlite_backend  # noqa: E402
 from bot.store import tallies as tally_queries  # noqa: E402
@@ -271,7 +272,7 @@ async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> 
     ending: list[float] = []
     for n in range(count):
         lobby = await store.create_lobby(
-            facts["big"], 10**12 + n, people[0], "basic", "medium", 600
+            facts["big"], 10**12 + n, people[0], LobbySettings("basic", "medium", 10)
         )
         for person in people[1:]:
             await store.add_player(lobby.id, person)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from bot.i18n.catalogs import t
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import attachments, components, narration, panel, render
 from engine import Game, Phase, Rules
@@ -72,9 +73,7 @@ def games(seeds: range, language: str) -> Iterator[Moment]:
                 guild_id=1,
                 channel_id=2 + seed,
                 host_id=players[0],
-                rules=rules.value,
-                difficulty="medium",
-                length_seconds=900,
+                settings=LobbySettings(rules.value, "medium", 15),
                 status="over" if game.is_over else "active",
                 seats=list(players),
                 version=version,

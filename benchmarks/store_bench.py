@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
 from engine import Game
 from engine.playout import choose_action
@@ -49,7 +50,9 @@ def machine() -> str:
 
 async def new_game(store: Store, channel: int, seed: int) -> tuple[int, Game]:
     """A started 3-player game in its own channel: its id and the engine game."""
-    lobby = await store.create_lobby(1, channel, PLAYERS[0], "advanced", "medium", 900)
+    lobby = await store.create_lobby(
+        1, channel, PLAYERS[0], LobbySettings("advanced", "medium", 15)
+    )
     for player in PLAYERS[1:]:
         await store.add_player(lobby.id, player)
     game = Game.new(PLAYERS, rules="advanced", seed=seed, start_player=PLAYERS[seed % 3])

@@ -1,7 +1,8 @@
 """The shared nouns of the bot: a channel's table, its launch report, hand changes, crewmate seats.
 
 Every layer above the store may import this module; it imports only the store's
-records and the engine. A crewmate's `Notice` says why it made a move, in public.
+records, a lobby's settings and the engine. A crewmate's `Notice` says why it made a
+move, in public.
 """
 
 from __future__ import annotations
@@ -107,9 +108,8 @@ class Table:
     guild_id: int
     channel_id: int
     host_id: int
-    rules: str
-    difficulty: str
-    length_seconds: int
+    #: What its host set the lobby to (bot.lobby_settings).
+    settings: LobbySettings
     status: str
     seats: list[int]
     version: int = 0
@@ -155,9 +155,16 @@ class Table:
     runtime: Runtime = field(default_factory=Runtime)
 
     @property
-    def settings(self) -> LobbySettings:
-        """What its host set the lobby to (bot.lobby_settings)."""
-        return LobbySettings(self.rules, self.difficulty, round(self.length_seconds / 60))
+    def rules(self) -> str:
+        return self.settings.rules
+
+    @property
+    def difficulty(self) -> str:
+        return self.settings.difficulty
+
+    @property
+    def length_seconds(self) -> int:
+        return self.settings.seconds
 
     @property
     def open(self) -> bool:
@@ -202,9 +209,7 @@ class Table:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             host_id=record.host_id,
-            rules=record.rules,
-            difficulty=record.difficulty,
-            length_seconds=record.length_seconds,
+            settings=record.settings,
             status=record.status,
             seats=list(record.players),
             version=record.version,

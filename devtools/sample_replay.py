@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.lobby_settings import LobbySettings
 from bot.pictures import replay as animation
 from bot.store.store import Store
 from bot.views import history
@@ -42,7 +43,7 @@ async def stored_game(
     players = list(range(1, seed % 3 + 3))
     channel = seed if channel_id is None else channel_id
     lobby = await store.create_lobby(
-        guild_id, channel, 1, rules.value, "medium", 600, host_name=NAMES[0]
+        guild_id, channel, 1, LobbySettings(rules.value, "medium", 10), host_name=NAMES[0]
     )
     for player in players[1:]:
         await store.add_player(lobby.id, player, name=NAMES[player - 1])

@@ -26,8 +26,9 @@ LAYERS = (
     ("bot.views",),  # what players read, as Discord's JSON
     ("bot.pictures",),  # the board and launch pictures
     ("bot.errors",),  # what the bot refuses, and why
-    ("bot.table", "bot.lobby_settings"),  # the shared nouns; a lobby's settings
+    ("bot.table",),  # the shared nouns
     ("bot.store",),  # the database
+    ("bot.lobby_settings",),  # a lobby's options, and the settings the store keeps
     ("bot.i18n",),  # catalogs, notation
     ("bot.metrics",),  # counters every layer bumps (served by bot.serve_metrics)
     ("engine",),  # the rules

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from benchmarks.load.bots import NO_OPENAPI, BotProcess, rss_kb
 from benchmarks.load.database import new_database
+from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
 from devtools.fakediscord import FakeDiscord
 from engine import DIFFICULTY_MINUTES, Game
@@ -31,9 +32,7 @@ async def stored_games(database: str, channels: list[tuple[int, int]], seed: int
                 guild_id,
                 channel_id,
                 players[0],
-                rules,
-                "medium",
-                DIFFICULTY_MINUTES["medium"] * 60,
+                LobbySettings(rules, "medium", DIFFICULTY_MINUTES["medium"]),
                 now=now,
             )
             for player in players[1:]:

@@ -11,7 +11,7 @@ service's change stream (bot.game.changes). A refusal is a `UserError` saying wh
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,19 +23,32 @@ from bot.game.audience import Audience
 from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
-from bot.lobby_settings import OPTIONS, LobbySettings, difficulty_for
+from bot.lobby_settings import BY_NAME, OPTIONS, LobbySettings
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
 
 
-@dataclass(frozen=True, slots=True)
-class Open:
-    """A new lobby in the caller's channel; what is left out comes from the server's defaults
-    (advanced rules get 10 minutes unless asked otherwise; `minutes` overrides the countdown)."""
+@dataclass(frozen=True, slots=True, init=False)
+class Asking:
+    """A command that asks for some of a lobby's options: each a keyword named as its option
+    (bot.lobby_settings.OPTIONS), None or left out when not asked. `asked` keeps them, in
+    the options' order."""
 
-    difficulty: str | None = None
-    minutes: int | None = None
-    rules: str | None = None
+    asked: tuple[tuple[str, Any], ...]
+
+    def __init__(self, **asked: Any) -> None:
+        unknown = asked.keys() - BY_NAME.keys()
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: no lobby option {', '.join(sorted(unknown))}")
+        chosen = tuple((o.name, asked[o.name]) for o in OPTIONS if asked.get(o.name) is not None)
+        object.__setattr__(self, "asked", chosen)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Open(Asking):
+    """A new lobby in the caller's channel; what is left out comes from the server's defaults
+    (advanced rules get 10 minutes unless asked otherwise; `minutes` overrides the countdown:
+    LobbySettings.opened)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +71,10 @@ class RemoveCrewmate:
     """The host takes back the crewmate seated last."""
 
 
-@dataclass(frozen=True, slots=True)
-class Configure:
-    """The host chooses the lobby's rules, difficulty or countdown (LOBBY_MINUTES) again,
-    before the start; what is left out stays (bot.game.lobbies.Lobbies.configure). A
-    field for each of a lobby's options (bot.lobby_settings.OPTIONS)."""
-
-    rules: str | None = None
-    difficulty: str | None = None
-    minutes: int | None = None
+@dataclass(frozen=True, slots=True, init=False)
+class Configure(Asking):
+    """The host chooses some of the lobby's options again (its rules, difficulty or countdown,
+    LOBBY_MINUTES), before the start; what is left out stays (LobbySettings.chosen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +194,9 @@ class Commands:
                 return self._seated(command, await self.lobbies.add_crewmate(channel, user))
             case RemoveCrewmate():
                 return self._seated(command, await self.lobbies.remove_crewmate(channel, user))
-            case Configure():
-                _check_settings(command)
-                asked = {o.name: v for o in OPTIONS if (v := getattr(command, o.name)) is not None}
+            case Configure(asked=pairs):
+                asked = dict(pairs)
+                _check_settings(asked)
                 table = await self.lobbies.configure(channel, user, asked)
                 self.stream.publish(changes.LobbyChanged(table))
                 return Outcome(command, table)
@@ -241,31 +249,24 @@ class Commands:
 
     async def _open(self, caller: Caller, command: Open) -> Table:
         settings = await self.audience.settings(caller.guild_id)
-        rules = command.rules or settings.default_rules
-        difficulty, minutes = command.difficulty, command.minutes
-        if minutes is not None:
-            if DIFFICULTY_MINUTES.get(difficulty or "custom") != minutes:
-                difficulty = "custom"
-        else:
-            difficulty = difficulty_for(rules, difficulty) or settings.default_difficulty
-            minutes = DIFFICULTY_MINUTES[difficulty]
-        assert difficulty is not None
         return await self.lobbies.open(
             caller.guild_id,
             caller.channel_id,
             caller.user_id,
-            LobbySettings(rules, difficulty, minutes),
+            LobbySettings.opened(
+                dict(command.asked), settings.default_rules, settings.default_difficulty
+            ),
             host_name=caller.name,
             reach=caller.reach,
         )
 
 
-def _check_settings(command: Configure) -> None:
-    """UserError unless every setting `command` asks for is one a lobby may have."""
-    for option in OPTIONS:
-        value = getattr(command, option.name)
-        if value is not None and not option.takes(value):
+def _check_settings(asked: Mapping[str, Any]) -> None:
+    """UserError unless every setting asked for (by option name) is one a lobby may have."""
+    for name, value in asked.items():
+        option = BY_NAME[name]
+        if not option.takes(value):
             raise UserError(option.refusal, **(option.refusal_words or {}))
-    difficulty, minutes = command.difficulty, command.minutes
+    difficulty, minutes = asked.get("difficulty"), asked.get("minutes")
     if difficulty is not None and minutes is not None and DIFFICULTY_MINUTES[difficulty] != minutes:
         raise UserError("settings.mismatch")

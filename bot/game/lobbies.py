@@ -88,9 +88,7 @@ class Lobbies:
                 guild_id,
                 channel_id,
                 host_id,
-                settings.rules,
-                settings.difficulty,
-                settings.minutes * 60,
+                settings,
                 now=self.now(),
                 host_name=host_name,
                 reach=reach,
@@ -212,11 +210,8 @@ class Lobbies:
             if user_id != table.host_id:
                 raise UserError("settings.host_only", host=render.mention(table.host_id))
             settings = table.settings.chosen(**asked)
-            record = await self.store.configure_lobby(
-                table.id, settings.rules, settings.difficulty, settings.minutes * 60, now=self.now()
-            )
-            table.rules, table.difficulty = record.rules, record.difficulty
-            table.length_seconds, table.touched = record.length_seconds, record.updated_at
+            record = await self.store.configure_lobby(table.id, settings, now=self.now())
+            table.settings, table.touched = record.settings, record.updated_at
         return table
 
     async def cancel(self, table: Table) -> None:
@@ -252,6 +247,8 @@ class Lobbies:
                 raise UserError("error.first_not_seated")
             seed = secrets.randbits(63) if self.seed is None else hash_seed(self.seed, table.id)
             game = Game.new(table.seats, table.rules, seed=seed, start_player=start_player)
+            first = game.active_player
+            assert first is not None  # a game just dealt has a player to move
             thread = await venue(table) if venue is not None else None
             now = self.now()
             deadline = now + table.length_seconds / self.clocks.time_scale
@@ -259,7 +256,7 @@ class Lobbies:
             record = await self.store.start_game(
                 table.id,
                 seed=seed,
-                start_player=game.active_player,
+                start_player=first,
                 state=state,
                 deadline=deadline,
                 now=now,
@@ -274,14 +271,14 @@ class Lobbies:
                     table.language,
                     "notice.started",
                     length=render.duration(table.length_seconds),
-                    player=render.mention(game.active_player),
+                    player=render.mention(first),
                 )
             )
             self.clocks.arm(table)
             for player in game.players:
                 self.stream.publish(changes.HandChanged(table, player, [narration.BEGAN]))
-            if game.active_player != user_id:
-                self.stream.publish(changes.TurnPassed(table, game.active_player))
+            if first != user_id:
+                self.stream.publish(changes.TurnPassed(table, first))
             self.stream.publish(changes.BoardChanged(table))
         return table
 

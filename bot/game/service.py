@@ -372,6 +372,7 @@ class GameService:
                 self._reload(table, await self.store.get_game(table.id))
                 self._report_rival(table)
                 raise MovedOn(table) from None
+            assert table.stored is not None  # (a game in play was stored when dealt)
             table.game = Game.restore(table.stored)
             raise
         table.stored = state

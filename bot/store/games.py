@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 
+from bot import lobby_settings
+from bot.lobby_settings import LobbySettings
 from bot.store.records import (
     OPEN_STATUSES,
     SHARD_SHIFT,
@@ -26,9 +28,10 @@ from bot.store.transactions import Transaction, one, rows
 # Lobbies have no clock, so clock updates over open games touch only active ones.
 IS_OPEN = f"status IN {OPEN_STATUSES}"
 
-#: The columns of the games table a `GameRecord` is read from, named as its fields.
+#: The columns of the games table a `GameRecord` is read from, named as its fields, with
+#: its settings' columns (bot.lobby_settings.COLUMNS) in the place of `settings`.
 COLUMNS = (
-    "id, guild_id, channel_id, host_id, rules, difficulty, length_seconds, status, seed, "
+    f"id, guild_id, channel_id, host_id, {', '.join(lobby_settings.COLUMNS)}, status, seed, "
     "start_player, state, version, board_message_id, clock_deadline, clock_remaining, "
     "created_at, updated_at, started_at, ended_at, outcome, parent_channel_id, reach"
 )
@@ -51,9 +54,11 @@ def record(row: Sequence[Any], seats: Sequence[Seat], invited: Sequence[int] = (
     """A record from a row of COLUMNS, the game's seats in seat order and the people
     invited to it."""
     fields = dict(zip(_NAMES, row, strict=True))
+    settings = {column: fields.pop(column) for column in lobby_settings.COLUMNS}
     state = fields.pop("state")
     return GameRecord(
         **fields,
+        settings=LobbySettings.from_columns(settings),
         state=None if state is None else orjson.loads(state),
         players=tuple(user for user, left_at, _ in seats if left_at is None),
         starting_players=tuple(user for user, _, _ in seats),

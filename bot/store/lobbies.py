@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import orjson
 
+from bot.lobby_settings import LobbySettings
 from bot.store.games import IS_OPEN, load_game, refuse, require_status, seats
 from bot.store.records import (
     OPEN_STATUSES,
@@ -28,30 +29,19 @@ def _new_lobby(
     guild_id: int,
     channel_id: int,
     host_id: int,
-    rules: str,
-    difficulty: str,
-    length_seconds: int,
+    settings: LobbySettings,
     now: float,
     reach: str,
 ) -> Transaction[int]:
     """A lobby's row, without its seats; its id. ChannelBusy if the channel has one open."""
+    columns = settings.columns()
     query = (
-        "INSERT INTO games (guild_id, channel_id, host_id, rules, difficulty, "
-        "length_seconds, created_at, updated_at, reach) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "RETURNING id"
+        f"INSERT INTO games (guild_id, channel_id, host_id, {', '.join(columns)}, created_at, "
+        f"updated_at, reach) VALUES ({', '.join('?' * (len(columns) + 6))}) RETURNING id"
     )
     try:
         (game_id,) = yield one(
-            query,
-            guild_id,
-            channel_id,
-            host_id,
-            rules,
-            difficulty,
-            length_seconds,
-            now,
-            now,
-            reach,
+            query, guild_id, channel_id, host_id, *columns.values(), now, now, reach
         )
     except Duplicate as exc:
         if "channel_id" in str(exc):
@@ -86,16 +76,12 @@ def create_lobby(
     guild_id: int,
     channel_id: int,
     host_id: int,
-    rules: str,
-    difficulty: str,
-    length_seconds: int,
+    settings: LobbySettings,
     now: float,
     host_name: str | None = None,
     reach: str = "channel",
 ) -> Transaction[GameRecord]:
-    game_id = yield from _new_lobby(
-        guild_id, channel_id, host_id, rules, difficulty, length_seconds, now, reach
-    )
+    game_id = yield from _new_lobby(guild_id, channel_id, host_id, settings, now, reach)
     yield from _seat(game_id, 0, host_id, now, host_name)
     return (yield from load_game(game_id))
 
@@ -127,16 +113,7 @@ def play_again(
     (latest,) = yield one(query, home, home)
     if latest != game_id:
         raise NotLatest(f"Game {latest} was opened in channel {home} after game {game_id}.")
-    lobby = yield from _new_lobby(
-        ended.guild_id,
-        home,
-        host_id,
-        ended.rules,
-        ended.difficulty,
-        ended.length_seconds,
-        now,
-        ended.reach,
-    )
+    lobby = yield from _new_lobby(ended.guild_id, home, host_id, ended.settings, now, ended.reach)
     for seat, player in enumerate(ended.starting_players):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
             yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)
@@ -186,15 +163,14 @@ def drop_invitation(game_id: int, user_id: int) -> Transaction[GameRecord]:
     return (yield from load_game(game_id))
 
 
-def configure_lobby(
-    game_id: int, rules: str, difficulty: str, length_seconds: int, now: float
-) -> Transaction[GameRecord]:
-    """A lobby's rules, difficulty and countdown, chosen again by its host before the start."""
+def configure_lobby(game_id: int, settings: LobbySettings, now: float) -> Transaction[GameRecord]:
+    """A lobby's settings, chosen again by its host before the start."""
+    columns = settings.columns()
     query = (
-        "UPDATE games SET rules = ?, difficulty = ?, length_seconds = ?, updated_at = ? "
+        f"UPDATE games SET {''.join(f'{column} = ?, ' for column in columns)}updated_at = ? "
         "WHERE id = ? AND status = 'lobby'"
     )
-    if (yield count(query, rules, difficulty, length_seconds, now, game_id)) == 0:
+    if (yield count(query, *columns.values(), now, game_id)) == 0:
         raise (yield from refuse(game_id, "lobby"))
     return (yield from load_game(game_id))
 

@@ -10,19 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import DIFFICULTY_MINUTES, Outcome, Rules
+from bot.lobby_settings import LobbySettings
+from engine import Outcome
 
-#: The rule sets and a game's outcomes, stored as the engine's names for them.
-RULES = tuple(rules.value for rules in Rules)
-DIFFICULTIES = (*DIFFICULTY_MINUTES, "custom")
 #: How the bot reaches a game's players (bot.game.access CHANNEL, INTERACTIONS).
 REACHES = ("channel", "interactions")
-#: The countdowns a lobby's host may choose, in minutes: the hardest difficulty's to the
-#: easiest's (`/apophis new` takes others, as a custom countdown).
-LOBBY_MINUTES = range(min(DIFFICULTY_MINUTES.values()), max(DIFFICULTY_MINUTES.values()) + 1)
 CARD_STYLES = ("suits", "colours")
 #: The autopilot delays a server may choose, in seconds, shortest and longest (0: off).
 AUTOPILOT_SECONDS = (30, 300)
+#: A game's outcomes, stored as the engine's names for them.
 OUTCOMES = tuple(outcome.value for outcome in Outcome)
 WINS = tuple(outcome.value for outcome in Outcome if outcome.won)
 #: Statuses of a game that occupies its channel.
@@ -123,9 +119,8 @@ class GameRecord:
     guild_id: int
     channel_id: int
     host_id: int
-    rules: str
-    difficulty: str
-    length_seconds: int
+    #: Its lobby's settings, as its host chose them (bot.lobby_settings).
+    settings: LobbySettings
     status: str
     seed: int | None
     start_player: int | None
@@ -155,6 +150,18 @@ class GameRecord:
     names: dict[int, str] = field(default_factory=dict)
     #: People invited to this lobby by Play again, in the order of their seats.
     invited: tuple[int, ...] = ()
+
+    @property
+    def rules(self) -> str:
+        return self.settings.rules
+
+    @property
+    def difficulty(self) -> str:
+        return self.settings.difficulty
+
+    @property
+    def length_seconds(self) -> int:
+        return self.settings.seconds
 
     def time_left(self, now: float) -> float | None:
         """Seconds left on the clock at `now` (None for a lobby)."""

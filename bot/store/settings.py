@@ -8,11 +8,10 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
+from bot.lobby_settings import DIFFICULTIES, RULES
 from bot.store.records import (
     AUTOPILOT_SECONDS,
     CARD_STYLES,
-    DIFFICULTIES,
-    RULES,
     GuildSettings,
     check_choice,
 )

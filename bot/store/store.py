@@ -41,15 +41,14 @@ from typing import Any
 
 import orjson
 
+from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
 from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
-    DIFFICULTIES,
     OUTCOMES,
     REACHES,
-    RULES,
     GameRecord,
     GuildSettings,
     Leaderboard,
@@ -99,27 +98,22 @@ class Store:
         guild_id: int,
         channel_id: int,
         host_id: int,
-        rules: str,
-        difficulty: str,
-        length_seconds: int,
+        settings: LobbySettings,
         *,
         now: float | None = None,
         host_name: str | None = None,
         reach: str = "channel",
     ) -> GameRecord:
-        """Open a lobby in a channel with the host in seat 0 (`reach`: how the bot reaches
-        its players there, 0013_reach); ChannelBusy if one is open."""
-        check_choice("rules", rules, RULES)
-        check_choice("difficulty", difficulty, DIFFICULTIES)
+        """Open a lobby set to `settings` in a channel with the host in seat 0 (`reach`: how
+        the bot reaches its players there, 0013_reach); ChannelBusy if one is open."""
+        _check(settings)
         check_choice("reach", reach, REACHES)
         return await self._db.write(
             lobbies.create_lobby,
             guild_id,
             channel_id,
             host_id,
-            rules,
-            difficulty,
-            length_seconds,
+            settings,
             _now(now),
             host_name,
             reach,
@@ -161,20 +155,11 @@ class Store:
         return await self._db.write(lobbies.drop_invitation, game_id, user_id)
 
     async def configure_lobby(
-        self,
-        game_id: int,
-        rules: str,
-        difficulty: str,
-        length_seconds: int,
-        *,
-        now: float | None = None,
+        self, game_id: int, settings: LobbySettings, *, now: float | None = None
     ) -> GameRecord:
-        """Change a lobby's rules, difficulty and countdown (WrongStatus once it started)."""
-        check_choice("rules", rules, RULES)
-        check_choice("difficulty", difficulty, DIFFICULTIES)
-        return await self._db.write(
-            lobbies.configure_lobby, game_id, rules, difficulty, length_seconds, _now(now)
-        )
+        """Change a lobby's settings (WrongStatus once it started)."""
+        _check(settings)
+        return await self._db.write(lobbies.configure_lobby, game_id, settings, _now(now))
 
     async def cancel_lobby(self, game_id: int, *, now: float | None = None) -> None:
         """Close a lobby that will not start (its channel becomes free)."""
@@ -390,6 +375,12 @@ class Store:
         """A DM's or a group DM's last `limit` ended games (those that started), the latest
         first."""
         return await self._db.read(history.recent_games_in_conversation, channel_id, limit)
+
+
+def _check(settings: LobbySettings) -> None:
+    """ValueError unless the store keeps rules and a difficulty a lobby may have."""
+    check_choice("rules", settings.rules, RULES)
+    check_choice("difficulty", settings.difficulty, DIFFICULTIES)
 
 
 def _now(now: float | None) -> float:

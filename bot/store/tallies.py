@@ -12,12 +12,11 @@ from typing import Any
 
 import orjson
 
+from bot.lobby_settings import DIFFICULTIES, RULES
 from bot.store.records import (
-    DIFFICULTIES,
     FASTEST_PER_DIFFICULTY,
     RANKED_MIN_GAMES,
     RANKED_PLAYERS,
-    RULES,
     WINS,
     Leaderboard,
     PlayerTally,

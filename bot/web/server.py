@@ -28,7 +28,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, cast
 
 import orjson
 import yarl
@@ -90,6 +90,16 @@ class HostRoutes(Protocol):
     """Routes for the host, served on this server to this machine only (bot.serve_metrics)."""
 
     def routes(self) -> list[tuple[str, str, Callable[[web.Request], Awaitable[web.Response]]]]: ...
+
+
+class _CookieOptions(TypedDict):
+    """How the session's cookie is set: never read by scripts, sent on top-level
+    navigations, only over HTTPS where the table is served by it."""
+
+    httponly: bool
+    samesite: str
+    secure: bool
+    path: str
 
 
 class WebTable:
@@ -304,9 +314,9 @@ class WebTable:
         return f"{self.public_url}/auth/callback"
 
     @property
-    def _cookie(self) -> dict:
+    def _cookie(self) -> _CookieOptions:
         secure = self.public_url.startswith("https://")
-        return {"httponly": True, "samesite": "Lax", "secure": secure, "path": "/"}
+        return _CookieOptions(httponly=True, samesite="Lax", secure=secure, path="/")
 
     # ----------------------------------------------------------------- socket
 

@@ -151,7 +151,7 @@ class Sockets:
         self.by_address: Counter[str] = Counter()
         #: The open sockets of each session (by its signature), to close as it ends.
         self.by_session: dict[str, set[Client]] = {}
-        self._closing: set[asyncio.Task] = set()
+        self._closing: set[asyncio.Task[bool]] = set()
 
     def admit(self, address: str | None) -> bool:
         """Whether a socket from `address` may open (None: no per-address limit); if so it

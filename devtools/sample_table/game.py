@@ -132,6 +132,7 @@ async def draw() -> None:
     async with live_table() as live:
         table = await open_game(live, rules="basic", difficulty="easy")
         player = await play_until_worth_showing(live, table)
+        assert live.bot.discord is not None  # (the live table is served beside Discord)
         await live.bot.discord.outbox.drain()
         frozen = stop_the_clock(live, table)
         name = next(m.user.name for m in live.members if m.user.id == player)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.discord.cogs.apophis import Apophis
 from bot.lobby_settings import OPTIONS as LOBBY_OPTIONS
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import components
 from tests.bot.helpers import Scene, text_of
@@ -89,9 +90,7 @@ def lobby(language: str, difficulty: str, minutes: int) -> Table:
         guild_id=1,
         channel_id=2,
         host_id=3,
-        rules="basic",
-        difficulty=difficulty,
-        length_seconds=minutes * 60,
+        settings=LobbySettings("basic", difficulty, minutes),
         status="lobby",
         seats=[3],
         language=language,

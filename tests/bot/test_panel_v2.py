@@ -13,6 +13,7 @@ import pytest
 from discord import ui
 
 from bot.discord import embeds
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import embeds as views_embeds
 from bot.views import panel, render
@@ -30,7 +31,17 @@ YOUR_TURN = "🔔 **It is your turn.**"
 
 def table_with(**arranged: Any) -> Table:
     game = position(players=(1, 2), **arranged)
-    return Table(1, 10, 100, 1, "basic", "easy", 600, "active", [1, 2], game=game, deadline=None)
+    return Table(
+        1,
+        10,
+        100,
+        1,
+        LobbySettings("basic", "easy", 10),
+        "active",
+        [1, 2],
+        game=game,
+        deadline=None,
+    )
 
 
 def as_sent(components: Any) -> Any:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n.catalogs import t
+from bot.lobby_settings import LobbySettings
 from bot.store.records import Profile
 from bot.store.store import Store
 from tests.bot.helpers import Recipient, Scene, content, text_of
@@ -243,7 +244,8 @@ async def test_a_conversations_games_and_profiles_in_the_store(store: Store):
     game_id, game = await here.open([ANN, BOB])
     await commit(store, game_id, 0, game, {"type": "end", "reason": "host"}, now=1_050.0)
     await here.open([ANN, BOB])  # still in play: not listed, not counted
-    await store.create_lobby(0, THERE + 1, ANN, "basic", "medium", 900)  # never started
+    # A lobby never started: no game.
+    await store.create_lobby(0, THERE + 1, ANN, LobbySettings("basic", "medium", 15))
     elsewhere = await there.win([ANN], seconds=50.0)
     await Games(store).win([ANN, BOB])  # on a server
 

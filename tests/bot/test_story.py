@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import components, story
 from engine import Game
@@ -26,8 +27,8 @@ def ended(game: Game, history: list[dict], remaining: float | None) -> Table:
     status = "abandoned" if game.outcome.value == "abandoned" else "finished"
     players = list(game.players)
     return Table(
-        1, 10, 100, ANN, game.rules.value, "easy", 600, status, players, game=game,
-        remaining=remaining, history=history,
+        1, 10, 100, ANN, LobbySettings(game.rules.value, "easy", 10), status, players,
+        game=game, remaining=remaining, history=history,
     )  # fmt: skip
 
 
@@ -202,7 +203,9 @@ def test_the_story_is_told_in_french():
 
 def test_a_game_in_play_has_no_story_yet():
     game = position(players=(ANN, BOB))
-    table = Table(1, 10, 100, ANN, "basic", "easy", 600, "active", [ANN, BOB], game=game)
+    table = Table(
+        1, 10, 100, ANN, LobbySettings("basic", "easy", 10), "active", [ANN, BOB], game=game
+    )
     table.deadline = 1000.0
     told = story.story(table, "en", now=400)
     assert (told.outcome, told.won, told.headline, told.launches) == (None, False, "", ())

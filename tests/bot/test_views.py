@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import attachments, embeds, panel, render
 from bot.views.message import Message
@@ -11,7 +12,17 @@ from tests.engine.helpers import table as position
 
 def table_with(**layout) -> Table:
     game = position(players=(1, 2), **layout)
-    return Table(1, 10, 100, 1, "basic", "easy", 600, "active", [1, 2], game=game, deadline=None)
+    return Table(
+        1,
+        10,
+        100,
+        1,
+        LobbySettings("basic", "easy", 10),
+        "active",
+        [1, 2],
+        game=game,
+        deadline=None,
+    )
 
 
 def actions(message: Message) -> dict[str, dict]:

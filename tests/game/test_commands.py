@@ -42,10 +42,10 @@ async def test_opening_follows_the_server_defaults_and_what_was_asked(service):
     assert (table.rules, table.difficulty, table.length_seconds) == ("basic", "medium", 600)
     assert table.seats == [ANN] and table.host_id == ANN and table.guild_id == GUILD
     await service.run(caller(ANN), End())
-    table = (await service.run(caller(ANN), Open("hard", minutes=8))).table
+    table = (await service.run(caller(ANN), Open(difficulty="hard", minutes=8))).table
     assert (table.difficulty, table.length_seconds) == ("hard", 480)  # hard is 8 minutes
     await service.run(caller(ANN), End())
-    table = (await service.run(caller(ANN), Open("hard", minutes=7))).table
+    table = (await service.run(caller(ANN), Open(difficulty="hard", minutes=7))).table
     assert (table.difficulty, table.length_seconds) == ("custom", 420)
     await service.run(caller(ANN), End())
     table = (await service.run(caller(ANN), Open(rules="advanced"))).table

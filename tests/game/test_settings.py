@@ -3,8 +3,6 @@ the game layer alone: what each choice sets, who is refused, and what a restart 
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import pytest
 
 from bot.errors import UserError
@@ -15,7 +13,7 @@ from bot.game.clicks import command_of, read_click
 from bot.game.commands import Configure, Join, Open, Start
 from bot.game.service import GameService
 from bot.lobby_settings import OPTIONS
-from bot.store.records import GameRecord
+from bot.store.transactions import Transaction, one
 from bot.table import Table
 from tests.game.conftest import CHANNEL, caller
 
@@ -24,6 +22,12 @@ ANN, BOB = 1, 2
 
 def settings(table) -> tuple[str, str, int]:
     return table.rules, table.difficulty, table.length_seconds
+
+
+def column(game_id: int, name: str) -> Transaction[object]:
+    """What the games table's column `name` keeps for a game."""
+    (value,) = yield one(f"SELECT {name} FROM games WHERE id = ?", game_id)
+    return value
 
 
 async def refused(service, who, command) -> str:
@@ -46,7 +50,7 @@ async def test_a_difficulty_sets_its_countdown_and_a_countdown_names_its_difficu
 
 
 async def test_advanced_rules_chosen_alone_get_ten_minutes_as_when_opening(service):
-    table = (await service.run(caller(ANN), Open("hard"))).table
+    table = (await service.run(caller(ANN), Open(difficulty="hard"))).table
     await service.run(caller(ANN), Configure(rules="advanced"))
     assert settings(table) == ("advanced", "medium", 600)
     await service.run(caller(ANN), Configure(rules="advanced", difficulty="easy"))
@@ -89,7 +93,7 @@ async def test_a_change_is_published_as_a_lobby_change_and_counts_as_the_lobby_t
 async def test_a_setting_no_lobby_may_have_is_refused_and_nothing_changes(
     service, store, command, key
 ):
-    table = (await service.run(caller(ANN), Open("easy"))).table
+    table = (await service.run(caller(ANN), Open(difficulty="easy"))).table
     service.recorder.changes.clear()
     assert await refused(service, caller(ANN), command) == key
     assert settings(table) == ("basic", "easy", 720)
@@ -146,9 +150,7 @@ async def test_every_choice_of_every_option_reaches_the_store_and_comes_back(ser
     """Each lobby option (bot.lobby_settings), each of its choices picked in its select:
     the lobby has it, its column keeps it, and the lobby read back has the same settings."""
     table = (await service.run(caller(ANN), Open())).table
-    columns = {f.name for f in fields(GameRecord)}
     for option in OPTIONS:
-        assert option.column in columns, option
         for value in option.choices:
             click = read_click(
                 {"custom_id": f"apo:s:{table.id}:0:{option.name}", "values": [value]}
@@ -157,9 +159,14 @@ async def test_every_choice_of_every_option_reaches_the_store_and_comes_back(ser
             assert command == Configure(**{option.name: option.read(value)})
             await service.run(caller(ANN), command)
             assert table.settings.get(option) == option.read(value), (option.name, value)
+            kept = await store._db.read(column, table.id, option.column)
+            assert kept == option.to_column(option.read(value)), (option.name, value)
             back = Table.from_record(await store.get_game(table.id))
             assert back.settings == table.settings, (option.name, value)
     assert table.settings.as_json() == {o.name: table.settings.get(o) for o in OPTIONS}
+    # The countdown is kept in seconds, as it always was.
+    await service.run(caller(ANN), Configure(minutes=8))
+    assert await store._db.read(column, table.id, "length_seconds") == 480
 
 
 async def test_a_value_no_option_takes_is_refused_by_the_options_own_words(service):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import embeds, launches, narration, panel, render
 from devtools.fakediscord.layout import walk
@@ -19,7 +20,17 @@ from tests.engine.helpers import table as position
 
 def table_with(**layout) -> Table:
     game = position(players=(1, 2), **layout)
-    return Table(1, 10, 100, 1, "basic", "easy", 600, "active", [1, 2], game=game, deadline=None)
+    return Table(
+        1,
+        10,
+        100,
+        1,
+        LobbySettings("basic", "easy", 10),
+        "active",
+        [1, 2],
+        game=game,
+        deadline=None,
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

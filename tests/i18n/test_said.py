@@ -10,6 +10,7 @@ from bot.i18n import said
 from bot.i18n.catalogs import said as line
 from bot.i18n.catalogs import t
 from bot.i18n.said import Channel, Moment, Person, Said, joined, written
+from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import narration, render, web_state
 from bot.web.markup import Names
@@ -34,7 +35,7 @@ class Brackets:
 
 
 def table() -> Table:
-    found = Table(1, 10, 100, 7, "basic", "easy", 600, "lobby", [7])
+    found = Table(1, 10, 100, 7, LobbySettings("basic", "easy", 10), "lobby", [7])
     found.names = {7: "Ada"}
     return found
 
@@ -93,7 +94,9 @@ def test_the_web_texts_of_played_games_carry_no_discord_markup():
     for seed in (1, 2, 3):
         players = [101, 102, -1]
         game = Game.new(players, "basic" if seed % 2 else "advanced", seed=seed)
-        playing = Table(seed, 10, 100, 101, "basic", "easy", 600, "active", players, game=game)
+        playing = Table(
+            seed, 10, 100, 101, LobbySettings("basic", "easy", 10), "active", players, game=game
+        )
         playing.deadline, playing.names = 2000.0, {101: "Ada", 102: "Élodie"}
         rng = random.Random(seed)
         while not game.is_over:

@@ -20,6 +20,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot.lobby_settings import LobbySettings
 from bot.store.records import GameRecord
 from bot.store.store import Store
 from engine import Game
@@ -56,7 +57,9 @@ async def run_channel(
     while True:
         if record is None:
             rules = rng.choice(("basic", "advanced"))
-            record = await store.create_lobby(1, channel, channel * 10, rules, "medium", 600)
+            record = await store.create_lobby(
+                1, channel, channel * 10, LobbySettings(rules, "medium", 10)
+            )
         if record.status == "lobby":
             wanted = rng.randint(1, 4)
             for user in range(channel * 10 + 1, channel * 10 + 4):

@@ -11,6 +11,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.lobby_settings import LobbySettings
 from bot.store.postgres import is_postgresql
 from bot.store.records import GameRecord, LoggedAction
 from bot.store.store import Store
@@ -71,9 +72,8 @@ async def start(
     now: float = 1_000.0,
 ) -> tuple[GameRecord, Game]:
     """Open a lobby (first player hosts), seat the others, start; the record and the game."""
-    record = await store.create_lobby(
-        guild, channel, players[0], rules, difficulty, length, now=now
-    )
+    settings = LobbySettings(rules, difficulty, length // 60)
+    record = await store.create_lobby(guild, channel, players[0], settings, now=now)
     for player in players[1:]:
         record = await store.add_player(record.id, player, now=now)
     return await start_lobby(store, record, seed=seed, now=now)

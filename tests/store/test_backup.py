@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import migrations
+from bot.lobby_settings import LobbySettings
 from bot.store.backup import main
 from bot.store.records import StoreError
 from bot.store.store import Store
@@ -182,7 +183,8 @@ async def test_a_backup_restored_into_a_fresh_file_is_the_bot_s_database(
         for _ in range(5):
             action = next_action(game, rng, version)
             version = await commit(store, record.id, version, game, action, now=2_000)
-    await store.create_lobby(1, 99, 7, "basic", "medium", 900, now=2_000)  # and a lobby
+    # And a lobby.
+    await store.create_lobby(1, 99, 7, LobbySettings("basic", "medium", 15), now=2_000)
     expected = [
         (record.id, record.status, record.version, record.players)
         for record in await store.load_active_games()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
 
 from .helpers import commit, next_action, start
@@ -57,7 +58,7 @@ async def test_time_that_ran_out_before_the_crash_stays_out(store: Store) -> Non
 
 
 async def test_resume_returns_lobbies_and_leaves_them_alone(store: Store) -> None:
-    lobby = await store.create_lobby(1, 7, 70, "basic", "easy", 300, now=1_000)
+    lobby = await store.create_lobby(1, 7, 70, LobbySettings("basic", "easy", 5), now=1_000)
     started, _ = await start(store, [1, 2], channel=1)
     await store.freeze_clocks(now=1_300)
     resumed = await store.resume_clocks(now=2_000)

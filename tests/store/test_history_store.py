@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.errors import UserError
+from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
 from bot.views import history
 from engine import Game, PublicView
@@ -26,7 +27,7 @@ async def end(store: Store, players: list[int], *, channel: int, guild: int, now
 async def test_recent_games_are_a_servers_last_ended_games_newest_first(store: Store) -> None:
     ended = [await end(store, [7, 8], channel=10, guild=1, now=1_000.0 + i) for i in range(12)]
     await end(store, [9], channel=20, guild=2, now=5_000.0)  # another server's
-    lobby = await store.create_lobby(1, 11, 7, "basic", "medium", 600, now=6_000.0)
+    lobby = await store.create_lobby(1, 11, 7, LobbySettings("basic", "medium", 10), now=6_000.0)
     await store.cancel_lobby(lobby.id, now=6_001.0)  # never started: not a game
     await start(store, [7], channel=12, guild=1, now=7_000.0)  # still in play
     recent = await store.recent_games(1, 10)

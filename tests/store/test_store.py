@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import migrations
+from bot.lobby_settings import LobbySettings
 from bot.store.records import (
     AlreadySeated,
     ChannelBusy,
@@ -98,7 +99,7 @@ async def test_game_round_trips_through_the_store(database: str, store: Store) -
 
 
 async def test_lobby_seats_in_join_order(store: Store) -> None:
-    lobby = await store.create_lobby(1, 10, 100, "basic", "easy", 600)
+    lobby = await store.create_lobby(1, 10, 100, LobbySettings("basic", "easy", 10))
     assert (lobby.status, lobby.state, lobby.version, lobby.players) == ("lobby", None, 0, (100,))
     for user in (200, 300, 400):
         lobby = await store.add_player(lobby.id, user)
@@ -116,7 +117,9 @@ async def test_lobby_seats_in_join_order(store: Store) -> None:
 
 
 async def test_seats_keep_their_players_names(store: Store) -> None:
-    lobby = await store.create_lobby(1, 10, 100, "basic", "easy", 600, host_name="Ada")
+    lobby = await store.create_lobby(
+        1, 10, 100, LobbySettings("basic", "easy", 10), host_name="Ada"
+    )
     await store.add_player(lobby.id, 200, name="Brahim")
     await store.add_player(lobby.id, -1)  # a crewmate has no name
     await store.add_player(lobby.id, 300)  # a name not given (kept as unknown)
@@ -127,7 +130,7 @@ async def test_seats_keep_their_players_names(store: Store) -> None:
 
 
 async def test_start_game_needs_the_lobby_as_stored(store: Store) -> None:
-    lobby = await store.create_lobby(1, 10, 100, "basic", "easy", 600)
+    lobby = await store.create_lobby(1, 10, 100, LobbySettings("basic", "easy", 10))
     await store.add_player(lobby.id, 200)
     stale = Game.new([100], seed=1)  # built before player 200 joined
     with pytest.raises(SeatsChanged):
@@ -141,10 +144,10 @@ async def test_start_game_needs_the_lobby_as_stored(store: Store) -> None:
 
 
 async def test_one_open_game_per_channel(database: str, store: Store) -> None:
-    lobby = await store.create_lobby(1, 10, 100, "basic", "medium", 600)
+    lobby = await store.create_lobby(1, 10, 100, LobbySettings("basic", "medium", 10))
     with pytest.raises(ChannelBusy):
-        await store.create_lobby(1, 10, 200, "basic", "medium", 600)
-    other = await store.create_lobby(1, 11, 200, "basic", "medium", 600)
+        await store.create_lobby(1, 10, 200, LobbySettings("basic", "medium", 10))
+    other = await store.create_lobby(1, 11, 200, LobbySettings("basic", "medium", 10))
     assert other.id != lobby.id
 
     # The database itself refuses a second open game, whatever the code does.
@@ -157,7 +160,7 @@ async def test_one_open_game_per_channel(database: str, store: Store) -> None:
 
     await store.cancel_lobby(lobby.id)
     assert await store.active_game_in_channel(10) is None
-    again = await store.create_lobby(1, 10, 300, "basic", "medium", 600)
+    again = await store.create_lobby(1, 10, 300, LobbySettings("basic", "medium", 10))
     assert (await store.active_game_in_channel(10)).id == again.id
 
 
@@ -285,7 +288,8 @@ async def test_results_and_statistics(store: Store) -> None:
         counts[{"destroyed": 1, "deflected": 1, "lost": 2, "abandoned": 3}[game.outcome.value]] += 1
         if game.outcome.won:
             wins.append((now - 1_000, record.id))
-    await store.create_lobby(8, 99, 1, "basic", "easy", 60)  # open games are not results
+    # An open game is no result.
+    await store.create_lobby(8, 99, 1, LobbySettings("basic", "easy", 1))
 
     stats = await store.stats(8)
     assert len(wins) > 5
@@ -335,7 +339,7 @@ async def test_dm_channels(store: Store) -> None:
 
 
 async def test_each_players_hand_dm_is_remembered_per_game(store: Store) -> None:
-    lobby = await store.create_lobby(1, 10, 7, "basic", "easy", 600, now=1.0)
+    lobby = await store.create_lobby(1, 10, 7, LobbySettings("basic", "easy", 10), now=1.0)
     assert await store.get_hand_dm(lobby.id, 7) is None
     await store.set_hand_dm(lobby.id, 7, 700)
     await store.set_hand_dm(lobby.id, 7, 701)
@@ -371,7 +375,7 @@ async def test_load_active_games_in_one_pass(sqlite_store: Store) -> None:
     open_ids = []
     for channel in range(30):
         if channel % 3 == 0:
-            lobby = await store.create_lobby(1, channel, channel, "basic", "easy", 60)
+            lobby = await store.create_lobby(1, channel, channel, LobbySettings("basic", "easy", 1))
             open_ids.append(lobby.id)
             continue
         record, game = await start(store, [channel, 1000 + channel], channel=channel)
@@ -397,7 +401,7 @@ async def test_a_process_of_some_shards_reads_the_games_shard_of_puts_there(
     # large as Discord's.
     guilds = [random.Random(guild).getrandbits(63) for guild in range(40)]
     for channel, guild in enumerate(guilds):
-        await store.create_lobby(guild, channel, 10, "basic", "easy", 60)
+        await store.create_lobby(guild, channel, 10, LobbySettings("basic", "easy", 1))
     some = await Store.open(database, Shards((0, 2), 3))
     try:
         loaded = await some.load_active_games()
@@ -425,7 +429,7 @@ async def test_meta_values(database: str, store: Store) -> None:
 async def test_writes_the_database_is_too_busy_for_fail_cleanly(
     database: str, store: Store
 ) -> None:
-    record = await store.create_lobby(1, 2, 10, "basic", "medium", 600)
+    record = await store.create_lobby(1, 2, 10, LobbySettings("basic", "medium", 10))
     async with holding_the_game(database, record.id):  # another process's connection
         results = await asyncio.gather(
             *(store.add_player(record.id, user) for user in (11, 12, 13)),

@@ -112,7 +112,8 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         minutes: app_commands.Range[int, 1, 60] | None = None,
         rules: str | None = None,
     ) -> None:
-        outcome = await self.service.run(caller_of(interaction), Open(difficulty, minutes, rules))
+        command = Open(difficulty=difficulty, minutes=minutes, rules=rules)
+        outcome = await self.service.run(caller_of(interaction), command)
         await self.post_lobby(interaction, outcome.table)
 
     @app_commands.command(description="Join the game forming in this channel.")
