@@ -20,6 +20,7 @@ import pytest
 
 from bot.discord import access, jobs
 from bot.discord.access import blocks
+from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
 from bot.table import Table
 from tests.bot.helpers import Scene, bot_state, content, text_of
@@ -350,7 +351,7 @@ async def test_a_lobby_saved_without_its_message_in_a_channel_refusing_the_bot_i
     store = await Store.open(database)
     try:
         record = await store.create_lobby(
-            scene.guild.id, scene.channel.id, scene.id("ann"), "basic", "easy", 600
+            scene.guild.id, scene.channel.id, scene.id("ann"), LobbySettings("basic", "easy", 10)
         )
     finally:
         await store.close()

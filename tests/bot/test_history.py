@@ -134,7 +134,11 @@ def test_each_result_says_the_time_left_or_how_far_short_it_fell(
     game = Game.new([1, 2], rules, seed=1)
     game.damage, game.counters = position  # the table as the game ended
     record = dataclasses.replace(
-        stored, rules=rules, outcome=outcome, state=game.save(), clock_remaining=125.0
+        stored,
+        settings=dataclasses.replace(stored.settings, rules=rules),
+        outcome=outcome,
+        state=game.save(),
+        clock_remaining=125.0,
     )
     assert history.result_text(record, "en") == english
     assert history.result_text(record, "fr") == french
