@@ -7,7 +7,7 @@ APOPHIS_DISCORD=off) and the live table (bot.web, where APOPHIS_WEB_PORT is set)
 with the live table alone logs in to Discord's REST API only (no gateway), for its
 gatekeeper. The metrics and health endpoints (bot.serve_metrics) read the core and the
 doors. The doors never import each other; this module is where they meet. Logs are lines
-of text, or one JSON object a line (`JsonLines`).
+of text, or one JSON object a line (bot.logs).
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ import logging
 import signal
 import sys
 from collections.abc import Coroutine
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
-import orjson
 import yarl
 from dotenv import load_dotenv
 
@@ -39,9 +37,9 @@ from bot.discord.gatekeeper import Gatekeeper
 from bot.game.core import GameCore, Settings
 from bot.game.doors import Door
 from bot.game.timer import Timer
-from bot.metrics import ABOUT
+from bot.logs import configure_logging
 from bot.serve_metrics import Metrics, Sources, discord_trace
-from bot.store.records import DatabaseUnusable, shard_of
+from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
 from bot.web.server import WebTable
 
@@ -59,55 +57,6 @@ def point_discord_at(config: Config) -> None:
         discord.http.Route.BASE = config.api_base_url.rstrip("/")
     if config.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
-
-
-def configure_logging(level: int, json: bool = False, shard_count: int | None = None) -> None:
-    """Log to stderr at `level`: lines of text, or with `json` one JSON object a line."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        JsonLines(shard_count)
-        if json
-        else logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    )
-    logging.basicConfig(level=level, handlers=[handler])
-    quiet_libraries(level)
-
-
-def quiet_libraries(level: int) -> None:
-    """Libraries at INFO at least, whatever `level`: at DEBUG discord.py logs every gateway
-    event and request (interaction tokens, hands in DMs), aiosqlite every statement with its
-    arguments (games' states). Our own DEBUG stays readable, and tells neither."""
-    for library in ("discord", "aiosqlite"):
-        logging.getLogger(library).setLevel(max(level, logging.INFO))
-
-
-class JsonLines(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and the game,
-    its server and its shard when the record names them (``extra={"game": ...}``) or was
-    logged by a task working on a game (bot.metrics.ABOUT); `exception`, a traceback."""
-
-    def __init__(self, shard_count: int | None = None) -> None:
-        super().__init__()
-        self.shard_count = shard_count or 1
-
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        about = ABOUT.get()
-        game = getattr(record, "game", None) or (about and about[0])
-        guild = getattr(record, "guild", None) or (about and about[1])
-        if game:
-            line["game"] = game
-        if guild:
-            line["guild"] = guild
-            line["shard"] = shard_of(guild, self.shard_count)
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
-        return orjson.dumps(line, default=str).decode()
 
 
 class App:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
-    ("bot.__main__", "bot.app", "bot.serve_metrics"),  # start-up: composes the core, the doors
+    ("bot.__main__", "bot.app", "bot.serve_metrics", "bot.logs"),  # start-up: core, doors; logs
     ("bot.discord", "bot.web"),  # the doors: client, cogs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language

@@ -1,4 +1,4 @@
-"""Metrics, health and JSON logs (bot.metrics, bot.app) against the real bot and the fake
+"""Metrics, health and JSON logs (bot.metrics, bot.app, bot.logs) against the real bot and the fake
 Discord: values move as games are played, readiness falls with the database."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import App, JsonLines, quiet_libraries
+from bot.app import App
 from bot.app import build as build_bot
 from bot.config import Config, ConfigError
+from bot.logs import JsonLines, quiet_libraries
 from bot.metrics import ABOUT, route_class
 from bot.serve_metrics import Metrics
 from devtools.livetable import free_port
