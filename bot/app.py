@@ -6,7 +6,7 @@ plugged into the core's stream (bot.game.doors): Discord's messages (bot.discord
 APOPHIS_DISCORD=off) and the live table (bot.web, where APOPHIS_WEB_PORT is set). A process
 with the live table alone logs in to Discord's REST API only (no gateway), for its
 gatekeeper. The metrics and health endpoints (bot.serve_metrics) read the core and the
-doors. The doors never import each other; this module is where they meet. Logs are lines
+doors (bot.watch). The doors never import each other; this module is where they meet. Logs are lines
 of text, or one JSON object a line (bot.logs).
 """
 
@@ -38,9 +38,10 @@ from bot.game.core import GameCore, Settings
 from bot.game.doors import Door
 from bot.game.timer import Timer
 from bot.logs import configure_logging
-from bot.serve_metrics import Metrics, Sources, discord_trace
+from bot.serve_metrics import Metrics, discord_trace
 from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
+from bot.watch import watch
 from bot.web.server import WebTable
 
 log = logging.getLogger("bot")
@@ -143,42 +144,10 @@ def build(
         app.gateway = DiscordDoor(app.discord, config.token)
         app.plug(app.gateway)
     if config.metrics:
-        app.metrics = watch(app, config)
+        app.metrics = watch(core, app.discord, app.web, config)
         if app.web is not None and config.metrics_port is None:
             app.web.metrics = app.metrics
     return app
-
-
-def watch(app: App, config: Config) -> Metrics:
-    """The process's metrics, read from the core and its doors when scraped."""
-    core, bot, web = app.core, app.discord, app.web
-
-    def games() -> list[str]:
-        return [table.status for table in core.service.tables.values()] if core.serving else []
-
-    def outbox() -> tuple[int, float]:
-        return bot.backlog() if bot is not None else (0, 0.0)
-
-    def sockets() -> int:  # those watching a table
-        return sum(map(len, web.feed.viewers.values())) if web is not None else 0
-
-    def gateway() -> str | None:
-        if bot is None:  # the live table alone: no gateway to wait for
-            return None
-        if bot.is_closed():
-            return "the bot is closed"
-        if not bot.is_ready():
-            return "not connected to Discord's gateway yet"
-        down = sorted(shard for shard, info in bot.shards.items() if info.is_closed())
-        if down:
-            return f"shards {down} are not connected to Discord's gateway"
-        return None
-
-    async def database() -> None:
-        await core.store.ping()
-
-    sources = Sources(games, outbox, sockets, gateway, database)
-    return Metrics(sources, host=config.metrics_host, port=config.metrics_port)
 
 
 async def run(config: Config) -> None:
