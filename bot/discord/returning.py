@@ -1,4 +1,4 @@
-"""Recovered games told to their channels once a shard is ready: the bot is back, or gone for good.
+"""Recovered games seen to once their shard is ready: their channels told the bot is back.
 
 At start-up the game core brings back every open game of this process's shards (its
 `recovered`); the client's setup hands them here (`expect`). When a shard's servers and
