@@ -6,8 +6,8 @@ plugged into the core's stream (bot.game.doors): Discord's messages (bot.discord
 APOPHIS_DISCORD=off) and the live table (bot.web, where APOPHIS_WEB_PORT is set). A process
 with the live table alone logs in to Discord's REST API only (no gateway), for its
 gatekeeper. The metrics and health endpoints (bot.serve_metrics) read the core and the
-doors. The doors never import each other; this module is where they meet. Logs are lines
-of text, or one JSON object a line (`JsonLines`).
+doors (bot.watch). The doors never import each other; this module is where they meet. Logs are lines
+of text, or one JSON object a line (bot.logs).
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ import logging
 import signal
 import sys
 from collections.abc import Coroutine
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
-import orjson
 import yarl
 from dotenv import load_dotenv
 
@@ -39,10 +37,11 @@ from bot.discord.gatekeeper import Gatekeeper
 from bot.game.core import GameCore, Settings
 from bot.game.doors import Door
 from bot.game.timer import Timer
-from bot.metrics import ABOUT
-from bot.serve_metrics import Metrics, Sources, discord_trace
-from bot.store.records import DatabaseUnusable, shard_of
+from bot.logs import configure_logging
+from bot.serve_metrics import Metrics, discord_trace
+from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
+from bot.watch import watch
 from bot.web.server import WebTable
 
 log = logging.getLogger("bot")
@@ -59,55 +58,6 @@ def point_discord_at(config: Config) -> None:
         discord.http.Route.BASE = config.api_base_url.rstrip("/")
     if config.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
-
-
-def configure_logging(level: int, json: bool = False, shard_count: int | None = None) -> None:
-    """Log to stderr at `level`: lines of text, or with `json` one JSON object a line."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        JsonLines(shard_count)
-        if json
-        else logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    )
-    logging.basicConfig(level=level, handlers=[handler])
-    quiet_libraries(level)
-
-
-def quiet_libraries(level: int) -> None:
-    """Libraries at INFO at least, whatever `level`: at DEBUG discord.py logs every gateway
-    event and request (interaction tokens, hands in DMs), aiosqlite every statement with its
-    arguments (games' states). Our own DEBUG stays readable, and tells neither."""
-    for library in ("discord", "aiosqlite"):
-        logging.getLogger(library).setLevel(max(level, logging.INFO))
-
-
-class JsonLines(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and the game,
-    its server and its shard when the record names them (``extra={"game": ...}``) or was
-    logged by a task working on a game (bot.metrics.ABOUT); `exception`, a traceback."""
-
-    def __init__(self, shard_count: int | None = None) -> None:
-        super().__init__()
-        self.shard_count = shard_count or 1
-
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        about = ABOUT.get()
-        game = getattr(record, "game", None) or (about and about[0])
-        guild = getattr(record, "guild", None) or (about and about[1])
-        if game:
-            line["game"] = game
-        if guild:
-            line["guild"] = guild
-            line["shard"] = shard_of(guild, self.shard_count)
-        if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
-        return orjson.dumps(line, default=str).decode()
 
 
 class App:
@@ -194,42 +144,10 @@ def build(
         app.gateway = DiscordDoor(app.discord, config.token)
         app.plug(app.gateway)
     if config.metrics:
-        app.metrics = watch(app, config)
+        app.metrics = watch(core, app.discord, app.web, config)
         if app.web is not None and config.metrics_port is None:
             app.web.metrics = app.metrics
     return app
-
-
-def watch(app: App, config: Config) -> Metrics:
-    """The process's metrics, read from the core and its doors when scraped."""
-    core, bot, web = app.core, app.discord, app.web
-
-    def games() -> list[str]:
-        return [table.status for table in core.service.tables.values()] if core.serving else []
-
-    def outbox() -> tuple[int, float]:
-        return bot.backlog() if bot is not None else (0, 0.0)
-
-    def sockets() -> int:  # those watching a table
-        return sum(map(len, web.feed.viewers.values())) if web is not None else 0
-
-    def gateway() -> str | None:
-        if bot is None:  # the live table alone: no gateway to wait for
-            return None
-        if bot.is_closed():
-            return "the bot is closed"
-        if not bot.is_ready():
-            return "not connected to Discord's gateway yet"
-        down = sorted(shard for shard, info in bot.shards.items() if info.is_closed())
-        if down:
-            return f"shards {down} are not connected to Discord's gateway"
-        return None
-
-    async def database() -> None:
-        await core.store.ping()
-
-    sources = Sources(games, outbox, sockets, gateway, database)
-    return Metrics(sources, host=config.metrics_host, port=config.metrics_port)
 
 
 async def run(config: Config) -> None:

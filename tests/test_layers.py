@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
-    ("bot.__main__", "bot.app", "bot.serve_metrics"),  # start-up: composes the core, the doors
+    # start-up: the core and its doors composed, their metrics and health, the logs
+    ("bot.__main__", "bot.app", "bot.serve_metrics", "bot.logs", "bot.watch"),
     ("bot.discord", "bot.web"),  # the doors: client, cogs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 
+from bot.discord.answers import release
 from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of, t
 
 log = logging.getLogger(__name__)
@@ -66,11 +67,11 @@ async def sync_global(
 
     Should Discord refuse ours (Activities not enabled in the developer portal), the
     commands are sent again without it: the slash commands are synced all the same."""
-    kept = entry_points(await http.get_global_commands(application_id))
+    kept = entry_points(_commands(await http.get_global_commands(application_id)))
     if kept or not activity:
-        return await http.bulk_upsert_global_commands(application_id, payload + kept)
+        return _commands(await http.bulk_upsert_global_commands(application_id, payload + kept))
     try:
-        synced = await http.bulk_upsert_global_commands(application_id, [*payload, entry_point()])
+        sent = await http.bulk_upsert_global_commands(application_id, [*payload, entry_point()])
     except discord.HTTPException as exc:
         if exc.status != 400:
             raise
@@ -79,9 +80,16 @@ async def sync_global(
             "in the developer portal? Slash commands synced without it",
             exc.code,
         )
-        return await http.bulk_upsert_global_commands(application_id, payload)
+        return _commands(await http.bulk_upsert_global_commands(application_id, payload))
+    synced = _commands(sent)
     log.info("made the Activity's Entry Point command (%s)", entry_points(synced)[0].get("id"))
     return synced
+
+
+def _commands(answer: object) -> list[dict[str, Any]]:
+    """Discord's answer listing commands, as the JSON objects it is (discord.py types each
+    kind of command apart)."""
+    return cast("list[dict[str, Any]]", answer)
 
 
 def is_entry_point(interaction: discord.Interaction) -> bool:
@@ -106,3 +114,16 @@ async def launch(interaction: discord.Interaction, instances: dict[int, str]) ->
         interaction.channel_id,
         instance,
     )
+
+
+async def answer_entry_point(interaction: discord.Interaction, instances: dict[int, str]) -> None:
+    """The Entry Point (Launch, in the App Launcher) launches the Activity, in Discord's 3 s,
+    wherever it is used; any other interaction is left alone."""
+    if not is_entry_point(interaction):
+        return
+    try:
+        await launch(interaction, instances)
+    except discord.HTTPException as exc:  # nothing else can answer it
+        log.warning("the Entry Point's launch was refused (%s %s)", exc.status, exc.code)
+    finally:
+        release(interaction)

@@ -2,7 +2,7 @@
 
 Play again pressed in a game's thread opens its lobby in the channel the thread came from
 (bot.discord.cogs.lobbies); at start-up, a lobby saved without its message (the bot
-stopped in between) is posted (`show_unseen`, from bot.discord.client). A lobby exists
+stopped in between) is posted (`show_unseen`, from bot.discord.returning). A lobby exists
 only with its message: one Discord refuses, or one in a channel the bot may not post in,
 is closed unseen.
 """

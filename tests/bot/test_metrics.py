@@ -1,4 +1,4 @@
-"""Metrics, health and JSON logs (bot.metrics, bot.app) against the real bot and the fake
+"""Metrics, health and JSON logs (bot.metrics, bot.app, bot.logs) against the real bot and the fake
 Discord: values move as games are played, readiness falls with the database."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import App, JsonLines, quiet_libraries
+from bot.app import App
 from bot.app import build as build_bot
 from bot.config import Config, ConfigError
+from bot.logs import JsonLines, quiet_libraries
 from bot.metrics import ABOUT, route_class
 from bot.serve_metrics import Metrics
 from devtools.livetable import free_port
@@ -54,7 +55,9 @@ def discord_requests(samples: dict, name: str = "apophis_discord_requests_total"
 async def play_a_few_moves(scene: Scene) -> None:
     await scene.new_game("ann", "bob")
     for _ in range(2):
-        active = scene.live().game.active_player
+        game = scene.live().game
+        assert game is not None
+        active = game.active_player
         await scene.cmd("draw", "ann" if active == scene.id("ann") else "bob")
     await scene.bot.outbox.drain()
 
@@ -65,7 +68,7 @@ def metered_bot(fake, database, names: tuple[str, ...]) -> tuple[Scene, Metrics]
         make_config(fake, database, APOPHIS_METRICS_PORT=str(free_port())),
         guild_ready_timeout=0.05,
     )
-    assert app.metrics is not None
+    assert app.discord is not None and app.metrics is not None
     return Scene(fake, app.discord, names=names), app.metrics
 
 
@@ -77,14 +80,16 @@ async def test_metrics_move_as_a_game_is_played_on_a_server_of_their_own(fake_di
 
 
 async def _played_on_their_own_server(fake_discord, scene: Scene, metered: Metrics) -> None:
+    port = metered.port
+    assert port is not None
     try:
-        before = await metrics(metered.port)
+        before = await metrics(port)
         sent = len(fake_discord.requests)
         assert before[ACTIVE] == 0
         # a hand's DM is edited as its player draws: Discord asks once to wait
         fake_discord.rate_limit_next("PATCH /channels/{channel_id}/messages/{message_id}")
         await play_a_few_moves(scene)
-        after = await metrics(metered.port)
+        after = await metrics(port)
     finally:
         await metered.stop()
     assert after[PLAYED] - before[PLAYED] >= 1
@@ -111,13 +116,15 @@ async def test_readiness_falls_when_the_database_is_gone(fake_discord, database)
 
 
 async def _readiness_falls(scene: Scene, metered: Metrics) -> None:
+    port = metered.port
+    assert port is not None
     try:
-        assert await scrape(metered.port, "/healthz") == (200, "ok\n")
-        assert await scrape(metered.port, "/readyz") == (200, "ready\n")
+        assert await scrape(port, "/healthz") == (200, "ok\n")
+        assert await scrape(port, "/readyz") == (200, "ready\n")
         await scene.bot.store.close()
-        status, reason = await scrape(metered.port, "/readyz")
+        status, reason = await scrape(port, "/readyz")
         assert status == 503 and "the database did not answer" in reason
-        assert (await scrape(metered.port, "/healthz"))[0] == 200
+        assert (await scrape(port, "/healthz"))[0] == 200
     finally:
         await metered.stop()
 
@@ -130,13 +137,16 @@ def web_bot(fake, database, **env: str) -> App:
         "APOPHIS_CLIENT_SECRET": "fake-client-secret",
         **env,
     }
-    return build_bot(make_config(fake, database, **settings), guild_ready_timeout=0.05)
+    config = make_config(fake, database, time_scale=1.0, **settings)
+    return build_bot(config, guild_ready_timeout=0.05)
 
 
 async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(fake_discord, database):
     app = web_bot(fake_discord, database, APOPHIS_METRICS="on")
     bot, metered = app.discord, app.metrics
+    assert bot is not None and metered is not None
     web_port = bot.config.web_port
+    assert web_port is not None
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
     assert metered.sources.gateway() == "not connected to Discord's gateway yet"
     async with fake_discord.connected(bot):
@@ -160,9 +170,11 @@ async def test_readiness_waits_for_discord_and_the_table_serves_the_metrics(fake
 
 async def test_the_metrics_routes_are_off_unless_asked(fake_discord, database):
     app = web_bot(fake_discord, database)
-    assert app.metrics is None
+    assert app.metrics is None and app.discord is not None
+    port = app.discord.config.web_port
+    assert port is not None
     async with fake_discord.connected(app.discord):
-        assert (await scrape(app.discord.config.web_port, "/metrics"))[0] == 404
+        assert (await scrape(port, "/metrics"))[0] == 404
 
 
 def test_route_classes_are_few():

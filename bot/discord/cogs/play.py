@@ -22,6 +22,7 @@ from bot.discord.answers import (
     send_reason,
     speaks,
 )
+from bot.discord.boundary import answer_error
 from bot.discord.clicked import clicked_message
 from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
@@ -245,7 +246,7 @@ class Play(commands.Cog):
         except Exception as exc:  # the one boundary of every click
             kind = "click" if click is None else "button" if click.values is None else "select"
             what = kind if click is None else f"{kind} {click.action!r} of game {click.game}"
-            await self.bot.answer_error(interaction, what, exc)
+            await answer_error(interaction, what, exc)
         finally:
             release(interaction)
 
