@@ -241,6 +241,8 @@ class GameAbandoned(Event):
     reason: str
 
 
+#: Every event the engine makes, and nothing else (tests/engine/test_events.py checks it
+#: against the classes above): a new event is added here too.
 GameEvent: TypeAlias = (
     TurnStarted
     | CardsDrawn
@@ -267,7 +269,7 @@ GameEvent: TypeAlias = (
 )
 
 #: Each event's class by the `kind` its saved form names.
-KINDS: dict[str, type[GameEvent]] = {cls.kind: cls for cls in get_args(GameEvent)}
+_KINDS: dict[str, type[GameEvent]] = {cls.kind: cls for cls in get_args(GameEvent)}
 
 
 def from_dict(data: Mapping[str, Any]) -> GameEvent:
@@ -276,7 +278,7 @@ def from_dict(data: Mapping[str, Any]) -> GameEvent:
     Lists become tuples again (every sequence an event holds is one); a field the form
     lacks takes its default (a log saved before the field was added).
     """
-    cls = KINDS[data["kind"]]
+    cls = _KINDS[data["kind"]]
     fields = dataclasses.fields(cls)
     return cls(**{f.name: _tupled(data[f.name]) for f in fields if f.name in data})
 
