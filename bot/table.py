@@ -58,7 +58,7 @@ class Report:
     #: (a language chosen meanwhile speaks from the next message on).
     language: str = "en"
     #: The launch's events as the public sees them (its picture is drawn from them).
-    events: list[ev.Event] = field(default_factory=list)
+    events: list[ev.GameEvent] = field(default_factory=list)
     #: Whether it waits for a reroll decision.
     open: bool = False
     #: Bumped by every change; `shown` is the count the report message shows.

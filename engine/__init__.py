@@ -37,10 +37,15 @@ See only what you may::
                             # section (builders) and played each sequence card
     event.seen_by(viewer)   # an event with other players' cards removed
 
+Every event an action returns is a ``GameEvent``, the closed union of the event classes
+of engine.events (TurnStarted, CardsDrawn, ..., GameAbandoned): a ``match`` over one that
+ends in ``assert_never`` is checked exhaustive by mypy.
+
 Save and restore (JSON-compatible, versioned; the random generator's state is
 inside, so a restored game continues exactly as the original would)::
 
     data = game.save();  game = Game.restore(data)
+    data = event.to_dict();  event = events.from_dict(data)   # an event, as logs keep it
 
 Cards are codes such as "7H" (rank and suit letter C/H/D/S); each is worth 1 of its
 suit's colour: clubs green, hearts red, diamonds blue, spades yellow.
@@ -58,7 +63,7 @@ from engine.cards import (
     full_deck,
     section_label,
 )
-from engine.events import Event, PlayerId
+from engine.events import Event, GameEvent, PlayerId
 from engine.game import (
     ACTIONS,
     DIFFICULTY_MINUTES,
@@ -85,6 +90,7 @@ __all__ = [
     "Colour",
     "Event",
     "Game",
+    "GameEvent",
     "IllegalMove",
     "LegalMoves",
     "Outcome",

@@ -2,14 +2,19 @@
 
 Some events name the cards that left or entered one player's hand; `seen_by` gives
 the copy another viewer may see, with those cards removed (the count stays).
+
+`GameEvent` is the closed union of every event the engine makes: its actions return lists
+of it, and a `match` over one ending in `assert_never` is checked exhaustive by mypy.
+`to_dict` gives an event's saved form and `from_dict` reads it back.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, TypeAlias, get_args
 
 PlayerId = int
 
@@ -20,7 +25,7 @@ class Event:
 
     kind: ClassVar[str] = "event"
 
-    def seen_by(self, viewer: PlayerId | None) -> Event:
+    def seen_by(self, viewer: PlayerId | None) -> Self:
         """This event as `viewer` may see it (None: the public)."""
         return self
 
@@ -48,7 +53,7 @@ class _HandCards(Event):
 
     # `player` and `cards` are fields of each subclass, declared there so that each keeps
     # its own field order; mypy checks this base class alone, which has neither.
-    def seen_by(self, viewer: PlayerId | None) -> Event:
+    def seen_by(self, viewer: PlayerId | None) -> Self:
         if viewer == self.player:  # type: ignore[attr-defined]
             return self
         return dataclasses.replace(self, cards=())  # type: ignore[call-arg]
@@ -234,3 +239,51 @@ class GameLost(Event):
 class GameAbandoned(Event):
     kind: ClassVar[str] = "game_abandoned"
     reason: str
+
+
+#: Every event the engine makes, and nothing else (tests/engine/test_events.py checks it
+#: against the classes above): a new event is added here too.
+GameEvent: TypeAlias = (
+    TurnStarted
+    | CardsDrawn
+    | ReshuffleStarted
+    | ReshuffleFinished
+    | DiscardRequired
+    | CardsDiscarded
+    | SectionBuilt
+    | SequenceExtended
+    | RocketScrapped
+    | LaunchStarted
+    | LaunchStep
+    | RerollOffered
+    | RerollUsed
+    | RerollDeclined
+    | ApophisDamaged
+    | CounterAdded
+    | LaunchEnded
+    | TurnSkipped
+    | PlayerRemoved
+    | GameWon
+    | GameLost
+    | GameAbandoned
+)
+
+#: Each event's class by the `kind` its saved form names.
+_KINDS: dict[str, type[GameEvent]] = {cls.kind: cls for cls in get_args(GameEvent)}
+
+
+def from_dict(data: Mapping[str, Any]) -> GameEvent:
+    """The event a saved form (`Event.to_dict`) describes.
+
+    Lists become tuples again (every sequence an event holds is one); a field the form
+    lacks takes its default (a log saved before the field was added).
+    """
+    cls = _KINDS[data["kind"]]
+    fields = dataclasses.fields(cls)
+    return cls(**{f.name: _tupled(data[f.name]) for f in fields if f.name in data})
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value

@@ -26,8 +26,8 @@ from engine.events import (
     CardsDrawn,
     CounterAdded,
     DiscardRequired,
-    Event,
     GameAbandoned,
+    GameEvent,
     GameLost,
     GameWon,
     LaunchEnded,
@@ -80,7 +80,7 @@ class IllegalMove(Exception):
 
 
 _Known = TypeVar("_Known")
-_Action = TypeVar("_Action", bound=Callable[..., list[Event]])
+_Action = TypeVar("_Action", bound=Callable[..., list[GameEvent]])
 
 _COLOUR_ORDER = {colour: i for i, colour in enumerate(Colour)}
 
@@ -110,7 +110,7 @@ def _acting(method: _Action) -> _Action:
     is refused: it changes nothing then, but the view is made again all the same)."""
 
     @functools.wraps(method)
-    def acting(self: Game, *args: Any, **kwargs: Any) -> list[Event]:
+    def acting(self: Game, *args: Any, **kwargs: Any) -> list[GameEvent]:
         self._public = None
         return method(self, *args, **kwargs)
 
@@ -221,10 +221,10 @@ class Game:
     # ---------------------------------------------------------------- actions
 
     @_acting
-    def draw(self, player: PlayerId) -> list[Event]:
+    def draw(self, player: PlayerId) -> list[GameEvent]:
         """Draw 2 cards, one at a time; may start a reshuffle or require a discard."""
         self._check_turn(player)
-        events: list[Event] = []
+        events: list[GameEvent] = []
         self._draw(events, 2)
         return events
 
@@ -235,7 +235,7 @@ class Game:
         colour: Colour | str,
         size: Size | int | str,
         cards: Sequence[str] | None = None,
-    ) -> list[Event]:
+    ) -> list[GameEvent]:
         """Discard 1-3 cards of one suit to put that colour's section on top of the rocket.
 
         `cards` names the cards to pay with; when omitted, the player's first cards of
@@ -254,12 +254,14 @@ class Game:
         self.rocket.append(section)
         self.builders.append(player)
         self.built_turns.append(self.turn)
-        events: list[Event] = [SectionBuilt(player, section[0].value, int(section[1]), tuple(paid))]
+        events: list[GameEvent] = [
+            SectionBuilt(player, section[0].value, int(section[1]), tuple(paid))
+        ]
         self._end_turn(events)
         return events
 
     @_acting
-    def launch(self, player: PlayerId, cards: Sequence[str]) -> list[Event]:
+    def launch(self, player: PlayerId, cards: Sequence[str]) -> list[GameEvent]:
         """Add cards to the launch sequence, at most one per suit; the fourth suit launches."""
         self._check_turn(player)
         if not self.rocket:
@@ -288,7 +290,7 @@ class Game:
         self.sequence.extend(played)
         self.sequence_players.extend([player] * len(played))
         self.sequence_turns.extend([self.turn] * len(played))
-        events: list[Event] = [
+        events: list[GameEvent] = [
             SequenceExtended(
                 player,
                 tuple(c.value for c in colours),
@@ -303,18 +305,18 @@ class Game:
         return events
 
     @_acting
-    def scrap(self, player: PlayerId) -> list[Event]:
+    def scrap(self, player: PlayerId) -> list[GameEvent]:
         """Return every section to the depot and discard the launch sequence."""
         self._check_turn(player)
         if not self.rocket and not self.sequence:
             raise IllegalMove("nothing_to_scrap", "There is no rocket or launch sequence to scrap.")
-        events: list[Event] = [RocketScrapped(player, len(self.rocket), len(self.sequence))]
+        events: list[GameEvent] = [RocketScrapped(player, len(self.rocket), len(self.sequence))]
         self._clear_pad(scrapped_by=player)
         self._end_turn(events)
         return events
 
     @_acting
-    def discard(self, player: PlayerId, cards: Sequence[str]) -> list[Event]:
+    def discard(self, player: PlayerId, cards: Sequence[str]) -> list[GameEvent]:
         """Discard down to the hand limit after a draw; the turn then ends."""
         self._check_player(player)
         if self.phase is not Phase.DISCARD or self.players[self.active] != player:
@@ -334,33 +336,33 @@ class Game:
         for card in chosen:
             hand.remove(card)
         self.discard_pile.extend(chosen)
-        events: list[Event] = [CardsDiscarded(player, len(chosen), tuple(chosen))]
+        events: list[GameEvent] = [CardsDiscarded(player, len(chosen), tuple(chosen))]
         self.phase, self.pending = Phase.PLAY, None
         self._end_turn(events)
         return events
 
     @_acting
-    def reroll(self, player: PlayerId) -> list[Event]:
+    def reroll(self, player: PlayerId) -> list[GameEvent]:
         """Spend a fail-safe to roll the failed die again."""
         self._check_reroll_decision(player)
         assert self.pending is not None
         step, index, rerolls = self.pending["step"], self.pending["index"], self.pending["rerolls"]
         self.phase, self.pending = Phase.PLAY, None
-        events: list[Event] = [RerollUsed(player, step, rerolls - 1)]
+        events: list[GameEvent] = [RerollUsed(player, step, rerolls - 1)]
         self._continue_launch(events, index, rerolls - 1)
         return events
 
     @_acting
-    def accept(self, player: PlayerId) -> list[Event]:
+    def accept(self, player: PlayerId) -> list[GameEvent]:
         """Keep the failed die; the launch goes on from there."""
         self._check_reroll_decision(player)
         assert self.pending is not None
-        events: list[Event] = [RerollDeclined(player, self.pending["step"])]
+        events: list[GameEvent] = [RerollDeclined(player, self.pending["step"])]
         self._accept_failure(events)
         return events
 
     @_acting
-    def finish_reshuffle(self) -> list[Event]:
+    def finish_reshuffle(self) -> list[GameEvent]:
         """The 10 seconds of shuffling are over: the discards become the deck, drawing resumes."""
         if self.phase is not Phase.RESHUFFLE:
             raise IllegalMove("no_reshuffle", "No reshuffle is under way.")
@@ -369,27 +371,27 @@ class Game:
         self.deck, self.discard_pile = self.discard_pile, []
         self.rng.shuffle(self.deck)
         self.phase, self.pending = Phase.PLAY, None
-        events: list[Event] = [ReshuffleFinished(len(self.deck))]
+        events: list[GameEvent] = [ReshuffleFinished(len(self.deck))]
         if drawer is not None:
             self._draw(events, draws_left)
         return events
 
     @_acting
-    def clock_expired(self) -> list[Event]:
+    def clock_expired(self) -> list[GameEvent]:
         """Time is up: Apophis hits Earth, whatever was in progress."""
         self._check_not_over()
         self._finish(Outcome.LOST)
         return [GameLost("clock")]
 
     @_acting
-    def end(self, reason: str) -> list[Event]:
+    def end(self, reason: str) -> list[GameEvent]:
         """End the game without a result (host's end, moderator's reset)."""
         self._check_not_over()
         self._finish(Outcome.ABANDONED)
         return [GameAbandoned(reason)]
 
     @_acting
-    def skip_turn(self) -> list[Event]:
+    def skip_turn(self) -> list[GameEvent]:
         """End the active player's turn without an action (for a player who went away).
 
         A pending discard takes the most recently drawn cards; a pending reroll
@@ -397,17 +399,17 @@ class Game:
         itself still completes).
         """
         self._check_not_over()
-        events: list[Event] = [TurnSkipped(self.players[self.active])]
+        events: list[GameEvent] = [TurnSkipped(self.players[self.active])]
         self._abandon_turn(events)
         return events
 
     @_acting
-    def remove_player(self, player: PlayerId) -> list[Event]:
+    def remove_player(self, player: PlayerId) -> list[GameEvent]:
         """Take a player out of the game; their cards go to the discard pile."""
         self._check_not_over()
         seat = self._seat(player)
         hand = self.hands[seat]
-        events: list[Event] = [PlayerRemoved(player, len(hand))]
+        events: list[GameEvent] = [PlayerRemoved(player, len(hand))]
         self.discard_pile.extend(hand)
         hand.clear()
         if len(self.players) == 1:
@@ -424,7 +426,7 @@ class Game:
         self.active %= len(self.players)
         return events
 
-    def apply(self, action: dict[str, Any]) -> list[Event]:
+    def apply(self, action: dict[str, Any]) -> list[GameEvent]:
         """Apply an action given as data, e.g. {"type": "build", "player": 7, ...}.
 
         This is how logged actions are replayed; the keys are the keyword
@@ -633,19 +635,19 @@ class Game:
 
     # ---------------------------------------------------------- turn mechanics
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list[GameEvent]) -> None:
         """Pass the turn to the next seated player (unless the game just ended)."""
         if self.phase is Phase.OVER:
             return
         self.phase, self.pending = Phase.PLAY, None
         self._pass_turn(events)
 
-    def _pass_turn(self, events: list[Event]) -> None:
+    def _pass_turn(self, events: list[GameEvent]) -> None:
         self.active = (self.active + 1) % len(self.players)
         self.turn += 1
         events.append(TurnStarted(self.players[self.active], self.turn))
 
-    def _draw(self, events: list[Event], count: int) -> None:
+    def _draw(self, events: list[GameEvent], count: int) -> None:
         """The active player draws `count` cards, stopping for a reshuffle if needed."""
         player = self.players[self.active]
         hand = self.hands[self.active]
@@ -669,7 +671,7 @@ class Game:
         else:
             self._end_turn(events)
 
-    def _abandon_turn(self, events: list[Event]) -> None:
+    def _abandon_turn(self, events: list[GameEvent]) -> None:
         """End the active player's turn now, settling whatever they were in the middle of."""
         if self.phase is Phase.REROLL:
             assert self.pending is not None
@@ -731,7 +733,7 @@ class Game:
             return ("fuel", "accuracy", "damage", "deflection")
         return ("fuel", "launch", "accuracy", "damage")
 
-    def _start_launch(self, events: list[Event]) -> None:
+    def _start_launch(self, events: list[GameEvent]) -> None:
         points = rocket_points(self.rocket)
         rerolls = points[Colour.GREEN] // 2 if self.rules is Rules.ADVANCED else 0
         events.append(
@@ -744,7 +746,7 @@ class Game:
         )
         self._continue_launch(events, 0, rerolls)
 
-    def _continue_launch(self, events: list[Event], index: int, rerolls: int) -> None:
+    def _continue_launch(self, events: list[GameEvent], index: int, rerolls: int) -> None:
         """Run the launch checks from step `index`; stops at a reroll decision or the end."""
         steps = self._launch_steps()
         points = rocket_points(self.rocket)
@@ -763,7 +765,7 @@ class Game:
             index += 1
         self._end_launch(events, hit=True)
 
-    def _accept_failure(self, events: list[Event]) -> None:
+    def _accept_failure(self, events: list[GameEvent]) -> None:
         """The pending failed die stands; the launch goes on after that step."""
         assert self.pending is not None
         step, index, rerolls = self.pending["step"], self.pending["index"], self.pending["rerolls"]
@@ -806,7 +808,7 @@ class Game:
         success = total < target if below else total >= target
         return LaunchStep(step, die, (("die", die), *parts), total, target, below, success)
 
-    def _settle_step(self, events: list[Event], step: str, success: bool | None) -> bool:
+    def _settle_step(self, events: list[GameEvent], step: str, success: bool | None) -> bool:
         """Apply a judged step; False when the launch stops here (failed gate or a win)."""
         if step in _GATES:
             return bool(success)
@@ -824,7 +826,7 @@ class Game:
             return True
         return self._add_counter(events)
 
-    def _add_counter(self, events: list[Event]) -> bool:
+    def _add_counter(self, events: list[GameEvent]) -> bool:
         self.counters += 1
         events.append(CounterAdded(self.counters))
         if self.counters >= COUNTERS_TO_DEFLECT:
@@ -833,13 +835,13 @@ class Game:
             return False
         return True
 
-    def _end_launch(self, events: list[Event], hit: bool) -> None:
+    def _end_launch(self, events: list[GameEvent], hit: bool) -> None:
         events.append(LaunchEnded(hit, len(self.rocket), len(self.sequence)))
         self._clear_pad()
         self._end_turn(events)
 
 
-_ACTION_METHODS: dict[str, Callable[..., list[Event]]] = {
+_ACTION_METHODS: dict[str, Callable[..., list[GameEvent]]] = {
     "draw": Game.draw,
     "build": Game.build,
     "launch": Game.launch,

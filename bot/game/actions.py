@@ -26,7 +26,7 @@ class ActionResult:
     """An accepted action: what it caused and the public lines that tell it."""
 
     table: Table
-    events: list[ev.Event]
+    events: list[ev.GameEvent]
     lines: list[str]
     #: Who hosts now, when the action made someone else host.
     new_host: int | None = None

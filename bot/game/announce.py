@@ -37,7 +37,7 @@ class Announcer:
     def committed(
         self,
         table: Table,
-        events: list[ev.Event],
+        events: list[ev.GameEvent],
         now: float,
         actor: int | None,
         notice: Notice | None = None,
@@ -82,7 +82,7 @@ class Announcer:
         self.stream.publish(changes.BoardChanged(table))
         return ActionResult(table, events, lines)
 
-    def _tell_report(self, table: Table, events: list[ev.Event]) -> None:
+    def _tell_report(self, table: Table, events: list[ev.GameEvent]) -> None:
         """A launch starts a report; what follows while it is open continues the same one."""
         game = table.started_game
         report = table.report
@@ -104,7 +104,7 @@ class Announcer:
         self.stream.publish(changes.ReportChanged(table))
 
 
-def _hand_changes(events: list[ev.Event], actor: int | None) -> list[tuple[int, list[Change]]]:
+def _hand_changes(events: list[ev.GameEvent], actor: int | None) -> list[tuple[int, list[Change]]]:
     players: dict[int, None] = {}
     for event in events:
         if isinstance(

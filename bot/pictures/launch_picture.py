@@ -33,7 +33,7 @@ def _target(step: ev.LaunchStep, language: str) -> str:
     return t(language, "step.below" if step.below else "step.needs", target=step.target)
 
 
-def describe(events: Iterable[ev.Event], language: str) -> str:
+def describe(events: Iterable[ev.GameEvent], language: str) -> str:
     """The launch picture in words (its alt text), in `language`."""
     told = []
     for step in _steps(events):
@@ -56,13 +56,13 @@ def describe(events: Iterable[ev.Event], language: str) -> str:
     return t(language, "picture.alt.launch", checks=checks)
 
 
-def _steps(events: Iterable[ev.Event]) -> tuple[ev.LaunchStep, ...]:
+def _steps(events: Iterable[ev.GameEvent]) -> tuple[ev.LaunchStep, ...]:
     return tuple(
         e for e in (event.seen_by(None) for event in events) if isinstance(e, ev.LaunchStep)
     )
 
 
-def draw_launch(events: Iterable[ev.Event], language: str) -> bytes:
+def draw_launch(events: Iterable[ev.GameEvent], language: str) -> bytes:
     """The launch checks among `events` (as the public sees them): dice, sums, targets."""
     return _launch(_steps(events), language)
 

@@ -79,10 +79,10 @@ class Move(Protocol):
     def view(self) -> PublicView: ...
 
     @property
-    def events(self) -> tuple[ev.Event, ...]: ...
+    def events(self) -> tuple[ev.GameEvent, ...]: ...
 
 
-def hold(events: Iterable[ev.Event], *, first: bool, last: bool) -> int:
+def hold(events: Iterable[ev.GameEvent], *, first: bool, last: bool) -> int:
     """How long the table after a move shows (ms), given what the move caused: longer
     after launch checks, for the deal (`first`) and for the end (`last`)."""
     if last:
@@ -142,7 +142,7 @@ def frames(
         yield framed(s, _moved(step, last, language)), milliseconds
 
 
-def checks(events: Iterable[ev.Event]) -> tuple[ev.LaunchStep, ...]:
+def checks(events: Iterable[ev.GameEvent]) -> tuple[ev.LaunchStep, ...]:
     """The launch checks rolled among `events`, as the public sees them (a check skipped
     for want of a colour is no check)."""
     return tuple(

@@ -49,7 +49,7 @@ class Move:
     the public saw them."""
 
     view: PublicView
-    events: tuple[ev.Event, ...]
+    events: tuple[ev.GameEvent, ...]
 
 
 @dataclass(frozen=True, slots=True)

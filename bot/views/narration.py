@@ -1,7 +1,7 @@
 """What happened, in words: events told publicly, launch checks, a player's own hand changes.
 
 Pure functions of the engine's events. Public lines use events as the public sees them
-(`Event.seen_by(None)`), so no card of a hand can reach them; a player's own changes
+(`GameEvent.seen_by(None)`), so no card of a hand can reach them; a player's own changes
 (cards drawn, paid, discarded) are kept as a message key and its cards, and worded
 only when shown, in that player's language and the server's card display. A crewmate's
 move that comes with a notice (engine.crew's `NOTICES`) is told by the notice instead:
@@ -13,7 +13,7 @@ action did (`private_note`).
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence, Sequence
-from typing import Any
+from typing import Any, TypeAlias, assert_never
 
 from babel.numbers import format_decimal
 
@@ -34,8 +34,32 @@ from engine import events as ev
 
 BEGAN: Change = ("change.began", ())
 
+#: The events each of `narrate_event`'s tellers tells; with TurnStarted, told in no line,
+#: every event (mypy checks that none is left out).
+_Move: TypeAlias = (
+    ev.CardsDrawn
+    | ev.ReshuffleStarted
+    | ev.ReshuffleFinished
+    | ev.DiscardRequired
+    | ev.CardsDiscarded
+    | ev.SectionBuilt
+    | ev.SequenceExtended
+    | ev.RocketScrapped
+)
+_Launch: TypeAlias = (
+    ev.LaunchStarted
+    | ev.LaunchStep
+    | ev.RerollOffered
+    | ev.RerollUsed
+    | ev.RerollDeclined
+    | ev.ApophisDamaged
+    | ev.CounterAdded
+    | ev.LaunchEnded
+)
+_Ending: TypeAlias = ev.TurnSkipped | ev.PlayerRemoved | ev.GameWon | ev.GameLost | ev.GameAbandoned
 
-def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) -> str | None:
+
+def narrate_event(event: ev.GameEvent, language: str, notice: Notice | None = None) -> str | None:
     """One event told publicly, or None for events not worth a line.
 
     A crewmate's `notice` tells the event it explains (its scrap, or the cards it played
@@ -44,15 +68,20 @@ def narrate_event(event: ev.Event, language: str, notice: Notice | None = None) 
     if notice is not None and (line := notice_line(event, notice, language)):
         return line
     public = event.seen_by(None)
-    for tell in (_move_line, _launch_line, _ending_line):
-        if (line := tell(public, language)) is not None:
-            return line
-    return None
+    if isinstance(public, _Move):
+        return _move_line(public, language)
+    if isinstance(public, _Launch):
+        return _launch_line(public, language)
+    if isinstance(public, _Ending):
+        return _ending_line(public, language)
+    if isinstance(public, ev.TurnStarted):  # the board and the turn's ping say whose turn
+        return None
+    assert_never(public)
 
 
-def _move_line(event: ev.Event, language: str) -> str | None:
+def _move_line(event: _Move, language: str) -> str:
     """A turn's move told (cards drawn or discarded, the deck reshuffled, a rocket built,
-    fuelled or scrapped), or None for another event."""
+    fuelled or scrapped)."""
     match event:
         case ev.CardsDrawn(player=p, count=n):
             return t(language, "event.drew", player=mention(p), count=n)
@@ -85,12 +114,13 @@ def _move_line(event: ev.Event, language: str) -> str | None:
                 cards = count(language, "count.cards", n)
                 return t(language, "event.scrapped_sequence", cards=cards, **words)
             return t(language, "event.scrapped", **words)
-    return None
+        case _:
+            assert_never(event)
 
 
-def _launch_line(event: ev.Event, language: str) -> str | None:
+def _launch_line(event: _Launch, language: str) -> str:
     """A launch's moment told (its start, a check, a reroll offered, used or declined, the
-    damage or deflection it did, its end), or None for another event."""
+    damage or deflection it did, its end)."""
     match event:
         case ev.LaunchStarted(total=total, rerolls=r):
             line = t(language, "event.launch", count=total)
@@ -119,12 +149,13 @@ def _launch_line(event: ev.Event, language: str) -> str | None:
             return t(language, "event.counter", counters=n)
         case ev.LaunchEnded(hit=hit):
             return t(language, "event.launch_over" if hit else "event.launch_failed")
-    return None
+        case _:
+            assert_never(event)
 
 
-def _ending_line(event: ev.Event, language: str) -> str | None:
+def _ending_line(event: _Ending, language: str) -> str:
     """A seat's or the game's end told (a turn skipped, a player gone, the game won, lost
-    or abandoned), or None for another event."""
+    or abandoned)."""
     match event:
         case ev.TurnSkipped(player=p):
             return t(language, "event.skipped", player=mention(p))
@@ -139,10 +170,11 @@ def _ending_line(event: ev.Event, language: str) -> str | None:
         case ev.GameAbandoned(reason=reason):
             key = "abandoned." + str(reason).lower().replace(" ", "_")
             return t(language, key) if has(key) else t(language, "abandoned.other")
-    return None
+        case _:
+            assert_never(event)
 
 
-def told(event: ev.Event, language: str, notice: Notice | None = None) -> Line | None:
+def told(event: ev.GameEvent, language: str, notice: Notice | None = None) -> Line | None:
     """`narrate_event`'s line, kept so that it can be told again in another language."""
     line = narrate_event(event, language, notice)
     if line is None:
@@ -150,7 +182,7 @@ def told(event: ev.Event, language: str, notice: Notice | None = None) -> Line |
     return Line(language, lambda other: narrate_event(event, other, notice) or "", line)
 
 
-def notice_line(event: ev.Event, notice: Notice, language: str) -> str | None:
+def notice_line(event: ev.GameEvent, notice: Notice, language: str) -> str | None:
     """A crewmate's move told with its reason, or None if `event` is not the move it explains:
     "♻️ 🤖 Robot 1 scrapped the rocket: it cannot pass the fuel check, …"."""
     params = notice.params
@@ -261,24 +293,23 @@ def step_text(step: ev.LaunchStep, language: str) -> str:
 # ------------------------------------------------------------- a player's own
 
 
-def hand_changes(events: Iterable[ev.Event], player: int, actor: int | None) -> list[Change]:
+def hand_changes(events: Iterable[ev.GameEvent], player: int, actor: int | None) -> list[Change]:
     """What happened to one player's hand, to be worded for them (`change_text`); `actor`
     made the move (a player removed by someone else is told so)."""
     changes: list[Change] = []
     for event in events:
-        if getattr(event, "player", None) != player:
-            continue
-        if isinstance(event, ev.CardsDrawn):
-            changes.append(("change.drew", tuple(event.cards)))
-        elif isinstance(event, ev.CardsDiscarded):
-            key = "change.discarded_for_you" if event.forced else "change.discarded"
-            changes.append((key, tuple(event.cards)))
-        elif isinstance(event, ev.SectionBuilt):
-            changes.append(("change.built", tuple(event.cards)))
-        elif isinstance(event, ev.SequenceExtended):
-            changes.append(("change.sequence", tuple(event.cards)))
-        elif isinstance(event, ev.PlayerRemoved):
-            changes.append(("change.left" if actor == player else "change.removed", ()))
+        match event:
+            case ev.CardsDrawn(player=p, cards=cards) if p == player:
+                changes.append(("change.drew", cards))
+            case ev.CardsDiscarded(player=p, cards=cards, forced=forced) if p == player:
+                key = "change.discarded_for_you" if forced else "change.discarded"
+                changes.append((key, cards))
+            case ev.SectionBuilt(player=p, cards=cards) if p == player:
+                changes.append(("change.built", cards))
+            case ev.SequenceExtended(player=p, cards=cards) if p == player:
+                changes.append(("change.sequence", cards))
+            case ev.PlayerRemoved(player=p) if p == player:
+                changes.append(("change.left" if actor == player else "change.removed", ()))
     return changes
 
 
@@ -295,7 +326,7 @@ def _cards(cards: Sequence[str], language: str, style: str) -> str:
     return and_list([cards_text((c,), language, style) for c in cards], language)
 
 
-def private_note(events: Sequence[ev.Event], player: int, language: str, style: str) -> str:
+def private_note(events: Sequence[ev.GameEvent], player: int, language: str, style: str) -> str:
     """What an action did, told to the player who made it: "You drew 7♥; the deck ran out:
     …", "You built the medium red section with 7♥ and 8♥.", "🛟 You rerolled. Accuracy: …".
 
@@ -344,7 +375,7 @@ def _drew_discarded(language: str, player: str, drawn: int, discarded: int) -> L
 
 
 def tell_recent(
-    recent: MutableSequence[str], told: Iterable[tuple[ev.Event, str]], language: str
+    recent: MutableSequence[str], told: Iterable[tuple[ev.GameEvent, str]], language: str
 ) -> None:
     """Add the lines told of some events to the board's last actions.
 
