@@ -130,9 +130,10 @@ class Table:
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     #: The current (or last) launch's report.
     report: Report | None = None
-    #: Once the game is over: every event of its action log, oldest first, as stored
-    #: (its final board sums up the launches from them, those before a restart too).
-    history: list[dict[str, Any]] = field(default_factory=list)
+    #: Once the game is over: every event of its action log, oldest first, read back from
+    #: the store (its final board sums up the launches from them, those before a restart
+    #: too).
+    history: list[ev.GameEvent] = field(default_factory=list)
     #: The server's language and card display (what the channel reads).
     language: str = "en"
     cards: str = "suits"

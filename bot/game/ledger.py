@@ -10,11 +10,13 @@ or group DM, that conversation's games, and a person's own games in every DM and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
 from bot.store.records import OPEN_STATUSES, GameNotFound
 from bot.table import Table
+from engine import GameEvent, events
 
 if TYPE_CHECKING:
     from bot.game.access import Caller
@@ -91,7 +93,7 @@ class Ledger:
         if record.status in OPEN_STATUSES:
             return None
         table = Table.from_record(record)
-        table.history = [event for action in log for event in action.events]
+        table.history = logged_events(log)
         return table
 
     async def profile(self, caller: Caller, user_id: int) -> Profile:
@@ -106,3 +108,8 @@ class Ledger:
 
     async def stats(self, guild_id: int) -> Stats:
         return await self._store.stats(guild_id)
+
+
+def logged_events(log: Iterable[LoggedAction]) -> list[GameEvent]:
+    """Every event of a game's action log, oldest first, read back as the engine's."""
+    return [events.from_dict(event) for action in log for event in action.events]

@@ -28,7 +28,7 @@ from bot.game.clocks import Clocks
 from bot.game.commands import Command, Commands, Outcome
 from bot.game.crewmates import CrewDriver
 from bot.game.idle import IdleLobbies
-from bot.game.ledger import Ledger
+from bot.game.ledger import Ledger, logged_events
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
@@ -39,7 +39,7 @@ from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, Wron
 from bot.store.store import Store
 from bot.table import Notice, Table, is_crewmate
 from bot.views import render
-from engine import Game, IllegalMove, Phase
+from engine import Game, GameEvent, IllegalMove, Phase
 
 log = logging.getLogger(__name__)
 
@@ -387,7 +387,7 @@ class GameService:
             result = dataclasses.replace(result, new_host=host)
         return result
 
-    async def _history(self, table: Table) -> list[dict[str, Any]]:
+    async def _history(self, table: Table) -> list[GameEvent]:
         """A finished game's logged events, oldest first (its final board sums up its
         launches from them); none when the log cannot be read (the game is saved)."""
         try:
@@ -395,7 +395,7 @@ class GameService:
         except Exception as exc:
             log.warning("game %s: its log could not be read for its launches: %s", table.id, exc)
             return []
-        return [event for action in actions for event in action.events]
+        return logged_events(actions)
 
     def _reload(self, table: Table, record: GameRecord) -> None:
         """The table as stored: after a refused write, what the store has is the truth."""

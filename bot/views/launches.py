@@ -1,7 +1,7 @@
 """The launches of a game in one line each, for its final board, from its logged events.
 
-Pure: read from the events as the store logs them (`LoggedAction.events`, engine events
-as dicts), so that a game's whole story is told after a restart as well. A launch's
+Pure: read from the events the store logged (`Table.history`, read back into the engine's
+events), so that a game's whole story is told after a restart as well. A launch's
 line names its rocket (bottom to top), its points and what came of it: "1. 🟥L 🟨M 🟦S,
 10 pts → hit, damage 2/3". Only public facts are read (sections and checks, never the
 cards a hand paid).
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.i18n.catalogs import t
 from bot.views.render import COLOUR_EMOJI
-from engine import Colour, Size
+from engine import Colour, GameEvent, Size
+from engine import events as ev
 
 #: Discord's longest embed field value.
 FIELD_LIMIT = 1024
@@ -49,29 +49,29 @@ class Launch:
         return "hit" if self.ended else "unfinished"
 
 
-def launches(events: Iterable[dict[str, Any]]) -> list[Launch]:
+def launches(events: Iterable[GameEvent]) -> list[Launch]:
     """Every launch of a game, in order, from its logged events (oldest first)."""
     rocket: list[tuple[str, int]] = []
     found: list[Launch] = []
     for event in events:
-        kind = event.get("kind")
         current = found[-1] if found and not found[-1].ended else None
-        if kind == "section_built":
-            rocket.append((event["colour"], int(event["size"])))
-        elif kind == "rocket_scrapped":
-            rocket = []
-        elif kind == "launch_started":
-            found.append(Launch(list(rocket), int(event["total"])))
-        elif current is None:
-            continue
-        elif kind == "launch_step" and event["step"] in FAILED_AT:  # a reroll may save it
-            current.failed = FAILED_AT[event["step"]] if event["success"] is False else None
-        elif kind == "apophis_damaged":
-            current.effects.append(("launches.damage", int(event["damage"])))
-        elif kind == "counter_added":
-            current.effects.append(("launches.counter", int(event["counters"])))
-        elif kind == "launch_ended":
-            current.ended, rocket = True, []
+        match event:
+            case ev.SectionBuilt():
+                rocket.append((event.colour, event.size))
+            case ev.RocketScrapped():
+                rocket = []
+            case ev.LaunchStarted():
+                found.append(Launch(list(rocket), event.total))
+            case _ if current is None:
+                continue
+            case ev.LaunchStep() if event.step in FAILED_AT:  # a reroll may save it
+                current.failed = FAILED_AT[event.step] if event.success is False else None
+            case ev.ApophisDamaged():
+                current.effects.append(("launches.damage", event.damage))
+            case ev.CounterAdded():
+                current.effects.append(("launches.counter", event.counters))
+            case ev.LaunchEnded():
+                current.ended, rocket = True, []
     return found
 
 
@@ -109,7 +109,7 @@ def effects_text(effects: list[tuple[str, int]], language: str) -> list[str]:
     ]
 
 
-def summary(events: Iterable[dict[str, Any]], language: str) -> str | None:
+def summary(events: Iterable[GameEvent], language: str) -> str | None:
     """The launches' lines as one embed field's value (the latest ones, when they do not
     all fit); None for a game without a launch."""
     lines = [launch_line(n, launch, language) for n, launch in enumerate(launches(events), 1)]

@@ -8,21 +8,23 @@ import json
 from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import components, story
-from engine import Game
+from engine import Game, GameEvent
+from engine.events import from_dict
 from tests.engine.helpers import table as position
 
 ANN, BOB = 1, 2
 
 
-def logged(game: Game, *moves) -> list[dict]:
-    """Each move played on `game`, its events as the store logs them (oldest first)."""
+def logged(game: Game, *moves) -> list[GameEvent]:
+    """Each move played on `game`, its events as the store logs them and they are read
+    back (oldest first)."""
     events = []
     for move in moves:
-        events += [event.to_dict() for event in move(game)]
+        events += [from_dict(event.to_dict()) for event in move(game)]
     return events
 
 
-def ended(game: Game, history: list[dict], remaining: float | None) -> Table:
+def ended(game: Game, history: list[GameEvent], remaining: float | None) -> Table:
     """The channel's table of `game`, which has ended with `remaining` seconds on the clock."""
     status = "abandoned" if game.outcome.value == "abandoned" else "finished"
     players = list(game.players)
