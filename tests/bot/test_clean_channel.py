@@ -92,21 +92,22 @@ async def test_the_final_board_tells_every_launch_even_those_before_a_restart(
         assert old_board.deleted  # the board from before the restart went with the game
 
 
-def logged(*events: ev.Event) -> list[dict]:
-    return [e.to_dict() for e in events]
+def logged(*events: ev.GameEvent) -> list[ev.GameEvent]:
+    """`events` as the store logs them and they are read back."""
+    return [ev.from_dict(e.to_dict()) for e in events]
 
 
 def test_each_launch_is_one_line_in_the_servers_language():
-    def built(colour: str, size: int) -> ev.Event:
+    def built(colour: str, size: int) -> ev.GameEvent:
         return ev.SectionBuilt(1, colour, size, ("KH",) * size)
 
-    def step(name: str, success: bool | None) -> ev.Event:
+    def step(name: str, success: bool | None) -> ev.GameEvent:
         return ev.LaunchStep(name, 3, (), 0, 7, False, success)
 
-    def launch(total: int) -> ev.Event:
+    def launch(total: int) -> ev.GameEvent:
         return ev.LaunchStarted(1, {}, total, 1)
 
-    def ended(hit: bool) -> ev.Event:
+    def ended(hit: bool) -> ev.GameEvent:
         return ev.LaunchEnded(hit, 2, 4)
 
     events = logged(

@@ -122,18 +122,18 @@ def test_a_counter_a_launch_raised_twice_is_named_once(language, result):
     """A basic launch's damage and deflection each add a deflection counter: the launch's
     line names the counter once, from before the launch to after it."""
     events = [
-        {"kind": "section_built", "colour": "red", "size": 3},
-        {"kind": "section_built", "colour": "green", "size": 2},
-        {"kind": "launch_started", "total": 5},
-        {"kind": "launch_step", "step": "accuracy", "success": True},
-        {"kind": "apophis_damaged", "damage": 2},
-        {"kind": "counter_added", "counters": 2},
-        {"kind": "counter_added", "counters": 3},
-        {"kind": "launch_ended"},
-        {"kind": "section_built", "colour": "red", "size": 3},
-        {"kind": "launch_started", "total": 3},
-        {"kind": "apophis_damaged", "damage": 3},
-        {"kind": "launch_ended"},
+        ev.SectionBuilt(1, "red", 3, ("KH",) * 3),
+        ev.SectionBuilt(1, "green", 2, ("KS",) * 2),
+        ev.LaunchStarted(1, {}, 5, 1),
+        ev.LaunchStep("accuracy", 4, (), 9, 6, False, True),
+        ev.ApophisDamaged(2, 5),
+        ev.CounterAdded(2),
+        ev.CounterAdded(3),
+        ev.LaunchEnded(True, 2, 3),
+        ev.SectionBuilt(1, "red", 3, ("KH",) * 3),
+        ev.LaunchStarted(1, {}, 3, 1),
+        ev.ApophisDamaged(3, 3),
+        ev.LaunchEnded(True, 1, 1),
     ]
     first, second = launches.summary(events, language).split("\n")
     assert first.endswith(result)
