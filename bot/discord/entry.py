@@ -4,8 +4,9 @@ An application with Activities enabled has one Entry Point command (type 4,
 PRIMARY_ENTRY_POINT): "Launch" in Discord's App Launcher. discord.py knows nothing of it
 (`CommandTree.sync()` sends the tree's commands only, and Discord refuses a bulk overwrite
 that leaves the Entry Point out), so the global commands are synced here: the application's
-commands are read first, and its Entry Point sent back with the tree's, unchanged (its id,
-name, handler, installs and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
+commands are read first, their translations included, and its Entry Point sent back with
+the tree's, unchanged (its id, name, description and its translations, handler, installs
+and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
 (`entry_point`): APP_HANDLER, so Discord sends the bot the interaction and the bot launches
 the Activity itself, learning the instance it opened (`launch`).
 """
@@ -67,7 +68,7 @@ async def sync_global(
 
     Should Discord refuse ours (Activities not enabled in the developer portal), the
     commands are sent again without it: the slash commands are synced all the same."""
-    kept = entry_points(_commands(await http.get_global_commands(application_id)))
+    kept = entry_points(await _read_global(http, application_id))
     if kept or not activity:
         return _commands(await http.bulk_upsert_global_commands(application_id, payload + kept))
     try:
@@ -84,6 +85,16 @@ async def sync_global(
     synced = _commands(sent)
     log.info("made the Activity's Entry Point command (%s)", entry_points(synced)[0].get("id"))
     return synced
+
+
+async def _read_global(http: discord.http.HTTPClient, application_id: int) -> list[dict[str, Any]]:
+    """The application's global commands as Discord has them, translations included:
+    Discord leaves them out unless asked (`with_localizations`), and a command sent back
+    without them loses them (discord.py's `get_global_commands` does not ask)."""
+    route = discord.http.Route(
+        "GET", "/applications/{application_id}/commands", application_id=application_id
+    )
+    return _commands(await http.request(route, params={"with_localizations": "true"}))
 
 
 def _commands(answer: object) -> list[dict[str, Any]]:
