@@ -8,7 +8,7 @@ commands are read first, their translations included, and its Entry Point sent b
 the tree's, unchanged (its id, name, description and its translations, handler, installs
 and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
 (`entry_point`): APP_HANDLER, so Discord sends the bot the interaction and the bot launches
-the Activity itself, learning the instance it opened (`launch`).
+the Activity itself (`launch`).
 """
 
 from __future__ import annotations
@@ -110,30 +110,28 @@ def is_entry_point(interaction: discord.Interaction) -> bool:
     return interaction.type is kind and data.get("type") == ENTRY_POINT_TYPE
 
 
-async def launch(interaction: discord.Interaction, instances: dict[int, str]) -> None:
-    """Answer an interaction by launching the Activity (LAUNCH_ACTIVITY), and keep the
-    instance Discord opened under the interaction's channel in `instances`.
+async def launch(interaction: discord.Interaction) -> None:
+    """Answer an interaction by launching the Activity (LAUNCH_ACTIVITY). The instance
+    Discord opened is only logged: the live table asks Discord where each instance runs
+    and who is in it (bot.web.places), so nothing is kept here.
 
     discord.HTTPException if Discord refuses (Activities not enabled, or too late)."""
     response = await interaction.response.launch_activity()
-    instance = response.activity_id
-    if instance is not None and interaction.channel_id is not None:
-        instances[interaction.channel_id] = instance
     log.debug(
         "Activity launched for %s in channel %s: instance %s",
         interaction.user.id,
         interaction.channel_id,
-        instance,
+        response.activity_id,
     )
 
 
-async def answer_entry_point(interaction: discord.Interaction, instances: dict[int, str]) -> None:
+async def answer_entry_point(interaction: discord.Interaction) -> None:
     """The Entry Point (Launch, in the App Launcher) launches the Activity, in Discord's 3 s,
     wherever it is used; any other interaction is left alone."""
     if not is_entry_point(interaction):
         return
     try:
-        await launch(interaction, instances)
+        await launch(interaction)
     except discord.HTTPException as exc:  # nothing else can answer it
         log.warning("the Entry Point's launch was refused (%s %s)", exc.status, exc.code)
     finally:
