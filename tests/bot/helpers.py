@@ -48,8 +48,7 @@ class Scene:
         bot_member: bool = True,
     ):
         self.fake, self.bot = fake, bot
-        #: Whether only interactions reach the place (only the installer has the commands).
-        self.interactions_only = group_dm or not bot_member
+        self.bot_member = bot_member
         if group_dm:
             self.guild = None
             self.members = {name: Recipient(user=fake.add_user(name)) for name in names}
@@ -61,6 +60,12 @@ class Scene:
         self.members = {name: fake.add_member(self.guild, name) for name in names}
         if not bot_member:
             fake.install_for_user(self.members[names[0]].user)
+
+    @property
+    def interactions_only(self) -> bool:
+        """Whether only interactions reach the place (a group DM, a server without the bot):
+        only the installer has the commands there."""
+        return self.guild is None or not self.bot_member
 
     def __getitem__(self, name: str):
         return self.members[name]
