@@ -13,6 +13,7 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.store.store import Store
+from devtools.fakediscord.gateway import AUTHENTICATION_FAILED
 from tests.bot.helpers import (
     Scene,
     start_bot_process,
@@ -58,6 +59,18 @@ async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_dis
     assert code == 2, stderr
     assert "Discord refused the token" in stderr
     assert "Traceback" not in stderr and TOKEN not in stderr
+
+
+@pytest.mark.e2e
+async def test_a_token_reset_while_the_bot_runs_stops_it_as_a_refused_token(fake_discord, database):
+    process = await start_bot_process(fake_discord, database)
+    # The host presses Reset Token: Discord closes the bot's gateway connection with 4004.
+    await fake_discord.gateway.close(AUTHENTICATION_FAILED, b"Authentication failed.")
+    _, stderr = await asyncio.wait_for(process.communicate(), 20)
+    log = stderr.decode()
+    assert process.returncode == 2, log  # as at start-up: systemd does not retry it
+    assert log.rstrip().splitlines()[-1].startswith("apophis-bot: Discord refused the token")
+    assert "Traceback" not in log and fake_discord.bot_token not in log
 
 
 async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
