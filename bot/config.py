@@ -230,6 +230,15 @@ def _log_json(text: str) -> bool:
     return log_format == "json"
 
 
+def logs_as_json(env: Mapping[str, str] | None = None) -> bool:
+    """Whether APOPHIS_LOG_FORMAT asks for JSON, read on its own: for the line telling why
+    the other settings were refused. False when it is wrong itself (that line says so)."""
+    try:
+        return _log_json((os.environ if env is None else env).get("APOPHIS_LOG_FORMAT", "").strip())
+    except ConfigError:
+        return False
+
+
 def _positive_int(name: str, text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise ConfigError(f"{name} must be a whole number, 1 or more, not {text!r}.")

@@ -21,10 +21,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import aiohttp
+import discord
 import orjson
 import pytest
 
-from bot.app import SHUTDOWN_SECONDS
+from bot.app import SHUTDOWN_SECONDS, why_it_stopped
+from bot.store.records import DatabaseUnusable
 from devtools.fakediscord.server import FakeDiscord
 from devtools.livetable import free_port
 from tests.bot.helpers import Scene
@@ -108,8 +110,8 @@ def test_the_unit_stops_the_bot_as_the_bot_expects() -> None:
     assert settings["MemoryDenyWriteExecute"] == ["yes"]  # run so in the test below
     # The exit statuses that need a person: a wrong setting (2), an unusable database (3).
     assert settings["RestartPreventExitStatus"] == ["2 3"]
-    source = (ROOT / "bot" / "app.py").read_text()
-    assert "return 2" in source and "return 3" in source
+    assert why_it_stopped(discord.LoginFailure())[1] == 2  # type: ignore[index]
+    assert why_it_stopped(DatabaseUnusable("unusable"))[1] == 3  # type: ignore[index]
 
 
 async def start_bot(
