@@ -32,7 +32,7 @@ SWITCH = {word: True for word in ("on", "true", "yes", "1")} | {
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open its "
     "Bot page, press 'Reset Token', and put the token in a .env file as "
-    "DISCORD_TOKEN=... (see .env.example)."
+    "DISCORD_TOKEN=... (`apophis-bot example-env .env` writes one with every setting)."
 )
 
 
