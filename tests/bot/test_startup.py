@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
@@ -12,6 +13,7 @@ import discord
 import pytest
 
 from bot.config import Config, ConfigError
+from bot.logs import quiet_libraries
 from bot.store.store import Store
 from tests.bot.helpers import (
     Scene,
@@ -66,6 +68,19 @@ async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
     code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(bad)}, tmp_path)
     assert code == 3 and "Traceback" not in stderr and "garbage.sqlite3" in stderr
     assert bad.read_bytes() == b"this is not a database" * 100
+
+
+def test_no_warning_about_voice_at_start(caplog, monkeypatch):
+    """The bot has no voice: discord.py's two warnings that it is not supported would page a
+    host alerting on WARNING at every start. Only those two go."""
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    quiet_libraries(logging.INFO)
+    with caplog.at_level(logging.INFO):
+        discord.Client(intents=discord.Intents.default())
+        logging.getLogger("discord.client").warning("another warning")
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == ["another warning"]
 
 
 @pytest.mark.parametrize(
