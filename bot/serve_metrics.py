@@ -4,8 +4,9 @@ The instruments on hot paths are bot.metrics' (the bottom layer, no server); eve
 else (games by state, the outbox's backlog, the table's sockets) is read at scrape time
 from `Sources`, which bot.app fills in from the core and its doors. A `Metrics` has a
 registry of its own (never prometheus_client's global one) with the process's own metrics
-(memory, CPU, open files), and measures the event loop's lag while it runs. Its routes are served by the live table's server when it runs, else by
-a small server of its own; see docs/hosting.md, "Metrics and health".
+(memory, CPU, open files), and measures the event loop's lag while it runs. Its routes are
+served by the live table's server when it runs, else by a small server of its own; see
+docs/hosting.md, "Metrics and health".
 """
 
 from __future__ import annotations
