@@ -45,6 +45,7 @@ async def test_a_missing_token_says_how_to_get_one_and_exits_non_zero(tmp_path):
     assert "DISCORD_TOKEN is not set" in stderr
     assert "discord.com/developers/applications" in stderr
     assert "Traceback" not in stderr
+    assert list(tmp_path.iterdir()) == []  # the token is checked before any database
 
 
 async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_discord, tmp_path):
@@ -60,6 +61,28 @@ async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_dis
     assert code == 2, stderr
     assert "Discord refused the token" in stderr
     assert "Traceback" not in stderr and TOKEN not in stderr
+    # the database it created for nothing is gone again, journal and all
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_refused_token_leaves_an_existing_database_alone(fake_discord, tmp_path):
+    database = tmp_path / "db.sqlite3"
+    store = await Store.open(database)
+    await store.set_dm_channel(7, 8)
+    await store.close()
+    env = {
+        "DISCORD_TOKEN": TOKEN,
+        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "APOPHIS_DATABASE": str(database),
+    }
+    code, stderr = await run_bot(env, tmp_path)
+    assert code == 2 and "Discord refused the token" in stderr
+    store = await Store.open(database)
+    try:
+        assert await store.get_dm_channel(7) == 8
+    finally:
+        await store.close()
 
 
 async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
