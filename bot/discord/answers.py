@@ -123,10 +123,10 @@ async def send_reason(interaction: discord.Interaction, reason: UserError | str)
         log.warning("could not answer interaction %s", interaction.id)
 
 
-def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
-    """Whether the clicked button is on the game's current board message."""
+def clicked_board(interaction: discord.Interaction, table: Table) -> int | None:
+    """The clicked message's id if it is the game's current board message, else None."""
     message = interaction.message
-    return message is not None and message.id == table.messages.board_id
+    return message.id if message is not None and message.id == table.messages.board_id else None
 
 
 def release(interaction: discord.Interaction) -> None:
