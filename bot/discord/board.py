@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.access import ChannelUnusable, Closed, Unreachable
-from bot.discord.tokens import Owned, Token, Tokens
+from bot.discord.tokens import Owned, Tokens
 from bot.game.access import INTERACTIONS
 from bot.views import attachments, components
 
