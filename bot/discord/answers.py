@@ -35,10 +35,23 @@ def speaks(interaction: discord.Interaction) -> str:
 
 def reach_of(interaction: discord.Interaction) -> str:
     """How the bot reaches the place of an interaction: through its channel where the app
-    is installed to the server (or it is the bot's own DM), else through interactions alone
-    (a user-installed app in a server without the bot, in a DM or a group DM)."""
+    is installed to the server with its bot, a member there (or it is the bot's own DM),
+    else through interactions alone (a user-installed app in a server without the bot, a
+    server that installed the app's commands alone, a DM or a group DM)."""
     own_dm = interaction.context.dm_channel  # the bot's DM (context 1): it may post there
-    return CHANNEL if interaction.is_guild_integration() or own_dm else INTERACTIONS
+    return CHANNEL if own_dm or _bot_is_member(interaction) else INTERACTIONS
+
+
+def _bot_is_member(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's server installed the app and has its bot as a member: the
+    gateway announced the server (a server that installed the commands alone has no bot
+    user, and the gateway never tells of it)."""
+    guild_id = interaction.guild_id
+    return (
+        guild_id is not None
+        and interaction.is_guild_integration()
+        and interaction.client.get_guild(guild_id) is not None
+    )
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
