@@ -34,24 +34,18 @@ def speaks(interaction: discord.Interaction) -> str:
 
 
 def reach_of(interaction: discord.Interaction) -> str:
-    """How the bot reaches the place of an interaction: through its channel where the app
-    is installed to the server with its bot, a member there (or it is the bot's own DM),
-    else through interactions alone (a user-installed app in a server without the bot, a
-    server that installed the app's commands alone, a DM or a group DM)."""
-    own_dm = interaction.context.dm_channel  # the bot's DM (context 1): it may post there
-    return CHANNEL if own_dm or _bot_is_member(interaction) else INTERACTIONS
-
-
-def _bot_is_member(interaction: discord.Interaction) -> bool:
-    """Whether the interaction's server installed the app and has its bot as a member: the
-    gateway announced the server (a server that installed the commands alone has no bot
-    user, and the gateway never tells of it)."""
+    """How the bot reaches the place of an interaction: through its channel where the bot
+    is a member of the server (the gateway told of it) or in the bot's own DM, else through
+    interactions alone (a user-installed app in a server without the bot, a server that
+    installed the app's commands alone, a DM or a group DM). Which install authorized the
+    interaction does not say: a server that installed the commands alone has no bot user,
+    and a click on a message a person's install made names that install alone, even once
+    the server has added the bot."""
+    if interaction.context.dm_channel:  # the bot's DM (context 1): it may post there
+        return CHANNEL
     guild_id = interaction.guild_id
-    return (
-        guild_id is not None
-        and interaction.is_guild_integration()
-        and interaction.client.get_guild(guild_id) is not None
-    )
+    with_bot = guild_id is not None and interaction.client.get_guild(guild_id) is not None
+    return CHANNEL if with_bot else INTERACTIONS
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
