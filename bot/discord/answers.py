@@ -92,7 +92,7 @@ def anywhere(command: T) -> T:
 
 def with_the_bot(interaction: discord.Interaction) -> bool:
     """Whether the interaction is in a server the bot reaches through its channels (the
-    app installed to the server), rather than a DM, a group DM or a server without it."""
+    bot a member there), rather than a DM, a group DM or a server without it."""
     return interaction.guild_id is not None and reach_of(interaction) == CHANNEL
 
 
