@@ -95,9 +95,9 @@ class Boards:
 
     def shown(self, table: Table, shown: Owned, version: int) -> bool:
         """An interaction's response is the message `shown`, showing the board at `version`
-        with its picture; whether that is the board message. One the board was posted again
-        below from while the response was under way is an older board: it becomes a stub
-        (through that token), and the board stays the new one's, with its own token."""
+        with its picture; whether that is the board message. If the board was posted again
+        below while the response was under way, that message is an older board: it becomes
+        a stub (through the response's token), and the new board keeps its own token."""
         if shown.message_id != table.messages.board_id:
             self.reposted(table, shown.message_id, shown)
             return False
