@@ -128,14 +128,16 @@ class Store:
         *,
         now: float | None = None,
         host_name: str | None = None,
+        reach: str = "channel",
     ) -> GameRecord:
         """Open a lobby like an ended game, in its channel (Play again): the same rules,
-        difficulty and countdown; `host_id`, who played it, hosts from their seat of that
-        game, its crewmates keep theirs, and everyone else who played it is invited back
-        to theirs. NotLatest if a newer game was opened there, NotSeated if `host_id` did
-        not play it, ChannelBusy if the channel has an open game."""
+        difficulty and countdown, its players reached as `reach` says; `host_id`, who
+        played it, hosts from their seat of that game, its crewmates keep theirs, and
+        everyone else who played it is invited back to theirs. NotLatest if a newer game
+        was opened there, NotSeated if `host_id` did not play it, ChannelBusy if the
+        channel has an open game."""
         return await self._db.write(
-            lobbies.play_again, game_id, channel_id, host_id, _now(now), host_name
+            lobbies.play_again, game_id, channel_id, host_id, _now(now), host_name, reach
         )
 
     async def add_player(
