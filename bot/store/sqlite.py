@@ -38,6 +38,8 @@ from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import (
     CorruptDatabase,
+    DatabaseUnusable,
+    MigrationFailed,
     ReadOnlyDatabase,
     SchemaTooNew,
     StoreBusy,
@@ -212,7 +214,7 @@ def _unusable(exc: sqlite3.Error, path: Path) -> StoreError:
             f"{path} cannot be opened or read ({exc}): check that the path is right and the "
             "permissions of the file and its folder. It was not modified."
         )
-    return StoreError(f"Database error on {path}: {exc}.")
+    return DatabaseUnusable(f"Database error on {path}: {exc}.")
 
 
 # ------------------------------------------- the connection thread: transactions
@@ -297,8 +299,10 @@ def _prepare(path: Path) -> None:
                 conn.execute("ROLLBACK")
             (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
             if mode != "wal":
-                raise StoreError(f"{path} could not be switched to WAL journaling ({mode!r}).")
-            _migrate(conn, known)
+                raise DatabaseUnusable(
+                    f"{path} could not be switched to WAL journaling ({mode!r})."
+                )
+            _migrate(conn, known, str(path))
     except sqlite3.Error as exc:
         raise _unusable(exc, path) from exc
 
@@ -315,27 +319,33 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     return version
 
 
-def _migrate(conn: sqlite3.Connection, known: Sequence[migrations.Migration]) -> None:
-    """Apply the pending migrations, each in one transaction that also sets user_version.
+def _migrate(
+    conn: sqlite3.Connection, known: Sequence[migrations.Migration], where: str = "the database"
+) -> None:
+    """Apply the pending migrations, each in one transaction that also sets user_version;
+    one that fails raises MigrationFailed naming it, the database left at the version before.
 
     Runs with foreign keys off (SQLite cannot toggle them inside a transaction, and a
     migration may rebuild a table), checking them before each commit instead.
     """
     conn.execute("PRAGMA foreign_keys = OFF")
     for migration in known:
-        with _transaction(conn):
-            # Read under the write lock: another process may have migrated meanwhile.
-            if _schema_version(conn) >= migration.version:
-                continue
-            for statement in _statements(migration.sql):
-                conn.execute(statement)
-            violation = conn.execute("PRAGMA foreign_key_check").fetchone()
-            if violation is not None:
-                raise StoreError(
-                    f"Migration {migration.version} ({migration.name}) breaks a foreign key: "
-                    f"{tuple(violation)}."
-                )
-            conn.execute(f"PRAGMA user_version = {migration.version}")
+        try:
+            with _transaction(conn):
+                # Read under the write lock: another process may have migrated meanwhile.
+                if _schema_version(conn) >= migration.version:
+                    continue
+                for statement in _statements(migration.sql):
+                    conn.execute(statement)
+                violation = conn.execute("PRAGMA foreign_key_check").fetchone()
+                if violation is not None:
+                    why = f"it breaks a foreign key: {tuple(violation)}"
+                    raise MigrationFailed(migration.version, migration.name, where, why)
+                conn.execute(f"PRAGMA user_version = {migration.version}")
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+                raise  # another process holds the database: not this migration's fault
+            raise MigrationFailed(migration.version, migration.name, where, str(exc)) from exc
 
 
 def _statements(script: str) -> Iterator[str]:

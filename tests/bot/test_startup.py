@@ -6,12 +6,16 @@ import asyncio
 import os
 import re
 import signal
+import sqlite3
 import sys
+from contextlib import closing
 
 import discord
 import pytest
 
+import migrations
 from bot.config import Config, ConfigError
+from bot.store.sqlite import _migrate
 from bot.store.store import Store
 from tests.bot.helpers import (
     Scene,
@@ -66,6 +70,24 @@ async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
     code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(bad)}, tmp_path)
     assert code == 3 and "Traceback" not in stderr and "garbage.sqlite3" in stderr
     assert bad.read_bytes() == b"this is not a database" * 100
+
+
+async def test_a_failed_migration_is_named_and_exits_3(tmp_path):
+    # A database at the schema before 0013_reach, with the column 0013 adds already
+    # there: 0013 cannot be applied.
+    known = migrations.load()
+    last = next(migration for migration in known if migration.name == "reach")
+    older = known[: last.version - 1]
+    path = tmp_path / "db.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        _migrate(conn, older)
+        conn.execute("ALTER TABLE games ADD COLUMN reach TEXT")
+    code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(path)}, tmp_path)
+    assert code == 3, stderr
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1
+    assert f"migrations/{last.version:04d}_{last.name}.sql" in stderr and str(path) in stderr
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(older),)
 
 
 @pytest.mark.parametrize(
