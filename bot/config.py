@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot.store.records import Shards
-from bot.store.sqlite import DEFAULT_DATABASE
+from bot.store.store import database_named
 
 #: Requests a second we allow ourselves out of Discord's global 50 (APOPHIS_GLOBAL_RATE).
 GLOBAL_RATE = 45.0
@@ -118,7 +118,7 @@ class Config:
         log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
         return cls(
             token=token,
-            database=get("APOPHIS_DATABASE") or DEFAULT_DATABASE,
+            database=_database(get("APOPHIS_DATABASE")),
             dev_guild=dev_guild,
             log_level=level,
             api_base_url=api_base_url,
@@ -143,6 +143,14 @@ def _token(token: str) -> str:
     if any(ch.isspace() for ch in token) or len(token) < 20:
         raise ConfigError(f"DISCORD_TOKEN does not look like a bot token. {TOKEN_HELP}")
     return token
+
+
+def _database(text: str) -> str:
+    """APOPHIS_DATABASE: an SQLite file (a path or a sqlite: URL) or a PostgreSQL URL."""
+    try:
+        return database_named(text)
+    except ValueError as exc:
+        raise ConfigError(f"APOPHIS_DATABASE {exc}") from None
 
 
 def _dev_guild(text: str) -> int | None:

@@ -72,6 +72,19 @@ async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
     assert bad.read_bytes() == b"this is not a database" * 100
 
 
+async def test_a_database_url_of_no_known_kind_exits_2_creating_nothing(tmp_path):
+    typo = "postgressql://bot:hunter2@db.example/apophis"
+    code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": typo}, tmp_path)
+    assert code == 2, stderr
+    assert stderr.strip().splitlines() == [
+        "apophis-bot: APOPHIS_DATABASE must be an SQLite file's path (or "
+        "sqlite:///absolute/path, sqlite:relative/path), or a PostgreSQL database as "
+        "postgresql://user:password@host/name, not a postgressql: URL "
+        "(postgressql://bot:***@db.example/apophis)."
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
 async def test_a_failed_migration_is_named_and_exits_3(tmp_path):
     # A database at the schema before 0013_reach, with the column 0013 adds already
     # there: 0013 cannot be applied.
