@@ -40,7 +40,13 @@ import orjson
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
-from bot.store.records import MigrationFailed, SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
+from bot.store.records import (
+    MigrationFailed,
+    SchemaTooNew,
+    StoreBusy,
+    StoreError,
+    UnreachableDatabase,
+)
 from bot.store.transactions import Duplicate, Query, Run, Transaction
 
 #: Connections per process: a few transactions at once, without crowding a shared server.

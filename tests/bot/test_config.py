@@ -138,6 +138,6 @@ def test_the_database_is_a_path_a_sqlite_url_or_a_postgresql_url(value, database
     ],
 )
 def test_any_other_database_url_is_refused_without_its_password(value, shown):
-    with pytest.raises(ConfigError, match="^APOPHIS_DATABASE ") as refused:
+    with pytest.raises(ConfigError, match=r"^APOPHIS_DATABASE ") as refused:
         config(APOPHIS_DATABASE=value)
     assert shown in str(refused.value) and "hunter2" not in str(refused.value)

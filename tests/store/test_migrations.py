@@ -258,7 +258,7 @@ def test_a_migration_breaking_a_foreign_key_is_refused(tmp_path: Path) -> None:
     )
     conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
     try:
-        with pytest.raises(MigrationFailed, match="_orphan.sql .*foreign key"):
+        with pytest.raises(MigrationFailed, match=r"_orphan\.sql .*foreign key"):
             _migrate(conn, [*MIGRATIONS, orphan])
         assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
         assert conn.execute("SELECT COUNT(*) FROM players").fetchone() == (0,)
