@@ -65,8 +65,8 @@ class App:
 
     `start` starts the core (the games come back), then each door with it, in the order
     plugged; `stop` stops the core's clocks first (frozen where they are, so that nothing
-    moves while the doors send their last words), then the doors in reverse, then closes
-    the store. Each runs once, whoever asks first: discord.py's own login and close (a
+    moves while the doors send their last words), then the doors it started in reverse,
+    then closes the store. Each runs once, whoever asks first: discord.py's own login and close (a
     test's fake Discord drives the client itself) ask too (bot.discord.client.Composition).
     """
 
@@ -80,6 +80,8 @@ class App:
         self.metrics: Metrics | None = None
         #: Discord's messages as a door: its connection to the gateway ends the process.
         self.gateway: DiscordDoor | None = None
+        #: The doors `start` started (or began to), in order.
+        self._starting: list[Door] = []
         self._started = self._stopped = False
 
     def plug(self, door: Door) -> None:
@@ -94,6 +96,7 @@ class App:
         self._started = True
         await self.core.start()
         for door in self.doors:
+            self._starting.append(door)  # stopped even if its start fails half-way
             await door.start(self.core)
 
     async def stop(self) -> None:
@@ -102,7 +105,7 @@ class App:
         self._stopped = True
         try:
             await self.core.stop()
-            for door in reversed(self.doors):
+            for door in reversed(self._starting):  # never a door that was not started
                 try:
                     await door.stop()
                 except Exception:
@@ -161,10 +164,13 @@ async def run(config: Config) -> None:
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, _shutdown, sig, stopping)
-    if app.metrics is not None:
-        await app.metrics.start()
     tuning: asyncio.Task[None] | None = None
     try:
+        # The ports before Discord: one that cannot be listened on stops us, naming its setting.
+        if app.metrics is not None:
+            await app.metrics.start()
+        if app.web is not None:
+            await app.web.bind()
         await app.start()
         tuning = loop.create_task(_tune_runtime(app))
         ends: set[asyncio.Future[Any]] = {loop.create_task(stopping.wait())}
@@ -239,6 +245,9 @@ def main() -> int:
         print(
             f"apophis-bot: Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", file=sys.stderr
         )
+        return 2
+    except ConfigError as exc:  # a port or address that cannot be listened on
+        print(f"apophis-bot: {exc}", file=sys.stderr)
         return 2
     except DatabaseUnusable as exc:
         print(f"apophis-bot: {exc}", file=sys.stderr)

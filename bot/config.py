@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +40,35 @@ TOKEN_HELP = (
 
 class ConfigError(Exception):
     """The configuration cannot work; the message says what to fix."""
+
+
+def cannot_listen(exc: OSError, host: str, port: int, settings: tuple[str, str]) -> ConfigError:
+    """Why a server could not listen at `host`:`port`, as the setting to change: `settings`
+    names the host's and the port's (APOPHIS_WEB_HOST, APOPHIS_WEB_PORT, say)."""
+    host_setting, port_setting = settings
+    if isinstance(exc, socket.gaierror):
+        return ConfigError(
+            f"{host_setting}={host} is not a name this machine can resolve ({exc.strerror}): "
+            "give one of its addresses, such as 127.0.0.1 (this machine only) or 0.0.0.0."
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return ConfigError(
+            f"{host_setting}={host} is not an address of this machine: give one of its own, "
+            "such as 127.0.0.1 (this machine only) or 0.0.0.0 (all of them)."
+        )
+    if exc.errno == errno.EADDRINUSE:
+        return ConfigError(
+            f"{port_setting}={port} is taken: another program listens on that port at {host}. "
+            "Stop it, or choose another port."
+        )
+    if exc.errno == errno.EACCES:
+        return ConfigError(
+            f"{port_setting}={port} is a privileged port, which this process may not listen "
+            "on: choose one from 1024 up (a reverse proxy can serve ports 80 and 443)."
+        )
+    return ConfigError(
+        f"Cannot listen on {host_setting}={host}, {port_setting}={port} ({exc.strerror or exc})."
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 
+from bot.config import cannot_listen
 from bot.metrics import DISCORD_429, DISCORD_REQUESTS, INSTRUMENTS, route_class
 
 #: The states a game is counted in even when none is in it (a gauge that vanishes alerts
@@ -161,7 +162,8 @@ class Metrics:
 
     async def start(self) -> None:
         """Measure the loop's lag; serve the routes on a server of our own when `port` is
-        set (0: any free port, then `self.port`)."""
+        set (0: any free port, then `self.port`). A host or port that cannot be listened on
+        raises ConfigError naming its setting (bot.config.cannot_listen)."""
         loop = asyncio.get_running_loop()
         self._tick = loop.call_later(LAG_EVERY, self._measure, loop, loop.time() + LAG_EVERY)
         if self.port is None:
@@ -173,7 +175,12 @@ class Metrics:
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.stop()
+            where = ("APOPHIS_METRICS_HOST", "APOPHIS_METRICS_PORT")
+            raise cannot_listen(exc, self.host, self.port, where) from exc
         self.port = self._runner.addresses[0][1]  # the one bound, for port 0
 
     async def stop(self) -> None:

@@ -5,9 +5,11 @@ The other settings are checked in tests/bot/test_startup.py.
 
 from __future__ import annotations
 
+import errno
+
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, cannot_listen
 
 TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27
 SECRET = "s3cr3t-Client-Secret_0123456789"
@@ -141,3 +143,14 @@ def test_any_other_database_url_is_refused_without_its_password(value, shown):
     with pytest.raises(ConfigError, match=r"^APOPHIS_DATABASE ") as refused:
         config(APOPHIS_DATABASE=value)
     assert shown in str(refused.value) and "hunter2" not in str(refused.value)
+
+
+def test_a_privileged_port_is_named_with_what_to_choose():
+    refused = cannot_listen(
+        PermissionError(errno.EACCES, "Permission denied"),
+        "0.0.0.0",
+        80,
+        ("APOPHIS_WEB_HOST", "APOPHIS_WEB_PORT"),
+    )
+    assert str(refused).startswith("APOPHIS_WEB_PORT=80 is a privileged port")
+    assert "from 1024 up" in str(refused)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import sqlite3
 import sys
 from contextlib import closing
@@ -83,6 +84,44 @@ async def test_a_database_url_of_no_known_kind_exits_2_creating_nothing(tmp_path
         "(postgressql://bot:***@db.example/apophis)."
     ]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"APOPHIS_WEB_PORT": "{taken}"}, "APOPHIS_WEB_PORT={taken} is taken"),
+        (
+            {"APOPHIS_WEB_PORT": "{free}", "APOPHIS_WEB_HOST": "192.0.2.123"},
+            "APOPHIS_WEB_HOST=192.0.2.123 is not an address of this machine",
+        ),
+        ({"APOPHIS_METRICS_PORT": "{taken}"}, "APOPHIS_METRICS_PORT={taken} is taken"),
+        (
+            {"APOPHIS_METRICS_PORT": "{free}", "APOPHIS_METRICS_HOST": "no-such-host"},
+            "APOPHIS_METRICS_HOST=no-such-host is not a name this machine can resolve",
+        ),
+    ],
+)
+async def test_a_port_that_cannot_be_listened_on_is_named_before_discord(
+    fake_discord, tmp_path, settings, named
+):
+    with socket.socket() as taken, socket.socket() as free:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        free.bind(("127.0.0.1", 0))
+        ports = {"taken": taken.getsockname()[1], "free": free.getsockname()[1]}
+        free.close()
+        env = {
+            "DISCORD_TOKEN": fake_discord.bot_token,
+            "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+            "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+            "APOPHIS_DATABASE": str(tmp_path / "db.sqlite3"),
+            **{name: value.format_map(ports) for name, value in settings.items()},
+        }
+        code, stderr = await run_bot(env, tmp_path)
+    assert code == 2, stderr
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1].startswith(f"apophis-bot: {named.format_map(ports)}")
+    assert fake_discord.requests == []  # bound before logging in to Discord
 
 
 async def test_a_failed_migration_is_named_and_exits_3(tmp_path):
