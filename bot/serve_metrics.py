@@ -25,6 +25,7 @@ from prometheus_client.exposition import generate_latest
 
 from bot.config import cannot_listen
 from bot.metrics import DISCORD_429, DISCORD_REQUESTS, INSTRUMENTS, route_class
+from bot.store.records import StoreError
 
 #: The states a game is counted in even when none is in it (a gauge that vanishes alerts
 #: nobody).
@@ -68,7 +69,8 @@ class Sources:
     sockets: Callable[[], int]
     #: Why the bot is not connected to Discord's gateway, or None when it is.
     gateway: Callable[[], str | None]
-    #: A trivial query; raises when the database does not answer.
+    #: Raises when the database does not answer, or cannot take the bot's writes (a
+    #: StoreError then says why).
     database: Callable[[], Awaitable[object]]
 
 
@@ -143,7 +145,7 @@ class Metrics:
         return web.Response(text="ok\n")
 
     async def readyz(self, request: web.Request) -> web.Response:
-        """Connected to Discord's gateway and the database answers; else 503 and why."""
+        """Connected to Discord's gateway and the database takes writes; else 503 and why."""
         _local_only(request)
         reason = self.sources.gateway()
         if reason is None:
@@ -152,6 +154,8 @@ class Metrics:
                     await self.sources.database()
             except TimeoutError:
                 reason = f"the database did not answer within {READY_SECONDS:g} s"
+            except StoreError as exc:
+                reason = f"the database cannot take the bot's writes ({exc})"
             except Exception as exc:
                 reason = f"the database did not answer ({type(exc).__name__}: {exc})"
         if reason is not None:

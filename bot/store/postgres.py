@@ -172,6 +172,19 @@ class PostgresDatabase:
             f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
         )
 
+    async def ready(self) -> None:
+        """A write can be made (in a transaction rolled back): the server is not read-only
+        or a standby, and the bot's user may still write."""
+        async with self._connection() as conn:
+            attempt = conn.transaction()
+            await attempt.start()
+            try:
+                await conn.execute("UPDATE schema_version SET version = version")
+            except asyncpg.LockNotAvailableError as exc:
+                raise StoreBusy("Another connection held the database for too long.") from exc
+            finally:
+                await attempt.rollback()
+
     async def take_turn(self, key: int) -> Turn | None:
         """Wait for advisory lock `key`: this process's turn, until `Turn.end_in` ends it.
 

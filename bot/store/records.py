@@ -64,6 +64,11 @@ class SchemaTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot."""
 
 
+class DatabaseGone(DatabaseUnusable):
+    """The database's file is no longer at its path: deleted, moved or replaced while the
+    bot ran."""
+
+
 class MigrationFailed(DatabaseUnusable):
     """A migration could not be applied: the database keeps the schema version it had."""
 

@@ -38,6 +38,7 @@ from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import (
     CorruptDatabase,
+    DatabaseGone,
     DatabaseUnusable,
     MigrationFailed,
     ReadOnlyDatabase,
@@ -80,6 +81,8 @@ class SQLiteDatabase:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
+        #: The file opened (device, inode): the path must go on naming it (`ready`).
+        self._file = _identity(path)
         #: The busy timeout last set on the connection (milliseconds; only its thread reads it).
         self._busy_ms = OPEN_BUSY_TIMEOUT_MS
 
@@ -122,6 +125,21 @@ class SQLiteDatabase:
         """Run a transaction that only reads: its queries see one snapshot."""
         with DB_READ.time():
             return await self._run(_drive, transaction, args, "DEFERRED")
+
+    async def ready(self) -> None:
+        """The path still names the file open (same device and inode), and a write can be
+        made there (in a transaction rolled back)."""
+        try:
+            gone = _identity(self.path) != self._file
+        except FileNotFoundError:
+            gone = True
+        if gone:
+            raise DatabaseGone(
+                f"{self.path} was deleted, moved or replaced while the bot ran: the games are "
+                "written to a file no path names. Stop the bot and put the database back "
+                "(or restore a backup) before starting it again, or it starts on an empty one."
+            )
+        await self._run(_try_write)
 
     async def take_turn(self, key: int) -> Turn | None:
         """None: no other process shares an SQLite database, nobody to take turns with."""
@@ -290,13 +308,8 @@ def _prepare(path: Path) -> None:
                 raise CorruptDatabase(
                     f"{path} is damaged ({verdict}). It was not modified: restore it from a backup."
                 )
-            # Rewrite the version number in a transaction that is rolled back: we learn
-            # now, not at the first move, whether the file can be written; nothing changes.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute(f"PRAGMA user_version = {version}")
-            finally:
-                conn.execute("ROLLBACK")
+            # We learn now, not at the first move, whether the file can be written.
+            _try_write(conn)
             (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
             if mode != "wal":
                 raise DatabaseUnusable(
@@ -305,6 +318,22 @@ def _prepare(path: Path) -> None:
             _migrate(conn, known, str(path))
     except sqlite3.Error as exc:
         raise _unusable(exc, path) from exc
+
+
+def _try_write(conn: sqlite3.Connection) -> None:
+    """Rewrite the schema's version number in a transaction that is rolled back: raises
+    when the file cannot be written now; nothing changes."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {_schema_version(conn)}")
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """The file a path names: its device and inode."""
+    found = path.stat()
+    return found.st_dev, found.st_ino
 
 
 def _configure(conn: sqlite3.Connection) -> None:

@@ -35,9 +35,7 @@ beats for the games of its shards only: each shard has its own heartbeat.
 from __future__ import annotations
 
 import os
-import re
 import time
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,7 +44,7 @@ import orjson
 from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
 from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
 from bot.store.database import Database, Turn
-from bot.store.postgres import PostgresDatabase, is_postgresql, without_password
+from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
     OUTCOMES,
@@ -61,35 +59,6 @@ from bot.store.records import (
     check_choice,
 )
 from bot.store.sqlite import DEFAULT_DATABASE, SQLiteDatabase
-
-#: A URL's scheme and colon (two letters or more: a Windows drive letter is a path's).
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
-#: What APOPHIS_DATABASE may be, said when it is something else.
-DATABASE_HELP = (
-    "an SQLite file's path (or sqlite:///absolute/path, sqlite:relative/path), or a "
-    "PostgreSQL database as postgresql://user:password@host/name"
-)
-
-
-def database_named(text: str) -> str:
-    """The database APOPHIS_DATABASE names, as `Store.open` takes it: an SQLite file's path
-    (given as a path or a sqlite: URL), a postgresql:// (or postgres://) URL, or the default
-    file when empty. Any other URL raises ValueError saying why, its password masked."""
-    if not text:
-        return DEFAULT_DATABASE
-    scheme = _SCHEME.match(text)
-    if scheme is None or is_postgresql(text):
-        return text
-    parts = urllib.parse.urlsplit(text)
-    shown = without_password(text) if parts.netloc else f"{scheme[0]}..."
-    if scheme[0].lower() != "sqlite:":
-        raise ValueError(f"must be {DATABASE_HELP}, not a {scheme[0]} URL ({shown}).")
-    if parts.netloc or parts.query or parts.fragment or not parts.path:
-        raise ValueError(
-            f"as a sqlite: URL must be sqlite:///absolute/path or sqlite:relative/path, "
-            f"not {shown}."
-        )
-    return urllib.parse.unquote(parts.path)
 
 
 class Store:
@@ -118,9 +87,10 @@ class Store:
         """Close the database's connections."""
         await self._db.close()
 
-    async def ping(self) -> None:
-        """Run a trivial query (the bot's readiness); raises when the database does not answer."""
-        await self._db.read(meta.ping)
+    async def ready(self) -> None:
+        """Whether the database can take the bot's writes now (the bot's readiness): raises
+        why not (`Database.ready`). Writes nothing."""
+        await self._db.ready()
 
     # ----------------------------------------------------------------- lobbies
 
