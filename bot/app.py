@@ -66,8 +66,9 @@ class App:
     `start` starts the core (the games come back), then each door with it, in the order
     plugged; `stop` stops the core's clocks first (frozen where they are, so that nothing
     moves while the doors send their last words), then the doors it started in reverse,
-    then closes the store. Each runs once, whoever asks first: discord.py's own login and close (a
-    test's fake Discord drives the client itself) ask too (bot.discord.client.Composition).
+    then closes the store. Each runs once, whoever asks first: discord.py's own login and
+    close (a test's fake Discord drives the client itself) ask too
+    (bot.discord.client.Composition).
     """
 
     def __init__(self, core: GameCore) -> None:
