@@ -65,9 +65,10 @@ class App:
 
     `start` starts the core (the games come back), then each door with it, in the order
     plugged; `stop` stops the core's clocks first (frozen where they are, so that nothing
-    moves while the doors send their last words), then the doors in reverse, then closes
-    the store. Each runs once, whoever asks first: discord.py's own login and close (a
-    test's fake Discord drives the client itself) ask too (bot.discord.client.Composition).
+    moves while the doors send their last words), then the doors it started in reverse,
+    then closes the store. Each runs once, whoever asks first: discord.py's own login and
+    close (a test's fake Discord drives the client itself) ask too
+    (bot.discord.client.Composition).
     """
 
     def __init__(self, core: GameCore) -> None:
@@ -80,6 +81,8 @@ class App:
         self.metrics: Metrics | None = None
         #: Discord's messages as a door: its connection to the gateway ends the process.
         self.gateway: DiscordDoor | None = None
+        #: The doors `start` started (or began to), in order.
+        self._starting: list[Door] = []
         self._started = self._stopped = False
 
     def plug(self, door: Door) -> None:
@@ -94,6 +97,7 @@ class App:
         self._started = True
         await self.core.start()
         for door in self.doors:
+            self._starting.append(door)  # stopped even if its start fails half-way
             await door.start(self.core)
 
     async def stop(self) -> None:
@@ -102,7 +106,7 @@ class App:
         self._stopped = True
         try:
             await self.core.stop()
-            for door in reversed(self.doors):
+            for door in reversed(self._starting):  # never a door that was not started
                 try:
                     await door.stop()
                 except Exception:
@@ -163,11 +167,14 @@ async def run(config: Config) -> None:
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, _shutdown, sig, stopping)
-    if app.metrics is not None:
-        await app.metrics.start()
     tuning: asyncio.Task[None] | None = None
     refused = False
     try:
+        # The ports before Discord: one that cannot be listened on stops us, naming its setting.
+        if app.metrics is not None:
+            await app.metrics.start()
+        if app.web is not None:
+            await app.web.bind()
         try:
             await app.start()
         except discord.LoginFailure:
@@ -265,6 +272,8 @@ def why_it_stopped(exc: Exception) -> tuple[str, int] | None:
     None for a fault."""
     if isinstance(exc, discord.LoginFailure):  # at login, or a token reset while running
         return f"Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", 2
+    if isinstance(exc, ConfigError):  # a port or an address that cannot be listened on
+        return str(exc), 2
     if isinstance(exc, DatabaseUnusable):
         return str(exc), 3
     if isinstance(exc, OSError | aiohttp.ClientError):

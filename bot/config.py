@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from bot.store.location import database_named
 from bot.store.records import Shards
-from bot.store.sqlite import DEFAULT_DATABASE
 
 #: Requests a second we allow ourselves out of Discord's global 50 (APOPHIS_GLOBAL_RATE).
 GLOBAL_RATE = 45.0
@@ -38,6 +40,35 @@ TOKEN_HELP = (
 
 class ConfigError(Exception):
     """The configuration cannot work; the message says what to fix."""
+
+
+def cannot_listen(exc: OSError, host: str, port: int, settings: tuple[str, str]) -> ConfigError:
+    """Why a server could not listen at `host`:`port`, as the setting to change: `settings`
+    names the host's and the port's (APOPHIS_WEB_HOST, APOPHIS_WEB_PORT, say)."""
+    host_setting, port_setting = settings
+    if isinstance(exc, socket.gaierror):
+        return ConfigError(
+            f"{host_setting}={host} is not a name this machine can resolve ({exc.strerror}): "
+            "give one of its addresses, such as 127.0.0.1 (this machine only) or 0.0.0.0."
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return ConfigError(
+            f"{host_setting}={host} is not an address of this machine: give one of its own, "
+            "such as 127.0.0.1 (this machine only) or 0.0.0.0 (all of them)."
+        )
+    if exc.errno == errno.EADDRINUSE:
+        return ConfigError(
+            f"{port_setting}={port} is taken: another program listens on that port at {host}. "
+            "Stop it, or choose another port."
+        )
+    if exc.errno == errno.EACCES:
+        return ConfigError(
+            f"{port_setting}={port} is a privileged port, which this process may not listen "
+            "on: choose one from 1024 up (a reverse proxy can serve ports 80 and 443)."
+        )
+    return ConfigError(
+        f"Cannot listen on {host_setting}={host}, {port_setting}={port} ({exc.strerror or exc})."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +149,7 @@ class Config:
         log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
         return cls(
             token=token,
-            database=get("APOPHIS_DATABASE") or DEFAULT_DATABASE,
+            database=_database(get("APOPHIS_DATABASE")),
             dev_guild=dev_guild,
             log_level=level,
             api_base_url=api_base_url,
@@ -143,6 +174,14 @@ def _token(token: str) -> str:
     if any(ch.isspace() for ch in token) or len(token) < 20:
         raise ConfigError(f"DISCORD_TOKEN does not look like a bot token. {TOKEN_HELP}")
     return token
+
+
+def _database(text: str) -> str:
+    """APOPHIS_DATABASE: an SQLite file (a path or a sqlite: URL) or a PostgreSQL URL."""
+    try:
+        return database_named(text)
+    except ValueError as exc:
+        raise ConfigError(f"APOPHIS_DATABASE {exc}") from None
 
 
 def _dev_guild(text: str) -> int | None:

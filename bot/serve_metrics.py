@@ -25,7 +25,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, ProcessCol
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 
+from bot.config import cannot_listen
 from bot.metrics import DISCORD_429, DISCORD_REQUESTS, INSTRUMENTS, route_class
+from bot.store.records import StoreError
 
 #: The states a game is counted in even when none is in it (a gauge that vanishes alerts
 #: nobody).
@@ -71,7 +73,8 @@ class Sources:
     sockets: Callable[[], int]
     #: Why the bot is not connected to Discord's gateway, or None when it is.
     gateway: Callable[[], str | None]
-    #: A trivial query; raises when the database does not answer.
+    #: Raises when the database does not answer, or cannot take the bot's writes (a
+    #: StoreError then says why).
     database: Callable[[], Awaitable[object]]
 
 
@@ -148,7 +151,7 @@ class Metrics:
         return web.Response(text="ok\n")
 
     async def readyz(self, request: web.Request) -> web.Response:
-        """Connected to Discord's gateway and the database answers; else 503 and why."""
+        """Connected to Discord's gateway and the database takes writes; else 503 and why."""
         _local_only(request)
         reason = self.sources.gateway()
         if reason is None:
@@ -157,6 +160,8 @@ class Metrics:
                     await self.sources.database()
             except TimeoutError:
                 reason = f"the database did not answer within {READY_SECONDS:g} s"
+            except StoreError as exc:
+                reason = f"the database cannot take the bot's writes ({exc})"
             except Exception as exc:
                 reason = f"the database did not answer ({type(exc).__name__}: {exc})"
         if reason is not None:
@@ -167,7 +172,8 @@ class Metrics:
 
     async def start(self) -> None:
         """Measure the loop's lag; serve the routes on a server of our own when `port` is
-        set (0: any free port, then `self.port`)."""
+        set (0: any free port, then `self.port`). A host or port that cannot be listened on
+        raises ConfigError naming its setting (bot.config.cannot_listen)."""
         loop = asyncio.get_running_loop()
         self._tick = loop.call_later(LAG_EVERY, self._measure, loop, loop.time() + LAG_EVERY)
         if self.port is None:
@@ -179,7 +185,12 @@ class Metrics:
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.stop()
+            where = ("APOPHIS_METRICS_HOST", "APOPHIS_METRICS_PORT")
+            raise cannot_listen(exc, self.host, self.port, where) from exc
         self.port = self._runner.addresses[0][1]  # the one bound, for port 0
 
     async def stop(self) -> None:

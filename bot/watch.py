@@ -2,7 +2,8 @@
 
 bot.app hands them here once composed; bot.serve_metrics serves what `Sources` reads: the
 games by state, the outbox's backlog, the live table's sockets, whether every shard of
-the Discord client is connected to the gateway, and whether the database answers.
+the Discord client is connected to the gateway, and whether the database can take the
+games' writes.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def watch(core: GameCore, bot: ApophisBot | None, web: WebTable | None, config: 
         return None
 
     async def database() -> None:
-        await core.store.ping()
+        await core.ready()
 
     sources = Sources(games, outbox, sockets, gateway, database)
     return Metrics(sources, host=config.metrics_host, port=config.metrics_port)

@@ -75,6 +75,8 @@ class GameCore:
         #: The open games and lobbies brought back by `start`, in the store's order.
         self.recovered: list[Table] = []
         self._heartbeat: asyncio.Task[None] | None = None
+        #: Whether the database failed `ready` last time (logged once until it recovers).
+        self._unready = False
         self._started = False
         self._stopped = False
 
@@ -157,6 +159,21 @@ class GameCore:
         if self._store is not None:
             await self._store.close()
 
+    async def ready(self) -> None:
+        """Whether the database can take the games' writes now (the bot's readiness, and
+        each heartbeat): raises why not (Store.ready). The first failure is logged at ERROR,
+        once until the database takes them again."""
+        try:
+            await self.store.ready()
+        except Exception as exc:
+            if not self._unready:
+                log.error("the database cannot take the games' writes: %s", exc)
+            self._unready = True
+            raise
+        if self._unready:
+            log.info("the database takes the games' writes again")
+        self._unready = False
+
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
@@ -164,3 +181,5 @@ class GameCore:
                 await self.store.touch_alive(self.service.now())
             except Exception:
                 log.exception("heartbeat failed")
+            with contextlib.suppress(Exception):  # logged by ready itself
+                await self.ready()

@@ -24,6 +24,7 @@ from contextlib import closing
 from pathlib import Path
 
 import migrations
+from bot.store.location import database_named
 from bot.store.postgres import is_postgresql
 from bot.store.records import StoreError
 from bot.store.sqlite import DEFAULT_DATABASE, backup_database
@@ -158,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"replace an existing database (kept as NAME{BEFORE_RESTORE}, or -2, -3... if taken)",
     )
     args = parser.parse_args(argv)
-    target = args.database or os.environ.get("APOPHIS_DATABASE") or DEFAULT_DATABASE
+    try:
+        target = database_named(args.database or os.environ.get("APOPHIS_DATABASE") or "")
+    except ValueError as exc:
+        parser.error(f"the database {exc}")
     if args.command == "backup":
         return _backup(target, args.dest)
     return _restore(args.backup, target, args.replace)

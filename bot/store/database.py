@@ -74,6 +74,14 @@ class Database(Protocol):
         """
         ...
 
+    async def ready(self) -> None:
+        """Whether the database can take the bot's writes now: raises `StoreError` saying
+        why not (SQLite: `DatabaseGone` once its file was deleted, moved or replaced while
+        the bot ran; `StoreBusy` while another connection holds it), else the backend's
+        own error. It writes nothing: the write it tries is rolled back.
+        """
+        ...
+
     async def take_turn(self, key: int) -> Turn | None:
         """Wait for this process's turn at something the processes sharing the database
         do one at a time (`key` names which), and return it: held until `Turn.end_in`

@@ -1,17 +1,11 @@
-"""What the bot keeps about itself in the database (meta values by key), and the trivial
-query that shows the database answers, as transactions (bot.store.transactions) for both
-backends."""
+"""What the bot keeps about itself in the database (meta values by key), as transactions
+(bot.store.transactions) for both backends."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.store.transactions import Transaction, count, one
-
-
-def ping() -> Transaction[Any]:
-    """A trivial query: the database answers."""
-    return (yield one("SELECT 1"))
 
 
 def get_meta(key: str) -> Transaction[Any]:

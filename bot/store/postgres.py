@@ -40,7 +40,13 @@ import orjson
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
-from bot.store.records import SchemaTooNew, StoreBusy, StoreError, UnreachableDatabase
+from bot.store.records import (
+    MigrationFailed,
+    SchemaTooNew,
+    StoreBusy,
+    StoreError,
+    UnreachableDatabase,
+)
 from bot.store.transactions import Duplicate, Query, Run, Transaction
 
 #: Connections per process: a few transactions at once, without crowding a shared server.
@@ -166,6 +172,19 @@ class PostgresDatabase:
             f"(pg_dump --format=custom --file={dest} DATABASE_URL)."
         )
 
+    async def ready(self) -> None:
+        """A write can be made (in a transaction rolled back): the server is not read-only
+        or a standby, and the bot's user may still write."""
+        async with self._connection() as conn:
+            attempt = conn.transaction()
+            await attempt.start()
+            try:
+                await conn.execute("UPDATE schema_version SET version = version")
+            except asyncpg.LockNotAvailableError as exc:
+                raise StoreBusy("Another connection held the database for too long.") from exc
+            finally:
+                await attempt.rollback()
+
     async def take_turn(self, key: int) -> Turn | None:
         """Wait for advisory lock `key`: this process's turn, until `Turn.end_in` ends it.
 
@@ -274,22 +293,28 @@ async def schema_version(conn: asyncpg.Connection) -> int:
     return await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
 
-async def migrate(conn: asyncpg.Connection, known: Sequence[migrations.Migration]) -> None:
-    """Apply the pending migrations, each in one transaction that also records its version.
+async def migrate(
+    conn: asyncpg.Connection, known: Sequence[migrations.Migration], where: str = "the database"
+) -> None:
+    """Apply the pending migrations, each in one transaction that also records its version;
+    one that fails raises MigrationFailed naming it, the database left at the version before.
 
     An advisory lock makes processes starting together migrate one after the other.
     """
     for migration in known:
-        async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-            )
-            if await schema_version(conn) >= migration.version:
-                continue
-            await conn.execute(migration.sql)
-            await conn.execute("DELETE FROM schema_version")
-            await conn.execute("INSERT INTO schema_version VALUES ($1)", migration.version)
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                if await schema_version(conn) >= migration.version:
+                    continue
+                await conn.execute(migration.sql)
+                await conn.execute("DELETE FROM schema_version")
+                await conn.execute("INSERT INTO schema_version VALUES ($1)", migration.version)
+        except asyncpg.PostgresError as exc:
+            raise MigrationFailed(migration.version, migration.name, where, str(exc)) from exc
 
 
 async def _migrate(
@@ -302,4 +327,4 @@ async def _migrate(
             f"{len(known)}: it was written by a newer version of the bot. Run that version, "
             "or restore a backup made by this one. The database was not modified."
         )
-    await migrate(conn, known)
+    await migrate(conn, known, name)

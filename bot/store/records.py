@@ -64,6 +64,23 @@ class SchemaTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot."""
 
 
+class DatabaseGone(DatabaseUnusable):
+    """The database's file is no longer at its path: deleted, moved or replaced while the
+    bot ran."""
+
+
+class MigrationFailed(DatabaseUnusable):
+    """A migration could not be applied: the database keeps the schema version it had."""
+
+    def __init__(self, version: int, name: str, where: str, why: str) -> None:
+        super().__init__(
+            f"The migration migrations/{version:04d}_{name}.sql could not be applied to "
+            f"{where} ({why}). Nothing of it was kept: the database stays at schema version "
+            f"{version - 1}, usable once the cause is fixed (or restore the backup made "
+            "before upgrading)."
+        )
+
+
 class StoreBusy(StoreError):
     """The database stayed locked (or queued) too long; nothing was written: try again."""
 

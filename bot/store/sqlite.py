@@ -38,6 +38,9 @@ from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import (
     CorruptDatabase,
+    DatabaseGone,
+    DatabaseUnusable,
+    MigrationFailed,
     ReadOnlyDatabase,
     SchemaTooNew,
     StoreBusy,
@@ -78,6 +81,8 @@ class SQLiteDatabase:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
+        #: The file opened (device, inode): the path must go on naming it (`ready`).
+        self._file = _identity(path)
         #: The busy timeout last set on the connection (milliseconds; only its thread reads it).
         self._busy_ms = OPEN_BUSY_TIMEOUT_MS
 
@@ -120,6 +125,21 @@ class SQLiteDatabase:
         """Run a transaction that only reads: its queries see one snapshot."""
         with DB_READ.time():
             return await self._run(_drive, transaction, args, "DEFERRED")
+
+    async def ready(self) -> None:
+        """The path still names the file open (same device and inode), and a write can be
+        made there (in a transaction rolled back)."""
+        try:
+            gone = _identity(self.path) != self._file
+        except FileNotFoundError:
+            gone = True
+        if gone:
+            raise DatabaseGone(
+                f"{self.path} was deleted, moved or replaced while the bot ran: the games are "
+                "written to a file no path names. Stop the bot and put the database back "
+                "(or restore a backup) before starting it again, or it starts on an empty one."
+            )
+        await self._run(_try_write)
 
     async def take_turn(self, key: int) -> Turn | None:
         """None: no other process shares an SQLite database, nobody to take turns with."""
@@ -248,7 +268,7 @@ def _unusable(exc: sqlite3.Error, path: Path) -> StoreError:
             f"{path} cannot be opened or read ({exc}): check that the path is right and the "
             "permissions of the file and its folder. It was not modified."
         )
-    return StoreError(f"Database error on {path}: {exc}.")
+    return DatabaseUnusable(f"Database error on {path}: {exc}.")
 
 
 # ------------------------------------------- the connection thread: transactions
@@ -324,19 +344,32 @@ def _prepare(path: Path) -> None:
                 raise CorruptDatabase(
                     f"{path} is damaged ({verdict}). It was not modified: restore it from a backup."
                 )
-            # Rewrite the version number in a transaction that is rolled back: we learn
-            # now, not at the first move, whether the file can be written; nothing changes.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute(f"PRAGMA user_version = {version}")
-            finally:
-                conn.execute("ROLLBACK")
+            # We learn now, not at the first move, whether the file can be written.
+            _try_write(conn)
             (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
             if mode != "wal":
-                raise StoreError(f"{path} could not be switched to WAL journaling ({mode!r}).")
-            _migrate(conn, known)
+                raise DatabaseUnusable(
+                    f"{path} could not be switched to WAL journaling ({mode!r})."
+                )
+            _migrate(conn, known, str(path))
     except sqlite3.Error as exc:
         raise _unusable(exc, path) from exc
+
+
+def _try_write(conn: sqlite3.Connection) -> None:
+    """Rewrite the schema's version number in a transaction that is rolled back: raises
+    when the file cannot be written now; nothing changes."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {_schema_version(conn)}")
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """The file a path names: its device and inode."""
+    found = path.stat()
+    return found.st_dev, found.st_ino
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -351,27 +384,33 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     return version
 
 
-def _migrate(conn: sqlite3.Connection, known: Sequence[migrations.Migration]) -> None:
-    """Apply the pending migrations, each in one transaction that also sets user_version.
+def _migrate(
+    conn: sqlite3.Connection, known: Sequence[migrations.Migration], where: str = "the database"
+) -> None:
+    """Apply the pending migrations, each in one transaction that also sets user_version;
+    one that fails raises MigrationFailed naming it, the database left at the version before.
 
     Runs with foreign keys off (SQLite cannot toggle them inside a transaction, and a
     migration may rebuild a table), checking them before each commit instead.
     """
     conn.execute("PRAGMA foreign_keys = OFF")
     for migration in known:
-        with _transaction(conn):
-            # Read under the write lock: another process may have migrated meanwhile.
-            if _schema_version(conn) >= migration.version:
-                continue
-            for statement in _statements(migration.sql):
-                conn.execute(statement)
-            violation = conn.execute("PRAGMA foreign_key_check").fetchone()
-            if violation is not None:
-                raise StoreError(
-                    f"Migration {migration.version} ({migration.name}) breaks a foreign key: "
-                    f"{tuple(violation)}."
-                )
-            conn.execute(f"PRAGMA user_version = {migration.version}")
+        try:
+            with _transaction(conn):
+                # Read under the write lock: another process may have migrated meanwhile.
+                if _schema_version(conn) >= migration.version:
+                    continue
+                for statement in _statements(migration.sql):
+                    conn.execute(statement)
+                violation = conn.execute("PRAGMA foreign_key_check").fetchone()
+                if violation is not None:
+                    why = f"it breaks a foreign key: {tuple(violation)}"
+                    raise MigrationFailed(migration.version, migration.name, where, why)
+                conn.execute(f"PRAGMA user_version = {migration.version}")
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY"):
+                raise  # another process holds the database: not this migration's fault
+            raise MigrationFailed(migration.version, migration.name, where, str(exc)) from exc
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -88,9 +88,10 @@ class Store:
         """Close the database's connections."""
         await self._db.close()
 
-    async def ping(self) -> None:
-        """Run a trivial query (the bot's readiness); raises when the database does not answer."""
-        await self._db.read(meta.ping)
+    async def ready(self) -> None:
+        """Whether the database can take the bot's writes now (the bot's readiness): raises
+        why not (`Database.ready`). Writes nothing."""
+        await self._db.ready()
 
     # ----------------------------------------------------------------- lobbies
 

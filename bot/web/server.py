@@ -35,6 +35,7 @@ import yarl
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from bot.config import cannot_listen
 from bot.i18n.catalogs import language_of
 from bot.views import web_state
 from bot.web import limits
@@ -151,10 +152,28 @@ class WebTable:
         """A change on the core's stream, for the clients watching its table."""
         self.feed.heard(change)
 
-    async def start(self, core: GameCore) -> None:
-        """Serve on the configured host and port (0: any free port, then `self.port`) for
-        the core's games; its gatekeeper says who may act where."""
+    async def bind(self) -> None:
+        """Take the configured host and port (0: any free port, then `self.port`), before
+        anything else starts; connections wait until `start`. One that cannot be had
+        raises ConfigError naming the setting to change (bot.config.cannot_listen)."""
+        if self._server is not None:
+            return
         host, port = self.config.web_host, self.config.web_port
+        assert port is not None, "bot.app serves the live table only where it has a port"
+        loop = asyncio.get_running_loop()
+        try:  # each connection through the doors, made by `start`
+            self._server = await loop.create_server(
+                lambda: self._doors(), host, port, start_serving=False
+            )
+        except OSError as exc:
+            raise cannot_listen(exc, host, port, ("APOPHIS_WEB_HOST", "APOPHIS_WEB_PORT")) from exc
+        self.port = self._server.sockets[0].getsockname()[1]  # the one bound, for port 0
+
+    async def start(self, core: GameCore) -> None:
+        """Serve on the configured host and port (bound now unless `bind` did it already)
+        for the core's games; its gatekeeper says who may act where."""
+        await self.bind()
+        assert self._server is not None
         gatekeeper = core.gatekeeper
         assert gatekeeper is not None, "bot.app gives the core a gatekeeper where the web serves"
         self.sockets = Sockets(core.service, self.feed, self.sessions, gatekeeper)
@@ -163,18 +182,26 @@ class WebTable:
         await self._runner.setup()
         assert self._runner.server is not None
         # What web.TCPSite does, each connection through the doors (counted, timed).
-        loop = asyncio.get_running_loop()
         connection = functools.partial(
             _Connection,
             self._runner.server,
-            loop=loop,
+            loop=asyncio.get_running_loop(),
             keepalive_timeout=limits.KEEPALIVE_SECONDS,
             access_log=None,  # type: ignore[arg-type]  # aiohttp: None, no access log
         )
         self.doors = limits.Doors(connection)
-        self._server = await loop.create_server(self.doors, host, port)
-        self.port = self._server.sockets[0].getsockname()[1]  # the one bound, for port 0
-        log.info("the web table is at %s (listening on %s:%s)", self.public_url, host, self.port)
+        await self._server.start_serving()
+        log.info(
+            "the web table is at %s (listening on %s:%s)",
+            self.public_url,
+            self.config.web_host,
+            self.port,
+        )
+
+    def _doors(self) -> asyncio.Protocol:
+        """A connection's protocol (asked for only once `start` serves)."""
+        assert self.doors is not None, "connections are accepted only once started"
+        return self.doors()
 
     async def stop(self) -> None:
         """Close every socket (clients reconnect to the next process) and stop serving."""

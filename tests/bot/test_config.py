@@ -5,9 +5,11 @@ The other settings are checked in tests/bot/test_startup.py.
 
 from __future__ import annotations
 
+import errno
+
 import pytest
 
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, cannot_listen
 
 TOKEN = "x" * 24 + "." + "y" * 6 + "." + "z" * 27
 SECRET = "s3cr3t-Client-Secret_0123456789"
@@ -110,3 +112,45 @@ def test_neither_the_token_nor_the_client_secret_is_ever_shown():
     for shown in (repr(full), str(full), f"{full!r}"):
         assert TOKEN not in shown and SECRET not in shown
         assert "client_id='123456789012345678'" in shown  # the rest is there to read
+
+
+@pytest.mark.parametrize(
+    ("value", "database"),
+    [
+        ("", "data/apophis.sqlite3"),
+        ("games/apophis.sqlite3", "games/apophis.sqlite3"),
+        ("/var/lib/apophis/apophis.sqlite3", "/var/lib/apophis/apophis.sqlite3"),
+        ("sqlite:///var/lib/apophis/apophis.sqlite3", "/var/lib/apophis/apophis.sqlite3"),
+        ("sqlite:games/my%20games.sqlite3", "games/my games.sqlite3"),
+        ("postgresql://bot:pw@db/apophis", "postgresql://bot:pw@db/apophis"),
+        ("postgres://bot@db/apophis", "postgres://bot@db/apophis"),
+    ],
+)
+def test_the_database_is_a_path_a_sqlite_url_or_a_postgresql_url(value, database):
+    assert config(APOPHIS_DATABASE=value).database == database
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("mysql://root:hunter2@db/apophis", "mysql://root:***@db/apophis"),
+        ("postgressql://bot:hunter2@db/apophis", "postgressql://bot:***@db/apophis"),
+        ("sqlite://db/apophis.sqlite3", "sqlite://db/apophis.sqlite3"),
+        ("file:apophis.sqlite3", "file:..."),
+    ],
+)
+def test_any_other_database_url_is_refused_without_its_password(value, shown):
+    with pytest.raises(ConfigError, match=r"^APOPHIS_DATABASE ") as refused:
+        config(APOPHIS_DATABASE=value)
+    assert shown in str(refused.value) and "hunter2" not in str(refused.value)
+
+
+def test_a_privileged_port_is_named_with_what_to_choose():
+    refused = cannot_listen(
+        PermissionError(errno.EACCES, "Permission denied"),
+        "0.0.0.0",
+        80,
+        ("APOPHIS_WEB_HOST", "APOPHIS_WEB_PORT"),
+    )
+    assert str(refused).startswith("APOPHIS_WEB_PORT=80 is a privileged port")
+    assert "from 1024 up" in str(refused)

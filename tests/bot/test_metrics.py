@@ -132,6 +132,24 @@ async def _readiness_falls(scene: Scene, metered: Metrics) -> None:
         await metered.stop()
 
 
+async def test_readiness_falls_once_the_database_file_is_deleted(fake_discord, database, caplog):
+    scene, metered = metered_bot(fake_discord, database, ("ann",))
+    await metered.start()
+    async with fake_discord.connected(scene.bot):
+        port = metered.port
+        assert port is not None
+        try:
+            assert await scrape(port, "/readyz") == (200, "ready\n")
+            database.unlink()
+            for _ in range(2):
+                status, reason = await scrape(port, "/readyz")
+                assert status == 503 and f"{database} was deleted, moved or replaced" in reason
+        finally:
+            await metered.stop()
+    said = [r for r in caplog.records if r.levelno >= logging.ERROR and "database" in r.message]
+    assert len(said) == 1 and "cannot take the games' writes" in said[0].message
+
+
 def web_bot(fake, database, **env: str) -> App:
     """A bot with its live table on a free port (`app.web.port`)."""
     settings = {

@@ -8,13 +8,18 @@ import logging
 import os
 import re
 import signal
+import socket
+import sqlite3
 import sys
+from contextlib import closing
 
 import discord
 import pytest
 
+import migrations
 from bot.config import Config, ConfigError
 from bot.logs import quiet_libraries
+from bot.store.sqlite import _migrate
 from bot.store.store import Store
 from devtools.fakediscord.gateway import AUTHENTICATION_FAILED
 from tests.bot.helpers import (
@@ -139,6 +144,75 @@ def test_no_warning_about_voice_at_start(caplog, monkeypatch):
         logging.getLogger("discord.client").warning("another warning")
     warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert warned == ["another warning"]
+
+
+async def test_a_database_url_of_no_known_kind_exits_2_creating_nothing(tmp_path):
+    typo = "postgressql://bot:hunter2@db.example/apophis"
+    code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": typo}, tmp_path)
+    assert code == 2, stderr
+    assert stderr.strip().splitlines() == [
+        "apophis-bot: APOPHIS_DATABASE must be an SQLite file's path (or "
+        "sqlite:///absolute/path, sqlite:relative/path), or a PostgreSQL database as "
+        "postgresql://user:password@host/name, not a postgressql: URL "
+        "(postgressql://bot:***@db.example/apophis)."
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"APOPHIS_WEB_PORT": "{taken}"}, "APOPHIS_WEB_PORT={taken} is taken"),
+        (
+            {"APOPHIS_WEB_PORT": "{free}", "APOPHIS_WEB_HOST": "192.0.2.123"},
+            "APOPHIS_WEB_HOST=192.0.2.123 is not an address of this machine",
+        ),
+        ({"APOPHIS_METRICS_PORT": "{taken}"}, "APOPHIS_METRICS_PORT={taken} is taken"),
+        (
+            {"APOPHIS_METRICS_PORT": "{free}", "APOPHIS_METRICS_HOST": "no-such-host"},
+            "APOPHIS_METRICS_HOST=no-such-host is not a name this machine can resolve",
+        ),
+    ],
+)
+async def test_a_port_that_cannot_be_listened_on_is_named_before_discord(
+    fake_discord, tmp_path, settings, named
+):
+    with socket.socket() as taken, socket.socket() as free:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        free.bind(("127.0.0.1", 0))
+        ports = {"taken": taken.getsockname()[1], "free": free.getsockname()[1]}
+        free.close()
+        env = {
+            "DISCORD_TOKEN": fake_discord.bot_token,
+            "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+            "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+            "APOPHIS_DATABASE": str(tmp_path / "db.sqlite3"),
+            **{name: value.format_map(ports) for name, value in settings.items()},
+        }
+        code, stderr = await run_bot(env, tmp_path)
+    assert code == 2, stderr
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1].startswith(f"apophis-bot: {named.format_map(ports)}")
+    assert fake_discord.requests == []  # bound before logging in to Discord
+
+
+async def test_a_failed_migration_is_named_and_exits_3(tmp_path):
+    # A database at the schema before 0013_reach, with the column 0013 adds already
+    # there: 0013 cannot be applied.
+    known = migrations.load()
+    last = next(migration for migration in known if migration.name == "reach")
+    older = known[: last.version - 1]
+    path = tmp_path / "db.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        _migrate(conn, older)
+        conn.execute("ALTER TABLE games ADD COLUMN reach TEXT")
+    code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(path)}, tmp_path)
+    assert code == 3, stderr
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1
+    assert f"migrations/{last.version:04d}_{last.name}.sql" in stderr and str(path) in stderr
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (len(older),)
 
 
 @pytest.mark.parametrize(

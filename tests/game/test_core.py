@@ -3,6 +3,7 @@ subscribers every table it follows, and stops with its clocks frozen."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.game.changes import Followed, LobbyChanged, Settled
@@ -52,3 +53,27 @@ async def test_the_core_runs_alone_and_its_games_come_back_after_a_planned_stop(
     finally:
         await again.stop()
         await again.close()
+
+
+async def test_the_heartbeat_says_once_that_the_database_file_was_deleted(
+    tmp_path, caplog, monkeypatch
+):
+    monkeypatch.setattr("bot.game.core.HEARTBEAT_SECONDS", 0.01)
+    path = tmp_path / "core.sqlite3"
+    core, _ = await started(Settings(database=str(path)))
+
+    def errors() -> list[logging.LogRecord]:
+        return [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+    try:
+        path.unlink()
+        async with asyncio.timeout(5):
+            while not errors():
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)  # ten more beats: no more lines
+        (said,) = errors()
+        assert said.message.startswith("the database cannot take the games' writes: ")
+        assert f"{path} was deleted, moved or replaced while the bot ran" in said.message
+    finally:
+        await core.stop()
+        await core.close()

@@ -76,6 +76,7 @@ def test_the_protocol_states_what_the_store_needs_and_says_what_each_guarantees(
         "write",
         "read",
         "take_turn",
+        "ready",
         "backup",
     }
     for name in stated:
@@ -94,7 +95,7 @@ def test_each_backend_implements_the_protocol_exactly(backend: type):
 def test_a_backend_that_drifts_is_caught():
     class Drifted:
         """No __str__ of its own (object's does not count), close is not a coroutine, write
-        and backup take other parameters, take_turn returns another shape, no read."""
+        and backup take other parameters, take_turn returns another shape, no read or ready."""
 
         @classmethod
         async def open(cls, database: str) -> object: ...  # not Self, narrower parameter
@@ -114,6 +115,7 @@ def test_a_backend_that_drifts_is_caught():
         "Drifted.close",
         "Drifted.write",
         "Drifted.read is missing",
+        "Drifted.ready is missing",
         "Drifted.take_turn",
         "Drifted.backup",
     ]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import migrations
-from bot.store.records import StoreError
+from bot.store.records import MigrationFailed
 from bot.store.sqlite import _migrate, _statements
 from bot.store.store import Store
 
@@ -240,7 +240,8 @@ def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
     try:
         _migrate(conn, MIGRATIONS)
-        with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        named = rf"migrations/{len(MIGRATIONS) + 1:04d}_broken\.sql .*no_such_table"
+        with pytest.raises(MigrationFailed, match=named):
             _migrate(conn, [*MIGRATIONS, broken])
         assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
         query = "SELECT name FROM sqlite_schema WHERE name = 'half_done'"
@@ -257,7 +258,7 @@ def test_a_migration_breaking_a_foreign_key_is_refused(tmp_path: Path) -> None:
     )
     conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
     try:
-        with pytest.raises(StoreError, match="foreign key"):
+        with pytest.raises(MigrationFailed, match=r"_orphan\.sql .*foreign key"):
             _migrate(conn, [*MIGRATIONS, orphan])
         assert conn.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
         assert conn.execute("SELECT COUNT(*) FROM players").fetchone() == (0,)

@@ -11,7 +11,7 @@ import pytest
 
 import migrations
 from bot.store.postgres import migrate, schema_version
-from bot.store.records import SchemaTooNew, UnreachableDatabase
+from bot.store.records import MigrationFailed, SchemaTooNew, UnreachableDatabase
 from bot.store.store import Store
 
 from .test_migrations import SEED
@@ -175,7 +175,8 @@ async def test_a_failing_migration_changes_nothing(postgres_url: str) -> None:
     )
     conn = await asyncpg.connect(postgres_url)
     try:
-        with pytest.raises(asyncpg.UndefinedTableError):
+        named = rf"migrations/{len(MIGRATIONS) + 1:04d}_broken\.sql .*no_such_table"
+        with pytest.raises(MigrationFailed, match=named):
             await migrate(conn, [*MIGRATIONS, broken])
         assert await schema_version(conn) == len(MIGRATIONS)
         assert await conn.fetchval("SELECT to_regclass('half_done')") is None
