@@ -264,7 +264,7 @@ class Sockets:
                 refusal = await self.places.may_watch_activity(activity, where, user)
             else:
                 where = int(channel)
-                refusal = await self.places.may_watch(where, self._table(where), user)
+                refusal = await self.places.may_watch(where, user)
         except UserError as exc:
             refusal = exc
         except OSError:  # Discord could not say who is in the Activity: the client retries

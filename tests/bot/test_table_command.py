@@ -208,3 +208,31 @@ async def test_the_activitys_launch_command_survives_the_command_sync(fake_disco
         names = {c["name"]: c for c in fake_discord.world.global_commands}
         assert names["launch"]["id"] == entry["id"] and names["launch"]["type"] == 4
         assert {"apophis", "draw", "build"} <= set(names)
+
+
+async def test_without_activities_no_link_where_a_browser_could_only_be_refused(
+    fake_discord, make_bot
+):
+    """A group DM, the bot's DM, a server without the bot: a browser cannot be shown who
+    is there, so the command and the Table button say so in one line, with no link."""
+    bot = make_bot(**web_only())
+    scene = Scene(fake_discord, bot, names=("ann", "bob"), group_dm=True)
+    scene["bob"].user.locale = "fr"
+    bare = fake_discord.add_guild(bot_member=False)
+    hall = fake_discord.add_text_channel(bare, "hall")
+    fake_discord.add_member(bare, "ann", user_id=scene.id("ann"))
+    dm = fake_discord.world.dm_channel(scene["ann"].user)
+    words = (
+        "The live table opens in a browser only for the channels of a server the bot is in: "
+        "play this game in Discord, with its buttons and slash commands."
+    )
+    async with fake_discord.connected(bot):
+        for where in (scene.channel, dm, hall):
+            reply = await scene.cmd("apophis table", "ann", channel=where)
+            assert reply.ephemeral and reply.message.components == [], where
+            assert content(reply) == words
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        from_lobby = await scene.click(lobby, "table", "bob")
+        assert from_lobby.ephemeral and from_lobby.message.components == []
+        assert content(from_lobby).startswith("La table en direct ne s’ouvre dans un navigateur")
+    assert "?channel=" not in str([r.response_data for r in (reply, from_lobby)])

@@ -108,10 +108,13 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
         assert state["channel"] == str(group.id) and state["status"] == "none"
         assert [m["custom_id"] for m in state["lobby_moves"]] == ["apo:b:0:0:open"]
         assert state["lobby_moves"][0]["label"] == t("en", "web.open_here")
-        # A browser's page of the group DM (no instance) is nobody's: nobody may see it.
-        async with Socket(bot, group.id, ann) as browser:
-            assert await browser.closed() == 4003
-        assert not browser.states
+        # A browser's page of the group DM (no instance) is nobody's: nobody may see it,
+        # and signing in would not help (there is no server to be a member of).
+        for who in (ann, None):
+            async with Socket(bot, group.id, who) as browser:
+                assert await browser.closed() == 4003
+            assert refusal(browser) == t("en", "table.browser_elsewhere")
+            assert not browser.states
 
 
 async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cannot_move(
