@@ -94,8 +94,9 @@ class Places:
         return watch_refusal(await self.gatekeeper.public(channel), standing)
 
     async def may_watch(self, channel: int, user: User | None) -> UserError | None:
-        """Why this person may not watch the channel's table (None: they may). A browser is shown only a channel of a server the bot is in: a DM's or a group
-        DM's people, or a server's without the bot, cannot be told from a browser."""
+        """Why this person may not watch the channel's table (None: they may). A browser
+        is shown only a channel of a server the bot is in: a DM's or a group DM's people,
+        or a server's without the bot, cannot be told from a browser."""
         guild = await self.gatekeeper.guild_of(channel)
         if guild is None:
             return UserError("table.browser_elsewhere")
