@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from bot.errors import UserError
 from bot.game.access import CHANNEL as REACH_CHANNEL
 from bot.game.access import (
+    INSTANCE_ID,
     INTERACTIONS,
     RECIPIENT,
     Caller,
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
 
 #: A channel's id as a hello names it: ASCII digits (str.isdigit() takes "²"), 63 bits.
 CHANNEL = re.compile(r"[0-9]{1,19}", re.ASCII)
-#: An Activity's instance id as a hello names it (Discord's are letters, digits and dashes).
-INSTANCE = re.compile(r"[0-9A-Za-z_.-]{1,128}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +67,7 @@ class Places:
         if user is None:  # nobody to look for (and Discord is asked nothing for them)
             raise UserError("web.error.activity_sign_in")
         found = None
-        if isinstance(instance_id, str) and INSTANCE.fullmatch(instance_id) is not None:
+        if isinstance(instance_id, str) and INSTANCE_ID.fullmatch(instance_id) is not None:
             found = await self.gatekeeper.instance(instance_id)
         if found is None:
             raise UserError("web.error.no_activity")

@@ -117,6 +117,25 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
             assert not browser.states
 
 
+async def test_an_instance_id_not_of_discords_form_is_refused_and_discord_not_asked(
+    fake_discord, make_table
+):
+    """"." and ".." would climb out of Discord's route (`GET /applications/{app}/` with the
+    bot's token); neither they nor a slash, a percent or a space reach Discord."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann)
+    async with serving(fake_discord, bot):
+        fake_discord.launch_activity(group, ann)
+        before = len(fake_discord.requests)
+        for forged in (".", "..", "i-1/..", "%2e%2e", "i-1 x", "i_1", "-1", "i" * 129):
+            async with Socket(bot, group.id, ann, instance=forged) as socket:
+                assert await socket.closed() == 4003, forged
+            assert refusal(socket) == t("en", "web.error.no_activity") and not socket.states
+        assert not [r.path for r in fake_discord.requests[before:] if "/applications" in r.path]
+        assert await bot.core.gatekeeper.instance("..") is None
+
+
 async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cannot_move(
     fake_discord, make_table
 ):
