@@ -120,7 +120,7 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
 async def test_an_instance_id_not_of_discords_form_is_refused_and_discord_not_asked(
     fake_discord, make_table
 ):
-    """"." and ".." would climb out of Discord's route (`GET /applications/{app}/` with the
+    """Ids "." and ".." would climb out of Discord's route (`GET /applications/{app}/` with the
     bot's token); neither they nor a slash, a percent or a space reach Discord."""
     bot = make_table()
     ann = fake_discord.add_user("ann")
