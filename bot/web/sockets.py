@@ -10,7 +10,8 @@ not a member of the server, or cannot see or post in the channel, is refused by 
 and answered with a line saying what happened or why not.
 
 Inside Discord the hello names the Activity's instance instead, which bot.web.places
-checks with Discord (where it runs, who is in it, again at each move); where no game is
+checks with Discord (where it runs, who is in it, again at each move and before each
+state it is sent: someone who left is told so and their socket closed); where no game is
 open there, a participant is offered Open.
 
 Each person sends at RATE messages a second (BURST at once), whichever of their sockets
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -87,12 +89,16 @@ class Client:
         language: str,
         bucket: Bucket,
         activity: Activity | None = None,
+        admitted: Callable[[Client], Awaitable[bool]] | None = None,
     ):
         self.ws = ws
         self.channel = channel
         self.user = user
         #: Inside Discord, the Activity it runs in (None: a browser's page).
         self.activity = activity
+        #: Whether it may still be sent states, asked before each (an Activity's: is its
+        #: person still in the instance?); None: always.
+        self.admitted = admitted
         self.viewer = user.id if user is not None else None
         self.language = language
         #: How fast it may send, not signed in (a person's rate is kept by Sockets.rates).
@@ -113,6 +119,9 @@ class Client:
     async def _drain(self) -> None:
         try:
             while self._pending is not None and not self.ws.closed:
+                if self.admitted is not None and not await self.admitted(self):
+                    self._pending = None  # no longer theirs to see: closed meanwhile
+                    break
                 state, self._pending = self._pending, None
                 await self.ws.send_str(state)
         except (ConnectionError, RuntimeError):
@@ -276,7 +285,26 @@ class Sockets:
             )
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
-        return Client(ws, where, user, language, Bucket(RATE, BURST), activity)
+        admitted = self._still_in if activity is not None else None
+        return Client(ws, where, user, language, Bucket(RATE, BURST), activity, admitted)
+
+    async def _still_in(self, client: Client) -> bool:
+        """Whether an Activity's client is still in its instance, as Discord says now (its
+        answer kept briefly); if not, it is told why and closed for good (4003), or, when
+        Discord cannot say, closed to come back (1013, its hello checks again)."""
+        assert client.activity is not None
+        try:
+            await self.places.participant(client.activity.instance_id, client.user)
+            return True
+        except UserError as exc:
+            log.info("closed a web socket in channel %s: no longer in the Activity", client.channel)
+            await client.send({"type": "refused", "reason": exc.text(client.language)})
+            await client.ws.close(code=REFUSED, message=b"no longer in the Activity")
+        except OSError:
+            await client.ws.close(
+                code=TRY_LATER, message=b"could not check the Activity: try again"
+            )
+        return False
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         user = client.user

@@ -184,6 +184,38 @@ async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cann
         assert not channel_requests(fake_discord, group)
 
 
+async def test_someone_who_left_the_activity_is_sent_nothing_more_and_closed(
+    fake_discord, make_table
+):
+    """Bob leaves the Activity (removed from the group DM, say) with his socket open: the
+    next state is not his; he is told why and his socket closed, while Ann plays on."""
+    bot = make_table()
+    ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
+    group = fake_discord.add_group_dm(ann, bob)
+    async with serving(fake_discord, bot):
+        clock = HeldClock(bot)
+        instance = fake_discord.launch_activity(group, ann, bob)
+        async with (
+            Socket(bot, 0, ann, instance=instance) as host,
+            Socket(bot, 0, bob, instance=instance) as guest,
+        ):
+            await host.wait_state(lambda s: s["status"] == "none")
+            assert (await host.move("apo:b:0:0:open"))["ok"]
+            lobby = await guest.wait_state(lambda s: s["status"] == "lobby")
+            assert (await guest.move(move_id(lobby, "join", lobby=True)))["ok"]
+            await guest.wait_state(lambda s: len(s["seats"]) == 2)
+            seen = len(guest.states)
+
+            fake_discord.leave_instance(instance, bob)
+            clock.forget()
+            added = await host.move(move_id(host.state, "crewadd", lobby=True))
+            assert added["ok"], added
+            await host.wait_state(lambda s: len(s["seats"]) == 3)
+            assert await guest.closed() == 4003
+            assert len(guest.states) == seen  # the crewmate's lobby never reached him
+            assert refusal(guest) == t("en", "web.error.not_in_activity")
+
+
 async def test_in_a_server_channel_the_bot_is_in_the_activitys_game_is_the_channels(
     fake_discord, make_web_bot
 ):
@@ -242,7 +274,10 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
         bot.core.service.set_autopilot(scene.guild.id, 30)
         instance = fake_discord.launch_activity(scene.channel, scene["bob"], scene["ann"])
         table = await scene.new_game("bob", "ann")  # Bob plays first
-        async with Socket(bot, 0, scene["bob"], instance=instance) as bob:
+        async with (
+            Socket(bot, 0, scene["bob"], instance=instance) as bob,
+            Socket(bot, 0, scene["ann"], instance=instance) as ann,
+        ):
             await bob.wait_state(lambda s: s["status"] == "active" and s["you"]["your_turn"])
             fake_discord.leave_instance(instance, scene["bob"])
             clock.forget()
@@ -250,9 +285,10 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
             refused = await bob.move(move_id(bob.state, "draw"))
             assert not refused["ok"] and t("en", "web.error.not_in_activity") in refused["note"]
             assert table.runtime.seen.get(scene.id("bob")) == quiet_since
-            state = await bob.wait_state(
+            state = await ann.wait_state(
                 lambda s: any(seat["autopilot"] for seat in s["seats"]), timeout=10
             )
+            assert await bob.closed() == 4003  # the autopilot's board was not his to see
         assert [seat["autopilot"] for seat in state["seats"]] == [True, False]
         assert scene.id("bob") in table.autopilot
 
