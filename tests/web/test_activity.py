@@ -369,6 +369,25 @@ async def test_a_whole_game_in_a_group_dm_from_the_activity_alone(
     assert not channel_requests(fake_discord, group)
 
 
+async def test_the_layout_is_followed_when_discord_allows_it_only_once_signed_in(
+    fake_discord, make_table, pages
+):
+    """A Discord client that refuses the layout's subscription until the SDK is
+    authenticated: the page asks again once signed in, and follows picture-in-picture."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann)
+    async with serving(fake_discord, bot):
+        instance = fake_discord.launch_activity(group, ann)
+        page = await pages()
+        await page.open(activity_url(bot, fake_discord, ann, instance) + "&layout=after-sign-in")
+        await page.wait("document.body.dataset.status === 'none'")
+        await page.js(
+            "window.__apophisSdk.emitEvent('ACTIVITY_LAYOUT_MODE_UPDATE', {layout_mode: 1});"
+        )
+        await page.wait("document.body.dataset.layout === 'pip'")
+
+
 async def test_alone_with_a_crewmate_in_the_bots_dm(fake_discord, make_web_bot, pages):
     bot = make_web_bot()
     ann = fake_discord.add_user("ann")

@@ -60,12 +60,15 @@ async function boot(): Promise<void> {
     channel = sdk.channelId;
     instance = sdk.instanceId;
     setCdn(`${PROXY}${CDN_MAPPING}/`);
-    followLayout(sdk);
-    signIn = () =>
-      signInWithSdk(sdk, clientId).catch((error: unknown) => {
+    let following = followLayout(sdk); // Discord may refuse it until the SDK is authenticated
+    signIn = async () => {
+      const signed = await signInWithSdk(sdk, clientId).catch((error: unknown) => {
         view.note(error instanceof Error ? error.message : String(error));
         return null;
       });
+      if (signed && !(await following)) following = followLayout(sdk); // asked again, authenticated
+      return signed;
+    };
     identity = await signIn();
     view.identity(identity?.user ?? null, null);
   }
