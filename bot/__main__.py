@@ -1,8 +1,9 @@
 """The `apophis-bot` command (also `python -m bot` and `make run`): its options, then the bot."""
 
 import argparse
+import os
 import sys
-from importlib import metadata
+from importlib import metadata, resources
 
 from dotenv import find_dotenv, load_dotenv
 
@@ -16,10 +17,14 @@ DESCRIPTION = (
 EPILOG = (
     "Settings come from the environment, or from a .env file in the current directory. "
     "Only DISCORD_TOKEN is required (the bot's token, from the Discord application's Bot "
-    "page); every other setting is described in .env.example and docs/hosting.md. "
+    "page). `apophis-bot example-env .env` writes a .env with every setting explained, to "
+    "fill in (without a file name, it prints them). "
     "`apophis-bot backup FILE` copies the running bot's SQLite database to FILE, and "
     "`apophis-bot restore FILE` puts a backup back with the bot stopped (each has --help)."
 )
+#: The command writing the example settings, and the file it writes (shipped in the package).
+EXAMPLE_ENV = "example-env"
+EXAMPLE = resources.files("bot") / "env.example"
 
 
 def version() -> str:
@@ -30,9 +35,37 @@ def version() -> str:
         return "(not installed)"
 
 
+def example_env(args: list[str]) -> int:
+    """`example-env [FILE]`: every setting, explained, printed or written to a new FILE
+    (readable by its owner alone: it will hold the token); the exit status."""
+    parser = argparse.ArgumentParser(
+        prog=f"apophis-bot {EXAMPLE_ENV}",
+        description="Write an example settings file, every setting explained, to fill in.",
+    )
+    parser.add_argument("file", nargs="?", help="the file to create (default: print it)")
+    file = parser.parse_args(args).file
+    text = EXAMPLE.read_text(encoding="utf-8")
+    if file is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with os.fdopen(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(text)
+    except FileExistsError:
+        print(f"apophis-bot: {file} exists; it was left as it was.", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"apophis-bot: cannot write {file} ({exc.strerror}).", file=sys.stderr)
+        return 1
+    print(f"Wrote {file}: put the bot's token after DISCORD_TOKEN=, then start the bot.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Answer --help and --version, or run the bot; the exit status (0 once stopped)."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == [EXAMPLE_ENV]:
+        return example_env(args[1:])
     if args[:1] and args[0] in backup.COMMANDS:  # `backup FILE`, `restore FILE`: the host's
         load_dotenv(find_dotenv(usecwd=True))
         return backup.main(args)

@@ -30,14 +30,14 @@ try:  # libuv's event loop: the same asyncio, with less of our CPU in the loop i
 except ImportError:  # not built for Windows: the standard loop
     uvloop = None  # type: ignore[assignment]
 
-from bot.config import TOKEN_HELP, Config, ConfigError
+from bot.config import TOKEN_HELP, Config, ConfigError, logs_as_json
 from bot.discord.client import ApophisBot
 from bot.discord.door import DiscordDoor, DiscordRest
 from bot.discord.gatekeeper import Gatekeeper
 from bot.game.core import GameCore, Settings
 from bot.game.doors import Door
 from bot.game.timer import Timer
-from bot.logs import configure_logging
+from bot.logs import configure_logging, say_why_it_stopped
 from bot.serve_metrics import Metrics, discord_trace
 from bot.store.records import DatabaseUnusable
 from bot.store.store import Store
@@ -225,37 +225,47 @@ def on_fast_loop(main: Coroutine[Any, Any, T]) -> T:
 
 
 def main() -> int:
+    """Run the bot; the exit status. Why it stopped, when it did not stop cleanly, is its
+    last line (bot.logs.say_why_it_stopped): 2 a setting or the token to fix, 3 the
+    database, 1 anything else (Discord out of reach; a fault, with its traceback)."""
     load_dotenv()
     try:
         config = Config.from_env()
     except ConfigError as exc:
-        print(f"apophis-bot: {exc}", file=sys.stderr)
+        say_why_it_stopped(str(exc), logs_as_json())
         return 2
     configure_logging(config.log_level, config.log_json, config.shard_count)
     point_discord_at(config)
     try:
         on_fast_loop(run(config))
-    except discord.LoginFailure:
-        print(
-            f"apophis-bot: Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", file=sys.stderr
-        )
-        return 2
-    except DatabaseUnusable as exc:
-        print(f"apophis-bot: {exc}", file=sys.stderr)
-        return 3
-    except (OSError, aiohttp.ClientError) as exc:
-        print(f"apophis-bot: cannot reach Discord ({exc}).", file=sys.stderr)
-        return 1
-    except discord.PrivilegedIntentsRequired:
-        print("apophis-bot: Discord refused the requested gateway intents.", file=sys.stderr)
-        return 2
-    except discord.ConnectionClosed as exc:
-        if exc.code != SHARDING_REQUIRED:
+    except Exception as exc:
+        known = why_it_stopped(exc)
+        if known is None and not config.log_json:
             raise
-        print(
-            "apophis-bot: Discord requires more shards (the bot is in too many servers for "
-            "APOPHIS_SHARD_COUNT): raise it, or leave it unset to use Discord's recommendation.",
-            file=sys.stderr,
-        )
-        return 2
+        if known is None:  # a fault: its traceback in the JSON line, as every other
+            log.critical("the bot stopped on a fault", exc_info=exc)
+            return 1
+        why, status = known
+        say_why_it_stopped(why, config.log_json)
+        return status
     return 0
+
+
+def why_it_stopped(exc: Exception) -> tuple[str, int] | None:
+    """What the host is told for a known reason the bot could not run, and the exit status;
+    None for a fault."""
+    if isinstance(exc, discord.LoginFailure):  # at login, or a token reset while running
+        return f"Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", 2
+    if isinstance(exc, DatabaseUnusable):
+        return str(exc), 3
+    if isinstance(exc, OSError | aiohttp.ClientError):
+        return f"cannot reach Discord ({exc}).", 1
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "Discord refused the requested gateway intents.", 2
+    if isinstance(exc, discord.ConnectionClosed) and exc.code == SHARDING_REQUIRED:
+        return (
+            "Discord requires more shards (the bot is in too many servers for "
+            "APOPHIS_SHARD_COUNT): raise it, or leave it unset to use Discord's recommendation.",
+            2,
+        )
+    return None

@@ -32,7 +32,7 @@ SWITCH = {word: True for word in ("on", "true", "yes", "1")} | {
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open its "
     "Bot page, press 'Reset Token', and put the token in a .env file as "
-    "DISCORD_TOKEN=... (see .env.example)."
+    "DISCORD_TOKEN=... (`apophis-bot example-env .env` writes one with every setting)."
 )
 
 
@@ -228,6 +228,15 @@ def _log_json(text: str) -> bool:
     if log_format not in ("text", "json"):
         raise ConfigError(f"APOPHIS_LOG_FORMAT must be text or json, not {log_format!r}.")
     return log_format == "json"
+
+
+def logs_as_json(env: Mapping[str, str] | None = None) -> bool:
+    """Whether APOPHIS_LOG_FORMAT asks for JSON, read on its own: for the line telling why
+    the other settings were refused. False when it is wrong itself (that line says so)."""
+    try:
+        return _log_json((os.environ if env is None else env).get("APOPHIS_LOG_FORMAT", "").strip())
+    except ConfigError:
+        return False
 
 
 def _positive_int(name: str, text: str) -> int:

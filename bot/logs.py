@@ -64,3 +64,13 @@ class JsonLines(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return orjson.dumps(line, default=str).decode()
+
+
+def say_why_it_stopped(why: str, json: bool = False) -> None:
+    """The process's last line, on stderr: why it stops (`apophis-bot: why`), or with `json`
+    a log line like the others (level ERROR), so that a JSON log stays JSON to its end."""
+    if json:
+        record = logging.LogRecord("bot", logging.ERROR, __file__, 0, why, None, None)
+        print(JsonLines().format(record), file=sys.stderr)
+    else:
+        print(f"apophis-bot: {why}", file=sys.stderr)

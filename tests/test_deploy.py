@@ -21,10 +21,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import aiohttp
+import discord
 import orjson
 import pytest
 
-from bot.app import SHUTDOWN_SECONDS
+from bot.app import SHUTDOWN_SECONDS, why_it_stopped
+from bot.store.records import DatabaseUnusable
 from devtools.fakediscord.server import FakeDiscord
 from devtools.livetable import free_port
 from tests.bot.helpers import Scene
@@ -108,8 +110,24 @@ def test_the_unit_stops_the_bot_as_the_bot_expects() -> None:
     assert settings["MemoryDenyWriteExecute"] == ["yes"]  # run so in the test below
     # The exit statuses that need a person: a wrong setting (2), an unusable database (3).
     assert settings["RestartPreventExitStatus"] == ["2 3"]
-    source = (ROOT / "bot" / "app.py").read_text()
-    assert "return 2" in source and "return 3" in source
+    assert why_it_stopped(discord.LoginFailure())[1] == 2  # type: ignore[index]
+    assert why_it_stopped(DatabaseUnusable("unusable"))[1] == 3  # type: ignore[index]
+
+
+def test_the_documents_install_the_bot_where_the_unit_runs_it() -> None:
+    """docs/hosting.md creates the virtual environment whose apophis-bot the unit runs, every
+    program it and the unit name under /opt/apophis is in that environment, and the unit's
+    settings file is the one hosting.md writes."""
+    hosting = (ROOT / "docs" / "hosting.md").read_text()
+    (environment,) = set(re.findall(r"python3 -m venv (\S+)", hosting))
+    settings = unit_settings()
+    assert settings["ExecStart"] == [f"{environment}/bin/apophis-bot"]
+    named = re.findall(r"/opt/apophis[\w/.-]*", hosting + UNIT.read_text())
+    assert named
+    for path in {path.rstrip(".") for path in named}:
+        assert path == environment or path.startswith(f"{environment}/bin/"), path
+    (settings_file,) = settings["EnvironmentFile"]
+    assert f"{environment}/bin/apophis-bot example-env {settings_file}" in hosting
 
 
 async def start_bot(

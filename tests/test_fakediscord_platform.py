@@ -425,6 +425,35 @@ async def test_the_entry_point_command_is_kept_by_bulk_updates_and_launches(
         await fake_discord.invoke_entry_point(user=world.bob, channel=world.group)
 
 
+async def test_commands_are_read_with_their_translations_only_when_asked(
+    fake_discord: FakeDiscord, bot: PlatformBot
+) -> None:
+    """GET /applications/{app}/commands leaves out every translation (of a command, its
+    options and their choices) unless asked ``with_localizations=true``, as Discord does;
+    a command sent back as read without them loses them."""
+    app_id = fake_discord.world.application_id
+    french = {"fr": "Lancer"}
+    choice = {"name": "one", "value": 1, "name_localizations": {"fr": "un"}}
+    option = {"type": 4, "name": "n", "description": "n", "description_localizations": french}
+    command = {"name": "go", "description": "Go", "description_localizations": french}
+    launch = {**fake_discord.enable_activities(), "description_localizations": french}
+    sent = [{**command, "options": [{**option, "choices": [choice]}]}, launch]
+    await bot.http.bulk_upsert_global_commands(app_id, sent)
+    route = discord.http.Route(
+        "GET", "/applications/{application_id}/commands", application_id=app_id
+    )
+    plain = await bot.http.request(route)
+    full = await bot.http.request(route, params={"with_localizations": "true"})
+    assert "localizations" not in str(plain)
+    read = {c["name"]: c for c in full}
+    assert read["go"]["description_localizations"] == french
+    assert read["go"]["options"][0]["description_localizations"] == french
+    assert read["go"]["options"][0]["choices"][0]["name_localizations"] == {"fr": "un"}
+    assert read["launch"]["description_localizations"] == french
+    await bot.http.bulk_upsert_global_commands(app_id, plain)
+    assert all("description_localizations" not in c for c in fake_discord.synced_commands())
+
+
 async def test_launch_activity_answers_a_command_or_a_click_with_the_instance(
     fake_discord: FakeDiscord, world: World, bot: PlatformBot
 ) -> None:

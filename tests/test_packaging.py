@@ -168,6 +168,29 @@ def test_the_changelog_names_the_version_newest_first() -> None:
     assert releases[0] == PYPROJECT["project"]["version"]
 
 
+def test_example_env_writes_every_setting_explained_for_a_host_to_fill_in(
+    tmp_path: Path,
+) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "bot", "example-env", *args]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert (ROOT / ".env.example").resolve() == ROOT / "bot" / "env.example"  # one file
+    printed = run()
+    assert printed.returncode == 0 and printed.stdout == example, printed.stderr
+    for name in ("DISCORD_TOKEN", "APOPHIS_DATABASE", "APOPHIS_LOG_FORMAT"):
+        assert f"\n{name}=" in example
+    written = run(".env")
+    assert written.returncode == 0, written.stderr
+    assert (tmp_path / ".env").read_text(encoding="utf-8") == example
+    assert (tmp_path / ".env").stat().st_mode & 0o777 == 0o600  # it will hold the token
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=kept\n")
+    again = run(".env")
+    assert again.returncode == 1 and "exists" in again.stderr and "Traceback" not in again.stderr
+    assert (tmp_path / ".env").read_text() == "DISCORD_TOKEN=kept\n"
+
+
 def build_wheel(into: Path, scratch: Path) -> Path:
     """The project's wheel, built offline from a copy of its sources (not in the checkout)."""
     source = scratch / "source"
@@ -203,6 +226,7 @@ def test_the_wheel_installs_and_runs_from_a_new_virtual_environment(tmp_path: Pa
     assert client_files == shipped  # not dist/test, the sources, nor node_modules
     (licence,) = (name for name in names if name.endswith(".dist-info/licenses/LICENSE"))
     assert zipfile.ZipFile(wheel).read(licence) == (ROOT / "LICENSE").read_bytes()
+    assert "bot/env.example" in names  # what `apophis-bot example-env` writes
     (entry_points,) = (name for name in names if name.endswith(".dist-info/entry_points.txt"))
     assert b"apophis-bot = bot.__main__:main" in zipfile.ZipFile(wheel).read(entry_points)
 
@@ -239,6 +263,13 @@ def test_the_wheel_installs_and_runs_from_a_new_virtual_environment(tmp_path: Pa
     assert untokened.returncode == 2
     assert "DISCORD_TOKEN is not set" in untokened.stderr
     assert "Traceback" not in untokened.stderr
+    # Both send the host to the example settings, which the installed command writes.
+    for told in (helped.stdout, untokened.stderr):
+        assert "apophis-bot example-env .env" in " ".join(told.split())
+        assert ".env.example" not in told  # a checkout's file, not on this machine
+    example = run(str(command), "example-env")
+    assert example.returncode == 0 and "\nDISCORD_TOKEN=" in example.stdout, example.stderr
+    assert example.stdout == (ROOT / ".env.example").read_text(encoding="utf-8")
 
     # The installed bot serves the client shipped inside site-packages.
     found = run(

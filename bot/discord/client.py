@@ -157,10 +157,6 @@ class ApophisBot(commands.AutoShardedBot):
         #: Who may do what where, for doors that do not carry Discord's permissions.
         self.gatekeeper = Gatekeeper(self)
         self._closing = False
-        #: channel id -> the Activity instance last launched there (the Entry Point or
-        #: /apophis table), as Discord named it in its answer: the live table's door can
-        #: tell which game an instance is about. Kept in memory: a relaunch names anew.
-        self.activity_instances: dict[int, str] = {}
 
     def count_messages(self) -> None:
         """Message events only bump a count of the messages below a game's board.
@@ -281,7 +277,7 @@ class ApophisBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The Activity's Entry Point; the tree leaves it alone (CheckedCommandTree)."""
-        await answer_entry_point(interaction, self.activity_instances)
+        await answer_entry_point(interaction)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction, command: app_commands.Command

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from bot.game.changes import TableChange
     from bot.game.core import GameCore
 
+#: Discord's gateway close code for a token it does not take (reset, revoked).
+AUTHENTICATION_FAILED = 4004
+
 
 class DiscordDoor:
     """The client as one door of the core (bot.game.doors)."""
@@ -28,7 +31,8 @@ class DiscordDoor:
         self.client = client
         self.token = token
         #: The client's connection to the gateway, once this door logged it in: it ends
-        #: only with the client, or with why it cannot connect (a refused token...).
+        #: only with the client, or with why it cannot connect (a refused token, at login
+        #: or later, raises discord.LoginFailure).
         self.connection: asyncio.Task[None] | None = None
 
     def heard(self, change: TableChange) -> None:
@@ -41,7 +45,18 @@ class DiscordDoor:
         if self.client.http.token is not None:
             return
         await self.client.login(self.token)
-        self.connection = asyncio.create_task(self.client.connect())
+        self.connection = asyncio.create_task(self._connect())
+
+    async def _connect(self) -> None:
+        """Connected until the client closes. A token Discord stops taking while the bot
+        runs (reset on the Bot page: the gateway closes with 4004) ends it as a token
+        refused at login does, with discord.LoginFailure."""
+        try:
+            await self.client.connect()
+        except discord.ConnectionClosed as exc:
+            if exc.code != AUTHENTICATION_FAILED:
+                raise
+            raise discord.LoginFailure("Discord no longer accepts the bot's token.") from exc
 
     async def stop(self) -> None:
         """Close the client (its clocks frozen first, its outbox given a grace), then stop

@@ -4,10 +4,11 @@ An application with Activities enabled has one Entry Point command (type 4,
 PRIMARY_ENTRY_POINT): "Launch" in Discord's App Launcher. discord.py knows nothing of it
 (`CommandTree.sync()` sends the tree's commands only, and Discord refuses a bulk overwrite
 that leaves the Entry Point out), so the global commands are synced here: the application's
-commands are read first, and its Entry Point sent back with the tree's, unchanged (its id,
-name, handler, installs and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
+commands are read first, their translations included, and its Entry Point sent back with
+the tree's, unchanged (its id, name, description and its translations, handler, installs
+and contexts). With APOPHIS_ACTIVITY=on and none yet, ours is sent
 (`entry_point`): APP_HANDLER, so Discord sends the bot the interaction and the bot launches
-the Activity itself, learning the instance it opened (`launch`).
+the Activity itself (`launch`).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ async def sync_global(
 
     Should Discord refuse ours (Activities not enabled in the developer portal), the
     commands are sent again without it: the slash commands are synced all the same."""
-    kept = entry_points(_commands(await http.get_global_commands(application_id)))
+    kept = entry_points(await _read_global(http, application_id))
     if kept or not activity:
         return _commands(await http.bulk_upsert_global_commands(application_id, payload + kept))
     try:
@@ -86,6 +87,16 @@ async def sync_global(
     return synced
 
 
+async def _read_global(http: discord.http.HTTPClient, application_id: int) -> list[dict[str, Any]]:
+    """The application's global commands as Discord has them, translations included:
+    Discord leaves them out unless asked (`with_localizations`), and a command sent back
+    without them loses them (discord.py's `get_global_commands` does not ask)."""
+    route = discord.http.Route(
+        "GET", "/applications/{application_id}/commands", application_id=application_id
+    )
+    return _commands(await http.request(route, params={"with_localizations": "true"}))
+
+
 def _commands(answer: object) -> list[dict[str, Any]]:
     """Discord's answer listing commands, as the JSON objects it is (discord.py types each
     kind of command apart)."""
@@ -99,30 +110,28 @@ def is_entry_point(interaction: discord.Interaction) -> bool:
     return interaction.type is kind and data.get("type") == ENTRY_POINT_TYPE
 
 
-async def launch(interaction: discord.Interaction, instances: dict[int, str]) -> None:
-    """Answer an interaction by launching the Activity (LAUNCH_ACTIVITY), and keep the
-    instance Discord opened under the interaction's channel in `instances`.
+async def launch(interaction: discord.Interaction) -> None:
+    """Answer an interaction by launching the Activity (LAUNCH_ACTIVITY). The instance
+    Discord opened is only logged: the live table asks Discord where each instance runs
+    and who is in it (bot.web.places), so nothing is kept here.
 
     discord.HTTPException if Discord refuses (Activities not enabled, or too late)."""
     response = await interaction.response.launch_activity()
-    instance = response.activity_id
-    if instance is not None and interaction.channel_id is not None:
-        instances[interaction.channel_id] = instance
     log.debug(
         "Activity launched for %s in channel %s: instance %s",
         interaction.user.id,
         interaction.channel_id,
-        instance,
+        response.activity_id,
     )
 
 
-async def answer_entry_point(interaction: discord.Interaction, instances: dict[int, str]) -> None:
+async def answer_entry_point(interaction: discord.Interaction) -> None:
     """The Entry Point (Launch, in the App Launcher) launches the Activity, in Discord's 3 s,
     wherever it is used; any other interaction is left alone."""
     if not is_entry_point(interaction):
         return
     try:
-        await launch(interaction, instances)
+        await launch(interaction)
     except discord.HTTPException as exc:  # nothing else can answer it
         log.warning("the Entry Point's launch was refused (%s %s)", exc.status, exc.code)
     finally:

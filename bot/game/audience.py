@@ -4,7 +4,9 @@ What one player sees (private replies, their panel, their hand DM) is in that pl
 language: the locale of their latest interaction, stored so that a DM sent after a
 restart still speaks it. What a channel sees is in its server's language: the one
 chosen with `/apophis config`, else the server's preferred locale as Discord last gave
-it, else English; the server also chooses how cards are shown (suits or colours).
+it, else English; the server also chooses how cards are shown (suits or colours). Where
+there is no server (a DM, a group DM), a table speaks the language most of its seated
+people speak, its host's on a tie, and shows cards as suits.
 Both are held in memory; the store is written (in the background) only when one changes.
 """
 
@@ -12,15 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections import Counter
+from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.i18n.catalogs import DEFAULT_LANGUAGE, language_of
+from bot.table import is_crewmate
 
 if TYPE_CHECKING:
     from bot.store.records import GuildSettings
     from bot.store.store import Store
+    from bot.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +129,20 @@ class Audience:
     async def server(self, guild_id: int) -> tuple[str, str]:
         """A server's language and card display."""
         return look(await self.settings(guild_id))
+
+    async def table(self, table: Table) -> tuple[str, str]:
+        """The language and card display a table's channel reads: its server's, or where
+        there is no server, its people's (see the module docstring)."""
+        language, cards = await self.server(table.guild_id)
+        if table.guild_id:
+            return language, cards
+        return await self.most_spoken(table.host_id, table.seats), cards
+
+    async def most_spoken(self, host_id: int, seats: Iterable[int]) -> str:
+        """The language most of these people speak (crewmates aside), the host's on a tie."""
+        people = [p for p in dict.fromkeys([host_id, *seats]) if not is_crewmate(p)]
+        languages = Counter([await self.player(person) for person in people])
+        return max(languages, key=languages.__getitem__)  # the first of the most: the host's
 
 
 def look(settings: GuildSettings) -> tuple[str, str]:

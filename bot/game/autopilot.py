@@ -1,9 +1,11 @@
 """The autopilot: a crewmate plays the seat of a person gone quiet, until they are back.
 
-A server may turn it on (`/apophis config autopilot`: 30 to 300 seconds; off at first).
-Where no server can set it (a DM, a group DM, a server without the bot: a game reached
-through interactions alone), it is on, at `UNCONFIGURED_SECONDS`: there nobody could
-otherwise free a seat whose player left (a participant who left the Activity, say).
+A server may turn it on (`/apophis config autopilot`: 30 to 300 seconds; off at first),
+and its choice holds for every game in it, however it was opened (a user install in a
+server without the bot too: there the setting stays as the server last left it). Where
+there is no server (a DM, a group DM), it is on, at `UNCONFIGURED_SECONDS`: nobody can
+choose there, and a seat whose player left (a participant who left the Activity, say)
+would hold the others up until the host skipped it.
 When the person a game waits for (for their turn, a discard or a reroll decision) has
 not clicked or typed anything in the game for that long, counted from the later of the
 moment the game began waiting for them and their last click or command there, their
@@ -25,7 +27,6 @@ from collections.abc import Callable
 
 from bot.errors import UserError
 from bot.game import changes
-from bot.game.access import INTERACTIONS
 from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
 from bot.store.records import AUTOPILOT_SECONDS
@@ -117,9 +118,9 @@ class Autopilot:
 
     def delay(self, table: Table) -> int | None:
         """Seconds of quiet before the table's awaited seat goes on autopilot (None: off):
-        its server's choice, or UNCONFIGURED_SECONDS where no server can choose."""
-        if table.reach == INTERACTIONS:
-            return self.delays.get(table.guild_id, UNCONFIGURED_SECONDS)
+        its server's choice, or UNCONFIGURED_SECONDS where there is no server."""
+        if not table.guild_id:  # a DM or a group DM
+            return UNCONFIGURED_SECONDS
         return self.delays.get(table.guild_id)
 
     def heard(self, change: changes.TableChange) -> None:

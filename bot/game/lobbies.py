@@ -138,9 +138,10 @@ class Lobbies:
             raise UserError("thread.full", count=THREAD_GAMES_PER_CHANNEL)
 
     async def _opened(self, record: GameRecord) -> Table:
-        """A lobby just opened, followed from now on in its server's language and cards."""
+        """A lobby just opened, followed from now on in its server's language and cards (its
+        people's language where there is no server)."""
         table = Table.from_record(record)
-        table.language, table.cards = await self.audience.server(record.guild_id)
+        table.language, table.cards = await self.audience.table(table)
         self.tables.track(table)
         return table
 
@@ -162,6 +163,7 @@ class Lobbies:
                 raise UserError("error.full") from None
             table.seats, table.names = list(record.players), dict(record.names)
             table.touched = record.updated_at
+            table.language, table.cards = await self.audience.table(table)
         return table
 
     async def add_crewmate(self, channel_id: int, by: int) -> Table:
@@ -198,6 +200,7 @@ class Lobbies:
             except NotSeated:
                 raise UserError(absent) from None
             table.seats, table.touched = list(record.players), record.updated_at
+            table.language, table.cards = await self.audience.table(table)
         return table
 
     async def configure(self, channel_id: int, user_id: int, asked: Mapping[str, Any]) -> Table:

@@ -195,7 +195,7 @@ class GameService:
         tables = []
         for record in records:
             table = Table.from_record(record)
-            table.language, table.cards = await self.audience.server(table.guild_id)
+            table.language, table.cards = await self.audience.table(table)
             self.registry.track(table)
             if table.status == "active":
                 self.clocks.arm(table)

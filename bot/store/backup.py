@@ -4,8 +4,10 @@
 (a consistent snapshot; the bot keeps writing meanwhile), checked, and only then moved to
 DEST. ``restore BACKUP`` puts a backup in the database's place, with the bot stopped: the
 backup is checked first (intact, an Apophis database, a schema this bot knows), the
-database it replaces (``--replace``) is kept beside it as ``NAME.before-restore``, and
-the restored file is migrated at the bot's next start like any other.
+database it replaces (``--replace``) is kept beside it as ``NAME.before-restore`` (or,
+that name taken by an earlier restore, ``NAME.before-restore-2``, ``-3``...: no earlier
+database is ever overwritten), and the restored file is migrated at the bot's next start
+like any other.
 
 The database is --database, else $APOPHIS_DATABASE, else the default path. A PostgreSQL
 database is backed up and restored with PostgreSQL's tools: the commands say which.
@@ -40,7 +42,8 @@ def restore_database(
     Refuses (StoreError, nothing changed) a backup that is missing, damaged, not the bot's
     or from a newer bot; an existing `dest` without `replace`; and a `dest` still open
     (the bot running). The old database, its WAL folded in, is kept as
-    ``dest.before-restore`` (None when there was none).
+    ``dest.before-restore``, or under the first such name still free (`kept_as`); None
+    when there was none.
     """
     backup, dest = Path(backup), Path(dest)
     if not backup.is_file():
@@ -52,7 +55,7 @@ def restore_database(
     if dest.exists() and not replace:
         raise StoreError(
             f"{dest} exists: add --replace to put the backup in its place (the old one is "
-            f"kept as {dest.name}{BEFORE_RESTORE})."
+            f"kept as {kept_as(dest).name})."
         )
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -78,9 +81,20 @@ def restore_database(
         except StoreError:
             partial.unlink()
             raise
-        kept = dest.with_name(dest.name + BEFORE_RESTORE)
+        kept = kept_as(dest)
         os.replace(dest, kept)
     os.replace(partial, dest)
+    return kept
+
+
+def kept_as(dest: Path) -> Path:
+    """Where `dest` is kept when a restore replaces it: ``NAME.before-restore``, else the
+    first of ``NAME.before-restore-2``, ``-3``... that no earlier restore took."""
+    kept = dest.with_name(dest.name + BEFORE_RESTORE)
+    count = 1
+    while kept.exists() or kept.is_symlink():
+        count += 1
+        kept = dest.with_name(f"{dest.name}{BEFORE_RESTORE}-{count}")
     return kept
 
 
@@ -141,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     restore.add_argument(
         "--replace",
         action="store_true",
-        help=f"replace an existing database (kept as NAME{BEFORE_RESTORE})",
+        help=f"replace an existing database (kept as NAME{BEFORE_RESTORE}, or -2, -3... if taken)",
     )
     args = parser.parse_args(argv)
     target = args.database or os.environ.get("APOPHIS_DATABASE") or DEFAULT_DATABASE

@@ -27,7 +27,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -167,31 +167,67 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
     """Online copy of `source` to `dest` with SQLite's backup API; returns the copy's size.
 
     Uses its own read-only connection, so writers carry on meanwhile (WAL). The copy
-    is written beside `dest` and renamed into place only once complete and checked.
+    is written beside `dest` and renamed into place only once complete and checked; on
+    any failure nothing is left of it, and the error names the file at fault: `source`
+    when it cannot be read, `dest` (its folder, its disk) when the copy cannot be written.
     """
     source, dest = Path(source), Path(dest)
     if not dest.parent.is_dir():
         raise StoreError(f"The backup folder {dest.parent} does not exist.")
+    if dest.is_dir():
+        raise StoreError(
+            f"{dest} is a folder: name the backup file, such as {dest / 'apophis-backup.sqlite3'}."
+        )
     if dest.exists() and dest.samefile(source):
         raise StoreError("The backup destination is the live database itself.")
     partial = dest.with_name(dest.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        with (
-            closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
-            closing(sqlite3.connect(partial)) as copy,
-        ):
-            src.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
-            src.backup(copy)
-            (verdict,) = copy.execute("PRAGMA quick_check").fetchone()
-    except sqlite3.Error as exc:
-        partial.unlink(missing_ok=True)
-        raise _unusable(exc, source) from exc
-    if verdict != "ok":
-        partial.unlink()
-        raise CorruptDatabase(f"The backup of {source} failed its check: {verdict}.")
-    os.replace(partial, dest)
+    with closing(_open_to_back_up(source)) as src:
+        try:
+            partial.unlink(missing_ok=True)
+            with closing(sqlite3.connect(partial)) as copy:
+                src.backup(copy)
+                (verdict,) = copy.execute("PRAGMA quick_check").fetchone()
+            if verdict != "ok":
+                raise CorruptDatabase(f"The backup of {source} failed its check: {verdict}.")
+            os.replace(partial, dest)
+        except sqlite3.Error as exc:
+            raise (_unusable(exc, source) if _read_side(exc) else _unwritable(exc, dest)) from exc
+        except OSError as exc:
+            raise _unwritable(exc, dest) from exc
+        finally:
+            with suppress(OSError):
+                partial.unlink(missing_ok=True)
     return dest.stat().st_size
+
+
+def _open_to_back_up(source: Path) -> sqlite3.Connection:
+    """A read-only connection to `source`, checked readable (errors name `source`)."""
+    src = None
+    try:
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+        src.execute(f"PRAGMA busy_timeout = {OPEN_BUSY_TIMEOUT_MS}")
+        src.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    except sqlite3.Error as exc:
+        if src is not None:
+            src.close()
+        raise _unusable(exc, source) from exc
+    return src
+
+
+def _read_side(exc: sqlite3.Error) -> bool:
+    """Whether a backup's `exc` is the source's (damaged, busy, not a database) rather than
+    the copy's (its folder or disk)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT", "SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
+def _unwritable(exc: sqlite3.Error | OSError, dest: Path) -> StoreError:
+    """A clear error for a backup that cannot be written to `dest`."""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return StoreError(
+        f"The backup cannot be written to {dest} ({reason}): check that its folder is "
+        "writable and its disk has room."
+    )
 
 
 def _unusable(exc: sqlite3.Error, path: Path) -> StoreError:

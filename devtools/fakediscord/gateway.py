@@ -215,10 +215,11 @@ class Gateway:
         self.reconnect_count += 1
         await self.session.send({"op": Op.RECONNECT, "d": None})
 
-    async def close(self) -> None:
-        """Close every open connection."""
+    async def close(self, code: int = 1000, message: bytes = b"") -> None:
+        """Close every open connection, with Discord's close `code` (AUTHENTICATION_FAILED:
+        the bot's token was reset while it ran)."""
         for ws in list(self._connections):
-            await ws.close()
+            await ws.close(code=code, message=message)
 
     async def _on_frame(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
         op = frame.get("op")

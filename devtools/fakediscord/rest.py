@@ -169,11 +169,15 @@ class RestApi:
     # -- application commands --------------------------------------------------------
 
     async def get_commands(self, request: web.Request) -> web.Response:
-        """GET the synced global or guild commands."""
+        """GET the synced global or guild commands: their translations (the
+        ``name_localizations`` and ``description_localizations`` of the commands, their
+        options and choices) only with ``?with_localizations=true``, as Discord does."""
         guild_id = self._guild_scope(request)
         world = self._world
         synced = world.guild_commands.get(guild_id, []) if guild_id else world.global_commands
-        return json_response(synced)
+        if request.query.get("with_localizations", "").lower() == "true":
+            return json_response(synced)
+        return json_response([_untranslated(command) for command in synced])
 
     async def put_commands(self, request: web.Request) -> web.Response:
         """PUT (bulk overwrite) the global or guild commands; ids are kept per type and name.
@@ -298,6 +302,20 @@ class RestApi:
     # -- interactions -------------------------------------------------------------------
 
     # -- shared message changes -----------------------------------------------------
+
+
+#: The fields of a command (and of its options and choices) that carry its translations.
+LOCALIZATIONS = ("name_localizations", "description_localizations")
+
+
+def _untranslated(part: dict[str, Any]) -> dict[str, Any]:
+    """A command, option or choice as GET returns it without ``with_localizations``: no
+    translations, at any depth."""
+    kept = {key: value for key, value in part.items() if key not in LOCALIZATIONS}
+    for nested in ("options", "choices"):
+        if isinstance(kept.get(nested), list):
+            kept[nested] = [_untranslated(item) for item in kept[nested]]
+    return kept
 
 
 def _check_entry_points(

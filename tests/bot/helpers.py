@@ -31,7 +31,8 @@ class Recipient(SimpleNamespace):
 class Scene:
     """One guild, one text channel, some members, and the bot under test; or, with
     `group_dm`, a group DM of those people (the bot not in it), the first of them having
-    installed the app to their account: everything goes through interactions there.
+    installed the app to their account: everything goes through interactions there; or,
+    with `bot_member=False`, a server that never added the bot, likewise.
 
     Build it before connecting the bot: the fake announces the world at connection.
     """
@@ -44,17 +45,27 @@ class Scene:
         *,
         shard: tuple[int, int] | None = None,
         group_dm: bool = False,
+        bot_member: bool = True,
     ):
         self.fake, self.bot = fake, bot
+        self.bot_member = bot_member
         if group_dm:
             self.guild = None
             self.members = {name: Recipient(user=fake.add_user(name)) for name in names}
             self.channel = fake.add_group_dm(*(m.user for m in self.members.values()))
             fake.install_for_user(self.members[names[0]].user)
             return
-        self.guild = fake.add_guild(shard=shard)
+        self.guild = fake.add_guild(shard=shard, bot_member=bot_member)
         self.channel = fake.add_text_channel(self.guild, "apophis")
         self.members = {name: fake.add_member(self.guild, name) for name in names}
+        if not bot_member:
+            fake.install_for_user(self.members[names[0]].user)
+
+    @property
+    def interactions_only(self) -> bool:
+        """Whether only interactions reach the place (a group DM, a server without the bot):
+        only the installer has the commands there."""
+        return self.guild is None or not self.bot_member
 
     def __getitem__(self, name: str):
         return self.members[name]
@@ -83,9 +94,10 @@ class Scene:
         return await interaction.wait_response()
 
     async def new_game(self, *players: str, **options: Any) -> Table:
-        """/apophis new by the first player, the others join, the host starts (in a group
-        DM, where only the installer has the commands, by the lobby's buttons)."""
-        if self.guild is None:
+        """/apophis new by the first player, the others join, the host starts (where only
+        interactions reach, and only the installer has the commands, by the lobby's
+        buttons)."""
+        if self.interactions_only:
             await self.cmd("apophis new", players[0], **options)
             await self.shown()
             for name in players[1:]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.discord.sync import COMMANDS_HASH_KEY, sync_commands
 from bot.i18n.catalogs import t
 from devtools.fakediscord import InvalidInvocation
 from devtools.livetable import free_port
@@ -64,8 +65,9 @@ async def test_the_bot_makes_its_entry_point_and_answers_it_by_launching_the_act
     fake_discord, make_bot, monkeypatch
 ):
     """No Entry Point yet: the bot's (handler 1, the bot answers) is made once, and used in
-    a server or a group DM it launches the Activity in time, its instance kept by channel;
-    the command tree leaves it alone rather than fail on its type."""
+    a server or a group DM it launches the Activity in time, and keeps nothing of it (the
+    live table asks Discord where each instance runs); the command tree leaves it alone
+    rather than fail on its type."""
     fake_discord.gateway.identify_interval = 0
     bot = make_bot(**activity(fake_discord))
     scene = Scene(fake_discord, bot, names=("ann", "bob"))
@@ -94,12 +96,27 @@ async def test_the_bot_makes_its_entry_point_and_answers_it_by_launching_the_act
             await launched.wait_response()
             assert launched.response_type == LAUNCH_ACTIVITY and launched.message is None
             assert launched.activity_instance_id  # within the fake's 3 s (else a violation)
-            kept = await bot_state(lambda c=channel: bot.activity_instances.get(c.id))
-            assert kept == launched.activity_instance_id
         await bot_state(lambda: len(calls) == 2)
         assert not failures
+        # Nothing is kept per channel launched in: the live table asks Discord.
+        channels = {scene.channel.id, group.id}
+        kept = [v for v in vars(bot).values() if isinstance(v, dict) and channels & v.keys()]
+        assert not kept
     async with fake_discord.connected(make_bot(**activity(fake_discord))):
         assert [c["id"] for c in entry_points(fake_discord)] == [entry["id"]]  # not made twice
+
+
+async def test_the_entry_point_keeps_its_translations_at_the_next_sync(fake_discord, make_bot):
+    """The bot's Entry Point, made with its French description, still has it once the
+    commands changed and were sent again: Discord gives translations only to who asks
+    `with_localizations`, and the bot sends back what it read."""
+    bot = make_bot(**activity(fake_discord))
+    async with fake_discord.connected(bot):
+        await bot.store.set_meta(COMMANDS_HASH_KEY, "the commands before an upgrade")
+        await sync_commands(bot, bot.config, bot.store)
+        assert len(fake_discord.requests_to(PUT_COMMANDS)) == 2  # made, then sent again
+    (entry,) = entry_points(fake_discord)
+    assert entry["description_localizations"]["fr"] == t("fr", "entry.description")
 
 
 async def test_an_entry_point_discord_refuses_leaves_the_commands_synced(fake_discord, make_bot):

@@ -12,6 +12,7 @@ import asyncio
 import discord
 import pytest
 
+from bot.game.autopilot import UNCONFIGURED_SECONDS
 from bot.game.changes import BoardOutdated, Settled
 from bot.table import Table
 from bot.views import attachments
@@ -118,6 +119,22 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(
         assert bob not in table.autopilot  # his turn again: counting from its start
         await scene.cmd("apophis end", "ann")
         assert table.id not in autopilot.timers and table.id not in autopilot.waiting
+
+
+async def test_a_server_without_the_bot_keeps_its_autopilot_setting(fake_discord, make_bot, timer):
+    """A game opened by a user install in a server that never added the bot follows that
+    server's setting: off unless the server turned it on, so a quiet player keeps their
+    seat however long they think (in a group DM, with no server, it is on: test_group_dm)."""
+    bot = make_bot(timer=timer)
+    scene = Scene(fake_discord, bot, names=("ann", "bob"), bot_member=False)
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
+        assert table.reach == "interactions" and table.guild_id == scene.guild.id
+        waited_for = table.game.active_player
+        await timer.advance(2 * UNCONFIGURED_SECONDS)
+        assert not table.autopilot and table.game.active_player == waited_for
+        await bot.outbox.drain()
+        assert "autopilot" not in text_of(scene.board(table)).lower()
 
 
 async def test_the_autopilot_carries_on_the_absent_players_plan(fake_discord, make_bot, timer):

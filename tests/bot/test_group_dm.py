@@ -13,6 +13,7 @@ import pytest
 
 from bot.game.access import INTERACTIONS
 from bot.game.autopilot import UNCONFIGURED_SECONDS
+from bot.i18n.catalogs import t
 from tests.bot.helpers import Scene, bot_state, text_of, time_passes
 
 pytestmark = pytest.mark.e2e
@@ -100,6 +101,27 @@ async def test_three_people_and_a_long_silence_in_a_group_dm(fake_discord, make_
         assert not over_the_cap(fake_discord)
 
 
+async def test_a_group_dm_reads_in_the_language_most_of_its_players_speak(fake_discord, make_bot):
+    """No server chooses a group DM's language: its lobby and board speak the one most of
+    its seated people use, the host's on a tie. Ann (English) opens; Bob (French) joins:
+    one each, so Ann's; Cid (French) joins: French for all to read, the board too."""
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"), group_dm=True)
+    scene["bob"].user.locale = scene["cid"].user.locale = "fr"
+    english, french = t("en", "lobby.title"), t("fr", "lobby.title")
+    async with fake_discord.connected(bot):
+        await scene.cmd("apophis new", "ann", rules="basic", difficulty="easy")
+        assert english in text_of(await scene.shown())
+        await scene.click(scene.board(), "join", "bob")
+        assert english in text_of(scene.board())
+        await scene.click(scene.board(), "join", "cid")
+        assert french in text_of(scene.board())
+        await scene.click(scene.board(), "start", "ann")
+        table = scene.live()
+        assert table.language == "fr"
+        assert "Apophis — règles" in text_of(scene.board(table))
+
+
 async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(
     fake_discord, make_bot, timer
 ):
@@ -115,4 +137,5 @@ async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(
         await timer.advance(0.1)
         assert waited_for in table.autopilot
         await time_passes(timer, lambda: table.game.active_player != waited_for)  # played
+        await bot.outbox.drain()  # the board's edit, after the move
         assert "autopilot" in text_of(scene.board()).lower()

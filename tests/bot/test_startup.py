@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.store.store import Store
+from devtools.fakediscord.gateway import AUTHENTICATION_FAILED
 from tests.bot.helpers import (
     Scene,
     start_bot_process,
@@ -58,6 +60,39 @@ async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_dis
     assert code == 2, stderr
     assert "Discord refused the token" in stderr
     assert "Traceback" not in stderr and TOKEN not in stderr
+
+
+@pytest.mark.e2e
+async def test_a_token_reset_while_the_bot_runs_stops_it_as_a_refused_token(fake_discord, database):
+    process = await start_bot_process(fake_discord, database)
+    # The host presses Reset Token: Discord closes the bot's gateway connection with 4004.
+    await fake_discord.gateway.close(AUTHENTICATION_FAILED, b"Authentication failed.")
+    _, stderr = await asyncio.wait_for(process.communicate(), 20)
+    log = stderr.decode()
+    assert process.returncode == 2, log  # as at start-up: systemd does not retry it
+    assert log.rstrip().splitlines()[-1].startswith("apophis-bot: Discord refused the token")
+    assert "Traceback" not in log and fake_discord.bot_token not in log
+
+
+async def test_with_json_logs_the_line_saying_why_the_bot_stopped_is_json_too(
+    fake_discord, tmp_path
+):
+    json_logs = {"APOPHIS_LOG_FORMAT": "json", "APOPHIS_DATABASE": str(tmp_path / "db.sqlite3")}
+    refused = {
+        **json_logs,
+        "DISCORD_TOKEN": TOKEN,  # refused by the fake, after a few lines of log
+        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+    }
+    for env, status, why in (
+        (json_logs, 2, "DISCORD_TOKEN is not set"),  # before the settings are all read
+        (refused, 2, "Discord refused the token (DISCORD_TOKEN)"),
+    ):
+        code, stderr = await run_bot(env, tmp_path)
+        assert code == status, stderr
+        lines = [json.loads(line) for line in stderr.splitlines()]  # every one of them
+        assert lines[-1]["level"] == "ERROR" and lines[-1]["logger"] == "bot"
+        assert lines[-1]["message"].startswith(why)
 
 
 async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -275,3 +276,76 @@ def test_restore_refuses_what_is_not_a_usable_backup(
         err = capsys.readouterr().err
         assert reason in err and err.rstrip().endswith("Nothing was changed."), err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.txt", "b.db", "c.db"]
+
+
+async def test_each_restore_keeps_the_database_it_replaced_under_a_name_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = tmp_path / "apophis.sqlite3"
+    wrong, right = tmp_path / "wrong.sqlite3", tmp_path / "right.sqlite3"
+    for path, channel in ((live, 1), (wrong, 2), (right, 3)):
+        store = await Store.open(path)
+        await start(store, [channel, channel + 10], channel=channel)
+        await store.close()
+
+    # The wrong backup first, then the right one: the original database survives both.
+    kept = []
+    for backup in (wrong, right):
+        assert main(["restore", str(backup), "--database", str(live), "--replace"]) == 0
+        kept.append(Path(capsys.readouterr().out.rstrip().rsplit(" ", 1)[-1].rstrip(".")))
+    assert kept == [tmp_path / f"apophis.sqlite3.before-restore{n}" for n in ("", "-2")]
+    assert [game[3] for game in await open_games(kept[0])] == [(1, 11)]  # the original
+    assert [game[3] for game in await open_games(kept[1])] == [(2, 12)]  # the wrong one
+    assert [game[3] for game in await open_games(live)] == [(3, 13)]
+    assert main(["restore", str(right), "--database", str(live)]) == 1
+    assert "kept as apophis.sqlite3.before-restore-3" in capsys.readouterr().err
+
+
+def backup_failure(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """`backup ARGS` fails in one line, exit status 1, no traceback: that line."""
+    assert main(["backup", *args]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith("Backup failed: ")
+    return captured.err
+
+
+def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db_path = tmp_path / "live.sqlite3"
+    with sqlite3.connect(db_path) as raw:  # a database of some size
+        raw.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, blob BLOB)")
+        raw.execute("PRAGMA user_version = 1")
+        raw.executemany("INSERT INTO games (blob) VALUES (randomblob(4000))", [()] * 50)
+    raw.close()
+    before = db_path.read_bytes()
+
+    # A folder as the destination: refused, nothing written beside it.
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    err = backup_failure(capsys, str(folder), "--database", str(db_path))
+    assert f"{folder} is a folder" in err and str(db_path) not in err
+    assert list(folder.iterdir()) == [] and not (tmp_path / "backups.partial").exists()
+
+    # A folder that takes no new file (/proc, even for root): the backup's fault.
+    unwritable = Path("/proc") / "apophis-backup.sqlite3"
+    err = backup_failure(capsys, str(unwritable), "--database", str(db_path))
+    assert f"cannot be written to {unwritable}" in err and str(db_path) not in err
+
+    # A full disk: the copy is refused its pages, and nothing is left of it.
+    connect = sqlite3.connect
+
+    def full_disk(path: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = connect(path, *args, **kwargs)
+        if str(path).endswith(".partial"):
+            conn.execute("PRAGMA max_page_count = 2")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", full_disk)
+    copy = tmp_path / "copy.sqlite3"
+    err = backup_failure(capsys, str(copy), "--database", str(db_path))
+    assert f"cannot be written to {copy}" in err and "disk is full" in err
+    assert str(db_path) not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["backups", "live.sqlite3"]
+    assert db_path.read_bytes() == before

@@ -63,7 +63,7 @@ class LiveTable(Part):
         config, language = self.bot.config, speaks(interaction)
         if config.activity:
             try:
-                await launch(interaction, self.bot.activity_instances)
+                await launch(interaction)
                 return
             except discord.HTTPException as exc:  # Activities not enabled for the application?
                 log.warning(
