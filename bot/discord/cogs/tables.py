@@ -7,9 +7,9 @@ why there is none. It is the channel's table, a game in play or not: without one
 shows that, and a lobby can be opened from it later.
 
 `LiveTable` is a base of the /apophis group's cog (bot.discord.cogs.apophis). The Table
-button is on the lobby and the board of every table followed while the live table is
-served (`Table.web`, set as the service follows each); the Play cog, which routes every click
-by its custom id, passes its clicks to `LiveTable.table_button`.
+button is on the lobby and the board of every table followed where the live table can be
+opened (`Table.web`, set as the service follows each: bot.game.tables); the Play cog, which
+routes every click by its custom id, passes its clicks to `LiveTable.table_button`.
 """
 
 from __future__ import annotations
