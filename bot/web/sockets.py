@@ -76,6 +76,8 @@ SOCKETS_PER_ADDRESS = 64
 #: lobby's buttons and its settings (a board's and a launch report's buttons are Discord's
 #: messages', not the table's).
 OFFERED = (*LOBBY_COMMANDS, Configure)
+#: The one refusal that signing in may lift (a channel not open to all its server).
+SIGN_IN_TO_WATCH = "seat.sign_in_to_watch"
 
 
 class Client:
@@ -281,7 +283,10 @@ class Sockets:
             return None
         if refusal is not None:  # told why, then closed for good
             await ws.send_str(
-                orjson.dumps({"type": "refused", "reason": refusal.text(language)}).decode()
+                orjson.dumps(
+                    {"type": "refused", "reason": refusal.text(language)}
+                    | ({"sign_in": True} if refusal.key == SIGN_IN_TO_WATCH else {})
+                ).decode()
             )
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None

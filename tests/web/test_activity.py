@@ -388,6 +388,24 @@ async def test_the_layout_is_followed_when_discord_allows_it_only_once_signed_in
         await page.wait("document.body.dataset.layout === 'pip'")
 
 
+async def test_a_browsers_link_to_a_group_dm_says_why_and_offers_no_sign_in(
+    fake_discord, make_table, pages
+):
+    """A `?channel=` link to a group DM (the bot gives none, but links travel): the page
+    says a browser is shown only a server's channels the bot is in, and, since signing in
+    would change nothing, offers no sign-in."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann, fake_discord.add_user("bob"))
+    async with serving(fake_discord, bot):
+        page = await pages()
+        await page.open(f"{bot.web.public_url}/?channel={group.id}")
+        await page.wait("document.body.dataset.status === 'refused'")
+        shown = await page.js("return document.body.innerText;")
+        assert t("en", "table.browser_elsewhere") in shown
+        assert not await page.js("return document.querySelector('a.sign-in');")
+
+
 async def test_alone_with_a_crewmate_in_the_bots_dm(fake_discord, make_web_bot, pages):
     bot = make_web_bot()
     ann = fake_discord.add_user("ann")

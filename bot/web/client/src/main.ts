@@ -78,7 +78,7 @@ async function boot(): Promise<void> {
     return;
   }
   const where = channel ?? "";
-  let refusal: string | null = null;
+  let refusal: { reason: string; signIn: boolean } | null = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const proxy = mode === "browser" ? "" : PROXY;
   socket = new TableSocket(`${scheme}://${location.host}${proxy}/ws`, {
@@ -97,12 +97,12 @@ async function boot(): Promise<void> {
       else if (message.type === "state") view.render(message);
       else if (message.type === "result") view.result(message);
       else if (message.type === "refused") {
-        refusal = message.reason;
+        refusal = { reason: message.reason, signIn: message.sign_in === true };
         view.note(message.reason);
       }
     },
     // Refused for good (4003): the server said why just before closing.
-    link: (link) => (link === "offline" && refusal !== null ? view.refuse(refusal) : view.link(link)),
+    link: (link) => (link === "offline" && refusal !== null ? view.refuse(refusal.reason, refusal.signIn) : view.link(link)),
     expired: async () => {
       identity = await signIn();
       if (!identity) view.note(label("signed_out"));
