@@ -1,10 +1,12 @@
 # One command each: `make run` starts the bot, `make test` runs lint and every test.
 # Both create .venv and install into it first (only when pyproject.toml or a lock changed) the
-# exact versions of requirements/*.lock, `make run` what running needs, `make test` that and
-# the test tools, then the project itself (editable); and they build the web table's client
+# exact versions of requirements/*.lock, each file checked against the lock's hashes, `make run`
+# what running needs, `make test` that and the test tools, then the project itself (editable);
+# and they build the web table's client
 # (bot/web/client, with npm; only when its sources changed).
 # `make test` also installs headless Chromium for the browser tests where it is missing.
-# `make lock` resolves pyproject.toml's dependencies afresh into the locks (requirements/lock.sh);
+# `make lock` resolves pyproject.toml's dependencies afresh into the locks, with their hashes
+# (requirements/lock.sh, with pip-tools);
 # `make wheel` builds the installable package, the built client inside, into dist/.
 
 PYTHON ?= python3
@@ -27,17 +29,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# What running needs, at the run lock's versions, then the project without dependencies;
+# What running needs, at the run lock's versions and hashes, then the project without dependencies;
 # pip check fails where the lock no longer satisfies pyproject.toml (run `make lock`).
 $(RUN_STAMP): pyproject.toml $(RUN_LOCK) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r $(RUN_LOCK)
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(RUN_LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m pip check
 	touch $@
 
 # And the test tools, at the test lock's versions (the run lock's among them).
 $(STAMP): $(RUN_STAMP) $(TEST_LOCK)
-	$(BIN)/python -m pip install --quiet -r $(TEST_LOCK)
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
 	$(BIN)/python -m pip check
 	$(BIN)/python -m pip download --quiet --no-deps -r $(RUN_LOCK) -d $(WHEELHOUSE)
 	touch $@
@@ -59,7 +61,8 @@ browser:
 run: $(RUN_STAMP) client
 	$(BIN)/python -m bot
 
-# Every package pinned afresh: the newest releases pyproject.toml allows (commit the locks).
+# Every package pinned afresh, with its hashes: the newest releases pyproject.toml allows
+# (commit the locks).
 lock:
 	requirements/lock.sh $(PYTHON)
 

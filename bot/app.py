@@ -40,7 +40,7 @@ from bot.game.timer import Timer
 from bot.logs import configure_logging, say_why_it_stopped
 from bot.serve_metrics import Metrics, discord_trace
 from bot.store.records import DatabaseUnusable
-from bot.store.store import Store
+from bot.store.store import Store, new_file, remove_new_file
 from bot.watch import watch
 from bot.web.server import WebTable
 
@@ -155,7 +155,9 @@ async def run(config: Config) -> None:
     """Run the process until SIGTERM or SIGINT, which stop it cleanly within SHUTDOWN_SECONDS
     whatever Discord is doing (even while reconnecting after an outage), or until its
     connection to Discord's gateway ends (why it could not connect is raised)."""
-    # an unusable database stops us before Discord
+    # an unusable database stops us before Discord; one created here goes again if Discord
+    # refuses the token at log-in
+    created = new_file(config.database)
     store = await Store.open(config.database, config.shards)
     app = build(config, store=store)
     loop = asyncio.get_running_loop()
@@ -165,8 +167,13 @@ async def run(config: Config) -> None:
     if app.metrics is not None:
         await app.metrics.start()
     tuning: asyncio.Task[None] | None = None
+    refused = False
     try:
-        await app.start()
+        try:
+            await app.start()
+        except discord.LoginFailure:
+            refused = True
+            raise
         tuning = loop.create_task(_tune_runtime(app))
         ends: set[asyncio.Future[Any]] = {loop.create_task(stopping.wait())}
         if app.gateway is not None and app.gateway.connection is not None:
@@ -188,6 +195,8 @@ async def run(config: Config) -> None:
             )
         if app.metrics is not None:
             await app.metrics.stop()
+        if refused and created is not None:
+            remove_new_file(created)
 
 
 #: Allocations between young collections (CPython's default is 700). Fewer, larger young

@@ -1,7 +1,8 @@
 """How the process logs: to stderr, lines of text or one JSON object a line, libraries kept quiet.
 
 `JsonLines` names the game, its server and its shard of each line that is about one
-(bot.metrics.ABOUT). At DEBUG, discord.py and aiosqlite stay at INFO (`quiet_libraries`).
+(bot.metrics.ABOUT). At DEBUG, discord.py and aiosqlite stay at INFO, and discord.py's two
+warnings that voice is not supported (the bot has no voice) are never logged (`quiet_libraries`).
 """
 
 from __future__ import annotations
@@ -29,12 +30,29 @@ def configure_logging(level: int, json: bool = False, shard_count: int | None = 
     quiet_libraries(level)
 
 
+#: discord.py's warnings at every start that voice's libraries are missing: the bot has no
+#: voice, and a host alerting on WARNING would be paged for nothing.
+NO_VOICE = frozenset(
+    (
+        "PyNaCl is not installed, voice will NOT be supported",
+        "davey is not installed, voice will NOT be supported",
+    )
+)
+
+
 def quiet_libraries(level: int) -> None:
     """Libraries at INFO at least, whatever `level`: at DEBUG discord.py logs every gateway
     event and request (interaction tokens, hands in DMs), aiosqlite every statement with its
-    arguments (games' states). Our own DEBUG stays readable, and tells neither."""
+    arguments (games' states). Our own DEBUG stays readable, and tells neither. discord.py's
+    warnings that voice is not supported (NO_VOICE) are dropped, and nothing else."""
     for library in ("discord", "aiosqlite"):
         logging.getLogger(library).setLevel(max(level, logging.INFO))
+    logging.getLogger("discord.client").addFilter(_without_voice)
+
+
+def _without_voice(record: logging.LogRecord) -> bool:
+    """Whether a record of discord.py's client is logged: all but NO_VOICE's."""
+    return record.msg not in NO_VOICE
 
 
 class JsonLines(logging.Formatter):

@@ -3,15 +3,17 @@
 The instruments on hot paths are bot.metrics' (the bottom layer, no server); everything
 else (games by state, the outbox's backlog, the table's sockets) is read at scrape time
 from `Sources`, which bot.app fills in from the core and its doors. A `Metrics` has a
-registry of its own (never prometheus_client's global one), and measures the event loop's
-lag while it runs. Its routes are served by the live table's server when it runs, else by
-a small server of its own; see docs/hosting.md, "Metrics and health".
+registry of its own (never prometheus_client's global one) with the process's own metrics
+(memory, CPU, open files), and measures the event loop's lag while it runs. Its routes are
+served by the live table's server when it runs, else by a small server of its own; see
+docs/hosting.md, "Metrics and health".
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter as Tally
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from ipaddress import ip_address
@@ -19,7 +21,7 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, ProcessCollector
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 
@@ -30,6 +32,8 @@ from bot.metrics import DISCORD_429, DISCORD_REQUESTS, INSTRUMENTS, route_class
 STATES = ("lobby", "active")
 #: How often the event loop's lag is measured, in seconds.
 LAG_EVERY = 0.25
+#: The gauge of the lag is its longest over this many seconds, whoever scrapes and how often.
+LAG_WINDOW = 60.0
 #: How long /readyz waits for the database's answer.
 READY_SECONDS = 2.0
 #: Headers a reverse proxy adds: a request that carries one came from elsewhere.
@@ -99,7 +103,7 @@ class _Gauges:
         )
         yield GaugeMetricFamily(
             "apophis_event_loop_lag_seconds",
-            f"The event loop's longest lag over the last scrape interval (measured every "
+            f"The event loop's longest lag over the last {LAG_WINDOW:g} s (measured every "
             f"{LAG_EVERY:g} s).",
             value=self.lag(),
         )
@@ -117,8 +121,10 @@ class Metrics:
         self.registry = CollectorRegistry()
         for instrument in INSTRUMENTS:
             self.registry.register(instrument)
-        self.registry.register(_Gauges(sources, self._lag_since_scrape))
-        self._lag = 0.0
+        ProcessCollector(registry=self.registry)  # process_*: memory, CPU, open files
+        self.registry.register(_Gauges(sources, self.lag))
+        #: When each lag of the last LAG_WINDOW seconds was measured, and how long it was.
+        self._lags: deque[tuple[float, float]] = deque()
         self._tick: asyncio.TimerHandle | None = None
         self._runner: web.AppRunner | None = None
 
@@ -186,12 +192,15 @@ class Metrics:
 
     def _measure(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         now = loop.time()
-        self._lag = max(self._lag, now - due)
+        self._lags.append((now, now - due))
+        while self._lags[0][0] < now - LAG_WINDOW:
+            self._lags.popleft()
         self._tick = loop.call_later(LAG_EVERY, self._measure, loop, now + LAG_EVERY)
 
-    def _lag_since_scrape(self) -> float:
-        lag, self._lag = self._lag, 0.0
-        return lag
+    def lag(self) -> float:
+        """The event loop's longest lag over the last LAG_WINDOW seconds (reading it changes
+        nothing: every scraper sees the same)."""
+        return max((lag for _, lag in self._lags), default=0.0)
 
 
 def _local_only(request: web.Request) -> None:

@@ -241,6 +241,14 @@ async def test_a_server_without_the_bot_is_reached_by_interactions_only(
     await joined.wait_response()
     assert reply.content == "bob joined"
     assert sent(fake_discord, joined)["authorizing_integration_owners"] == {"1": str(world.ann.id)}
+    # The server installs the commands alone: a guild install, and still no bot there.
+    fake_discord.install_commands(guild_id)
+    theirs = await fake_discord.invoke("play", user=world.bob, channel=channel)
+    await theirs.wait_reply()
+    assert sent(fake_discord, theirs)["authorizing_integration_owners"] == {"0": str(guild_id)}
+    assert int(sent(fake_discord, theirs)["app_permissions"]) == ELSEWHERE.value
+    assert bot.get_guild(guild_id) is None
+    assert fake_discord.world.bot.id not in fake_discord.world.guild(guild_id).members
 
 
 async def test_a_group_dm_has_no_bot_and_its_people_share_the_board(

@@ -1,5 +1,6 @@
 """The package: discord.py's pin and the private parts the bot relies on, the locks against
-pyproject.toml, and the wheel installed and run from a new virtual environment, offline.
+pyproject.toml (their hashes and markers), and the wheel installed and run from a new virtual
+environment, offline, each of its dependencies checked against the run lock's hashes.
 
 discord.py is pinned (pyproject.toml) to the releases checked here: the bot reaches into a
 few of its private parts (listed below, each with where it is used), and a release that
@@ -18,6 +19,7 @@ import sys
 import tomllib
 import venv
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import discord
@@ -60,14 +62,36 @@ CONNECTION_PARTS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """A package's line in a lock: its exact version, its marker ("" for none), its hashes."""
+
+    version: str
+    marker: str
+    hashes: tuple[str, ...]
+
+
+def pins_of(lock: Path) -> dict[str, Pin]:
+    """A lock's pins by canonical name (pip-compile's lines: a requirement, `--hash=` options
+    on the lines it continues onto, `# via` comments)."""
+    pins = {}
+    for line in lock.read_text(encoding="utf-8").replace("\\\n", " ").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        spec, *hashes = line.split(" --hash=")
+        requirement = Requirement(spec.strip())
+        (pinned,) = requirement.specifier
+        assert pinned.operator == "==", line
+        marker = str(requirement.marker) if requirement.marker else ""
+        pins[canonicalize_name(requirement.name)] = Pin(
+            pinned.version, marker, tuple(h.strip() for h in hashes)
+        )
+    return pins
+
+
 def locked(lock: Path) -> dict[str, str]:
     """A lock's pins: canonical name to exact version."""
-    pins = {}
-    for line in lock.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, version = line.split("==")
-            pins[canonicalize_name(name)] = version.strip()
-    return pins
+    return {name: pin.version for name, pin in pins_of(lock).items()}
 
 
 def owner(dotted: str) -> object:
@@ -146,6 +170,24 @@ def test_the_locks_satisfy_pyproject(extra: str | None, lock: Path) -> None:
         name = canonicalize_name(requirement.name)
         assert name in pins, f"{requirement} is not in {lock.name}: run make lock"
         assert pins[name] in requirement.specifier, f"{lock.name} has {name}=={pins[name]}"
+
+
+@pytest.mark.parametrize("lock", [RUN_LOCK, TEST_LOCK])
+def test_every_pin_carries_its_hashes(lock: Path) -> None:
+    """`pip install --require-hashes` (the Makefile's) installs each package's files only."""
+    for name, pin in pins_of(lock).items():
+        assert pin.hashes, f"{lock.name}: {name} has no hash: run make lock"
+        assert all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in pin.hashes), name
+
+
+@pytest.mark.parametrize("lock", [RUN_LOCK, TEST_LOCK])
+def test_the_locks_keep_pyprojects_markers(lock: Path) -> None:
+    """uvloop is not installed on Windows, where it is not built."""
+    pins = pins_of(lock)
+    for requirement in map(Requirement, PYPROJECT["project"]["dependencies"]):
+        if requirement.marker:
+            pin = pins[canonicalize_name(requirement.name)]
+            assert pin.marker == str(requirement.marker), f"{lock.name}: {requirement.name}"
 
 
 def test_the_test_lock_holds_the_run_lock_at_the_same_versions() -> None:
@@ -236,11 +278,8 @@ def test_the_wheel_installs_and_runs_from_a_new_virtual_environment(tmp_path: Pa
     venv.create(environment, with_pip=False)
     python = environment / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index"]
-    subprocess.run(
-        [*pip, "--find-links", str(WHEELHOUSE), "-r", str(RUN_LOCK), str(wheel)],
-        check=True,
-        capture_output=True,
-    )
+    for install in (["--require-hashes", "-r", str(RUN_LOCK)], [str(wheel)]):
+        subprocess.run([*pip, "--find-links", str(WHEELHOUSE), *install], check=True)
     clean = {
         key: value
         for key, value in os.environ.items()

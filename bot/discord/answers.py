@@ -34,11 +34,18 @@ def speaks(interaction: discord.Interaction) -> str:
 
 
 def reach_of(interaction: discord.Interaction) -> str:
-    """How the bot reaches the place of an interaction: through its channel where the app
-    is installed to the server (or it is the bot's own DM), else through interactions alone
-    (a user-installed app in a server without the bot, in a DM or a group DM)."""
-    own_dm = interaction.context.dm_channel  # the bot's DM (context 1): it may post there
-    return CHANNEL if interaction.is_guild_integration() or own_dm else INTERACTIONS
+    """How the bot reaches the place of an interaction: through its channel where the bot
+    is a member of the server (the gateway told of it) or in the bot's own DM, else through
+    interactions alone (a user-installed app in a server without the bot, a server that
+    installed the app's commands alone, a DM or a group DM). Which install authorized the
+    interaction does not say: a server that installed the commands alone has no bot user,
+    and a click on a message a person's install made names that install alone, even once
+    the server has added the bot."""
+    if interaction.context.dm_channel:  # the bot's DM (context 1): it may post there
+        return CHANNEL
+    guild_id = interaction.guild_id
+    with_bot = guild_id is not None and interaction.client.get_guild(guild_id) is not None
+    return CHANNEL if with_bot else INTERACTIONS
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
@@ -85,7 +92,7 @@ def anywhere(command: T) -> T:
 
 def with_the_bot(interaction: discord.Interaction) -> bool:
     """Whether the interaction is in a server the bot reaches through its channels (the
-    app installed to the server), rather than a DM, a group DM or a server without it."""
+    bot a member there), rather than a DM, a group DM or a server without it."""
     return interaction.guild_id is not None and reach_of(interaction) == CHANNEL
 
 
@@ -123,10 +130,10 @@ async def send_reason(interaction: discord.Interaction, reason: UserError | str)
         log.warning("could not answer interaction %s", interaction.id)
 
 
-def clicked_board(interaction: discord.Interaction, table: Table) -> bool:
-    """Whether the clicked button is on the game's current board message."""
+def clicked_board(interaction: discord.Interaction, table: Table) -> int | None:
+    """The clicked message's id if it is the game's current board message, else None."""
     message = interaction.message
-    return message is not None and message.id == table.messages.board_id
+    return message.id if message is not None and message.id == table.messages.board_id else None
 
 
 def release(interaction: discord.Interaction) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.access import ChannelUnusable, Closed, Unreachable
-from bot.discord.tokens import Owned, Token, Tokens
+from bot.discord.tokens import Owned, Tokens
 from bot.game.access import INTERACTIONS
 from bot.views import attachments, components
 
@@ -93,15 +93,20 @@ class Boards:
         self.written.pop(game_id, None)
         self._owners.pop(game_id, None)
 
-    def shown(self, table: Table, token: Token, version: int) -> None:
-        """An interaction's response is the board message, showing `version`, with its picture."""
-        board_id = table.messages.board_id
-        assert board_id is not None, "a response shows the board once it is posted"
-        self._owners[table.id] = Owned(board_id, token)
+    def shown(self, table: Table, shown: Owned, version: int) -> bool:
+        """An interaction's response is the message `shown`, showing the board at `version`
+        with its picture; whether that is the board message. If the board was posted again
+        below while the response was under way, that message is an older board: it becomes
+        a stub (through the response's token), and the new board keeps its own token."""
+        if shown.message_id != table.messages.board_id:
+            self.reposted(table, shown.message_id, shown)
+            return False
+        self._owners[table.id] = shown
         self._pictures.pop(table.id, None)  # the response drew its own picture
         self.mark_written(table, version)
         if table.id in self._writing:
             self._raced.add(table.id)
+        return True
 
     def mark_written(self, table: Table, version: int) -> None:
         """A response already showed the board at `version` (`components.drawn_version`)."""

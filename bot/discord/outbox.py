@@ -285,14 +285,15 @@ class Outbox:
         interaction: discord.Interaction,
         *,
         panel_of: tuple[int, int] | None = None,
-        board_version: int | None = None,
+        board: tuple[int, int] | None = None,
         report: Report | None = None,
         posted: int | None = None,
     ) -> None:
         """An interaction in `table`'s channel was answered: its token may carry what follows.
 
         `panel_of`: its response is that (player's panel, showing that version).
-        `board_version`: its response is the board message (showing that version).
+        `board`: its response is that message, showing the board at that version (the
+        board message, unless the board was posted again below meanwhile).
         `report`: its response is the launch report (showing its latest lines).
         `posted`: its response is this message for everyone (a skip, a kick), deleted with
         the game's other traffic when the game ends.
@@ -305,9 +306,10 @@ class Outbox:
         if panel_of is not None:
             player, version = panel_of
             self.panels.shown(table, player, version, interaction, token)
-        if board_version is not None and table.messages.board_id is not None:
-            self.boards.shown(table, token, board_version)
-            if board_version < 0:  # the lobby, redrawn by the response: nothing to edit
+        if board is not None:
+            message_id, version = board
+            live = self.boards.shown(table, Owned(message_id, token), version)
+            if live and version < 0:  # the lobby, redrawn by the response: nothing to edit
                 self.jobs.drop(table.id, ("board", table.id))
         if report is not None and interaction.message is not None:
             self.posts.report_shown(table, report, Owned(interaction.message.id, token))
@@ -320,12 +322,13 @@ class Outbox:
         table: Table,
         old_message_id: int | None,
         interaction: discord.Interaction,
-        version: int,
+        board: tuple[int, int],
     ) -> None:
-        """`/board` posted the board again below (its response): the old one becomes a stub."""
+        """`/board` posted the board again below (its response, `board`: that message, and
+        the version it shows): the old one becomes a stub."""
         old = self.boards.old_owner(table.id)
         table.messages.below = 0
-        self.answered(table, interaction, board_version=version)
+        self.answered(table, interaction, board=board)
         self.boards.reposted(table, old_message_id, old)
 
     def old_board_clicked(self, table: Table, message_id: int) -> None:

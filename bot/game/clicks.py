@@ -35,6 +35,9 @@ from engine.cards import is_card
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
+#: The largest game number or version a custom id may carry: the largest integer the
+#: databases hold (a larger one is no game of ours, and must not reach a query).
+LARGEST_NUMBER = 2**63 - 1
 #: What each kind of component may ask for ("b": board buttons, the live table's Open
 #: where no game is among them; "h": hand panel buttons, "p": the panel's selects, "r": a
 #: replay's ◀ ▶, "l": a launch report's buttons, "s": a lobby's settings, a select each).
@@ -97,6 +100,7 @@ def read_click(data: Mapping[str, object]) -> Click:
     )
     if (
         match is None
+        or max(int(match["game"]), int(match["version"])) > LARGEST_NUMBER
         or match["action"] not in ACTIONS[match["kind"]]
         or (match["arg"] and (match["kind"] != "h" or match["action"] not in WITH_ARG))
     ):

@@ -184,7 +184,9 @@ class Commands:
             case Open():
                 return Outcome(command, await self._open(caller, command))
             case PlayAgain(game_id=game_id):
-                table = await self.lobbies.play_again(game_id, channel, user, caller.name)
+                table = await self.lobbies.play_again(
+                    game_id, channel, user, caller.name, reach=caller.reach
+                )
                 return Outcome(command, table)
             case Leave():  # whoever is seated may always leave
                 return self._seated(command, await self._leave(channel, user))

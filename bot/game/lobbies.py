@@ -98,10 +98,17 @@ class Lobbies:
         return await self._opened(record)
 
     async def play_again(
-        self, game_id: int, channel_id: int, user_id: int, name: str | None = None
+        self,
+        game_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str | None = None,
+        *,
+        reach: str,
     ) -> Table:
         """Play again, pressed on an ended game's final board by someone who played it: a
-        lobby like it in its channel, the clicker hosting (Store.play_again)."""
+        lobby like it in its channel, the clicker hosting (Store.play_again), its players
+        reached as `reach` says for where it was pressed (as a new lobby there would be)."""
         self._check_free(channel_id)
         refusals = {
             ChannelBusy: "error.channel_busy",
@@ -113,7 +120,7 @@ class Lobbies:
         }
         try:
             record = await self.store.play_again(
-                game_id, channel_id, user_id, now=self.now(), host_name=name
+                game_id, channel_id, user_id, now=self.now(), host_name=name, reach=reach
             )
         except tuple(refusals) as exc:
             raise UserError(refusals[type(exc)]) from None

@@ -87,9 +87,15 @@ def create_lobby(
 
 
 def play_again(
-    game_id: int, channel_id: int, host_id: int, now: float, host_name: str | None = None
+    game_id: int,
+    channel_id: int,
+    host_id: int,
+    now: float,
+    host_name: str | None = None,
+    reach: str = "channel",
 ) -> Transaction[GameRecord]:
-    """A lobby like an ended game (rules, difficulty, countdown, reach), where its lobby was
+    """A lobby like an ended game (rules, difficulty, countdown), its players reached as
+    `reach` says (where it is pressed now, not as the ended game was), where its lobby was
     (the channel, also for a game played in a thread of it), pressed in the game's channel or
     thread, or in the channel its thread was opened from (its live table shows it): its
     host, who played it, in their seat, its crewmates in theirs, every other person who
@@ -113,7 +119,7 @@ def play_again(
     (latest,) = yield one(query, home, home)
     if latest != game_id:
         raise NotLatest(f"Game {latest} was opened in channel {home} after game {game_id}.")
-    lobby = yield from _new_lobby(ended.guild_id, home, host_id, ended.settings, now, ended.reach)
+    lobby = yield from _new_lobby(ended.guild_id, home, host_id, ended.settings, now, reach)
     for seat, player in enumerate(ended.starting_players):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
             yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -127,14 +128,16 @@ class Store:
         *,
         now: float | None = None,
         host_name: str | None = None,
+        reach: str = "channel",
     ) -> GameRecord:
         """Open a lobby like an ended game, in its channel (Play again): the same rules,
-        difficulty and countdown; `host_id`, who played it, hosts from their seat of that
-        game, its crewmates keep theirs, and everyone else who played it is invited back
-        to theirs. NotLatest if a newer game was opened there, NotSeated if `host_id` did
-        not play it, ChannelBusy if the channel has an open game."""
+        difficulty and countdown, its players reached as `reach` says; `host_id`, who
+        played it, hosts from their seat of that game, its crewmates keep theirs, and
+        everyone else who played it is invited back to theirs. NotLatest if a newer game
+        was opened there, NotSeated if `host_id` did not play it, ChannelBusy if the
+        channel has an open game."""
         return await self._db.write(
-            lobbies.play_again, game_id, channel_id, host_id, _now(now), host_name
+            lobbies.play_again, game_id, channel_id, host_id, _now(now), host_name, reach
         )
 
     async def add_player(
@@ -375,6 +378,22 @@ class Store:
         """A DM's or a group DM's last `limit` ended games (those that started), the latest
         first."""
         return await self._db.read(history.recent_games_in_conversation, channel_id, limit)
+
+
+def new_file(database: str | os.PathLike[str]) -> Path | None:
+    """The SQLite file `database` names when `Store.open` would create it (nothing is there
+    yet); None when it exists, or for PostgreSQL."""
+    if is_postgresql(database):
+        return None
+    path = Path(database)
+    return None if path.exists() else path
+
+
+def remove_new_file(path: Path) -> None:
+    """Delete a file `new_file` named and its journal's (-wal, -shm), once closed: one the
+    bot created but never used (Discord refused its token)."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        path.with_name(name).unlink(missing_ok=True)
 
 
 def _check(settings: LobbySettings) -> None:

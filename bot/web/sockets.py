@@ -282,12 +282,7 @@ class Sockets:
             await ws.close(code=TRY_LATER, message=b"could not check the Activity: try again")
             return None
         if refusal is not None:  # told why, then closed for good
-            await ws.send_str(
-                orjson.dumps(
-                    {"type": "refused", "reason": refusal.text(language)}
-                    | ({"sign_in": True} if refusal.key == SIGN_IN_TO_WATCH else {})
-                ).decode()
-            )
+            await ws.send_str(orjson.dumps(_refused(refusal, language)).decode())
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
         admitted = self._still_in if activity is not None else None
@@ -407,6 +402,14 @@ class Sockets:
         if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby":
             raise UserError("error.lobby_buttons_over")
         return reply(await self.service.run(caller, command), user.id, client.language)
+
+
+def _refused(refusal: UserError, language: str) -> dict[str, Any]:
+    """A hello's refusal, saying whether signing in may lift it."""
+    said: dict[str, Any] = {"type": "refused", "reason": refusal.text(language)}
+    if refusal.key == SIGN_IN_TO_WATCH:
+        said["sign_in"] = True
+    return said
 
 
 def _json(data: Any) -> dict[str, Any] | None:

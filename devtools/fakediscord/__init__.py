@@ -62,11 +62,14 @@ where the fake decides it):
   ``add_group_dm(*users, name=None)``: a group DM (``ChannelType.GROUP_DM``, 3), the bot
   never in it (its bot-token routes: 403, 50001); ``messages(channel, seen_by=...)`` as
   anywhere.
+- ``install_commands(guild)``: a server without the bot installs the app's commands alone
+  (the applications.commands scope): a guild install (``"0"``: the guild's id), the bot
+  still no member.
 - ``install_for_user(user)``: the app installed to the user's account. :meth:`invoke` offers
   a command where its ``contexts`` (0 server, 1 the bot's DM, 2 group DM; absent: from
   ``dm_permission``) hold the channel's and one of its ``integration_types`` (0 guild, 1
-  user; absent: [0]) applies: the guild install in a server with the bot and in the bot's
-  DM, the user install wherever that user installed it. The interaction's
+  user; absent: [0]) applies: the guild install in a server with the bot (or its commands)
+  and in the bot's DM, the user install wherever that user installed it. The interaction's
   ``authorizing_integration_owners`` names the installs that authorized it (``"0"``: the
   guild's id, "0" in the bot's DM; ``"1"``: the user's id); a click carries those of the
   interaction that made the message, and anyone who sees the channel may click (a member

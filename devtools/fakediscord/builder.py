@@ -90,6 +90,13 @@ class Builder:
         self._world.channels[channel.id] = channel
         return channel
 
+    def install_commands(self, guild: Guild | int) -> None:
+        """The server installs the app's commands without its bot user (the
+        applications.commands scope alone): its members' interactions are authorized by the
+        guild install, while the bot stays no member (``add_guild(bot_member=False)``)."""
+        self._world.command_installs.add(self._world.guild(guild).id)
+        self._world.notifier.bump()
+
     def install_for_user(self, user: User | Member | int) -> None:
         """The user installs the app to their account (a user install): the commands whose
         ``integration_types`` hold 1 work for them wherever their ``contexts`` allow."""

@@ -122,13 +122,16 @@ def context_of(channel: Channel) -> Context:
 
 def installs_at(world: World, channel: Channel, user: User) -> dict[int, str]:
     """The installs of the app that apply when ``user`` acts in ``channel``, with their
-    owners' ids: the guild install where the server has the bot ("0" in the bot's DM), the
-    user install wherever the user installed the app."""
+    owners' ids: the guild install where the server has the bot or installed its commands
+    alone ("0" in the bot's DM), the user install wherever the user installed the app."""
     installs: dict[int, str] = {}
+    guild_id = channel.guild_id
     if channel.type is ChannelType.DM:
         installs[Install.GUILD] = "0"
-    elif channel.guild_id is not None and world.has_bot(world.guild(channel.guild_id)):
-        installs[Install.GUILD] = str(channel.guild_id)
+    elif guild_id is not None and (
+        world.has_bot(world.guild(guild_id)) or guild_id in world.command_installs
+    ):
+        installs[Install.GUILD] = str(guild_id)
     if user.id in world.user_installs:
         installs[Install.USER] = str(user.id)
     return installs

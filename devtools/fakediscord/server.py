@@ -305,6 +305,7 @@ class FakeDiscord:
     add_group_dm = _Forward("builder", Builder.add_group_dm)
     add_user = _Forward("builder", Builder.add_user)
     add_member = _Forward("builder", Builder.add_member)
+    install_commands = _Forward("builder", Builder.install_commands)
     install_for_user = _Forward("builder", Builder.install_for_user)
     enable_activities = _Forward("builder", Builder.enable_activities)
     set_dms_open = _Forward("builder", Builder.set_dms_open)

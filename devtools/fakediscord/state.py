@@ -802,6 +802,9 @@ class World:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         #: Users who installed the app to their account (user install).
         self.user_installs: set[int] = set()
+        #: Servers that installed the app's commands without its bot user (the
+        #: applications.commands scope alone): a guild install, the bot not a member.
+        self.command_installs: set[int] = set()
         #: The running Activity instances by id (an ended one is gone).
         self.activity_instances: dict[str, ActivityInstance] = {}
 

@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.discord.sync import COMMANDS_HASH_KEY, sync_commands
+from bot.game.access import INTERACTIONS
 from bot.i18n.catalogs import t
 from devtools.fakediscord import InvalidInvocation
 from devtools.livetable import free_port
@@ -198,6 +199,46 @@ async def test_in_a_group_dm_the_host_names_players_with_user_options(fake_disco
         kick = await fake_discord.invoke("apophis kick", user=ann, channel=group, player=bob)
         assert "removed" in content(await kick.wait_response())
         assert scene.live(group).game.players == [ann.id]
+
+
+async def test_a_server_that_installed_the_commands_alone_is_a_server_without_the_bot(
+    fake_discord, make_bot
+):
+    """A server that installed the app's commands without its bot user: its settings are
+    refused in one line as where the bot is absent, and a game there reaches its players
+    through interactions alone: no channel route tried, no hand sent by DM, nobody told
+    that the bot cannot post there."""
+    bot = make_bot()
+    bare = fake_discord.add_guild("Commands only", bot_member=False)
+    fake_discord.install_commands(bare)
+    hall = fake_discord.add_text_channel(bare, "hall")
+    admins = fake_discord.add_role(
+        bare, "admins", permissions=discord.Permissions(manage_guild=True).value
+    )
+    ann = fake_discord.add_member(bare, "ann", roles=[admins]).user
+    bob = fake_discord.add_member(bare, "bob").user
+    async with fake_discord.connected(bot):
+        config = await fake_discord.invoke("apophis config", user=ann, channel=hall, pings=False)
+        assert content(await config.wait_response()) == t("en", "error.needs_the_bot")
+        lobby = await (
+            await fake_discord.invoke("apophis new", user=ann, channel=hall)
+        ).wait_response()
+        await (
+            await fake_discord.click(lobby.message, button_id(lobby.message, "join"), user=bob)
+        ).wait_response()
+        start = await (
+            await fake_discord.invoke("apophis start", user=ann, channel=hall)
+        ).wait_response()
+        assert answer_text(start).splitlines()[0] == t("en", "reply.started")
+        table = bot.service.by_channel[hall.id]
+        assert table.reach == INTERACTIONS
+        await bot.outbox.drain()
+        said = " ".join(m.content for m in fake_discord.messages(hall))
+        settings = await bot.service.audience.settings(bare.id)
+    assert settings.turn_pings is True  # nothing changed
+    assert not [r for r in fake_discord.requests if f"/channels/{hall.id}" in r.path]
+    assert not fake_discord.dms(ann) and not fake_discord.dms(bob)
+    assert "cannot post" not in said
 
 
 async def test_a_start_where_the_bot_is_absent_opens_no_thread(fake_discord, make_bot):

@@ -17,7 +17,7 @@ import pytest
 from bot.discord.outbox import LANES
 from bot.discord.tokens import TOKEN_USE_SECONDS
 from bot.views.narration import BEGAN
-from tests.bot.helpers import Scene, bot_state
+from tests.bot.helpers import Scene, bot_state, button_id
 
 pytestmark = pytest.mark.e2e
 
@@ -97,6 +97,44 @@ async def test_a_board_whose_token_is_old_is_posted_again_below(fake_discord, sc
     assert "moved down" in old_board.content and not old_board.components
     live = [m for m in scene.public() if m.components]
     assert live == [new_board]  # one live board
+    fake_discord.assert_no_violations()
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_late_answer_on_the_board_it_replaced_leaves_the_new_board_live(
+    fake_discord, scene, monkeypatch
+):
+    """Ann's Draw on an old-tokened board is answered late: Bob's My hand meanwhile lets
+    the board be posted again below. Her answer redrew the board she clicked, whose token
+    cannot edit the new one: the new board follows the game, the one she clicked is a link."""
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    scene.arrange(hands=[["2C"], ["3C"]], deck=["4C", "5C", "6C", "7C"])
+    await bot.outbox.drain()
+    old_board = scene.board()
+    bot.outbox.clock = lambda: time.monotonic() + TOKEN_USE_SECONDS + 1  # its token is old
+    play, gate, held = bot.get_cog("Play"), asyncio.Event(), asyncio.Event()
+    show_move = play.show_move
+
+    async def late(*args):
+        held.set()
+        await gate.wait()
+        await show_move(*args)
+
+    monkeypatch.setattr(play, "show_move", late)
+    draw = await fake_discord.click(old_board, button_id(old_board, "draw"), user=scene["ann"])
+    await held.wait()  # her Draw is played, not yet answered...
+    await scene.click(old_board, "hand", "bob")  # ...when Bob opens his hand
+    await bot_state(lambda: table.messages.board_id != old_board.id)  # posted again below
+    gate.set()
+    assert (await draw.wait_response()).response_type == 7
+    await bot.outbox.drain()
+    new_board = scene.board()
+    await scene.cmd("draw", "bob")
+    await bot.outbox.drain()
+    assert button_versions(new_board) == {table.version} == {2}  # the live board follows
+    assert "moved down" in old_board.content and not old_board.components
+    assert [m for m in scene.public() if m.components] == [new_board]
     fake_discord.assert_no_violations()
 
 

@@ -3,12 +3,15 @@ Discord: values move as games are played, readiness falls with the database."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import time
 
 import aiohttp
 import orjson
 import pytest
+from prometheus_client.exposition import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import App
@@ -16,7 +19,7 @@ from bot.app import build as build_bot
 from bot.config import Config, ConfigError
 from bot.logs import JsonLines, quiet_libraries
 from bot.metrics import ABOUT, route_class
-from bot.serve_metrics import Metrics
+from bot.serve_metrics import Metrics, Sources
 from devtools.livetable import free_port
 from tests.bot.conftest import make_config
 from tests.bot.helpers import CARD, Scene
@@ -175,6 +178,47 @@ async def test_the_metrics_routes_are_off_unless_asked(fake_discord, database):
     assert port is not None
     async with fake_discord.connected(app.discord):
         assert (await scrape(port, "/metrics"))[0] == 404
+
+
+def samples_of(metered: Metrics) -> dict[str, float]:
+    """The registry's samples without labels, by name, as a scrape reads them."""
+    text = generate_latest(metered.registry).decode()
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if not sample.labels
+    }
+
+
+async def _ready() -> None:
+    return None
+
+
+def unserved_metrics() -> Metrics:
+    """Metrics read from nothing, served by nobody (a scrape is `samples_of`)."""
+    return Metrics(Sources(list, lambda: (0, 0.0), lambda: 0, lambda: None, _ready))
+
+
+async def test_the_loops_lag_is_the_same_for_every_scraper():
+    metered = unserved_metrics()
+    await metered.start()
+    try:
+        await asyncio.sleep(0.3)
+        time.sleep(0.6)  # the loop blocked: every game's timers late
+        await asyncio.sleep(0.6)
+        first, second = samples_of(metered), samples_of(metered)
+    finally:
+        await metered.stop()
+    lag = "apophis_event_loop_lag_seconds"
+    assert first[lag] >= 0.3  # blocked past its next tick, due within 0.25 s
+    assert second[lag] == first[lag]  # a second scraper (or a curl) takes nothing away
+
+
+def test_the_process_own_metrics_are_served():
+    scraped = samples_of(unserved_metrics())
+    for name in ("process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds"):
+        assert scraped[name] > 0, name
 
 
 def test_route_classes_are_few():

@@ -8,10 +8,12 @@ import logging
 import discord
 import pytest
 
+from bot.game.access import CHANNEL, INTERACTIONS
 from bot.table import Table
 from tests.bot.helpers import (
     Scene,
     bot_state,
+    button_id,
     content,
     enabled,
     text_of,
@@ -101,6 +103,43 @@ async def test_invitations_survive_a_restart(fake_discord, make_bot):
         assert (table.host_id, table.seats, table.invited) == (bob, [bob], [ann])
         await scene.click(lobby, "join", "ann")
         assert table.seats == [ann, bob]  # her seat, kept through the restart
+
+
+async def test_play_again_after_the_bot_joined_the_server_opens_a_lobby_as_new_would(
+    fake_discord, make_bot
+):
+    """A game played through a user install in a server without the bot; the server then
+    adds the bot: Play again on the final board opens a lobby the bot reaches through the
+    channel (pings, hands by DM), as `/apophis new` there would, not through replies alone."""
+    fake_discord.gateway.identify_interval = 0  # restarted at once
+    bare = fake_discord.add_guild("The bot comes later", bot_member=False)
+    hall = fake_discord.add_text_channel(bare, "hall")
+    ann, bob = (fake_discord.add_member(bare, name).user for name in ("ann", "bob"))
+    fake_discord.install_for_user(ann)
+    first = make_bot()
+    async with fake_discord.connected(first):
+        await (await fake_discord.invoke("apophis new", user=ann, channel=hall)).wait_response()
+        await bot_state(lambda: hall.id in first.service.by_channel)
+        old = first.service.by_channel[hall.id]
+        await bot_state(lambda: old.messages.board_id is not None)
+        lobby = fake_discord.world.messages[old.messages.board_id]
+        await (await fake_discord.click(lobby, button_id(lobby, "join"), user=bob)).wait_response()
+        await (
+            await fake_discord.invoke("apophis start", user=ann, channel=hall, first=ann)
+        ).wait_response()
+        assert old.reach == INTERACTIONS
+        old.deadline = first.service.now() - 1  # the clock runs out as ann plays on
+        await (await fake_discord.invoke("draw", user=ann, channel=hall)).wait_response()
+        await first.outbox.drain()
+        assert old.status == "finished"
+        final = fake_discord.world.messages[old.messages.board_id]
+    fake_discord.add_member(bare, "bot", user_id=fake_discord.world.bot.id)  # the bot joins
+    second = make_bot()
+    async with fake_discord.connected(second):
+        again = await fake_discord.click(final, button_id(final, "again"), user=bob)
+        assert not (await again.wait_response()).ephemeral  # the new lobby, for everyone
+        table = second.service.by_channel[hall.id]
+        assert table.id != old.id and table.reach == CHANNEL
 
 
 def errors(caplog) -> list[str]:

@@ -260,6 +260,9 @@ async def test_forged_custom_ids_and_values_are_refused_politely(fake_discord, m
 
         for custom_id, reason in [
             ("apo:b:" + "9" * 5000 + ":0:draw", "not one I know"),
+            ("apo:b:" + "9" * 30 + ":0:hand", "not one I know"),  # within 100 characters
+            ("apo:b:" + "9" * 30 + ":0:again", "not one I know"),
+            (f"apo:b:{table.id}:" + "9" * 30 + ":draw", "not one I know"),
             (f"apo:b:{table.id}:0:explode", "not one I know"),
             ("something else", "not one I know"),
             (f"apo:b:{table.id + 100}:0:draw", "This game is over"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import discord
 import pytest
 
 from bot.config import Config, ConfigError
+from bot.logs import quiet_libraries
 from bot.store.store import Store
 from devtools.fakediscord.gateway import AUTHENTICATION_FAILED
 from tests.bot.helpers import (
@@ -45,6 +47,7 @@ async def test_a_missing_token_says_how_to_get_one_and_exits_non_zero(tmp_path):
     assert "DISCORD_TOKEN is not set" in stderr
     assert "discord.com/developers/applications" in stderr
     assert "Traceback" not in stderr
+    assert list(tmp_path.iterdir()) == []  # the token is checked before any database
 
 
 async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_discord, tmp_path):
@@ -60,6 +63,28 @@ async def test_a_token_discord_refuses_is_explained_without_a_traceback(fake_dis
     assert code == 2, stderr
     assert "Discord refused the token" in stderr
     assert "Traceback" not in stderr and TOKEN not in stderr
+    # the database it created for nothing is gone again, journal and all
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_refused_token_leaves_an_existing_database_alone(fake_discord, tmp_path):
+    database = tmp_path / "db.sqlite3"
+    store = await Store.open(database)
+    await store.set_dm_channel(7, 8)
+    await store.close()
+    env = {
+        "DISCORD_TOKEN": TOKEN,
+        "DISCORD_API_BASE_URL": fake_discord.api_base_url,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "APOPHIS_DATABASE": str(database),
+    }
+    code, stderr = await run_bot(env, tmp_path)
+    assert code == 2 and "Discord refused the token" in stderr
+    store = await Store.open(database)
+    try:
+        assert await store.get_dm_channel(7) == 8
+    finally:
+        await store.close()
 
 
 @pytest.mark.e2e
@@ -101,6 +126,19 @@ async def test_an_unusable_database_is_reported_and_left_alone(tmp_path):
     code, stderr = await run_bot({"DISCORD_TOKEN": TOKEN, "APOPHIS_DATABASE": str(bad)}, tmp_path)
     assert code == 3 and "Traceback" not in stderr and "garbage.sqlite3" in stderr
     assert bad.read_bytes() == b"this is not a database" * 100
+
+
+def test_no_warning_about_voice_at_start(caplog, monkeypatch):
+    """The bot has no voice: discord.py's two warnings that it is not supported would page a
+    host alerting on WARNING at every start. Only those two go."""
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    quiet_libraries(logging.INFO)
+    with caplog.at_level(logging.INFO):
+        discord.Client(intents=discord.Intents.default())
+        logging.getLogger("discord.client").warning("another warning")
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == ["another warning"]
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,13 @@ with or without the bot), against the real bot and the fake Discord: the place a
 people are what Discord's activity-instances endpoint says, never the client; the whole
 game is played from the table (opened, joined, a crewmate, started, played to its end,
 Play again) in headless Chromium with the SDK mocked; whoever the instance does not list
-is refused by name; a relaunch finds the running game; in a server channel the bot is in,
-the Activity's game is the channel's; and someone who left the Activity is a quiet player
-whose seat the autopilot takes."""
+is refused by name, and a tampered Play again politely; a relaunch finds the running game;
+in a server channel the bot is in, the Activity's game is the channel's; and someone who
+left the Activity is a quiet player whose seat the autopilot takes."""
 
 from __future__ import annotations
+
+import logging
 
 import pytest
 
@@ -214,6 +216,31 @@ async def test_someone_who_left_the_activity_is_sent_nothing_more_and_closed(
             assert await guest.closed() == 4003
             assert len(guest.states) == seen  # the crewmate's lobby never reached him
             assert refusal(guest) == t("en", "web.error.not_in_activity")
+
+
+async def test_a_participants_play_again_of_a_game_number_too_large_is_refused_politely(
+    fake_discord, make_table, caplog
+):
+    """A tampered Play again, once the Activity's game is over, naming a game number no
+    database could hold: refused in words, nothing opened, nothing logged as an error."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann, fake_discord.add_user("bob"))
+    async with serving(fake_discord, bot):
+        instance = fake_discord.launch_activity(group, ann)
+        async with Socket(bot, 0, ann, instance=instance) as host:
+            await host.wait_state(lambda s: s["status"] == "none")
+            assert (await host.move("apo:b:0:0:open"))["ok"]
+            for action in ("crewadd", "start"):
+                lobby = await host.wait_state(lambda s: s["status"] == "lobby")
+                assert (await host.move(move_id(lobby, action, lobby=True)))["ok"], action
+            table = bot.core.service.by_channel[group.id]
+            await bot.core.service._apply_locked(table, {"type": "end", "reason": "reset"}, None)
+            await host.wait_state(lambda s: s["status"] not in ("lobby", "active"))
+            again = await host.move(f"apo:b:{'9' * 30}:0:again")
+        assert not again["ok"] and t("en", "error.unknown_button") in again["note"]
+        assert group.id not in bot.core.service.by_channel
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_in_a_server_channel_the_bot_is_in_the_activitys_game_is_the_channels(

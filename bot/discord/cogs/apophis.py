@@ -208,10 +208,10 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
     async def show_clicked_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """Answer a click on the lobby message (a button, a setting) with it redrawn: the
         lobby as it is now, or the game's board once it started."""
-        shown = components.drawn_version(table)
+        shown, board = components.drawn_version(table), clicked_board(interaction, table)
         await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
-        owner = clicked_board(interaction, table)
-        self.bot.outbox.answered(table, interaction, board_version=shown if owner else None)
+        drawn = None if board is None else (board, shown)
+        self.bot.outbox.answered(table, interaction, board=drawn)
 
     # ----------------------------------------------------------- moderation
 

@@ -64,7 +64,7 @@ class Lobbies(Part):
                 self.bot.outbox.answered,
                 table,
                 interaction,
-                board_version=components.drawn_version(table),
+                board=(message_id, components.drawn_version(table)),
             )
             await self.bot.service.board_posted(table, message_id, then=answered)
 

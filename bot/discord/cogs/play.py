@@ -146,7 +146,8 @@ class Play(commands.Cog):
         )
         message_id = getattr(response.resource, "id", None)
         if message_id is not None:
-            moved = partial(self.outbox.board_moved, table, old, interaction, version)
+            shown = (message_id, version)
+            moved = partial(self.outbox.board_moved, table, old, interaction, shown)
             await self.service.board_posted(table, message_id, then=moved)
 
     # --------------------------------------------------------------- helpers
@@ -382,7 +383,7 @@ class Play(commands.Cog):
         message is updated in the reply."""
         if not isinstance(move, Move):  # a board button of no move we know (never offered)
             raise UserError("error.unknown_button")
-        on_board = clicked_board(interaction, table)
+        board = clicked_board(interaction, table)
         try:
             outcome = await self.service.run(caller_of(interaction), move)
         except StaleBoard:
@@ -390,17 +391,18 @@ class Play(commands.Cog):
             return
         note = self.note_of(interaction, outcome)
         await self.report_move(
-            interaction, table, note, lambda: self.show_move(interaction, table, on_board)
+            interaction, table, note, lambda: self.show_move(interaction, table, board)
         )
 
     async def show_move(
-        self, interaction: discord.Interaction[ApophisBot], table: Table, on_board: bool
+        self, interaction: discord.Interaction[ApophisBot], table: Table, board: int | None
     ) -> None:
-        """The clicked board or launch report, updated with the move the click made."""
-        if on_board:
+        """The clicked board (`board`, its message) or launch report, updated with the move
+        the click made."""
+        if board is not None:
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
-            self.outbox.answered(table, interaction, board_version=shown)
+            self.outbox.answered(table, interaction, board=(board, shown))
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
             await interaction.response.edit_message(
@@ -415,10 +417,11 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[ApophisBot], table: Table
     ) -> None:
         """An outdated button: show the current board (or report) in its place and say why."""
-        if clicked_board(interaction, table):
+        board = clicked_board(interaction, table)
+        if board is not None:
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
-            self.outbox.answered(table, interaction, board_version=shown)
+            self.outbox.answered(table, interaction, board=(board, shown))
             await interaction.followup.send(
                 StaleBoard(table).text(speaks(interaction)), ephemeral=True
             )
