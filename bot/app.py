@@ -131,6 +131,7 @@ def build(
         time_scale=config.time_scale,
         seed=config.seed,
         web=config.web,
+        activity=config.activity,
     )
     core = GameCore(settings, store=store, timer=timer)
     app = App(core)

@@ -141,8 +141,8 @@ class Table:
     #: lets the bot attach files (without it the board is in words).
     pictures: bool = True
     files: bool = True
-    #: Whether the live table (bot.web) is served: the lobby and the board carry a Table
-    #: button (set as the service follows the table: bot.game.tables).
+    #: Whether the live table (bot.web) can be opened here: the lobby and the board carry a
+    #: Table button (set as the service follows the table: bot.game.tables).
     web: bool = False
     #: People's display names by user id, as they took their seats.
     names: dict[int, str] = field(default_factory=dict)

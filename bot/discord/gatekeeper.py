@@ -28,7 +28,7 @@ from typing import Any
 
 import discord
 
-from bot.game.access import OUTSIDER, RECIPIENT, Instance, Standing
+from bot.game.access import INSTANCE_ID, OUTSIDER, RECIPIENT, Instance, Standing
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,10 @@ class Gatekeeper:
     async def instance(self, instance_id: str) -> Instance | None:
         """Where an Activity's instance runs and who is in it, as Discord says (None: no
         such instance, or it ended); OSError when Discord cannot say now (not kept).
-        Asked about at once by several (everyone reconnecting), Discord is asked once."""
+        Asked about at once by several (everyone reconnecting), Discord is asked once; an
+        id not of Discord's form is no instance, and Discord is not asked."""
+        if INSTANCE_ID.fullmatch(instance_id) is None:
+            return None
         kept = self._instances.get(instance_id)
         if kept is not None and kept[0] > self.clock():
             return kept[1]

@@ -18,6 +18,7 @@ Activity's instance runs and who is in it (`Instance`), as Discord says, never t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -67,6 +68,12 @@ class Caller:
     answers: bool = True
     #: How the bot reaches the place (CHANNEL or INTERACTIONS): a game opened there keeps it.
     reach: str = CHANNEL
+
+
+#: An Activity's instance id as Discord makes them (`i-<launch>-gc-<server>-<channel>`): ASCII
+#: letters, digits and dashes, so that it is one path segment of Discord's URLs ("." and ".."
+#: would climb out of it).
+INSTANCE_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z-]{0,127}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,8 +47,10 @@ class Settings:
     shards: Shards = ALL_SHARDS
     time_scale: float = 1.0
     seed: int | None = None
-    #: Whether the live table is served (every table's lobby and board offer it).
+    #: Whether the live table is served, and opens as an Activity (else as a browser's
+    #: link): the lobbies and boards that can open it offer it.
     web: bool = False
+    activity: bool = False
 
 
 class GameCore:
@@ -122,6 +124,7 @@ class GameCore:
             seed=self.settings.seed,
             shards=self.settings.shards,
             web=self.settings.web,
+            activity=self.settings.activity,
             gatekeeper=self.gatekeeper,
             timer=self.timer,
         )

@@ -58,6 +58,7 @@ class GameService:
         seed: int | None = None,
         shards: Shards = ALL_SHARDS,
         web: bool = False,
+        activity: bool = False,
         gatekeeper: Gatekeeper | None = None,
         timer: Timer | None = None,
     ) -> None:
@@ -77,8 +78,8 @@ class GameService:
         self.crew = CrewDriver(stream, self._crewmate_acts, time_scale, now, self.timer)
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
-        #: `web`: the live table is served (every table's lobby and board offer it).
-        self.registry = Tables(time_scale, stream, web, now)
+        #: `web`: the live table is served, `activity`: as an Activity (bot.game.tables).
+        self.registry = Tables(time_scale, stream, web, now, activity=activity)
         self.clocks = Clocks(
             stream, self._apply_locked, now=now, time_scale=time_scale, timer=self.timer
         )

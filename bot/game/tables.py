@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from bot.errors import UserError
+from bot.game.access import CHANNEL
 from bot.game.changes import Followed, Stream
 from bot.game.clocks import stop_timers
 from bot.i18n import said
@@ -22,6 +23,11 @@ THREAD_GAMES_PER_CHANNEL = 25
 THREADS_NAMED = 10
 
 
+def browsable(table: Table) -> bool:
+    """Whether a browser may be shown the table: in a server's channel the bot is in."""
+    return table.guild_id != 0 and table.reach == CHANNEL
+
+
 class Tables:
     """Every followed table, by game id and by channel (see the module docstring)."""
 
@@ -31,12 +37,17 @@ class Tables:
         stream: Stream,
         web: bool = False,
         now: Callable[[], float] = time.time,
+        *,
+        activity: bool = False,
     ) -> None:
         self.time_scale = time_scale
         #: The game's time, which every table followed reads (Runtime.now).
         self.now = now
-        #: Whether the live table (bot.web) is served: every table offers it.
+        #: Whether the live table (bot.web) is served, and opens as an Activity (anywhere)
+        #: rather than as a browser's link (only in a server's channel the bot is in: a
+        #: browser cannot be told who is in a DM or a group DM, or a server without it).
         self.web = web
+        self.activity = activity
         self.by_id: dict[int, Table] = {}
         self.by_channel: dict[int, Table] = {}
         #: Servers whose boards carry no picture (`/apophis config`).
@@ -67,7 +78,7 @@ class Tables:
         table.pictures = table.guild_id not in self.pictures_off
         table.runtime.time_scale = self.time_scale
         table.runtime.now = self.now
-        table.web = self.web
+        table.web = self.web and (self.activity or browsable(table))
         self.by_id[table.id] = table
         self.by_channel[table.channel_id] = table
         self.stream.publish(Followed(table))

@@ -263,6 +263,9 @@ class Result(TypedDict):
 class Refused(TypedDict):
     type: Literal["refused"]
     reason: str
+    #: Whether signing in may change the answer (a browser's page not signed in, at a
+    #: channel not open to all its server); absent: it would not.
+    sign_in: NotRequired[bool]
 
 
 class Pong(TypedDict):

@@ -4,7 +4,9 @@ reaches the web clients watching that channel, each with what only it may see.
 Changes made in the same turn of the event loop go out as one state, sent as soon as
 the loop is free (the game's lock is released by then). The public part is worded once
 per language; each seated player's part (their hand, their moves) once per player.
-Clients watching a channel whose game moved to its own thread follow it there.
+Clients watching a channel whose game moved to its own thread follow it there. Each
+client decides whether it may still be sent a state (bot.web.sockets: an Activity's is
+checked against its instance first).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Where a web client is and who they are there: the channel its hello names, or the Activity
 instance Discord vouches for; whether they may watch; the caller they act as.
 
-A browser names a channel: whoever may see it there may watch (bot.game.access). Inside
+A browser names a channel of a server the bot is in (elsewhere a browser cannot be told
+who is there): whoever may see it there may watch (bot.game.access). Inside
 Discord the client names its Activity's instance, and nothing else it says is trusted:
 the gatekeeper asks Discord where the instance runs and who is in it. Only they may watch
 or play there (an unknown or ended instance, or someone not in it, is refused by name),
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING
 from bot.errors import UserError
 from bot.game.access import CHANNEL as REACH_CHANNEL
 from bot.game.access import (
+    INSTANCE_ID,
     INTERACTIONS,
-    OUTSIDER,
     RECIPIENT,
     Caller,
     Gatekeeper,
@@ -29,13 +30,10 @@ from bot.game.access import (
 )
 
 if TYPE_CHECKING:
-    from bot.table import Table
     from bot.web.sessions import User
 
 #: A channel's id as a hello names it: ASCII digits (str.isdigit() takes "²"), 63 bits.
 CHANNEL = re.compile(r"[0-9]{1,19}", re.ASCII)
-#: An Activity's instance id as a hello names it (Discord's are letters, digits and dashes).
-INSTANCE = re.compile(r"[0-9A-Za-z_.-]{1,128}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +67,7 @@ class Places:
         if user is None:  # nobody to look for (and Discord is asked nothing for them)
             raise UserError("web.error.activity_sign_in")
         found = None
-        if isinstance(instance_id, str) and INSTANCE.fullmatch(instance_id) is not None:
+        if isinstance(instance_id, str) and INSTANCE_ID.fullmatch(instance_id) is not None:
             found = await self.gatekeeper.instance(instance_id)
         if found is None:
             raise UserError("web.error.no_activity")
@@ -94,18 +92,17 @@ class Places:
         standing = await self.gatekeeper.standing(user.id, activity.guild_id, channel)
         return watch_refusal(await self.gatekeeper.public(channel), standing)
 
-    async def may_watch(
-        self, channel: int, table: Table | None, user: User | None
-    ) -> UserError | None:
-        """Why this person may not watch the channel's table (`table`, if any; None: they
-        may)."""
-        guild = table.guild_id if table is not None else await self.gatekeeper.guild_of(channel)
+    async def may_watch(self, channel: int, user: User | None) -> UserError | None:
+        """Why this person may not watch the channel's table (None: they may). A browser
+        is shown only a channel of a server the bot is in: a DM's or a group DM's people,
+        or a server's without the bot, cannot be told from a browser."""
+        guild = await self.gatekeeper.guild_of(channel)
+        if guild is None:
+            return UserError("table.browser_elsewhere")
         public = await self.gatekeeper.public(channel)
         standing = None
-        if user is not None and guild is not None:
+        if user is not None:
             standing = await self.gatekeeper.standing(user.id, guild, channel)
-        elif user is not None:
-            standing = OUTSIDER
         return watch_refusal(public, standing)
 
     async def caller(

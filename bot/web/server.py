@@ -64,9 +64,14 @@ RESTARTING = 1012
 SIGN_IN_SECONDS = 600
 #: A channel's id in a query or a cookie: ASCII digits only ("²".isdigit() is True).
 CHANNEL = re.compile(r"[0-9]{1,20}", re.ASCII)
-#: Where the page may be framed: the table itself and Discord's clients (the Activity's
-#: iframe, at https://<client id>.discordsays.com, inside discord.com, ptb. and canary.).
-FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+#: Where the page may be framed: the table itself, the Activity's iframe (at
+#: https://<client id>.discordsays.com) and every Discord client the Embedded App SDK talks
+#: to (discord.com and discordapp.com, their ptb. and canary. hosts, Discord's staging); not
+#: the SDK's local development origin, which any page on that machine could take.
+FRAME_ANCESTORS = (
+    "'self' https://discord.com https://*.discord.com https://discordapp.com "
+    "https://*.discordapp.com https://staging.discord.co https://*.discordsays.com"
+)
 #: On every answer. The client is scripts and styles from the table's own origin (its
 #: config is a JSON data block, not a script), its socket and calls to the same origin;
 #: the players' pictures come from Discord's CDN.

@@ -10,7 +10,8 @@ not a member of the server, or cannot see or post in the channel, is refused by 
 and answered with a line saying what happened or why not.
 
 Inside Discord the hello names the Activity's instance instead, which bot.web.places
-checks with Discord (where it runs, who is in it, again at each move); where no game is
+checks with Discord (where it runs, who is in it, again at each move and before each
+state it is sent: someone who left is told so and their socket closed); where no game is
 open there, a participant is offered Open.
 
 Each person sends at RATE messages a second (BURST at once), whichever of their sockets
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -74,6 +76,8 @@ SOCKETS_PER_ADDRESS = 64
 #: lobby's buttons and its settings (a board's and a launch report's buttons are Discord's
 #: messages', not the table's).
 OFFERED = (*LOBBY_COMMANDS, Configure)
+#: The one refusal that signing in may lift (a channel not open to all its server).
+SIGN_IN_TO_WATCH = "seat.sign_in_to_watch"
 
 
 class Client:
@@ -87,12 +91,16 @@ class Client:
         language: str,
         bucket: Bucket,
         activity: Activity | None = None,
+        admitted: Callable[[Client], Awaitable[bool]] | None = None,
     ):
         self.ws = ws
         self.channel = channel
         self.user = user
         #: Inside Discord, the Activity it runs in (None: a browser's page).
         self.activity = activity
+        #: Whether it may still be sent states, asked before each (an Activity's: is its
+        #: person still in the instance?); None: always.
+        self.admitted = admitted
         self.viewer = user.id if user is not None else None
         self.language = language
         #: How fast it may send, not signed in (a person's rate is kept by Sockets.rates).
@@ -113,6 +121,9 @@ class Client:
     async def _drain(self) -> None:
         try:
             while self._pending is not None and not self.ws.closed:
+                if self.admitted is not None and not await self.admitted(self):
+                    self._pending = None  # no longer theirs to see: closed meanwhile
+                    break
                 state, self._pending = self._pending, None
                 await self.ws.send_str(state)
         except (ConnectionError, RuntimeError):
@@ -264,19 +275,36 @@ class Sockets:
                 refusal = await self.places.may_watch_activity(activity, where, user)
             else:
                 where = int(channel)
-                refusal = await self.places.may_watch(where, self._table(where), user)
+                refusal = await self.places.may_watch(where, user)
         except UserError as exc:
             refusal = exc
         except OSError:  # Discord could not say who is in the Activity: the client retries
             await ws.close(code=TRY_LATER, message=b"could not check the Activity: try again")
             return None
         if refusal is not None:  # told why, then closed for good
-            await ws.send_str(
-                orjson.dumps({"type": "refused", "reason": refusal.text(language)}).decode()
-            )
+            await ws.send_str(orjson.dumps(_refused(refusal, language)).decode())
             await ws.close(code=REFUSED, message=b"not yours to watch")
             return None
-        return Client(ws, where, user, language, Bucket(RATE, BURST), activity)
+        admitted = self._still_in if activity is not None else None
+        return Client(ws, where, user, language, Bucket(RATE, BURST), activity, admitted)
+
+    async def _still_in(self, client: Client) -> bool:
+        """Whether an Activity's client is still in its instance, as Discord says now (its
+        answer kept briefly); if not, it is told why and closed for good (4003), or, when
+        Discord cannot say, closed to come back (1013, its hello checks again)."""
+        assert client.activity is not None
+        try:
+            await self.places.participant(client.activity.instance_id, client.user)
+            return True
+        except UserError as exc:
+            log.info("closed a web socket in channel %s: no longer in the Activity", client.channel)
+            await client.send({"type": "refused", "reason": exc.text(client.language)})
+            await client.ws.close(code=REFUSED, message=b"no longer in the Activity")
+        except OSError:
+            await client.ws.close(
+                code=TRY_LATER, message=b"could not check the Activity: try again"
+            )
+        return False
 
     def _welcome(self, client: Client) -> dict[str, Any]:
         user = client.user
@@ -374,6 +402,14 @@ class Sockets:
         if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby":
             raise UserError("error.lobby_buttons_over")
         return reply(await self.service.run(caller, command), user.id, client.language)
+
+
+def _refused(refusal: UserError, language: str) -> dict[str, Any]:
+    """A hello's refusal, saying whether signing in may lift it."""
+    said: dict[str, Any] = {"type": "refused", "reason": refusal.text(language)}
+    if refusal.key == SIGN_IN_TO_WATCH:
+        said["sign_in"] = True
+    return said
 
 
 def _json(data: Any) -> dict[str, Any] | None:

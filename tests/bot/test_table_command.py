@@ -208,3 +208,51 @@ async def test_the_activitys_launch_command_survives_the_command_sync(fake_disco
         names = {c["name"]: c for c in fake_discord.world.global_commands}
         assert names["launch"]["id"] == entry["id"] and names["launch"]["type"] == 4
         assert {"apophis", "draw", "build"} <= set(names)
+
+
+async def test_without_activities_no_link_where_a_browser_could_only_be_refused(
+    fake_discord, make_bot
+):
+    """A group DM, the bot's DM, a server without the bot: a browser cannot be shown who
+    is there, so the command says so in one line, with no link, and the lobby and the
+    board carry no Table button (a forged click gets no link either)."""
+    bot = make_bot(**web_only())
+    scene = Scene(fake_discord, bot, names=("ann", "bob"), group_dm=True)
+    scene["bob"].user.locale = "fr"
+    fake_discord.install_for_user(scene["bob"].user)
+    bare = fake_discord.add_guild(bot_member=False)
+    hall = fake_discord.add_text_channel(bare, "hall")
+    fake_discord.add_member(bare, "ann", user_id=scene.id("ann"))
+    dm = fake_discord.world.dm_channel(scene["ann"].user)
+    words = (
+        "The live table opens in a browser only for the channels of a server the bot is in: "
+        "play this game in Discord, with its buttons and slash commands."
+    )
+    async with fake_discord.connected(bot):
+        for where in (scene.channel, dm, hall):
+            reply = await scene.cmd("apophis table", "ann", channel=where)
+            assert reply.ephemeral and reply.message.components == [], where
+            assert content(reply) == words
+        french = await scene.cmd("apophis table", "bob")
+        assert content(french).startswith("La table en direct ne s’ouvre dans un navigateur")
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        assert not has_table_button(lobby)
+        forged = button_id(lobby, "join").replace(":join", ":table")
+        interaction = await fake_discord.click(lobby, forged, user=scene["bob"].user, forged=True)
+        clicked = await interaction.wait_response()
+        await scene.click(lobby, "join", "bob")
+        await scene.click(lobby, "start", "ann")
+        await scene.bot.outbox.drain()
+        assert not has_table_button(scene.board())
+    assert "?channel=" not in str([r.response_data for r in (reply, french, clicked)])
+
+
+async def test_with_activities_a_group_dms_lobby_offers_the_table(fake_discord, make_bot):
+    """An Activity opens anywhere: there the Table button stays, and launches it."""
+    bot = make_bot(**activity(fake_discord))
+    scene = Scene(fake_discord, bot, names=("ann", "bob"), group_dm=True)
+    async with fake_discord.connected(bot):
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        assert has_table_button(lobby)
+        launched = await scene.click(lobby, "table", "bob")
+        assert launched.response_type == LAUNCH_ACTIVITY

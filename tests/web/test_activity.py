@@ -110,10 +110,32 @@ async def test_only_those_discord_lists_in_the_instance_may_watch_and_the_place_
         assert state["channel"] == str(group.id) and state["status"] == "none"
         assert [m["custom_id"] for m in state["lobby_moves"]] == ["apo:b:0:0:open"]
         assert state["lobby_moves"][0]["label"] == t("en", "web.open_here")
-        # A browser's page of the group DM (no instance) is nobody's: nobody may see it.
-        async with Socket(bot, group.id, ann) as browser:
-            assert await browser.closed() == 4003
-        assert not browser.states
+        # A browser's page of the group DM (no instance) is nobody's: nobody may see it,
+        # and signing in would not help (there is no server to be a member of).
+        for who in (ann, None):
+            async with Socket(bot, group.id, who) as browser:
+                assert await browser.closed() == 4003
+            assert refusal(browser) == t("en", "table.browser_elsewhere")
+            assert not browser.states
+
+
+async def test_an_instance_id_not_of_discords_form_is_refused_and_discord_not_asked(
+    fake_discord, make_table
+):
+    """Ids "." and ".." would climb out of Discord's route (`GET /applications/{app}/` with the
+    bot's token); neither they nor a slash, a percent or a space reach Discord."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann)
+    async with serving(fake_discord, bot):
+        fake_discord.launch_activity(group, ann)
+        before = len(fake_discord.requests)
+        for forged in (".", "..", "i-1/..", "%2e%2e", "i-1 x", "i_1", "-1", "i" * 129):
+            async with Socket(bot, group.id, ann, instance=forged) as socket:
+                assert await socket.closed() == 4003, forged
+            assert refusal(socket) == t("en", "web.error.no_activity") and not socket.states
+        assert not [r.path for r in fake_discord.requests[before:] if "/applications" in r.path]
+        assert await bot.core.gatekeeper.instance("..") is None
 
 
 async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cannot_move(
@@ -162,6 +184,38 @@ async def test_a_relaunch_finds_the_running_game_and_a_participant_who_left_cann
             assert await gone.closed() == 4003
         assert refusal(gone) == t("en", "web.error.no_activity")
         assert not channel_requests(fake_discord, group)
+
+
+async def test_someone_who_left_the_activity_is_sent_nothing_more_and_closed(
+    fake_discord, make_table
+):
+    """Bob leaves the Activity (removed from the group DM, say) with his socket open: the
+    next state is not his; he is told why and his socket closed, while Ann plays on."""
+    bot = make_table()
+    ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
+    group = fake_discord.add_group_dm(ann, bob)
+    async with serving(fake_discord, bot):
+        clock = HeldClock(bot)
+        instance = fake_discord.launch_activity(group, ann, bob)
+        async with (
+            Socket(bot, 0, ann, instance=instance) as host,
+            Socket(bot, 0, bob, instance=instance) as guest,
+        ):
+            await host.wait_state(lambda s: s["status"] == "none")
+            assert (await host.move("apo:b:0:0:open"))["ok"]
+            lobby = await guest.wait_state(lambda s: s["status"] == "lobby")
+            assert (await guest.move(move_id(lobby, "join", lobby=True)))["ok"]
+            await guest.wait_state(lambda s: len(s["seats"]) == 2)
+            seen = len(guest.states)
+
+            fake_discord.leave_instance(instance, bob)
+            clock.forget()
+            added = await host.move(move_id(host.state, "crewadd", lobby=True))
+            assert added["ok"], added
+            await host.wait_state(lambda s: len(s["seats"]) == 3)
+            assert await guest.closed() == 4003
+            assert len(guest.states) == seen  # the crewmate's lobby never reached him
+            assert refusal(guest) == t("en", "web.error.not_in_activity")
 
 
 async def test_a_participants_play_again_of_a_game_number_too_large_is_refused_politely(
@@ -247,7 +301,10 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
         bot.core.service.set_autopilot(scene.guild.id, 30)
         instance = fake_discord.launch_activity(scene.channel, scene["bob"], scene["ann"])
         table = await scene.new_game("bob", "ann")  # Bob plays first
-        async with Socket(bot, 0, scene["bob"], instance=instance) as bob:
+        async with (
+            Socket(bot, 0, scene["bob"], instance=instance) as bob,
+            Socket(bot, 0, scene["ann"], instance=instance) as ann,
+        ):
             await bob.wait_state(lambda s: s["status"] == "active" and s["you"]["your_turn"])
             fake_discord.leave_instance(instance, scene["bob"])
             clock.forget()
@@ -255,9 +312,10 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
             refused = await bob.move(move_id(bob.state, "draw"))
             assert not refused["ok"] and t("en", "web.error.not_in_activity") in refused["note"]
             assert table.runtime.seen.get(scene.id("bob")) == quiet_since
-            state = await bob.wait_state(
+            state = await ann.wait_state(
                 lambda s: any(seat["autopilot"] for seat in s["seats"]), timeout=10
             )
+            assert await bob.closed() == 4003  # the autopilot's board was not his to see
         assert [seat["autopilot"] for seat in state["seats"]] == [True, False]
         assert scene.id("bob") in table.autopilot
 
@@ -336,6 +394,43 @@ async def test_a_whole_game_in_a_group_dm_from_the_activity_alone(
         ]
         assert not errors, errors
     assert not channel_requests(fake_discord, group)
+
+
+async def test_the_layout_is_followed_when_discord_allows_it_only_once_signed_in(
+    fake_discord, make_table, pages
+):
+    """A Discord client that refuses the layout's subscription until the SDK is
+    authenticated: the page asks again once signed in, and follows picture-in-picture."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann)
+    async with serving(fake_discord, bot):
+        instance = fake_discord.launch_activity(group, ann)
+        page = await pages()
+        await page.open(activity_url(bot, fake_discord, ann, instance) + "&layout=after-sign-in")
+        await page.wait("document.body.dataset.status === 'none'")
+        await page.js(
+            "window.__apophisSdk.emitEvent('ACTIVITY_LAYOUT_MODE_UPDATE', {layout_mode: 1});"
+        )
+        await page.wait("document.body.dataset.layout === 'pip'")
+
+
+async def test_a_browsers_link_to_a_group_dm_says_why_and_offers_no_sign_in(
+    fake_discord, make_table, pages
+):
+    """A `?channel=` link to a group DM (the bot gives none, but links travel): the page
+    says a browser is shown only a server's channels the bot is in, and, since signing in
+    would change nothing, offers no sign-in."""
+    bot = make_table()
+    ann = fake_discord.add_user("ann")
+    group = fake_discord.add_group_dm(ann, fake_discord.add_user("bob"))
+    async with serving(fake_discord, bot):
+        page = await pages()
+        await page.open(f"{bot.web.public_url}/?channel={group.id}")
+        await page.wait("document.body.dataset.status === 'refused'")
+        shown = await page.js("return document.body.innerText;")
+        assert t("en", "table.browser_elsewhere") in shown
+        assert not await page.js("return document.querySelector('a.sign-in');")
 
 
 async def test_alone_with_a_crewmate_in_the_bots_dm(fake_discord, make_web_bot, pages):

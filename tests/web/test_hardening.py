@@ -11,6 +11,7 @@ import asyncio
 import base64
 import logging
 import os
+import re
 import socket as sockets_
 import struct
 
@@ -517,12 +518,7 @@ async def test_every_answer_carries_the_security_headers(fake_discord, make_tabl
             policy = dict(
                 part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";")
             )
-            assert policy["frame-ancestors"].split() == [
-                "'self'",
-                "https://discord.com",
-                "https://*.discord.com",
-                "https://*.discordsays.com",
-            ], path
+            assert policy["frame-ancestors"] == server.FRAME_ANCESTORS, path
             assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'"
             assert headers["X-Content-Type-Options"] == "nosniff", path
             assert headers["Referrer-Policy"] == "no-referrer", path
@@ -536,6 +532,44 @@ async def test_every_answer_carries_the_security_headers(fake_discord, make_tabl
         assert " 400 " in head[0] and "aiohttp" not in fields["Server"], head
         assert "frame-ancestors" in fields["Content-Security-Policy"]
         assert fields["X-Content-Type-Options"] == "nosniff"
+
+
+#: Where the Embedded App SDK lists the parents it talks to, and those the page need not
+#: allow: the page's own origin ('self'), an opaque one (CSP cannot name it) and the SDK's
+#: local development server.
+SDK_ORIGINS = "node_modules/@discord/embedded-app-sdk/output/Discord.mjs"
+NOT_PARENTS = {"window.location.origin", "'null'", "'http://localhost:3333'"}
+
+
+def framing_allows(ancestors: list[str], origin: str) -> bool:
+    """Whether a frame-ancestors list lets `origin` frame the page."""
+    scheme, host = origin.split("://")
+    for source in ancestors:
+        allowed_scheme, _, allowed_host = source.partition("://")
+        if allowed_scheme == scheme and (
+            allowed_host == host
+            or (allowed_host.startswith("*.") and host.endswith(allowed_host[1:]))
+        ):
+            return True
+    return False
+
+
+def test_the_page_may_be_framed_by_every_discord_parent_the_sdk_accepts():
+    """The SDK talks to its parent at discord.com, discordapp.com, their ptb. and canary.
+    hosts and Discord's staging: each may frame the page, nothing else."""
+    source = (server.CLIENT.parent / SDK_ORIGINS).read_text()
+    body = source.split("function getAllowedOrigins()", 1)[1].split("\n}", 1)[0]
+    origins = re.findall(r"^\s*('[^']*'|window\.location\.origin),?$", body, re.MULTILINE)
+    parents = [o.strip("'") for o in origins if o not in NOT_PARENTS]
+    assert "https://canary.discordapp.com" in parents  # the SDK's list was read
+    ancestors = server.FRAME_ANCESTORS.split()
+    assert [p for p in parents if not framing_allows(ancestors, p)] == []
+    for stranger in (
+        "https://evil.example",
+        "https://discord.com.evil.example",
+        "http://discord.com",
+    ):
+        assert not framing_allows(ancestors, stranger)
 
 
 def test_the_doors_admit_connections_on_uvloop_the_bots_own_loop():

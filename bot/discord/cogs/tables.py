@@ -1,14 +1,15 @@
 """/apophis table and the Table button: the channel's live table (bot.web), opened from Discord.
 
 With Activities enabled (APOPHIS_ACTIVITY=on) Discord launches it in the channel as an
-Activity (the LAUNCH_ACTIVITY response); else it is a link to open in a browser, or, on a
-bot that does not serve it, a word on why there is none. It is the channel's table, a game
-in play or not: without one it shows that, and a lobby can be opened from it later.
+Activity (the LAUNCH_ACTIVITY response); else it is a link to open in a browser (in a
+server's channel the bot is in: elsewhere a browser could only be refused), or a word on
+why there is none. It is the channel's table, a game in play or not: without one it
+shows that, and a lobby can be opened from it later.
 
 `LiveTable` is a base of the /apophis group's cog (bot.discord.cogs.apophis). The Table
-button is on the lobby and the board of every table followed while the live table is
-served (`Table.web`, set as the service follows each); the Play cog, which routes every click
-by its custom id, passes its clicks to `LiveTable.table_button`.
+button is on the lobby and the board of every table followed where the live table can be
+opened (`Table.web`, set as the service follows each: bot.game.tables); the Play cog, which
+routes every click by its custom id, passes its clicks to `LiveTable.table_button`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import embeds, inputs
-from bot.discord.answers import speaks
+from bot.discord.answers import speaks, with_the_bot
 from bot.discord.clicked import clicked_message
 from bot.discord.cogs import Part
 from bot.discord.entry import launch
@@ -71,6 +72,13 @@ class LiveTable(Part):
                     exc.status,
                     exc.code,
                 )
+        if config.web and not with_the_bot(interaction):
+            # a browser cannot be told who is in a DM or a group DM, nor see a channel of
+            # a server without the bot: the link would only be refused there
+            await interaction.response.send_message(
+                t(language, "table.browser_elsewhere"), ephemeral=True
+            )
+            return
         if config.web:
             url = f"{config.public_url}/?channel={interaction.channel_id}"
             message = components.table_link(url, language)

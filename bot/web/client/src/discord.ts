@@ -21,11 +21,30 @@ export async function startSdk(
     const code = params.get("code") ?? "";
     mock._updateCommandMocks({ authorize: async () => ({ code }) });
     (mock as { instanceId: string }).instanceId = params.get("instance") ?? "";
+    if (params.get("layout") === "after-sign-in") refuseLayoutUntilAuthenticated(mock);
+    (window as { __apophisSdk?: DiscordSDKMock }).__apophisSdk = mock; // the tests emit its events
     return mock;
   }
   const sdk = new DiscordSDK(clientId);
   await sdk.ready();
   return sdk;
+}
+
+/** The mock refuses the layout's subscription until the SDK is authenticated, as a
+ * Discord client may (test builds only). */
+function refuseLayoutUntilAuthenticated(mock: DiscordSDKMock): void {
+  let authenticated = false;
+  const { authenticate } = mock.commands;
+  mock.commands.authenticate = async (args) => {
+    const answer = await authenticate(args);
+    authenticated = true;
+    return answer;
+  };
+  const subscribe = mock.subscribe.bind(mock);
+  mock.subscribe = (async (...args: Parameters<typeof subscribe>) => {
+    if (!authenticated) throw new Error("not authenticated");
+    return subscribe(...args);
+  }) as typeof mock.subscribe;
 }
 
 /** Authorize in Discord, trade the code for a session at our server, authenticate the SDK. */
@@ -64,12 +83,15 @@ export const CDN_MAPPING = "/discord-cdn";
 const LAYOUTS: Record<number, string> = { 0: "focused", 1: "pip", 2: "grid" };
 
 /** Follow the Activity's layout (focused, picture-in-picture, grid): the page's CSS lays
- * out each (in picture-in-picture, only the countdown, whose turn and your hand). */
-export function followLayout(sdk: IDiscordSDK): void {
+ * out each (in picture-in-picture, only the countdown, whose turn and your hand). True once
+ * subscribed; false if Discord refused (before the SDK is authenticated: ask again after;
+ * an older client without layout modes keeps the focused layout it always shows). */
+export async function followLayout(sdk: IDiscordSDK): Promise<boolean> {
   const follow = (event: { layout_mode: number }): void => {
     document.body.dataset.layout = LAYOUTS[event.layout_mode] ?? "focused";
   };
-  sdk.subscribe("ACTIVITY_LAYOUT_MODE_UPDATE", follow).catch(() => {
-    // an older Discord client without layout modes: the focused layout it always shows
-  });
+  return sdk.subscribe("ACTIVITY_LAYOUT_MODE_UPDATE", follow).then(
+    () => true,
+    () => false,
+  );
 }

@@ -60,12 +60,15 @@ async function boot(): Promise<void> {
     channel = sdk.channelId;
     instance = sdk.instanceId;
     setCdn(`${PROXY}${CDN_MAPPING}/`);
-    followLayout(sdk);
-    signIn = () =>
-      signInWithSdk(sdk, clientId).catch((error: unknown) => {
+    let following = followLayout(sdk); // Discord may refuse it until the SDK is authenticated
+    signIn = async () => {
+      const signed = await signInWithSdk(sdk, clientId).catch((error: unknown) => {
         view.note(error instanceof Error ? error.message : String(error));
         return null;
       });
+      if (signed && !(await following)) following = followLayout(sdk); // asked again, authenticated
+      return signed;
+    };
     identity = await signIn();
     view.identity(identity?.user ?? null, null);
   }
@@ -75,7 +78,7 @@ async function boot(): Promise<void> {
     return;
   }
   const where = channel ?? "";
-  let refusal: string | null = null;
+  let refusal: { reason: string; signIn: boolean } | null = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const proxy = mode === "browser" ? "" : PROXY;
   socket = new TableSocket(`${scheme}://${location.host}${proxy}/ws`, {
@@ -94,12 +97,12 @@ async function boot(): Promise<void> {
       else if (message.type === "state") view.render(message);
       else if (message.type === "result") view.result(message);
       else if (message.type === "refused") {
-        refusal = message.reason;
+        refusal = { reason: message.reason, signIn: message.sign_in === true };
         view.note(message.reason);
       }
     },
     // Refused for good (4003): the server said why just before closing.
-    link: (link) => (link === "offline" && refusal !== null ? view.refuse(refusal) : view.link(link)),
+    link: (link) => (link === "offline" && refusal !== null ? view.refuse(refusal.reason, refusal.signIn) : view.link(link)),
     expired: async () => {
       identity = await signIn();
       if (!identity) view.note(label("signed_out"));

@@ -166,6 +166,7 @@ export interface Result {
 export interface Refused {
   type: "refused";
   reason: string;
+  sign_in?: boolean;
 }
 
 export interface Pong {

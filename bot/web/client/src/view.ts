@@ -172,13 +172,14 @@ export class View {
     this.notice(label("bad_link"), label("bad_link_how"));
   }
 
-  /** The server refused this page the table (its reason); the socket is closed for good. */
-  refuse(reason: string): void {
+  /** The server refused this page the table (its reason, and whether signing in may lift
+   * it); the socket is closed for good. */
+  refuse(reason: string, signIn: boolean): void {
     this.refused = reason;
     this.state = null;
     document.body.dataset.status = "refused";
     this.linkLine.hidden = true;
-    this.notice(reason, null, !this.user && this.signIn !== null && this.signInLine());
+    this.notice(reason, null, signIn && !this.user && this.signIn !== null && this.signInLine());
   }
 
   /** The answer to one of our moves (refused or not), and the moves again. */
