@@ -39,8 +39,9 @@ from bot.game.doors import Door
 from bot.game.timer import Timer
 from bot.logs import configure_logging, say_why_it_stopped
 from bot.serve_metrics import Metrics, discord_trace
+from bot.store.location import new_file, remove_new_file
 from bot.store.records import DatabaseUnusable
-from bot.store.store import Store, new_file, remove_new_file
+from bot.store.store import Store
 from bot.watch import watch
 from bot.web.server import WebTable
 

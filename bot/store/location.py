@@ -1,9 +1,12 @@
 """Which database APOPHIS_DATABASE (or a command's --database) names: an SQLite file, or a
-PostgreSQL database; any other URL refused, saying why."""
+PostgreSQL database; any other URL refused, saying why. Also whether the SQLite file is
+yet to be made (`new_file`), and the removal of one made for nothing."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bot.store.postgres import is_postgresql, without_password
@@ -37,3 +40,19 @@ def database_named(text: str) -> str:
             f"not {shown}."
         )
     return unquote(parts.path)
+
+
+def new_file(database: str | os.PathLike[str]) -> Path | None:
+    """The SQLite file `database` names when `Store.open` would create it (nothing is there
+    yet); None when it exists, or for PostgreSQL."""
+    if is_postgresql(database):
+        return None
+    path = Path(database)
+    return None if path.exists() else path
+
+
+def remove_new_file(path: Path) -> None:
+    """Delete a file `new_file` named and its journal's (-wal, -shm), once closed: one the
+    bot created but never used (Discord refused its token)."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        path.with_name(name).unlink(missing_ok=True)

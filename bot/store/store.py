@@ -37,7 +37,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -379,22 +378,6 @@ class Store:
         """A DM's or a group DM's last `limit` ended games (those that started), the latest
         first."""
         return await self._db.read(history.recent_games_in_conversation, channel_id, limit)
-
-
-def new_file(database: str | os.PathLike[str]) -> Path | None:
-    """The SQLite file `database` names when `Store.open` would create it (nothing is there
-    yet); None when it exists, or for PostgreSQL."""
-    if is_postgresql(database):
-        return None
-    path = Path(database)
-    return None if path.exists() else path
-
-
-def remove_new_file(path: Path) -> None:
-    """Delete a file `new_file` named and its journal's (-wal, -shm), once closed: one the
-    bot created but never used (Discord refused its token)."""
-    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
-        path.with_name(name).unlink(missing_ok=True)
 
 
 def _check(settings: LobbySettings) -> None:
