@@ -110,6 +110,26 @@ def _minutes(seconds: int) -> int:
     return round(seconds / 60)
 
 
+class SetUp:
+    """What is set up by a lobby's settings (a game's record, a table): its rules,
+    difficulty and countdown, read from its `settings`."""
+
+    __slots__ = ()
+    settings: LobbySettings
+
+    @property
+    def rules(self) -> str:
+        return self.settings.rules
+
+    @property
+    def difficulty(self) -> str:
+        return self.settings.difficulty
+
+    @property
+    def length_seconds(self) -> int:
+        return self.settings.seconds
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One row of the table of a lobby's options (see the module docstring).

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.lobby_settings import LobbySettings
+from bot.lobby_settings import LobbySettings, SetUp
 from bot.store.records import GameRecord
 from engine import Game
 from engine import events as ev
@@ -100,7 +100,7 @@ class Runtime:
 
 
 @dataclass(eq=False)
-class Table:
+class Table(SetUp):
     """A channel's lobby or game, as the running bot holds it: the game's state and who plays
     it where (here), its messages (`messages`), and what running it takes (`runtime`)."""
 
@@ -154,18 +154,6 @@ class Table:
     autopilot: set[int] = field(default_factory=set)
     messages: Messages = field(default_factory=Messages)
     runtime: Runtime = field(default_factory=Runtime)
-
-    @property
-    def rules(self) -> str:
-        return self.settings.rules
-
-    @property
-    def difficulty(self) -> str:
-        return self.settings.difficulty
-
-    @property
-    def length_seconds(self) -> int:
-        return self.settings.seconds
 
     @property
     def open(self) -> bool:

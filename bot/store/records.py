@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.lobby_settings import LobbySettings
+from bot.lobby_settings import LobbySettings, SetUp
 from engine import Outcome
 
 #: How the bot reaches a game's players (bot.game.access CHANNEL, INTERACTIONS).
@@ -129,7 +129,7 @@ class Removed(StoreError):
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRecord(SetUp):
     """One game as stored, with its seats."""
 
     id: int
@@ -167,18 +167,6 @@ class GameRecord:
     names: dict[int, str] = field(default_factory=dict)
     #: People invited to this lobby by Play again, in the order of their seats.
     invited: tuple[int, ...] = ()
-
-    @property
-    def rules(self) -> str:
-        return self.settings.rules
-
-    @property
-    def difficulty(self) -> str:
-        return self.settings.difficulty
-
-    @property
-    def length_seconds(self) -> int:
-        return self.settings.seconds
 
     def time_left(self, now: float) -> float | None:
         """Seconds left on the clock at `now` (None for a lobby)."""
