@@ -60,9 +60,12 @@ class Announcer:
         elif game.phase is not Phase.RESHUFFLE:
             table.runtime.reshuffle_ends = None
         turns = [e.player for e in events if isinstance(e, ev.TurnStarted)]
-        for skipped in (e.player for e in events if isinstance(e, ev.TurnSkipped)):
-            self.stream.publish(changes.PanelChanged(table, skipped))
-        if turns and turns[-1] != actor:
+        skipped = [e.player for e in events if isinstance(e, ev.TurnSkipped)]
+        for player in skipped:
+            self.stream.publish(changes.PanelChanged(table, player))
+        # A turn that comes back to whoever just played is not news; one a skip hands to
+        # the skipper is (their panel still names the player they skipped).
+        if turns and (turns[-1] != actor or any(p != actor for p in skipped)):
             self.stream.publish(changes.TurnPassed(table, turns[-1]))
             self.stream.publish(changes.PanelChanged(table, turns[-1]))
         outcome = game.outcome

@@ -8,7 +8,9 @@ import pytest
 from tests.bot.helpers import (
     Scene,
     content,
+    button_id,
     forged,
+    text_of,
 )
 
 pytestmark = pytest.mark.e2e
@@ -144,3 +146,30 @@ async def test_only_a_role_of_this_server_can_be_the_moderator_role(fake_discord
         done = await scene.cmd("apophis config", "boss", moderator_role=helpers)
         assert f"<@&{helpers.id}>" in content(done)
         assert (await bot.store.get_guild_settings(scene.guild.id)).moderator_role_id == helpers.id
+
+
+async def test_a_skip_that_hands_the_turn_to_the_skipper_announces_it(
+    fake_discord, make_bot, timer
+):
+    bot = make_bot(timer=timer)
+    scene = mod_scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        bot.service.set_autopilot(scene.guild.id, 30)
+        scene.arrange(hands=[["KC"], ["KH"]], deck=["2C", "3C", "4C", "5C", "6C", "7C"])
+        ann = scene.id("ann")
+        panel = await scene.panel("ann")
+        await scene.press(panel, "draw", "ann")  # bob's turn; he says nothing
+        await bot.outbox.drain()
+        assert f"It is <@{scene.id('bob')}>'s turn." in text_of(panel)
+        await timer.advance(10)
+        await scene.cmd("apophis skip", "ann")  # the host skips bob: her turn again
+        await fake_discord.wait_for(lambda: text_of(panel).startswith("🔔 **It is your turn.**"))
+        assert table.game.active_player == ann and button_id(panel, "draw")
+        # The autopilot counts her wait from the skip, not from bob's turn.
+        assert bot.service.crew.autopilot.waiting[table.id] == (ann, timer.now())
+        await timer.advance(25)  # she waits past the ping's delay: pinged once
+        await bot.outbox.drain()
+        assert len(fake_discord.notified(scene["ann"])) == 1
+        await timer.advance(4)
+        assert ann not in table.autopilot
