@@ -230,6 +230,7 @@ class ApophisBot(commands.AutoShardedBot):
             rate=self.config.global_rate,
             gone=lambda channel_id: self.channels.found_gone(channel_id),
             clock=time.monotonic if core.timer is None else core.timer.now,
+            timer=core.timer,
         )
         self.channels = ChannelEvents(self, self.outbox, core.service)
         self.returning = Returning(self, self.outbox, core.service, self.channels)

@@ -50,6 +50,7 @@ from bot.discord.threads import Threads
 from bot.discord.tokens import EPHEMERAL, Owned, Token, Tokens
 from bot.game import changes
 from bot.game.access import INTERACTIONS
+from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import language_of, t
 from bot.table import is_crewmate
 from bot.views.message import Message
@@ -79,9 +80,12 @@ class Outbox:
         *,
         rate: float = GLOBAL_RATE,
         clock: Callable[[], float] = time.monotonic,
+        timer: Timer | None = None,
         gone: Callable[[int], None] = lambda channel_id: None,
     ) -> None:
-        """`gone(channel_id)` is told when Discord answers that a game's channel is unknown."""
+        """`timer`: the game's time, on which turn pings wait (the event loop's unless
+        given); `gone(channel_id)` is told when Discord answers that a game's channel is
+        unknown."""
         self.client = client
         self.store = store
         self.audience = audience
@@ -114,7 +118,13 @@ class Outbox:
             self.channel, submit=self._submit, park=self.parking.park, swept=self._forget_later
         )
         self.boards = self._boards(store)
-        self.pings = Pings(self.channel, store, clock=lambda: self.clock(), park=self.parking.park)
+        self.pings = Pings(
+            self.channel,
+            store,
+            later=(timer or RealTimer()).call_later,
+            ring=self._ring,
+            park=self.parking.park,
+        )
         self.panels = Panels(self.tokens, audience, changed=self.panel_changed)
 
     def _game_channel(self, gone: Callable[[int], None]) -> GameChannel:
@@ -166,10 +176,9 @@ class Outbox:
                 self.hand_changed(table, player, change.changes)
             case changes.PanelChanged(player=player) if not is_crewmate(player):
                 self.panel_changed(table, player)
-            case changes.TurnPassed(player=player) if player is None or not (
-                is_crewmate(player) or player in table.autopilot
-            ):
-                self.turn_passed(table, player)
+            case changes.TurnPassed(player=player):
+                played = player is not None and (is_crewmate(player) or player in table.autopilot)
+                self.turn_passed(table, None if played else player)
             case changes.ReportChanged():
                 self.report_changed(table)
             case changes.Posted(content=content):
@@ -221,13 +230,18 @@ class Outbox:
         await self.panels.refresh(table, player)
 
     def turn_passed(self, table: Table, player: int | None) -> None:
-        """It is `player`'s turn: pinged if they are away (None: nobody's; the standing
-        ping comes down). No ping where the game is reached through interactions alone:
-        the board says whose turn it is."""
+        """It is `player`'s turn: pinged if it waits long for them (None: nobody's, or a
+        crewmate's; the standing ping comes down). No ping where the game is reached
+        through interactions alone: the board says whose turn it is."""
         if table.reach == INTERACTIONS:
             return
         self.pings.due(table, player)
         self._hold(table, ("ping", table.id), lambda: self.pings.ping(table))
+
+    def _ring(self, table: Table) -> None:
+        """A turn waited long enough for its player (bot.discord.pings): pinged at once."""
+        self._hold(table, ("ping", table.id), lambda: self.pings.ping(table))
+        self.flush(table)
 
     def report_changed(self, table: Table) -> None:
         """The launch report (`table.report`) should show its latest lines."""
@@ -342,7 +356,9 @@ class Outbox:
         await self.jobs.drain()
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Send what is queued (for at most `timeout` seconds), then stop."""
+        """Send what is queued (for at most `timeout` seconds), then stop (no turn waits
+        to ping any more)."""
+        self.pings.stop()
         await self.jobs.close(timeout)
         self.rest.close()
 

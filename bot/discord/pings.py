@@ -1,14 +1,15 @@
 """Turn pings: whom a turn pings, when, and taking a ping down.
 
-A player whose turn comes is pinged only when they did nothing in the game for
-`IDLE_BEFORE_PING` seconds, and at most once every `PING_EVERY` seconds (game seconds: a
-demo's time scale shortens both), and only where the server wants turn pings; otherwise
-their panel, redrawn for their turn, says it at its top. A ping is taken down once they
-interact or the turn moves on.
+A player is pinged only once their own turn has waited `WAIT_BEFORE_PING` game seconds
+(a demo's time scale shortens it) with no move nor click of theirs in the game, never
+as the turn passes to them, at most once a turn, and only where the server wants turn
+pings; otherwise their panel, redrawn for their turn, says it at its top. A ping is
+taken down once they interact or the turn moves on.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,10 +26,8 @@ if TYPE_CHECKING:
     from bot.store.store import Store
     from bot.table import Table
 
-#: Game seconds a player must have done nothing in the game before their turn pings them.
-IDLE_BEFORE_PING = 30.0
-#: Game seconds at least between two pings of one player.
-PING_EVERY = 60.0
+#: Game seconds a player's own turn waits, with nothing from them, before it pings them.
+WAIT_BEFORE_PING = 20.0
 
 
 @dataclass(slots=True)
@@ -42,57 +41,91 @@ class Ping:
 
 
 class Pings:
-    """Every game's standing turn ping, and when its players last played or were pinged."""
+    """Every game's standing turn ping, and the wait of the turn that may ping next."""
 
     def __init__(
         self,
         channel: GameChannel,
         store: Store,
         *,
-        clock: Callable[[], float],
+        later: Callable[[float, Callable[[], object]], asyncio.TimerHandle],
+        ring: Callable[[Table], None],
         park: Callable[[Table, tuple, Job], None],
     ) -> None:
-        """`park(table, key, job)` keeps a job until the channel lets the bot in."""
-        self.channel, self.store, self.clock, self.park = channel, store, clock, park
-        #: game id -> the player whose turn just came (None: nobody's, the game is over).
-        self._due: dict[int, int | None] = {}
+        """`later(delay, callback)` sets a timer on the game's time; `ring(table)` queues
+        `ping(table)` at once (no interaction answers for it); `park(table, key, job)` keeps
+        a job until the channel lets the bot in."""
+        self.channel, self.store, self.later, self.ring, self.park = (
+            channel,
+            store,
+            later,
+            ring,
+            park,
+        )
+        #: game id -> the player whose turn waits, and the timer that pings them.
+        self._waits: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+        #: game id -> the player whose turn waited long enough (`ping` pings them).
+        self._due: dict[int, int] = {}
         self._pings: dict[int, Ping] = {}
         #: guild id -> whether the server wants turn pings.
         self._on: dict[int, bool] = {}
-        #: game id -> player -> when (the outbox's clock) they last interacted in the game,
-        #: and when they were last pinged.
-        self._seen: dict[int, dict[int, float]] = {}
-        self._pinged: dict[int, dict[int, float]] = {}
 
     def forget(self, game_id: int) -> None:
-        for records in (self._due, self._pings, self._seen, self._pinged):
+        self._stop(game_id)
+        for records in (self._due, self._pings):
             records.pop(game_id, None)
+
+    def stop(self) -> None:
+        """Shutdown: no turn pings any more."""
+        for game_id in list(self._waits):
+            self._stop(game_id)
 
     def set(self, guild_id: int, on: bool) -> None:
         self._on[guild_id] = on
 
     def due(self, table: Table, player: int | None) -> None:
-        """It is `player`'s turn (None: nobody's): `ping` decides."""
-        self._due[table.id] = player
+        """It is `player`'s turn (None: nobody's, or a crewmate's): their wait begins."""
+        self._stop(table.id)
+        self._due.pop(table.id, None)
+        if player is not None:
+            self._wait(table, player)
 
     def seen(self, table: Table, player: int) -> bool:
-        """`player` interacted in the game; whether the standing ping is theirs (then
-        `ping` takes it down)."""
-        self._seen.setdefault(table.id, {})[player] = self.clock()
+        """`player` interacted in the game (their turn's wait begins again); whether the
+        standing ping is theirs (then `ping` takes it down)."""
+        waiting = self._waits.get(table.id)
+        if waiting is not None and waiting[0] == player:
+            self._wait(table, player)
         ping = self._pings.get(table.id)
         if ping is None or ping.player != player:
             return False
         ping.heard = True
         return True
 
+    def _wait(self, table: Table, player: int) -> None:
+        self._stop(table.id)
+        delay = WAIT_BEFORE_PING / table.runtime.time_scale
+        self._waits[table.id] = (player, self.later(delay, lambda: self._waited(table)))
+
+    def _waited(self, table: Table) -> None:
+        """The turn waited long enough: its player is pinged, once for this turn."""
+        player, _ = self._waits.pop(table.id)
+        self._due[table.id] = player
+        self.ring(table)
+
+    def _stop(self, game_id: int) -> None:
+        waiting = self._waits.pop(game_id, None)
+        if waiting is not None:
+            waiting[1].cancel()
+
     async def ping(self, table: Table) -> None:
-        """Ping the player whose turn just came, if they are away; take the standing ping
-        down once its player interacted or their turn is over."""
+        """Ping the player whose turn waited long enough, if it is still theirs; take the
+        standing ping down once its player interacted or their turn is over."""
         player = self._due.pop(table.id, None)
         game = table.game
         active = game.active_player if game is not None and table.open else None
         old = self._pings.get(table.id)
-        if player is not None and player == active and await self._away(table, player):
+        if player is not None and player == active and await self._wanted(table.guild_id):
             ping = Message(
                 content=t(table.language, "notice.ping", player=render.mention(player)),
                 mentions={"users": [str(player)]},
@@ -105,7 +138,6 @@ class Pings:
             if not isinstance(sent, Owned):
                 sent = Owned(sent, None)
             self._pings[table.id] = Ping(player, sent)
-            self._pinged.setdefault(table.id, {})[player] = self.clock()
         elif old is None or (old.player == active and not old.heard):
             return  # it still stands
         else:
@@ -117,16 +149,6 @@ class Pings:
             except Refused:  # taken down once the channel lets the bot in
                 unping = ("unping", gone.message_id)
                 self.park(table, unping, lambda: self.channel.delete(table, gone))
-
-    async def _away(self, table: Table, player: int) -> bool:
-        """Whether `player`'s turn pings them: they did nothing in the game lately, were not
-        pinged lately, and the server wants turn pings."""
-        now, scale = self.clock(), table.runtime.time_scale
-        seen = self._seen.get(table.id, {}).get(player, float("-inf"))
-        pinged = self._pinged.get(table.id, {}).get(player, float("-inf"))
-        if now - seen < IDLE_BEFORE_PING / scale or now - pinged < PING_EVERY / scale:
-            return False
-        return await self._wanted(table.guild_id)
 
     async def _wanted(self, guild_id: int) -> bool:
         on = self._on.get(guild_id)

@@ -7,8 +7,8 @@ import pytest
 
 from tests.bot.helpers import (
     Scene,
-    content,
     button_id,
+    content,
     forged,
     text_of,
 )

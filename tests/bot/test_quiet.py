@@ -7,14 +7,16 @@ import random
 
 import pytest
 
-from bot.discord.pings import IDLE_BEFORE_PING, PING_EVERY
+from bot.discord.pings import WAIT_BEFORE_PING
 from engine import Phase
 from tests.bot.helpers import Scene, bot_state, button_id, text_of
 
 pytestmark = pytest.mark.e2e
 
 #: A pause long enough to be away.
-AWAY = IDLE_BEFORE_PING + 5
+AWAY = WAIT_BEFORE_PING + 5
+#: A table of four people.
+PEOPLE = ("ann", "bob", "cid", "dee")
 YOUR_TURN = "🔔 **It is your turn.**"
 MOVED = "↪️ This panel moved: use your newest one."
 
@@ -38,44 +40,82 @@ class Thinking(random.Random):
         return pause
 
 
+async def move(scene, table, panel, user: str):
+    """`user` draws on their panel (and discards the excess, if over the hand limit)."""
+    played = await scene.press(panel, "draw", user)
+    if table.game.phase is Phase.DISCARD:
+        seat = table.game.players.index(scene.id(user))
+        played = await scene.pick(panel, table.game.hands[seat][5:], user)
+    return played
+
+
+@pytest.mark.scene(names=PEOPLE, timer=True)
+async def test_a_ping_comes_only_once_a_turn_has_waited_and_once_a_turn(fake_discord, scene, timer):
+    bot = scene.bot
+    table = await scene.new_game(*PEOPLE)
+    deck = [f"{rank}{suit}" for rank in range(2, 11) for suit in "CHDS"]
+    scene.arrange(hands=[["KC"], ["KH"], ["KD"], ["KS"]], deck=deck)
+    panels = {name: await scene.panel(name) for name in PEOPLE}
+
+    def pings(name: str) -> int:
+        return len(fake_discord.notified(scene[name]))
+
+    # At Discord's pace, a move every 10 s: nobody is pinged in rounds of turns, not even
+    # as the turn passes to them, 40 s after their last click.
+    for name in PEOPLE * 3:
+        await timer.advance(10)
+        await move(scene, table, panels[name], name)
+        await bot.outbox.drain()
+        assert [pings(person) for person in PEOPLE] == [0, 0, 0, 0], name
+    # Ann's turn: she waits past the delay, once pinged however long she waits.
+    assert table.game.active_player == scene.id("ann")
+    await timer.advance(WAIT_BEFORE_PING - 1)
+    await bot.outbox.drain()
+    assert pings("ann") == 0
+    await timer.advance(2)
+    await bot.outbox.drain()
+    assert pings("ann") == 1
+    await timer.advance(10 * WAIT_BEFORE_PING)
+    await bot.outbox.drain()
+    assert pings("ann") == 1 and pings("bob") == 0
+    (ping,) = fake_discord.notified(scene["ann"])
+    assert ping.content.startswith("🔔") and not ping.deleted
+    await move(scene, table, panels["ann"], "ann")  # she plays: her ping comes down
+    await fake_discord.wait_for(lambda: ping.deleted)
+    await bot.outbox.drain()
+    assert pings("bob") == 0  # none for bob as his turn comes
+
+
 async def test_a_person_playing_with_a_crewmate_is_pinged_only_after_a_pause(
     fake_discord, make_bot, timer
 ):
     bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
-        thinking = bot.service.crew.random = Thinking()
+        bot.service.crew.random = Thinking()
         lobby = (await scene.cmd("apophis new", "ann", difficulty="easy")).message
         await scene.click(lobby, "crewadd", "ann")
         await scene.cmd("apophis start", "ann", first=scene["ann"])
         table = scene.live()
-        ann = scene.id("ann")
         deck = [f"{rank}{suit}" for rank in range(2, 11) for suit in "CHDS"]
         scene.arrange(hands=[["KC"], ["KH"]], deck=deck)
         panel = await scene.panel("ann")
         pings = []
-        # Per hand-back: how long the crewmate thought, she looking away meanwhile.
-        for round_, away in enumerate((1, 1, AWAY, AWAY, AWAY)):
-            thinking.next = away
-            played = await scene.press(panel, "draw", "ann")
-            if table.game.phase is Phase.DISCARD:  # over the hand limit: discard the excess
-                excess = table.game.hands[0][5:]
-                played = await scene.pick(panel, excess, "ann")
+        # Per turn of hers: how long she waits before her move.
+        for round_, wait in enumerate((5, 15, AWAY, 5, AWAY)):
+            await timer.advance(wait)
+            await bot.outbox.drain()
+            pings.append(len(fake_discord.notified(scene["ann"])))
+            played = await move(scene, table, panel, "ann")
             await noted(bot, table, played)
-            await timer.advance(away)
-            # Her turn again: her panel says so (pinged or not), once the crewmate played.
+            await timer.advance(1)  # the crewmate plays: her turn again, her panel says so
             await fake_discord.wait_for(lambda: text_of(panel).startswith(YOUR_TURN))
             await bot.outbox.drain()
-            assert table.game.active_player == ann, round_
-            pings.append(len(fake_discord.notified(scene["ann"])))
-        # Never while she plays along; after a pause, once; not twice within a minute.
-        assert AWAY < PING_EVERY <= 2 * AWAY
+            assert table.game.active_player == scene.id("ann"), round_
         assert pings == [0, 0, 1, 1, 2]
         first, second = fake_discord.notified(scene["ann"])
-        assert first.deleted and not second.deleted  # she clicked after the first one
-        assert all(m.content.startswith("🔔") for m in (first, second))
+        assert first.deleted and second.deleted  # she played after each
         await scene.cmd("apophis end", "ann")
-        await fake_discord.wait_for(lambda: second.deleted)  # the game is over: it goes
 
 
 @pytest.mark.scene(names=("ann", "bob"))
