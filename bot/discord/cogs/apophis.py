@@ -289,7 +289,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         moderator_role="Members with this role may reset, end, skip and kick",
         difficulty="Default countdown for /apophis new",
         rules="Default rule set for /apophis new",
-        pings="Ping the player whose turn it is (on by default)",
+        pings="Ping a player whose turn has waited 20 s for them (on by default)",
         language="Language of the board and channel messages (default: the server's)",
         cards="Cards shown as suits (7♥) or colours (the coloured-deck edition)",
         pictures="Whether boards carry a picture of the table (on by default)",
