@@ -11,6 +11,7 @@ that refuses the bot, is closed, and whoever asked for it told why.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from types import SimpleNamespace
@@ -18,7 +19,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.discord import access, jobs
+from bot.discord import access, jobs, pings
 from bot.discord.access import blocks
 from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
@@ -110,6 +111,7 @@ async def test_without_a_token_a_refusing_channel_is_noted_once_and_caught_up_on
 ):
     caplog.set_level(logging.INFO)
     monkeypatch.setattr(jobs, "RETRY_DELAYS", (0.01,))  # a job retried is retried at once
+    monkeypatch.setattr(pings, "WAIT_BEFORE_PING", 0.5)  # her turn soon waits long enough
     bot = make_bot()
     scene = Scene(fake_discord, bot, names=("ann",))
     async with fake_discord.connected(bot):
@@ -128,6 +130,7 @@ async def test_without_a_token_a_refusing_channel_is_noted_once_and_caught_up_on
         await bot_state(lambda: table.version > version and table.game.active_player == ann)
         (dm,) = await fake_discord.wait_for(lambda: told_by_dm(fake_discord, scene["ann"]))
         assert "**View Channel**" in dm.content and f"<#{scene.channel.id}>" in dm.content
+        await asyncio.sleep(0.6)  # her turn waited long enough to ping her
         await bot.outbox.drain()
         assert not board_shows(scene.board(), table)  # behind: it cannot be edited now
         assert not fake_discord.notified(scene["ann"])  # her turn: the ping waits too

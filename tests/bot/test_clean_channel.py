@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.pings import IDLE_BEFORE_PING
+from bot.discord.pings import WAIT_BEFORE_PING
 from bot.views import launches
 from engine import events as ev
 from tests.bot.helpers import Scene, bot_state, text_of
@@ -35,8 +35,8 @@ async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discor
     table = await scene.new_game("ann", "bob")
     lobby = scene.board()
     scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-    await timer.advance(IDLE_BEFORE_PING)  # bob looks away
     await scene.cmd("build", "ann", colour="red", size="large")
+    await timer.advance(WAIT_BEFORE_PING)  # bob looks away
     await bot.outbox.drain()
     (ping,) = fake_discord.notified(scene["bob"])
     await scene.cmd("draw", "bob")

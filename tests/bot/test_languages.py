@@ -8,7 +8,7 @@ import string
 import discord
 import pytest
 
-from bot.discord.pings import IDLE_BEFORE_PING
+from bot.discord.pings import WAIT_BEFORE_PING
 from bot.game.audience import Audience
 from tests.bot.helpers import (
     Scene,
@@ -175,11 +175,11 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
             rules = await scene.cmd("apophis rules", name)
             assert words in text_of(rules.message)
         assert "Votre main" in text_of(await scene.panel("ann"))
-        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await scene.cmd("draw", "ann")
         refused = await scene.cmd("draw", "ann")
         assert "It is not your turn" not in refused.response_data["content"]
         assert "Ce n’est pas votre tour" in refused.response_data["content"]
+        await timer.advance(WAIT_BEFORE_PING)  # bob looks away
         await bot.outbox.drain()
         board = text_of(scene.board(table))
         assert "Dernières actions" in board and "Last actions" not in board

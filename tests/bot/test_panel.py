@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.discord.pings import IDLE_BEFORE_PING
+from bot.discord.pings import WAIT_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
 from tests.bot.helpers import Scene, answer_text, bot_state, enabled, text_of
 
@@ -205,9 +205,10 @@ async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(
     scene.arrange(hands=[["2C"], ["3C"], ["4C"]], deck=[f"{r}H" for r in range(2, 11)])
     await bot.outbox.drain()
     assert fake_discord.notified(scene["ann"]) == []  # she started: no ping for her
-    # Bob and cid joined a moment ago: half a minute later, they are away.
-    await timer.advance(IDLE_BEFORE_PING)
     await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    assert [m for m in scene.public() if "your turn" in m.content] == []  # not at once
+    await timer.advance(WAIT_BEFORE_PING)  # bob's turn waits for him
     await bot.outbox.drain()
     (ping,) = [m for m in scene.public() if "your turn" in m.content]
     assert ping.notified == {scene.id("bob")}
@@ -215,6 +216,7 @@ async def test_turn_pings_notify_only_the_next_player_and_replace_each_other(
     panel = await scene.panel("bob")
     await fake_discord.wait_for(lambda: ping.deleted)  # he saw it: it comes down
     await scene.press(panel, "draw", "bob")
+    await timer.advance(WAIT_BEFORE_PING)
     await bot.outbox.drain()
     live = [m for m in scene.public() if "your turn" in m.content]
     assert [m.notified for m in live] == [{scene.id("cid")}]

@@ -9,7 +9,7 @@ import logging
 import discord
 import pytest
 
-from bot.discord.pings import IDLE_BEFORE_PING
+from bot.discord.pings import WAIT_BEFORE_PING
 from bot.i18n.catalogs import t
 from bot.views.render import duration
 from devtools.fakediscord import Channel
@@ -80,8 +80,8 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(
         panel = await scene.panel("ann")
         assert panel.channel_id == thread.id and "Your hand" in text_of(panel)
         scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
-        await timer.advance(IDLE_BEFORE_PING)  # bob looks away
         await turn(scene, "ann", "build", colour="red", size="large")
+        await timer.advance(WAIT_BEFORE_PING)  # bob looks away
         await first.outbox.drain()
         (ping,) = fake_discord.notified(scene["bob"])
         assert ping.channel_id == thread.id
