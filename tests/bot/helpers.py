@@ -18,6 +18,7 @@ from bot.table import Table
 from devtools.fakediscord import FakeDiscord
 from devtools.fakediscord.layout import TEXT_DISPLAY, walk
 from engine import card_label
+from engine.crew import decide
 from tests.engine.helpers import table as position
 
 #: A card of a hand written as a person reads it ("7♥", "10 ♣") or as a code ("7H").
@@ -215,6 +216,19 @@ async def bot_state(predicate, timeout: float = 5.0):
         while not (result := predicate()):
             await asyncio.sleep(0)
     return result
+
+
+async def play_as(scene: Scene, table, user: str):
+    """`user`'s move, as the crew policy would play it (through slash commands)."""
+    player = scene.id(user)
+    action = decide(table.game.view_for(player), table.time_left(scene.bot.service.now())).action
+    kind = action["type"]
+    if kind == "build":
+        sizes = {1: "small", 2: "medium", 3: "large"}
+        return await scene.cmd("build", user, colour=action["colour"], size=sizes[action["size"]])
+    if kind in ("launch", "discard"):
+        return await scene.cmd(kind, user, cards=" ".join(action["cards"]))
+    return await scene.cmd(kind, user)
 
 
 async def time_passes(timer, predicate, *, step: float = 1.0, limit: float = 3600.0):

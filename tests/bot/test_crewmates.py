@@ -8,9 +8,8 @@ import pytest
 
 from bot.i18n.catalogs import TYPOGRAPHY, t
 from engine import Phase
-from engine.crew import decide
 from engine.standin import standin_action
-from tests.bot.helpers import Scene, text_of, time_passes
+from tests.bot.helpers import Scene, play_as, text_of, time_passes
 from tests.i18n.test_catalogs import messages
 
 pytestmark = pytest.mark.e2e
@@ -27,18 +26,7 @@ async def open_lobby_with_crewmates(scene: Scene, crewmates: int, **options):
 
 async def play_as_ann(scene: Scene, table) -> None:
     """Ann's turn, played as the crew policy would (through slash commands)."""
-    ann = scene.id("ann")
-    decision = decide(table.game.view_for(ann), table.time_left(scene.bot.service.now()))
-    action = decision.action
-    kind = action["type"]
-    if kind in ("build",):
-        sizes = {1: "small", 2: "medium", 3: "large"}
-        reply = await scene.cmd("build", "ann", colour=action["colour"], size=sizes[action["size"]])
-    elif kind in ("launch", "discard"):
-        reply = await scene.cmd(kind, "ann", cards=" ".join(action["cards"]))
-    else:
-        reply = await scene.cmd(kind, "ann")
-    assert reply.ephemeral, kind
+    assert (await play_as(scene, table, "ann")).ephemeral
 
 
 @pytest.mark.scene(names=("ann", "bob"), timer=True)

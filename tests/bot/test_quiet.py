@@ -9,7 +9,7 @@ import pytest
 
 from bot.discord.pings import WAIT_BEFORE_PING
 from engine import Phase
-from tests.bot.helpers import Scene, bot_state, button_id, text_of
+from tests.bot.helpers import Scene, bot_state, button_id, play_as, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -141,3 +141,27 @@ async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scen
     await bot.outbox.drain()
     assert text_of(first) == text_of(second) == MOVED
     assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)
+
+
+@pytest.mark.scene(names=PEOPLE[:3], timer=True)
+async def test_people_who_move_every_ten_seconds_are_never_pinged_in_a_whole_game(
+    fake_discord, scene, timer
+):
+    bot = scene.bot
+    table = await scene.new_game(*PEOPLE[:3], difficulty="beginner")
+    scene.arrange(damage=2)  # one hit from victory: a short game
+    names = {scene.id(name): name for name in PEOPLE[:3]}
+    moves = 0
+    while not table.game.is_over and moves < 300:
+        waited = 0  # each thinks 10 s of game time (and waits out a reshuffle)
+        while waited < 10 or table.game.phase is Phase.RESHUFFLE:
+            await timer.advance(1)
+            waited += 1
+        if table.game.is_over:
+            break
+        reply = await play_as(scene, table, names[table.game.active_player])
+        assert reply.ephemeral
+        await bot.outbox.drain()
+        moves += 1
+    assert table.game.is_over and moves > 3 * 3
+    assert [len(fake_discord.notified(scene[name])) for name in PEOPLE[:3]] == [0, 0, 0]
