@@ -423,9 +423,7 @@ class Play(commands.Cog):
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
             self.outbox.answered(table, interaction, board=(board, shown))
-            await interaction.followup.send(
-                stale.text(speaks(interaction)), ephemeral=True
-            )
+            await interaction.followup.send(stale.text(speaks(interaction)), ephemeral=True)
         else:
             await send_reason(interaction, UserError("error.stale_message"))
 
