@@ -38,9 +38,21 @@ class UserError(Exception):
 class StaleBoard(UserError):
     """A button from an older board: the state has moved on since it was drawn."""
 
-    def __init__(self, table: Table) -> None:
-        super().__init__("error.stale_board")
+    def __init__(self, table: Table, key: str = "error.stale_board") -> None:
+        super().__init__(key)
         self.table = table
+
+    @classmethod
+    def of(cls, table: Table, user_id: int, kind: str) -> StaleBoard:
+        """`user_id`'s click of a `kind` of move, aimed at an older board, told as what it
+        was: a double click (their last move here was that one: "already done"), a click
+        out of turn ("not your turn yet"), else a board the game has moved on from."""
+        game = table.game
+        if table.runtime.last == (user_id, kind):
+            return cls(table, "error.already_done")
+        if game is not None and user_id in game.players and game.active_player != user_id:
+            return cls(table, "error.not_your_turn_yet")
+        return cls(table)
 
 
 class MovedOn(StaleBoard):

@@ -97,6 +97,9 @@ class Runtime:
     #: and the autopilot's moves since every person went on autopilot (bot.game.autopilot).
     seen: dict[int, float] = field(default_factory=dict)
     unattended: int = 0
+    #: Who made the last move saved here, and its kind (an action's "type"): a click aimed
+    #: at an older board that repeats it was a double click (bot.errors.StaleBoard.of).
+    last: tuple[int | None, str] | None = None
 
 
 @dataclass(eq=False)

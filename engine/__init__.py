@@ -75,7 +75,7 @@ from engine.game import (
     IllegalMove,
     rocket_points,
 )
-from engine.moves import LegalMoves, legal_moves
+from engine.moves import LegalMoves, legal_moves, when_my_turn
 from engine.rng import Random, ScriptedRandom
 from engine.views import Outcome, Phase, PlayerView, PublicView, SeatView
 
@@ -111,4 +111,5 @@ __all__ = [
     "legal_moves",
     "rocket_points",
     "section_label",
+    "when_my_turn",
 ]

@@ -5,14 +5,16 @@ draw, which sections they can build (paid for from their hand, fitting on the ro
 which of their cards may join the launch sequence, a scrap, how many cards they must
 discard, or the decision on a failed die (reroll or accept). It reads the view alone (the
 player's hand and the table), never the deck or other hands, so an AI player that asks
-it cannot peek. `LegalMoves.allows(action)` says whether one action, given as data for
-`Game.apply`, is among them; `LegalMoves.actions()` names one action of each kind.
+it cannot peek. `when_my_turn(view)` is the same view as if the viewer's turn came now
+(what a hint out of turn plans from). `LegalMoves.allows(action)` says whether one action,
+given as data for `Game.apply`, is among them; `LegalMoves.actions()` names one action of
+each kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.cards import Colour, Section, Size, colour_of
@@ -133,6 +135,14 @@ def legal_moves(view: PlayerView) -> LegalMoves:
         launch = tuple(c for c in view.hand if colour_of(c) not in table.sequence)
     scrap = bool(table.rocket or table.sequence)
     return LegalMoves(me, True, builds, launch, scrap, hand=view.hand)
+
+
+def when_my_turn(view: PlayerView) -> PlayerView:
+    """`view` as if its player's turn began now, on the table as it is: their own hand and
+    what everyone sees, nothing more (a turn in play elsewhere, and a die waiting for its
+    decision, left out)."""
+    table = replace(view.table, phase=Phase.PLAY, active_player=view.player, pending=None)
+    return replace(view, table=table)
 
 
 def one_per_suit(cards: Sequence[str]) -> list[str]:

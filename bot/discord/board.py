@@ -12,6 +12,7 @@ outbox already uploaded to the board message is kept by its attachment's id.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -71,6 +72,8 @@ class Boards:
         #: interaction's response showed meanwhile (the write may land after it).
         self._writing: set[int] = set()
         self._raced: set[int] = set()
+        #: game id -> set once its board's write under way has landed (`landed`).
+        self._landed: dict[int, asyncio.Event] = {}
 
     def forget(self, game_id: int) -> None:
         for records in (self.written, self._pictures, self._owners, self._redraws):
@@ -126,6 +129,22 @@ class Boards:
             owner = old if old is not None and old.message_id == old_message_id else None
             self.submit(("stub", old_message_id), lambda: self.stub(table, old_message_id, owner))
 
+    async def landed(self, game_id: int, timeout: float) -> bool:
+        """Whether no write of the game's board is under way (what it drew could land after
+        a newer drawing), waiting up to `timeout` seconds for the one under way."""
+        while game_id in self._writing:
+            try:
+                await asyncio.wait_for(self._landed[game_id].wait(), timeout)
+            except TimeoutError:
+                return False
+        return True
+
+    def adopt(self, table: Table, owned: Owned) -> None:
+        """`owned`, the board message, may be edited with its token from now on (a click on
+        it answered without redrawing it: the next write draws it)."""
+        if owned.message_id == table.messages.board_id:
+            self._owners[table.id] = owned
+
     def old_owner(self, game_id: int) -> Owned | None:
         return self._owners.get(game_id)
 
@@ -151,10 +170,12 @@ class Boards:
         write: what it drew may have reached Discord after that newer board."""
         while True:
             self._writing.add(table.id)
+            landed = self._landed[table.id] = asyncio.Event()
             try:
                 await self.write(table)
             finally:
                 self._writing.discard(table.id)
+                landed.set()
             if table.id not in self._raced:
                 return
             self._raced.discard(table.id)

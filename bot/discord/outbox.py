@@ -65,6 +65,9 @@ if TYPE_CHECKING:
 #: of the global budget: at Discord's round trip of about 100 ms, 2,500 busy games ask
 #: for some 2,000 a second. DMs wait for the budget (45 a second) anyway.
 LANES = {"tables": 256, "dms": 8}
+#: Seconds a click on the board waits for the board's write under way before its answer
+#: draws the board (Discord wants an answer within 3 s).
+BOARD_WAIT = 1.0
 #: Seconds after a game's end before its tokens and records are forgotten.
 FORGET_AFTER = 60.0
 
@@ -302,6 +305,7 @@ class Outbox:
         board: tuple[int, int] | None = None,
         report: Report | None = None,
         posted: int | None = None,
+        deferred: int | None = None,
     ) -> None:
         """An interaction in `table`'s channel was answered: its token may carry what follows.
 
@@ -311,6 +315,9 @@ class Outbox:
         `report`: its response is the launch report (showing its latest lines).
         `posted`: its response is this message for everyone (a skip, a kick), deleted with
         the game's other traffic when the game ends.
+        `deferred`: a click on the board message (this one) answered without redrawing it,
+        as a write of it was under way (`board_landed`): the next write draws it, through
+        the click's token, after the one under way has landed.
         """
         token = self.tokens.new(interaction)
         self.channel.fresh[table.id] = token
@@ -325,11 +332,19 @@ class Outbox:
             live = self.boards.shown(table, Owned(message_id, token), version)
             if live and version < 0:  # the lobby, redrawn by the response: nothing to edit
                 self.jobs.drop(table.id, ("board", table.id))
+        if deferred is not None:
+            self.boards.adopt(table, Owned(deferred, token))
         if report is not None and interaction.message is not None:
             self.posts.report_shown(table, report, Owned(interaction.message.id, token))
         if posted is not None:
             self.posts.sweep_later(table, Owned(posted, token))
         self.jobs.release(table.id)
+
+    async def board_landed(self, table: Table) -> bool:
+        """Whether the board's write under way, if any, has landed (waited for up to
+        `BOARD_WAIT` seconds): else a response drawing the board now could land before
+        that older drawing, which would then show an outdated lobby or board."""
+        return await self.boards.landed(table.id, BOARD_WAIT)
 
     def board_moved(
         self,

@@ -256,7 +256,7 @@ class GameService:
                 if not table.open:  # ended (the clock, a reset) while this waited its turn
                     raise UserError("error.over")
                 if expected_version is not None and expected_version != table.version:
-                    raise StaleBoard(table)
+                    raise StaleBoard.of(table, user_id, action["type"])
                 if autopilot and user_id not in table.autopilot:  # their own click came first
                     raise StaleBoard(table)
                 if self.clocks.ran_out(table):
@@ -377,6 +377,7 @@ class GameService:
             table.game = Game.restore(table.stored)
             raise
         table.stored = state
+        table.runtime.last = (actor, action["type"])
         if game.is_over:
             table.history = await self._history(table)
         result = self.announcer.committed(table, events, now, actor, notice)

@@ -14,7 +14,7 @@ from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.narration import scrap_reason
 from bot.views.render import and_list, cards_text, percent, plan_text, suit_marks
-from engine import Colour, Phase, Size, legal_moves
+from engine import Colour, Phase, Size, legal_moves, when_my_turn
 from engine.crew import Decision, decide
 
 if TYPE_CHECKING:
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def hint_line(table: Table, player: int, now: float, language: str) -> str:
-    """The hint for `player` (seated in the game) at wall time `now`, shown only to them."""
+    """The hint for `player` (seated in the game) at wall time `now`, shown only to them;
+    out of turn, what the crew would do when their turn comes, from their own view."""
     game = table.game
     assert game is not None
     if game.is_over:
@@ -30,14 +31,16 @@ def hint_line(table: Table, player: int, now: float, language: str) -> str:
     if game.phase is Phase.RESHUFFLE:
         return t(language, "hint.reshuffle")
     view = game.view_for(player)
-    if not legal_moves(view):
-        return t(language, "hint.not_your_turn")
+    later = not legal_moves(view)
+    if later:
+        view = when_my_turn(view)
     time_left = table.time_left(now)
     game_time_left = None if time_left is None else time_left * table.runtime.time_scale
     crewmates = frozenset(filter(is_crewmate, game.players))  # shown as such at the table
     decision = decide(view, game_time_left, crewmates=crewmates)
     assert decision is not None
-    return f"💡 {decision_text(decision, language, table.cards)}"
+    hint = decision_text(decision, language, table.cards)
+    return t(language, "hint.when_your_turn", hint=hint) if later else f"💡 {hint}"
 
 
 def decision_text(decision: Decision, language: str, style: str) -> str:

@@ -49,7 +49,6 @@ from engine import (
     fuel_needed,
     legal_moves,
 )
-from engine.crew import advises
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -237,7 +236,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         t(language, "button.hint"),
         emoji="💡",
         kind="h",
-        disabled=not advises(view),
+        disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
     if legal.discard:
         return [discard_picker(table, view, legal.discard, language), hint, refresh]

@@ -1,12 +1,12 @@
 """/hint and the panel's Hint button: what the crew policy would do, told privately to the
-player whose turn it is."""
+player whose turn it is, and out of turn what it would do when their turn comes."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.views.hints import decision_text
-from engine import Colour, Size
+from engine import Colour, Size, legal_moves, when_my_turn
 from engine.crew import decide
 from engine.views import PastRocket
 from tests.bot.helpers import enabled, note_of, text_of
@@ -28,8 +28,9 @@ async def test_a_hint_is_private_changes_nothing_and_can_be_followed(scene):
     assert text.startswith("💡 Build the large red section") and decision.reason == "build"
     assert table.version == version and len(scene.public()) == public_before
 
-    reply = await scene.cmd("hint", "bob")
-    assert reply.ephemeral and "not your turn" in text_of(reply.message)
+    reply = await scene.cmd("hint", "bob")  # out of turn: for when it comes
+    assert reply.ephemeral and text_of(reply.message).startswith("⏳ When your turn comes: ")
+    assert table.version == version
 
     await scene.cmd("build", "ann", colour="red", size="large")  # as hinted
     assert [s.value for s, _ in table.game.rocket] == ["red"]
@@ -81,6 +82,34 @@ async def test_a_hint_names_the_plan_what_the_team_has_and_what_the_move_adds(sc
     assert text_of(reply.message) == PLAN_HINTS[language][1]
 
 
+#: How a hint out of turn begins, in each language.
+WHEN_YOUR_TURN = {"en": "⏳ When your turn comes: ", "fr": "⏳ Quand votre tour viendra\u202f: "}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_hint_out_of_turn_names_a_move_legal_when_the_turn_comes(scene, language):
+    table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
+    scene["bob"].user.locale = language
+    scene.arrange(hands=[["3S", "4S", "9D", "10D"], ["6H", "7H", "8H", "2C"]])
+    bob = scene.id("bob")
+    version, public = table.version, len(scene.public())
+    reply = await scene.cmd("hint", "bob")  # ann's turn: bob plans ahead
+    assert reply.ephemeral and table.version == version and len(scene.public()) == public
+    # the crew's move from bob's own view (his hand, the table), as if his turn came now
+    decision = decide(when_my_turn(table.game.view_for(bob)), 600)
+    hint = decision_text(decision, language, "suits")
+    assert text_of(reply.message) == WHEN_YOUR_TURN[language] + hint
+    await scene.cmd("draw", "ann")  # a draw: the table bob planned on is unchanged
+    while table.game.phase.value == "discard":
+        await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
+    assert table.game.active_player == bob
+    assert legal_moves(table.game.view_for(bob)).allows({**decision.action, "player": bob})
+    reply = await scene.cmd("hint", "bob")  # his turn now: the same advice, for now
+    assert text_of(reply.message) == f"💡 {hint}"
+    scene.assert_no_cards_in_public()
+
+
 @pytest.mark.scene(names=("ann", "bob"))
 async def test_a_hint_outside_a_game_is_refused_politely(scene):
     reply = await scene.cmd("hint", "ann")
@@ -99,7 +128,7 @@ async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
     table = await scene.new_game("ann", "bob", difficulty="medium", rules="basic")
     scene.arrange(hands=[["3H", "4H", "5H", "KS", "QS"], ["9D"]])
     ann, bob = await scene.panel("ann"), await scene.panel("bob")
-    assert enabled(ann, "hint") and not enabled(bob, "hint")  # nothing to advise bob
+    assert enabled(ann, "hint") and enabled(bob, "hint")  # bob's plans for his turn
     private = len(scene.private_to("ann")), len(scene.private_to("bob"))
     public, version = len(scene.public()), table.version
 
@@ -114,7 +143,6 @@ async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
 
     await scene.press(ann, "build", "ann", arg="red.3")  # as hinted: the hint gives way
     assert "💡" not in note_of(ann) and table.game.active_player == scene.id("bob")
-    assert not enabled(ann, "hint")
     await bot.outbox.drain()
     assert enabled(bob, "hint")  # his panel, refreshed when his turn came
     await scene.press(bob, "hint", "bob")
@@ -161,9 +189,9 @@ async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, 
     told = (await scene.cmd("hand", "cid")).message  # his own private answer
     reply = await forge(told, "cid", f"apo:h:{table.id}:{now}:hint")
     assert reply.ephemeral and "not playing" in text_of(reply.message)
-    # Out of turn, the disabled button forged anyway: the panel says why, nothing more.
+    # Out of turn, the button plans for her next turn: the panel says it, nothing more.
     assert table.game.active_player == scene.id("bob")
     reply = await forge(ann, "ann", f"apo:h:{table.id}:{now}:hint")
     assert reply.response_type == 7
-    assert note_of(ann) == "It is not your turn: ask again when it is."
+    assert note_of(ann).startswith("⏳ When your turn comes: ")
     assert table.version == now

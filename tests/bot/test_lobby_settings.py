@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
+import re
 
 import pytest
 
@@ -112,21 +114,58 @@ def test_the_selects_speak_the_lobbys_language_and_say_a_custom_choice():
     assert minutes["placeholder"] == "Countdown: 30 minutes"
 
 
+def drawn(version) -> str:
+    """A drawing of the lobby (a message's version) as one text."""
+    return json.dumps([version.content, version.embeds, version.components], ensure_ascii=False)
+
+
+def seated(version) -> int:
+    """How many seats a drawing of the lobby shows taken ("Players (2/4)")."""
+    (count,) = re.findall(r"Players \((\d)/4\)", drawn(version))
+    return int(count)
+
+
+def drawings(message) -> list:
+    """Every state the message has shown, oldest first."""
+    return [*message.history, message.snapshot()]
+
+
 @pytest.mark.e2e
 @pytest.mark.scene(names=("ann", "bob"))
-async def test_a_lobby_edit_reaching_discord_after_a_newer_answer_is_followed_by_the_newest(scene):
+async def test_a_lobby_click_answered_while_an_edit_is_on_its_way_waits_for_it(scene):
     """Bob's join redraws the lobby through its token; that edit is slow to reach Discord,
-    and Ann's pick, answered meanwhile, lands first: the lobby is drawn again after it."""
+    and Ann picks hard meanwhile: her answer does not draw the lobby ahead of it (it would
+    land first, then the older edit over it); the lobby is drawn with both after it."""
     lobby = (await scene.cmd("apophis new", "ann")).message
     stall = scene.fake.stall_next(EDIT_ORIGINAL)
     await scene.cmd("apophis join", "bob")
     await asyncio.wait_for(stall.reached.wait(), 5)
     reply = await pick(scene, lobby, "difficulty", "hard", "ann")
-    assert reply.response_type == 7 and chosen(lobby, "difficulty") == ["hard"]
+    assert reply.response_type == 6  # understood; drawn once bob's edit has landed
     stall.release()
     await scene.bot.outbox.drain()
     assert chosen(lobby, "difficulty") == ["hard"] and "Hard: 8:00" in text_of(lobby)
     assert "bob" in text_of(lobby).lower() or str(scene.id("bob")) in text_of(lobby)
+    hard = ["Hard: 8:00" in drawn(version) for version in drawings(lobby)]
+    assert hard == sorted(hard)  # once hard, never medium again
+
+
+@pytest.mark.e2e
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_the_lobby_never_shows_an_older_seat_list_after_a_newer_one(scene):
+    """Bob's /apophis join is drawn (2/4) by an edit slow to reach Discord; Cid's Join,
+    clicked meanwhile, must not be drawn (3/4) before it lands: the lobby would flicker,
+    Cid shown, gone (a stale 2/4), then back."""
+    lobby = (await scene.cmd("apophis new", "ann")).message
+    stall = scene.fake.stall_next(EDIT_ORIGINAL)
+    await scene.cmd("apophis join", "bob")
+    await asyncio.wait_for(stall.reached.wait(), 5)
+    joined = await scene.click(lobby, "join", "cid")
+    assert joined.response_type in (6, 7)
+    stall.release()
+    await scene.bot.outbox.drain()
+    counts = [seated(version) for version in drawings(lobby)]
+    assert counts == sorted(counts) and counts[-1] == 3, counts
 
 
 def test_every_lobby_option_is_a_select_of_the_lobby_and_an_option_of_apophis_new():

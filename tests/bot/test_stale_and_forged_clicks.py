@@ -11,6 +11,7 @@ options, custom ids and values are refused politely.
 
 from __future__ import annotations
 
+import copy
 import logging
 
 import pytest
@@ -299,3 +300,51 @@ async def test_a_player_who_lost_a_race_with_a_reset_is_told_the_game_is_over(fa
         await bot.service._apply_locked(table, {"type": "end", "reason": "reset"}, actor=None)
     reply = await draw.wait_response()
     assert reply.ephemeral and content(reply) == "This game is over."
+
+
+async def stale_click(fake, scene, board, seen, kind: str, user: str):
+    """`user` clicks `kind` on `board` as it was (`seen`): the reason they are told, privately."""
+    board.components = seen  # their client still shows the board they saw
+    click = await fake.click(board, button_id(board, kind), user=scene[user])
+    stale = await click.wait_response()
+    assert stale.response_type == 7  # the board is redrawn in place...
+    await stale.wait_followups(1)
+    note = stale.followups[0]
+    assert note.ephemeral  # ...and the reason is private
+    return note.content
+
+
+@pytest.mark.scene(names=("ann", "bob"))
+async def test_a_double_draw_is_already_done_and_draws_once(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob")
+    await bot.outbox.drain()
+    board = scene.board()
+    seen = copy.deepcopy(board.components)
+    first = await scene.press(board, "draw", "ann")
+    assert first.response_type == 7 and table.version == 1
+    await bot.outbox.drain()
+    told = await stale_click(fake_discord, scene, board, seen, "draw", "ann")
+    assert "Already done" in told and "older board" not in told
+    log = await bot.store.game_log(table.id)
+    assert [(e.action["type"], e.actor) for e in log] == [("draw", scene.id("ann"))]
+    assert table.version == 1
+
+
+@pytest.mark.scene(names=("ann", "bob", "cid"))
+async def test_a_click_out_of_turn_is_told_not_your_turn_yet(fake_discord, scene):
+    bot = scene.bot
+    table = await scene.new_game("ann", "bob", "cid")
+    scene["cid"].user.locale = "fr"  # each reads the reason in their own language
+    await bot.outbox.drain()
+    board = scene.board()
+    seen = copy.deepcopy(board.components)
+    await scene.cmd("draw", "ann")
+    await bot.outbox.drain()
+    version = table.version
+    told = await stale_click(fake_discord, scene, board, seen, "draw", "cid")
+    assert told.startswith("Ce n’est pas encore votre tour")
+    scene["cid"].user.locale = "en-US"
+    told = await stale_click(fake_discord, scene, board, seen, "draw", "cid")
+    assert told.startswith("It is not your turn yet") and "older board" not in told
+    assert table.version == version and table.game.active_player != scene.id("cid")

@@ -207,8 +207,15 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
 
     async def show_clicked_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """Answer a click on the lobby message (a button, a setting) with it redrawn: the
-        lobby as it is now, or the game's board once it started."""
-        shown, board = components.drawn_version(table), clicked_board(interaction, table)
+        lobby as it is now, or the game's board once it started. An older drawing of it on
+        its way to Discord is waited for first; if it is slow, the answer does not draw
+        it: the outbox draws the newest after it. An older state never lands after a newer."""
+        board = clicked_board(interaction, table)
+        if board is not None and not await self.bot.outbox.board_landed(table):
+            await interaction.response.defer()
+            self.bot.outbox.answered(table, interaction, deferred=board)
+            return
+        shown = components.drawn_version(table)
         await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
         drawn = None if board is None else (board, shown)
         self.bot.outbox.answered(table, interaction, board=drawn)

@@ -386,8 +386,8 @@ class Play(commands.Cog):
         board = clicked_board(interaction, table)
         try:
             outcome = await self.service.run(caller_of(interaction), move)
-        except StaleBoard:
-            await self.refresh_stale(interaction, table)
+        except StaleBoard as stale:
+            await self.refresh_stale(interaction, table, stale)
             return
         note = self.note_of(interaction, outcome)
         await self.report_move(
@@ -414,17 +414,16 @@ class Play(commands.Cog):
             self.outbox.answered(table, interaction)
 
     async def refresh_stale(
-        self, interaction: discord.Interaction[ApophisBot], table: Table
+        self, interaction: discord.Interaction[ApophisBot], table: Table, stale: StaleBoard
     ) -> None:
-        """An outdated button: show the current board (or report) in its place and say why."""
+        """An outdated button: show the current board (or report) in its place and say why
+        (`stale`: a double click, a click out of turn, or an older board)."""
         board = clicked_board(interaction, table)
         if board is not None:
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
             self.outbox.answered(table, interaction, board=(board, shown))
-            await interaction.followup.send(
-                StaleBoard(table).text(speaks(interaction)), ephemeral=True
-            )
+            await interaction.followup.send(stale.text(speaks(interaction)), ephemeral=True)
         else:
             await send_reason(interaction, UserError("error.stale_message"))
 
