@@ -153,8 +153,7 @@ async def test_a_server_without_the_bot_keeps_its_autopilot_setting(fake_discord
     bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann", "bob"), bot_member=False)
     async with fake_discord.connected(bot):
-        await bot.store.update_guild_settings(scene.guild.id, autopilot_seconds=0)
-        bot.service.set_autopilot(scene.guild.id, 0)
+        await scene.autopilot_off()
         table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
         assert table.reach == "interactions" and table.guild_id == scene.guild.id
         waited_for = table.game.active_player
