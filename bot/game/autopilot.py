@@ -1,11 +1,13 @@
 """The autopilot: a crewmate plays the seat of a person gone quiet, until they are back.
 
-A server may turn it on (`/apophis config autopilot`: 30 to 300 seconds; off at first),
-and its choice holds for every game in it, however it was opened (a user install in a
-server without the bot too: there the setting stays as the server last left it). Where
-there is no server (a DM, a group DM), it is on, at `UNCONFIGURED_SECONDS`: nobody can
-choose there, and a seat whose player left (a participant who left the Activity, say)
-would hold the others up until the host skipped it.
+It is on, after DEFAULT_AUTOPILOT_SECONDS (90), for a server that never chose, and where
+there is no server (a DM, a group DM: nobody can choose there, and a seat whose player
+left, a participant who left the Activity say, would hold the others up until the host
+skipped it). A server may change the delay or turn it off (`/apophis config autopilot`:
+30 to 300 seconds, 0 for off), and its choice holds for every game in it, however it was
+opened (a user install in a server without the bot too: there the setting stays as the
+server last left it). A server whose settings were stored while it was off by default
+keeps it off.
 When the person a game waits for (for their turn, a discard or a reroll decision) has
 not clicked or typed anything in the game for that long, counted from the later of the
 moment the game began waiting for them and their last click or command there, their
@@ -29,13 +31,11 @@ from bot.errors import UserError
 from bot.game import changes
 from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
-from bot.store.records import AUTOPILOT_SECONDS
+from bot.store.records import AUTOPILOT_SECONDS, DEFAULT_AUTOPILOT_SECONDS
 from bot.table import Table, is_crewmate
 from bot.views.render import mention
 from engine import Phase
 
-#: The delay where no server can choose one (see the module docstring).
-UNCONFIGURED_SECONDS = 90
 #: Moves the autopilot makes while every person at the table is on autopilot (a few
 #: rounds); if nobody is back by then, the game ends as abandoned: nobody is playing it.
 UNATTENDED_MOVES = 24
@@ -76,7 +76,7 @@ class Autopilot:
         self.time_scale = time_scale
         self.now = clock
         self.timer: Timer = timer or RealTimer()
-        #: Server id -> its delay in seconds, for the servers that turned the autopilot on.
+        #: Server id -> its delay in seconds (0: off), for the servers that chose one.
         self.delays: dict[int, int] = {}
         #: Game id -> the person it waits for and since when (the clock's time); the timer
         #: that takes their seat over once they have been quiet long enough.
@@ -86,10 +86,7 @@ class Autopilot:
     def configure(self, guild_id: int, seconds: int, tables: list[Table]) -> None:
         """A server chose its delay (0: off); its open games follow it from now on (off
         gives every seat on autopilot back to its player)."""
-        if seconds:
-            self.delays[guild_id] = seconds
-        else:
-            self.delays.pop(guild_id, None)
+        self.delays[guild_id] = seconds
         for table in tables:
             if table.guild_id != guild_id:
                 continue
@@ -118,10 +115,9 @@ class Autopilot:
 
     def delay(self, table: Table) -> int | None:
         """Seconds of quiet before the table's awaited seat goes on autopilot (None: off):
-        its server's choice, or UNCONFIGURED_SECONDS where there is no server."""
-        if not table.guild_id:  # a DM or a group DM
-            return UNCONFIGURED_SECONDS
-        return self.delays.get(table.guild_id)
+        its server's choice, else DEFAULT_AUTOPILOT_SECONDS (a DM or a group DM too)."""
+        seconds = self.delays.get(table.guild_id, DEFAULT_AUTOPILOT_SECONDS)
+        return seconds or None
 
     def heard(self, change: changes.TableChange) -> None:
         """A table changed (the service's stream): count toward the seat it waits for."""

@@ -40,7 +40,8 @@ CUSTOM_ID_LENGTH = 100
 LARGEST_NUMBER = 2**63 - 1
 #: What each kind of component may ask for ("b": board buttons, the live table's Open
 #: where no game is among them; "h": hand panel buttons, "p": the panel's selects, "r": a
-#: replay's ◀ ▶, "l": a launch report's buttons, "s": a lobby's settings, a select each).
+#: replay's ◀ ▶, "l": a launch report's buttons, "s": a lobby's settings, a select each;
+#: "q": the question a leave mid-game asks).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
@@ -51,6 +52,7 @@ ACTIONS = {
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
+    "q": frozenset(("leave", "stay")),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
@@ -137,6 +139,8 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
         return configure(click)
     if kind in PANEL:
         return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
+    if kind == "q":  # a leave mid-game confirmed, or not
+        return Leave() if action == "leave" else None
     if kind == "l" or (kind == "b" and action in BOARD_MOVES):
         return Move({"type": action}, click.version)
     if kind != "b":

@@ -150,6 +150,13 @@ class GameService:
         if table is not None:
             self.crew.autopilot.seen(table, user_id)
 
+    def leaving_mid_game(self, channel_id: int, user_id: int) -> Table | None:
+        """The channel's game in play, if `user_id` holds a seat in it: leaving it asks them
+        to confirm first (their hand goes to the discard pile)."""
+        table = self.by_channel.get(channel_id)
+        game = table.game if table is not None and table.status == "active" else None
+        return table if game is not None and user_id in game.players else None
+
     def message_posted(self, channel_id: int, message_id: int) -> None:
         """Someone posted in a channel (a gateway event): count it if it is below a board."""
         table = self.by_channel.get(channel_id)

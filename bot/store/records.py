@@ -18,6 +18,8 @@ REACHES = ("channel", "interactions")
 CARD_STYLES = ("suits", "colours")
 #: The autopilot delays a server may choose, in seconds, shortest and longest (0: off).
 AUTOPILOT_SECONDS = (30, 300)
+#: The autopilot delay of a server that never chose one, and where none can (a DM).
+DEFAULT_AUTOPILOT_SECONDS = 90
 #: A game's outcomes, stored as the engine's names for them.
 OUTCOMES = tuple(outcome.value for outcome in Outcome)
 WINS = tuple(outcome.value for outcome in Outcome if outcome.won)
@@ -206,7 +208,7 @@ class GuildSettings:
     #: How cards are shown: "suits" (7♥) or "colours" (the coloured-deck edition).
     cards: str = "suits"
     #: Seconds without a move after which the autopilot plays a person's turn (0: never).
-    autopilot_seconds: int = 0
+    autopilot_seconds: int = DEFAULT_AUTOPILOT_SECONDS
     #: Whether each game plays in a thread of its own, opened from its lobby message.
     threads: bool = False
 

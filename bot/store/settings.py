@@ -65,5 +65,7 @@ def guilds_without_pictures() -> Transaction[set[int]]:
 
 
 def autopilot_delays() -> Transaction[dict[int, int]]:
-    query = "SELECT guild_id, autopilot_seconds FROM guild_settings WHERE autopilot_seconds > 0"
+    """The autopilot delay of every server with settings (0: off); the others have
+    DEFAULT_AUTOPILOT_SECONDS."""
+    query = "SELECT guild_id, autopilot_seconds FROM guild_settings"
     return dict((yield rows(query)))

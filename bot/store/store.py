@@ -327,7 +327,7 @@ class Store:
         return await self._db.read(settings.guilds_without_pictures)
 
     async def autopilot_delays(self) -> dict[int, int]:
-        """The servers that turned the autopilot on, and its delay in seconds for each."""
+        """The autopilot delay in seconds (0: off) of each server with settings."""
         return await self._db.read(settings.autopilot_delays)
 
     async def stats(self, guild_id: int) -> Stats:

@@ -41,11 +41,11 @@ if TYPE_CHECKING:
     from bot.table import Report, Table
 
 #: "apo:<b: board button, h: hand panel button, p: select, r: a replay's step button,
-#: l: a launch report's button, s: a lobby's setting>:
+#: l: a launch report's button, s: a lobby's setting, q: a leave's Leave or Stay>:
 #: <game id>:<version (a replay's: the step it shows)>:<action>", then ":<arg>" on panel
 #: buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bhprls]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhprlsq]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 
@@ -384,6 +384,21 @@ def board_stub(table: Table) -> Message:
         link = render.message_link(table.guild_id, table.channel_id, table.messages.board_id)
         text = t(language, "stub.moved", id=table.id, link=link)
     return Message(content=text, whole=True, mentions=None)
+
+
+def leave_question(table: Table, cards: int, language: str) -> Message:
+    """What `/apophis leave` asks a player mid-game, privately: Leave (their `cards` go to
+    the discard pile) or Stay."""
+    game, version = table.id, table.version
+    leave = t(language, "leave.confirm.leave")
+    stay = t(language, "leave.confirm.stay")
+    return Message(
+        content=t(language, "leave.confirm", count=cards),
+        components=rows(
+            button(game, version, "leave", leave, emoji="🚪", style=DANGER, kind="q"),
+            button(game, version, "stay", stay, style=SECONDARY, kind="q"),
+        ),
+    )
 
 
 def _reroll_buttons(

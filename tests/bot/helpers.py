@@ -115,6 +115,18 @@ class Scene:
         assert "game has started" in answer_text(start), start.response_data
         return self.live()
 
+    async def autopilot_off(self) -> None:
+        """The server turned the autopilot off (a test of quiet players' clocks, not of it)."""
+        await self.bot.store.update_guild_settings(self.guild.id, autopilot_seconds=0)
+        self.bot.service.set_autopilot(self.guild.id, 0)
+
+    async def leave_game(self, user: str):
+        """`user` leaves the game in play: `/apophis leave`, then Leave on its question;
+        the answer (the question, edited)."""
+        question = await self.cmd("apophis leave", user)
+        assert question.ephemeral and "Leave this game?" in content(question), question
+        return await self.press(question.message, "leave", user)
+
     async def panel(self, user: str):
         """`user` opens their hand panel with the board's My hand; the panel message."""
         await self.bot.outbox.drain()

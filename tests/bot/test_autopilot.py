@@ -12,8 +12,8 @@ import asyncio
 import discord
 import pytest
 
-from bot.game.autopilot import UNCONFIGURED_SECONDS
 from bot.game.changes import BoardOutdated, Settled
+from bot.store.records import DEFAULT_AUTOPILOT_SECONDS
 from bot.table import Table
 from bot.views import attachments
 from engine import Colour, Phase, Size
@@ -121,17 +121,43 @@ async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(
         assert table.id not in autopilot.timers and table.id not in autopilot.waiting
 
 
+@pytest.mark.parametrize(("chosen", "seconds"), [(None, 90), (0, None), (30, 30)])
+async def test_the_autopilot_is_on_after_90_s_unless_the_server_chose(
+    fake_discord, make_bot, timer, chosen, seconds
+):
+    """A server that never chose: a quiet seat is taken after 90 s; one that turned the
+    autopilot off keeps it off; one that chose 30 s gets 30 s."""
+    bot = make_bot(timer=timer)
+    scene = autopilot_scene(fake_discord, bot)
+    async with fake_discord.connected(bot):
+        if chosen is not None:
+            await scene.cmd("apophis config", "boss", autopilot=chosen)
+        table = await scene.new_game("ann", "bob", difficulty="beginner")
+        ann = scene.id("ann")
+        if seconds is None:
+            await timer.advance(2 * DEFAULT_AUTOPILOT_SECONDS)
+            assert not table.autopilot and table.game.active_player == ann
+            return
+        await timer.advance(seconds - 0.1)
+        assert not table.autopilot
+        await timer.advance(0.1)
+        assert table.autopilot == {ann}
+        await bot.outbox.drain()
+        assert f"🤖 <@{ann}> has made no move for {seconds} s" in text_of(scene.board(table))
+
+
 async def test_a_server_without_the_bot_keeps_its_autopilot_setting(fake_discord, make_bot, timer):
     """A game opened by a user install in a server that never added the bot follows that
-    server's setting: off unless the server turned it on, so a quiet player keeps their
-    seat however long they think (in a group DM, with no server, it is on: test_group_dm)."""
+    server's setting as it was last left: off, so a quiet player keeps their seat however
+    long they think."""
     bot = make_bot(timer=timer)
     scene = Scene(fake_discord, bot, names=("ann", "bob"), bot_member=False)
     async with fake_discord.connected(bot):
+        await scene.autopilot_off()
         table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
         assert table.reach == "interactions" and table.guild_id == scene.guild.id
         waited_for = table.game.active_player
-        await timer.advance(2 * UNCONFIGURED_SECONDS)
+        await timer.advance(2 * DEFAULT_AUTOPILOT_SECONDS)
         assert not table.autopilot and table.game.active_player == waited_for
         await bot.outbox.drain()
         assert "autopilot" not in text_of(scene.board(table)).lower()
@@ -279,7 +305,7 @@ async def test_the_autopilot_setting(fake_discord, make_bot, language, on, off, 
         assert (settings.autopilot_seconds, settings.turn_pings) == (45, True)  # unchanged
         assert bot.service.crew.autopilot.delays == {scene.guild.id: 45}
         assert off in content(await scene.cmd("apophis config", "boss", autopilot=0))
-        assert bot.service.crew.autopilot.delays == {}
+        assert bot.service.crew.autopilot.delays == {scene.guild.id: 0}
         refused_player = await scene.cmd("apophis config", "ann", autopilot=60)
         assert refused_player.ephemeral and "Manage Server" in content(refused_player)
 

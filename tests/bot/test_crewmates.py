@@ -103,7 +103,7 @@ async def test_crewmates_do_not_play_on_alone(scene, timer):
     await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
     await scene.cmd("apophis start", "ann", first=scene["ann"])
     table = scene.live()
-    reply = await scene.cmd("apophis leave", "ann")
+    reply = await scene.leave_game("ann")
     assert "You left the game" in text_of(reply.message)
     await time_passes(timer, lambda: table.status == "abandoned")
     assert table.game.players == [-1]

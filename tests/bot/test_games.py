@@ -158,6 +158,7 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, scene, ti
 @pytest.mark.scene(names=("ann",), timer=True)
 async def test_each_warning_comes_once_and_in_order(fake_discord, scene, timer):
     bot = scene.bot
+    await scene.autopilot_off()  # ann thinks through the whole game
     table = await scene.new_game("ann", minutes=6)
     await timer.advance(5 * 60)  # to the last minute
     await bot.outbox.drain()

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from bot.game.access import INTERACTIONS
-from bot.game.autopilot import UNCONFIGURED_SECONDS
 from bot.i18n.catalogs import t
+from bot.store.records import DEFAULT_AUTOPILOT_SECONDS
 from tests.bot.helpers import Scene, bot_state, text_of, time_passes
 
 pytestmark = pytest.mark.e2e
@@ -132,7 +132,7 @@ async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob", rules="basic", difficulty="easy")
         waited_for = table.game.active_player
-        await timer.advance(UNCONFIGURED_SECONDS - 0.1)
+        await timer.advance(DEFAULT_AUTOPILOT_SECONDS - 0.1)
         assert waited_for not in table.autopilot
         await timer.advance(0.1)
         assert waited_for in table.autopilot

@@ -25,7 +25,7 @@ async def test_hosting_passes_to_the_next_person_never_to_a_crewmate(scene):
     table = scene.live()
     assert table.seats == [scene.id("ann"), -1, scene.id("bob")]
     await scene.cmd("apophis start", "ann", first=scene["ann"])
-    left = await scene.cmd("apophis leave", "ann")
+    left = await scene.leave_game("ann")
     assert "Robot 1 is the host" not in text_of(left.message)
     assert f"<@{scene.id('bob')}> is the host now" in text_of(left.message)
     assert table.host_id == scene.id("bob")
@@ -39,7 +39,7 @@ async def test_with_only_crewmates_left_nobody_is_made_host(scene, timer):
     await open_lobby_with_crewmates(scene, 1, difficulty="beginner")
     await scene.cmd("apophis start", "ann", first=scene["ann"])
     table = scene.live()
-    left = await scene.cmd("apophis leave", "ann")
+    left = await scene.leave_game("ann")
     assert "is the host now" not in text_of(left.message)
     await timer.advance(PAUSE[1])
     assert table.status == "abandoned"
@@ -57,7 +57,7 @@ async def test_host_powers_pass_to_the_next_seated_player(fake_discord, make_bot
     scene.members["mod"] = fake_discord.add_member(scene.guild, "mod", roles=[mods])
     async with fake_discord.connected(bot):
         table = await scene.new_game("ann", "bob", "cid")
-        left = await scene.cmd("apophis leave", "ann")  # the host leaves the game in play
+        left = await scene.leave_game("ann")  # the host leaves the game in play
         assert f"<@{scene.id('bob')}> is the host now" in content(left)
         for command in ("apophis skip", "apophis end"):
             refused = await scene.cmd(command, "ann")

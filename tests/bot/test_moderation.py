@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.i18n.catalogs import t
 from tests.bot.helpers import (
     Scene,
     button_id,
@@ -173,3 +174,63 @@ async def test_a_skip_that_hands_the_turn_to_the_skipper_announces_it(
         assert len(fake_discord.notified(scene["ann"])) == 1
         await timer.advance(4)
         assert ann not in table.autopilot
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "labels", "stayed", "left"),
+    [
+        (
+            "en",
+            "🚪 Leave this game? Your {} cards go to the discard pile and the others play on "
+            "without you.",
+            ["Leave, discard my hand", "Stay"],
+            "You are still in the game; your hand is as it was.",
+            "cards went to the discard pile",
+        ),
+        (
+            "fr",
+            "🚪 Quitter cette partie\u202f? Vos {} cartes partent à la défausse et les autres "
+            "continuent sans vous.",
+            ["Quitter, défausser ma main", "Rester"],
+            "Vous êtes toujours dans la partie\u202f; votre main n’a pas changé.",
+            "vos cartes sont parties à la défausse",
+        ),
+    ],
+)
+async def test_leaving_a_game_in_play_asks_first(
+    fake_discord, make_bot, language, question, labels, stayed, left
+):
+    """`/apophis leave` mid-game asks, privately: Stay changes nothing; Leave discards the
+    hand, as leaving did before, and the others play on."""
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=("ann", "bob", "cid"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob", "cid")
+        scene["bob"].user.locale = language
+        bob = scene.id("bob")
+        hand = list(table.game.hands[1])
+        asked = await scene.cmd("apophis leave", "bob")
+        assert asked.ephemeral and content(asked) == question.format(len(hand))
+        buttons = [c for c in asked.message.iter_components() if c["type"] == 2]
+        assert [b["label"] for b in buttons] == labels
+        stay = await scene.press(asked.message, "stay", "bob")
+        assert content(stay) == stayed and stay.response_data.get("components") == []
+        assert table.game.players[1] == bob and table.game.hands[1] == hand
+        asked = await scene.cmd("apophis leave", "bob")
+        discards = len(table.game.discard_pile)
+        gone = await scene.press(asked.message, "leave", "bob")
+        assert left in content(gone)
+        assert bob not in table.game.players and table.status == "active"
+        assert len(table.game.discard_pile) == discards + len(hand)
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", {0: "Your 0 cards go", 1: "Your 1 card goes", 2: "Your 2 cards go"}),
+        ("fr", {0: "Votre 0 carte part", 1: "Votre 1 carte part", 2: "Vos 2 cartes partent"}),
+    ],
+)
+def test_the_leave_question_counts_the_hand(language, counts):
+    for count, words in {**counts, 5: counts[2].replace("2", "5")}.items():
+        assert words in t(language, "leave.confirm", count=count)

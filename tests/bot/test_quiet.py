@@ -52,6 +52,7 @@ async def move(scene, table, panel, user: str):
 @pytest.mark.scene(names=PEOPLE, timer=True)
 async def test_a_ping_comes_only_once_a_turn_has_waited_and_once_a_turn(fake_discord, scene, timer):
     bot = scene.bot
+    await scene.autopilot_off()  # ann waits longer than the autopilot would
     table = await scene.new_game(*PEOPLE)
     deck = [f"{rank}{suit}" for rank in range(2, 11) for suit in "CHDS"]
     scene.arrange(hands=[["KC"], ["KH"], ["KD"], ["KS"]], deck=deck)

@@ -126,7 +126,7 @@ async def test_a_game_left_to_crewmates_ends_as_abandoned_once_it_can_be_saved(
         await scene.cmd("apophis start", "ann", first=scene["ann"])
         table = scene.live()
         disk = DiskFull(bot.store, monkeypatch)
-        await scene.cmd("apophis leave", "ann")
+        await scene.leave_game("ann")
         disk.full = True
         await timer.advance(PAUSE[1] + clocks.TIMER_RETRY_DELAYS[0])
         assert disk.refused == 2 and table.status == "active"

@@ -109,6 +109,9 @@ SEED = {
                            created_at, updated_at, reach)
             VALUES (9, 0, 900, 7, 'basic', 'easy', 600, 1.0, 1.0, 'interactions');
     """,
+    14: """
+        INSERT INTO guild_settings (guild_id) VALUES (12);
+    """,
 }
 
 
@@ -220,7 +223,10 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
             None,
             True,
         )
-        assert await store.autopilot_delays() == {10: 60}
+        # 11's row predates the autopilot on by default: 0 there is "off", and stays so;
+        # 12's is made after it, and 13 has none yet: both have the default, 90 s.
+        assert await store.autopilot_delays() == {10: 60, 11: 0, 12: 90}
+        assert (await store.get_guild_settings(13)).autopilot_seconds == 90
         stats = await store.stats(10)
         assert [win.game_id for win in stats.fastest_wins] == [2]  # all-human teams only
         assert [(t.rules, t.games, t.with_crewmates) for t in stats.tallies] == [

@@ -148,7 +148,10 @@ async def test_the_store_reads_data_written_under_every_schema(postgres_url: str
             None,
             True,
         )
-        assert await store.autopilot_delays() == {10: 60}
+        # 11's row predates the autopilot on by default: 0 there is "off", and stays so;
+        # 12's is made after it, and 13 has none yet: both have the default, 90 s.
+        assert await store.autopilot_delays() == {10: 60, 11: 0, 12: 90}
+        assert (await store.get_guild_settings(13)).autopilot_seconds == 90
         assert [win.game_id for win in (await store.stats(10)).fastest_wins] == [2]
     finally:
         await store.close()

@@ -488,14 +488,16 @@ async def test_play_again_refuses_what_is_stale(store: Store) -> None:
 
 
 async def test_the_autopilot_setting(store: Store) -> None:
-    assert (await store.get_guild_settings(1)).autopilot_seconds == 0
+    """On after 90 s for a server that never chose; a choice, "off" (0) too, is kept."""
+    assert (await store.get_guild_settings(1)).autopilot_seconds == 90
     assert await store.autopilot_delays() == {}
-    await store.update_guild_settings(1, autopilot_seconds=90)
+    await store.update_guild_settings(1, autopilot_seconds=30)
     await store.update_guild_settings(2, turn_pings=False)
-    assert await store.autopilot_delays() == {1: 90}
+    assert await store.autopilot_delays() == {1: 30, 2: 90}
     for seconds in (15, 301, -1):
         with pytest.raises(ValueError, match="0 \\(off\\) or 30 to 300"):
             await store.update_guild_settings(1, autopilot_seconds=seconds)
-    assert (await store.get_guild_settings(1)).autopilot_seconds == 90
+    assert (await store.get_guild_settings(1)).autopilot_seconds == 30
     await store.update_guild_settings(1, autopilot_seconds=0)
-    assert await store.autopilot_delays() == {}
+    await store.update_guild_settings(1, pictures=False)
+    assert await store.autopilot_delays() == {1: 0, 2: 90}

@@ -124,7 +124,27 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         description="Leave this channel's game; in play, your cards are discarded."
     )
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.lobby_command(interaction, Leave())
+        table = self.service.leaving_mid_game(interaction.channel_id or 0, interaction.user.id)
+        if table is None:
+            await self.lobby_command(interaction, Leave())
+            return
+        assert table.game is not None  # in play (leaving_mid_game)
+        cards = len(table.game.hands[table.game.players.index(interaction.user.id)])
+        question = components.leave_question(table, cards, speaks(interaction))
+        await interaction.response.send_message(**embeds.kwargs(question), ephemeral=True)
+
+    async def leave_answered(self, interaction: discord.Interaction, click: Click) -> None:
+        """Leave or Stay on the question a leave mid-game asked: the question becomes the
+        answer (the board shows a leave)."""
+        command = command_of(click)
+        if command is None:
+            text = t(speaks(interaction), "leave.stayed")
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        outcome = await self.service.run(caller_of(interaction), command)
+        text = reply(outcome, interaction.user.id, speaks(interaction))
+        await interaction.response.edit_message(content=text, view=None)
+        self.bot.outbox.answered(outcome.table, interaction)
 
     @app_commands.command(description="Start the game (host only).")
     @app_commands.describe(first="Who plays first (random if left out)")

@@ -281,6 +281,8 @@ class Play(commands.Cog):
             await self.on_button(interaction, table, click)
         elif click.kind == "s":
             await self.on_setting(interaction, table, click)
+        elif click.kind == "q":
+            await self.apophis.leave_answered(interaction, click)
         else:
             await self.on_panel(interaction, table, click)
 
