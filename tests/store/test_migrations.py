@@ -109,6 +109,9 @@ SEED = {
                            created_at, updated_at, reach)
             VALUES (9, 0, 900, 7, 'basic', 'easy', 600, 1.0, 1.0, 'interactions');
     """,
+    14: """
+        INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
+    """,
 }
 
 
