@@ -285,8 +285,8 @@ class TeamWin:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """A person on a server's leaderboard: all-human games with a result, those won, and
-    the lower bound of their win rate that ranks them."""
+    """A person on a server's leaderboard: their games with a result (all-human, or with
+    crewmates), those won, and the lower bound of their win rate that ranks them."""
 
     user_id: int
     games: int
@@ -297,10 +297,13 @@ class Ranked:
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
     """A server's fastest all-human wins, a few per difficulty (easiest first), and its
-    people with at least `RANKED_MIN_GAMES` such games, best first."""
+    people with at least `RANKED_MIN_GAMES` such games, best first; and the same of teams
+    with crewmates (an AI played a seat), apart."""
 
     fastest_wins: tuple[TeamWin, ...]
     players: tuple[Ranked, ...]
+    fastest_wins_with_crewmates: tuple[TeamWin, ...] = ()
+    players_with_crewmates: tuple[Ranked, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

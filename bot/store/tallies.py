@@ -56,6 +56,8 @@ def stats(guild_id: int) -> Transaction[Stats]:
 
 #: The logged events that make a person's launch figures.
 _LAUNCHED, _ENDED, _DAMAGED = LaunchStarted.kind, LaunchEnded.kind, ApophisDamaged.kind
+#: Where a person's totals on a server are kept: all-human games', and games with crewmates'.
+_TOTALS = ("player_totals", "crew_totals")
 #: The normal quantile of a two-sided 95% interval.
 _Z95 = 1.96
 
@@ -102,8 +104,9 @@ def record_result(game_id: int) -> Transaction[None]:
 
 
 def record_players(game_id: int) -> Transaction[None]:
-    """A game that has just ended, added to each person's tallies and, for an all-human
-    game with a result, to their totals on its server (in the transaction that ends it)."""
+    """A game that has just ended, added to each person's tallies and, for a game with a
+    result, to their totals on its server, all-human or with crewmates (in the transaction
+    that ends it)."""
     logged = yield rows("SELECT events FROM actions WHERE game_id = ? ORDER BY version", game_id)
     figures = launch_figures(orjson.loads(events) for (events,) in logged)
     query = (  # in the order of their ids: two games ending at once lock rows alike
@@ -142,11 +145,12 @@ def record_players(game_id: int) -> Transaction[None]:
             *(int(not played), launches, hits, damage),
             *((game_id, seconds) if won else (None, None)),
         )
-        if played and not crewmates:
+        if played:
+            table = _TOTALS[crewmates > 0]
             query = (
-                "INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET games = player_totals.games + 1, "
-                "wins = player_totals.wins + excluded.wins"
+                f"INSERT INTO {table} (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
+                f"ON CONFLICT (guild_id, user_id) DO UPDATE SET games = {table}.games + 1, "
+                f"wins = {table}.wins + excluded.wins"
             )
             yield count(query, guild_id, user_id, int(won))
 
@@ -233,12 +237,26 @@ def conversation_profile(channel_id: int, user_id: int) -> Transaction[Profile]:
 
 
 def leaderboard(guild_id: int) -> Transaction[Leaderboard]:
+    """A server's fastest wins and best win records, all-human teams' and, apart, those of
+    teams with crewmates."""
+    people = yield from _fastest_wins(guild_id, crew=False)
+    crews = yield from _fastest_wins(guild_id, crew=True)
+    ranked = []
+    for table in _TOTALS:
+        query = f"SELECT user_id, games, wins FROM {table} WHERE guild_id = ? AND games >= ?"
+        ranked.append(_best((yield rows(query, guild_id, RANKED_MIN_GAMES))))
+    return Leaderboard(people, ranked[0], crews, ranked[1])
+
+
+def _fastest_wins(guild_id: int, crew: bool) -> Transaction[tuple[TeamWin, ...]]:
+    """A server's fastest wins of each difficulty (custom countdowns are not compared), of
+    all-human teams or of teams with crewmates, with those seated to the end."""
     wins: list[Win] = []
-    for difficulty in DIFFICULTY_MINUTES:  # custom countdowns are not compared
+    for difficulty in DIFFICULTY_MINUTES:
         query = (  # the index of fastest wins holds exactly these rows, in this order
             "SELECT game_id, rules, difficulty, players, outcome, duration_seconds, ended_at "
-            "FROM results WHERE guild_id = ? AND difficulty = ? "
-            f"AND outcome IN {WINS} AND crewmates = 0 ORDER BY duration_seconds, ended_at LIMIT ?"
+            f"FROM results WHERE guild_id = ? AND difficulty = ? AND outcome IN {WINS} "
+            f"AND crewmates {'>' if crew else '='} 0 ORDER BY duration_seconds, ended_at LIMIT ?"
         )
         found = yield rows(query, guild_id, difficulty, FASTEST_PER_DIFFICULTY)
         wins += [Win(*row) for row in found]
@@ -250,13 +268,18 @@ def leaderboard(guild_id: int) -> Transaction[Leaderboard]:
         )
         for game_id, user_id in (yield rows(query, *teams)):
             teams[game_id].append(user_id)
-    query = "SELECT user_id, games, wins FROM player_totals WHERE guild_id = ? AND games >= ?"
+    return tuple(TeamWin(w, tuple(teams[w.game_id])) for w in wins)
+
+
+def _best(found: Iterable[Sequence[Any]]) -> tuple[Ranked, ...]:
+    """The best `RANKED_PLAYERS` of (person, games, wins) rows, by their win rates' lower
+    bounds."""
     ranked = [
-        Ranked(user, games, won, wilson_lower_bound(won, games))
-        for user, games, won in (yield rows(query, guild_id, RANKED_MIN_GAMES))
+        Ranked(user, games, won, wilson_lower_bound(won, games)) for user, games, won in found
     ]
-    best = heapq.nlargest(RANKED_PLAYERS, ranked, key=lambda r: (r.score, r.wins, -r.user_id))
-    return Leaderboard(tuple(TeamWin(w, tuple(teams[w.game_id])) for w in wins), tuple(best))
+    return tuple(
+        heapq.nlargest(RANKED_PLAYERS, ranked, key=lambda r: (r.score, r.wins, -r.user_id))
+    )
 
 
 def wilson_lower_bound(wins: int, games: int) -> float:

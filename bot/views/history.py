@@ -97,15 +97,29 @@ def history_embed(records: Sequence[GameRecord], place: str, language: str) -> E
 
 
 def result_text(record: GameRecord, language: str) -> str:
-    """How an ended game went: won with the time left, or how far short of winning it fell
-    (Apophis's damage, and the deflection counters under basic rules)."""
+    """How an ended game went: won with the time left (and whose launch won it), or how far
+    short of winning it fell (Apophis's damage, and the deflection counters under basic
+    rules)."""
     assert record.state is not None  # a game that started has one
     view = Game.restore(record.state).public_view()  # the table as the game ended
     key = f"history.result.{record.outcome}"
     if record.outcome in ("lost", "abandoned"):
         key += f".{record.rules}"
+    player = winner(view)
+    if player is not None:
+        key += "_by"
     left = render.duration(record.clock_remaining or 0)
-    return t(language, key, left=left, damage=view.damage, counters=view.counters)
+    named = render.mention(player) if player is not None else ""
+    return t(language, key, left=left, damage=view.damage, counters=view.counters, player=named)
+
+
+def winner(view: PublicView) -> int | None:
+    """Who launched the rocket that won a won game: the last rocket launched, whose last
+    launch-sequence card started its launch (None: lost, or not recalled)."""
+    if view.outcome is None or not view.outcome.won or not view.past_rockets:
+        return None
+    last = view.past_rockets[-1]
+    return last.sequence_players[-1] if last.launched and last.sequence_players else None
 
 
 def kind_text(record: GameRecord, language: str) -> str:

@@ -2,9 +2,9 @@
 
 Pure: read from the events the store logged (`Table.history`, read back into the engine's
 events), so that a game's whole story is told after a restart as well. A launch's
-line names its rocket (bottom to top), its points and what came of it: "1. 🟥L 🟨M 🟦S,
-10 pts → hit, damage 2/3". Only public facts are read (sections and checks, never the
-cards a hand paid).
+line names who launched it, its rocket (bottom to top), its points and what came of it:
+"1. @Ann: 🟥L 🟨M 🟦S, 10 pts → hit, damage 2/3". Only public facts are read (sections and
+checks, never the cards a hand paid).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bot.i18n.catalogs import t
-from bot.views.render import COLOUR_EMOJI
+from bot.views.render import COLOUR_EMOJI, mention
 from engine import Colour, GameEvent, Size
 from engine import events as ev
 
@@ -30,9 +30,10 @@ FAILED_AT = {
 
 @dataclass(slots=True)
 class Launch:
-    """One launch: its rocket's sections (colour, size) bottom to top, its points, and
-    what it did (None while it had not ended, e.g. a game ended during a reroll)."""
+    """One launch: who launched it, its rocket's sections (colour, size) bottom to top, its
+    points, and what it did (None while it had not ended, e.g. a game ended during a reroll)."""
 
+    player: int
     rocket: list[tuple[str, int]]
     total: int
     #: What came of it when a check failed (FAILED_AT's; None: it hit, or had not ended).
@@ -61,7 +62,7 @@ def launches(events: Iterable[GameEvent]) -> list[Launch]:
             case ev.RocketScrapped():
                 rocket = []
             case ev.LaunchStarted():
-                found.append(Launch(list(rocket), event.total))
+                found.append(Launch(event.player, list(rocket), event.total))
             case _ if current is None:
                 continue
             case ev.LaunchStep() if event.step in FAILED_AT:  # a reroll may save it
@@ -76,7 +77,8 @@ def launches(events: Iterable[GameEvent]) -> list[Launch]:
 
 
 def launch_line(number: int, launch: Launch, language: str) -> str:
-    """One launch's line in `language`: "1. 🟥L 🟨M 🟦S, 10 pts → hit, damage 2/3"."""
+    """One launch's line in `language`: "1. @Ann: 🟥L 🟨M 🟦S, 10 pts → hit, damage 2/3"
+    (a person named as mentioned, a crewmate in words)."""
     rocket = " ".join(
         COLOUR_EMOJI[Colour(colour)] + t(language, f"size.short.{Size(size).label}")
         for colour, size in launch.rocket
@@ -90,7 +92,13 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
     else:
         result = t(language, "launches.unfinished")
     return t(
-        language, "launches.line", number=number, rocket=rocket, count=launch.total, result=result
+        language,
+        "launches.line",
+        number=number,
+        player=mention(launch.player),
+        rocket=rocket,
+        count=launch.total,
+        result=result,
     )
 
 

@@ -114,43 +114,49 @@ def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: s
 
 
 def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
-    """A server's fastest all-human wins by difficulty, and its best win records."""
+    """A server's fastest wins by difficulty and its best win records: all-human teams',
+    then, apart, those of teams with AI crewmates."""
     embed = Embed(title=t(language, "leaderboard.title"), colour=EMBED_COLOUR)
     enough = count(language, "count.games", RANKED_MIN_GAMES)
-    if not board.fastest_wins and not board.players:
+    crews = board.fastest_wins_with_crewmates, board.players_with_crewmates
+    if not (board.fastest_wins or board.players or any(crews)):
         embed.description = t(language, "leaderboard.none", games=enough)
         return embed
-    for difficulty, wins in itertools.groupby(board.fastest_wins, key=lambda w: w.win.difficulty):
+    sections = [("", board.fastest_wins, board.players)]
+    if any(crews):
+        sections.append(("_crewmates", *crews))
+    for kind, fastest_wins, players in sections:
+        for difficulty, wins in itertools.groupby(fastest_wins, key=lambda w: w.win.difficulty):
+            lines = [
+                t(
+                    language,
+                    "leaderboard.win",
+                    rank=rank,
+                    time=duration(fast.win.duration_seconds),
+                    team=and_list([mention(player) for player in fast.team], language),
+                    rules=t(language, f"rules.{fast.win.rules}"),
+                )
+                for rank, fast in enumerate(wins, 1)
+            ]
+            name = t(
+                language,
+                f"leaderboard.fastest{kind}",
+                difficulty=t(language, f"difficulty.{difficulty}"),
+                minutes=DIFFICULTY_MINUTES[difficulty],
+            )
+            embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
         lines = [
             t(
                 language,
-                "leaderboard.win",
+                "leaderboard.player",
                 rank=rank,
-                time=duration(fast.win.duration_seconds),
-                team=and_list([mention(player) for player in fast.team], language),
-                rules=t(language, f"rules.{fast.win.rules}"),
+                player=mention(ranked.user_id),
+                wins=count(language, "leaderboard.wins", ranked.wins),
+                games=count(language, "count.games", ranked.games),
             )
-            for rank, fast in enumerate(wins, 1)
-        ]
-        name = t(
-            language,
-            "leaderboard.fastest",
-            difficulty=t(language, f"difficulty.{difficulty}"),
-            minutes=DIFFICULTY_MINUTES[difficulty],
-        )
+            for rank, ranked in enumerate(players, 1)
+        ] or [t(language, f"leaderboard.unranked{kind}", games=enough)]
+        name = t(language, f"leaderboard.players{kind}", games=enough)
         embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
-    lines = [
-        t(
-            language,
-            "leaderboard.player",
-            rank=rank,
-            player=mention(ranked.user_id),
-            wins=count(language, "leaderboard.wins", ranked.wins),
-            games=count(language, "count.games", ranked.games),
-        )
-        for rank, ranked in enumerate(board.players, 1)
-    ] or [t(language, "leaderboard.unranked", games=enough)]
-    name = t(language, "leaderboard.players", games=enough)
-    embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
     embed.set_footer(text=t(language, "leaderboard.footer"))
     return embed

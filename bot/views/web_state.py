@@ -191,7 +191,10 @@ def public(
     texts = state["texts"]
     if view.phase is Phase.OVER or not table.open:
         texts["result"] = render.outcome_text(view.outcome, language)
-        state["story"] = story(table, language, now).as_json()
+        told = story(table, language, now).as_json()
+        for launch in told["launches"]:  # who launched it, by name
+            launch["line"] = plain(launch["line"], markup)
+        state["story"] = told
     else:
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
         texts["next"] = plain(render.next_step(table, view, now, language), markup)

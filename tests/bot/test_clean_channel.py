@@ -57,7 +57,7 @@ async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discor
     assert report.deleted and lobby.deleted
     assert fake_discord.notified(scene["bob"]) == [ping]  # pinged once, when away
     text = text_of(board)
-    assert "🚀 Launches: 1. 🟥L 🟨M, 5 pts → hit, no effect" in text
+    assert f"🚀 Launches: 1. <@{scene.id('ann')}>: 🟥L 🟨M, 5 pts → hit, no effect" in text
     scene.assert_no_cards_in_public()
 
 
@@ -87,8 +87,9 @@ async def test_the_final_board_tells_every_launch_even_those_before_a_restart(
         await second.outbox.drain()
         board = text_of(scene.board(table))
         assert "Victory" in board
-        assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
-        assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
+        ann = f"<@{scene.id('ann')}>"
+        assert f"1. {ann}: 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
+        assert f"2. {ann}: 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
         assert old_board.deleted  # the board from before the restart went with the game
 
 
@@ -104,8 +105,8 @@ def test_each_launch_is_one_line_in_the_servers_language():
     def step(name: str, success: bool | None) -> ev.GameEvent:
         return ev.LaunchStep(name, 3, (), 0, 7, False, success)
 
-    def launch(total: int) -> ev.GameEvent:
-        return ev.LaunchStarted(1, {}, total, 1)
+    def launch(total: int, player: int = 1) -> ev.GameEvent:
+        return ev.LaunchStarted(player, {}, total, 1)
 
     def ended(hit: bool) -> ev.GameEvent:
         return ev.LaunchEnded(hit, 2, 4)
@@ -131,13 +132,13 @@ def test_each_launch_is_one_line_in_the_servers_language():
         ended(True),
         built("green", 1),
         built("yellow", 1),
-        launch(2),
+        launch(2, player=-1),
         step("fuel", True),
         step("launch", False),
         ended(False),
         built("red", 1),
         built("yellow", 1),
-        launch(2),
+        launch(2, player=2),
         step("fuel", True),
         step("accuracy", True),
         step("damage", False),
@@ -150,20 +151,21 @@ def test_each_launch_is_one_line_in_the_servers_language():
         ev.RerollOffered(1, "accuracy", 1),  # the game ended before the launcher chose
     )
     assert launches.summary(events, "en").splitlines() == [
-        "1. 🟥L 🟨S, 4 pts → not enough fuel",
-        "2. 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
-        "3. 🟩S 🟨S, 2 pts → exploded",
-        "4. 🟥S 🟨S, 2 pts → hit, no effect",
-        "5. 🟥M, 2 pts → missed",
+        "1. <@1>: 🟥L 🟨S, 4 pts → not enough fuel",
+        "2. <@1>: 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
+        "3. 🤖 Robot 1: 🟩S 🟨S, 2 pts → exploded",  # who launched: a crewmate in words
+        "4. <@2>: 🟥S 🟨S, 2 pts → hit, no effect",
+        "5. <@1>: 🟥M, 2 pts → missed",
     ]
     french = launches.summary(events, "fr").splitlines()
-    assert french[0].startswith("1. 🟥G 🟨P, 4 pts → ") and "fuel" not in french[0]
-    assert french[1] == "2. 🟥G 🟨M, 5 pts → touché, dégâts 1/3, déviation 1/5"
+    assert french[0].startswith("1. <@1>\u202f: 🟥G 🟨P, 4 pts → ") and "fuel" not in french[0]
+    assert french[1] == "2. <@1>\u202f: 🟥G 🟨M, 5 pts → touché, dégâts 1/3, déviation 1/5"
+    assert french[2].startswith("3. 🤖 Robot 1\u202f: 🟩P 🟨P, 2 pts → ")
     assert launches.summary(logged(built("red", 1)), "en") is None  # no launch: no line
     many = logged(*[e for _ in range(40) for e in (built("red", 3), launch(3), ended(True))])
     text = launches.summary(many, "en")
     assert len(text) <= launches.FIELD_LIMIT and text.startswith("…\n")
-    assert text.endswith("40. 🟥L, 3 pts → hit, no effect")
+    assert text.endswith("40. <@1>: 🟥L, 3 pts → hit, no effect")
 
 
 @pytest.mark.scene(names=("ann", "bob", "cid"))

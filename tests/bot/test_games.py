@@ -45,8 +45,9 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, scene):
     board = text_of(scene.board(table))
     assert "Victory" in board and "destroyed" in board and "damaged a third time" in board
     # Each launch in one line on the final board, in place of the reports.
-    assert "1. 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
-    assert "2. 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
+    ann = f"<@{scene.id('ann')}>"  # who launched each
+    assert f"1. {ann}: 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board
+    assert f"2. {ann}: 🟥L 🟨M, 5 pts → hit, damage 3/3" in board
     assert scene.board(table).embeds[0]["color"] == embeds.WIN_COLOUR
     assert not table.open and scene.bot.service.by_channel.get(scene.channel.id) is None
     stats = await bot.store.stats(scene.guild.id)

@@ -15,9 +15,11 @@ from bot.views import history
 from engine import Game
 from tests.bot.helpers import CARD, Scene, text_of
 from tests.bot.test_replay import played_and_lost
+from tests.engine.helpers import table as position
 from tests.store.helpers import commit, start
 
 pytestmark = pytest.mark.e2e
+ALL_SUITS = ["2C", "2H", "2D", "2S"]
 
 
 def numbers(message) -> list[int]:
@@ -141,4 +143,27 @@ def test_each_result_says_the_time_left_or_how_far_short_it_fell(
         clock_remaining=125.0,
     )
     assert history.result_text(record, "en") == english
+    assert history.result_text(record, "fr") == french
+
+
+@pytest.mark.parametrize("launcher", [2, -1])  # a person, a crewmate
+def test_a_won_game_says_whose_launch_won_it(stored, launcher):
+    players = (1, launcher)
+    game = position(
+        players=players,
+        hands=[[], ALL_SUITS],
+        rocket=[("red", 3), ("yellow", 1)],
+        damage=2,
+        dice=[6, 6],
+        active=1,
+    )
+    game.launch(launcher, ALL_SUITS)
+    assert game.outcome is not None and game.outcome.won
+    record = dataclasses.replace(
+        stored, outcome=game.outcome.value, state=game.save(), clock_remaining=125.0
+    )
+    named = "<@2>" if launcher == 2 else "🤖 Robot 1"
+    english = f"🏆 Apophis destroyed by {named}'s launch with 2:05 left"
+    assert history.result_text(record, "en") == english
+    french = f"🏆 Apophis détruit par le lancement de {named}, il restait 2:05"
     assert history.result_text(record, "fr") == french

@@ -30,7 +30,7 @@ async def test_profiles_and_the_leaderboard_in_english(scene):
     none = await scene.cmd("apophis profile", "ann")
     assert none.ephemeral and "You have not finished a game on this server yet" in content(none)
     board = await scene.cmd("apophis leaderboard", "ann")
-    assert board.ephemeral and "No team of people has won here yet" in text_of(board.message)
+    assert board.ephemeral and "No game has been won here yet" in text_of(board.message)
 
     await win_a_game(scene, "ann", "bob")
     mine = await scene.cmd("apophis profile", "ann")
@@ -47,6 +47,31 @@ async def test_profiles_and_the_leaderboard_in_english(scene):
     assert "Fastest wins: Medium (10 min)" in board
     assert "1. 0:0" in board and f"<@{scene.id('ann')}> and <@{scene.id('bob')}>" in board
     assert "Nobody yet: play 5 games in all-human teams to be ranked." in board
+    assert "AI crewmates" not in board  # no game with one yet
+
+
+@pytest.mark.scene(names=("ann", "cid"))
+async def test_a_win_with_a_crewmate_counts_on_the_leaderboard_apart(scene):
+    scene["cid"].user.locale = "fr"  # reads, does not play
+    lobby = (await scene.cmd("apophis new", "ann", difficulty="medium")).message
+    assert (await scene.click(lobby, "crewadd", "ann")).response_type == 7
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    rocket = [("red", 3), ("yellow", 1)]
+    scene.arrange(hands=[ALL_SUITS, ["3C"]], rocket=rocket, damage=2, dice=[6, 6])
+    await scene.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
+    assert not table.open
+
+    board = text_of((await scene.cmd("apophis leaderboard", "ann")).message)
+    assert "Fastest wins with AI crewmates: Medium (10 min)" in board
+    assert "1. 0:0" in board and f"<@{scene.id('ann')}> and 🤖 Robot 1 (basic rules)" in board
+    assert "Nobody yet: play 5 games with AI crewmates to be ranked here." in board
+    assert "Nobody yet: play 5 games in all-human teams to be ranked." in board
+    assert "Fastest wins: Medium" not in board  # no all-human win
+    french = text_of((await scene.cmd("apophis leaderboard", "cid")).message)
+    assert f"Victoires les plus rapides avec des IA{NARROW}: Intermédiaire (10 min)" in french
+    assert f"<@{scene.id('ann')}> et 🤖 Robot 1 (règles de base)" in french
+    assert "jouez 5 parties avec des IA pour être classé ici" in french
 
 
 async def test_another_servers_games_never_count(fake_discord, make_bot):
@@ -60,7 +85,7 @@ async def test_another_servers_games_never_count(fake_discord, make_bot):
         none = await scene.cmd("apophis profile", "ann", channel=channel)
         assert "You have not finished a game on this server yet" in content(none)
         board = await scene.cmd("apophis leaderboard", "ann", channel=channel)
-        assert "No team of people has won here yet" in text_of(board.message)
+        assert "No game has been won here yet" in text_of(board.message)
         theirs = await scene.cmd("apophis profile", "ann", player=scene["bob"], channel=channel)
         assert (
             content(theirs) == f"<@{scene.id('bob')}> has not finished a game on this server yet."

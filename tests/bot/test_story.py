@@ -82,8 +82,8 @@ def test_a_lost_game_tells_each_launch_and_how_far_short_it_fell():
     assert told.headline == "☄️ Apophis hit Earth: the team ran out of time."
     assert [launch.result for launch in told.launches] == ["hit", "missed"]
     assert told.lines == (
-        "1. 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
-        "2. 🟥S 🟨S, 2 pts → missed",
+        f"1. <@{ANN}>: 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
+        f"2. <@{BOB}>: 🟥S 🟨S, 2 pts → missed",
     )
     assert (told.damage, told.damage_needed, told.counters, told.counters_needed) == (1, 3, 1, 5)
     assert told.short == (
@@ -98,7 +98,7 @@ def test_a_won_game_tells_the_time_left_and_nothing_short():
     assert (told.outcome, told.won, told.time_left, told.short) == ("destroyed", True, 192, None)
     assert told.headline == "🎉 Victory! Apophis was destroyed with 3:12 to spare."
     assert (told.counters, told.counters_needed) == (None, None)  # no deflection in advanced
-    assert told.lines == ("1. 🟥L 🟨M, 5 pts → hit, damage 3/3",)
+    assert told.lines == (f"1. <@{ANN}>: 🟥L 🟨M, 5 pts → hit, damage 3/3",)
 
 
 def test_a_deflected_game_is_won_by_its_counters():
@@ -154,9 +154,9 @@ def test_a_rocket_short_of_fuel_one_that_explodes_and_one_left_unfinished():
     assert told.headline == "⏹️ This game was ended with 5:00 left, without a result."
     assert [launch.result for launch in told.launches] == ["no_fuel", "exploded", "unfinished"]
     assert told.lines == (
-        "1. 🟥L, 3 pts → not enough fuel",
-        "2. 🟥L 🟨M, 5 pts → exploded",
-        "3. 🟥L 🟩M 🟨M, 7 pts → not finished",
+        f"1. <@{BOB}>: 🟥L, 3 pts → not enough fuel",
+        f"2. <@{ANN}>: 🟥L 🟨M, 5 pts → exploded",
+        f"3. <@{ANN}>: 🟥L 🟩M 🟨M, 7 pts → not finished",
     )
     assert told.hits == 0
 
@@ -173,13 +173,13 @@ def test_the_story_is_plain_json_for_the_live_table():
                 "sections": [{"colour": "red", "size": 3}, {"colour": "yellow", "size": 2}],
                 "points": 5,
                 "result": "hit",
-                "line": "1. 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
+                "line": f"1. <@{ANN}>: 🟥L 🟨M, 5 pts → hit, damage 1/3, deflection 1/5",
             },
             {
                 "sections": [{"colour": "red", "size": 1}, {"colour": "yellow", "size": 1}],
                 "points": 2,
                 "result": "missed",
-                "line": "2. 🟥S 🟨S, 2 pts → missed",
+                "line": f"2. <@{BOB}>: 🟥S 🟨S, 2 pts → missed",
             },
         ],
         "damage": 1,
@@ -198,7 +198,7 @@ def test_the_story_is_told_in_french():
     assert lost.headline.startswith("☄️ Apophis a percuté la Terre")
     assert lost.short.startswith("Il manquait 2 dégâts pour détruire Apophis.")
     assert "4 compteurs de déviation" in lost.short
-    assert lost.lines[0] == "1. 🟥G 🟨M, 5 pts → touché, dégâts 1/3, déviation 1/5"
+    assert lost.lines[0] == f"1. <@{ANN}>\u202f: 🟥G 🟨M, 5 pts → touché, dégâts 1/3, déviation 1/5"
     won = story.story(destroyed_advanced_game(), "fr", now=0)
     assert "Victoire" in won.headline and "3:12 d’avance" in won.headline
 

@@ -112,6 +112,9 @@ SEED = {
     14: """
         INSERT INTO guild_settings (guild_id) VALUES (12);
     """,
+    15: """
+        INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
+    """,
 }
 
 

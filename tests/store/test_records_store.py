@@ -142,12 +142,13 @@ async def test_the_leaderboard_ranks_by_the_lower_bound_of_the_win_rate(store: S
         for _ in range(lost):
             await games.lose([player])
     for _ in range(6):
-        await games.win([EVE, -1])  # with a crewmate: not ranked
+        await games.win([EVE, -1])  # with a crewmate: ranked apart
         await games.win([DEE], guild=2)  # another server's games never count
 
     board = await store.leaderboard(1)
     assert [(p.user_id, p.games, p.wins) for p in board.players] == [(ANN, 50, 40), (CID, 5, 5)]
     assert board.players[0].score == pytest.approx(wilson_lower_bound(40, 50))
+    assert [(p.user_id, p.games, p.wins) for p in board.players_with_crewmates] == [(EVE, 6, 6)]
     other = await store.leaderboard(2)
     assert [(p.user_id, p.games, p.wins) for p in other.players] == [(DEE, 6, 6)]
     assert (await store.leaderboard(3)).players == ()
@@ -184,6 +185,32 @@ async def test_the_fastest_wins_are_all_human_this_servers_and_per_difficulty(st
     assert [w.win.game_id for w in (await store.leaderboard(2)).fastest_wins] == [elsewhere]
 
 
+async def test_games_with_crewmates_count_on_the_leaderboard_apart(store: Store):
+    games = Games(store)
+    people = await games.win([ANN, BOB], seconds=300.0)
+    crews = [await games.win([ANN, -1], seconds=s) for s in (200.0, 100.0, 150.0, 250.0)]
+    mixed = await games.win([CID, BOB, -2], seconds=120.0, left=BOB, difficulty="hard", length=480)
+    for _ in range(4):
+        await games.lose([CID, -1])
+    await games.win([DEE, -1], seconds=50.0, guild=2)  # another server's
+
+    board = await store.leaderboard(1)
+    assert [w.win.game_id for w in board.fastest_wins] == [people]
+    shown = [(w.win.game_id, w.win.difficulty, w.team) for w in board.fastest_wins_with_crewmates]
+    assert shown == [
+        (crews[1], "medium", (ANN, -1)),
+        (crews[2], "medium", (ANN, -1)),
+        (crews[0], "medium", (ANN, -1)),
+        (mixed, "hard", (CID, -2)),  # Bob left before the end
+    ]
+    ranked = [(p.user_id, p.games, p.wins) for p in board.players_with_crewmates]
+    assert ranked == [(CID, 5, 1)]  # Ann's 4 games with a crewmate are too few
+    assert board.players == ()
+    other = await store.leaderboard(2)
+    assert [w.team for w in other.fastest_wins_with_crewmates] == [(DEE, -1)]
+    assert other.fastest_wins == other.players_with_crewmates == ()
+
+
 async def play_random_games(store: Store, count: int) -> None:
     """Whole games by the playout policy, both rule sets, some with a crewmate or a
     player who leaves, on two servers; the clock runs out after 150 actions."""
@@ -215,13 +242,20 @@ async def rows_of(database: str, query: str) -> list[tuple]:
 
 
 async def backfill_again(database: str) -> None:
-    """Empty the new tables and run migration 0009's statements that fill them."""
+    """Empty the records' tables and run the statements of migrations 0009 and 0015 that
+    fill them."""
     dialect = "postgresql" if is_postgresql(database) else "sqlite"
-    (migration,) = [m for m in migrations.load(dialect) if m.name == "records"]
+    filling = [m for m in migrations.load(dialect) if m.name in ("records", "crew_records")]
     statements = [
+        "DELETE FROM crew_totals;",
         "DELETE FROM player_totals;",
         "DELETE FROM player_tallies;",
-        *(s for s in _statements(migration.sql) if not re.search(r"\bCREATE\b", s)),
+        *(
+            s
+            for migration in filling
+            for s in _statements(migration.sql)
+            if not re.search(r"\bCREATE\b", s)
+        ),
     ]
     if is_postgresql(database):
         conn = await asyncpg.connect(database)
@@ -250,7 +284,8 @@ async def test_the_migration_fills_what_the_games_recorded_as_they_ended(
     await games.win([CID], seconds=50.0, guild=2)
     tallies = "SELECT * FROM player_tallies ORDER BY guild_id, user_id, rules, difficulty, 5"
     totals = "SELECT * FROM player_totals ORDER BY guild_id, user_id"
-    live = await rows_of(database, tallies), await rows_of(database, totals)
+    crews = "SELECT * FROM crew_totals ORDER BY guild_id, user_id"
+    live = tuple([await rows_of(database, query) for query in (tallies, totals, crews)])
     games, wins, abandoned, launches, hits, damage = (
         sum(r[i] for r in live[0]) for i in range(5, 11)
     )
@@ -259,8 +294,9 @@ async def test_the_migration_fills_what_the_games_recorded_as_they_ended(
     assert launches > hits > damage > 0 and wins > 0
     assert sum(1 for row in live[0] if row[11] is not None) > 1  # fastest wins
 
+    assert live[2]  # games with a crewmate, totalled apart
     await backfill_again(database)
-    again = await rows_of(database, tallies), await rows_of(database, totals)
+    again = tuple([await rows_of(database, query) for query in (tallies, totals, crews)])
     assert again == live
 
 
@@ -279,7 +315,12 @@ async def test_games_stored_under_every_earlier_schema_have_profiles(tmp_path: P
         (crewed,) = (await store.profile(10, 7)).tallies  # game 3, with a crewmate
         assert (crewed.with_crewmates, crewed.wins) == (True, 1)
         assert [p.user_id for p in (await store.leaderboard(10)).players] == []
-        assert [w.win.game_id for w in (await store.leaderboard(10)).fastest_wins] == [2]
+        board = await store.leaderboard(10)
+        assert [w.win.game_id for w in board.fastest_wins] == [2]
+        assert [w.win.game_id for w in board.fastest_wins_with_crewmates] == [3]
+        crews = "SELECT * FROM crew_totals ORDER BY guild_id"
+        with closing(sqlite3.connect(path)) as conn:  # 0015 filled them from the tallies
+            assert conn.execute(crews).fetchall() == [(10, 7, 1, 1), (11, 7, 2, 1)]
         assert (await store.profile(11, 7)).tallies[0].launches == 3  # written under 0009
     finally:
         await store.close()

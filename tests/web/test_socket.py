@@ -342,6 +342,8 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
         assert not set(recent) & {line.replace(f"<@{scene.id('ann')}>", "ann") for line in english}
         assert t("fr", "step.fuel") in " ".join(final["report"]["lines"])
         assert final["story"]["headline"].startswith("🎉 Victoire")
+        (launch,) = final["story"]["launches"]
+        assert launch["line"].startswith("1. ann\u202f: ")  # who launched, by name
 
 
 async def test_the_table_counts_who_watches_without_a_seat(fake_discord, make_web_bot):
