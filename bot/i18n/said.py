@@ -24,7 +24,7 @@ from typing import Protocol
 class Person:
     """Someone the game names (a person: a crewmate is named in words, bot.views.render)."""
 
-    id: int | str  # (the engine's tests seat players by name)
+    id: int
 
     def __format__(self, spec: str) -> str:
         return f"<@{self.id}>"
@@ -132,7 +132,7 @@ NAMED = 4096
 
 
 @functools.lru_cache(maxsize=NAMED)
-def person(user_id: int | str) -> Said:
+def person(user_id: int) -> Said:
     return Said(f"<@{user_id}>", pieces=(Person(user_id),))
 
 

@@ -49,7 +49,7 @@ CONTENT_LIMIT = 2000
 DM_CHANGES = 6
 
 
-def mention(user_id: int | str) -> str:
+def mention(user_id: int) -> str:
     """A player named in a text: a person (bot.i18n.said.Person, each door writes them), or
     an AI crewmate's name in words.
 
