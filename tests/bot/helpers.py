@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -287,6 +288,25 @@ class DiskFull:
             return await commit(*args, **kwargs)
 
         monkeypatch.setattr(store, "commit_action", commit_unless_full)
+
+
+def errors(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def held_up(fake, route: str, path_end: str = "") -> None:
+    """Wait until the bot's request to `route` (its path ending with `path_end`) was
+    answered 429 (rate_limit_next): the bot waits a minute before it tries again."""
+    await fake.wait_for(
+        lambda: [
+            r for r in fake.requests_to(route) if r.status == 429 and r.path.endswith(path_end)
+        ]
+    )
+
+
+async def killed(process) -> None:
+    process.kill()  # SIGKILL: no clean shutdown, nothing sent that was waiting
+    await process.wait()
 
 
 def content(reply) -> str:

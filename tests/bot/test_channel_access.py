@@ -23,10 +23,9 @@ from bot.discord import access, jobs, pings
 from bot.discord.access import blocks
 from bot.lobby_settings import LobbySettings
 from bot.store.store import Store
-from bot.table import Table
 from tests.bot.helpers import Scene, bot_state, content, text_of
 from tests.bot.test_crewmates import open_lobby_with_crewmates
-from tests.bot.test_threads import scene_with_admin, start_in_thread
+from tests.bot.test_threads import finished_in_thread, scene_with_admin
 
 pytestmark = pytest.mark.e2e
 
@@ -306,18 +305,6 @@ def test_what_was_told_of_attach_files_stands_a_while_before_the_gateway_is_read
 
 
 SORRY = "something went wrong"
-
-
-async def finished_in_thread(scene: Scene) -> Table:
-    """A game of ann and bob played in its thread, lost as its clock ran out: its table,
-    once its result is in the channel and its thread archived."""
-    thread = await start_in_thread(scene, "ann", "bob")
-    table = scene.bot.service.by_channel[thread.id]
-    table.deadline = scene.bot.service.now() - 1  # the clock runs out as ann plays on
-    await scene.cmd("draw", "ann", channel=thread)
-    await scene.bot.outbox.drain()
-    assert not table.open and thread.archived
-    return table
 
 
 async def test_a_lobby_discord_refuses_to_post_is_closed_and_the_presser_told_why(

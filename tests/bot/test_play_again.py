@@ -3,8 +3,6 @@ invited back to their seat, through the fake Discord."""
 
 from __future__ import annotations
 
-import logging
-
 import discord
 import pytest
 
@@ -16,9 +14,10 @@ from tests.bot.helpers import (
     button_id,
     content,
     enabled,
+    errors,
     text_of,
 )
-from tests.bot.test_threads import scene_with_admin, start_in_thread
+from tests.bot.test_threads import finished_in_thread, scene_with_admin
 
 pytestmark = pytest.mark.e2e
 
@@ -140,22 +139,6 @@ async def test_play_again_after_the_bot_joined_the_server_opens_a_lobby_as_new_w
         assert not (await again.wait_response()).ephemeral  # the new lobby, for everyone
         table = second.service.by_channel[hall.id]
         assert table.id != old.id and table.reach == CHANNEL
-
-
-def errors(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-
-
-async def finished_in_thread(scene: Scene) -> Table:
-    """A game of ann and bob played in its thread, lost as its clock ran out: its table,
-    once its result is in the channel and its thread archived."""
-    thread = await start_in_thread(scene, "ann", "bob")
-    table = scene.bot.service.by_channel[thread.id]
-    table.deadline = scene.bot.service.now() - 1  # the clock runs out as ann plays on
-    await scene.cmd("draw", "ann", channel=thread)
-    await scene.bot.outbox.drain()
-    assert not table.open and thread.archived
-    return table
 
 
 async def test_play_again_into_a_channel_that_refuses_the_bot_opens_nothing_and_says_why(

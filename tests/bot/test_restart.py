@@ -13,6 +13,8 @@ from tests.bot.helpers import (
     Scene,
     bot_state,
     button_id,
+    held_up,
+    killed,
     start_bot_process,
     text_of,
 )
@@ -169,21 +171,6 @@ async def test_shutdown_completes_when_the_clocks_cannot_be_frozen(
 
 
 POST = "POST /channels/{channel_id}/messages"
-
-
-async def held_up(fake, route: str, path_end: str = "") -> None:
-    """Wait until the bot's request to `route` (its path ending with `path_end`) was
-    answered 429 (rate_limit_next): the bot waits a minute before it tries again."""
-    await fake.wait_for(
-        lambda: [
-            r for r in fake.requests_to(route) if r.status == 429 and r.path.endswith(path_end)
-        ]
-    )
-
-
-async def killed(process) -> None:
-    process.kill()  # SIGKILL: no clean shutdown, nothing sent that was waiting
-    await process.wait()
 
 
 async def test_a_lobby_saved_as_the_bot_was_killed_is_posted_when_it_is_back(

@@ -4,16 +4,25 @@ without the permissions it plays in the channel, the host told why."""
 
 from __future__ import annotations
 
-import logging
-
 import discord
 import pytest
 
 from bot.discord.pings import WAIT_BEFORE_PING
 from bot.i18n.catalogs import t
+from bot.table import Table
 from bot.views.render import duration
 from devtools.fakediscord import Channel
-from tests.bot.helpers import Scene, bot_state, button_id, content, start_bot_process, text_of
+from tests.bot.helpers import (
+    Scene,
+    bot_state,
+    button_id,
+    content,
+    errors,
+    held_up,
+    killed,
+    start_bot_process,
+    text_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -42,6 +51,18 @@ async def start_in_thread(scene: Scene, *players: str) -> Channel:
     assert start.ephemeral and f"started in its thread, <#{thread.id}>" in content(start)
     await scene.bot.outbox.drain()
     return thread
+
+
+async def finished_in_thread(scene: Scene) -> Table:
+    """A game of ann and bob played in its thread, lost as its clock ran out: its table,
+    once its result is in the channel and its thread archived."""
+    thread = await start_in_thread(scene, "ann", "bob")
+    table = scene.bot.service.by_channel[thread.id]
+    table.deadline = scene.bot.service.now() - 1  # the clock runs out as ann plays on
+    await scene.cmd("draw", "ann", channel=thread)
+    await scene.bot.outbox.drain()
+    assert not table.open and thread.archived
+    return table
 
 
 async def turn(scene: Scene, name: str, command: str, **options) -> None:
@@ -296,26 +317,7 @@ async def test_play_again_in_a_games_thread_opens_the_lobby_in_its_channel(fake_
 SORRY = "something went wrong"
 
 
-def errors(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-
-
 EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
-
-
-async def held_up(fake, route: str, path_end: str = "") -> None:
-    """Wait until the bot's request to `route` (its path ending with `path_end`) was
-    answered 429 (rate_limit_next): the bot waits a minute before it tries again."""
-    await fake.wait_for(
-        lambda: [
-            r for r in fake.requests_to(route) if r.status == 429 and r.path.endswith(path_end)
-        ]
-    )
-
-
-async def killed(process) -> None:
-    process.kill()  # SIGKILL: no clean shutdown, nothing sent that was waiting
-    await process.wait()
 
 
 async def test_a_locked_threads_game_goes_on_by_panels_and_its_result_reaches_the_channel(
