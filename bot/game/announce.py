@@ -119,4 +119,8 @@ def _hand_changes(events: list[ev.GameEvent], actor: int | None) -> list[tuple[i
             | ev.PlayerRemoved,
         ):
             players.setdefault(event.player)
+        elif isinstance(event, ev.SeatTaken):  # the hand is its new player's; who left is told
+            players.setdefault(event.player)
+            if event.seat_of is not None:
+                players.setdefault(event.seat_of)
     return [(p, narration.hand_changes(events, p, actor)) for p in players]

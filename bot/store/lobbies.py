@@ -60,7 +60,7 @@ def _touch(game_id: int, now: float) -> Transaction[None]:
     yield count("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
 
 
-def _removed_by_others(game_id: int) -> Transaction[set[int]]:
+def removed_by_others(game_id: int) -> Transaction[set[int]]:
     """The players of a game its host or a moderator removed (not those who left)."""
     query = "SELECT actor, action FROM actions WHERE game_id = ? AND action LIKE ?"
     found = yield rows(query, game_id, '%"remove_player"%')
@@ -108,7 +108,7 @@ def play_again(
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
     if host_id not in ended.starting_players:
         raise NotSeated(f"Player {host_id} did not play game {game_id}.")
-    removed = yield from _removed_by_others(game_id)
+    removed = yield from removed_by_others(game_id)
     if host_id in removed:
         raise Removed(f"Player {host_id} was removed from game {game_id}.")
     home = ended.parent_channel_id or channel_id
@@ -133,7 +133,7 @@ def add_player(
     game_id: int, user_id: int, now: float, name: str | None = None
 ) -> Transaction[GameRecord]:
     yield from require_status(game_id, "lobby")
-    seated = [user for user, _, _ in (yield from seats(game_id))]
+    seated = [user for user, *_ in (yield from seats(game_id))]
     if user_id in seated:
         raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
     if len(seated) >= MAX_PLAYERS:
@@ -201,7 +201,7 @@ def start_game(
     thread_id: int | None = None,
 ) -> Transaction[GameRecord]:
     yield from require_status(game_id, "lobby")
-    seated = [user for user, _, _ in (yield from seats(game_id))]
+    seated = [user for user, *_ in (yield from seats(game_id))]
     if seated != players:
         raise SeatsChanged(
             f"Game {game_id} has players {seated}, but the state being started has {players}."

@@ -115,6 +115,9 @@ SEED = {
     15: """
         INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
     """,
+    16: """
+        INSERT INTO players (game_id, seat, user_id, joined_at, dealt) VALUES (2, 2, 12, 3.0, 0);
+    """,
 }
 
 
