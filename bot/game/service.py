@@ -20,7 +20,6 @@ from typing import Any
 from bot.errors import MovedOn, StaleBoard, UserError
 from bot.game.access import Caller, Gatekeeper
 from bot.game.actions import ActionResult, held
-from bot.game.seats import Decided, Seats
 from bot.game.announce import Announcer
 from bot.game.audience import Audience
 from bot.game.autopilot import UNATTENDED, UNATTENDED_MOVES, unattended
@@ -32,6 +31,7 @@ from bot.game.idle import IdleLobbies
 from bot.game.ledger import Ledger, logged_events
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
+from bot.game.seats import Decided, Seats
 from bot.game.tables import Tables
 from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said

@@ -185,7 +185,9 @@ def _seat_line(event: ev.SeatTaken, language: str) -> str:
     if seat_of is None:
         return t(language, "event.seat_free", player=player)
     if is_crewmate(event.player):
-        return t(language, "event.seat_crewed", player=player, left=mention(seat_of), count=event.cards)
+        return t(
+            language, "event.seat_crewed", player=player, left=mention(seat_of), count=event.cards
+        )
     return t(language, "event.seat_taken", player=player, seat=mention(seat_of), count=event.cards)
 
 

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.e2e
 
 def cards(game: Game) -> Counter[str]:
     """Every card of the game wherever it is: deck, discard pile, hands, launch sequence."""
-    return Counter(game.deck + game.discard_pile + [c for h in game.hands for c in h] + game.sequence)
+    return Counter(
+        game.deck + game.discard_pile + [c for h in game.hands for c in h] + game.sequence
+    )
 
 
 async def crew_game(scene: Scene, crewmates: int = 1):
@@ -169,7 +171,9 @@ async def test_a_leaver_hands_the_seat_to_a_crewmate_who_plays_it_after_a_restar
         if resumed.game.phase is Phase.DISCARD:
             await scene.cmd("discard", "ann", cards=resumed.game.hands[0][-1])
         assert resumed.game.active_player == -1
-        await time_passes(timer, lambda: resumed.version >= version + 2 and resumed.game.active_player != -1)
+        await time_passes(
+            timer, lambda: resumed.version >= version + 2 and resumed.game.active_player != -1
+        )
         log = await second.store.game_log(resumed.id)
         assert [e.action["type"] for e in log if e.actor == bob][-1] == "take_seat"
         assert any(e.actor == -1 for e in log)  # the crewmate played the seat's next turn
