@@ -53,7 +53,7 @@ class Announcer:
         self._tell_report(table, events)
         for player, changed in _hand_changes(events, actor):
             self.stream.publish(changes.HandChanged(table, player, changed))
-            if player != actor:
+            if player != actor or player not in game.players:  # (who left: it closes)
                 self.stream.publish(changes.PanelChanged(table, player))
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self.clocks.arm_reshuffle(table)

@@ -33,6 +33,10 @@ async def crew_game(scene: Scene, crewmates: int = 1):
     return scene.live()
 
 
+def button_ids(message) -> list[str]:
+    return [c["custom_id"] for c in message.iter_components() if "custom_id" in c]
+
+
 def join_shown(scene: Scene) -> bool:
     """Whether the live board offers Join."""
     try:
@@ -146,6 +150,7 @@ async def test_a_leaver_hands_the_seat_to_a_crewmate_who_plays_it_after_a_restar
         scene["bob"].user.locale = language
         bob = scene.id("bob")
         hand, before = list(table.game.hands[1]), cards(table.game)
+        panel = await scene.panel("bob")
         asked = await scene.cmd("apophis leave", "bob")
         labels = [c["label"] for c in asked.message.iter_components() if c["type"] == 2]
         assert label in labels and len(labels) == 3
@@ -155,6 +160,8 @@ async def test_a_leaver_hands_the_seat_to_a_crewmate_who_plays_it_after_a_restar
         assert table.game.players == [scene.id("ann"), -1] and table.game.hands[1] == hand
         assert cards(table.game) == before and bob not in table.game.players
         await first.outbox.drain()
+        closed = t(language, "panel.left")
+        assert text_of(panel) == closed and not button_ids(panel)  # his panel is closed
         assert "🤖 <@-1>" not in text_of(scene.board())
         assert "left the game; 🤖 Robot 1 plays their seat on" in text_of(scene.board())
         scene.assert_no_cards_in_public()
