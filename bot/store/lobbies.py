@@ -106,7 +106,8 @@ def play_again(
         raise GameNotFound(f"There is no game {game_id} in channel {channel_id}.")
     if ended.status in OPEN_STATUSES or ended.started_at is None:
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
-    if host_id not in ended.starting_players:
+    table = _seats_again(ended)
+    if host_id not in table:
         raise NotSeated(f"Player {host_id} did not play game {game_id}.")
     removed = yield from removed_by_others(game_id)
     if host_id in removed:
@@ -120,13 +121,25 @@ def play_again(
     if latest != game_id:
         raise NotLatest(f"Game {latest} was opened in channel {home} after game {game_id}.")
     lobby = yield from _new_lobby(ended.guild_id, home, host_id, ended.settings, now, reach)
-    for seat, player in enumerate(ended.starting_players):
+    for seat, player in enumerate(table):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
             yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)
         elif player not in removed:  # who was removed is not invited back
             query = "INSERT INTO invitations (game_id, user_id, seat) VALUES (?, ?, ?)"
             yield count(query, lobby, player, seat)
     return (yield from load_game(lobby))
+
+
+def _seats_again(ended: GameRecord) -> list[int]:
+    """Who sits where in a lobby like `ended`: its seats as dealt, a crewmate's seat that a
+    person took mid-game (bot.game.seats) theirs, then whoever else sat down mid-game and
+    is still seated (as many as fit)."""
+    later = [p for p in ended.players if p > 0 and p not in ended.starting_players]
+    seats = [
+        later.pop(0) if p < 0 and p not in ended.players and later else p
+        for p in ended.starting_players
+    ]
+    return (seats + later)[:MAX_PLAYERS]
 
 
 def add_player(

@@ -60,3 +60,14 @@ async def test_a_drop_in_and_a_crewmate_for_a_leaver_count_with_crewmates(store:
         profile = await store.profile(1, person)
         (tally,) = profile.tallies
         assert tally.with_crewmates and (tally.games, tally.wins) == (1, won)
+
+
+async def test_play_again_seats_whoever_took_a_crewmates_seat_in_it(store: Store):
+    record, game = await start(store, [ANN, -1, BOB], channel=1)
+    took = {"type": "take_seat", "player": EVE, "seat_of": -1}
+    version = await commit(store, record.id, 0, game, took, removed_player=-1, seated=(EVE, None))
+    await commit(store, record.id, version, game, {"type": "clock_expired"}, actor=None)
+    again = await store.play_again(record.id, 1, EVE, now=2_000.0, host_name="Eve")
+    assert again.players == (EVE,) and again.invited == (ANN, BOB)
+    joined = await store.add_player(again.id, ANN, now=2_001.0)
+    assert joined.players == (ANN, EVE)  # Ann in her seat, Eve in the crewmate's she took
