@@ -195,3 +195,20 @@ async def test_the_last_person_is_not_offered_a_crewmate(fake_discord, make_bot,
         labels = [c["label"] for c in asked.message.iter_components() if c["type"] == 2]
         assert labels == ["Leave, discard my hand", "Stay"]
         assert table.game.players == [scene.id("ann"), -1]
+
+
+@pytest.mark.parametrize(
+    ("language", "taken", "crewed"),
+    [
+        ("en", "its hand of {} card{}.", "their {} card{}."),
+        ("fr", "sa main de {} carte{}.", "sa main de {} carte{}."),
+    ],
+)
+def test_the_seat_lines_count_the_hand(language, taken, crewed):
+    """Every plural checked at 0, 1, 2 and 5 (French says "0 carte", English "0 cards")."""
+    for count in (0, 1, 2, 5):
+        plural = "s" if count > 1 or (count == 0 and language == "en") else ""
+        line = t(language, "event.seat_taken", player="A", seat="B", count=count)
+        assert line.endswith(taken.format(count, plural)), line
+        line = t(language, "event.seat_crewed", player="A", left="B", count=count)
+        assert line.endswith(crewed.format(count, plural)), line
