@@ -3,6 +3,7 @@ seat goes to a crewmate with its hand, and what is refused, before and after a r
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 import discord
@@ -82,6 +83,19 @@ async def test_a_late_friend_takes_a_crewmates_seat_with_its_hand_privately(
         if table.game.phase is Phase.DISCARD:
             await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
         assert table.game.active_player == cid and -1 not in table.game.players
+
+
+async def test_two_late_friends_pressing_join_at_once_take_one_seat(fake_discord, make_bot, timer):
+    bot = make_bot(timer=timer)
+    scene = Scene(fake_discord, bot, names=("ann", "cid", "dee"))
+    async with fake_discord.connected(bot):
+        table = await crew_game(scene)
+        board, version = scene.board(), table.version
+        answers = await asyncio.gather(*(scene.click(board, "join", n) for n in ("cid", "dee")))
+        seated = [n for n in ("cid", "dee") if scene.id(n) in table.game.players]
+        assert len(seated) == 1 and table.version == version + 1
+        refused = next(a for a, n in zip(answers, ("cid", "dee"), strict=True) if n not in seated)
+        assert refused.ephemeral and t("en", "seat.none") in answer_text(refused)
 
 
 async def test_a_seat_someone_left_is_taken_with_no_cards_before_the_turn(
@@ -212,3 +226,19 @@ def test_the_seat_lines_count_the_hand(language, taken, crewed):
         assert line.endswith(taken.format(count, plural)), line
         line = t(language, "event.seat_crewed", player="A", left="B", count=count)
         assert line.endswith(crewed.format(count, plural)), line
+
+
+async def test_a_host_who_hands_the_seat_to_a_crewmate_passes_hosting_on(
+    fake_discord, make_bot, timer
+):
+    bot = make_bot(timer=timer)
+    scene = Scene(fake_discord, bot, names=("ann", "bob"))
+    async with fake_discord.connected(bot):
+        table = await scene.new_game("ann", "bob")
+        asked = await scene.cmd("apophis leave", "ann")
+        gone = await scene.press(asked.message, "crew", "ann")
+        bob = scene.id("bob")
+        assert table.host_id == bob and table.game.players == [-1, bob]
+        assert t("en", "notice.new_host", player=f"<@{bob}>") in content(gone)
+        record = await bot.store.get_game(table.id)
+        assert record.host_id == bob
