@@ -49,6 +49,21 @@ def next_crewmate(seats: list[int]) -> int:
     return next(-n for n in range(1, len(seats) + 2) if -n not in seats)
 
 
+#: What `seat_to_take` names for a seat someone left empty (no player has id 0).
+EMPTY_SEAT = 0
+
+
+def seat_to_take(game: Game) -> int | None:
+    """The seat a member who is not seated may take in a game in play: the first crewmate's
+    (its id), else EMPTY_SEAT where someone left one, else None (none is free)."""
+    if game.is_over:
+        return None
+    crewmates = [player for player in game.players if is_crewmate(player)]
+    if crewmates:
+        return crewmates[0]
+    return EMPTY_SEAT if len(game.players) < game.seats else None
+
+
 @dataclass(eq=False)
 class Report:
     """The current launch told step by step: one report per launch, updated in place."""

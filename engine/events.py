@@ -224,6 +224,18 @@ class PlayerRemoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTaken(Event):
+    """`player` sat down mid-game: in the seat of `seat_of`, with its place in the turns and
+    its `cards` (the same hand, nothing dealt), or in a seat someone left (`seat_of` None:
+    no cards, just before the player whose turn it is)."""
+
+    kind: ClassVar[str] = "seat_taken"
+    player: PlayerId
+    seat_of: PlayerId | None
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameWon(Event):
     kind: ClassVar[str] = "game_won"
     reason: str
@@ -263,6 +275,7 @@ GameEvent: TypeAlias = (
     | LaunchEnded
     | TurnSkipped
     | PlayerRemoved
+    | SeatTaken
     | GameWon
     | GameLost
     | GameAbandoned

@@ -41,6 +41,7 @@ from engine.events import (
     ReshuffleFinished,
     ReshuffleStarted,
     RocketScrapped,
+    SeatTaken,
     SectionBuilt,
     SequenceExtended,
     TurnSkipped,
@@ -128,6 +129,8 @@ class Game:
         # Filled by `new` or `restore`; a bare Game is not playable.
         self.rules = Rules.BASIC
         self.players: list[PlayerId] = []
+        #: How many seats the game was dealt with: a seat someone left may be taken again.
+        self.seats = 0
         self.hands: list[list[str]] = []
         self.deck: list[str] = []
         self.discard_pile: list[str] = []
@@ -175,6 +178,7 @@ class Game:
         game = cls()
         game.rules = Rules(rules)
         game.players = players
+        game.seats = len(players)
         game.rng = rng if rng is not None else Random(seed)
         game.deck = full_deck()
         game.rng.shuffle(game.deck)
@@ -426,6 +430,28 @@ class Game:
         self.active %= len(self.players)
         return events
 
+    @_acting
+    def take_seat(self, player: PlayerId, seat_of: PlayerId | None = None) -> list[GameEvent]:
+        """`player`, not seated, sits down mid-game: in the seat of `seat_of`, with its hand
+        and its place in the turns (a turn, discard or reroll under way is theirs to
+        finish), or, with no `seat_of`, in a seat someone left, with no cards, just before
+        the player whose turn it is (they play once everyone else has). No card moves."""
+        self._check_not_over()
+        if player in self.players:
+            raise IllegalMove("already_seated", "You already have a seat in this game.")
+        if seat_of is not None:
+            seat = self._seat(seat_of)
+            self.players[seat] = player
+            if self.pending is not None and self.pending.get("player") == seat_of:
+                self.pending["player"] = player  # the reshuffle's drawer
+            return [SeatTaken(player, seat_of, len(self.hands[seat]))]
+        if len(self.players) >= self.seats:
+            raise IllegalMove("no_free_seat", "No seat of this game is free.")
+        self.players.insert(self.active, player)
+        self.hands.insert(self.active, [])
+        self.active += 1
+        return [SeatTaken(player, None, 0)]
+
     def apply(self, action: dict[str, Any]) -> list[GameEvent]:
         """Apply an action given as data, e.g. {"type": "build", "player": 7, ...}.
 
@@ -491,6 +517,7 @@ class Game:
             "format": SAVE_FORMAT,
             "rules": self.rules.value,
             "players": list(self.players),
+            "seats": self.seats,
             "hands": [list(h) for h in self.hands],
             "deck": list(self.deck),
             "discard": list(self.discard_pile),
@@ -528,6 +555,8 @@ class Game:
         game = cls()
         game.rules = Rules(data["rules"])
         game.players = list(data["players"])
+        # Saved before seats could be taken again: none is free.
+        game.seats = data.get("seats", len(game.players))
         game.hands = [list(h) for h in data["hands"]]
         game.deck = list(data["deck"])
         game.discard_pile = list(data["discard"])
@@ -854,6 +883,7 @@ _ACTION_METHODS: dict[str, Callable[..., list[GameEvent]]] = {
     "end": Game.end,
     "skip_turn": Game.skip_turn,
     "remove_player": Game.remove_player,
+    "take_seat": Game.take_seat,
 }
 
 #: The action names `Game.apply` accepts.

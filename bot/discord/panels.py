@@ -96,6 +96,11 @@ class Panels:
         if live is None or not self.tokens.usable(live.token):
             return False
         if game is None or player not in game.players:
+            if game is not None and table.open:  # they left the game in play: it closes
+                self._live[table.id].pop(player, None)
+                stub = panel.stub(await self.audience.player(player), "panel.left").json()
+                with contextlib.suppress(discord.HTTPException):  # dismissed meanwhile
+                    await self.tokens.edit(live.token, None, stub)
             return False
         versions = self._versions.setdefault(table.id, {})
         if versions.get(player, -1) >= table.version and table.open:

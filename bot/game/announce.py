@@ -53,7 +53,7 @@ class Announcer:
         self._tell_report(table, events)
         for player, changed in _hand_changes(events, actor):
             self.stream.publish(changes.HandChanged(table, player, changed))
-            if player != actor:
+            if player != actor or player not in game.players:  # (who left: it closes)
                 self.stream.publish(changes.PanelChanged(table, player))
         if any(isinstance(e, ev.ReshuffleStarted) for e in events):
             self.clocks.arm_reshuffle(table)
@@ -119,4 +119,8 @@ def _hand_changes(events: list[ev.GameEvent], actor: int | None) -> list[tuple[i
             | ev.PlayerRemoved,
         ):
             players.setdefault(event.player)
+        elif isinstance(event, ev.SeatTaken):  # the hand is its new player's; who left is told
+            players.setdefault(event.player)
+            if event.seat_of is not None:
+                players.setdefault(event.seat_of)
     return [(p, narration.hand_changes(events, p, actor)) for p in players]

@@ -52,7 +52,7 @@ ACTIONS = {
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
-    "q": frozenset(("leave", "stay")),
+    "q": frozenset(("leave", "crew", "stay")),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch"))
@@ -139,8 +139,8 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
         return configure(click)
     if kind in PANEL:
         return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
-    if kind == "q":  # a leave mid-game confirmed, or not
-        return Leave() if action == "leave" else None
+    if kind == "q":  # a leave mid-game confirmed (a crewmate playing on, or not), or not
+        return None if action == "stay" else Leave(crewmate=action == "crew")
     if kind == "l" or (kind == "b" and action in BOARD_MOVES):
         return Move({"type": action}, click.version)
     if kind != "b":

@@ -22,6 +22,7 @@ from bot.game.actions import ActionResult
 from bot.game.audience import Audience
 from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
+from bot.game.seats import Seats
 from bot.game.tables import Tables
 from bot.lobby_settings import BY_NAME, OPTIONS, LobbySettings
 from bot.table import Table
@@ -53,12 +54,16 @@ class Open(Asking):
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat in the channel's lobby."""
+    """Take a seat in the channel's lobby, or a free one of its game in play (a crewmate's,
+    or one someone left: bot.game.seats)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """Leave the channel's lobby, or its game in play (your cards are discarded)."""
+    """Leave the channel's lobby, or its game in play: your cards are discarded, or, with
+    `crewmate`, a crewmate plays your seat on with them."""
+
+    crewmate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +164,12 @@ class Commands:
         stream: changes.Stream,
         *,
         act: Act,
+        seats: Seats,
     ) -> None:
         self.tables = tables
         self.lobbies = lobbies
         self.moderation = moderation
+        self.seats = seats
         self.audience = audience
         self.stream = stream
         self.act = act
@@ -188,8 +195,10 @@ class Commands:
                     game_id, channel, user, caller.name, reach=caller.reach
                 )
                 return Outcome(command, table)
-            case Leave():  # whoever is seated may always leave
-                return self._seated(command, await self._leave(channel, user))
+            case Leave(crewmate=crewmate):  # whoever is seated may always leave
+                return self._seated(command, await self._leave(channel, user, crewmate))
+            case Join() if self.tables.table_in(channel).status == "active":
+                return self._seated(command, await self.seats.drop_in(channel, user, caller.name))
             case Join():
                 return self._seated(command, await self.lobbies.join(channel, user, caller.name))
             case AddCrewmate():
@@ -210,9 +219,12 @@ class Commands:
                 return Outcome(command, result.table, result)
         return await self._moderate(caller, command)
 
-    async def _leave(self, channel: int, user: int) -> Table | ActionResult:
-        """Leave a lobby, or a game in progress (your cards go to the discard pile)."""
+    async def _leave(self, channel: int, user: int, crewmate: bool) -> Table | ActionResult:
+        """Leave a lobby, or a game in progress (your cards go to the discard pile, or stay
+        with your seat, which a crewmate plays on)."""
         table = self.tables.table_in(channel)
+        if table.status == "active" and crewmate:
+            return await self.seats.hand_over(channel, user)
         if table.status == "active":
             return await self.act(channel, user, {"type": "remove_player"}, as_player=True)
         return await self.lobbies.unseat(

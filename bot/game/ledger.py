@@ -45,7 +45,7 @@ def covers(caller: Caller, user_id: int) -> str:
 def visible(record: GameRecord, caller: Caller) -> bool:
     """Whether the caller may see the game: one of their server's, one played in the DM
     or group DM they are in, or one they took a seat in, wherever it was played."""
-    if caller.user_id in record.starting_players:
+    if caller.user_id in record.starting_players or caller.user_id in record.players:
         return True
     if caller.guild_id:
         return record.guild_id == caller.guild_id

@@ -36,8 +36,8 @@ def reply(outcome: Outcome, user_id: int, language: str) -> str:
     """What `user_id`, who ran the command (a move, a lobby's or a setting's), is told of
     `outcome`, in `language`. Moderation is told to the channel, by the door."""
     command, table, result = outcome.command, outcome.table, outcome.result
-    if isinstance(command, Move):
-        assert result is not None
+    if isinstance(command, Move) or (isinstance(command, Join) and result is not None):
+        assert result is not None  # a move, or a seat taken mid-game (bot.game.seats)
         return narration.private_note(result.events, user_id, language, table.cards)
     if isinstance(command, Leave) and result is not None:  # left a game in progress
         return left_game(result, language)
@@ -57,12 +57,16 @@ def left_game(result: ActionResult, language: str) -> str:
     told = [
         line
         for event in result.events
-        if not isinstance(event, ev.PlayerRemoved)
+        if not isinstance(event, ev.PlayerRemoved | ev.SeatTaken)
         and (line := narration.narrate_event(event, language))
     ]
+    crewed = [e.player for e in result.events if isinstance(e, ev.SeatTaken)]
+    said = t(language, "reply.left_game")
+    if crewed:  # a crewmate plays on with their cards
+        said = t(language, "reply.left_crewed", player=render.mention(crewed[0]))
     if result.new_host is not None:
         told.append(t(language, "notice.new_host", player=render.mention(result.new_host)))
-    return joined("\n", [t(language, "reply.left_game"), *told])
+    return joined("\n", [said, *told])
 
 
 def settings_note(table: Table, language: str) -> str:

@@ -31,6 +31,7 @@ from bot.game.idle import IdleLobbies
 from bot.game.ledger import Ledger, logged_events
 from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
+from bot.game.seats import Decided, Seats
 from bot.game.tables import Tables
 from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
@@ -118,6 +119,8 @@ class GameService:
         self.moderation = Moderation(
             self.registry, self.lobbies, self.clocks, act=self.act, apply=self._apply_locked
         )
+        #: Seats changing hands mid-game (a drop-in, a crewmate for who leaves).
+        self.seats = Seats(self.registry, store, act=self.act)
         self.commands = Commands(
             self.registry,
             self.lobbies,
@@ -125,6 +128,7 @@ class GameService:
             audience,
             stream,
             act=self.act,
+            seats=self.seats,
         )
 
     # ---------------------------------------------------------------- lookups
@@ -238,14 +242,19 @@ class GameService:
         self,
         channel_id: int,
         user_id: int,
-        action: dict[str, Any],
+        action: dict[str, Any] | Decided,
         *,
         expected_version: int | None = None,
         as_player: bool = True,
         notice: Notice | None = None,
         autopilot: bool = False,
+        name: str | None = None,
     ) -> ActionResult:
         """Apply one player's action to the channel's game.
+
+        `action` may be decided under the game's lock, from the table as it is then
+        (`Decided`: a seat to take, bot.game.seats); `name` is the display name of
+        whoever sits down by it.
 
         `expected_version` (from a button) refuses an action aimed at an older board.
         `as_player` puts the user into the action as its "player"; moderation actions
@@ -263,16 +272,19 @@ class GameService:
                 if not table.open:  # ended (the clock, a reset) while this waited its turn
                     raise UserError("error.over")
                 if expected_version is not None and expected_version != table.version:
+                    assert not callable(action)  # (a move from a button)
                     raise StaleBoard.of(table, user_id, action["type"])
                 if autopilot and user_id not in table.autopilot:  # their own click came first
                     raise StaleBoard(table)
                 if self.clocks.ran_out(table):
                     await self.clocks.expire_locked(table)
                     raise UserError("error.too_late")
+                if callable(action):
+                    action = action(table)
                 if as_player:
                     action = {**action, "player": user_id}
                 result = await self._apply_locked(
-                    table, action, actor=user_id, notice=notice, autopiloted=autopilot
+                    table, action, actor=user_id, notice=notice, autopiloted=autopilot, name=name
                 )
         except UserError:
             REFUSED.inc()
@@ -344,18 +356,18 @@ class GameService:
         actor: int | None,
         notice: Notice | None = None,
         autopiloted: bool = False,
+        name: str | None = None,
     ) -> ActionResult:
-        """Apply, commit (one transaction), then announce; the game's lock is held.
-        `autopiloted`: the actor's seat was played by the autopilot (noted with the move)."""
-        game = table.game
-        assert game is not None
+        """Apply, commit (one transaction), then announce; the game's lock is held. `autopiloted`:
+        the autopilot played the actor's seat; `name`: whoever sits down by it is so called."""
+        game = table.started_game
         seats = list(game.players)
         try:
             events = game.apply(action)
         except IllegalMove as exc:
             raise UserError.refused(exc) from None
         outcome = game.outcome.value if game.outcome is not None else None
-        removed = action["player"] if action["type"] == "remove_player" else None
+        removed, seated = seat_changes(action, name)
         host = _next_host(seats, game.players, table.host_id) if removed == table.host_id else None
         now = self.now()
         state = game.save()
@@ -372,6 +384,7 @@ class GameService:
                 host_id=host,
                 now=now,
                 autopiloted=actor if autopiloted else None,
+                seated=seated,
             )
         except Exception as exc:
             # A commit is all or nothing: the game is as stored before it, unless another
@@ -385,6 +398,7 @@ class GameService:
             raise
         table.stored = state
         table.runtime.last = (actor, action["type"])
+        _sat_down(table, removed, seated)
         if game.is_over:
             table.history = await self._history(table)
         result = self.announcer.committed(table, events, now, actor, notice)
@@ -442,6 +456,28 @@ class GameService:
             self.shards.count,
             shard,
         )
+
+
+def seat_changes(
+    action: dict[str, Any], name: str | None
+) -> tuple[int | None, tuple[int, str | None] | None]:
+    """Whose seat an action frees (a player removed, or whose seat someone took) and who
+    sits down by it, with their display name (the store records both with the action)."""
+    if action["type"] == "remove_player":
+        return action["player"], None
+    if action["type"] == "take_seat":
+        return action.get("seat_of"), (action["player"], name)
+    return None, None
+
+
+def _sat_down(table: Table, left: int | None, seated: tuple[int, str | None] | None) -> None:
+    """A seat changed hands (`seated` sat down, in `left`'s seat if anyone's): the board names
+    who sat down, and whoever left is no longer on autopilot."""
+    if seated is not None:
+        player, name = seated
+        if name:
+            table.names[player] = name
+        table.autopilot.discard(left or 0)
 
 
 def _next_host(seats: list[int], remaining: list[int], host: int) -> int | None:

@@ -27,6 +27,7 @@ def commit_action(
     host_id: int | None,
     now: float,
     autopiloted: int | None = None,
+    seated: tuple[int, str | None] | None = None,
 ) -> Transaction[int]:
     version = expected_version + 1
     if outcome is None:
@@ -53,6 +54,8 @@ def commit_action(
         )
         if (yield count(query, now, game_id, removed_player)) == 0:
             raise NotSeated(f"Player {removed_player} has no seat in game {game_id}.")
+    if seated is not None:
+        yield from _sit_down(game_id, *seated, now)
     if host_id is not None:
         yield count("UPDATE games SET host_id = ? WHERE id = ?", host_id, game_id)
     if autopiloted is not None:  # the autopilot played this person's seat
@@ -66,6 +69,21 @@ def commit_action(
     if outcome is not None:
         yield from record_result(game_id)
     return version
+
+
+def _sit_down(game_id: int, user_id: int, name: str | None, now: float) -> Transaction[None]:
+    """`user_id` sat down mid-game: in the seat they had, if they left one, or in a seat
+    row after the others' (not dealt in: a replay deals to the seats that were)."""
+    query = (
+        "UPDATE players SET left_at = NULL, name = COALESCE(?, name) "
+        "WHERE game_id = ? AND user_id = ? AND left_at IS NOT NULL"
+    )
+    if (yield count(query, name, game_id, user_id)) == 0:
+        query = (
+            "INSERT INTO players (game_id, seat, user_id, joined_at, name, dealt) "
+            "SELECT ?, COALESCE(MAX(seat), -1) + 1, ?, ?, ?, 0 FROM players WHERE game_id = ?"
+        )
+        yield count(query, game_id, user_id, now, name, game_id)
 
 
 def game_log(game_id: int) -> Transaction[list[LoggedAction]]:

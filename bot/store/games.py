@@ -37,8 +37,9 @@ COLUMNS = (
 )
 _NAMES = COLUMNS.split(", ")
 
-#: A game's seat as read: (user_id, left_at, name).
-Seat = tuple[int, float | None, str | None]
+#: A game's seat as read: (user_id, left_at, name, dealt: 1 if it was dealt in, 0 if it sat
+#: down mid-game).
+Seat = tuple[int, float | None, str | None, int]
 
 
 def in_shards(shards: Shards, column: str = "guild_id") -> str:
@@ -60,16 +61,16 @@ def record(row: Sequence[Any], seats: Sequence[Seat], invited: Sequence[int] = (
         **fields,
         settings=LobbySettings.from_columns(settings),
         state=None if state is None else orjson.loads(state),
-        players=tuple(user for user, left_at, _ in seats if left_at is None),
-        starting_players=tuple(user for user, _, _ in seats),
-        names={user: name for user, _, name in seats if name},
+        players=tuple(user for user, left_at, _, _ in seats if left_at is None),
+        starting_players=tuple(user for user, _, _, dealt in seats if dealt),
+        names={user: name for user, _, name, _ in seats if name},
         invited=tuple(invited),
     )
 
 
 def seats(game_id: int) -> Transaction[list[Seat]]:
     """A game's seats, in seat order (those who left included)."""
-    query = "SELECT user_id, left_at, name FROM players WHERE game_id = ? ORDER BY seat"
+    query = "SELECT user_id, left_at, name, dealt FROM players WHERE game_id = ? ORDER BY seat"
     return (yield rows(query, game_id))
 
 
@@ -105,18 +106,18 @@ def load_open_games(shards: Shards) -> Transaction[list[GameRecord]]:
     games = yield rows(query)
     where = f" WHERE g.{IS_OPEN}{in_shards(shards, 'g.guild_id')}"
     query = (  # the seats (last column 0) and the invitations (1) of every open game
-        "SELECT p.game_id, p.seat, p.user_id, p.left_at, p.name, 0 FROM games AS g "
+        "SELECT p.game_id, p.seat, p.user_id, p.left_at, p.name, p.dealt, 0 FROM games AS g "
         "{open_index} {join} players AS p ON p.game_id = g.id" + where + " UNION ALL "
-        "SELECT i.game_id, i.seat, i.user_id, NULL, NULL, 1 FROM games AS g "
+        "SELECT i.game_id, i.seat, i.user_id, NULL, NULL, 1, 1 FROM games AS g "
         "{open_index} {join} invitations AS i ON i.game_id = g.id" + where + " ORDER BY 1, 2"
     )
     taken: dict[int, list[Seat]] = {}
     invited: dict[int, list[int]] = {}
-    for game_id, _, user_id, left_at, name, invitation in (yield rows(query)):
+    for game_id, _, user_id, left_at, name, dealt, invitation in (yield rows(query)):
         if invitation:
             invited.setdefault(game_id, []).append(user_id)
         else:
-            taken.setdefault(game_id, []).append((user_id, left_at, name))
+            taken.setdefault(game_id, []).append((user_id, left_at, name, dealt))
     return [record(row, taken.get(row[0], ()), invited.get(row[0], ())) for row in games]
 
 

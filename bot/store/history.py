@@ -42,10 +42,10 @@ def _with_seats(games: Sequence[Sequence[Any]]) -> Transaction[list[GameRecord]]
     if not games:
         return []
     query = (
-        "SELECT game_id, user_id, left_at, name FROM players "
+        "SELECT game_id, user_id, left_at, name, dealt FROM players "
         f"WHERE game_id IN ({', '.join('?' for _ in games)}) ORDER BY game_id, seat"
     )
     seats: dict[int, list[Seat]] = {}
-    for game_id, user_id, left_at, name in (yield rows(query, *(row[0] for row in games))):
-        seats.setdefault(game_id, []).append((user_id, left_at, name))
+    for game_id, user_id, left_at, name, dealt in (yield rows(query, *(row[0] for row in games))):
+        seats.setdefault(game_id, []).append((user_id, left_at, name, dealt))
     return [record(row, seats.get(row[0], ())) for row in games]

@@ -60,7 +60,7 @@ def _touch(game_id: int, now: float) -> Transaction[None]:
     yield count("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
 
 
-def _removed_by_others(game_id: int) -> Transaction[set[int]]:
+def removed_by_others(game_id: int) -> Transaction[set[int]]:
     """The players of a game its host or a moderator removed (not those who left)."""
     query = "SELECT actor, action FROM actions WHERE game_id = ? AND action LIKE ?"
     found = yield rows(query, game_id, '%"remove_player"%')
@@ -106,9 +106,10 @@ def play_again(
         raise GameNotFound(f"There is no game {game_id} in channel {channel_id}.")
     if ended.status in OPEN_STATUSES or ended.started_at is None:
         raise WrongStatus(f"Game {game_id} is {ended.status}: it was never played to its end.")
-    if host_id not in ended.starting_players:
+    table = _seats_again(ended)
+    if host_id not in table:
         raise NotSeated(f"Player {host_id} did not play game {game_id}.")
-    removed = yield from _removed_by_others(game_id)
+    removed = yield from removed_by_others(game_id)
     if host_id in removed:
         raise Removed(f"Player {host_id} was removed from game {game_id}.")
     home = ended.parent_channel_id or channel_id
@@ -120,7 +121,7 @@ def play_again(
     if latest != game_id:
         raise NotLatest(f"Game {latest} was opened in channel {home} after game {game_id}.")
     lobby = yield from _new_lobby(ended.guild_id, home, host_id, ended.settings, now, reach)
-    for seat, player in enumerate(ended.starting_players):
+    for seat, player in enumerate(table):
         if player == host_id or player < 0:  # the host, and the crewmates (negative ids)
             yield from _seat(lobby, seat, player, now, host_name if player == host_id else None)
         elif player not in removed:  # who was removed is not invited back
@@ -129,11 +130,23 @@ def play_again(
     return (yield from load_game(lobby))
 
 
+def _seats_again(ended: GameRecord) -> list[int]:
+    """Who sits where in a lobby like `ended`: its seats as dealt, a crewmate's seat that a
+    person took mid-game (bot.game.seats) theirs, then whoever else sat down mid-game and
+    is still seated (as many as fit)."""
+    later = [p for p in ended.players if p > 0 and p not in ended.starting_players]
+    seats = [
+        later.pop(0) if p < 0 and p not in ended.players and later else p
+        for p in ended.starting_players
+    ]
+    return (seats + later)[:MAX_PLAYERS]
+
+
 def add_player(
     game_id: int, user_id: int, now: float, name: str | None = None
 ) -> Transaction[GameRecord]:
     yield from require_status(game_id, "lobby")
-    seated = [user for user, _, _ in (yield from seats(game_id))]
+    seated = [user for user, *_ in (yield from seats(game_id))]
     if user_id in seated:
         raise AlreadySeated(f"Player {user_id} is already seated in game {game_id}.")
     if len(seated) >= MAX_PLAYERS:
@@ -201,7 +214,7 @@ def start_game(
     thread_id: int | None = None,
 ) -> Transaction[GameRecord]:
     yield from require_status(game_id, "lobby")
-    seated = [user for user, _, _ in (yield from seats(game_id))]
+    seated = [user for user, *_ in (yield from seats(game_id))]
     if seated != players:
         raise SeatsChanged(
             f"Game {game_id} has players {seated}, but the state being started has {players}."

@@ -153,6 +153,10 @@ class Store:
         """Free a player's seat in a lobby (the others keep their join order)."""
         return await self._db.write(lobbies.remove_player, game_id, user_id, _now(now))
 
+    async def removed_from(self, game_id: int) -> set[int]:
+        """The players of a game its host or a moderator removed (not those who left)."""
+        return await self._db.read(lobbies.removed_by_others, game_id)
+
     async def drop_invitation(self, game_id: int, user_id: int) -> GameRecord:
         """Withdraw a lobby's invitation to someone (they left the server)."""
         return await self._db.write(lobbies.drop_invitation, game_id, user_id)
@@ -209,6 +213,7 @@ class Store:
         host_id: int | None = None,
         now: float | None = None,
         autopiloted: int | None = None,
+        seated: tuple[int, str | None] | None = None,
     ) -> int:
         """Store one accepted action atomically and return the game's new version.
 
@@ -218,8 +223,9 @@ class Store:
         frees that player's seat (the engine's remove_player action); `host_id` names
         the game's new host (the host left); `autopiloted` the person whose seat the
         autopilot played this move (the game is then not an all-human result: its result
-        counts that seat with the crewmates'). Raises StaleVersion when the stored version
-        is not `expected_version`.
+        counts that seat with the crewmates'); `seated` the one who sat down mid-game, with
+        their display name (the engine's take_seat: the seat they took is `removed_player`'s,
+        if anyone's). Raises StaleVersion when the stored version is not `expected_version`.
         """
         if outcome is not None:
             check_choice("outcome", outcome, OUTCOMES)
@@ -236,6 +242,7 @@ class Store:
             host_id,
             _now(now),
             autopiloted,
+            seated,
         )
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:

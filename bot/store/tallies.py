@@ -92,7 +92,7 @@ def record_result(game_id: int) -> Transaction[None]:
         "length_seconds, players, outcome, duration_seconds, time_left_seconds, ended_at, "
         "crewmates) "
         "SELECT id, guild_id, channel_id, rules, difficulty, length_seconds, "
-        "(SELECT COUNT(*) FROM players WHERE game_id = games.id), outcome, "
+        "(SELECT COUNT(*) FROM players WHERE game_id = games.id AND dealt = 1), outcome, "
         "{greatest}(length_seconds - clock_remaining, 0), clock_remaining, ended_at, "
         # the seats an AI played: crewmates', and people's the autopilot took over
         "(SELECT COUNT(*) FROM players WHERE game_id = games.id "

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.lobby_settings import OPTIONS, LobbySettings
+from bot.table import seat_to_take
 from bot.views import embeds, launches, render, story
 from bot.views.message import Embed, Message
 from engine import Phase, PublicView
@@ -315,6 +316,8 @@ def board_message(
     items = _move_buttons(table, view)
     label = t(language, "button.hand")
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
+    if seat_to_take(table.started_game) is not None:  # a late friend may sit down
+        items.append(button(gid, version, "join", t(language, "button.join"), emoji="👋"))
     items += table_buttons(table, version)
     return Message(embed=embed, components=rows(*items))
 
@@ -386,19 +389,21 @@ def board_stub(table: Table) -> Message:
     return Message(content=text, whole=True, mentions=None)
 
 
-def leave_question(table: Table, cards: int, language: str) -> Message:
+def leave_question(table: Table, cards: int, language: str, *, crew: bool) -> Message:
     """What `/apophis leave` asks a player mid-game, privately: Leave (their `cards` go to
-    the discard pile) or Stay."""
+    the discard pile), A crewmate takes my seat (with those cards; offered, `crew`, while
+    another person plays on) or Stay."""
     game, version = table.id, table.version
     leave = t(language, "leave.confirm.leave")
     stay = t(language, "leave.confirm.stay")
-    return Message(
-        content=t(language, "leave.confirm", count=cards),
-        components=rows(
-            button(game, version, "leave", leave, emoji="🚪", style=DANGER, kind="q"),
-            button(game, version, "stay", stay, style=SECONDARY, kind="q"),
-        ),
-    )
+    asked = [t(language, "leave.confirm", count=cards)]
+    buttons = [button(game, version, "leave", leave, emoji="🚪", style=DANGER, kind="q")]
+    if crew:
+        asked.append(t(language, "leave.confirm.crew_line"))
+        label = t(language, "leave.confirm.crew")
+        buttons.append(button(game, version, "crew", label, emoji="🤖", style=PRIMARY, kind="q"))
+    buttons.append(button(game, version, "stay", stay, style=SECONDARY, kind="q"))
+    return Message(content="\n".join(asked), components=rows(*buttons))
 
 
 def _reroll_buttons(

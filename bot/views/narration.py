@@ -19,7 +19,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n.catalogs import Line, has, t
 from bot.i18n.said import joined
-from bot.table import Change, Notice
+from bot.table import Change, Notice, is_crewmate
 from bot.views.render import (
     COLOUR_EMOJI,
     and_list,
@@ -56,7 +56,9 @@ _Launch: TypeAlias = (
     | ev.CounterAdded
     | ev.LaunchEnded
 )
-_Ending: TypeAlias = ev.TurnSkipped | ev.PlayerRemoved | ev.GameWon | ev.GameLost | ev.GameAbandoned
+_Ending: TypeAlias = (
+    ev.TurnSkipped | ev.PlayerRemoved | ev.SeatTaken | ev.GameWon | ev.GameLost | ev.GameAbandoned
+)
 
 
 def narrate_event(event: ev.GameEvent, language: str, notice: Notice | None = None) -> str | None:
@@ -161,6 +163,8 @@ def _ending_line(event: _Ending, language: str) -> str:
             return t(language, "event.skipped", player=mention(p))
         case ev.PlayerRemoved(player=p, cards=n):
             return t(language, "event.left", player=mention(p), count=n)
+        case ev.SeatTaken() as taken:
+            return _seat_line(taken, language)
         case ev.GameWon(reason=reason):
             return t(
                 language, "event.destroyed" if reason == Outcome.DESTROYED else "event.deflected"
@@ -172,6 +176,19 @@ def _ending_line(event: _Ending, language: str) -> str:
             return t(language, key) if has(key) else t(language, "abandoned.other")
         case _:
             assert_never(event)
+
+
+def _seat_line(event: ev.SeatTaken, language: str) -> str:
+    """A seat that changed hands mid-game, told in public (never its cards, only how many):
+    a crewmate plays on for who left, or someone took a crewmate's seat, or a free one."""
+    player, seat_of = mention(event.player), event.seat_of
+    if seat_of is None:
+        return t(language, "event.seat_free", player=player)
+    if is_crewmate(event.player):
+        return t(
+            language, "event.seat_crewed", player=player, left=mention(seat_of), count=event.cards
+        )
+    return t(language, "event.seat_taken", player=player, seat=mention(seat_of), count=event.cards)
 
 
 def told(event: ev.GameEvent, language: str, notice: Notice | None = None) -> Line | None:
@@ -310,6 +327,10 @@ def hand_changes(events: Iterable[ev.GameEvent], player: int, actor: int | None)
                 changes.append(("change.sequence", cards))
             case ev.PlayerRemoved(player=p) if p == player:
                 changes.append(("change.left" if actor == player else "change.removed", ()))
+            case ev.SeatTaken(player=p, seat_of=seat_of) if p == player:
+                changes.append(("change.took_seat" if seat_of else "change.took_free_seat", ()))
+            case ev.SeatTaken(seat_of=p) if p == player:
+                changes.append(("change.handed_over", ()))
     return changes
 
 

@@ -125,11 +125,12 @@ def panel_message(
     return Message(components=Layout([*top, container(accent, inside)]))
 
 
-def stub(language: str) -> Message:
-    """An older panel once the player opened a newer one: one line saying so, in place
-    of the hand and its buttons (only the newest panel is kept current). A layout too:
-    Discord never lets a V2 message go back to content."""
-    return Message(components=Layout([text_display(t(language, "panel.moved"))]))
+def stub(language: str, key: str = "panel.moved") -> Message:
+    """An older panel once the player opened a newer one (or, `key` "panel.left", the panel
+    of a player who left the game): one line saying so, in place of the hand and its
+    buttons (only the newest panel is kept current). A layout too: Discord never lets a V2
+    message go back to content."""
+    return Message(components=Layout([text_display(t(language, key))]))
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:

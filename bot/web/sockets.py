@@ -37,7 +37,7 @@ from bot.errors import UserError
 from bot.game import plays
 from bot.game.access import Gatekeeper
 from bot.game.clicks import LOBBY_COMMANDS, PANEL, command_of, read_click
-from bot.game.commands import Configure, Open, PlayAgain
+from bot.game.commands import Configure, Join, Open, PlayAgain
 from bot.game.replies import reply
 from bot.i18n.catalogs import language_of, t
 from bot.i18n.said import joined
@@ -399,7 +399,8 @@ class Sockets:
             return await plays.play(self.service, caller, table, click, client.language)
         if not isinstance(command, OFFERED):
             raise UserError("error.unknown_button")
-        if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby":
+        dropping_in = isinstance(command, Join)  # a free seat of a game in play (bot.game.seats)
+        if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby" and not dropping_in:
             raise UserError("error.lobby_buttons_over")
         return reply(await self.service.run(caller, command), user.id, client.language)
 

@@ -34,6 +34,7 @@ SAMPLES: list[ev.GameEvent] = [
     ev.LaunchEnded(True, 4, 6),
     ev.TurnSkipped(2),
     ev.PlayerRemoved(2, 5),
+    ev.SeatTaken(7, -1, 4),
     ev.GameWon("destroyed"),
     ev.GameLost("clock"),
     ev.GameAbandoned("no players left"),

@@ -42,7 +42,11 @@ def wild_action(game: Game, rng: random.Random) -> dict[str, Any]:
         action["size"] = rng.choice([1, 2, 3, 4, "large", "medium", "small"])
         if rng.random() < 0.3:
             action["cards"] = rng.sample(DECK, rng.randint(0, 3))
-    if kind in ("skip_turn", "remove_player") and rng.random() < 0.8:
+    if kind == "take_seat":  # someone new, into a seat taken or left (or one never there)
+        action["player"] = GHOST + 1 + rng.randrange(3)
+        if rng.random() < 0.7:
+            action["seat_of"] = rng.choice([*game.players, GHOST])
+    if kind in ("skip_turn", "remove_player", "take_seat") and rng.random() < 0.8:
         action = {"type": "draw", "player": GHOST}  # keep games from emptying too fast
     return action
 

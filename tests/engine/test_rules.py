@@ -723,3 +723,43 @@ def test_the_public_view_is_made_once_between_actions():
     assert game.arrange(damage=2).public_view().damage == 2  # set up by hand: seen
     with pytest.raises(AttributeError):
         game.arrange(_public=None)
+
+
+def test_taking_a_seat_keeps_its_hand_its_turn_and_every_card():
+    game = table(players=(ANN, -1, CID), hands=[["2H"], ["3H", "4H"], ["5H"]], active=1)
+    game.draw(-1)
+    before = sorted(all_cards(game))
+    hand = list(game.hands[1])
+    events = game.take_seat(DEE, seat_of=-1)
+    assert kinds(events) == ["seat_taken"] and (events[0].seat_of, events[0].cards) == (-1, 4)
+    assert game.players == [ANN, DEE, CID] and game.hands[1] == hand
+    assert sorted(all_cards(game)) == before and game.active_player == CID
+    refused(game, "not_seated", {"type": "draw", "player": -1})
+    refused(game, "already_seated", {"type": "take_seat", "player": DEE, "seat_of": CID})
+    refused(game, "not_seated", {"type": "take_seat", "player": EVE, "seat_of": -1})
+
+
+def test_the_drawer_of_a_reshuffle_can_be_replaced_mid_draw():
+    game = table(hands=[["2H"], ["3H"]], deck=[])
+    game.draw(ANN)
+    game.take_seat(EVE, seat_of=ANN)
+    drawn = [e for e in game.finish_reshuffle() if isinstance(e, CardsDrawn)]
+    assert [e.player for e in drawn] == [EVE] and len(game.hands[0]) == 3
+    assert game.players == [EVE, BOB] and game.active_player == BOB
+
+
+def test_a_seat_someone_left_can_be_taken_with_no_cards_before_the_turn():
+    game = table(players=(ANN, BOB, CID), active=2)
+    refused(game, "no_free_seat", {"type": "take_seat", "player": EVE})
+    game.remove_player(BOB)
+    before = sorted(all_cards(game))
+    events = game.take_seat(EVE)
+    assert events[0].seat_of is None and events[0].cards == 0
+    assert game.players == [ANN, EVE, CID] and game.hands[1] == []
+    assert game.active_player == CID and sorted(all_cards(game)) == before
+    game.draw(CID)
+    assert game.active_player == ANN
+    refused(game, "no_free_seat", {"type": "take_seat", "player": DEE})
+    assert Game.restore(game.save()).save() == game.save()
+    game.end("host")
+    refused(game, "game_over", {"type": "take_seat", "player": DEE, "seat_of": ANN})

@@ -115,6 +115,9 @@ SEED = {
     15: """
         INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
     """,
+    16: """
+        INSERT INTO players (game_id, seat, user_id, joined_at, dealt) VALUES (3, 2, 12, 3.0, 0);
+    """,
 }
 
 
@@ -207,6 +210,8 @@ async def test_the_store_reads_data_written_under_every_schema(tmp_path: Path) -
         assert [entry.action for entry in await store.game_log(2)] == [
             {"type": "draw", "player": 9}
         ]
+        crewed = await store.get_game(3)  # dealt to 7 and a crewmate; 12 sat down later
+        assert (crewed.starting_players, crewed.players) == ((7, -1), (7, -1, 12))
         settings = await store.get_guild_settings(10)
         assert (settings.moderator_role_id, settings.turn_pings) == (55, False)
         assert await store.get_hand_dm(2, 9) == 900

@@ -34,7 +34,7 @@ from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
 from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
-from bot.table import Table
+from bot.table import Table, is_crewmate
 from bot.views import attachments, components, panel, render
 from bot.views.embeds import EMBED_COLOUR, stats_embed
 from bot.views.narration import narrate_event
@@ -128,9 +128,10 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         if table is None:
             await self.lobby_command(interaction, Leave())
             return
-        assert table.game is not None  # in play (leaving_mid_game)
-        cards = len(table.game.hands[table.game.players.index(interaction.user.id)])
-        question = components.leave_question(table, cards, speaks(interaction))
+        game, user = table.started_game, interaction.user.id
+        cards = len(game.hands[game.players.index(user)])
+        crew = any(not is_crewmate(p) and p != user for p in game.players)  # someone plays on
+        question = components.leave_question(table, cards, speaks(interaction), crew=crew)
         await interaction.response.send_message(**embeds.kwargs(question), ephemeral=True)
 
     async def leave_answered(self, interaction: discord.Interaction, click: Click) -> None:
@@ -167,20 +168,24 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             await self.started_in_thread(interaction, table)
             return
         if start:  # the host's own panel, to play from at once
-            shown = table.version
             said = [text, opening.note(language) if opening else None]
-            await interaction.response.send_message(
-                **embeds.kwargs(
-                    panel.panel_message(
-                        table, interaction.user.id, language, "\n".join(filter(None, said))
-                    )
-                ),
-                ephemeral=True,
-            )
-            self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
+            await self.send_own_panel(interaction, table, "\n".join(filter(None, said)))
+            return
+        if isinstance(command, Join) and outcome.result is not None:  # dropped in mid-game
+            await self.send_own_panel(interaction, table, text)
             return
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(table, interaction)
+
+    async def send_own_panel(
+        self, interaction: discord.Interaction, table: Table, note: str
+    ) -> None:
+        """The player's own panel as the answer, `note` at its top, to play from at once (the
+        host's at the start, a member's who took a seat mid-game): their hand, privately."""
+        shown = table.version
+        message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
+        await interaction.response.send_message(**embeds.kwargs(message), ephemeral=True)
+        self.bot.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
     async def thread_opening(self, interaction: discord.Interaction, action: str) -> Opening | None:
         """How a start may open its game's thread, on a server that has the bot and plays
@@ -213,9 +218,12 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         command = command_of(click, opening)
         assert command is not None  # a lobby's button (bot.discord.cogs.play)
         outcome = await self.service.run(caller_of(interaction), command)
-        if outcome.result is not None:  # left a game in progress
+        if outcome.result is not None:  # took a seat of a game in progress, or left one
             text = reply(outcome, interaction.user.id, speaks(interaction))
-            await interaction.response.send_message(text, ephemeral=True)
+            if isinstance(command, Join):
+                await self.send_own_panel(interaction, table, text)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
             return
         if isinstance(command, Start) and table.parent_id is not None:
             await self.started_in_thread(interaction, table, clicked=True)

@@ -29,7 +29,7 @@ from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
 from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, read_click
-from bot.game.commands import Command, Move, Outcome
+from bot.game.commands import Command, Join, Move, Outcome
 from bot.game.replies import reply
 from bot.i18n.catalogs import t
 from bot.table import Table
@@ -315,7 +315,7 @@ class Play(commands.Cog):
         elif action in PANEL_OPENERS:
             await self.show_hand(interaction)
         elif isinstance(command := command_of(click), LOBBY_COMMANDS):
-            if table.status != "lobby":
+            if table.status != "lobby" and not isinstance(command, Join):  # Join: a drop-in
                 raise UserError("error.lobby_buttons_over")
             await self.apophis.lobby_button(interaction, table, click)
         else:
