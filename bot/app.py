@@ -40,7 +40,7 @@ from bot.game.timer import Timer
 from bot.logs import configure_logging, say_why_it_stopped
 from bot.serve_metrics import Metrics, discord_trace
 from bot.store.location import new_file, remove_new_file
-from bot.store.records import DatabaseUnusable
+from bot.store.records import DatabaseNotUp, DatabaseUnusable
 from bot.store.store import Store
 from bot.watch import watch
 from bot.web.server import WebTable
@@ -245,7 +245,8 @@ def on_fast_loop(main: Coroutine[Any, Any, T]) -> T:
 def main() -> int:
     """Run the bot; the exit status. Why it stopped, when it did not stop cleanly, is its
     last line (bot.logs.say_why_it_stopped): 2 a setting or the token to fix, 3 the
-    database, 1 anything else (Discord out of reach; a fault, with its traceback)."""
+    database to fix, 1 anything else (Discord or the database out of reach, after start-up's
+    patience; a fault, with its traceback)."""
     load_dotenv()
     try:
         config = Config.from_env()
@@ -276,6 +277,8 @@ def why_it_stopped(exc: Exception) -> tuple[str, int] | None:
         return f"Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", 2
     if isinstance(exc, ConfigError):  # a port or an address that cannot be listened on
         return str(exc), 2
+    if isinstance(exc, DatabaseNotUp):  # it may be up later: the service tries again
+        return str(exc), 1
     if isinstance(exc, DatabaseUnusable):
         return str(exc), 3
     if isinstance(exc, OSError | aiohttp.ClientError):

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot.store.location import database_named
+from bot.store.postgres import is_postgresql
 from bot.store.records import Shards
 
 #: Requests a second we allow ourselves out of Discord's global 50 (APOPHIS_GLOBAL_RATE).
@@ -147,9 +148,11 @@ class Config:
         web = _web(get)
         discord = _discord(get("APOPHIS_DISCORD"), web["web_port"])
         log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
+        database = _database(get("APOPHIS_DATABASE"))
+        _several(processes, database, shard_count, shard_ids)
         return cls(
             token=token,
-            database=_database(get("APOPHIS_DATABASE")),
+            database=database,
             dev_guild=dev_guild,
             log_level=level,
             api_base_url=api_base_url,
@@ -314,6 +317,30 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
             f"{count} (shards are numbered 0 to {count - 1})."
         )
     return count, tuple(sorted(ids))
+
+
+def _several(processes: int, database: str, count: int | None, ids: tuple[int, ...] | None) -> None:
+    """APOPHIS_PROCESSES above 1, checked with what it needs: one PostgreSQL database, and
+    shards of its own for this process (some, not all; the live table alone owns its
+    shards' games too)."""
+    if processes == 1:
+        return
+    if not is_postgresql(database):
+        raise ConfigError(
+            f"APOPHIS_PROCESSES={processes} needs a PostgreSQL database shared by the "
+            "processes (APOPHIS_DATABASE=postgresql://...): an SQLite file serves one process."
+        )
+    if count is None or ids is None:
+        raise ConfigError(
+            f"APOPHIS_PROCESSES={processes} needs APOPHIS_SHARD_COUNT and APOPHIS_SHARD_IDS "
+            "(this process's shards): without them every process would run every shard."
+        )
+    if len(ids) == count:
+        raise ConfigError(
+            f"APOPHIS_SHARD_IDS names every shard (0 to {count - 1}) while "
+            f"APOPHIS_PROCESSES={processes}: the other processes would have none. Give each "
+            "process shards of its own."
+        )
 
 
 def _web(get: Callable[[str], str]) -> dict[str, Any]:

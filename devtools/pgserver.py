@@ -17,6 +17,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 #: Where Debian and Ubuntu install the server binaries (one folder per major version).
@@ -80,6 +81,10 @@ class PostgresServer:
 
     def start(self) -> PostgresServer:
         """initdb, then start postgres and wait until it accepts connections."""
+        self._initdb()
+        return self.run()
+
+    def _initdb(self) -> None:
         if os.geteuid() == 0:
             entry = pwd.getpwnam(SERVER_USER)
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
@@ -101,6 +106,10 @@ class PostgresServer:
             check=True,
             capture_output=True,
         )
+
+    def run(self) -> PostgresServer:
+        """Start postgres on the data folder (made by `start`) and wait until it accepts
+        connections."""
         self.process = subprocess.Popen(
             self._as_server_user(
                 [
@@ -162,8 +171,40 @@ class PostgresServer:
         )
         return self.url(name)
 
+    def processes(self) -> list[int]:
+        """The server's processes: the postmaster and its children (one per connection)."""
+        master = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = subprocess.run(
+            ["pgrep", "-P", str(master)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        return [master, *map(int, children)]
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The whole server stopped in its tracks (SIGSTOP), as a network partition looks to
+        its clients: connections stay open, nothing is answered. Thawed on leaving."""
+        frozen = self.processes()
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            # runuser (as root) stops itself when its child stops: it is woken too.
+            launcher = [self.process.pid] if self.process is not None else []
+            for pid in [*frozen, *launcher]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown), keeping its data: `run` starts it again."""
+        self._shut_down()
+
     def stop(self) -> None:
         """Stop the server (fast shutdown) and remove everything it wrote."""
+        self._shut_down()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def _shut_down(self) -> None:
         if self.process is not None:
             # The postmaster itself (runuser would not pass the signal on), told to shut
             # down fast: SIGTERM would wait for every client to disconnect.
@@ -179,7 +220,6 @@ class PostgresServer:
                 self.process.kill()
                 self.process.wait()
             self.process = None
-        shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> PostgresServer:
         return self.start()

@@ -79,7 +79,8 @@ def add_bot_options(parser: argparse.ArgumentParser) -> None:
         "--global-rate",
         type=float,
         default=1e6,
-        help="outbox pacing in requests/s (the bot's own is 45)",
+        help="outbox pacing in requests/s, over all processes (45 or less: the bot's own "
+        "pacing, its share in each process)",
     )
     parser.add_argument(
         "--pictures",

@@ -126,3 +126,5 @@ class StepResult:
     #: routes' error answers by (status, code).
     classes: dict[str, int] = field(default_factory=dict)
     refused: Counter = field(default_factory=Counter)
+    #: The most requests against the global limit in any one second of the window.
+    worst_second: int = 0

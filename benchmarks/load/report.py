@@ -105,8 +105,9 @@ def load_tables(report: Report, results: list[StepResult], notes: list[str]) -> 
         top = sorted(r.routes.items(), key=lambda kv: -kv[1])
         report.say(
             f"  G={r.games:,}: {r.sample.actions:,} actions, {r.sample.interactions:,} "
-            f"interactions, {r.sample.refused + r.sample.stale} stale/refused; global "
-            f"requests by route: " + ", ".join(f"{k} {v}" for k, v in top)
+            f"interactions, {r.sample.refused + r.sample.stale} stale/refused; worst second "
+            f"{r.worst_second} global requests; global requests by route: "
+            + ", ".join(f"{k} {v}" for k, v in top)
         )
     for note in notes:
         report.say("  " + note)

@@ -257,6 +257,16 @@ async def finish(load: Load, sample: Sample, args, games: int, span: tuple[float
         sample.unfinished += [end - p.t0 for p in tab.pending if start <= p.t0 < end]
 
 
+def worst_second(moments: list[float]) -> int:
+    """The most of `moments` (sorted) in any window of one second."""
+    most, first = 0, 0
+    for last, moment in enumerate(moments):
+        while moment - moments[first] >= 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 def step_result(load: Load, games: int, sample: Sample, span, readings, memory):
     """The step's figures, and the window's requests: `span` (start, end), `readings`
     (before, after), `memory` the bot's RSS after the window and idle, in KB."""
@@ -286,6 +296,7 @@ def step_result(load: Load, games: int, sample: Sample, span, readings, memory):
         load.web.end() if load.web is not None else None,
         by_class(fake, window),
         refusals,
+        worst_second(sorted(r.at for r in inside)),
     )
     return result, window
 

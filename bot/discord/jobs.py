@@ -31,24 +31,32 @@ RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 
 class RateLimiter:
-    """A token bucket: at most `rate` acquisitions a second, in bursts of `burst`."""
+    """At most `rate` acquisitions in any one second (a sliding window, so no burst on top:
+    what Discord's global limit counts), or one every 1/`rate` seconds below one a second."""
 
-    def __init__(self, rate: float, burst: int = 10) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens = float(burst)
-        self._stamp = time.monotonic()
+    def __init__(
+        self,
+        rate: float,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.rate, self._now, self._sleep = rate, now, sleep
+        #: How many acquisitions a window holds, and how long the window is.
+        self.count = max(int(rate), 1)
+        self.window = self.count / rate if rate < 1 else 1.0
+        self._recent: deque[float] = deque()
         self._lock = asyncio.Lock()
 
     async def acquire(self) -> None:
         async with self._lock:
-            while True:
-                now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+            while len(self._recent) == self.count:
+                wait = self._recent[0] + self.window - self._now()
+                if wait <= 0:
+                    self._recent.popleft()
+                else:
+                    await self._sleep(wait)
+            self._recent.append(self._now())
 
 
 class Jobs:

@@ -11,7 +11,12 @@ How it stays safe when several processes share the database:
   nothing: that transaction is run again from its start.
 * Every call ends about `BUSY_TIMEOUT_MS` after it was made at the latest: waiting for a
   pooled connection, or for a game's row another transaction holds, ends with
-  `StoreBusy`, nothing written.
+  `StoreBusy`, nothing written. So does a call the server does not answer in
+  `CALL_SECONDS` (frozen, or cut off by the network: the connection is dropped, and the
+  server rolls its transaction back) and a call the server refuses because it is gone
+  or stopping: the player is told to try again, never left without an answer.
+* Start-up waits for a server that is not up yet (`OPEN_PATIENCE`, trying again with
+  backoff); closing gives up waiting for the server after `CLOSE_SECONDS`.
 * The version check (``UPDATE games ... WHERE version = ?``) refuses a write based
   on an older game, whichever process wrote the newer one (`StaleVersion`).
 * Reads run REPEATABLE READ READ ONLY: their queries see one snapshot.
@@ -26,9 +31,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import random
 import re
+import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -41,6 +48,7 @@ import migrations
 from bot.metrics import DB_READ, DB_WRITE
 from bot.store.database import Turn
 from bot.store.records import (
+    DatabaseNotUp,
     MigrationFailed,
     SchemaTooNew,
     StoreBusy,
@@ -55,6 +63,19 @@ POOL_SIZE = 8
 #: transaction holds, before it gives up with StoreBusy (as on SQLite: inside Discord's
 #: 3 seconds for answering a player, who makes at most two calls first).
 BUSY_TIMEOUT_MS = 1_000
+#: The longest one call (a transaction, from asking for a connection to its commit) may
+#: take before it ends with StoreBusy, whatever the server does: two calls and an answer
+#: fit Discord's 3 seconds.
+CALL_SECONDS = 1.2
+#: How long start-up keeps trying a server that cannot be reached (a machine that boots
+#: before its database), and the longest wait between two tries.
+OPEN_PATIENCE = 60.0
+OPEN_BACKOFF_MAX = 8.0
+#: How long closing waits for the server to say goodbye before dropping the connections.
+CLOSE_SECONDS = 1.0
+#: TCP keepalive on every connection: a server gone silent (a cut network) is noticed
+#: within about IDLE + INTERVAL × COUNT seconds even by an idle connection.
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 10, 5, 3
 #: How often a transaction ended by a deadlock is run again before the error stands.
 RETRIES = 20
 #: Advisory lock keys (one number space for the whole database).
@@ -63,8 +84,29 @@ MIGRATION_LOCK = 0x41504F01
 _DIALECT = {"greatest": "GREATEST", "open_index": "", "join": "JOIN", "lock": "FOR UPDATE"}
 _PARAMETER = re.compile(r"\?")
 _CONFLICTS = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
+#: What a server that is gone, stopping or not answering raises: the call is refused busy.
+_OUT_OF_REACH = (
+    OSError,  # TimeoutError among them
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+)
+#: What a server not up yet (or out of the network's reach) raises when connecting: tried
+#: again at start-up. A refusal (a wrong password, no such database) is not.
+_NOT_UP = (OSError, asyncpg.CannotConnectNowError)
+#: Settings of every connection of the pool.
+_SERVER_SETTINGS = {
+    "lock_timeout": str(BUSY_TIMEOUT_MS),
+    # the server ends a statement the bot has long stopped waiting for
+    "statement_timeout": str(int(CALL_SECONDS * 2_000)),
+    # and notices a bot gone silent (its locks, and its turns' advisory locks, freed)
+    "tcp_keepalives_idle": str(KEEPALIVE_IDLE),
+    "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL),
+    "tcp_keepalives_count": str(KEEPALIVE_COUNT),
+}
 
 T = TypeVar("T")
+log = logging.getLogger("bot.store")
 
 
 def is_postgresql(database: str | os.PathLike[str]) -> bool:
@@ -97,23 +139,14 @@ class PostgresDatabase:
         return without_password(self.url)
 
     @classmethod
-    async def open(cls, database: str | os.PathLike[str]) -> Self:
-        """Connect to the URL and migrate; UnreachableDatabase when the server cannot be used."""
+    async def open(
+        cls, database: str | os.PathLike[str], *, patience: float = OPEN_PATIENCE
+    ) -> Self:
+        """Connect to the URL and migrate. A server not up yet is tried again with backoff
+        for `patience` seconds (DatabaseNotUp after that); one that refuses the connection
+        raises UnreachableDatabase at once."""
         url = str(database)
-        try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                init=_configure,
-                reset=_keep,
-                server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS)},
-            )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise UnreachableDatabase(
-                f"Cannot connect to the PostgreSQL database {without_password(url)} ({exc}): "
-                "check APOPHIS_DATABASE, and that the server runs and lets this user in."
-            ) from exc
+        pool = await _pool(url, patience)
         opened = cls(pool, url)
         try:
             async with pool.acquire() as conn:
@@ -124,8 +157,13 @@ class PostgresDatabase:
         return opened
 
     async def close(self) -> None:
-        """Close every connection of the pool (turns still held end with the process)."""
-        await self._pool.close()
+        """Close every connection of the pool, dropping them if the server does not answer
+        within CLOSE_SECONDS (turns still held end with the process)."""
+        try:
+            await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
+        except TimeoutError:
+            log.warning("the database did not answer while closing: connections dropped")
+            self._pool.terminate()
 
     async def write(self, transaction: Callable[..., Transaction[T]], *args: Any) -> T:
         """Run a transaction that writes, again from its start if a deadlock ended it."""
@@ -155,14 +193,29 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool, if one is free in time; else StoreBusy."""
+        """A connection of the pool for one call, if one is free in time; else StoreBusy.
+
+        A call still running CALL_SECONDS after it asked loses its connection (dropped: the
+        server rolls back what it had not committed), and the server gone or stopping ends
+        it too: either way StoreBusy, nothing written.
+        """
+        asked = time.monotonic()
         try:
             conn = await self._pool.acquire(timeout=BUSY_TIMEOUT_MS / 1000)
         except TimeoutError as exc:
             raise StoreBusy("Every database connection stayed busy; nothing was done.") from exc
+        except _OUT_OF_REACH as exc:
+            raise StoreBusy(f"The database cannot be reached ({exc}); nothing was done.") from exc
+        left = max(CALL_SECONDS - (time.monotonic() - asked), 0.1)
+        watchdog = asyncio.get_running_loop().call_later(left, conn.terminate)
         try:
             yield conn
+        except _OUT_OF_REACH as exc:
+            raise StoreBusy(
+                f"The database did not answer in time ({exc!r}); nothing was written."
+            ) from exc
         finally:
+            watchdog.cancel()
             await self._pool.release(conn)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
@@ -213,6 +266,44 @@ class AdvisoryTurn:
         if self._end is not None:
             self._end.cancel()
         self._end = asyncio.get_running_loop().call_later(seconds, _close_soon, self._conn)
+
+
+async def _pool(url: str, patience: float) -> asyncpg.Pool:
+    """The connection pool, once the server answers: tried again with backoff while it is
+    not up, for `patience` seconds."""
+    deadline = time.monotonic() + patience
+    delay = 0.5
+    while True:
+        try:
+            return await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                init=_configure,
+                reset=_keep,
+                timeout=max(min(deadline - time.monotonic(), 10.0), 1.0),
+                server_settings=_SERVER_SETTINGS,
+            )
+        except _NOT_UP as exc:
+            if time.monotonic() + delay > deadline:
+                raise DatabaseNotUp(
+                    f"Cannot reach the PostgreSQL database {without_password(url)} after "
+                    f"trying for {patience:.0f} s ({exc or type(exc).__name__}): check "
+                    "APOPHIS_DATABASE, and that the server runs and is reachable from here."
+                ) from exc
+            log.warning(
+                "the database %s cannot be reached yet (%s): trying again in %.1f s",
+                without_password(url),
+                exc or type(exc).__name__,
+                delay,
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, OPEN_BACKOFF_MAX)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise UnreachableDatabase(
+                f"The PostgreSQL database {without_password(url)} refused the connection "
+                f"({exc}): check APOPHIS_DATABASE, and that the server lets this user in."
+            ) from exc
 
 
 # ------------------------------------------------------------------ transactions
@@ -304,6 +395,8 @@ async def migrate(
     for migration in known:
         try:
             async with conn.transaction():
+                await conn.execute("SET LOCAL statement_timeout = 0")
+                await conn.execute("SET LOCAL lock_timeout = 0")
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
                 await conn.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"

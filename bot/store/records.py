@@ -59,7 +59,12 @@ class ReadOnlyDatabase(DatabaseUnusable):
 
 
 class UnreachableDatabase(DatabaseUnusable):
-    """The database server cannot be reached, or it refused the connection."""
+    """The database server refused the connection (a setting to fix)."""
+
+
+class DatabaseNotUp(UnreachableDatabase):
+    """The database server could not be reached for as long as start-up waits: it may be
+    up later (the process exits with a status its service restarts)."""
 
 
 class SchemaTooNew(DatabaseUnusable):

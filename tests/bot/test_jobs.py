@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.discord.jobs import Jobs
+import pytest
+
+from bot.config import DISCORD_GLOBAL_LIMIT, Config
+from bot.discord.jobs import Jobs, RateLimiter
 
 
 async def test_drain_returns_once_the_last_held_job_is_dropped():
@@ -58,3 +61,48 @@ async def test_drain_waits_for_a_failed_job_to_be_tried_again(monkeypatch):
     assert tries == ["tried"] * 3  # failed twice, sent the third time
     assert jobs.backlog()[0] == 0
     await jobs.close()
+
+
+class Clock:
+    """A clock that moves only when the limiter waits on it."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def worst_second(moments: list[float]) -> int:
+    """The most moments in any window of one second."""
+    return max(sum(1 for m in moments if start <= m < start + 1.0) for start in moments)
+
+
+@pytest.mark.parametrize("rate", [45.0, 22.5, 11.25, 0.5])
+async def test_the_limiter_never_lets_more_than_its_rate_into_any_second(rate):
+    clock = Clock()
+    limiter = RateLimiter(rate, now=clock.time, sleep=clock.sleep)
+    sent = []
+    for _ in range(200):  # a burst after a quiet spell: the worst case of a token bucket
+        await limiter.acquire()
+        sent.append(clock.now)
+    assert worst_second(sent) <= max(rate, 1)
+    assert worst_second(sent) == max(int(rate), 1)  # and it uses its whole share
+    seconds = sent[-1] - sent[0]
+    assert len(sent) / (seconds + limiter.window) == pytest.approx(rate, rel=0.15)
+
+
+async def test_the_shares_of_four_processes_add_up_to_at_most_discords_limit():
+    settings = {
+        "DISCORD_TOKEN": "x" * 30,
+        "APOPHIS_DATABASE": "postgresql://bot@db/apophis",
+        "APOPHIS_PROCESSES": "4",
+        "APOPHIS_SHARD_COUNT": "4",
+        "APOPHIS_SHARD_IDS": "0",
+    }
+    share = Config.from_env(settings).global_rate
+    limiters = [RateLimiter(share, now=Clock().time) for _ in range(4)]
+    assert sum(limiter.count for limiter in limiters) <= DISCORD_GLOBAL_LIMIT

@@ -238,6 +238,9 @@ def test_defaults():
     assert (config.processes, config.global_rate) == (1, 45.0)
 
 
+POSTGRESQL = {"APOPHIS_DATABASE": "postgresql://bot@db/apophis"}
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
@@ -249,6 +252,13 @@ def test_defaults():
         ({"APOPHIS_SHARD_COUNT": "4", "APOPHIS_SHARD_IDS": "one"}, "such as 0-3 or 0,2"),
         ({"APOPHIS_PROCESSES": "two"}, "APOPHIS_PROCESSES must be a whole number"),
         ({"APOPHIS_GLOBAL_RATE": "51"}, "at most 50"),
+        ({"APOPHIS_PROCESSES": "2"}, "needs a PostgreSQL database shared by the processes"),
+        ({"APOPHIS_PROCESSES": "4", **POSTGRESQL}, "every process would run every shard"),
+        (
+            {"APOPHIS_PROCESSES": "2", "APOPHIS_SHARD_COUNT": "2", "APOPHIS_SHARD_IDS": "0-1"}
+            | POSTGRESQL,
+            "the other processes would have none",
+        ),
     ],
 )
 def test_bad_shard_and_process_settings_are_named(settings, message):
@@ -273,9 +283,19 @@ def test_shards_and_processes():
     all_shards = Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_SHARD_COUNT": "4"})
     assert all_shards.shards.all and all_shards.shard_ids is None
     proxied = Config.from_env(
-        {"DISCORD_TOKEN": TOKEN, "APOPHIS_PROCESSES": "4", "APOPHIS_GLOBAL_RATE": "50"}
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "APOPHIS_PROCESSES": "4",
+            "APOPHIS_SHARD_COUNT": "4",
+            "APOPHIS_SHARD_IDS": "3",
+            "APOPHIS_GLOBAL_RATE": "50",
+            **POSTGRESQL,
+        }
     )
     assert proxied.global_rate == 50.0
+    table_only = {"APOPHIS_DISCORD": "off", "APOPHIS_WEB_PORT": "8080", **POSTGRESQL}
+    with pytest.raises(ConfigError, match="every process would run every shard"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_PROCESSES": "3", **table_only})
 
 
 @pytest.mark.e2e
