@@ -111,9 +111,8 @@ def report(games: list[Game], args: argparse.Namespace) -> None:
     )
     print(f"pings per person per game: {sum(g.pings for g in games) / people:.2f}")
     print(f"clicks per move: {sum(g.clicks for g in games) / max(moves, 1):.2f}")
-    print(
-        f"messages left in the channel per game: {statistics.mean(g.messages_left for g in games):.1f}"
-    )
+    left = statistics.mean(g.messages_left for g in games)
+    print(f"messages left in the channel per game: {left:.1f}")
     print(f"DMs per person per game: {sum(g.dms for g in games) / people:.2f}")
     print(f"'panel moved' stubs per game: {statistics.mean(g.stubs for g in games):.1f}")
     print("ends: " + ", ".join(f"{name} {count}" for name, count in sorted(ends.items())))

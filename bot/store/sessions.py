@@ -3,7 +3,7 @@ backends: a logout holds on every process sharing the database, and after a rest
 
 from __future__ import annotations
 
-from bot.store.transactions import Transaction, rows, count, one
+from bot.store.transactions import Transaction, count, one, rows
 
 
 def end_session(signature: str, expires: float, now: float) -> Transaction[None]:

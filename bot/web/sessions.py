@@ -107,10 +107,10 @@ class Sessions:
         """`read`, and Expired for a session ended on any process (StoreBusy: the database
         could not say)."""
         user = self.read(token)
-        if user is not None and self._store is not None:
-            if await self._store.session_ended(user.session):
-                self._ended[user.session] = user.expires
-                raise Expired
+        store = self._store
+        if user is not None and store is not None and await store.session_ended(user.session):
+            self._ended[user.session] = user.expires
+            raise Expired
         return user
 
     async def end(self, token: object) -> User | None:
