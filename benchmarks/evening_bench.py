@@ -111,7 +111,8 @@ def report(games: list[Game], args: argparse.Namespace) -> None:
     )
     print(f"pings per person per game: {sum(g.pings for g in games) / people:.2f}")
     print(f"clicks per move: {sum(g.clicks for g in games) / max(moves, 1):.2f}")
-    print(f"messages left in the channel per game: {statistics.mean(g.messages_left for g in games):.1f}")
+    left = statistics.mean(g.messages_left for g in games)
+    print(f"messages left in the channel per game: {left:.1f}")
     print(f"DMs per person per game: {sum(g.dms for g in games) / people:.2f}")
     print(f"'panel moved' stubs per game: {statistics.mean(g.stubs for g in games):.1f}")
     print("ends: " + ", ".join(f"{name} {count}" for name, count in sorted(ends.items())))
@@ -119,9 +120,15 @@ def report(games: list[Game], args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=len(EVENING), help="how many of the evening's games")
-    parser.add_argument("--difficulty", default="medium", choices=("beginner", "easy", "medium", "hard"))
-    parser.add_argument("--move-seconds", type=float, default=10.0, help="game seconds a person thinks")
+    parser.add_argument(
+        "--games", type=int, default=len(EVENING), help="how many of the evening's games"
+    )
+    parser.add_argument(
+        "--difficulty", default="medium", choices=("beginner", "easy", "medium", "hard")
+    )
+    parser.add_argument(
+        "--move-seconds", type=float, default=10.0, help="game seconds a person thinks"
+    )
     parser.add_argument("--time-scale", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -42,7 +42,18 @@ from typing import Any
 import orjson
 
 from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
-from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
+from bot.store import (
+    actions,
+    clocks,
+    games,
+    history,
+    lobbies,
+    meta,
+    sessions,
+    settings,
+    tallies,
+    users,
+)
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
@@ -91,6 +102,20 @@ class Store:
         """Whether the database can take the bot's writes now (the bot's readiness): raises
         why not (`Database.ready`). Writes nothing."""
         await self._db.ready()
+
+    # ------------------------------------------------------------ web sessions
+
+    async def end_session(self, signature: str, expires: float, now: float) -> None:
+        """Remember that a web session ended before its time (`expires`), for every process."""
+        await self._db.write(sessions.end_session, signature, expires, now)
+
+    async def session_ended(self, signature: str) -> bool:
+        """Whether the web session of that signature was ended (on any process)."""
+        return await self._db.read(sessions.session_ended, signature)
+
+    async def sessions_ended_since(self, since: float) -> list[str]:
+        """The web sessions ended at `since` or later (unix time), oldest first."""
+        return await self._db.read(sessions.sessions_ended_since, since)
 
     # ----------------------------------------------------------------- lobbies
 

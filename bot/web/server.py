@@ -37,6 +37,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.config import cannot_listen
 from bot.i18n.catalogs import language_of
+from bot.store.records import StoreBusy
 from bot.views import web_state
 from bot.web import limits
 from bot.web.feed import Feed
@@ -62,6 +63,10 @@ COOKIE, STATE_COOKIE = "apophis_session", "apophis_signin"
 RESTARTING = 1012
 #: How long a browser has to come back from Discord's authorization page.
 SIGN_IN_SECONDS = 600
+#: With several processes, how often each asks the database for logouts made on the others
+#: (their sockets close then), and how far back it looks (other machines' clocks).
+LOGOUT_POLL_SECONDS = 2.0
+CLOCK_MARGIN_SECONDS = 5.0
 #: A channel's id in a query or a cookie: ASCII digits only ("²".isdigit() is True).
 CHANNEL = re.compile(r"[0-9]{1,20}", re.ASCII)
 #: Where the page may be framed: the table itself, the Activity's iframe (at
@@ -121,6 +126,7 @@ class WebTable:
         if config.client_id:
             self.origins.add(f"https://{config.client_id}.discordsays.com")
         self.sockets: Sockets | None = None
+        self._follower: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._server: asyncio.Server | None = None
         #: Every connection, counted and timed (bot.web.limits).
@@ -181,7 +187,10 @@ class WebTable:
         assert self._server is not None
         gatekeeper = core.gatekeeper
         assert gatekeeper is not None, "bot.app gives the core a gatekeeper where the web serves"
+        self.sessions.keep_in(core.store)
         self.sockets = Sockets(core.service, self.feed, self.sessions, gatekeeper)
+        if self.config.processes > 1:  # logouts made on the others close sockets here
+            self._follower = asyncio.create_task(self._follow_logouts())
         self.feed.avatar_of, self.feed.live = gatekeeper.avatar, core.service.by_channel
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -208,8 +217,25 @@ class WebTable:
         assert self.doors is not None, "connections are accepted only once started"
         return self.doors()
 
+    async def _follow_logouts(self) -> None:
+        """Close the sockets of sessions other processes end, within LOGOUT_POLL_SECONDS."""
+        since = self.sessions.clock()
+        while True:
+            await asyncio.sleep(LOGOUT_POLL_SECONDS)
+            asked = self.sessions.clock()
+            try:  # a margin for clocks of other machines a little behind this one's
+                ended = await self.sessions.ended_since(since - CLOCK_MARGIN_SECONDS)
+            except StoreBusy:
+                continue
+            since = asked
+            for signature in ended:
+                if self.sockets is not None:
+                    self.sockets.session_over(signature)
+
     async def stop(self) -> None:
         """Close every socket (clients reconnect to the next process) and stop serving."""
+        if self._follower is not None:
+            self._follower.cancel()
         clients = [cast(Client, c) for watching in self.feed.viewers.values() for c in watching]
         await asyncio.gather(
             *(c.ws.close(code=RESTARTING, message=b"the bot restarts") for c in clients),
@@ -278,7 +304,7 @@ class WebTable:
     async def session(self, request: web.Request) -> web.StreamResponse:
         """Who a browser's session cookie signs in (never the cookie's value: script has no
         use for it, the socket's upgrade request carries it)."""
-        user = self._cookie_user(request)
+        user = await self._cookie_user(request)
         if user is None:
             return _error(401, "not signed in")
         return web.json_response({"user": user.public()}, dumps=_dumps, headers=_NO_STORE)
@@ -309,7 +335,7 @@ class WebTable:
         except SignInFailed as exc:
             return _error(401, str(exc))
         log.info("user %s signed in to the web table (browser)", user.id)
-        self._end(request.cookies.get(COOKIE))  # the browser's previous session, if any
+        await self._end(request.cookies.get(COOKIE))  # the browser's previous session, if any
         response = web.HTTPFound(f"/?channel={channel}" if channel else "/")
         response.del_cookie(STATE_COOKIE)
         max_age = round(self.sessions.lifetime)
@@ -320,25 +346,25 @@ class WebTable:
         """Ends the browser's session on the server (its cookie no longer signs anyone in,
         its sockets close with 4001), and forgets the cookie."""
         self._check_origin(request)
-        user = self._end(request.cookies.get(COOKIE))
+        user = await self._end(request.cookies.get(COOKIE))
         if user is not None:
             log.info("user %s logged out of the web table", user.id)
         response = web.json_response({"ok": True}, headers=_NO_STORE)
         response.del_cookie(COOKIE, path="/")
         return response
 
-    def _end(self, token: str | None) -> User | None:
+    async def _end(self, token: str | None) -> User | None:
         """End the session of `token` (if it is one) and close its sockets."""
-        user = self.sessions.end(token) if token else None
+        user = await self.sessions.end(token) if token else None
         if user is not None and self.sockets is not None:
             self.sockets.session_over(user.session)
         return user
 
-    def _cookie_user(self, request: web.Request) -> User | None:
+    async def _cookie_user(self, request: web.Request) -> User | None:
         token = request.cookies.get(COOKIE)
         try:
-            return self.sessions.read(token) if token else None
-        except Expired:
+            return await self.sessions.user_of(token) if token else None
+        except (Expired, StoreBusy):  # over, or not known to be live: watching only
             return None
 
     @property

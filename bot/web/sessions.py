@@ -5,8 +5,8 @@ with HMAC-SHA256 under a key derived from the application's client secret: the b
 keeps no session store, so a restart keeps every session (a client reconnects and
 resumes). Without a client secret (a watch-only table) the key is random per process.
 A session ends early when its owner logs out or signs in again in the same browser
-(`end`): the process remembers its signature until it would have expired, in memory
-only, so a session ended before a restart is good again after it, until it expires.
+(`end`): its signature is kept in the database until it would have expired (`keep_in`),
+so the end holds on every process sharing it and after a restart; `user_of` asks it.
 """
 
 from __future__ import annotations
@@ -18,8 +18,12 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import orjson
+
+if TYPE_CHECKING:
+    from bot.store.store import Store
 
 #: How long a session lasts from sign-in.
 SESSION_SECONDS = 12 * 3600
@@ -59,8 +63,14 @@ class Sessions:
         self._key = hashlib.sha256(seed).digest()
         self.lifetime = lifetime
         self.clock = clock
-        #: The sessions ended before their time: signature → when they would have expired.
+        #: The sessions ended before their time: signature → when they would have expired
+        #: (those this process ended or heard of; the database has every one).
         self._ended: dict[str, float] = {}
+        self._store: Store | None = None
+
+    def keep_in(self, store: Store) -> None:
+        """Keep ended sessions in `store` (shared with the other processes) from now on."""
+        self._store = store
 
     def open(self, user: User) -> str:
         """A new session token for `user`."""
@@ -93,9 +103,19 @@ class Sessions:
             raise Expired
         return user
 
-    def end(self, token: object) -> User | None:
-        """End the session of `token` before its time (logging out): its user (None: it was
-        not a session, or is over already)."""
+    async def user_of(self, token: object) -> User | None:
+        """`read`, and Expired for a session ended on any process (StoreBusy: the database
+        could not say)."""
+        user = self.read(token)
+        store = self._store
+        if user is not None and store is not None and await store.session_ended(user.session):
+            self._ended[user.session] = user.expires
+            raise Expired
+        return user
+
+    async def end(self, token: object) -> User | None:
+        """End the session of `token` before its time (logging out), here and in the
+        database: its user (None: it was not a session, or is over already)."""
         try:
             user = self.read(token)
         except Expired:
@@ -105,7 +125,19 @@ class Sessions:
             for signature in [s for s, expires in self._ended.items() if expires <= now]:
                 del self._ended[signature]
             self._ended[user.session] = user.expires
+            if self._store is not None:
+                await self._store.end_session(user.session, user.expires, now)
         return user
+
+    async def ended_since(self, since: float) -> list[str]:
+        """The sessions ended (by any process) at `since` or later that this process had
+        not heard of: now ended here too."""
+        if self._store is None:
+            return []
+        news = [s for s in await self._store.sessions_ended_since(since) if s not in self._ended]
+        for signature in news:
+            self._ended[signature] = self.clock() + self.lifetime  # forgotten by then at most
+        return news
 
     def _sign(self, payload: str) -> str:
         return _b64(hmac.new(self._key, payload.encode(), hashlib.sha256).digest())

@@ -248,17 +248,20 @@ class Sockets:
         user = None
         if hello.get("session") is not None:  # the Activity's
             try:
-                user = self.sessions.read(hello["session"])
+                user = await self.sessions.user_of(hello["session"])
             except Expired:
                 await ws.close(code=SESSION_OVER, message=b"session over")
+                return None
+            except StoreBusy:
+                await ws.close(code=TRY_LATER, message=b"busy: try again later")
                 return None
             if user is None:
                 await ws.close(code=REFUSED, message=b"session refused")
                 return None
         elif cookie is not None:  # a browser's: one over or forged only watches
             try:
-                user = self.sessions.read(cookie)
-            except Expired:
+                user = await self.sessions.user_of(cookie)
+            except (Expired, StoreBusy):
                 user = None
         if user is not None and not self.attempts.take(user.id):
             await ws.close(code=TRY_LATER, message=b"connecting too often: try again later")

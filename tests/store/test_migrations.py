@@ -118,6 +118,9 @@ SEED = {
     16: """
         INSERT INTO players (game_id, seat, user_id, joined_at, dealt) VALUES (3, 2, 12, 3.0, 0);
     """,
+    17: """
+        INSERT INTO ended_sessions (signature, expires, ended_at) VALUES ('abc', 9.0e9, 1.0);
+    """,
 }
 
 

@@ -58,9 +58,9 @@ async def first_word(socket: Socket) -> str | int | None:
     return "welcome" if answered(socket, "welcome") else socket.ws.close_code
 
 
-async def close_code(ws: aiohttp.ClientWebSocketResponse) -> int | None:
-    """The code of the close frame the server sends `ws` (within 2 s)."""
-    async with asyncio.timeout(2):
+async def close_code(ws: aiohttp.ClientWebSocketResponse, within: float = 2) -> int | None:
+    """The code of the close frame the server sends `ws` (within `within` seconds)."""
+    async with asyncio.timeout(within):
         while True:
             message = await ws.receive()
             if message.type is aiohttp.WSMsgType.CLOSE:
