@@ -42,7 +42,18 @@ from typing import Any
 import orjson
 
 from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
-from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
+from bot.store import (
+    actions,
+    clocks,
+    games,
+    history,
+    lobbies,
+    meta,
+    newcomers,
+    settings,
+    tallies,
+    users,
+)
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
@@ -347,6 +358,11 @@ class Store:
         """A server's fastest all-human wins per difficulty, and its people ranked by the
         lower bound of their win rate (those with enough all-human games)."""
         return await self._db.read(tallies.leaderboard, guild_id)
+
+    async def newness(self, guild_id: int, people: Sequence[int]) -> newcomers.Newness:
+        """Whether a team has won on the server (0: none), and which of `people` have won a
+        game, and finished one, anywhere."""
+        return await self._db.read(newcomers.newness, guild_id, people)
 
     # ------------------------------------------------------- other processes
 

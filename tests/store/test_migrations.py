@@ -115,6 +115,9 @@ SEED = {
     15: """
         INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
     """,
+    16: """
+        INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (12, 7, 1, 0);
+    """,
 }
 
 
