@@ -24,7 +24,10 @@ rocket and never scraps) and greedy. For each player count it prints the win rat
 with its 95% interval per rule set, difficulty (`--difficulties`) and pace (`--paces`),
 every seating beside the others on the same seeds, then the crew's scraps of a rocket
 holding a section a teammate built, per game (those before the clock ran out, read
-from the events), and the reasons the crew gave for them (over whole games).
+from the events), and the reasons the crew gave for them (over whole games). With
+`--crew-pace S` a crew seat's turn takes S seconds (the bot's crewmates pause 1 to 3 s,
+2 on average) and the others' the pace of the row: turns go round the table, so a
+game's pace is the mean of its seats'.
 
 Cross-play (`--crossplay`) seats each partner style (`--partners`: the people of
 `engine.partners`, the stand-in, greedy, and the crew itself) beside each seat-filler
@@ -244,6 +247,11 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
         choices=list(DIFFICULTY_MINUTES),
         default=["beginner", "medium"],
         help="mixed seatings and --crossplay (default beginner medium)",
+    )
+    parser.add_argument(
+        "--crew-pace",
+        type=float,
+        help="mixed seatings: seconds a crew seat's turn takes (default: the row's pace)",
     )
     parser.add_argument(
         "--markdown", action="store_true", help="--crossplay: the tables in Markdown"
@@ -509,6 +517,8 @@ def _print_mixed(
     """The mixed seatings' tables: win rates, then the crew's scraps of teammates'
     sections, one pair of tables per player count."""
     print(f"{args.games} games per rule set and seating (the same seeds for every seating)")
+    if args.crew_pace is not None:
+        print(f"a crew seat's turn takes {args.crew_pace:g} s, the others' the row's s/turn")
     for players in sorted({len(s.split(",")) for s in seatings}):
         group = [s for s in seatings if len(s.split(",")) == players]
         print(f"\n{players} players: win % [95% CI]")
@@ -525,7 +535,8 @@ def _print_mixed(
             cells = []
             for seating in group:
                 records = results[(seating, rules, players)]
-                wins = sum(r.outcome_within(minutes, pace).won for r in records)
+                paced = seating_pace(seating, pace, args.crew_pace)
+                wins = sum(r.outcome_within(minutes, paced).won for r in records)
                 low, high = wilson(wins, len(records))
                 cells.append(f"{100 * wins / len(records):.1f} [{100 * low:.1f}, {100 * high:.1f}]")
             print(f"| {rules} | {difficulty} {minutes} min | {pace:g} | {' | '.join(cells)} |")
@@ -541,7 +552,8 @@ def _print_mixed(
             for seating in crewed:
                 records = results[(seating, rules, players)]
                 seats = [i for i, name in enumerate(seating.split(",")) if name == "crew"]
-                scraps = sum(len(r.scraps_within(minutes, pace, seats)) for r in records)
+                paced = seating_pace(seating, pace, args.crew_pace)
+                scraps = sum(len(r.scraps_within(minutes, paced, seats)) for r in records)
                 cells.append(f"{scraps / len(records):.2f}")
             print(f"| {rules} | {difficulty} {minutes} min | {pace:g} | {' | '.join(cells)} |")
         for seating in crewed:
@@ -556,6 +568,15 @@ def _print_mixed(
                         f"{why} {n / len(records):.2f}" for why, n in sorted(reasons.items())
                     )
                     print(f"reasons given, {_name(seating)}, {rules}, whole games: {said}")
+
+
+def seating_pace(seating: str, pace: float, crew_pace: float | None) -> float:
+    """A seating's seconds a turn: the mean of its seats', a crew seat's `crew_pace` (when
+    given) and every other's `pace` (turns go round the table)."""
+    seats = seating.split(",")
+    if crew_pace is None:
+        return pace
+    return sum(crew_pace if name == "crew" else pace for name in seats) / len(seats)
 
 
 def _name(seating: str) -> str:

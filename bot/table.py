@@ -170,6 +170,13 @@ class Table(SetUp):
     touched: float = 0.0
     #: People whose seats the autopilot plays (they went quiet).
     autopilot: set[int] = field(default_factory=set)
+    #: Why the lobby offers the first games' difficulty (a catalog key; None: the server's
+    #: usual default, or the host's choice), and the people seated who have never finished
+    #: a game, and those of them shown the picture of a rocket that can launch
+    #: (bot.game.newcomers).
+    offer: str | None = None
+    newcomers: set[int] = field(default_factory=set)
+    welcomed: set[int] = field(default_factory=set)
     messages: Messages = field(default_factory=Messages)
     runtime: Runtime = field(default_factory=Runtime)
 

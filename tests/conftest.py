@@ -43,6 +43,19 @@ settings.load_profile(
 )
 
 
+@pytest.fixture(autouse=True)
+def seasoned(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test's servers and people are old hands, whose stores are new only because a
+    test's is: a lobby gets the server's usual difficulty, and nobody a first move or the
+    first game's picture (bot.game.newcomers). A test marked ``first_games`` has them new,
+    as they are."""
+    if request.node.get_closest_marker("first_games") is None:
+        from bot.game import newcomers
+
+        monkeypatch.setattr(newcomers, "offer", lambda newness, asked: None)
+        monkeypatch.setattr(newcomers, "seated", lambda table, newness, people: None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def schema_checks_remembered() -> Iterator[None]:
     """The fake Discord checks every request body against Discord's OpenAPI description;

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import UserError
-from bot.game import changes
+from bot.game import changes, newcomers
 from bot.game.access import Caller, may_moderate, may_play, may_run
 from bot.game.actions import ActionResult
 from bot.game.audience import Audience
@@ -263,16 +263,23 @@ class Commands:
 
     async def _open(self, caller: Caller, command: Open) -> Table:
         settings = await self.audience.settings(caller.guild_id)
-        return await self.lobbies.open(
+        newness = await self.lobbies.store.newness(caller.guild_id, [caller.user_id])
+        reason = newcomers.offer(newness, dict(command.asked))
+        table = await self.lobbies.open(
             caller.guild_id,
             caller.channel_id,
             caller.user_id,
             LobbySettings.opened(
-                dict(command.asked), settings.default_rules, settings.default_difficulty
+                newcomers.asked_with(dict(command.asked), reason),
+                settings.default_rules,
+                settings.default_difficulty,
             ),
             host_name=caller.name,
             reach=caller.reach,
         )
+        table.offer = reason
+        newcomers.seated(table, newness, [caller.user_id])
+        return table
 
 
 def _check_settings(asked: Mapping[str, Any]) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from bot.errors import UserError
-from bot.game import changes
+from bot.game import changes, newcomers
 from bot.game.access import CHANNEL, Gatekeeper
 from bot.game.actions import held
 from bot.game.audience import Audience
@@ -171,6 +171,7 @@ class Lobbies:
             table.seats, table.names = list(record.players), dict(record.names)
             table.touched = record.updated_at
             table.language, table.cards = await self.audience.table(table)
+            newcomers.seated(table, await self.store.newness(0, [user_id]), [user_id])
         return table
 
     async def add_crewmate(self, channel_id: int, by: int) -> Table:
@@ -208,6 +209,7 @@ class Lobbies:
                 raise UserError(absent) from None
             table.seats, table.touched = list(record.players), record.updated_at
             table.language, table.cards = await self.audience.table(table)
+            table.newcomers.discard(user_id)
         return table
 
     async def configure(self, channel_id: int, user_id: int, asked: Mapping[str, Any]) -> Table:
@@ -219,6 +221,7 @@ class Lobbies:
                 raise UserError("settings.started")
             if user_id != table.host_id:
                 raise UserError("settings.host_only", host=render.mention(table.host_id))
+            asked, table.offer = newcomers.chosen(table, asked)
             settings = table.settings.chosen(**asked)
             record = await self.store.configure_lobby(table.id, settings, now=self.now())
             table.settings, table.touched = record.settings, record.updated_at

@@ -49,6 +49,7 @@ from bot.store import (
     history,
     lobbies,
     meta,
+    newcomers,
     sessions,
     settings,
     tallies,
@@ -379,6 +380,11 @@ class Store:
         """A server's fastest all-human wins per difficulty, and its people ranked by the
         lower bound of their win rate (those with enough all-human games)."""
         return await self._db.read(tallies.leaderboard, guild_id)
+
+    async def newness(self, guild_id: int, people: Sequence[int]) -> newcomers.Newness:
+        """Whether a team has won on the server (0: none), and which of `people` have won a
+        game, and finished one, anywhere."""
+        return await self._db.read(newcomers.newness, guild_id, people)
 
     # ------------------------------------------------------- other processes
 

@@ -10,3 +10,8 @@ STEADY_TEAM_WINS = {
     "basic": {"beginner": 80, "easy": 63, "medium": 46, "hard": 28},
     "advanced": {"beginner": 80, "easy": 64, "medium": 49, "hard": 32},
 }
+
+#: The difficulty a new team's lobby is offered (bot.game.newcomers): the easiest, the
+#: only one at which a team new to the game wins about half the time (docs/crew.md, "A
+#: first game that can be won").
+FIRST_GAMES = "beginner"

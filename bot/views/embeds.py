@@ -59,6 +59,8 @@ def lobby_embed(table: Table) -> Embed:
             length=duration(table.length_seconds),
         ),
     )
+    if table.offer is not None and table.status == "lobby":  # bot.game.newcomers
+        embed.description = f"{embed.description}\n{first_games_line(table)}"
     embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
     seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
     embed.add_field(
@@ -76,6 +78,12 @@ def lobby_embed(table: Table) -> Embed:
     if table.status != "lobby":
         embed.set_footer(text=t(language, "lobby.closed"))
     return embed
+
+
+def first_games_line(table: Table) -> str:
+    """Why the lobby offers its difficulty: the server's first games, or a new host's."""
+    difficulty = t(table.language, f"difficulty.{table.difficulty}")
+    return t(table.language, str(table.offer), difficulty=difficulty)
 
 
 def board_embed(

@@ -14,7 +14,7 @@ from bot.i18n.catalogs import t
 from bot.table import is_crewmate
 from bot.views.narration import scrap_reason
 from bot.views.render import and_list, cards_text, percent, plan_text, suit_marks
-from engine import Colour, Phase, Size, legal_moves, when_my_turn
+from engine import Colour, Phase, PlayerView, Size, legal_moves, when_my_turn
 from engine.crew import Decision, decide
 
 if TYPE_CHECKING:
@@ -34,13 +34,31 @@ def hint_line(table: Table, player: int, now: float, language: str) -> str:
     later = not legal_moves(view)
     if later:
         view = when_my_turn(view)
+    hint = decision_text(advice(table, view, now), language, table.cards)
+    return t(language, "hint.when_your_turn", hint=hint) if later else f"💡 {hint}"
+
+
+def first_move_line(table: Table, view: PlayerView, now: float, language: str) -> str | None:
+    """A newcomer's suggested first move (bot.game.newcomers), for their panel while their
+    first turn waits for its move; None for anyone else, and at any other moment."""
+    public = view.table
+    first_turn = public.turn <= len(public.seats) and public.active_player == view.player
+    if view.player not in table.newcomers or not first_turn or public.phase is not Phase.PLAY:
+        return None
+    hint = decision_text(advice(table, view, now), language, table.cards)
+    return t(language, "first.move", hint=hint)
+
+
+def advice(table: Table, view: PlayerView, now: float) -> Decision:
+    """What the crew policy would do from `view` at wall time `now` (a move of the view's
+    turn: the player's own, or the one `when_my_turn` foresees)."""
     time_left = table.time_left(now)
     game_time_left = None if time_left is None else time_left * table.runtime.time_scale
-    crewmates = frozenset(filter(is_crewmate, game.players))  # shown as such at the table
+    seats = (seat.player for seat in view.table.seats)
+    crewmates = frozenset(filter(is_crewmate, seats))  # shown as such at the table
     decision = decide(view, game_time_left, crewmates=crewmates)
     assert decision is not None
-    hint = decision_text(decision, language, table.cards)
-    return t(language, "hint.when_your_turn", hint=hint) if later else f"💡 {hint}"
+    return decision
 
 
 def decision_text(decision: Decision, language: str, style: str) -> str:

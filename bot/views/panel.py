@@ -38,6 +38,7 @@ from bot.views.components import (
     picker,
     rows,
 )
+from bot.views.hints import first_move_line
 from bot.views.message import Message
 from engine import (
     Colour,
@@ -106,7 +107,7 @@ def panel_message(
     public = view.table
     left = table.time_left(now)
     title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
-    now_lines = [situation(table, view, now, language)]
+    now_lines = [situation(table, view, now, language), first_move_line(table, view, now, language)]
     if table.open and public.phase is not Phase.OVER:
         now_lines.insert(0, render.clock_text(table, left, language))
     now_text = "\n".join(filter(None, now_lines))

@@ -121,6 +121,9 @@ SEED = {
     17: """
         INSERT INTO ended_sessions (signature, expires, ended_at) VALUES ('abc', 9.0e9, 1.0);
     """,
+    18: """
+        INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (12, 7, 1, 0);
+    """,
 }
 
 

@@ -115,6 +115,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         command = Open(difficulty=difficulty, minutes=minutes, rules=rules)
         outcome = await self.service.run(caller_of(interaction), command)
         await self.post_lobby(interaction, outcome.table)
+        await self.welcome(interaction, outcome.table)
 
     @app_commands.command(description="Join the game forming in this channel.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -176,6 +177,8 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
             return
         await interaction.response.send_message(text, ephemeral=True)
         self.bot.outbox.answered(table, interaction)
+        if isinstance(command, Join):
+            await self.welcome(interaction, table)
 
     async def send_own_panel(
         self, interaction: discord.Interaction, table: Table, note: str
@@ -232,6 +235,8 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         note = opening and opening.note(speaks(interaction))
         if note:  # why the game plays here rather than in a thread of its own
             await interaction.followup.send(note, ephemeral=True)
+        if isinstance(command, Join):
+            await self.welcome(interaction, table)
 
     async def show_clicked_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """Answer a click on the lobby message (a button, a setting) with it redrawn: the

@@ -28,10 +28,11 @@ from bot.discord.clicked import clicked_message
 from bot.discord.cogs import Part
 from bot.discord.unseen import close_unseen, post_unseen
 from bot.errors import UserError
+from bot.game import newcomers
 from bot.game.commands import PlayAgain
 from bot.i18n.catalogs import t
 from bot.store.records import GameNotFound
-from bot.views import components
+from bot.views import components, first_games
 
 if TYPE_CHECKING:
     from bot.discord.client import ApophisBot
@@ -67,6 +68,13 @@ class Lobbies(Part):
                 board=(message_id, components.drawn_version(table)),
             )
             await self.bot.service.board_posted(table, message_id, then=answered)
+
+    async def welcome(self, interaction: discord.Interaction, table: Table) -> None:
+        """After the answer to a newcomer taking a lobby's seat (opening it, or joining): the
+        picture of a rocket that can launch, privately and once (bot.game.newcomers)."""
+        if newcomers.to_welcome(table, interaction.user.id):
+            shown = first_games.welcome(table, speaks(interaction))
+            await interaction.followup.send(**embeds.kwargs(shown, new=True), ephemeral=True)
 
     async def play_again(self, interaction: discord.Interaction[ApophisBot], click: Click) -> None:
         """Play again, pressed on an ended game's final board: a lobby with its rules,

@@ -1,0 +1,27 @@
+"""What a newcomer is shown once, privately, as they take a lobby's seat: a welcome line and
+the picture of a rocket that can launch (in words where the server shows no pictures)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.i18n.catalogs import t
+from bot.pictures import first_rocket
+from bot.views.attachments import Picture
+from bot.views.message import Message
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+#: The picture's file name (the same picture for every newcomer of a language).
+FILENAME = "first-rocket.png"
+
+
+def welcome(table: Table, language: str) -> Message:
+    """The welcome, in the newcomer's `language`: the line, with the picture where the
+    server shows pictures (`Table.pictured`), else the picture's words after it."""
+    line = t(language, "first.welcome")
+    described = first_rocket.describe(language)
+    if not table.pictured:
+        return Message(content=f"{line}\n{described}")
+    return Message(content=line, picture=Picture(FILENAME, first_rocket.draw(language), described))
