@@ -363,17 +363,21 @@ class Outbox:
         as a private follow-up of the same interaction, where they clicked, and becomes their
         live panel. If Discord refuses it, the move stands (logged): their DM carries the
         hand. The panel has a token of its own: a dismissed panel's 404 leaves the board's."""
-        own, version = self.tokens.new(interaction), table.version
+        own = self.tokens.new(interaction)
         payload = message.json(new=True)
         payload["flags"] = payload.get("flags", 0) | EPHEMERAL
+        player = interaction.user.id
+        landing = self.panels.follow(
+            table, player, interaction, own, lambda: self.tokens.follow_up(own, payload)
+        )
+        self.answered(table, interaction, board=board)  # (their DM waits for the panel)
         try:
-            follow_up = await self.tokens.follow_up(own, payload)
+            await landing
         except discord.HTTPException as exc:
             log.warning("game %d: a board move's panel could not follow: %s", table.id, exc)
-        else:
-            player = interaction.user.id
-            self.panels.shown(table, player, version, interaction, own, follow_up=follow_up)
-        self.answered(table, interaction, board=board)
+        # Their older panel is removed at once, alone: releasing all the game holds could
+        # send another player's DM before that player's own answer shows their panel.
+        self._submit(("panel", table.id, player), lambda: self._refresh_panel(table, player))
 
     async def board_landed(self, table: Table) -> bool:
         """Whether the board's write under way, if any, has landed (waited for up to

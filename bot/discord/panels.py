@@ -10,8 +10,9 @@ live one again if it is clicked). Panels are Components V2 layouts (bot.views.pa
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,10 @@ from engine import Phase
 if TYPE_CHECKING:
     from bot.game.audience import Audience
     from bot.table import Table
+
+#: Seconds a redraw of a player's panel waits for the one being posted for them (a board
+#: move's follow-up) to land: until then, whether their panel shows their hand is unknown.
+FOLLOW_WAIT = 1.0
 
 
 @dataclass(slots=True)
@@ -51,6 +56,8 @@ class Panels:
         self._versions: dict[int, dict[int, int]] = {}
         #: game id -> player -> their older panels, to remove.
         self._older: dict[int, dict[int, list[Panel]]] = {}
+        #: (game id, player) -> set once the panel being posted for them has landed.
+        self._coming: dict[tuple[int, int], asyncio.Event] = {}
 
     def forget(self, game_id: int) -> None:
         for records in (self._live, self._versions, self._older):
@@ -86,6 +93,33 @@ class Panels:
             self.changed(table, player)
         self._versions.setdefault(table.id, {})[player] = version
 
+    def follow(
+        self,
+        table: Table,
+        player: int,
+        interaction: discord.Interaction,
+        token: Token,
+        post: Callable[[], Awaitable[int]],
+    ) -> Awaitable[None]:
+        """`player`'s panel, showing the game now, is about to be posted as a follow-up of
+        `interaction` through `token` (`post()`, its id; raises what Discord answers): what
+        posts it, after which it is their live panel. Their panel's redraws wait for it
+        from now on (a refresh meanwhile could not tell whether their panel shows their
+        hand)."""
+        key, version = (table.id, player), table.version
+        self._coming[key] = coming = asyncio.Event()
+
+        async def landing() -> None:
+            try:
+                follow_up = await post()
+            finally:
+                coming.set()
+                if self._coming.get(key) is coming:
+                    del self._coming[key]
+            self.shown(table, player, version, interaction, token, follow_up=follow_up)
+
+        return landing()
+
     def holding(self, table: Table) -> list[int]:
         """The players of `table` whose live panel can still be redrawn."""
         live = self._live.get(table.id, {})
@@ -96,6 +130,11 @@ class Panels:
         while it is usable (saying at its top when it is their turn: what tells them when
         they are not pinged). Whether their live panel shows the game as it is now (and so
         their hand)."""
+        coming = self._coming.get((table.id, player))
+        if coming is not None:  # (if it never lands, the live panel is the one before)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(FOLLOW_WAIT):
+                    await coming.wait()
         for old in self._older.get(table.id, {}).pop(player, []):
             if self.tokens.usable(old.token):
                 with contextlib.suppress(discord.HTTPException):  # dismissed meanwhile
