@@ -17,7 +17,7 @@ What it does, in this process (the load generator) and one other (the bot):
   task; whoever must act waits a think time (uniform 0.5-1.5 x --think, default 5 s),
   then acts as a player would: from their hand panel (opened once with the board's My
   hand, then kept current by the bot; one click a move, a select for a chosen launch
-  subset or a discard), some slash commands (/draw /build /launch /scrap /discard,
+  subset, buttons for a discard), some slash commands (/draw /build /launch /scrap /discard,
   --command-share), now and then a look at the hand; the team also chats in the
   channel (--chat messages per game a minute), which the bot counts to re-post a
   buried board. Games that end (won, lost on the clock) are reopened with /apophis new,

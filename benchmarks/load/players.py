@@ -317,17 +317,28 @@ class Load(Watcher):
                 await self.answered(chosen, "panel launch subset")
                 return chosen
         elif kind == "discard":
-            select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
-            if select is None:  # the panel does not offer it (yet): typed instead
-                return await self.typed_instead(tab, action, player)
-            chosen = await self.fake.select(
-                panel, select["custom_id"], list(action["cards"]), user=player.user
-            )
-            await self.answered(chosen, "panel discard")
-            return chosen
+            return await self.discard(tab, action, player, panel)
         else:
             target = kind
         return await self.click(tab, panel, target, player, "panel " + kind)
+
+    async def discard(self, tab: Tab, action: dict, player, panel):
+        """A discard on the panel: each card's button, then Discard (typed instead where the
+        panel does not offer them); the Discard click."""
+        chosen: set[str] = set()
+        for card in action["cards"]:
+            chosen.add(card)
+            custom_id = with_cards(panel, "pick", chosen)
+            if custom_id is None:  # the panel does not offer it (yet)
+                return await self.typed_instead(tab, action, player)
+            pressed = await self.fake.click(panel, custom_id, user=player.user)
+            await self.answered(pressed, "panel discard card")
+        custom_id = with_cards(panel, "discard", chosen)
+        if custom_id is None:
+            return await self.typed_instead(tab, action, player)
+        confirmed = await self.fake.click(panel, custom_id, user=player.user)
+        await self.answered(confirmed, "panel discard")
+        return confirmed
 
     async def typed_instead(self, tab: Tab, action: dict, player):
         """The move the panel does not offer, typed; None (no move this time) where the
@@ -380,6 +391,18 @@ class Load(Watcher):
                 dms.discard(user)
         tab.pending.append(pending)
         self._settle(tab)
+
+
+def with_cards(panel, action: str, cards: set[str]) -> str | None:
+    """The custom id of the panel's enabled button for `action` carrying exactly `cards`
+    (a discard's card button: the cards chosen once it is pressed)."""
+    for component in panel.iter_components():
+        parts = component.get("custom_id", "").split(":")
+        if len(parts) < 5 or parts[1] != "h" or parts[4] != action or component.get("disabled"):
+            continue
+        if set(parts[5].split(".") if len(parts) > 5 else ()) == cards:
+            return component["custom_id"]
+    return None
 
 
 async def chatter(load: Load, per_minute: float) -> None:

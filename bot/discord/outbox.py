@@ -20,6 +20,7 @@ deleted channel, and its game ends.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
     from bot.game.audience import Audience
     from bot.store.store import Store
     from bot.table import Change, Report, Table
+
+log = logging.getLogger(__name__)
 
 #: The outbox's queues, hand DMs (always paced by the global budget) apart from the rest,
 #: and the requests each has in flight at once. Tables go through interaction tokens, out
@@ -182,6 +185,7 @@ class Outbox:
             case changes.TurnPassed(player=player):
                 played = player is not None and (is_crewmate(player) or player in table.autopilot)
                 self.turn_passed(table, None if played else player)
+                self.turn_named(table)
             case changes.ReportChanged():
                 self.report_changed(table)
             case changes.Posted(content=content):
@@ -231,6 +235,12 @@ class Outbox:
         """Redraw `player`'s panel (whether it then shows their hand is for their DM to know:
         `_hand`)."""
         await self.panels.refresh(table, player)
+
+    def turn_named(self, table: Table) -> None:
+        """Whose turn it is changed: every live panel is redrawn to name the player to act
+        now (the one whose turn came says it is theirs)."""
+        for player in self.panels.holding(table):
+            self.panel_changed(table, player)
 
     def turn_passed(self, table: Table, player: int | None) -> None:
         """It is `player`'s turn: pinged if it waits long for them (None: nobody's, or a
@@ -339,6 +349,35 @@ class Outbox:
         if posted is not None:
             self.posts.sweep_later(table, Owned(posted, token))
         self.jobs.release(table.id)
+
+    async def follow_with_panel(
+        self,
+        table: Table,
+        interaction: discord.Interaction,
+        message: Message,
+        *,
+        board: tuple[int, int],
+    ) -> None:
+        """A move pressed on the board was answered by redrawing it (`board`: its message and
+        the version it shows): the presser's panel (`message`, showing the game now) follows
+        as a private follow-up of the same interaction, where they clicked, and becomes their
+        live panel. If Discord refuses it, the move stands (logged): their DM carries the
+        hand. The panel has a token of its own: a dismissed panel's 404 leaves the board's."""
+        own = self.tokens.new(interaction)
+        payload = message.json(new=True)
+        payload["flags"] = payload.get("flags", 0) | EPHEMERAL
+        player = interaction.user.id
+        landing = self.panels.follow(
+            table, player, interaction, own, lambda: self.tokens.follow_up(own, payload)
+        )
+        self.answered(table, interaction, board=board)  # (their DM waits for the panel)
+        try:
+            await landing
+        except discord.HTTPException as exc:
+            log.warning("game %d: a board move's panel could not follow: %s", table.id, exc)
+        # Their older panel is removed at once, alone: releasing all the game holds could
+        # send another player's DM before that player's own answer shows their panel.
+        self._submit(("panel", table.id, player), lambda: self._refresh_panel(table, player))
 
     async def board_landed(self, table: Table) -> bool:
         """Whether the board's write under way, if any, has landed (waited for up to

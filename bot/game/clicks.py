@@ -10,7 +10,7 @@ raises UserError with a short, polite reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,8 @@ ACTIONS = {
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
     | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open"},
-    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
+    "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint"))
+    | {"pick", "discard"},
     "p": frozenset(("launch", "discard")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
@@ -55,7 +56,9 @@ ACTIONS = {
     "q": frozenset(("leave", "crew", "stay")),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
-WITH_ARG = frozenset(("build", "launch"))
+WITH_ARG = frozenset(("build", "launch", "pick", "discard"))
+#: The panel buttons that only redraw the panel: no move.
+REDRAWS = frozenset(("refresh", "hint", "pick"))
 #: Discord's most values a select menu returns.
 MAX_VALUES = 25
 #: The lobby's buttons, as the commands they stand for (a Start's venue is the door's).
@@ -133,12 +136,13 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
     """The command `click` stands for, whichever door it came through (`venue`: how a
     Start may open its game's thread); None for a click that only shows something to
     whoever clicked (the rules, their hand, a replay's step, the live table, a panel's
-    refresh or hint). UserError for a panel move the panel never offers."""
+    refresh, hint or card chosen for a discard). UserError for a panel move the panel
+    never offers."""
     kind, action = click.kind, click.action
     if kind == "s":
         return configure(click)
     if kind in PANEL:
-        return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
+        return None if action in REDRAWS else Move(panel_move(click), click.version)
     if kind == "q":  # a leave mid-game confirmed (a crewmate playing on, or not), or not
         return None if action == "stay" else Leave(crewmate=action == "crew")
     if kind == "l" or (kind == "b" and action in BOARD_MOVES):
@@ -173,9 +177,26 @@ def panel_move(click: Click) -> dict[str, Any]:
         if colour not in COLOURS or size not in SIZES:
             raise UserError("error.unknown_button")
         return {"type": "build", "colour": colour, "size": int(size)}
-    if click.action == "launch":
-        cards = click.arg.split(".")
-        if not click.arg or not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
-            raise UserError("error.unknown_button")
-        return {"type": "launch", "cards": cards}
+    if click.action in ("launch", "discard"):
+        return {"type": click.action, "cards": list(cards_of(click))}
     return {"type": click.action}
+
+
+def cards_of(click: Click) -> tuple[str, ...]:
+    """The cards a panel button carries (a launch's, a discard's, or those a discard's
+    card button leaves chosen: maybe none); UserError for anything else."""
+    cards = click.arg.split(".") if click.arg else []
+    if (not cards and click.action != "pick") or len(set(cards)) != len(cards):
+        raise UserError("error.unknown_button")
+    if not all(is_card(c) for c in cards):
+        raise UserError("error.unknown_button")
+    return tuple(cards)
+
+
+def picked(click: Click, hand: Sequence[str]) -> tuple[str, ...]:
+    """The cards a discard's card button leaves chosen, all from `hand`; UserError for a
+    card the panel never offered."""
+    chosen = cards_of(click)
+    if not set(chosen) <= set(hand):
+        raise UserError("error.unknown_button")
+    return chosen

@@ -3,9 +3,11 @@
 Pure, like bot.views.render: built from `game.view_for(player)` and the table's public facts
 (game id, state version, clock), nothing else. The panel offers exactly the moves that
 are legal now, each as one button (a select for a chosen subset of the launch
-sequence, or for the cards to discard), and says why when a move cannot be made; its
-Hint button is enabled whenever the crew policy has a move to advise. Its
-custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons and the pickers'
+sequence), and says why when a move cannot be made; a discard is one button a card,
+pressed to choose it or not, and a Discard button once enough are chosen (the live table
+gets a select of them instead). Its Hint button is enabled whenever the crew policy has a
+move to advise. Its custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons
+(a card's: "pick" and the cards chosen once it is pressed) and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
 updating the panel itself.
 
@@ -92,12 +94,18 @@ def container(accent: int, children: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def panel_message(
-    table: Table, player: int, language: str, note: str | None = None, now: float | None = None
+    table: Table,
+    player: int,
+    language: str,
+    note: str | None = None,
+    now: float | None = None,
+    chosen: tuple[str, ...] = (),
 ) -> Message:
     """The player's panel: their hand, what the game waits for, and their legal moves.
 
     In the player's `language`, cards as the server shows them. `note` is a private
-    line at the top (what the last click did, or why it was refused).
+    line at the top (what the last click did, or why it was refused); `chosen`, the cards
+    picked so far for a discard.
     """
     now = table.runtime.now() if now is None else now
     game = table.game
@@ -114,7 +122,7 @@ def panel_message(
     playing = table.open and public.phase not in (Phase.OVER, Phase.RESHUFFLE)
     mine = playing and public.active_player == player
     accent = YOUR_TURN_COLOUR if mine else embeds.board_colour(table, public, left)
-    offered = rows(*moves(table, view, language)).to_components()
+    offered = rows(*moves(table, view, language, chosen)).to_components()
     footer = t(language, "board.footer", id=table.id, version=table.version)
     inside = [
         text_display(f"### {title}\n{render.hand_text(view.hand, language, table.cards)}"),
@@ -126,11 +134,10 @@ def panel_message(
     return Message(components=Layout([*top, container(accent, inside)]))
 
 
-def stub(language: str, key: str = "panel.moved") -> Message:
-    """An older panel once the player opened a newer one (or, `key` "panel.left", the panel
-    of a player who left the game): one line saying so, in place of the hand and its
-    buttons (only the newest panel is kept current). A layout too: Discord never lets a V2
-    message go back to content."""
+def stub(language: str, key: str) -> Message:
+    """A closed panel (`key` "panel.left": the panel of a player who left the game): one
+    line saying so, in place of the hand and its buttons. A layout too: Discord never lets
+    a V2 message go back to content."""
     return Message(components=Layout([text_display(t(language, key))]))
 
 
@@ -224,8 +231,13 @@ def build_label(
     )
 
 
-def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] | None]:
-    """The panel's components: legal moves enabled; the others shown disabled or left out."""
+def moves(
+    table: Table, view: PlayerView, language: str, chosen: tuple[str, ...] | None = None
+) -> list[dict[str, Any] | None]:
+    """The panel's components: legal moves enabled; the others shown disabled or left out.
+
+    A discard: one button a card, `chosen` those picked so far (the Discord panel's); with
+    `chosen` None, one select of the cards (the live table's picker)."""
     if view.table.phase is Phase.OVER or not table.open:
         return []
     legal = legal_moves(view)
@@ -240,8 +252,10 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
-    if legal.discard:
+    if legal.discard and chosen is None:
         return [discard_picker(table, view, legal.discard, language), hint, refresh]
+    if legal.discard:
+        return [*discard_buttons(table, view, legal.discard, chosen or (), language), hint, refresh]
     if legal.reroll:
         return [*reroll_buttons(table, view, language), hint, refresh]
     launch = launch_cards(legal)
@@ -276,6 +290,55 @@ def discard_picker(table: Table, view: PlayerView, count: int, language: str) ->
         min_values=count,
         max_values=count,
     )
+
+
+def discard_buttons(
+    table: Table, view: PlayerView, count: int, chosen: tuple[str, ...], language: str
+) -> list[dict[str, Any] | None]:
+    """One button a card of the hand, pressed to choose it or not (a chosen card shows 🗑️;
+    once `count` are chosen the others are off), then Discard: enabled with exactly
+    `count` chosen, else saying how many are still to choose. Each card's custom id carries
+    the cards chosen once it is pressed, and Discard's the cards it discards."""
+    gid, version, style = table.id, table.version, table.cards
+    hand = [c for cards in render.by_suit(view.hand).values() for c in cards]
+    picked = [c for c in hand if c in chosen]
+    full = len(picked) >= count
+    items: list[dict[str, Any] | None] = []
+    for card in hand:
+        on = card in picked
+        after = [c for c in hand if (c in picked) != (c == card)]
+        items.append(
+            button(
+                gid,
+                version,
+                "pick",
+                card_text(card, language, style),
+                emoji="🗑️" if on else render.COLOUR_EMOJI[colour_of(card)],
+                style=DANGER if on else SECONDARY,
+                kind="h",
+                arg=".".join(after),
+                disabled=full and not on,
+            )
+        )
+    if full:
+        cards = " ".join(card_text(c, language, style) for c in picked)
+        label = t(language, "button.discard_chosen", cards=cards)
+    elif picked:
+        label = t(language, "button.discard_more", count=count - len(picked))
+    else:
+        label = t(language, "panel.choose_discard", count=count)
+    confirm = button(
+        gid,
+        version,
+        "discard",
+        label,
+        emoji="🗑️",
+        style=PRIMARY,
+        kind="h",
+        arg=".".join(picked),
+        disabled=not full,
+    )
+    return [*items, None, confirm]
 
 
 def reroll_buttons(table: Table, view: PlayerView, language: str) -> list[dict[str, Any]]:

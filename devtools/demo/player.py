@@ -42,6 +42,8 @@ class Person:
             await self.typed(action)
             return
         panel = await self.panel(game_id, version, board)
+        if action["type"] == "discard" and await self.discard(panel, action["cards"]):
+            return
         custom_id, values = self.control(panel, action)
         if custom_id is None:
             await self.typed(action)
@@ -49,6 +51,25 @@ class Person:
             await answered(await self.fake.click(panel, custom_id, user=self.member))
         else:
             await answered(await self.fake.select(panel, custom_id, values, user=self.member))
+
+    async def discard(self, panel: Message, cards: list[str]) -> bool:
+        """Press each card of `cards` on the panel, then Discard (typed, should the panel
+        stop offering them); False, nothing done, if the panel offers no card buttons."""
+        if _with_cards(panel, "pick", {cards[0]}) is None:
+            return False
+        chosen: set[str] = set()
+        for card in cards:
+            chosen.add(card)
+            custom_id = _with_cards(panel, "pick", chosen)
+            if custom_id is None:
+                break
+            await answered(await self.fake.click(panel, custom_id, user=self.member))
+        custom_id = _with_cards(panel, "discard", set(cards))
+        if custom_id is None:
+            await self.typed({"type": "discard", "cards": cards})
+        else:
+            await answered(await self.fake.click(panel, custom_id, user=self.member))
+        return True
 
     async def typed(self, action: dict[str, Any]) -> None:
         kind, options = action["type"], {}
@@ -151,6 +172,17 @@ def _find(
             continue
         if (any_arg and len(parts) > 5) or (not any_arg and parts[5:] == ([arg] if arg else [])):
             return custom_id
+    return None
+
+
+def _with_cards(panel: Message, action: str, cards: set[str]) -> str | None:
+    """The custom id of the panel's enabled button for `action` carrying exactly `cards`."""
+    for component in panel.iter_components():
+        parts = _parts(component.get("custom_id", ""))
+        if len(parts) < 5 or parts[1] != "h" or parts[4] != action or component.get("disabled"):
+            continue
+        if set(parts[5].split(".") if len(parts) > 5 else ()) == cards:
+            return component["custom_id"]
     return None
 
 

@@ -237,12 +237,15 @@ def _clicked(at: datetime.datetime, interaction) -> Did:
     custom_id = interaction.data.get("custom_id", "")
     source = interaction.source_message
     component: dict[str, Any] = {}
-    if source is not None:  # the control as it was then (the message may have changed since)
-        versions = [v.components for v in source.history] + [source.components]
+    if source is not None:  # the control as it was then (the message may have changed since,
+        # and a discard's card buttons pass their ids on: the version shown then first)
+        current = (source.edited_at or source.created_at, source.components)
+        versions = [(v.at, v.components) for v in source.history] + [current]
+        shown = [components for start, components in versions if start <= at]
         component = next(
             (
                 c
-                for components in reversed(versions)
+                for components in [*reversed(shown), *(c for _, c in reversed(versions))]
                 for c in _walk(components)
                 if c.get("custom_id") == custom_id
             ),

@@ -87,14 +87,6 @@ class Scene:
         interaction = await self.fake.click(message, custom_id, user=self[user].user)
         return await interaction.wait_response()
 
-    async def pick(self, message, values: list[str], user: str):
-        """Choose `values` in the (only) select menu of `message`."""
-        select = next(c for c in message.iter_components() if c["type"] == 3)
-        interaction = await self.fake.select(
-            message, select["custom_id"], values, user=self[user].user
-        )
-        return await interaction.wait_response()
-
     async def new_game(self, *players: str, **options: Any) -> Table:
         """/apophis new by the first player, the others join, the host starts (where only
         interactions reach, and only the installer has the commands, by the lobby's
@@ -133,13 +125,38 @@ class Scene:
         await self.bot.outbox.drain()
         opened = await self.click(self.board(), "hand", user)
         assert opened.ephemeral, opened.response_data
+        await self.panel_noted(opened, user)
         return opened.message
+
+    async def panel_noted(self, opened, user: str) -> None:
+        """Wait until the bot took the panel `opened` answered with as `user`'s live one (the
+        fake sees the answer a moment before the bot goes on), and removed their older."""
+        table, player = self.live(), self.id(user)
+        panels = self.bot.outbox.panels
+        await bot_state(
+            lambda: getattr(panels._live.get(table.id, {}).get(player), "opened_by", 0) == opened.id
+        )
+        await self.bot.outbox.drain()
 
     async def press(self, panel, action: str, user: str, arg: str | None = None):
         """Click a panel button (`action`, and its `arg` when several share the action)."""
         custom_id = button_id(panel, action if arg is None else f"{action}:{arg}")
         interaction = await self.fake.click(panel, custom_id, user=self[user].user)
         return await interaction.wait_response()
+
+    async def choose(self, panel, cards: list[str], user: str):
+        """Press the card buttons of a discard on `panel`, one by one (`cards` as codes,
+        "7H"); the last answer."""
+        answer = None
+        for card in cards:
+            (custom_id,) = [
+                c["custom_id"]
+                for c in panel.iter_components()
+                if ":pick" in c.get("custom_id", "") and c.get("label") == card_label(card)
+            ]
+            interaction = await self.fake.click(panel, custom_id, user=self[user].user)
+            answer = await interaction.wait_response()
+        return answer
 
     # --------------------------------------------------------------- reading
 

@@ -35,11 +35,16 @@ async def test_two_players_pressing_draw_at_the_same_moment(fake_discord, scene)
 
     def refusals() -> list[str]:
         told = [r.response_data["content"] for r in replies if r.ephemeral]
-        return told + [f.content for r in replies for f in r.followups]
+        return told + [f.content for r in replies for f in r.followups if f.content]
 
     told = await fake_discord.wait_for(lambda: len(refusals()) == len(replies) - 1 and refusals())
     reasons = ("not your turn", "older board", "Already done")
     assert all(any(reason in t for reason in reasons) for t in told), told
+    # The one draw made: its presser's panel follows, privately (a layout, no content).
+    (panel,) = await fake_discord.wait_for(
+        lambda: [f for r in replies for f in r.followups if not f.content]
+    )
+    assert panel.ephemeral and panel.visible_to == scene.id("ann")
     log = await bot.store.game_log(table.id)
     assert [(e.action["type"], e.actor) for e in log] == [("draw", scene.id("ann"))]
     assert table.version == 1 and len(table.game.hands[0]) == 6

@@ -13,12 +13,14 @@ from tests.bot.helpers import Scene, text_of
 pytestmark = pytest.mark.e2e
 
 DM_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+#: A follow-up of an interaction: how a move pressed on the board shows its presser's panel.
+FOLLOW_UP = "POST /webhooks/{webhook_id}/{webhook_token}"
 
 
 async def play_a_few_turns(scene, table, turns: int, *, by_board: frozenset[str] = frozenset()):
     """Draws (and the discards they force) by whoever's turn it is: by slash command (each
     answered with the player's panel), or for the players `by_board`, with the board's Draw
-    button (the board is updated; they have no panel)."""
+    button (the board is updated, and the player's panel follows privately)."""
     names = {scene.id(n): n for n in scene.members}
     for _ in range(turns):
         player = names[table.game.active_player]
@@ -51,14 +53,12 @@ async def test_each_player_has_one_dm_a_game_showing_the_hand_or_where_it_is(fak
         dm = scene.dm(name)
         assert dm.history  # edited, not sent again
         assert f"/{table.messages.board_id})" in dm.content  # links to the board
-    # Bob plays from the board: his DM carries his hand, edited at each of his draws.
-    assert scene.hand_seen("bob", hand_of(table, scene, "bob")) == "dm"
-    assert "you drew" in scene.dm("bob").content
-    # Ann and Cid play from their panels, which show their hands: their DMs say so, once.
-    for name in ("ann", "cid"):
+    # Bob plays from the board, Ann and Cid from their panels: each sees their hand in
+    # their panel (Bob's followed his click on the board), and their DMs say so, once.
+    for name in ("ann", "bob", "cid"):
         assert scene.hand_seen(name, hand_of(table, scene, name)) == "panel"
     edits = fake_discord.requests_to(DM_EDIT)[start:]
-    assert len(edits) == 2 + 2  # Bob's two draws, and Ann's and Cid's one pointer each
+    assert len(edits) == 3, [(r.path, r.status) for r in edits]  # one pointer each
     scene.assert_no_cards_in_public()
 
 
@@ -70,9 +70,10 @@ async def test_the_dm_shows_the_hand_again_once_the_panel_cannot(fake_discord, s
     await play_a_few_turns(scene, table, 2)
     await bot.outbox.drain()
     assert scene.hand_seen("ann", hand_of(table, scene, "ann")) == "panel"
-    # Ann's panel is gone (Discord answered that its token is dead): her next draw, from
-    # the board, reaches her by DM, with what changed.
+    # Ann's panel is gone (Discord answered that its token is dead), and Discord refuses
+    # the panel her next draw from the board would show: the draw reaches her by DM.
     scene.close_panels(table)
+    fake_discord.fail_next(FOLLOW_UP, status=500)
     await play_a_few_turns(scene, table, 1, by_board=frozenset({"ann"}))
     await bot.outbox.drain()
     assert scene.hand_seen("ann", hand_of(table, scene, "ann")) == "dm"
@@ -89,7 +90,8 @@ async def test_dms_come_back_after_an_outage_with_the_latest_hand(
         table = await scene.new_game("ann")
         scene.arrange(hands=[[]], deck=[f"{r}H" for r in "23456789"])
         await bot.outbox.drain()
-        scene.close_panels(table)  # Ann plays from the board: her hand is in her DM
+        scene.close_panels(table)  # Ann plays from the board, where no panel can follow:
+        fake_discord.fail_next(FOLLOW_UP, status=500, times=100)  # her hand is in her DM
         fake_discord.fail_next(DM_EDIT, status=503, times=4)  # the DM route is down a while
         await play_a_few_turns(scene, table, 2, by_board=frozenset({"ann"}))
         await bot.outbox.drain()

@@ -171,10 +171,10 @@ async def test_stale_and_forged_hint_clicks_are_answered_politely(fake_discord, 
     """Forged ids (an argument, another channel's game) are refused with the others in
     test_stale_and_forged_clicks; here, what is not forged in its form but still wrong."""
     table = await scene.new_game("ann", "bob")
-    ann = await scene.panel("ann")
-    await scene.cmd("draw", "ann")  # the game moves on: ann's panel is now stale
+    await scene.cmd("draw", "ann")  # the game moves on
     while table.game.phase.value == "discard":
         await scene.cmd("discard", "ann", cards=table.game.hands[0][-1])
+    ann = await scene.panel("ann")  # (her panel: a click naming move 0 is a stale one)
 
     async def forge(message, user, custom_id):
         sent = await fake_discord.click(message, custom_id, user=scene[user], forged=True)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.discord.pings import WAIT_BEFORE_PING
 from bot.game.audience import Audience
+from engine import card_label
 from tests.bot.helpers import (
     Scene,
     answer_text,
@@ -131,10 +132,14 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
         assert said in answer_text(built)
         await scene.cmd("draw", "bob")
         await scene.cmd("build", "ann", colour="yellow", size="medium")
-        await scene.cmd("draw", "bob")  # six cards: a discard, from the panel's select
+        await scene.cmd("draw", "bob")  # six cards: a discard, from the panel's buttons
         bobs = await scene.panel("bob")
         assert "Choisissez 1 carte à défausser" in str(bobs.components)
-        await scene.pick(bobs, [table.game.hands[1][-1]], "bob")
+        card = table.game.hands[1][-1]
+        await scene.choose(bobs, [card], "bob")
+        assert f"Défausser {card_label(card)}" in str(bobs.components)
+        await scene.press(bobs, "discard", "bob")
+        assert len(table.game.hands[1]) == 5
         await scene.cmd("board", "bob")  # posted again below; at once a second time: refused
         again = await scene.cmd("board", "bob")
         assert "vient d’être publié" in again.response_data["content"]
@@ -213,8 +218,8 @@ async def test_the_coloured_deck_shows_cards_by_colour_and_reads_them_typed(fake
         text = text_of(panel)
         assert "🟥 3 red, 4 red, 5 red\n" in text and "🟨 Q yellow, K yellow" in text
         assert "♥" not in text
-        (select,) = [c for c in panel.iter_components() if c["type"] == 3]
-        assert {o["label"] for o in select["options"]} >= {"3 red", "K yellow", "2 green"}
+        picks = {c["label"] for c in panel.iter_components() if ":pick" in c.get("custom_id", "")}
+        assert picks >= {"3 red", "K yellow", "2 green"}  # a button a card to discard
         reply = await scene.cmd("discard", "ann", cards="2 green, 2 blue")
         assert "You discarded 2 green and 2 blue" in text_of(reply.message)
         await bot.outbox.drain()

@@ -8,7 +8,7 @@ import pytest
 
 from bot.discord.pings import WAIT_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
-from tests.bot.helpers import Scene, answer_text, bot_state, enabled, text_of
+from tests.bot.helpers import Scene, answer_text, bot_state, button_id, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -18,6 +18,12 @@ TOKEN_EDIT = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 def uses_of(fake, interaction) -> list:
     """Requests the bot made with an interaction's token (its callback aside)."""
     return [r for r in fake.requests if interaction.token in r.path and "/webhooks/" in r.path]
+
+
+def label_of(message, action: str) -> str:
+    """The label of the button for `action` on `message`."""
+    custom_id = button_id(message, action)
+    return next(c["label"] for c in message.iter_components() if c.get("custom_id") == custom_id)
 
 
 def selects(message) -> list[dict]:
@@ -66,14 +72,18 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     await chose.wait_response()
     assert chose.response_type == 7 and "You put 2♦ in the launch sequence" in answer_text(chose)
 
-    # Draw (ann, over the limit), then discard exactly the excess in one select.
+    # Draw (ann, over the limit), then discard exactly the excess: a button a card, then
+    # Discard, which says how many are still to choose until it may be pressed.
     await bot.outbox.drain()
     drew = await scene.press(ann, "draw", "ann")
     assert drew.response_type == 7 and "discard 2 cards" in answer_text(drew)
-    (discard,) = selects(ann)
-    assert discard["min_values"] == discard["max_values"] == 2
-    gone = await fake_discord.select(ann, discard["custom_id"], ["5H", "6H"], user=scene["ann"])
-    await gone.wait_response()
+    assert not selects(ann) and not enabled(ann, "discard")
+    assert label_of(ann, "discard") == "Choose 2 cards to discard"
+    chose = await scene.choose(ann, ["5H"], "ann")
+    assert chose.response_type == 7 and label_of(ann, "discard") == "Choose 1 more card"
+    await scene.choose(ann, ["6H"], "ann")
+    assert enabled(ann, "discard") and label_of(ann, "discard") == "Discard 5♥ 6♥"
+    gone = await scene.press(ann, "discard", "ann")
     assert gone.response_type == 7 and "You discarded 5♥ and 6♥" in answer_text(gone)
 
     # Scrap (bob), and a refused move is told on the panel, which stays current.
@@ -315,7 +325,9 @@ async def test_a_refused_panel_move_leaves_no_picker_behind(scene):
     table = await scene.new_game("ann", "bob")
     scene.arrange(hands=[["2C", "3C"], ["5D"]], rocket=[("red", 1)])
     panel = await scene.panel("ann")
+    await scene.bot.outbox.drain()  # the start's panel removed: this one is hers
     before = len(scene.private_to("ann"))
+    assert before == 1
     table.game.hands[0].remove("2C")  # the hand changed since the panel was drawn
     refused = await scene.press(panel, "launch", "ann")
     assert refused.response_type == 7 and "⚠️" in answer_text(refused)

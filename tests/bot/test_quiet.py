@@ -1,5 +1,5 @@
-"""Pings that mean something, one live panel: a player is pinged only when away, and an
-older panel points to the newest, through the fake Discord."""
+"""Pings that mean something, one live panel: a player is pinged only when away, and a
+newer panel removes the older, through the fake Discord."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ AWAY = WAIT_BEFORE_PING + 5
 #: A table of four people.
 PEOPLE = ("ann", "bob", "cid", "dee")
 YOUR_TURN = "🔔 **It is your turn.**"
-MOVED = "↪️ This panel moved: use your newest one."
 
 
 async def noted(bot, table, interaction) -> None:
@@ -45,7 +44,8 @@ async def move(scene, table, panel, user: str):
     played = await scene.press(panel, "draw", user)
     if table.game.phase is Phase.DISCARD:
         seat = table.game.players.index(scene.id(user))
-        played = await scene.pick(panel, table.game.hands[seat][5:], user)
+        await scene.choose(panel, table.game.hands[seat][5:], user)
+        played = await scene.press(panel, "discard", user)
     return played
 
 
@@ -120,28 +120,31 @@ async def test_a_person_playing_with_a_crewmate_is_pinged_only_after_a_pause(
 
 
 @pytest.mark.scene(names=("ann", "bob"))
-async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scene):
+async def test_a_new_panel_removes_the_older_one(fake_discord, scene):
     bot = scene.bot
     await scene.new_game("ann", "bob")
     scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
     first = await scene.panel("ann")  # My hand
     bobs = await scene.panel("bob")
-    second = (await scene.click(scene.board(), "build", "ann")).message  # Build…
+    opened = await scene.click(scene.board(), "build", "ann")  # Build…
+    second = opened.message
     assert second.ephemeral and second.id != first.id and second.components
-    await fake_discord.wait_for(lambda: text_of(first) == MOVED)
-    assert not list(first.iter_components())[1:] and not first.embeds  # that line alone
-    third = (await scene.cmd("draw", "ann")).message  # typed: answered with a panel
-    await fake_discord.wait_for(lambda: text_of(second) == MOVED)
-    assert button_id(third, "draw") and not list(second.iter_components())[1:]
+    await scene.panel_noted(opened, "ann")
+    assert first.deleted and not second.deleted
+    typed = await scene.cmd("draw", "ann")  # typed: answered with a panel
+    third = typed.message
+    await scene.panel_noted(typed, "ann")
+    assert second.deleted and button_id(third, "draw")
+    assert scene.private_to("ann") == [third]  # one panel: no pointer left behind
     await scene.press(third, "refresh", "ann")  # the live panel, updated in place
     await bot.outbox.drain()
     assert third.components and "Your hand" in text_of(third)
     assert bobs.components and "Your hand" in text_of(bobs)  # another's panel: untouched
-    # Only the live panel is kept current: bob's draw redraws it alone.
     await scene.press(bobs, "draw", "bob")
     await bot.outbox.drain()
-    assert text_of(first) == text_of(second) == MOVED
     assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)
+    assert scene.private_to("ann") == [third]
+    assert [m for m in scene.private_to("bob") if m.components] == [bobs]
 
 
 @pytest.mark.scene(names=PEOPLE[:3], timer=True)

@@ -63,13 +63,27 @@ def test_out_of_turn_every_move_is_disabled_but_hint_and_refresh():
     assert "It is <@1>'s turn." in str(message.components.to_components())
 
 
-def test_a_discard_is_one_select_of_exactly_the_excess():
-    table = table_with(hands=[["2H", "3H", "4H", "5H", "6H", "7H", "8H"], []])
+def test_a_discard_is_a_button_a_card_on_the_panel_and_one_select_on_the_live_table():
+    hand = ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+    table = table_with(hands=[hand, []])
     table.game.phase = table.game.phase.DISCARD
     table.game.pending = {"count": 2}
-    (select,) = [
-        m for m in actions(panel.panel_message(table, 1, "en", now=0)).values() if m["type"] == 3
-    ]
+
+    def shown(chosen: tuple[str, ...]) -> dict[str, dict]:
+        return actions(panel.panel_message(table, 1, "en", now=0, chosen=chosen))
+
+    # Each card's button chooses it (its id: the cards chosen once pressed); Discard waits.
+    assert [k for k in shown(()) if k.startswith("pick")] == [f"pick:{c}" for c in hand]
+    assert not [k for k in shown(()) if k.startswith("discard")]
+    one = shown(("5H",))
+    assert one["pick"]["label"] == "5♥" and one["pick:2H.5H"]["label"] == "2♥"  # 5♥ off again
+    # Two chosen: only they may be pressed (to choose them no more), and Discard takes them.
+    two = shown(("5H", "2H"))
+    assert sorted(k for k in two if k.startswith("pick")) == ["pick:2H", "pick:5H"]
+    assert two["discard:2H.5H"]["label"] == "Discard 2♥ 5♥"
+    # The live table's picker: one select of exactly the excess.
+    moves = panel.moves(table, table.game.view_for(1), "en")
+    (select,) = [m for m in moves if m is not None and m["type"] == 3]
     assert select["min_values"] == select["max_values"] == 2 and len(select["options"]) == 7
 
 

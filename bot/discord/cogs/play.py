@@ -28,7 +28,7 @@ from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
 from bot.game import plays
-from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, read_click
+from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, picked, read_click
 from bot.game.commands import Command, Join, Move, Outcome
 from bot.game.replies import reply
 from bot.i18n.catalogs import t
@@ -213,10 +213,13 @@ class Play(commands.Cog):
         note: str | None = None,
         *,
         update: bool = False,
+        chosen: tuple[str, ...] = (),
     ) -> None:
-        """Answer with the player's panel: a new private message, or the clicked panel updated."""
+        """Answer with the player's panel: a new private message, or the clicked panel updated
+        (`chosen`: the cards picked so far for a discard)."""
         shown = table.version
-        message = panel.panel_message(table, interaction.user.id, speaks(interaction), note)
+        language = speaks(interaction)
+        message = panel.panel_message(table, interaction.user.id, language, note, chosen=chosen)
         await self.outbox.tokens.respond(interaction, message.json(new=not update), update=update)
         self.outbox.answered(table, interaction, panel_of=(interaction.user.id, shown))
 
@@ -365,6 +368,9 @@ class Play(commands.Cog):
         if click.action == "refresh":
             await self.answer_with_panel(interaction, table, update=True)
             return
+        if click.action == "pick":  # a discard's card chosen or not: the panel redrawn
+            await self.pick(interaction, table, click)
+            return
         caller = caller_of(interaction)
         version = table.version
         note = await plays.play(self.service, caller, table, click, speaks(interaction))
@@ -377,6 +383,19 @@ class Play(commands.Cog):
             note,
             lambda: self.answer_with_panel(interaction, table, note, update=True),
         )
+
+    async def pick(
+        self, interaction: discord.Interaction[ApophisBot], table: Table, click: Click
+    ) -> None:
+        """A card of a discard pressed: the panel redrawn with the cards now chosen (on a
+        panel the game moved on from, the panel as it is now, and why)."""
+        game = table.started_game
+        if click.version != table.version:
+            note = t(speaks(interaction), "note.moved_on")
+            await self.answer_with_panel(interaction, table, note, update=True)
+            return
+        chosen = picked(click, game.view_for(interaction.user.id).hand)
+        await self.answer_with_panel(interaction, table, update=True, chosen=chosen)
 
     async def act_by_button(
         self, interaction: discord.Interaction[ApophisBot], table: Table, move: Command | None
@@ -393,18 +412,28 @@ class Play(commands.Cog):
             return
         note = self.note_of(interaction, outcome)
         await self.report_move(
-            interaction, table, note, lambda: self.show_move(interaction, table, board)
+            interaction, table, note, lambda: self.show_move(interaction, table, board, note)
         )
 
     async def show_move(
-        self, interaction: discord.Interaction[ApophisBot], table: Table, board: int | None
+        self,
+        interaction: discord.Interaction[ApophisBot],
+        table: Table,
+        board: int | None,
+        note: str,
     ) -> None:
         """The clicked board (`board`, its message) or launch report, updated with the move
-        the click made."""
+        the click made; on the board, the presser's panel follows privately, with `note`
+        (what the move did) and their hand."""
         if board is not None:
             shown = components.drawn_version(table)
             await interaction.response.edit_message(**embeds.kwargs(attachments.board(table)))
-            self.outbox.answered(table, interaction, board=(board, shown))
+            user = interaction.user.id
+            if table.game is None or user not in table.game.players:  # (no longer seated)
+                self.outbox.answered(table, interaction, board=(board, shown))
+                return
+            mine = panel.panel_message(table, user, speaks(interaction), note)
+            await self.outbox.follow_with_panel(table, interaction, mine, board=(board, shown))
         elif table.report is not None:  # the launch report: the same report, continued
             report = table.report
             await interaction.response.edit_message(
