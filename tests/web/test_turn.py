@@ -151,7 +151,10 @@ async def test_a_launch_that_would_fail_is_a_warning_and_fuel_the_main_move(
             launching = await ada.js(f"return document.querySelector({button('launch')!r}).className;")
             assert "warning" in launching.split() and "success" not in launching.split()
             fuel = button("build", "yellow.2")
-            assert "main" in (await ada.js(f"return document.querySelector({fuel!r}).className;"))
+            mains = await ada.js(
+                "return [...document.querySelectorAll('.moves .main')].map((b) => b.dataset.move);"
+            )
+            assert [m.rsplit(":", 1)[1] for m in mains] == ["yellow.2"], mains  # most fuel
             assert await ada.js(f"return document.querySelector({fuel!r}).checkVisibility();")
             colours = await ada.js(
                 f"return [{button('launch')!r}, {fuel!r}].map((css) =>"

@@ -130,7 +130,7 @@ export class LaunchReport {
   }
 
   /** Show the state's report; a launch not seen before plays (unless motion is unwanted),
-   * scrolled into view: on a phone the report is below the hand. */
+   * scrolled into view (on a phone the report is below the hand). */
   draw(state: State, seenBefore: boolean): void {
     const told = state.report;
     const key = JSON.stringify(told?.checks ?? null);
@@ -160,11 +160,11 @@ export class LaunchReport {
       fresh && skip,
     );
     this.stop();
-    if (fresh) this.root.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
     if (!fresh || reducedMotion()) {
       skip.remove();
       return;
     }
+    this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
     this.root.classList.add("playing");
     rows.forEach((row) => row.classList.add("pending"));
     lines.classList.add("pending");

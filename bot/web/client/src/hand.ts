@@ -27,11 +27,23 @@ const SYMBOL: Record<string, string> = {
 };
 
 /** A move's look: Discord's style, except where the rocket is short of fuel: then its launch
- * would fail and is shown as a warning, and a build of yellow (fuel) is the main move. */
-function look(item: Button, action: string, fuelShort: boolean): string {
+ * would fail and is shown as a warning, and the largest build of yellow (fuel) offered is
+ * the main move (`fuel`, its custom id). */
+function look(item: Button, action: string, fuelShort: boolean, fuel: string | null): string {
   if (fuelShort && action === "launch") return "warning";
-  if (fuelShort && action === "build" && colourOfEmoji(item.emoji?.name) === "yellow") return "success main";
+  if (item.custom_id === fuel) return "success main";
   return STYLE[item.style] ?? "secondary";
+}
+
+/** The custom id of the build adding the most fuel among `components` (null: none). */
+function mostFuel(components: (Component | null)[]): string | null {
+  const builds = components
+    .flatMap((item) => (item?.type === 1 ? item.components : [item]))
+    .filter((item): item is Button => item?.type === 2 && actionOf(item.custom_id) === "build")
+    .filter((item) => colourOfEmoji(item.emoji?.name) === "yellow");
+  const size = (item: Button): number => Number(item.custom_id.split(".").pop());
+  return builds.reduce<Button | null>((best, item) => (best && size(best) >= size(item) ? best : item), null)
+    ?.custom_id ?? null;
 }
 
 /** Keyboard shortcuts by the move's action (the custom id's fifth part). */
@@ -114,6 +126,7 @@ export class Moves {
   private busy = false;
   private why: string | null = null;
   private fuelShort = false;
+  private fuel: string | null = null;
 
   /** Draw the moves (those that cannot work now stay focusable, saying `why`; with
    * `fuelShort`, a launch would fail its fuel check); the focused control is found again
@@ -128,6 +141,7 @@ export class Moves {
   ): void {
     this.why = why;
     this.fuelShort = fuelShort;
+    this.fuel = fuelShort ? mostFuel(components) : null;
     const focused = (document.activeElement as HTMLElement | null)?.dataset.move;
     this.busy = false;
     const rows: HTMLElement[] = [];
@@ -188,7 +202,7 @@ export class Moves {
       "button",
       {
         type: "button",
-        class: `move ${look(item, action, this.fuelShort)}`,
+        class: `move ${look(item, action, this.fuelShort, this.fuel)}`,
         "data-move": identity(item.custom_id),
         "data-action": action,
         "data-key": key,

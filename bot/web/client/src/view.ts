@@ -116,6 +116,8 @@ export class View {
     this.report.onDone = () => {
       this.held = null;
       if (this.state) this.drawRecent(this.state);
+      // A launch that ended the game: its ending, above, once the dice have told it.
+      if (this.state?.status === "finished") this.endBox.scrollIntoView({ block: "start", behavior: "smooth" });
     };
     listenForShortcuts(this.moves);
     tick(() => this.showTime());
