@@ -104,12 +104,12 @@ pages = test_browser.pages
 @pytest.mark.e2e
 @pytest.mark.parametrize("language", ["en", "fr"])
 async def test_the_page_words_each_count_as_the_catalog_does(
-    fake_discord, make_web_bot, pages, language
+    fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot()
     scene = Scene(fake_discord, bot.discord, names=("Ada",))
     async with fake_discord.connected(bot.discord):
-        scene["Ada"].user.locale = "fr" if language == "fr" else "en-US"
+        scene["Ada"].user.locale = "fr" if language == "fr" else "en-US"  # her page's words
         page = await pages(360, 740)
         await page.open(activity_url(bot, fake_discord, scene, "Ada"))
         await page.wait(f"document.documentElement.lang === {language!r}")
@@ -122,3 +122,12 @@ async def test_the_page_words_each_count_as_the_catalog_does(
         )
         wanted = [t(language, f"web.{key}", count=count, **VALUES) for key, count in asked]
         assert shown == wanted, json.dumps(list(zip(asked, shown, wanted)), ensure_ascii=False)
+        # A new lobby opens with its host alone: one seat taken, said so.
+        await scene.cmd("apophis new", "Ada")
+        await page.wait("document.body.dataset.screen === 'lobby'")
+        lead = t(language, "web.lobby_lead", count=1, name="Ada")
+        assert await page.js("return document.querySelector('.lobby-screen .lead').textContent;") == lead
+        for width, height in ((360, 740), (1280, 800)):
+            await page.view_at(width, height)
+            await page.settled()
+            await page.screenshot(tmp_path / f"lobby-{width}-{language}.png")

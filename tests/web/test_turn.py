@@ -55,7 +55,7 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 async def test_the_banner_covers_only_the_bar_and_leaves_with_the_turn(
-    fake_discord, make_web_bot, pages, tmp_path
+    fake_discord, make_web_bot, pages, language, tmp_path
 ):
     bot = make_web_bot(APOPHIS_SEED="5")
     scene = Scene(fake_discord, bot.discord, names=NAMES)
@@ -63,17 +63,21 @@ async def test_the_banner_covers_only_the_bar_and_leaves_with_the_turn(
         table = await arranged_game(
             bot, scene, hands=[["3H", "4H", "9C"], ["QS"]], active=1
         )
+        speaking(scene, language, *NAMES)
         ada = await pages(*PHONE)
         await open_manual(ada, activity_url(bot, fake_discord, scene, "Ada"))
         await scene.cmd("draw", "Brahim")  # the turn comes to Ada
-        await ada.wait("window.__apophis.lastState.you.your_turn")
         await ada.wait(f"!{BANNER}.hidden")
-        await ada.screenshot(tmp_path / "banner-360.png")
-        banner = await rect(ada, ".turn-banner")
-        bar = await rect(ada, ".bar")
-        assert bar["top"] <= banner["top"] and banner["bottom"] <= bar["bottom"], (banner, bar)
-        for css in (".board", ".mine", ".hand", ".moves"):  # the table (its depot), the hand
-            assert not overlap(banner, await rect(ada, css)), css
+        for width, height in (PHONE, (1280, 800)):
+            await ada.view_at(width, height)
+            banner, bar = await rect(ada, ".turn-banner"), await rect(ada, ".bar")
+            assert bar["top"] <= banner["top"] and banner["bottom"] <= bar["bottom"], banner
+            for css in (".board", ".mine", ".hand", ".moves"):  # the table (its depot), the hand
+                assert not overlap(banner, await rect(ada, css)), css
+            # Its picture, at the middle of its show (held there).
+            await ada.js(f"{BANNER}.getAnimations().forEach((a) => {{ a.pause(); a.currentTime = 1100; }});")
+            await ada.screenshot(tmp_path / f"banner-{width}-{language}.png")
+        await ada.view_at(*PHONE)
         # Ada plays at once: the banner leaves with her turn, its time not yet up.
         version = table.version
         await ada.click(button("draw"))
