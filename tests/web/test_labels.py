@@ -121,12 +121,14 @@ async def test_the_page_words_each_count_as_the_catalog_does(
             VALUES,
         )
         wanted = [t(language, f"web.{key}", count=count, **VALUES) for key, count in asked]
-        assert shown == wanted, json.dumps(list(zip(asked, shown, wanted)), ensure_ascii=False)
+        said = list(zip(asked, shown, wanted, strict=True))
+        assert shown == wanted, json.dumps(said, ensure_ascii=False)
         # A new lobby opens with its host alone: one seat taken, said so.
         await scene.cmd("apophis new", "Ada")
         await page.wait("document.body.dataset.screen === 'lobby'")
         lead = t(language, "web.lobby_lead", count=1, name="Ada")
-        assert await page.js("return document.querySelector('.lobby-screen .lead').textContent;") == lead
+        shown_lead = "return document.querySelector('.lobby-screen .lead').textContent;"
+        assert await page.js(shown_lead) == lead
         for width, height in ((360, 740), (1280, 800)):
             await page.view_at(width, height)
             await page.settled()

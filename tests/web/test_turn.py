@@ -25,6 +25,7 @@ PHONE = (360, 740)
 #: How long the banner shows, and each launch check takes (notify.ts, checks.ts), in ms.
 BANNER_MS, STEP_MS = 2200, 900
 BANNER = "document.querySelector('.turn-banner')"
+LAUNCH = button("launch")
 
 
 @pytest.fixture(params=["en", "fr"])
@@ -60,9 +61,7 @@ async def test_the_banner_covers_only_the_bar_and_leaves_with_the_turn(
     bot = make_web_bot(APOPHIS_SEED="5")
     scene = Scene(fake_discord, bot.discord, names=NAMES)
     async with fake_discord.connected(bot.discord):
-        table = await arranged_game(
-            bot, scene, hands=[["3H", "4H", "9C"], ["QS"]], active=1
-        )
+        table = await arranged_game(bot, scene, hands=[["3H", "4H", "9C"], ["QS"]], active=1)
         speaking(scene, language, *NAMES)
         ada = await pages(*PHONE)
         await open_manual(ada, activity_url(bot, fake_discord, scene, "Ada"))
@@ -75,7 +74,8 @@ async def test_the_banner_covers_only_the_bar_and_leaves_with_the_turn(
             for css in (".board", ".mine", ".hand", ".moves"):  # the table (its depot), the hand
                 assert not overlap(banner, await rect(ada, css)), css
             # Its picture, at the middle of its show (held there).
-            await ada.js(f"{BANNER}.getAnimations().forEach((a) => {{ a.pause(); a.currentTime = 1100; }});")
+            held = "(a) => { a.pause(); a.currentTime = 1100; }"
+            await ada.js(f"{BANNER}.getAnimations().forEach({held});")
             await ada.screenshot(tmp_path / f"banner-{width}-{language}.png")
         await ada.view_at(*PHONE)
         # Ada plays at once: the banner leaves with her turn, its time not yet up.
@@ -152,7 +152,7 @@ async def test_a_launch_that_would_fail_is_a_warning_and_fuel_the_main_move(
             ada = await pages(width, height)
             await ada.open(activity_url(bot, fake_discord, scene, "Ada"))
             await ada.wait("document.body.dataset.status === 'active'")
-            launching = await ada.js(f"return document.querySelector({button('launch')!r}).className;")
+            launching = await ada.js(f"return document.querySelector({LAUNCH!r}).className;")
             assert "warning" in launching.split() and "success" not in launching.split()
             fuel = button("build", "yellow.2")
             mains = await ada.js(
@@ -161,7 +161,7 @@ async def test_a_launch_that_would_fail_is_a_warning_and_fuel_the_main_move(
             assert [m.rsplit(":", 1)[1] for m in mains] == ["yellow.2"], mains  # most fuel
             assert await ada.js(f"return document.querySelector({fuel!r}).checkVisibility();")
             colours = await ada.js(
-                f"return [{button('launch')!r}, {fuel!r}].map((css) =>"
+                f"return [{LAUNCH!r}, {fuel!r}].map((css) =>"
                 " getComputedStyle(document.querySelector(css)).backgroundColor);"
             )
             assert colours[0] != colours[1], colours
@@ -172,7 +172,7 @@ async def test_a_launch_that_would_fail_is_a_warning_and_fuel_the_main_move(
         await ada.click(fuel)
         await scene.cmd("draw", "Brahim")
         await ada.wait(f"Number(document.body.dataset.version) > {version + 1}")
-        launching = await ada.js(f"return document.querySelector({button('launch')!r}).className;")
+        launching = await ada.js(f"return document.querySelector({LAUNCH!r}).className;")
         assert "success" in launching.split() and "warning" not in launching.split()
 
 
