@@ -170,8 +170,9 @@ async def test_a_launch_that_would_fail_is_a_warning_and_fuel_the_main_move(
         # Fuel built: the launch helps again, and is the main move.
         version = table.version
         await ada.click(fuel)
+        await ada.wait(f"Number(document.body.dataset.version) > {version}")
         await scene.cmd("draw", "Brahim")
-        await ada.wait(f"Number(document.body.dataset.version) > {version + 1}")
+        await ada.wait("window.__apophis.lastState.you.your_turn")
         launching = await ada.js(f"return document.querySelector({LAUNCH!r}).className;")
         assert "success" in launching.split() and "warning" not in launching.split()
 
