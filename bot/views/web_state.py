@@ -81,9 +81,24 @@ HOLES = {
     name: "{" + name + "}"
     for name in (
         "name", "count", "target", "value", "damage", "needed", "rocket", "deck", "discard",
-        "time", "suit", "placed", "game",
+        "time", "suit", "game",
     )
 }  # fmt: skip
+#: The client's words chosen by their {count} (a gettext plural): sent in both forms,
+#: "<key>.one" and "<key>.other", for the client to pick by the language's plural rule
+#: (labels.ts `counted`); the other labels' numbers need no agreement ("cards: 5").
+COUNTED = ("lobby_lead", "build_choices", "watching_count", "slots_count")
+
+
+class _Hole(int):
+    """A count that chooses a message's plural form, and is written as the placeholder
+    "{count}", left for the client to fill."""
+
+    def __format__(self, spec: str) -> str:
+        return HOLES["count"]
+
+    def __str__(self) -> str:
+        return HOLES["count"]
 
 
 def _no_avatar(player: int) -> str | None:
@@ -93,7 +108,10 @@ def _no_avatar(player: int) -> str | None:
 @functools.cache
 def labels(language: str) -> dict[str, str]:
     """The client's own words in `language` (made once; never changed)."""
-    words = {key: t(language, f"web.{key}", **HOLES) for key in LABELS}
+    words = {key: t(language, f"web.{key}", **HOLES) for key in LABELS if key not in COUNTED}
+    for key in COUNTED:  # each form as a count of 1 and of 2 chooses it (English, French)
+        for form, count in (("one", 1), ("other", 2)):
+            words[f"{key}.{form}"] = t(language, f"web.{key}", **{**HOLES, "count": _Hole(count)})
     # A launch check is named as everywhere else (the launch report, the board).
     words.update({f"step_{step}": t(language, f"step.{step}") for step in STEPS})
     return words

@@ -3,6 +3,7 @@ import { h, put, s } from "./dom";
 import { label } from "./labels";
 import type { Check, Colour, State } from "./protocol";
 import { COLOURS, SUIT } from "./suits";
+import { cancel, later } from "./timers";
 
 const PIPS: Record<number, [number, number][]> = {
   1: [[2, 2]],
@@ -120,8 +121,16 @@ export class LaunchReport {
   });
   private timers: number[] = [];
   private key = "";
+  /** Called once a launch's show is over: what it told may be said elsewhere now. */
+  onDone: (() => void) | null = null;
 
-  /** Show the state's report; a launch not seen before plays (unless motion is unwanted). */
+  /** Whether a launch is being shown check by check (its dice still rolling). */
+  get playing(): boolean {
+    return this.timers.length > 0;
+  }
+
+  /** Show the state's report; a launch not seen before plays (unless motion is unwanted),
+   * scrolled into view (on a phone the report is below the hand). */
   draw(state: State, seenBefore: boolean): void {
     const told = state.report;
     const key = JSON.stringify(told?.checks ?? null);
@@ -155,6 +164,7 @@ export class LaunchReport {
       skip.remove();
       return;
     }
+    this.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
     this.root.classList.add("playing");
     rows.forEach((row) => row.classList.add("pending"));
     lines.classList.add("pending");
@@ -164,8 +174,8 @@ export class LaunchReport {
         rows[i].classList.add("rolling");
       } else this.finish(rows, lines, skip);
     };
-    rows.forEach((_, i) => this.timers.push(window.setTimeout(() => reveal(i), i * STEP_MS)));
-    this.timers.push(window.setTimeout(() => reveal(rows.length), rows.length * STEP_MS));
+    rows.forEach((_, i) => this.timers.push(later(() => reveal(i), i * STEP_MS)));
+    this.timers.push(later(() => reveal(rows.length), rows.length * STEP_MS));
     skip.addEventListener("click", () => this.finish(rows, lines, skip));
   }
 
@@ -176,10 +186,11 @@ export class LaunchReport {
     this.root.classList.remove("playing");
     if (skip.contains(document.activeElement)) this.root.focus();
     skip.remove();
+    this.onDone?.();
   }
 
   private stop(): void {
-    for (const timer of this.timers) window.clearTimeout(timer);
+    for (const timer of this.timers) cancel(timer);
     this.timers = [];
   }
 }

@@ -20,12 +20,12 @@ export function timeLeft(): { seconds: number | null; running: boolean } {
   return { seconds: remaining === null ? null : Math.max(0, remaining), running: false };
 }
 
-/** mm:ss: a running countdown rounds up (it shows 00:00 only when time is out); a stopped
- * one shows whole seconds left, as the game's log tells them. */
+/** m:ss, as the game's own lines write a time ("1:16 to spare"): a running countdown
+ * rounds up (it shows 0:00 only when time is out); a stopped one rounds to the nearest
+ * second, as those lines do. */
 export function mmss(seconds: number, running = false): string {
-  const whole = running ? Math.ceil(seconds) : Math.floor(seconds);
-  const m = Math.floor(whole / 60);
-  return `${String(m).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
+  const whole = running ? Math.ceil(seconds) : Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
 /** Call `show` now and whenever the shown second changes. */

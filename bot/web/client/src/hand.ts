@@ -1,6 +1,6 @@
 // Your hand as cards grouped by colour, and the moves: Discord's buttons and card pickers as real controls.
 import { h, put } from "./dom";
-import { label } from "./labels";
+import { counted, label } from "./labels";
 import type { Button, Card, Component, Select, SelectOption } from "./protocol";
 import { COLOURS, colourOfCard, colourOfEmoji, SUIT } from "./suits";
 
@@ -25,6 +25,26 @@ const SYMBOL: Record<string, string> = {
   "👁️": "◉",
   "📖": "¶",
 };
+
+/** A move's look: Discord's style, except where the rocket is short of fuel: then its launch
+ * would fail and is shown as a warning, and the largest build of yellow (fuel) offered is
+ * the main move (`fuel`, its custom id). */
+function look(item: Button, action: string, fuelShort: boolean, fuel: string | null): string {
+  if (fuelShort && action === "launch") return "warning";
+  if (item.custom_id === fuel) return "success main";
+  return STYLE[item.style] ?? "secondary";
+}
+
+/** The custom id of the build adding the most fuel among `components` (null: none). */
+function mostFuel(components: (Component | null)[]): string | null {
+  const builds = components
+    .flatMap((item) => (item?.type === 1 ? item.components : [item]))
+    .filter((item): item is Button => item?.type === 2 && actionOf(item.custom_id) === "build")
+    .filter((item) => colourOfEmoji(item.emoji?.name) === "yellow");
+  const size = (item: Button): number => Number(item.custom_id.split(".").pop());
+  return builds.reduce<Button | null>((best, item) => (best && size(best) >= size(item) ? best : item), null)
+    ?.custom_id ?? null;
+}
 
 /** Keyboard shortcuts by the move's action (the custom id's fifth part). */
 const KEYS: Record<string, string> = { draw: "d", scrap: "s", launch: "l", hint: "h" };
@@ -76,9 +96,10 @@ function narrow(): boolean {
 /** Which folds were opened or closed by hand, kept while states come and go. */
 const opened = new Map<string, boolean>();
 
-/** A fold as it should be now: open on a wider screen, on a phone as its player left it. */
+/** A fold as it should be now: open on a wider screen, on a phone as its player left it
+ * (at first, open only if it holds the main move). */
 function unfold(box: HTMLDetailsElement, key: string): void {
-  box.open = narrow() ? (opened.get(key) ?? false) : true;
+  box.open = narrow() ? (opened.get(key) ?? box.querySelector(".main") !== null) : true;
 }
 
 // A phone turned, a window narrowed: the folds follow.
@@ -104,11 +125,23 @@ export class Moves {
   readonly root = h("div", { class: "moves" });
   private busy = false;
   private why: string | null = null;
+  private fuelShort = false;
+  private fuel: string | null = null;
 
-  /** Draw the moves (those that cannot work now stay focusable, saying `why`); the
-   * focused control is found again after the redraw. */
-  draw(components: (Component | null)[], cards: Card[], enabled: boolean, why: string | null, send: Send): void {
+  /** Draw the moves (those that cannot work now stay focusable, saying `why`; with
+   * `fuelShort`, a launch would fail its fuel check); the focused control is found again
+   * after the redraw. */
+  draw(
+    components: (Component | null)[],
+    cards: Card[],
+    enabled: boolean,
+    why: string | null,
+    send: Send,
+    fuelShort = false,
+  ): void {
     this.why = why;
+    this.fuelShort = fuelShort;
+    this.fuel = fuelShort ? mostFuel(components) : null;
     const focused = (document.activeElement as HTMLElement | null)?.dataset.move;
     this.busy = false;
     const rows: HTMLElement[] = [];
@@ -116,7 +149,7 @@ export class Moves {
     const flush = (): void => {
       if (row.childElementCount > 0) {
         const count = row.childElementCount;
-        rows.push(row.classList.contains("builds") ? fold("builds", label("build_choices", { count }), row) : row);
+        rows.push(row.classList.contains("builds") ? fold("builds", counted("build_choices", count), row) : row);
       }
       row = h("div", { class: "row" });
     };
@@ -169,7 +202,7 @@ export class Moves {
       "button",
       {
         type: "button",
-        class: `move ${STYLE[item.style] ?? "secondary"}`,
+        class: `move ${look(item, action, this.fuelShort, this.fuel)}`,
         "data-move": identity(item.custom_id),
         "data-action": action,
         "data-key": key,

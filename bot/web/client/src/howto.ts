@@ -26,17 +26,19 @@ function asteroid(): SVGSVGElement {
   );
 }
 
-/** A rocket of three sections, largest at the bottom. */
+/** A rocket that can fly, as its words say: a large red, a medium yellow and a small blue
+ * section, 6 points, 2 of them fuel (a quarter of 6 needs 2). */
 function rocket(): SVGSVGElement {
   const pieces: Piece[] = [
     { colour: "red", size: 3 },
-    { colour: "blue", size: 2 },
-    { colour: "yellow", size: 1 },
+    { colour: "yellow", size: 2 },
+    { colour: "blue", size: 1 },
   ];
   let bottom = 68;
   const parts = pieces.map((piece, i) => {
     const height = 14 + piece.size * 4;
     const drawn = section(piece, 45, bottom, height, i === pieces.length - 1, false);
+    drawn.dataset.piece = `${piece.colour}.${piece.size}`; // what the tests weigh
     bottom -= height;
     return drawn;
   });

@@ -32,6 +32,13 @@ export function label(key: string, values: Record<string, string | number> = {})
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
+/** A label that counts: its form for `count` by the language's plural rule (the server
+ * sends "<key>.one" and "<key>.other", as its catalog words them), `count` filled in. */
+export function counted(key: string, count: number, values: Record<string, string | number> = {}): string {
+  const form = new Intl.PluralRules(language).select(count) === "one" ? "one" : "other";
+  return label(`${key}.${form}`, { ...values, count });
+}
+
 /** Upper case in the page's language (panel headings). */
 export function upper(text: string): string {
   return text.toLocaleUpperCase(language);

@@ -1,7 +1,7 @@
 // The lobby: its seats, its settings (the host changes them), its buttons, a link to share, How to play.
 import { h } from "./dom";
 import type { Send } from "./hand";
-import { label } from "./labels";
+import { counted, label } from "./labels";
 import type { Button, Select, State, User } from "./protocol";
 import { lobbySeats, SEATS } from "./seats";
 
@@ -104,7 +104,7 @@ export function lobby(
     "section",
     { class: "lobby", "aria-labelledby": "lobby-title" },
     h("h2", { id: "lobby-title", class: "screen-title" }, label("lobby_title")),
-    h("p", { class: "lead" }, label("lobby_lead", { name: hostName, count: state.seats.length })),
+    h("p", { class: "lead" }, counted("lobby_lead", state.seats.length, { name: hostName })),
     lobbySeats(state.seats),
     settings &&
       h(

@@ -1,6 +1,7 @@
 // Your turn, told: a banner for everyone; a sound and a phone's buzz only for who opts in (remembered).
 import { h } from "./dom";
 import { label } from "./labels";
+import { cancel, later } from "./timers";
 
 type Choice = "sound" | "vibrate";
 const STORED = "apophis.notify";
@@ -41,17 +42,28 @@ export class TurnNotice {
     return h("fieldset", { class: "options-box" }, h("legend", null, label("options")), ...boxes);
   }
 
-  /** The turn came to this person. */
+  /** How long the banner shows, in milliseconds (it leaves sooner if the turn does). */
+  static readonly SHOWN_MS = 2200;
+
+  /** The turn came to this person: the banner, over the bar (never over the table or
+   * the hand), for a moment. */
   yourTurn(): void {
     this.banner.textContent = label("your_turn_now");
     this.banner.hidden = false;
     this.banner.classList.remove("show");
     void this.banner.offsetWidth; // restart the animation
     this.banner.classList.add("show");
-    window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => (this.banner.hidden = true), 2200);
+    cancel(this.timer);
+    this.timer = later(() => this.turnOver(), TurnNotice.SHOWN_MS);
     if (this.chosen.has("sound")) this.beep();
     if (this.chosen.has("vibrate")) navigator.vibrate?.([80, 60, 80]);
+  }
+
+  /** The banner leaves: its moment is over, or the turn has passed. */
+  turnOver(): void {
+    cancel(this.timer);
+    this.banner.hidden = true;
+    this.banner.classList.remove("show");
   }
 
   /** Two short rising tones (made, not loaded: nothing to download). */

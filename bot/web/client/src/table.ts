@@ -1,6 +1,6 @@
 // The table in SVG: Apophis, the rocket and its fuel check, the launch sequence, the depot, the piles.
 import { put, s } from "./dom";
-import { label, upper } from "./labels";
+import { counted, label, upper } from "./labels";
 import type { Colour, Piece, State, Table } from "./protocol";
 import { COLOURS, DARK_INK, SUIT } from "./suits";
 
@@ -225,10 +225,15 @@ export function section(
   return group;
 }
 
+/** Whether the rocket, as it stands, would fail its fuel check if launched (false: no rocket). */
+export function fuelShort(table: Table): boolean {
+  return table.rocket.length > 0 && table.fuel < table.fuel_needed;
+}
+
 /** The fuel check under the pad: what it needs, then the fuel there and ✓ or ✗, large. */
 function fuelCheck(table: Table): SVGGElement | false {
   if (table.rocket.length === 0) return false;
-  const ok = table.fuel >= table.fuel_needed;
+  const ok = !fuelShort(table);
   return s(
     "g",
     { class: ok ? "fuel ok" : "fuel short" },
@@ -270,7 +275,7 @@ export function sequence(table: Table, before: Set<Colour> | null): SVGGElement 
       s(
         "text",
         { x: 290, y: 64, class: "tiny", "text-anchor": "middle" },
-        label("slots_count", { placed, needed: COLOURS.length - placed }),
+        counted("slots_count", placed, { needed: COLOURS.length - placed }),
       ),
     );
   }

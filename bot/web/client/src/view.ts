@@ -6,21 +6,26 @@ import { ending } from "./ending";
 import { hand, Moves, pickerShowsHand } from "./hand";
 import { HowTo } from "./howto";
 import { listenForShortcuts } from "./keys";
-import { label, setLabels } from "./labels";
+import { counted, label, setLabels } from "./labels";
 import { control, howToButton, lobby, share } from "./lobby";
 import { TurnNotice } from "./notify";
 import type { Button, Result, State, User, Welcome } from "./protocol";
 import { playing } from "./seats";
 import type { Link } from "./socket";
-import { TableView } from "./table";
+import { fuelShort, TableView } from "./table";
+import { advance } from "./timers";
 
 /** Sends a move chosen on a state's version; false when it could not leave (no socket). */
 export type MoveSender = (version: number, customId: string, values?: string[]) => boolean;
 
-/** What tests read: the last state drawn, whether the socket is open. */
+/** What tests read: the last state drawn, whether the socket is open, the words a count
+ * gives (`counted`); with ?clock=manual, the page's timers' clock, which they move
+ * (`advance`, milliseconds). */
 interface TestHook {
   lastState: State | null;
   socketOpen: boolean;
+  counted: typeof counted;
+  advance: ((ms: number) => void) | null;
 }
 
 declare global {
@@ -32,7 +37,7 @@ declare global {
 /** The tests' hook, in the tests' build only (`vite build --mode test`): production's has
  * none (its tests read what its page was sent and shows). */
 const HOOK: TestHook | null =
-  import.meta.env.MODE === "production" ? null : { lastState: null, socketOpen: false };
+  import.meta.env.MODE === "production" ? null : { lastState: null, socketOpen: false, counted, advance };
 if (HOOK) window.__apophis = HOOK;
 
 /** A note stays at least this long, longer when it is long (a hint). */
@@ -82,6 +87,8 @@ export class View {
   private open = false;
   private refused: string | null = null;
   private toastTimer = 0;
+  /** The last actions as they stood before a launch, shown while its dice roll. */
+  private held: string[] | null = null;
 
   constructor(private readonly sendMove: MoveSender) {
     put(
@@ -94,10 +101,10 @@ export class View {
         this.clock,
         this.next,
         h("span", { class: "bar-end" }, this.audience, this.linkLine, this.menu),
+        this.turn.banner,
       ),
       h("main", { id: "main", tabindex: -1 }, this.noticeBox, this.lobbyBox, this.playBox),
       this.howTo.dialog,
-      this.turn.banner,
       this.toast,
       this.announcer,
     );
@@ -106,6 +113,12 @@ export class View {
     put(this.noticeBox, h("p", { class: "waiting" }, label("connecting")));
     this.toast.addEventListener("click", () => (this.toast.hidden = true));
     this.moves.onRefused = (reason) => this.note(reason);
+    this.report.onDone = () => {
+      this.held = null;
+      if (this.state) this.drawRecent(this.state);
+      // A launch that ended the game: its ending, above, once the dice have told it.
+      if (this.state?.status === "finished") this.endBox.scrollIntoView({ block: "start", behavior: "smooth" });
+    };
     listenForShortcuts(this.moves);
     tick(() => this.showTime());
   }
@@ -162,7 +175,7 @@ export class View {
     const yours = Boolean(state.you?.your_turn);
     if (yours && !previous?.you?.your_turn && previous?.game === state.game && state.status === "active") {
       this.turn.yourTurn();
-    }
+    } else if (!yours || state.status !== "active") this.turn.turnOver(); // it leaves with the turn
     this.drawFor(state, previous);
   }
 
@@ -182,16 +195,19 @@ export class View {
     this.notice(reason, null, signIn && !this.user && this.signIn !== null && this.signInLine());
   }
 
-  /** The answer to one of our moves (refused or not), and the moves again. */
+  /** The answer to one of our moves (refused or not), and the moves again. A move done
+   * while a launch plays says nothing over its dice: the report tells it. */
   result(message: Result): void {
-    this.note(message.note);
+    if (!(message.ok && this.report.playing)) this.note(message.note, message.ok);
     if (this.state) this.drawFor(this.state);
   }
 
-  /** A note for everyone: on screen a few seconds, and read out. */
-  note(text: string): void {
+  /** A note for everyone: on screen a few seconds, and read out (`done`: it says a move
+   * was made, and gives way to a launch's dice). */
+  note(text: string, done = false): void {
     this.toast.textContent = text;
     this.toast.hidden = false;
+    this.toast.dataset.done = String(done);
     window.clearTimeout(this.toastTimer);
     const seconds = Math.max(NOTE_SECONDS, text.length / NOTE_CHARACTERS_A_SECOND);
     this.toastTimer = window.setTimeout(() => (this.toast.hidden = true), seconds * 1000);
@@ -242,7 +258,7 @@ export class View {
       state.texts.next ?? (state.status === "lobby" ? label("lobby") : state.status === "none" ? "" : label("title"));
     this.next.classList.toggle("yours", Boolean(state.you?.your_turn));
     this.audience.hidden = state.watching <= 0;
-    this.audience.textContent = label("watching_count", { count: state.watching });
+    this.audience.textContent = counted("watching_count", state.watching);
     if (state.status === "none") {
       const link = this.shareLink(state);
       // Inside Discord, where no game is, those in the Activity may open one here.
@@ -264,12 +280,14 @@ export class View {
       );
     } else {
       this.show("play");
-      this.drawPlay(state, previous !== null && previous.game === state.game && previous !== state);
+      this.drawPlay(state, previous !== null && previous.game === state.game && previous !== state ? previous : null);
     }
     this.showTime();
   }
 
-  private drawPlay(state: State, seenBefore: boolean): void {
+  /** The game's screen; `before`, the state shown just before it in the same game (a
+   * launch new since then plays its dice). */
+  private drawPlay(state: State, before: State | null): void {
     const send = (id: string, values?: string[]): void => this.send(state, id, values);
     const again = state.lobby_moves.find((m): m is Button => m.type === 2 && m.custom_id.endsWith(":again"));
     const end = ending(state, again ?? null, (id) => send(id));
@@ -280,15 +298,27 @@ export class View {
       this.table.draw(state, state.table);
       parts.push(this.table.svg);
       if (state.texts.rocket && state.table.rocket.length > 0) {
-        const ok = state.table.fuel >= state.table.fuel_needed;
+        const ok = !fuelShort(state.table);
         parts.push(h("p", { class: ok ? "rocket-line ok" : "rocket-line short" }, state.texts.rocket));
       }
     }
     put(this.board, ...parts);
     put(this.players, h("h2", { class: "sr-only" }, label("players")), playing(state.seats));
     this.drawMine(state, send);
-    this.report.draw(state, seenBefore);
-    const lines = state.texts.recent;
+    const rolling = this.report.playing;
+    this.report.draw(state, before !== null);
+    if (this.report.playing && !rolling) {
+      this.held = before?.texts.recent ?? [];
+      if (this.toast.dataset.done === "true") this.toast.hidden = true; // the dice in full view
+    }
+    this.drawRecent(state);
+  }
+
+  /** The last actions: while a launch's dice roll, as they were before it (its result is
+   * told once the dice have shown it). */
+  private drawRecent(state: State): void {
+    if (!this.report.playing) this.held = null;
+    const lines = this.held ?? state.texts.recent;
     this.recent.hidden = lines.length === 0;
     put(this.recent, h("h2", null, label("recent")), h("ol", null, ...lines.map((line) => h("li", null, line))));
   }
@@ -315,7 +345,7 @@ export class View {
     const why = !this.open ? label("offline_short") : you.your_turn ? label("why_not_now") : label("why_not_your_turn");
     const moves = you.moves ?? [];
     const cards = you.hand ?? [];
-    this.moves.draw(moves, cards, this.open, why, send);
+    this.moves.draw(moves, cards, this.open, why, send, fuelShort(state.table));
     put(
       this.mine,
       h(
