@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
+from bot.i18n.catalogs import t
 from bot.pictures import board_picture, launch_picture, parts, sprites
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
 from engine.playout import choose_action
@@ -412,6 +413,19 @@ def test_the_alt_text_says_what_the_picture_shows():
         assert words in text
     assert "Bob to play" in text
     assert len(text) <= 1024  # Discord's limit for an attachment's description
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("outcome", list(Outcome))
+def test_an_ended_boards_alt_text_tells_the_end_in_one_sentence(language, outcome):
+    """Not the banner's two lines run together ("Apophis destroyed Earth is safe.")."""
+    view = dataclasses.replace(midgame(), phase=Phase.OVER, outcome=outcome, active_player=None)
+    text = board_picture.describe(view, language, NAMES)
+    title, line = parts.ending_words(outcome, language)
+    assert f"{title.capitalize()} {line}" not in text
+    end = text.rsplit(";", 1)[1].strip()
+    assert end[0].islower() and end.endswith(".") and end.count(".") == 1, end
+    assert end.rstrip(".") == t(language, f"picture.alt.end.{outcome.value}")
 
 
 # ------------------------------------------------------ colour-vision check
