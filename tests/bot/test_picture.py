@@ -21,7 +21,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from bot.i18n.catalogs import t
-from bot.pictures import board_picture, launch_picture, parts, sprites
+from bot.pictures import board_picture, launch_picture, names, parts, sprites
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
 from engine.playout import choose_action
 from tests.engine.helpers import table
@@ -301,13 +301,14 @@ def test_the_seats_show_their_players_names():
     assert changed_regions(draw(view), renamed) == {"seats"}
 
 
-def test_a_long_name_is_shortened_to_fit_and_one_the_font_cannot_draw_is_the_seat():
+def test_a_long_name_is_shortened_to_fit_and_none_is_ever_a_seats_number():
     s = board_picture.shown(midgame(), "en", ("A" * 40, "Bob 🚀", "", "ரமேஷ்"))
     long, rocket, empty, tamil = (parts.seat_name(s, i) for i in range(4))
     assert long.endswith("…") and long.startswith("AAA")
-    assert sprites.font(parts.LARGE).getlength(long) <= parts.NAME_WIDTH
-    assert rocket == "Bob"  # no emoji in the font: the rest of the name
-    assert (empty, tamil) == ("Seat 3", "Seat 4")
+    assert names.width(long, parts.LARGE) <= parts.NAME_WIDTH
+    assert rocket == "Bob 🚀"  # the emoji too (tests/bot/test_picture_names.py)
+    assert empty == names.NOBODY  # nothing to draw: a silhouette
+    assert tamil.startswith("Ram")  # a script no font has: in Latin letters
 
 
 def test_the_end_of_the_game_is_a_banner_above_the_board_covering_none_of_it():
