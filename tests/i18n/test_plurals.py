@@ -161,3 +161,24 @@ def test_the_checks_see_what_they_are_for():
     assert not looks_plural("fr", "requis") and not looks_plural("en", "pass")
     _, rule = plural_rule("fr")
     assert [rule(n) for n in COUNTS] == [0, 0, 1, 1]
+
+
+#: Counts that can be 0 in play (a hand emptied by launching, then left; no hit yet; a
+#: hurried hint with less than a turn left): said in words, not "their 0 cards".
+CAN_BE_ZERO = (
+    "count.cards",
+    "event.left",
+    "told.removed",
+    "leave.confirm",
+    "hint.hurry",
+    "profile.hits",
+    "story.hits",
+    "story.launches",
+)
+
+
+@pytest.mark.parametrize("language", languages())
+@pytest.mark.parametrize("key", CAN_BE_ZERO)
+def test_a_count_that_can_be_nothing_says_so_in_words(language, key):
+    text = t(language, key, **values(key, 0))
+    assert not re.search(r"(?<![\w#])0(?!\w)", text), text
