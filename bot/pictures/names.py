@@ -264,6 +264,10 @@ def name_image(shown: str, size: int, colour: sp.RGB) -> Image.Image:
 
 
 def paste(image: Image.Image, xy: tuple[int, int], shown: str, size: int, colour: sp.RGB) -> None:
-    """Draw a name as shown (`fitted`'s) with its line's top at xy, aligned left."""
+    """Draw a name as shown (`fitted`'s) with its line's top at xy, aligned left (one in
+    the pictures' font alone as any of their texts)."""
+    if all(has(TEXT, char) for char in shown):
+        sp.paste_text(image, xy, shown, size, colour)
+        return
     strip = name_image(shown, size, colour)
     image.paste(strip, (xy[0], xy[1] - sp.headroom(size)), strip)
