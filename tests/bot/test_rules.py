@@ -16,8 +16,10 @@ import pytest
 from bot.errors import UserError
 from bot.game.clicks import read_click
 from bot.i18n.catalogs import languages, t
+from bot.pictures import howto_picture as picture
+from bot.pictures import parts, sprites
 from bot.views import howto
-from engine import Rules
+from engine import Colour, Rules, fuel_needed, rocket_points
 from tests.bot.helpers import text_of
 from tests.bot.test_languages import french_scene
 
@@ -140,3 +142,19 @@ async def test_the_how_to_in_each_readers_language(fake_discord, make_bot):
         assert "Un lancement, étape par étape" in text_of(shown.message)
         english = (await scene.cmd("apophis rules", "bob")).message
         assert [a.filename for a in english.attachments] == ["howto-en.png"]
+
+
+@pytest.mark.parametrize("language", languages())
+def test_the_how_to_picture_reads_on_a_phone_and_its_rocket_can_launch(language):
+    """Its words at the board's smallest size (8 px capitals on a phone: test_picture_scale)
+    fit their panels whole; the rocket passes the fuel check; the same bytes each time."""
+    room = picture.PANEL_WIDTH - 8
+    for heading, caption in picture.texts(language):
+        for line in (heading, *caption, picture.fuel_words(language)):
+            assert sprites.font(parts.SMALL).getlength(line) <= room, line
+    points = rocket_points(picture.ROCKET)
+    assert points[Colour.YELLOW] >= fuel_needed(sum(points.values()))
+    png = picture.draw(language)
+    picture.draw.cache_clear()
+    assert picture.draw(language) == png and len(png) < 30 * 1024
+    assert picture.describe(language) == t(language, "howto.picture.alt")
