@@ -16,8 +16,7 @@ import pytest
 from bot.errors import UserError
 from bot.game.clicks import read_click
 from bot.i18n.catalogs import languages, t
-from bot.pictures import howto_picture as picture
-from bot.pictures import parts, sprites
+from bot.pictures import howto_picture, parts, sprites
 from bot.views import howto
 from engine import Colour, Rules, fuel_needed, rocket_points
 from tests.bot.helpers import text_of
@@ -32,18 +31,27 @@ PHONE_HEIGHT = 740
 
 
 def phone_height(message) -> int:
-    """About how tall `message` stands on a 360 px phone, in pixels."""
+    """About how tall `message` (an embed and a menu) stands on a 360 px phone, in pixels."""
+    (embed,) = message.embeds
     text = "\n".join(
-        part
-        for embed in message.embeds
-        for part in (embed.get("description"), embed.get("footer", {}).get("text"))
-        if part
+        p for p in (embed.get("description"), embed.get("footer", {}).get("text")) if p
     )
+    return text_height(text, bool(message.attachments))
+
+
+def text_height(text: str, picture: bool = False) -> int:
+    """About how tall an embed of `text` (and the how-to's picture) and the menu stands."""
     lines = sum(max(1, len(textwrap.wrap(p, PHONE_CHARACTERS))) for p in text.split("\n"))
-    height = FRAME + lines * PHONE_LINE + SELECT_ROW * len(message.components)
-    if message.attachments:
-        height += round(howto.howto_picture.HEIGHT * PHONE_PICTURE / howto.howto_picture.WIDTH)
-    return height
+    shown = round(howto_picture.HEIGHT * PHONE_PICTURE / howto_picture.WIDTH) if picture else 0
+    return FRAME + lines * PHONE_LINE + SELECT_ROW + shown
+
+
+@pytest.mark.parametrize("language", languages())
+@pytest.mark.parametrize("rules", list(Rules))
+def test_every_part_of_the_rules_fits_one_phone_screen(language, rules):
+    for section in howto.SECTIONS:
+        text = howto.text(language, rules, section)
+        assert text_height(text, section == "short") < PHONE_HEIGHT, section
 
 
 def menu_of(message) -> dict:
@@ -148,13 +156,13 @@ async def test_the_how_to_in_each_readers_language(fake_discord, make_bot):
 def test_the_how_to_picture_reads_on_a_phone_and_its_rocket_can_launch(language):
     """Its words at the board's smallest size (8 px capitals on a phone: test_picture_scale)
     fit their panels whole; the rocket passes the fuel check; the same bytes each time."""
-    room = picture.PANEL_WIDTH - 8
-    for heading, caption in picture.texts(language):
-        for line in (heading, *caption, picture.fuel_words(language)):
+    room = howto_picture.PANEL_WIDTH - 8
+    for heading, caption in howto_picture.texts(language):
+        for line in (heading, *caption, howto_picture.fuel_words(language)):
             assert sprites.font(parts.SMALL).getlength(line) <= room, line
-    points = rocket_points(picture.ROCKET)
+    points = rocket_points(howto_picture.ROCKET)
     assert points[Colour.YELLOW] >= fuel_needed(sum(points.values()))
-    png = picture.draw(language)
-    picture.draw.cache_clear()
-    assert picture.draw(language) == png and len(png) < 30 * 1024
-    assert picture.describe(language) == t(language, "howto.picture.alt")
+    png = howto_picture.draw(language)
+    howto_picture.draw.cache_clear()
+    assert howto_picture.draw(language) == png and len(png) < 30 * 1024
+    assert howto_picture.describe(language) == t(language, "howto.picture.alt")
