@@ -1,6 +1,9 @@
-"""Write the live table's font: DejaVu Sans Condensed cut to what the table writes, as WOFF2.
+"""Write the fonts the project ships, cut from bigger ones to what they are drawn for.
 
 Run: .venv/bin/python -m devtools.font_subset   (then commit bot/web/fonts/table.woff2)
+     .venv/bin/python -m devtools.font_subset --names   (then commit bot/pictures/fonts/Names*)
+
+**The live table's font** is DejaVu Sans Condensed cut to what the table writes, as WOFF2.
 The bot's font for its pictures (bot/pictures/fonts/DejaVuSansCondensed.ttf, 683 KB) has
 some 6,000 characters; the table writes a few hundred. Kept: Basic Latin, Latin-1, the
 French letters, typographic punctuation, the arrows, maths signs, suits and symbols of
@@ -12,11 +15,21 @@ themselves); the figures keep their one width (DejaVu's digits are tabular as dr
 `tnum` is kept where a font has it). tests/web/test_font.py checks the committed file
 covers the web's messages and the client's characters: when it names one missing, run
 this again.
+
+**The board picture's fonts for names** (`--names`) draw what DejaVu lacks in people's
+names, from Debian's fonts (`apt-get install fonts-noto-cjk fonts-noto-color-emoji`), both
+under the SIL Open Font License (bot/pictures/fonts/OFL.txt): Noto Sans CJK SC cut to the
+common Chinese characters (GB 2312's first level, 3,755), the Japanese kanji of JIS X 0208's
+first level (2,965) and kana, and the Korean syllables of KS X 1001 (2,350), without hinting
+(some 1.3 MB); Noto Color Emoji cut to its single characters (no sequences: the pictures
+lay text out without ligatures), its bitmaps scaled from 109 to `EMOJI_PIXELS` pixels in 32
+colours (some 0.6 MB).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -24,13 +37,19 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from fontTools import subset
-from fontTools.ttLib import TTFont
+from fontTools.ttLib import TTCollection, TTFont
+from PIL import Image
 
 from bot.i18n.catalogs import catalog_path, languages, typeset
+from bot.pictures.names import CJK_FILE, EMOJI_FILE, EMOJI_PIXELS
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "bot" / "pictures" / "fonts" / "DejaVuSansCondensed.ttf"
 TARGET = ROOT / "bot" / "web" / "fonts" / "table.woff2"
+CJK_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+CJK_FACE = 2  # Noto Sans CJK SC, in Debian's collection
+EMOJI_SOURCE = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+EMOJI_COLOURS = 32  # each bitmap's palette: the pictures' own has 96 colours in all
 CLIENT_SOURCES = ROOT / "bot" / "web" / "client" / "src"
 #: The characters kept whether or not a message uses them today: ranges of code points.
 KEPT = (
@@ -116,6 +135,77 @@ def build(source: Path = SOURCE, target: Path = TARGET) -> list[int]:
     return sorted(points - has)
 
 
+def double_byte(codec: str, rows: range) -> set[str]:
+    """The characters of rows `rows` of a two-byte national character set (EUC form)."""
+    found = set()
+    for row in rows:
+        for cell in range(1, 95):
+            try:
+                found.add(bytes((0xA0 + row, 0xA0 + cell)).decode(codec))
+            except UnicodeDecodeError:
+                continue
+    return found
+
+
+def cjk_characters() -> set[str]:
+    """What names are written with: common hanzi, kanji and kana, common hangul."""
+    return (
+        double_byte("gb2312", range(16, 56))  # GB 2312 level 1
+        | double_byte("euc_jp", range(16, 48))  # JIS X 0208 level 1
+        | double_byte("euc_jp", range(4, 6))  # hiragana, katakana
+        | double_byte("euc_kr", range(16, 41))  # KS X 1001's hangul syllables
+    )
+
+
+def build_cjk(target: Path = CJK_FILE) -> None:
+    font = TTCollection(CJK_SOURCE).fonts[CJK_FACE]
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = []  # laid out without features (sprites.font's BASIC)
+    options.name_IDs = NAME_IDS
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(ord(c) for c in cjk_characters()))
+    subsetter.subset(font)
+    font.save(target)
+
+
+def emoji_points(font: TTFont) -> list[int]:
+    """The font's single emoji (not the digits and signs it also has, nor the joiner, the
+    keycap and the skin tones, which only build sequences)."""
+    builders = {0x200D, 0x20E3, 0xFE0F, *range(0x1F3FB, 0x1F400)}
+    return [p for p in font.getBestCmap() if p > 0x7F and p not in builders]
+
+
+def build_emoji(target: Path = EMOJI_FILE) -> None:
+    font = TTFont(EMOJI_SOURCE)
+    options = subset.Options()
+    options.layout_features = []
+    options.drop_tables += ["GSUB"]  # the sequences' ligatures
+    options.name_IDs = NAME_IDS
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=emoji_points(font))
+    subsetter.subset(font)
+    strike = font["CBLC"].strikes[0].bitmapSizeTable
+    scale = EMOJI_PIXELS / strike.ppemY
+    for glyph in font["CBDT"].strikeData[0].values():
+        metrics = glyph.metrics
+        with Image.open(io.BytesIO(glyph.imageData)) as image:
+            size = (max(1, round(metrics.width * scale)), max(1, round(metrics.height * scale)))
+            small = image.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        small.quantize(EMOJI_COLOURS, Image.Quantize.FASTOCTREE).save(out, "PNG", optimize=True)
+        glyph.imageData = out.getvalue()
+        metrics.width, metrics.height = size
+        for field in ("BearingX", "BearingY", "Advance"):
+            setattr(metrics, field, round(getattr(metrics, field) * scale))
+    strike.ppemX = strike.ppemY = EMOJI_PIXELS
+    for line in (strike.hori, strike.vert):
+        for field in ("ascender", "descender", "widthMax"):
+            setattr(line, field, round(getattr(line, field) * scale))
+    font.save(target)
+
+
 def describe(point: int) -> str:
     return f"U+{point:04X} {chr(point)} {unicodedata.name(chr(point), '?')}"
 
@@ -123,7 +213,14 @@ def describe(point: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=TARGET, help=f"where ({TARGET})")
+    parser.add_argument("--names", action="store_true", help="the pictures' fonts for names")
     args = parser.parse_args()
+    if args.names:
+        build_cjk()
+        build_emoji()
+        for path in (CJK_FILE, EMOJI_FILE):
+            print(f"{path}: {path.stat().st_size / 1024:.0f} KB")
+        return
     lacking = build(target=args.out)
     before, after = SOURCE.stat().st_size, args.out.stat().st_size
     print(f"{args.out}: {after / 1024:.1f} KB (from {before / 1024:.0f} KB)")

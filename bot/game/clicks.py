@@ -30,7 +30,8 @@ from bot.game.commands import (
 from bot.game.lobbies import Venue
 from bot.lobby_settings import BY_NAME
 from bot.views.components import CUSTOM_ID
-from engine import Colour, Size
+from bot.views.howto import SECTIONS
+from engine import Colour, Rules, Size
 from engine.cards import is_card
 
 #: Discord's longest custom id.
@@ -41,7 +42,7 @@ LARGEST_NUMBER = 2**63 - 1
 #: What each kind of component may ask for ("b": board buttons, the live table's Open
 #: where no game is among them; "h": hand panel buttons, "p": the panel's selects, "r": a
 #: replay's ◀ ▶, "l": a launch report's buttons, "s": a lobby's settings, a select each;
-#: "q": the question a leave mid-game asks).
+#: "q": the question a leave mid-game asks; "u": the rules' menu, by the rules it shows).
 ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
@@ -54,6 +55,7 @@ ACTIONS = {
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
     "q": frozenset(("leave", "crew", "stay")),
+    "u": frozenset(rules.value for rules in Rules),
 }
 #: The panel buttons that carry an argument (their cards or section); no other may.
 WITH_ARG = frozenset(("build", "launch", "pick", "discard"))
@@ -111,7 +113,7 @@ def read_click(data: Mapping[str, object]) -> Click:
     ):
         raise UserError("error.unknown_button")
     values: list[str] | None = None
-    if match["kind"] in ("p", "s"):
+    if match["kind"] in ("p", "s", "u"):
         picked = data.get("values")
         if not isinstance(picked, list) or not all(isinstance(v, str) for v in picked):
             raise UserError("error.menu_options")
@@ -122,6 +124,8 @@ def read_click(data: Mapping[str, object]) -> Click:
         offered = BY_NAME[match["action"]].choices
         if values is None or len(values) != 1 or values[0] not in offered:
             raise UserError("error.menu_options")
+    if match["kind"] == "u" and (values is None or len(values) != 1 or values[0] not in SECTIONS):
+        raise UserError("error.menu_options")  # one of the rules' parts
     return Click(
         match["kind"],
         int(match["game"]),

@@ -41,7 +41,6 @@ from bot.pictures.parts import (
     Shown,
     background,
     board_rgb,
-    ending_words,
     fuel,
 )
 from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Size
@@ -127,8 +126,7 @@ def described(s: Shown) -> str:
         _described_hands(language, s.names, s.hands),
     ]
     if s.outcome is not None:
-        title, line = ending_words(s.outcome, language)
-        parts.append(f"{title.capitalize()} {line}")
+        parts.append(t(language, f"picture.alt.end.{s.outcome.value}"))
     elif s.active is not None:
         parts.append(t(language, "picture.alt.active", name=s.names[s.active], note=s.note))
     return t(language, "picture.alt.board", parts=t(language, "list.semicolon").join(parts))

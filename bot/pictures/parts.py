@@ -20,6 +20,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from bot.i18n.catalogs import t
+from bot.pictures import names
 from bot.pictures import sprites as sp
 from engine import MAX_PLAYERS, Colour, Outcome, Rules, Section, Size, fuel_needed, rocket_points
 
@@ -117,9 +118,8 @@ def fuel(rocket: tuple[Section, ...]) -> tuple[int, int, int]:
 
 
 def seat_name(s: Shown, index: int) -> str:
-    """The name on a seat, as the font draws it in its place (its number if none is left)."""
-    name = sp.fitted(s.names[index], LARGE, NAME_WIDTH)
-    return name or t(s.language, "picture.seat", seat=index + 1)
+    """The name on a seat, as the fonts draw it in its place (bot.pictures.names)."""
+    return names.fitted(s.names[index], LARGE, NAME_WIDTH)
 
 
 def _sprite(image: Image.Image, sprite: Image.Image, centre_x: int, base_y: int) -> None:
@@ -337,7 +337,7 @@ def _seat_name(index: int, image: Image.Image, canvas: ImageDraw.ImageDraw, s: S
     if index >= len(s.hands):
         return
     left, top = SEAT_BOXES[index][:2]
-    sp.paste_text(image, (left + NAME_LEFT, top + 1), seat_name(s, index), LARGE, sp.TEXT)
+    names.paste(image, (left + NAME_LEFT, top + 1), seat_name(s, index), LARGE, sp.TEXT)
 
 
 def _in_depot(piece: Section, s: Shown) -> bool:

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 #: <game id>:<version (a replay's: the step it shows)>:<action>", then ":<arg>" on panel
 #: buttons that carry their cards or section ("7H.2D", "red.3").
 CUSTOM_ID = re.compile(
-    r"apo:(?P<kind>[bhprlsq]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
+    r"apo:(?P<kind>[bhprlsqu]):(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>[a-z]+)"
     r"(?::(?P<arg>[0-9A-Za-z.]{1,40}))?"
 )
 

@@ -20,9 +20,7 @@ from babel.lists import format_list
 from bot.i18n import notation, said
 from bot.i18n.catalogs import t
 from bot.table import is_crewmate
-from bot.views.balance import STEADY_TEAM_WINS
 from engine import (
-    DIFFICULTY_MINUTES,
     RANKS,
     Colour,
     Outcome,
@@ -311,38 +309,3 @@ def percent(chance: float, language: str) -> str:
 
 def report_title(language: str) -> str:
     return t(language, "report.title")
-
-
-# -------------------------------------------------------------------- rules
-
-
-def rules_text(language: str, rules: Rules | str = Rules.BASIC) -> str:
-    """The rules summary in `language`, for a game of basic or advanced rules, with how
-    often a steady team wins each difficulty."""
-    rules = Rules(rules).value
-    symbols = {c.value: c.symbol for c in Colour}
-    return (
-        t(
-            language,
-            "rules.summary",
-            **symbols,
-            green_role=t(language, f"role.green.{rules}"),
-            launch_steps=t(language, f"rules.steps.{rules}"),
-            win=t(language, f"rules.win.{rules}"),
-            other_rules=t(language, f"rules.other.{rules}"),
-        )
-        + "\n\n"
-        + "\n".join(
-            [t(language, "rules.odds")]
-            + [
-                t(
-                    language,
-                    "rules.odds.line",
-                    difficulty=t(language, f"difficulty.{difficulty}"),
-                    minutes=DIFFICULTY_MINUTES[difficulty],
-                    percent=percent(wins / 100, language),
-                )
-                for difficulty, wins in STEADY_TEAM_WINS[rules].items()
-            ]
-        )
-    )

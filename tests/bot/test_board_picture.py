@@ -171,7 +171,9 @@ async def test_the_final_board_carries_the_table_under_the_ending_s_banner(fake_
     assert attachment.content == drawn(table)
     with Image.open(io.BytesIO(attachment.content)) as picture:
         assert picture.size == (parts.WIDTH, parts.ENDING_HEIGHT + parts.HEIGHT)
-    assert attachment.description.endswith("Apophis destroyed Earth is safe.")
+    assert attachment.description.endswith(
+        "the game is over: Apophis is destroyed and Earth is safe."
+    )
     text = text_of(board)
     assert "**🎉 Victory! Apophis was destroyed with " in text and "Damage 3/3" in text
     assert "5 pts → hit, damage 3/3" in text  # (the rocket was arranged, not built)

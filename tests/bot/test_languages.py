@@ -244,7 +244,8 @@ async def test_a_french_player_with_an_ai_crewmate_reads_no_english(fake_discord
         assert hint.ephemeral
         assert text_of(hint.message).startswith("💡 Construisez la grande section rouge")
         rules = await scene.cmd("apophis rules", "ann")
-        assert "Débutant" in text_of(rules.message)
+        odds = await scene.pick(rules.message, ["odds"], "ann")  # how hard, a choice away
+        assert "Débutant" in text_of(odds.message)
         await bot.outbox.drain()
         assert_no_english(seen_by(scene, "ann"))
         assert_french_spacing(seen_by(scene, "ann"))

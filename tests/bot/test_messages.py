@@ -55,7 +55,7 @@ async def test_a_429_from_a_rest_proxy_is_retried(fake_discord, scene):
 @pytest.mark.scene(names=("ann",))
 async def test_rules_and_stats_are_shown_privately(scene):
     rules = await scene.cmd("apophis rules", "ann")
-    assert rules.ephemeral and "A launch, step by step" in text_of(rules.message)
+    assert rules.ephemeral and "How to play Apophis" in text_of(rules.message)
     empty = await scene.cmd("apophis stats", "ann")
     assert empty.ephemeral and "No game has finished here yet" in text_of(empty.message)
     table = await scene.new_game("ann", minutes=3)

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
-from bot.pictures import board_picture, launch_picture, parts, sprites
+from bot.i18n.catalogs import t
+from bot.pictures import board_picture, launch_picture, names, parts, sprites
 from engine import Colour, Game, Outcome, Phase, PublicView, Rules, SeatView, Size
 from engine.playout import choose_action
 from tests.engine.helpers import table
@@ -300,13 +301,14 @@ def test_the_seats_show_their_players_names():
     assert changed_regions(draw(view), renamed) == {"seats"}
 
 
-def test_a_long_name_is_shortened_to_fit_and_one_the_font_cannot_draw_is_the_seat():
+def test_a_long_name_is_shortened_to_fit_and_none_is_ever_a_seats_number():
     s = board_picture.shown(midgame(), "en", ("A" * 40, "Bob 🚀", "", "ரமேஷ்"))
     long, rocket, empty, tamil = (parts.seat_name(s, i) for i in range(4))
     assert long.endswith("…") and long.startswith("AAA")
-    assert sprites.font(parts.LARGE).getlength(long) <= parts.NAME_WIDTH
-    assert rocket == "Bob"  # no emoji in the font: the rest of the name
-    assert (empty, tamil) == ("Seat 3", "Seat 4")
+    assert names.width(long, parts.LARGE) <= parts.NAME_WIDTH
+    assert rocket == "Bob 🚀"  # the emoji too (tests/bot/test_picture_names.py)
+    assert empty == names.NOBODY  # nothing to draw: a silhouette
+    assert tamil.startswith("Ram")  # a script no font has: in Latin letters
 
 
 def test_the_end_of_the_game_is_a_banner_above_the_board_covering_none_of_it():
@@ -412,6 +414,19 @@ def test_the_alt_text_says_what_the_picture_shows():
         assert words in text
     assert "Bob to play" in text
     assert len(text) <= 1024  # Discord's limit for an attachment's description
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("outcome", list(Outcome))
+def test_an_ended_boards_alt_text_tells_the_end_in_one_sentence(language, outcome):
+    """Not the banner's two lines run together ("Apophis destroyed Earth is safe.")."""
+    view = dataclasses.replace(midgame(), phase=Phase.OVER, outcome=outcome, active_player=None)
+    text = board_picture.describe(view, language, NAMES)
+    title, line = parts.ending_words(outcome, language)
+    assert f"{title.capitalize()} {line}" not in text
+    end = text.rsplit(";", 1)[1].strip()
+    assert end[0].islower() and end.endswith(".") and end.count(".") == 1, end
+    assert end.rstrip(".") == t(language, f"picture.alt.end.{outcome.value}")
 
 
 # ------------------------------------------------------ colour-vision check

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.pictures import board_picture, launch_picture, parts, sprites
+from bot.pictures import board_picture, launch_picture, names, parts, sprites
 from engine import Game, Outcome, Phase, PublicView, Rules
 from tests.bot.test_picture import launch_events, midgame, tallest
 from tests.bot.test_picture_text import LONG_NAMES, _longest_launch
@@ -42,11 +42,12 @@ def labels(monkeypatch):
         return text(self, xy, words, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", recorded)
-    sprites.text_mask.cache_clear()
-    parts.background.cache_clear()
+    kept = (sprites.text_mask, names.name_image, parts.background)
+    for cache in kept:
+        cache.cache_clear()
     yield drawn
-    sprites.text_mask.cache_clear()  # drawn the same, but not to be kept from a test
-    parts.background.cache_clear()
+    for cache in kept:  # drawn the same, but not to be kept from a test
+        cache.cache_clear()
 
 
 def capital_height(size: int) -> int:

@@ -15,8 +15,10 @@ import re
 import pytest
 
 from bot.i18n.catalogs import ELISIONS, NARROW_SPACE, Wording, elide, languages, t
+from bot.views import howto
 from bot.views.balance import STEADY_TEAM_WINS
-from bot.views.render import percent, rules_text
+from bot.views.render import percent
+from engine import Rules
 from tests.i18n.test_wording import (
     KEYS,
     NUMBERS,
@@ -170,5 +172,6 @@ def test_a_percentage_has_its_narrow_space_in_french_and_none_in_english():
     assert percent(0.35, "en") == "35%"
     assert percent(0.004, "fr") == f"1{NARROW_SPACE}%"  # never 0 % for what may happen
     wins = STEADY_TEAM_WINS["basic"]["medium"]
-    assert f"{wins}{NARROW_SPACE}% des parties" in rules_text("fr")
-    assert f"{wins}% of games" in rules_text("en") and NARROW_SPACE not in rules_text("en")
+    french, english = (howto.odds(language, Rules.BASIC) for language in ("fr", "en"))
+    assert f"{wins}{NARROW_SPACE}% des parties" in french
+    assert f"{wins}% of games" in english and NARROW_SPACE not in english

@@ -10,12 +10,14 @@ import re
 
 import pytest
 
+from bot.i18n.catalogs import t
 from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import embeds, launches, narration, panel, render
 from devtools.fakediscord.layout import walk
 from engine import events as ev
 from tests.engine.helpers import table as position
+from tests.i18n.test_wording import catalog
 
 
 def table_with(**layout) -> Table:
@@ -139,3 +141,15 @@ def test_a_counter_a_launch_raised_twice_is_named_once(language, result):
     assert first.endswith(result)
     assert len(re.findall("deflection|déviation", first)) == 1
     assert second.endswith(("hit, damage 3/3", "touché, dégâts 3/3"))
+
+
+def test_french_tells_the_hits_in_the_games_words_not_footballs():
+    """ "4 tirs au but" is football's: the French rules say a missile touches Apophis."""
+    football = [key for key, texts in catalog("fr").items() if any("au but" in x for x in texts)]
+    assert football == []
+    assert [t("fr", "story.hits", count=n) for n in (0, 1, 2, 5)] == [
+        "aucun n’a touché Apophis",
+        "1 a touché Apophis",
+        "2 ont touché Apophis",
+        "5 ont touché Apophis",
+    ]

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import embeds
+from bot.discord import embeds, inputs
 from bot.discord.answers import (
     anywhere,
     caller_of,
@@ -20,11 +20,13 @@ from bot.discord.answers import (
     speaks,
     with_the_bot,
 )
+from bot.discord.clicked import clicked_message
 from bot.discord.cogs.lobbies import Lobbies
 from bot.discord.cogs.records import Records
 from bot.discord.cogs.replays import Replays
 from bot.discord.cogs.tables import LiveTable
 from bot.discord.threads import Opening
+from bot.errors import UserError
 from bot.game.audience import look
 from bot.game.autopilot import checked_delay
 from bot.game.clicks import Click, command_of
@@ -35,8 +37,8 @@ from bot.i18n.notation import STYLES
 from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
 from bot.table import Table, is_crewmate
-from bot.views import attachments, components, panel, render
-from bot.views.embeds import EMBED_COLOUR, stats_embed
+from bot.views import attachments, components, howto, panel, render
+from bot.views.embeds import stats_embed
 from bot.views.narration import narrate_event
 from bot.views.threads import lobby_line
 from engine import events as ev
@@ -416,15 +418,23 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         await self.show_rules(interaction)
 
     async def show_rules(self, interaction: discord.Interaction) -> None:
-        """The rules summary, privately, in the reader's language (also the lobby's button)."""
-        language = speaks(interaction)
+        """The rules' how-to, privately, in the reader's language, for the rules of the
+        channel's table (basic where there is none); also the lobby's How to play."""
         table = self.service.by_channel.get(interaction.channel_id or 0)
-        embed = discord.Embed(
-            title=t(language, "rules.title"),
-            description=render.rules_text(language, table.rules if table else "basic"),
-            colour=EMBED_COLOUR,
+        shown = howto.message(speaks(interaction), table.rules if table else "basic")
+        await interaction.response.send_message(**embeds.kwargs(shown, new=True), ephemeral=True)
+
+    async def rules_part(self, interaction: discord.Interaction, click: Click) -> None:
+        """A part of the rules chosen in the how-to's menu: the message shows it in full
+        (or the how-to again), for the rules the menu carries, in the reader's language."""
+        problem = inputs.source_problem(
+            click, clicked_message(interaction), interaction.user.id, None
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if problem is not None:  # only from the how-to its reader was answered with
+            raise UserError("howto.not_yours") if problem.key == "error.not_your_panel" else problem
+        assert click.values is not None  # a menu's choice (`read_click`)
+        shown = howto.message(speaks(interaction), click.action, click.values[0])
+        await interaction.response.edit_message(**embeds.kwargs(shown))
 
     @app_commands.command(description="This server's games: wins, losses and fastest wins.")
     @server_records

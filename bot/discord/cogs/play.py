@@ -262,6 +262,9 @@ class Play(commands.Cog):
         if click.kind == "r":  # a replay's ◀ ▶: an ended game, not a table in play
             await self.apophis.replay_step(interaction, click)
             return
+        if click.kind == "u":  # the rules' menu: no game in it
+            await self.apophis.rules_part(interaction, click)
+            return
         if click.action == "again":  # a final board's: its game has ended, not kept here
             await self.apophis.play_again(interaction, click)
             return
