@@ -87,6 +87,14 @@ class Scene:
         interaction = await self.fake.click(message, custom_id, user=self[user].user)
         return await interaction.wait_response()
 
+    async def pick(self, message, values: list[str], user: str):
+        """Choose `values` in the (only) select menu of `message`."""
+        select = next(c for c in message.iter_components() if c["type"] == 3)
+        interaction = await self.fake.select(
+            message, select["custom_id"], values, user=self[user].user
+        )
+        return await interaction.wait_response()
+
     async def new_game(self, *players: str, **options: Any) -> Table:
         """/apophis new by the first player, the others join, the host starts (where only
         interactions reach, and only the installer has the commands, by the lobby's
