@@ -129,3 +129,29 @@ async def test_a_streak_grows_with_each_win_ends_with_a_loss_and_outlives_a_rest
         assert (await store.profile(1, BOB)).streak == Streak(1, 2)
     finally:
         await store.close()
+
+
+async def test_a_conversation_counts_its_own_streak_and_the_firsts_earned_there(store: Store):
+    games = Evening(store)
+
+    async def played(channel: int, won: bool, **options: Any) -> int:
+        games.channel = channel - 1  # (each game opens in the channel after the last)
+        if won:
+            return await games.won([ANN, BOB], guild=0, **options)
+        return await games.lost([ANN, BOB], guild=0)
+
+    here = await played(50, won=True)
+    elsewhere = await played(51, won=True, seconds=200.0, difficulty="hard", length=480)
+    await played(50, won=False)
+    await played(50, won=True)
+    conversation = await store.conversation_profile(50, ANN)
+    assert (conversation.streak, conversation.streak_with_crewmates) == (Streak(1, 1), Streak())
+    assert [first.game_id for first in conversation.firsts] == [here] * 3
+    every_dm = await store.profile(0, ANN)  # one's own games in every DM and group DM
+    assert every_dm.streak == Streak(1, 2)
+    assert every_dm.firsts == (
+        First("win", here),
+        First("hard", elsewhere),
+        *(First(kind, here) for kind in ("people", "on_target")),
+        First("fast", elsewhere),  # 200 s of 480
+    )
