@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import astuple
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
@@ -115,15 +116,7 @@ def _team_lines(
             damage=count(language, "profile.damage", sum(tally.damage for tally in tallies)),
         )
     )
-    if streak.best:
-        lines.append(
-            t(
-                language,
-                "profile.streak",
-                current=count(language, "profile.streak.wins", streak.current),
-                best=count(language, "profile.streak.wins", streak.best),
-            )
-        )
+    lines += _streak_line(streak, language)
     if fastest is not None:
         lines.append(
             t(
@@ -136,6 +129,14 @@ def _team_lines(
             )
         )
     return lines
+
+
+def _streak_line(streak: Streak, language: str) -> list[str]:
+    """A kind of team's win streak, now and at best, once there was one."""
+    if not streak.best:
+        return []
+    current, best = (count(language, "profile.streak.wins", n) for n in astuple(streak))
+    return [t(language, "profile.streak", current=current, best=best)]
 
 
 def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
