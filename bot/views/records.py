@@ -191,16 +191,20 @@ def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
 def firsts_earned(
     firsts: Sequence[tuple[int, str]], seats: Sequence[int], language: str
 ) -> list[str]:
-    """The firsts a game earned, as its end tells them: a line a person, in seat order
-    ("🏅 @Ada: first win and first win at hard")."""
+    """The firsts a game earned, as its end tells them: a line for each set of firsts, naming
+    who earned it, in seat order ("🏅 @Ada and @Bob: first win and first win at hard")."""
     earned: dict[int, list[str]] = {}
     for person, kind in firsts:
         earned.setdefault(person, []).append(t(language, f"first.{kind}"))
-
-    def seat(person: int) -> int:
-        return seats.index(person) if person in seats else len(seats)
-
+    alike: dict[tuple[str, ...], list[str]] = {}
+    for person in sorted(earned, key=lambda p: seats.index(p) if p in seats else len(seats)):
+        alike.setdefault(tuple(earned[person]), []).append(mention(person))
     return [
-        t(language, "firsts.earned", player=mention(person), firsts=and_list(kinds, language))
-        for person, kinds in sorted(earned.items(), key=lambda item: seat(item[0]))
+        t(
+            language,
+            "firsts.earned",
+            player=and_list(people, language),
+            firsts=and_list(kinds, language),
+        )
+        for kinds, people in alike.items()
     ]

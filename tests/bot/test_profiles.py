@@ -139,8 +139,8 @@ async def test_a_french_player_reads_records_in_french(fake_discord, make_bot):
 #: The firsts of a first win as `win_a_game` wins: at medium, all-human, with its only
 #: launch on target, in a few seconds.
 FIRST_WIN = (
-    "first win, first win in an all-human team, first win with every launch on target and "
-    "first win in under half the countdown"
+    "first win, first all-human win, first win with every launch on target and "
+    "first win in under half the time"
 )
 
 
@@ -148,7 +148,8 @@ FIRST_WIN = (
 async def test_each_first_shows_once_on_the_final_board_and_stays_in_the_profile(scene):
     table = await win_a_game(scene, "ann", "bob")
     board = await final_board(scene, table)
-    assert f"Firsts: 🏅 <@{scene.id('ann')}>: {FIRST_WIN}\n🏅 <@{scene.id('bob')}>: " in board
+    together = f"<@{scene.id('ann')}> and <@{scene.id('bob')}>"  # the same firsts: one line
+    assert f"Firsts: 🏅 {together}: {FIRST_WIN}" in board
     again = await win_a_game(scene, "bob", "ann")  # the same again earns nothing
     assert "🏅" not in await final_board(scene, again)
     hard = await win_a_game(scene, "cid", "ann", difficulty="hard")  # Cid's first game
@@ -157,14 +158,14 @@ async def test_each_first_shows_once_on_the_final_board_and_stays_in_the_profile
     assert f"🏅 <@{scene.id('cid')}>: {at_hard}" in board
     assert f"🏅 <@{scene.id('ann')}>: first win at hard\n" in board + "\n"
     advanced = await win_a_game(scene, "ann", rules="advanced")
-    assert f"🏅 <@{scene.id('ann')}>: first win with the advanced rules" in (
+    assert f"🏅 <@{scene.id('ann')}>: first advanced-rules win" in (
         await final_board(scene, advanced)
     )
     mine = text_of((await scene.cmd("apophis profile", "ann")).message)
     assert f"🏅 6 firsts of 6: • first win (game #{table.id})" in mine
     assert f"• first win at hard (game #{hard.id})" in mine
-    assert f"• first win with the advanced rules (game #{advanced.id})" in mine
-    assert mine.index("first win at hard") < mine.index("all-human team")  # the list's order
+    assert f"• first advanced-rules win (game #{advanced.id})" in mine
+    assert mine.index("first win at hard") < mine.index("all-human win")  # the list's order
     assert "🔥 Win streak: 4 wins (best: 4 wins)" in mine
 
 

@@ -249,14 +249,17 @@ def test_the_final_board_of_a_win_tells_the_time_to_spare_in_the_servers_languag
 
 
 def test_the_final_board_tells_the_firsts_earned_in_seat_order_in_both_languages():
+    """Those who earned the same firsts share their line."""
     table = destroyed_advanced_game()
     table.firsts = [(ANN, "advanced"), (BOB, "win"), (BOB, "hard"), (BOB, "on_target")]
-    table.seats = [BOB, ANN]
+    table.seats = [BOB, ANN, 3]
+    table.firsts += [(3, "win"), (3, "hard"), (3, "on_target")]  # as Bob's: one line
     embed = components.board_message(table, now=0).embed
     (firsts,) = [field for field in embed.fields if field.name == "Firsts"]
     assert firsts.value.splitlines() == [
-        f"🏅 <@{BOB}>: first win, first win at hard and first win with every launch on target",
-        f"🏅 <@{ANN}>: first win with the advanced rules",
+        f"🏅 <@{BOB}> and <@3>: first win, first win at hard and first win with every launch "
+        "on target",
+        f"🏅 <@{ANN}>: first advanced-rules win",
     ]
     assert story.story(table, "en", now=0).as_json()["firsts"] == firsts.value.splitlines()
     table.language = "fr"
