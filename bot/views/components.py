@@ -35,6 +35,7 @@ from bot.i18n.catalogs import t
 from bot.lobby_settings import OPTIONS, LobbySettings
 from bot.views import embeds, launches, render, story
 from bot.views.message import Embed, Message
+from bot.views.records import FIELD_LIMIT
 from engine import Phase, PublicView
 
 if TYPE_CHECKING:
@@ -328,7 +329,8 @@ def _final_board(table: Table, embed: Embed, firsts: Sequence[str]) -> Message:
     if told is not None:
         embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
     if firsts:
-        embed.add_field(name=t(language, "firsts.title"), value="\n".join(firsts), inline=False)
+        value = "\n".join(firsts)[:FIELD_LIMIT]
+        embed.add_field(name=t(language, "firsts.title"), value=value, inline=False)
     again = t(language, "again.button")
     return Message(
         embed=embed,

@@ -3,9 +3,9 @@ done of what was needed, and the time left or how far short the team fell.
 
 Pure: read from the game's public view, its clock (`Table.time_left`), its logged
 events (`Table.history`, read as bot.views.launches reads them) and the firsts it earned
-(`Table.firsts`), nothing else. `story`
-gives the facts, worded in one language; the final board (bot.views.components) shows
-them in `board_text`, the live table reads them as `Story.as_json()`.
+(`Table.firsts`), nothing else. `story` gives the facts, worded in one language; the
+final board (bot.views.components) shows them in `board_text`, the live table reads them
+as `Story.as_json()`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class Story:
     counters_needed: int | None
     time_left: float | None
     short: str | None
-    #: The firsts its people earned with it, a line a person (bot.views.records).
+    #: The firsts its people earned with it, a line for each set of firsts and those who
+    #: earned it (bot.views.records.firsts_earned).
     firsts: tuple[str, ...] = ()
 
     @property
