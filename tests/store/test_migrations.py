@@ -117,7 +117,7 @@ SEED = {
     """,
     16: """
         UPDATE crew_totals SET streak = 1, best_streak = 2 WHERE guild_id = 11 AND user_id = 7;
-        INSERT INTO player_firsts (guild_id, user_id, kind, game_id) VALUES (10, 7, 'win', 3);
+        INSERT INTO player_firsts (guild_id, user_id, kind, game_id) VALUES (12, 7, 'win', 3);
     """,
 }
 

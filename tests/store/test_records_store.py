@@ -337,9 +337,15 @@ async def test_games_stored_under_every_earlier_schema_have_profiles(tmp_path: P
         board = await store.leaderboard(10)
         assert [w.win.game_id for w in board.fastest_wins] == [2]
         assert [w.win.game_id for w in board.fastest_wins_with_crewmates] == [3]
-        crews = "SELECT * FROM crew_totals ORDER BY guild_id"
+        crews = "SELECT guild_id, user_id, games, wins FROM crew_totals ORDER BY guild_id"
         with closing(sqlite3.connect(path)) as conn:  # 0015 filled them from the tallies
             assert conn.execute(crews).fetchall() == [(10, 7, 1, 1), (11, 7, 2, 1)]
         assert (await store.profile(11, 7)).tallies[0].launches == 3  # written under 0009
+        # 0016 found game 4's firsts (hard, in 200 s of 480, no launch short) and streaks.
+        kept = await store.profile(11, 9)
+        assert kept.firsts == tuple(
+            First(kind, 4) for kind in ("win", "hard", "people", "on_target", "fast")
+        )
+        assert (kept.streak, (await store.profile(10, 8)).streak) == (Streak(1, 1), Streak(1, 1))
     finally:
         await store.close()
