@@ -13,8 +13,9 @@ after a warm-up), and each of their statements is shown with its plan: EXPLAIN Q
 SQLite (which the bot runs without statistics, as here), EXPLAIN ANALYZE on PostgreSQL
 (after VACUUM ANALYZE, as autovacuum leaves a live database). Then what ending a game costs
 on that database (its log read, each person's tallies added to), and how long migration 0009
-takes to fill the tallies of games stored before it from their logs (games played by the
-engine's playout policy, the clock running out after 150 actions).
+takes to fill the tallies of games stored before it from their logs, and migration 0016 their
+streaks and firsts (games played by the engine's playout policy, the clock running out after
+150 actions).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 import migrations  # noqa: E402
 from benchmarks.store_bench import machine  # noqa: E402
 from bot.lobby_settings import LobbySettings  # noqa: E402
+from bot.store import firsts as first_kinds  # noqa: E402
 from bot.store import postgres, transactions  # noqa: E402
 from bot.store import sqlite as sqlite_backend  # noqa: E402
 from bot.store import tallies as tally_queries  # noqa: E402
@@ -70,8 +72,9 @@ COLUMNS = {
     "duration_seconds time_left_seconds ended_at crewmates",
     "player_tallies": "guild_id user_id rules difficulty with_crewmates games wins abandoned "
     "launches hits damage fastest_game_id fastest_seconds",
-    "player_totals": "guild_id user_id games wins",
-    "crew_totals": "guild_id user_id games wins",
+    "player_totals": "guild_id user_id games wins streak best_streak",
+    "crew_totals": "guild_id user_id games wins streak best_streak",
+    "player_firsts": "guild_id user_id kind game_id",
 }
 Rows = dict[str, list[tuple[Any, ...]]]
 
@@ -151,7 +154,46 @@ def stored_games(total: int, rng: random.Random) -> tuple[Rows, dict[str, int]]:
     facts["ranked_crew"] = sum(1 for key, n in crew_totals if key[0] == big and n >= 5)
     facts["heaviest_games"], facts["heaviest"] = regulars[-1]
     facts["typical_games"], facts["typical"] = regulars[len(regulars) // 2]
-    return rows, facts
+    return streaks_and_firsts(rows), facts
+
+
+def streaks_and_firsts(rows: Rows) -> Rows:
+    """`rows` with each person's streaks (added to their totals' rows) and firsts, from the
+    games' rows in the order they ended; a game in three is won with every launch on target."""
+    seated: dict[int, list[tuple[int, bool]]] = {}
+    for game_id, _, user, _, left_at in rows["players"]:
+        seated.setdefault(game_id, []).append((user, left_at is None))
+    streaks: dict[tuple[int, int, bool], tuple[int, int]] = {}
+    firsts: dict[tuple[int, int, str], int] = {}
+    for (
+        game_id,
+        guild,
+        _,
+        rules,
+        difficulty,
+        length,
+        _,
+        outcome,
+        duration,
+        _,
+        _,
+        crewmates,
+    ) in sorted(rows["results"], key=lambda result: (result[10], result[0])):
+        for user, stayed in seated[game_id] if outcome != "abandoned" else ():
+            won = stayed and user > 0 and outcome in WINS
+            now, best = streaks.get((guild, user, crewmates > 0), (0, 0))
+            streaks[guild, user, crewmates > 0] = (
+                (now + 1, max(best, now + 1)) if won else (0, best)
+            )
+            kinds = first_kinds.earned(
+                rules, difficulty, crewmates, duration, length, game_id % 3 == 0
+            )
+            for kind in kinds if won else ():
+                firsts.setdefault((guild, user, kind), game_id)
+    for table, crew in (("player_totals", False), ("crew_totals", True)):
+        rows[table] = [(*row, *streaks[row[0], row[1], crew]) for row in rows[table]]
+    rows["player_firsts"] = sorted((*key, game_id) for key, game_id in firsts.items())
+    return rows
 
 
 def played_games(count: int) -> Rows:
@@ -276,6 +318,7 @@ async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> 
     rng, people = random.Random(5), [facts["heaviest"], facts["typical"], USER - 1]
     playing: list[float] = []
     ending: list[float] = []
+    read: list[float] = []
     for n in range(count):
         lobby = await store.create_lobby(
             facts["big"], 10**12 + n, people[0], LobbySettings("basic", "medium", 10)
@@ -305,19 +348,25 @@ async def ending_games(store: Store, facts: dict[str, int], count: int = 20) -> 
                 outcome=game.outcome.value if game.outcome is not None else None,
             )
             (ending if game.is_over else playing).append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        await store.game_firsts(lobby.id)  # what its final board tells
+        read.append((time.perf_counter() - started) * 1000)
     return (
         f"a commit in play {statistics.median(playing):.2f} ms (median of {len(playing):,}); "
         f"one that ends a game {statistics.median(ending):.2f} ms (median of {count}, "
-        f"slowest {max(ending):.2f} ms)"
+        f"slowest {max(ending):.2f} ms); its firsts read back {statistics.median(read):.2f} ms"
     )
 
 
-async def backfill(database: str) -> float:
-    """Seconds migration 0009 takes to fill the records of the stored games, from their logs."""
+async def backfill(database: str, name: str) -> float:
+    """Seconds a migration (0009 "records", 0016 "firsts") takes to fill the records of the
+    stored games, from their logs."""
     dialect = "postgresql" if database.startswith("postgresql://") else "sqlite"
-    (migration,) = [m for m in migrations.load(dialect) if m.name == "records"]
+    (migration,) = [m for m in migrations.load(dialect) if m.name == name]
     fills = [
-        s for s in sqlite_backend._statements(migration.sql) if not re.search(r"\bCREATE\b", s)
+        s
+        for s in sqlite_backend._statements(migration.sql)
+        if not re.search(r"\b(CREATE|ALTER)\b", s)
     ]
     started = time.perf_counter()
     if dialect == "postgresql":
@@ -370,11 +419,13 @@ async def bench(
         print("\n".join(await plans(database, label.split(",")[0], *args)))
     url, games = logged
     await write(url, games)
-    seconds = await backfill(url)
-    print(
-        f"\nMigration 0009's fill: {len(games['games']):,} games, {len(games['actions']):,} "
-        f"logged actions in {seconds:.2f} s ({len(games['games']) / seconds:,.0f} games a second)"
-    )
+    for number, name in (("0009", "records"), ("0016", "firsts")):
+        seconds = await backfill(url, name)
+        print(
+            f"\nMigration {number}'s fill: {len(games['games']):,} games, "
+            f"{len(games['actions']):,} logged actions in {seconds:.2f} s "
+            f"({len(games['games']) / seconds:,.0f} games a second)"
+        )
 
 
 async def main() -> None:

@@ -152,6 +152,9 @@ class Table(SetUp):
     #: the store (its final board sums up the launches from them, those before a restart
     #: too).
     history: list[ev.GameEvent] = field(default_factory=list)
+    #: Once the game is over: the firsts its people earned with it, (person, first) each
+    #: (bot.store.records.FIRSTS), read back from the store (its final board tells them).
+    firsts: list[tuple[int, str]] = field(default_factory=list)
     #: The server's language and card display (what the channel reads).
     language: str = "en"
     cards: str = "suits"

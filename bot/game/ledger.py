@@ -84,8 +84,8 @@ class Ledger:
         return record, await self._store.game_log(number)
 
     async def ended_table(self, number: int) -> Table | None:
-        """Game `number` as its final board draws it (its table and logged events), if it
-        has ended; None for a game still open or unknown."""
+        """Game `number` as its final board draws it (its table, logged events and the
+        firsts earned with it), if it has ended; None for a game still open or unknown."""
         try:
             record, log = await self.game(number)
         except UserError:
@@ -94,6 +94,7 @@ class Ledger:
             return None
         table = Table.from_record(record)
         table.history = logged_events(log)
+        table.firsts = await self._store.game_firsts(number)
         return table
 
     async def profile(self, caller: Caller, user_id: int) -> Profile:

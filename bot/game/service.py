@@ -40,7 +40,7 @@ from bot.store.records import ALL_SHARDS, GameRecord, Shards, StaleVersion, Wron
 from bot.store.store import Store
 from bot.table import Notice, Table, is_crewmate
 from bot.views import render
-from engine import Game, GameEvent, IllegalMove, Phase
+from engine import Game, IllegalMove, Phase
 
 log = logging.getLogger(__name__)
 
@@ -400,7 +400,7 @@ class GameService:
         table.runtime.last = (actor, action["type"])
         _sat_down(table, removed, seated)
         if game.is_over:
-            table.history = await self._history(table)
+            await self._read_ending(table)
         result = self.announcer.committed(table, events, now, actor, notice)
         if host is not None:
             table.host_id = host
@@ -410,15 +410,17 @@ class GameService:
             result = dataclasses.replace(result, new_host=host)
         return result
 
-    async def _history(self, table: Table) -> list[GameEvent]:
-        """A finished game's logged events, oldest first (its final board sums up its
-        launches from them); none when the log cannot be read (the game is saved)."""
+    async def _read_ending(self, table: Table) -> None:
+        """A finished game's logged events, oldest first, and the firsts earned with it:
+        its final board sums up its launches from them and tells the firsts; none when they
+        cannot be read (the game is saved)."""
         try:
             actions = await self.store.game_log(table.id)
+            firsts = await self.store.game_firsts(table.id)
         except Exception as exc:
-            log.warning("game %s: its log could not be read for its launches: %s", table.id, exc)
-            return []
-        return logged_events(actions)
+            log.warning("game %s: its log or firsts could not be read: %s", table.id, exc)
+            return
+        table.history, table.firsts = logged_events(actions), firsts
 
     def _reload(self, table: Table, record: GameRecord) -> None:
         """The table as stored: after a refused write, what the store has is the truth."""

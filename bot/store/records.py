@@ -30,6 +30,12 @@ RANKED_MIN_GAMES = 5
 #: ...and shows this many of them, and this many of the fastest wins of each difficulty.
 RANKED_PLAYERS = 10
 FASTEST_PER_DIFFICULTY = 3
+#: The firsts a person may earn on a server, each once, in the order a profile lists them:
+#: the first game they won; won at hard; won in an all-human team (no crewmate, no
+#: autopilot); won under the advanced rules; won with every launch on target (each launch
+#: of the game passed its fuel check, its launch roll under the advanced rules, and its
+#: accuracy roll: the engine's `LaunchEnded.hit`); won in under half the countdown.
+FIRSTS = ("win", "hard", "people", "advanced", "on_target", "fast")
 #: A server's shard is its id's timestamp bits (the id shifted right by this), modulo the
 #: shard count (`shard_of`); the store's SQL finds it the same way.
 SHARD_SHIFT = 22
@@ -270,6 +276,23 @@ class PlayerTally:
 
 
 @dataclass(frozen=True, slots=True)
+class Streak:
+    """A person's wins in a row on one server, of one kind of team: in their latest games
+    with a result (0 once one was not a win for them), and the longest run."""
+
+    current: int = 0
+    best: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class First:
+    """A first a person earned (one of `FIRSTS`), and the game that earned it."""
+
+    kind: str
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """A person's record on one server (no tallies: no game ended with them there)."""
 
@@ -278,6 +301,11 @@ class Profile:
     #: Their fastest win in an all-human team, and with crewmates.
     fastest_win: Win | None
     fastest_win_with_crewmates: Win | None
+    #: Their win streaks in all-human teams, and with crewmates.
+    streak: Streak = Streak()
+    streak_with_crewmates: Streak = Streak()
+    #: The firsts they earned, in the order of `FIRSTS`.
+    firsts: tuple[First, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

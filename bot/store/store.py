@@ -11,8 +11,8 @@ once for both; the records it returns and the errors it raises are in
 The same guarantees on both:
 
 * One accepted action is one transaction: the new state, the bumped version and the
-  log row (plus, when the game ends, its result and each person's tallies) commit
-  together or not at all.
+  log row (plus, when the game ends, its result, each person's tallies and streaks, and
+  the firsts earned with it) commit together or not at all.
   A write naming a version other than the stored one is refused (`StaleVersion`),
   whichever process wrote the newer one.
 * At most one open game per channel, and an append-only action log, enforced by the
@@ -45,6 +45,7 @@ from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
 from bot.store import (
     actions,
     clocks,
+    firsts,
     games,
     history,
     lobbies,
@@ -369,12 +370,17 @@ class Store:
 
     async def profile(self, guild_id: int, user_id: int) -> Profile:
         """A person's games on a server by rule set and difficulty (crewmates apart): wins,
-        launches, hits and damage, and their fastest wins."""
+        launches, hits and damage, their fastest wins and streaks, and their firsts."""
         return await self._db.read(tallies.profile, guild_id, user_id)
 
     async def conversation_profile(self, channel_id: int, user_id: int) -> Profile:
         """A person's games in one DM or group DM, as `profile` counts a server's."""
         return await self._db.read(tallies.conversation_profile, channel_id, user_id)
+
+    async def game_firsts(self, game_id: int) -> list[tuple[int, str]]:
+        """The firsts people earned with a game (bot.store.records.FIRSTS): (person,
+        first) each, by person."""
+        return await self._db.read(firsts.game_firsts, game_id)
 
     async def leaderboard(self, guild_id: int) -> Leaderboard:
         """A server's fastest all-human wins per difficulty, and its people ranked by the

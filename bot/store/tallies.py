@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from bot.lobby_settings import DIFFICULTIES, RULES
+from bot.store import firsts
 from bot.store.records import (
     FASTEST_PER_DIFFICULTY,
     RANKED_MIN_GAMES,
@@ -105,19 +106,24 @@ def record_result(game_id: int) -> Transaction[None]:
 
 def record_players(game_id: int) -> Transaction[None]:
     """A game that has just ended, added to each person's tallies and, for a game with a
-    result, to their totals on its server, all-human or with crewmates (in the transaction
-    that ends it)."""
+    result, to their totals and streaks on its server, all-human or with crewmates, and
+    the firsts its winners earned with it (in the transaction that ends it)."""
     logged = yield rows("SELECT events FROM actions WHERE game_id = ? ORDER BY version", game_id)
     figures = launch_figures(orjson.loads(events) for (events,) in logged)
+    on_target = all(launches == hits for launches, hits, _ in figures.values())
     query = (  # in the order of their ids: two games ending at once lock rows alike
         "SELECT r.guild_id, r.rules, r.difficulty, r.crewmates, r.outcome, r.duration_seconds, "
-        "p.user_id, p.left_at IS NULL FROM results AS r JOIN players AS p "
+        "r.length_seconds, p.user_id, p.left_at IS NULL FROM results AS r JOIN players AS p "
         "ON p.game_id = r.game_id WHERE r.game_id = ? AND p.user_id > 0 ORDER BY p.user_id"
     )
-    for guild_id, rules, difficulty, crewmates, outcome, seconds, user_id, stayed in (
+    won_firsts: list[tuple[int, int, str]] = []
+    for guild_id, rules, difficulty, crewmates, outcome, seconds, length, user_id, stayed in (
         yield rows(query, game_id)
     ):
         played, won = _counted(outcome, stayed)
+        if won:
+            kinds = firsts.earned(rules, difficulty, crewmates, seconds, length, on_target)
+            won_firsts += [(guild_id, user_id, kind) for kind in kinds]
         # A win strictly faster than the tally's fastest replaces it (the first of equally
         # fast wins stays, as the fastest-wins tables order them).
         query = (
@@ -146,13 +152,8 @@ def record_players(game_id: int) -> Transaction[None]:
             *((game_id, seconds) if won else (None, None)),
         )
         if played:
-            table = _TOTALS[crewmates > 0]
-            query = (
-                f"INSERT INTO {table} (guild_id, user_id, games, wins) VALUES (?, ?, 1, ?) "
-                f"ON CONFLICT (guild_id, user_id) DO UPDATE SET games = {table}.games + 1, "
-                f"wins = {table}.wins + excluded.wins"
-            )
-            yield count(query, guild_id, user_id, int(won))
+            yield from firsts.add_to_totals(_TOTALS[crewmates > 0], guild_id, user_id, won)
+    yield from firsts.record_firsts(game_id, won_firsts)
 
 
 def _counted(outcome: str, stayed: Any) -> tuple[bool, bool]:
@@ -195,7 +196,10 @@ def profile(guild_id: int, user_id: int) -> Transaction[Profile]:
         )
         for *win, crewmates in (yield rows(query, *candidates)):
             fastest.setdefault(crewmates > 0, Win(*win))
-    return Profile(user_id, tallies, fastest.get(False), fastest.get(True))
+    if not found:
+        return Profile(user_id, (), None, None)
+    extras = yield from firsts.profile_extras(guild_id, user_id)
+    return Profile(user_id, tallies, fastest.get(False), fastest.get(True), *extras)
 
 
 def conversation_profile(channel_id: int, user_id: int) -> Transaction[Profile]:
@@ -233,7 +237,12 @@ def conversation_profile(channel_id: int, user_id: int) -> Transaction[Profile]:
             if best is None or (seconds, ended_at) < (best.duration_seconds, best.ended_at):
                 fastest[bool(crew)] = win
     tallies = _in_order(PlayerTally(*kind, *tally) for kind, tally in counts.items())
-    return Profile(user_id, tallies, fastest.get(False), fastest.get(True))
+    if not found:
+        return Profile(user_id, (), None, None)
+    counted = ((bool(row[7]), _counted(row[4], row[8])) for row in found)
+    streaks = firsts.streaks((crew, won) for crew, (played, won) in counted if played)
+    earned = yield from firsts.conversation_firsts(channel_id, user_id)
+    return Profile(user_id, tallies, fastest.get(False), fastest.get(True), *streaks, earned)
 
 
 def leaderboard(guild_id: int) -> Transaction[Leaderboard]:

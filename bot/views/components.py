@@ -27,7 +27,7 @@ messages are Components V2").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,7 @@ from bot.lobby_settings import OPTIONS, LobbySettings
 from bot.table import seat_to_take
 from bot.views import embeds, launches, render, story
 from bot.views.message import Embed, Message
+from bot.views.records import FIELD_LIMIT
 from engine import Phase, PublicView
 
 if TYPE_CHECKING:
@@ -308,10 +309,11 @@ def board_message(
     now = table.runtime.now() if now is None else now
     view = table.game.public_view() if view is None else view
     over = view.phase is Phase.OVER or not table.open
-    ending = story.board_text(story.story(table, table.language, now)) if over else None
+    told = story.story(table, table.language, now) if over else None
+    ending = story.board_text(told) if told is not None else None
     embed = embeds.board_embed(table, view, table.time_left(now), summary, ending)
-    if over:
-        return _final_board(table, embed)
+    if told is not None:
+        return _final_board(table, embed, told.firsts)
     gid, version, language = table.id, table.version, table.language
     items = _move_buttons(table, view)
     label = t(language, "button.hand")
@@ -322,13 +324,16 @@ def board_message(
     return Message(embed=embed, components=rows(*items))
 
 
-def _final_board(table: Table, embed: Embed) -> Message:
-    """The board of a game that is over: its launches summed up under `embed`, and Play
-    again."""
+def _final_board(table: Table, embed: Embed, firsts: Sequence[str]) -> Message:
+    """The board of a game that is over: its launches summed up under `embed`, the firsts
+    its people earned with it, and Play again."""
     gid, version, language = table.id, table.version, table.language
     told = launches.summary(table.history, language)
     if told is not None:
         embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
+    if firsts:
+        value = "\n".join(firsts)[:FIELD_LIMIT]
+        embed.add_field(name=t(language, "firsts.title"), value=value, inline=False)
     again = t(language, "again.button")
     return Message(
         embed=embed,

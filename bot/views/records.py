@@ -1,22 +1,24 @@
 """Players' records as they read them: a person's profile (a server's games, a conversation's,
-or their own in DMs) and a server's leaderboard."""
+or their own in DMs) with their streaks and firsts, the firsts a game earned, and a server's
+leaderboard."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import astuple
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
 from bot.i18n.catalogs import t
-from bot.store.records import RANKED_MIN_GAMES
+from bot.store.records import FIRSTS, RANKED_MIN_GAMES
 from bot.views.embeds import EMBED_COLOUR
 from bot.views.message import Embed
 from bot.views.render import and_list, count, duration, mention
 from engine import DIFFICULTY_MINUTES
 
 if TYPE_CHECKING:
-    from bot.store.records import Leaderboard, PlayerTally, Profile, Win
+    from bot.store.records import Leaderboard, PlayerTally, Profile, Streak, Win
 
 #: Discord's limit on the value of an embed's field.
 FIELD_LIMIT = 1024
@@ -47,21 +49,36 @@ def profile_embed(profile: Profile, covered: str, language: str) -> Embed:
         description=t(language, whose, player=mention(profile.user_id)),
         colour=EMBED_COLOUR,
     )
-    for crew, fastest in ((False, profile.fastest_win), (True, profile.fastest_win_with_crewmates)):
+    teams = (
+        (False, profile.fastest_win, profile.streak),
+        (True, profile.fastest_win_with_crewmates, profile.streak_with_crewmates),
+    )
+    for crew, fastest, streak in teams:
         tallies = [tally for tally in profile.tallies if tally.with_crewmates is crew]
         if tallies:
             embed.add_field(
                 name=t(language, "profile.crewmates" if crew else "profile.people"),
-                value="\n".join(_team_lines(tallies, fastest, language))[:FIELD_LIMIT],
+                value="\n".join(_team_lines(tallies, fastest, streak, language))[:FIELD_LIMIT],
                 inline=False,
             )
+    lines = [
+        t(language, "profile.first", first=t(language, f"first.{first.kind}"), game=first.game_id)
+        for first in profile.firsts
+    ]
+    embed.add_field(
+        name=t(language, "profile.firsts", count=len(profile.firsts), total=len(FIRSTS)),
+        value="\n".join(lines) or t(language, "profile.firsts_none"),
+        inline=False,
+    )
     embed.set_footer(text=t(language, "profile.footer"))
     return embed
 
 
-def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: str) -> list[str]:
+def _team_lines(
+    tallies: Sequence[PlayerTally], fastest: Win | None, streak: Streak, language: str
+) -> list[str]:
     """One kind of team's games: how many and won, wins of each rule set by difficulty,
-    launches, the fastest win."""
+    launches, the win streak (once there was one), the fastest win."""
     played = sum(tally.games for tally in tallies)
     summary = t(
         language,
@@ -99,6 +116,7 @@ def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: s
             damage=count(language, "profile.damage", sum(tally.damage for tally in tallies)),
         )
     )
+    lines += _streak_line(streak, language)
     if fastest is not None:
         lines.append(
             t(
@@ -111,6 +129,14 @@ def _team_lines(tallies: Sequence[PlayerTally], fastest: Win | None, language: s
             )
         )
     return lines
+
+
+def _streak_line(streak: Streak, language: str) -> list[str]:
+    """A kind of team's win streak, now and at best, once there was one."""
+    if not streak.best:
+        return []
+    current, best = (count(language, "profile.streak.wins", n) for n in astuple(streak))
+    return [t(language, "profile.streak", current=current, best=best)]
 
 
 def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
@@ -160,3 +186,25 @@ def leaderboard_embed(board: Leaderboard, language: str) -> Embed:
         embed.add_field(name=name, value="\n".join(lines)[:FIELD_LIMIT], inline=False)
     embed.set_footer(text=t(language, "leaderboard.footer"))
     return embed
+
+
+def firsts_earned(
+    firsts: Sequence[tuple[int, str]], seats: Sequence[int], language: str
+) -> list[str]:
+    """The firsts a game earned, as its end tells them: a line for each set of firsts, naming
+    who earned it, in seat order ("🏅 @Ada and @Bob: first win and first win at hard")."""
+    earned: dict[int, list[str]] = {}
+    for person, kind in firsts:
+        earned.setdefault(person, []).append(t(language, f"first.{kind}"))
+    alike: dict[tuple[str, ...], list[str]] = {}
+    for person in sorted(earned, key=lambda p: seats.index(p) if p in seats else len(seats)):
+        alike.setdefault(tuple(earned[person]), []).append(mention(person))
+    return [
+        t(
+            language,
+            "firsts.earned",
+            player=and_list(people, language),
+            firsts=and_list(kinds, language),
+        )
+        for kinds, people in alike.items()
+    ]

@@ -106,10 +106,10 @@ def suit_marks(colours: Sequence[Colour], style: str) -> str:
 
 
 def and_list(items: Sequence[str], language: str) -> str:
-    """ "a, b and c" in the language's words."""
+    """ "a, b and c" in the language's words (names in it kept for each door to write)."""
     if len(items) <= 1:
-        return "".join(items)
-    return t(language, "list.and", items=", ".join(items[:-1]), last=items[-1])
+        return said.joined("", items)
+    return t(language, "list.and", items=said.joined(", ", items[:-1]), last=items[-1])
 
 
 def or_list(items: Sequence[str], language: str) -> str:

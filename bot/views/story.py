@@ -1,10 +1,11 @@
 """What the end of a game tells: how it ended, each launch and what came of it, the damage
 done of what was needed, and the time left or how far short the team fell.
 
-Pure: read from the game's public view, its clock (`Table.time_left`) and its logged
-events (`Table.history`, read as bot.views.launches reads them), nothing else. `story`
-gives the facts, worded in one language; the final board (bot.views.components) shows
-them in `board_text`, the live table reads them as `Story.as_json()`.
+Pure: read from the game's public view, its clock (`Table.time_left`), its logged
+events (`Table.history`, read as bot.views.launches reads them) and the firsts it earned
+(`Table.firsts`), nothing else. `story` gives the facts, worded in one language; the
+final board (bot.views.components) shows them in `board_text`, the live table reads them
+as `Story.as_json()`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
-from bot.views import render, table_state
+from bot.views import records, render, table_state
 from bot.views.launches import Launch, launch_line
 from bot.views.launches import launches as launches_of
 from engine import Outcome, Rules
@@ -48,6 +49,9 @@ class Story:
     counters_needed: int | None
     time_left: float | None
     short: str | None
+    #: The firsts its people earned with it, a line for each set of firsts and those who
+    #: earned it (bot.views.records.firsts_earned).
+    firsts: tuple[str, ...] = ()
 
     @property
     def hits(self) -> int:
@@ -76,6 +80,7 @@ class Story:
             "counters_needed": self.counters_needed,
             "time_left": None if self.time_left is None else round(self.time_left),
             "short": self.short,
+            "firsts": list(self.firsts),
         }
 
 
@@ -103,6 +108,7 @@ def story(table: Table, language: str, now: float) -> Story:
         counters_needed=COUNTERS_TO_DEFLECT if basic else None,
         time_left=left,
         short=_short(view.damage, counters, language) if outcome is Outcome.LOST else None,
+        firsts=tuple(records.firsts_earned(table.firsts, table.seats, language)),
     )
 
 

@@ -175,6 +175,8 @@ class Story(TypedDict):
     counters_needed: int | None
     time_left: int | None
     short: str | None
+    #: The firsts its people earned with it, a line for each set and who earned it.
+    firsts: list[str]
 
 
 class Card(TypedDict):

@@ -212,6 +212,7 @@ def public(
         told = story(table, language, now).as_json()
         for launch in told["launches"]:  # who launched it, by name
             launch["line"] = plain(launch["line"], markup)
+        told["firsts"] = [plain(line, markup) for line in told["firsts"]]
         state["story"] = told
     else:
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None

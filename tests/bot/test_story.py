@@ -188,6 +188,7 @@ def test_the_story_is_plain_json_for_the_live_table():
         "counters_needed": 5,
         "time_left": None,
         "short": told["short"],
+        "firsts": [],
     }
     won = story.story(destroyed_advanced_game(), "en", now=0).as_json()
     assert (won["won"], won["time_left"], won["counters"], won["short"]) == (True, 192, None, None)
@@ -245,3 +246,29 @@ def test_the_final_board_of_a_win_tells_the_time_to_spare_in_the_servers_languag
         "**⏹️ This game was ended with 5:00 left, without a result.**",
         "Damage 0/3 · 3 launches, no hit",
     ]
+
+
+def test_the_final_board_tells_the_firsts_earned_in_seat_order_in_both_languages():
+    """Those who earned the same firsts share their line."""
+    table = destroyed_advanced_game()
+    table.firsts = [(ANN, "advanced"), (BOB, "win"), (BOB, "hard"), (BOB, "on_target")]
+    table.seats = [BOB, ANN, 3]
+    table.firsts += [(3, "win"), (3, "hard"), (3, "on_target")]  # as Bob's: one line
+    embed = components.board_message(table, now=0).embed
+    (firsts,) = [field for field in embed.fields if field.name == "Firsts"]
+    assert firsts.value.splitlines() == [
+        f"🏅 <@{BOB}> and <@3>: first win, first win at hard and first win with every launch "
+        "on target",
+        f"🏅 <@{ANN}>: first advanced-rules win",
+    ]
+    assert story.story(table, "en", now=0).as_json()["firsts"] == firsts.value.splitlines()
+    table.language = "fr"
+    (firsts,) = [f for f in components.board_message(table, now=0).embed.fields if "🏅" in f.value]
+    assert firsts.name == "Premières fois"
+    assert firsts.value.splitlines()[1] == (
+        f"🏅 <@{ANN}>\u202f: première victoire aux règles avancées"
+    )
+    table.firsts = []  # none earned: no such field
+    assert all(
+        "🏅" not in field.value for field in components.board_message(table, now=0).embed.fields
+    )

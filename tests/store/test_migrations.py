@@ -124,6 +124,10 @@ SEED = {
     18: """
         INSERT INTO player_totals (guild_id, user_id, games, wins) VALUES (12, 7, 1, 0);
     """,
+    19: """
+        UPDATE crew_totals SET streak = 1, best_streak = 2 WHERE guild_id = 11 AND user_id = 7;
+        INSERT INTO player_firsts (guild_id, user_id, kind, game_id) VALUES (12, 7, 'win', 3);
+    """,
 }
 
 

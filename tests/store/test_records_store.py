@@ -15,7 +15,7 @@ import pytest
 
 import migrations
 from bot.store.postgres import is_postgresql
-from bot.store.records import PlayerTally, Profile
+from bot.store.records import First, PlayerTally, Profile, Streak
 from bot.store.sqlite import _migrate, _statements
 from bot.store.store import Store
 from bot.store.tallies import wilson_lower_bound
@@ -27,6 +27,9 @@ from .helpers import commit, next_action, start
 from .test_migrations import SEED
 
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
+#: The firsts of a first win at medium, all-human, basic rules, in under half the time, by
+#: a launch that hit (as `Games.win` wins).
+FIRST_WIN = ("win", "people", "on_target", "fast")
 ANN, BOB, CID, DEE, EVE = 1, 2, 3, 4, 5
 MODERATOR = 99
 STARTED = 1_000.0
@@ -55,7 +58,7 @@ class Games:
             hands=[ALL_SUITS, *([] for _ in players[1:])],
             rocket=[("red", 3), ("yellow", 1)],
             damage=2,
-            dice=[6, 6],
+            dice=[6, 6, 6],  # (the advanced rules' launch roll first)
         )
         version, began = 0, options.get("now", STARTED)
         if left is not None:
@@ -68,7 +71,8 @@ class Games:
     async def lose(self, players: list[int], **options: Any) -> int:
         """The clock runs out before anything is played."""
         game_id, game = await self.open(players, **options)
-        await commit(self.store, game_id, 0, game, {"type": "clock_expired"}, now=STARTED + 900)
+        ran_out = options.get("now", STARTED) + 900
+        await commit(self.store, game_id, 0, game, {"type": "clock_expired"}, now=ran_out)
         return game_id
 
 
@@ -105,13 +109,14 @@ async def test_a_profile_counts_games_wins_and_launches_on_this_server_only(
         now=STARTED + 10,
     )
     await commit(store, game_id, version, game, {"type": "clock_expired"}, now=STARTED + 900)
-    # A win Cid left before the end; a faster one with a crewmate; a game ended unplayed.
-    fastest = await games.win([ANN, BOB, CID], seconds=200.0, left=CID)
-    await games.win([ANN, BOB], seconds=400.0)
-    with_crewmate = await games.win([ANN, -1], seconds=100.0)
-    ended, game = await games.open([ANN, BOB])
-    await commit(store, ended, 0, game, {"type": "end", "reason": "host"}, now=STARTED + 50)
-    await games.win([ANN], guild=2, seconds=50.0)  # another server
+    # A win Cid left before the end; a faster one with a crewmate; a game ended unplayed
+    # (each game begins once the one before has ended).
+    fastest = await games.win([ANN, BOB, CID], seconds=200.0, left=CID, now=STARTED + 1e3)
+    await games.win([ANN, BOB], seconds=400.0, now=STARTED + 2e3)
+    with_crewmate = await games.win([ANN, -1], seconds=100.0, now=STARTED + 3e3)
+    ended, game = await games.open([ANN, BOB], now=STARTED + 4e3)
+    await commit(store, ended, 0, game, {"type": "end", "reason": "host"}, now=STARTED + 4050)
+    await games.win([ANN], guild=2, seconds=50.0, now=STARTED + 5e3)  # another server
 
     profile = await store.profile(1, ANN)
     assert profile.tallies == (
@@ -128,6 +133,12 @@ async def test_a_profile_counts_games_wins_and_launches_on_this_server_only(
     assert (cids.tallies, cids.fastest_win) == ((tally(games=1),), None)
     assert await store.profile(2, BOB) == Profile(BOB, (), None, None)
     assert await store.profile(1, -1) == Profile(-1, (), None, None)  # crewmates have none
+    # A loss, then two wins in all-human teams (the abandoned game leaves the streak be);
+    # one with a crewmate, apart. Cid left the win: a game that was not his win.
+    assert (profile.streak, profile.streak_with_crewmates) == (Streak(2, 2), Streak(1, 1))
+    assert (bobs.streak, cids.streak) == (Streak(2, 2), Streak(0, 0))
+    assert profile.firsts == tuple(First(kind, fastest) for kind in FIRST_WIN)
+    assert bobs.firsts == profile.firsts and cids.firsts == ()
     elsewhere = tally(games=1, wins=1, launches=1, hits=1, damage=1)
     assert (await store.profile(2, ANN)).tallies == (elsewhere,)
     await backfill_again(database)  # the migration reads the logs alike
@@ -220,14 +231,15 @@ async def play_random_games(store: Store, count: int) -> None:
         crewmates = [-1] if n % 5 == 0 else []
         players = [ANN, BOB, CID, DEE][: 1 + n % (4 - len(crewmates))] + crewmates
         rules = ("basic", "advanced")[n % 2]
-        game_id, game = await games.open(players, rules=rules, guild=1 + n % 2, seed=n)
+        began = STARTED + 1_000 * n  # each game ends before the next begins, as they are kept
+        game_id, game = await games.open(players, rules=rules, guild=1 + n % 2, seed=n, now=began)
         version = 0
         while not game.is_over:
             if version == 20 and n % 7 == 3 and len(game.players) > 1:
                 action = {"type": "remove_player", "player": game.players[-1]}
             else:
                 action = next_action(game, rng, version, limit=150)
-            version = await commit(store, game_id, version, game, action, now=STARTED + version)
+            version = await commit(store, game_id, version, game, action, now=began + version)
 
 
 async def rows_of(database: str, query: str) -> list[tuple]:
@@ -242,11 +254,13 @@ async def rows_of(database: str, query: str) -> list[tuple]:
 
 
 async def backfill_again(database: str) -> None:
-    """Empty the records' tables and run the statements of migrations 0009 and 0015 that
-    fill them."""
+    """Empty the records' tables and run the statements of migrations 0009, 0015 and 0016
+    that fill them."""
     dialect = "postgresql" if is_postgresql(database) else "sqlite"
-    filling = [m for m in migrations.load(dialect) if m.name in ("records", "crew_records")]
+    names = ("records", "crew_records", "firsts")
+    filling = [m for m in migrations.load(dialect) if m.name in names]
     statements = [
+        "DELETE FROM player_firsts;",
         "DELETE FROM crew_totals;",
         "DELETE FROM player_totals;",
         "DELETE FROM player_tallies;",
@@ -254,7 +268,7 @@ async def backfill_again(database: str) -> None:
             s
             for migration in filling
             for s in _statements(migration.sql)
-            if not re.search(r"\bCREATE\b", s)
+            if not re.search(r"\b(CREATE|ALTER)\b", s)
         ),
     ]
     if is_postgresql(database):
@@ -277,15 +291,18 @@ async def test_the_migration_fills_what_the_games_recorded_as_they_ended(
 ):
     await play_random_games(store, 40)
     games = Games(store)  # and wins: faster, slower, as fast but later, with a crewmate
-    for seconds, later in ((300.0, 0), (200.0, 0), (200.0, 500.0), (400.0, 0)):
-        await games.win([ANN, BOB], seconds=seconds, now=STARTED + later)
-    await games.win([ANN, -1], seconds=100.0)
-    await games.win([BOB, CID, DEE], seconds=250.0, left=DEE, rules="advanced")
-    await games.win([CID], seconds=50.0, guild=2)
+    for n, seconds in enumerate((300.0, 200.0, 200.0, 400.0)):
+        await games.win([ANN, BOB], seconds=seconds, now=STARTED + 100_000 + 1_000 * n)
+    later = STARTED + 200_000
+    await games.win([ANN, -1], seconds=100.0, now=later)
+    await games.win([BOB, CID, DEE], seconds=250.0, left=DEE, rules="advanced", now=later + 1e3)
+    await games.win([CID], seconds=50.0, guild=2, now=later + 2e3)
     tallies = "SELECT * FROM player_tallies ORDER BY guild_id, user_id, rules, difficulty, 5"
     totals = "SELECT * FROM player_totals ORDER BY guild_id, user_id"
     crews = "SELECT * FROM crew_totals ORDER BY guild_id, user_id"
-    live = tuple([await rows_of(database, query) for query in (tallies, totals, crews)])
+    firsts = "SELECT * FROM player_firsts ORDER BY guild_id, user_id, kind"
+    queries = (tallies, totals, crews, firsts)
+    live = tuple([await rows_of(database, query) for query in queries])
     games, wins, abandoned, launches, hits, damage = (
         sum(r[i] for r in live[0]) for i in range(5, 11)
     )
@@ -295,8 +312,10 @@ async def test_the_migration_fills_what_the_games_recorded_as_they_ended(
     assert sum(1 for row in live[0] if row[11] is not None) > 1  # fastest wins
 
     assert live[2]  # games with a crewmate, totalled apart
+    assert {row[2] for row in live[3]} == {"win", "people", "advanced", "on_target", "fast"}
+    assert any(row[4] > 1 for row in live[1])  # best streaks of several wins
     await backfill_again(database)
-    again = tuple([await rows_of(database, query) for query in (tallies, totals, crews)])
+    again = tuple([await rows_of(database, query) for query in queries])
     assert again == live
 
 
@@ -318,9 +337,15 @@ async def test_games_stored_under_every_earlier_schema_have_profiles(tmp_path: P
         board = await store.leaderboard(10)
         assert [w.win.game_id for w in board.fastest_wins] == [2]
         assert [w.win.game_id for w in board.fastest_wins_with_crewmates] == [3]
-        crews = "SELECT * FROM crew_totals ORDER BY guild_id"
+        crews = "SELECT guild_id, user_id, games, wins FROM crew_totals ORDER BY guild_id"
         with closing(sqlite3.connect(path)) as conn:  # 0015 filled them from the tallies
             assert conn.execute(crews).fetchall() == [(10, 7, 1, 1), (11, 7, 2, 1)]
         assert (await store.profile(11, 7)).tallies[0].launches == 3  # written under 0009
+        # 0016 found game 4's firsts (hard, in 200 s of 480, no launch short) and streaks.
+        kept = await store.profile(11, 9)
+        assert kept.firsts == tuple(
+            First(kind, 4) for kind in ("win", "hard", "people", "on_target", "fast")
+        )
+        assert (kept.streak, (await store.profile(10, 8)).streak) == (Streak(1, 1), Streak(1, 1))
     finally:
         await store.close()

@@ -344,6 +344,8 @@ async def test_a_viewer_reads_the_whole_table_in_their_own_language(fake_discord
         assert final["story"]["headline"].startswith("🎉 Victoire")
         (launch,) = final["story"]["launches"]
         assert launch["line"].startswith("1. ann\u202f: ")  # who launched, by name
+        (firsts,) = final["story"]["firsts"]  # and the firsts it earned, by name (not "<@…>")
+        assert firsts.startswith("🏅 ann\u202f: première victoire, ")
 
 
 async def test_the_table_counts_who_watches_without_a_seat(fake_discord, make_web_bot):

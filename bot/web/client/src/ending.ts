@@ -51,6 +51,7 @@ export function ending(state: State, again: Button | null, send: (customId: stri
         ),
       ),
     story && launches.length === 0 && h("p", { class: "muted" }, label("story_no_launch")),
+    story && story.firsts.length > 0 && h("ul", { class: "story-firsts" }, ...story.firsts.map((line) => h("li", null, line))),
     h(
       "div",
       { class: "ending-moves" },

@@ -105,6 +105,8 @@ export interface Story {
   counters_needed: number | null;
   time_left: number | null;
   short: string | null;
+  /** The firsts its people earned with it, a line for each set and who earned it. */
+  firsts: string[];
 }
 
 export interface Card {
