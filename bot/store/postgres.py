@@ -139,14 +139,12 @@ class PostgresDatabase:
         return without_password(self.url)
 
     @classmethod
-    async def open(
-        cls, database: str | os.PathLike[str], *, patience: float = OPEN_PATIENCE
-    ) -> Self:
+    async def open(cls, database: str | os.PathLike[str]) -> Self:
         """Connect to the URL and migrate. A server not up yet is tried again with backoff
-        for `patience` seconds (DatabaseNotUp after that); one that refuses the connection
-        raises UnreachableDatabase at once."""
+        for OPEN_PATIENCE seconds (DatabaseNotUp after that); one that refuses the
+        connection raises UnreachableDatabase at once."""
         url = str(database)
-        pool = await _pool(url, patience)
+        pool = await _pool(url, OPEN_PATIENCE)
         opened = cls(pool, url)
         try:
             async with pool.acquire() as conn:

@@ -238,7 +238,7 @@ def test_the_final_board_of_a_win_tells_the_time_to_spare_in_the_servers_languag
     description = components.board_message(table, now=0).embed.description
     assert description.splitlines()[0].startswith("**🎉 Victoire")
     assert "3:12 d’avance" in description
-    assert description.splitlines()[1] == "Dégâts 3/3 · 1 lancement, 1 tir au but"
+    assert description.splitlines()[1] == "Dégâts 3/3 · 1 lancement, 1 a touché Apophis"
     assert "manquait" not in description
     table = unfinished_advanced_game()
     description = components.board_message(table, now=0).embed.description

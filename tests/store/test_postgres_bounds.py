@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from bot.app import why_it_stopped
+from bot.store import postgres
 from bot.store.postgres import PostgresDatabase
 from bot.store.records import DatabaseNotUp, StoreBusy, UnreachableDatabase
 from bot.store.store import Store
@@ -113,7 +114,7 @@ def heard() -> Iterator[Heard]:
 async def test_start_up_waits_for_a_server_that_comes_up(server, heard):
     url = server.create_database().replace("postgres@", "postgres:secret@")  # trusted anyway
     server.halt()
-    opening = asyncio.create_task(PostgresDatabase.open(url, patience=60))
+    opening = asyncio.create_task(PostgresDatabase.open(url))
     try:
         await asyncio.wait_for(heard.event.wait(), 10)  # it tried, and said it would try again
         assert not opening.done()
@@ -125,10 +126,13 @@ async def test_start_up_waits_for_a_server_that_comes_up(server, heard):
     assert heard.lines and not any("secret" in line for line in heard.lines)
 
 
-async def test_a_server_never_up_stops_start_up_with_a_status_the_service_retries(tmp_path, heard):
+async def test_a_server_never_up_stops_start_up_with_a_status_the_service_retries(
+    tmp_path, heard, monkeypatch
+):
     url = f"postgresql://postgres@/apophis?host={tmp_path}"  # no server listens there
+    monkeypatch.setattr(postgres, "OPEN_PATIENCE", 1.5)
     with pytest.raises(DatabaseNotUp) as raised:
-        await PostgresDatabase.open(url, patience=1.5)
+        await PostgresDatabase.open(url)
     assert heard.event.is_set()
     assert "after trying for 2 s" in str(raised.value)
     assert why_it_stopped(raised.value) == (str(raised.value), 1)
@@ -136,7 +140,7 @@ async def test_a_server_never_up_stops_start_up_with_a_status_the_service_retrie
 
 async def test_a_refused_connection_is_not_tried_again(server, heard):
     with pytest.raises(UnreachableDatabase) as raised:
-        await PostgresDatabase.open(server.url("no_such_database"), patience=60)
+        await PostgresDatabase.open(server.url("no_such_database"))
     assert not isinstance(raised.value, DatabaseNotUp)
     assert "refused the connection" in str(raised.value)
     assert why_it_stopped(raised.value)[1] == 3
