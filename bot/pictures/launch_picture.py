@@ -36,29 +36,6 @@ def _target(step: ev.LaunchStep, language: str) -> str:
     return t(language, "step.below" if step.below else "step.needs", target=step.target)
 
 
-def describe(events: Iterable[ev.GameEvent], language: str) -> str:
-    """The launch picture in words (its alt text), in `language`."""
-    told = []
-    for step in _steps(events):
-        name = _name(step, language)
-        if step.success is None:
-            told.append(t(language, "picture.alt.skipped", name=name))
-            continue
-        words = {
-            "name": name,
-            "total": step.total,
-            "target": _target(step, language),
-            "verdict": t(language, "picture.alt.passed" if step.success else "picture.alt.failed"),
-        }
-        if step.die is None:  # the fuel check
-            points = dict(step.parts)["rocket points"]
-            told.append(t(language, "picture.alt.fuel", count=points, **words))
-        else:
-            told.append(t(language, "picture.alt.roll", die=step.die, **words))
-    checks = t(language, "list.semicolon").join(told) or t(language, "picture.alt.no_checks")
-    return t(language, "picture.alt.launch", checks=checks)
-
-
 def _steps(events: Iterable[ev.GameEvent]) -> tuple[ev.LaunchStep, ...]:
     return tuple(
         e for e in (event.seen_by(None) for event in events) if isinstance(e, ev.LaunchStep)

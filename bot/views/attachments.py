@@ -7,7 +7,9 @@ players' mentions, the last actions) with the table in one line; the picture's s
 carry the players' display names (`seat_names`). The file is named after
 its content, so a board whose picture did not change names the same file and need not
 upload it again (see bot.discord.board).
-`report` does the same for the launch report, whose text stays whole.
+`report` shows the launch report as its picture, its words the picture's description (Discord's
+alt text), or as its words where pictures are off; folded once the game moved on, as one
+line.
 Both are whole messages (bot.views.message): shown in place of an older one, they take
 its picture away when they have none.
 """
@@ -19,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import t, told_in
+from bot.i18n.said import Channel, Moment, Person, written
 from bot.pictures import board_picture, launch_picture, pngwrite
 from bot.views import components
 from bot.views.message import Message
@@ -113,22 +116,48 @@ def summary(view: PublicView, language: str) -> str:
 
 
 def report_picture(table: Table, report: Report) -> Picture | None:
-    """The picture of a launch report, in its language; None where pictures are off."""
+    """The picture of a launch report, in its language, its words (the report's lines) as
+    its description; None where pictures are off."""
     if not table.pictured:
         return None
     png = launch_picture.draw_launch(report.events, report.language)
     name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
-    description = launch_picture.describe(report.events, report.language)[:1024]
-    return Picture(name, png, description)
+    markup = Described(table)
+    words = "\n".join(written(told_in(line, report.language), markup) for line in report.lines)
+    return Picture(name, png, words if len(words) <= 1024 else words[:1023] + "…")
+
+
+class Described:
+    """The parts of a text as a picture's description (plain text: Discord writes no
+    mention nor bold there) writes them: people by their names, plain words."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def person(self, person: Person) -> str:
+        return self.table.name_of(int(person.id))
+
+    def channel(self, channel: Channel) -> str:
+        return f"#{channel.id}"
+
+    def moment(self, moment: Moment) -> str:
+        return ""
+
+    def stressed(self, text: str) -> str:
+        return text
 
 
 def report(table: Table, report: Report) -> Message:
-    """A launch report (`components.launch_report`), with its picture if it has one."""
+    """A launch report (`components.launch_report`): its picture, with its words as the
+    picture's description, or its words where pictures are off; folded, its one line."""
     message = components.launch_report(table, report)
-    shown = report_picture(table, report)
+    shown = None if report.folded else report_picture(table, report)
     if shown is None:
         return replace(message, whole=True)
     assert message.embed is not None  # a report has one
     embed = message.embed.copy()
+    embed.description = None  # the words are the picture's description
     embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, embed=embed, picture=shown, whole=True)

@@ -413,7 +413,10 @@ def _reroll_buttons(
 
 def launch_report(table: Table, report: Report) -> Message:
     """The launch told step by step, in the report's language; Reroll / Accept while a
-    decision is pending."""
+    decision is pending. Folded, one line saying what came of it (bot.views.launches)."""
+    if report.folded:
+        line = launches.folded_line(report.events, report.language)
+        return Message(content=line or render.report_title(report.language), whole=True)
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []
