@@ -2,8 +2,8 @@
 
 `board` is the board message (`components.board_message`): when the game has started
 and its server shows pictures, the picture is the embed's image (``attachment://``) and
-the text keeps only what the picture does not say (the countdown and status, the
-players' mentions, the last actions) with the table in one line; the picture's seats
+the text keeps only what the picture does not say (the countdown, what the game waits
+for, the last actions), short enough for a phone; the picture's seats
 carry the players' display names (`seat_names`). The file is named after
 its content, so a board whose picture did not change names the same file and need not
 upload it again (see bot.discord.board).
@@ -26,7 +26,7 @@ from bot.i18n.said import Channel, Moment, Person, written
 from bot.pictures import board_picture, launch_picture, pngwrite
 from bot.views import components
 from bot.views.message import Message
-from engine import PublicView, Rules
+from engine import PublicView
 
 if TYPE_CHECKING:
     from bot.table import Report, Table
@@ -97,22 +97,10 @@ def board(table: Table) -> Message:
         return replace(components.board_message(table), whole=True)
     view = table.game.public_view()
     shown = picture_of(table, view)
-    message = components.board_message(table, view=view, summary=summary(view, table.language))
+    message = components.board_message(table, view=view, pictured=True)
     assert message.embed is not None  # a board has one
     message.embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, picture=shown, whole=True)
-
-
-def summary(view: PublicView, language: str) -> str:
-    """The table in one line, for the text beside the picture."""
-    parts = [t(language, "picture.line.apophis", value=view.apophis_value, damage=view.damage)]
-    if view.rules is Rules.BASIC:
-        parts.append(t(language, "picture.line.deflection", counters=view.counters))
-    if not view.rocket:  # a rocket has a line of its own (bot.views.render.rocket_line)
-        parts.append(t(language, "picture.line.no_rocket"))
-    parts.append(t(language, "picture.line.sequence", played=len(view.sequence)))
-    parts.append(t(language, "picture.line.cards", deck=view.deck_size, discards=view.discard_size))
-    return " · ".join(parts)
 
 
 def report_picture(table: Table, report: Report) -> Picture | None:

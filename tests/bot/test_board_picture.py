@@ -51,12 +51,12 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
     assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
     assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
     assert "hands: ann (3 cards), bob (1 card)" in attachment.description
-    # The text keeps the countdown, the players and the last actions; the table is
-    # one line, the rest is in the picture.
+    # The text keeps the countdown, what the game waits for and the last action; the
+    # rest is in the picture (and, in words, behind Details).
     text = text_of(scene.board(table)).replace(attachment.description, "")
-    assert "Apophis arrives <t:" in text and "Players:" in text
-    assert "Table: Apophis's value 2, damage 1/3" in text and "sequence 3/4" in text
-    assert "Depot" not in text and "bottom to top" not in text
+    assert "Apophis arrives <t:" in text and "to play: add ♦ to the launch sequence" in text
+    assert "-# 🔢" in text and "added 🟩 🟥 to the launch sequence (3/4)" in text
+    assert "Players" not in text and "Depot" not in text and "bottom to top" not in text
     uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
     # through an interaction's token (others edit the players' panels, with no file)
     assert any(request.uploads == 1 for request in uploads)
@@ -160,7 +160,9 @@ async def test_the_launch_report_is_its_picture_with_its_words_folded_then_one_l
     assert reports == [report]  # one message for the launch, picture and words
     await scene.cmd("draw", "bob")  # the next player acts: the report folds to one line
     await bot.outbox.drain()
-    assert report.content == f"🚀 <@{scene.id('ann')}>'s launch: 🟩2 🟥3 🟨2, 7 pts → hit, no effect"
+    assert (
+        report.content == f"🚀 <@{scene.id('ann')}>'s launch: 🟩2 🟥3 🟨2, 7 pts → hit, no effect"
+    )
     assert not report.embeds and not report.attachments and not report.components
     assert not report.deleted
     scene.assert_no_cards_in_public()

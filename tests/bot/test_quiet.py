@@ -126,7 +126,7 @@ async def test_a_new_panel_turns_the_older_one_into_a_pointer(fake_discord, scen
     scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
     first = await scene.panel("ann")  # My hand
     bobs = await scene.panel("bob")
-    second = (await scene.click(scene.board(), "build", "ann")).message  # Build…
+    second = (await scene.click(scene.board(), "hand", "ann")).message  # My hand, again
     assert second.ephemeral and second.id != first.id and second.components
     await fake_discord.wait_for(lambda: text_of(first) == MOVED)
     assert not list(first.iter_components())[1:] and not first.embeds  # that line alone
