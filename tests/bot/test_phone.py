@@ -76,3 +76,34 @@ async def test_details_show_the_whole_table_in_words_privately(fake_discord, mak
         assert "Players:" in words and "Depot:" in words and "🚀 5 points" in words
         assert f"▶️ <@{scene.id('ann')}> — 5 cards · host" in words
         scene.assert_no_cards_in_public()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_launch_makes_one_report_folded_to_one_line_by_the_next_move(
+    fake_discord, make_bot, language
+):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        await four_players_advanced(fake_discord, scene, language)
+        scene.arrange(
+            hands=[["2C", "2H", "2D", "2S", "9H"], ["5S", "6S"], ["5C", "6C"], ["7H"]],
+            rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+            damage=1,
+            dice=[5, 6, 6, 6],  # launch roll, accuracy and damage all pass
+        )
+        before = {m.id for m in scene.public()}
+        await scene.cmd("launch", "ann", cards="2C 2H 2D 2S")
+        await bot.outbox.drain()
+        (report,) = [m for m in scene.public() if m.id not in before]  # one message
+        (picture,) = report.attachments
+        assert "description" not in report.embeds[0] and picture.description  # words: its alt
+        tall = on_phone(report).total
+        await scene.cmd("draw", "bob")  # the next player acts
+        await bot.outbox.drain()
+        folded = {"en": "'s launch: 🟩2 🟥3 🟨2, 7 pts → hit", "fr": "Lancement de <@"}
+        assert report.content.startswith("🚀") and folded[language] in report.content
+        assert not report.embeds and not report.attachments and len(report.content) < 120
+        assert on_phone(report).total < tall / 2  # a line or two where the picture stood
+        print(f"{language}: the launch report {tall} px, folded {on_phone(report).total} px")
+        scene.assert_no_cards_in_public()
