@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from bot.i18n.catalogs import t
 from bot.lobby_settings import LobbySettings
 from bot.table import Table
-from bot.views import attachments, components, narration, panel, render
+from bot.views import components, narration, panel, render
 from engine import Game, Phase, Rules
 from engine.simulate import crew_policy
 
@@ -99,8 +99,7 @@ def panels(moment: Moment) -> None:
 def board(moment: Moment) -> None:
     table = moment.table
     view = moment.game.public_view()
-    summary = attachments.summary(view, table.language)
-    components.board_message(table, NOW, view, summary).json()
+    components.board_message(table, NOW, view, pictured=True).json()
 
 
 def hand_dm(moment: Moment) -> None:

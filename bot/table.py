@@ -76,6 +76,8 @@ class Report:
     events: list[ev.GameEvent] = field(default_factory=list)
     #: Whether it waits for a reroll decision.
     open: bool = False
+    #: Folded to one line: the launch is over and someone has acted since.
+    folded: bool = False
     #: Bumped by every change; `shown` is the count the report message shows.
     changes: int = 1
     shown: int = 0

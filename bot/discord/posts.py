@@ -1,6 +1,7 @@
 """What a game posts in its channel besides its board (launch reports, notices), swept at its end.
 
-A launch report is posted once, below the board, and edited as the launch goes on. When a
+A launch report is posted once, below the board, and edited as the launch goes on, then
+folded to one line by the next move (bot.views.attachments.report). When a
 game ends, what it posted in the channel while it ran (launch reports, notices, older
 boards' stubs) is deleted: its final board, which sums up the launches, and what was
 posted after the end (the result) stay. (Of what was posted before a restart, which is
@@ -66,8 +67,9 @@ class Posts:
         changes = report.changes
         message = attachments.report(table, report)
         pictured = message.picture
-        # The new picture replaces the old; without one, the attachments are left alone.
-        payload = message.json(attachments=pictured is not None)
+        # The new picture replaces the old; without one, the attachments are left alone,
+        # but by a folded report (its one line takes the picture away).
+        payload = message.json(attachments=pictured is not None or report.folded)
         if current is report and owned is not None:
             await self.channel.edit(table, owned, owned.message_id, payload, pictured)
         else:

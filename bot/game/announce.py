@@ -50,7 +50,7 @@ class Announcer:
         recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
         narration.tell_recent(table.recent, recent, language)
         table.seats = list(game.players)
-        self._tell_report(table, events)
+        self._tell_report(table, events, actor)
         for player, changed in _hand_changes(events, actor):
             self.stream.publish(changes.HandChanged(table, player, changed))
             if player != actor or player not in game.players:  # (who left: it closes)
@@ -85,8 +85,9 @@ class Announcer:
         self.stream.publish(changes.BoardChanged(table))
         return ActionResult(table, events, lines)
 
-    def _tell_report(self, table: Table, events: list[ev.GameEvent]) -> None:
-        """A launch starts a report; what follows while it is open continues the same one."""
+    def _tell_report(self, table: Table, events: list[ev.GameEvent], actor: int | None) -> None:
+        """A launch starts a report; what follows while it is open continues the same one;
+        the first move after it (a player's, not a timer's) folds it to one line."""
         game = table.started_game
         report = table.report
         starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
@@ -100,6 +101,9 @@ class Announcer:
         elif report is not None and report.open:
             report.lines += [line for e in events if (line := narration.told(e, report.language))]
             report.events += [e.seen_by(None) for e in events]
+            report.changes += 1
+        elif report is not None and not report.folded and actor is not None:
+            report.folded = True
             report.changes += 1
         else:
             return

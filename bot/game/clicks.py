@@ -47,7 +47,7 @@ ACTIONS = {
     "b": frozenset(
         ("join", "leave", "start", "rules", "hand", "draw", "build", "launch", "scrap", "discard")
     )
-    | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open"},
+    | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open", "details"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint"))
     | {"pick", "discard"},
     "p": frozenset(("launch", "discard")),

@@ -1,6 +1,7 @@
 """The launch report's picture: each check with its die, what was added and the target.
 
-As wide as the board, with its text sizes, so it reads as well on a phone.
+As wide as the board, with bigger text: shown 360 px wide, its smallest capitals are 11 px
+tall (tests/bot/test_picture_scale.py), where the board's are 9.
 
 Drawn from the launch's events as the public sees them (`Event.seen_by(None)`), and
 cached by those events.
@@ -17,12 +18,14 @@ from bot.i18n.catalogs import t
 from bot.pictures import board_picture, pngwrite
 from bot.pictures import sprites as sp
 from bot.pictures.board_picture import WIDTH
-from bot.pictures.parts import LARGE, SMALL
 from engine import events as ev
 
-HEADING = 34  # the title's rows
-ROW = 62  # each check's: two lines
-TOTAL = 22  # the size of a check's total and verdict
+HEADING = 38  # the title's rows
+ROW = 74  # each check's: two lines
+#: Text sizes: the smallest (the title, a check's second line), a check's name, its total
+#: and verdict.
+SMALL, NAME, TOTAL = 20, 23, 26
+DIE = 28  # a die's size
 
 
 def _name(step: ev.LaunchStep, language: str) -> str:
@@ -31,29 +34,6 @@ def _name(step: ev.LaunchStep, language: str) -> str:
 
 def _target(step: ev.LaunchStep, language: str) -> str:
     return t(language, "step.below" if step.below else "step.needs", target=step.target)
-
-
-def describe(events: Iterable[ev.GameEvent], language: str) -> str:
-    """The launch picture in words (its alt text), in `language`."""
-    told = []
-    for step in _steps(events):
-        name = _name(step, language)
-        if step.success is None:
-            told.append(t(language, "picture.alt.skipped", name=name))
-            continue
-        words = {
-            "name": name,
-            "total": step.total,
-            "target": _target(step, language),
-            "verdict": t(language, "picture.alt.passed" if step.success else "picture.alt.failed"),
-        }
-        if step.die is None:  # the fuel check
-            points = dict(step.parts)["rocket points"]
-            told.append(t(language, "picture.alt.fuel", count=points, **words))
-        else:
-            told.append(t(language, "picture.alt.roll", die=step.die, **words))
-    checks = t(language, "list.semicolon").join(told) or t(language, "picture.alt.no_checks")
-    return t(language, "picture.alt.launch", checks=checks)
 
 
 def _steps(events: Iterable[ev.GameEvent]) -> tuple[ev.LaunchStep, ...]:
@@ -98,8 +78,8 @@ def _step_image(step: ev.LaunchStep, language: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, ROW), sp.BACKGROUND)
     canvas = ImageDraw.Draw(image)
     canvas.rounded_rectangle((6, 0, WIDTH - 6, ROW - 6), 8, fill=sp.PANEL)
-    sp.paste_text(image, (16, 5), _name(step, language), LARGE, sp.TEXT)
-    below = 31  # the second line's top
+    sp.paste_text(image, (16, 6), _name(step, language), NAME, sp.TEXT)
+    below = 38  # the second line's top
     if step.success is None:
         sp.paste_text(image, (16, below), t(language, "picture.skipped"), SMALL, sp.MUTED)
         return image
@@ -111,15 +91,15 @@ def _step_image(step: ev.LaunchStep, language: str) -> Image.Image:
         sp.paste_text(image, (x, below), fuel, SMALL, sp.TEXT)
         added = []
     elif step.die is not None:
-        die = sp.die_face(step.die, sp.DIE_SIZE)
-        image.paste(die, (x, below - 2), die)
-        x += sp.DIE_SIZE + 8
+        die = sp.die_face(step.die, DIE)
+        image.paste(die, (x, below - 4), die)
+        x += DIE + 8
         added = added[1:]
     for label, value in added:
         part = t(language, "part." + label.lower().replace(" ", "_"))
         x += sp.paste_text(image, (x, below), f"+ {part} {value}", SMALL, sp.TEXT) + 8
     sp.paste_text(image, (WIDTH - 16, below), _target(step, language), SMALL, sp.MUTED, "r")
-    sp.paste_text(image, (WIDTH - 52, 3), f"= {step.total}", TOTAL, sp.TEXT, "r")
+    sp.paste_text(image, (WIDTH - 54, 4), f"= {step.total}", TOTAL, sp.TEXT, "r")
     ink = sp.TEXT if step.success else sp.MUTED
-    sp.paste_mark(image, (WIDTH - 40, 6), bool(step.success), TOTAL, ink)
+    sp.paste_mark(image, (WIDTH - 42, 6), bool(step.success), TOTAL, ink)
     return image

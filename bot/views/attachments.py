@@ -2,12 +2,14 @@
 
 `board` is the board message (`components.board_message`): when the game has started
 and its server shows pictures, the picture is the embed's image (``attachment://``) and
-the text keeps only what the picture does not say (the countdown and status, the
-players' mentions, the last actions) with the table in one line; the picture's seats
+the text keeps only what the picture does not say (the countdown, what the game waits
+for, the last actions), short enough for a phone; the picture's seats
 carry the players' display names (`seat_names`). The file is named after
 its content, so a board whose picture did not change names the same file and need not
 upload it again (see bot.discord.board).
-`report` does the same for the launch report, whose text stays whole.
+`report` shows the launch report as its picture, its words the picture's description (Discord's
+alt text), or as its words where pictures are off; folded once the game moved on, as one
+line.
 Both are whole messages (bot.views.message): shown in place of an older one, they take
 its picture away when they have none.
 """
@@ -19,11 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from bot.i18n.catalogs import t
+from bot.i18n.catalogs import t, told_in
+from bot.i18n.said import Channel, Moment, Person, written
 from bot.pictures import board_picture, launch_picture, pngwrite
 from bot.views import components
 from bot.views.message import Message
-from engine import PublicView, Rules
+from engine import PublicView
 
 if TYPE_CHECKING:
     from bot.table import Report, Table
@@ -94,41 +97,55 @@ def board(table: Table) -> Message:
         return replace(components.board_message(table), whole=True)
     view = table.game.public_view()
     shown = picture_of(table, view)
-    message = components.board_message(table, view=view, summary=summary(view, table.language))
+    message = components.board_message(table, view=view, pictured=True)
     assert message.embed is not None  # a board has one
     message.embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, picture=shown, whole=True)
 
 
-def summary(view: PublicView, language: str) -> str:
-    """The table in one line, for the text beside the picture."""
-    parts = [t(language, "picture.line.apophis", value=view.apophis_value, damage=view.damage)]
-    if view.rules is Rules.BASIC:
-        parts.append(t(language, "picture.line.deflection", counters=view.counters))
-    if not view.rocket:  # a rocket has a line of its own (bot.views.render.rocket_line)
-        parts.append(t(language, "picture.line.no_rocket"))
-    parts.append(t(language, "picture.line.sequence", played=len(view.sequence)))
-    parts.append(t(language, "picture.line.cards", deck=view.deck_size, discards=view.discard_size))
-    return " · ".join(parts)
-
-
 def report_picture(table: Table, report: Report) -> Picture | None:
-    """The picture of a launch report, in its language; None where pictures are off."""
+    """The picture of a launch report, in its language, its words (the report's lines) as
+    its description; None where pictures are off."""
     if not table.pictured:
         return None
     png = launch_picture.draw_launch(report.events, report.language)
     name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
-    description = launch_picture.describe(report.events, report.language)[:1024]
-    return Picture(name, png, description)
+    markup = Described(table)
+    words = "\n".join(written(told_in(line, report.language), markup) for line in report.lines)
+    return Picture(name, png, words if len(words) <= 1024 else words[:1023] + "…")
+
+
+class Described:
+    """The parts of a text as a picture's description (plain text: Discord writes no
+    mention nor bold there) writes them: people by their names, plain words."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def person(self, person: Person) -> str:
+        return self.table.name_of(int(person.id))
+
+    def channel(self, channel: Channel) -> str:
+        return f"#{channel.id}"
+
+    def moment(self, moment: Moment) -> str:
+        return ""
+
+    def stressed(self, text: str) -> str:
+        return text
 
 
 def report(table: Table, report: Report) -> Message:
-    """A launch report (`components.launch_report`), with its picture if it has one."""
+    """A launch report (`components.launch_report`): its picture, with its words as the
+    picture's description, or its words where pictures are off; folded, its one line."""
     message = components.launch_report(table, report)
-    shown = report_picture(table, report)
+    shown = None if report.folded else report_picture(table, report)
     if shown is None:
         return replace(message, whole=True)
     assert message.embed is not None  # a report has one
     embed = message.embed.copy()
+    embed.description = None  # the words are the picture's description
     embed.set_image(url=f"attachment://{shown.filename}")
     return replace(message, embed=embed, picture=shown, whole=True)

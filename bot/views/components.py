@@ -293,16 +293,18 @@ def board_message(
     table: Table,
     now: float | None = None,
     view: PublicView | None = None,
-    summary: str | None = None,
+    pictured: bool = False,
 ) -> Message:
     """The live board and its buttons; those that cannot work now are disabled.
 
-    Build…, Launch… and Discard… open the player's hand panel, where those moves are
-    one click each (Reroll and Accept are the launcher's: on their panel and the launch
-    report). `view` is the game's public view, if already at hand; `summary` the line
-    that stands for the table where a picture shows it (bot.views.embeds.board_embed). The final
-    board tells how the game ended (bot.views.story), sums up its launches, one line
-    each (bot.views.launches), and carries Play again.
+    `view` is the game's public view, if already at hand; `pictured`, whether the board's
+    picture shows the table (bot.views.embeds.board_embed: the words beside it kept to
+    what it does not say). Draw is the one move on the board; My hand opens the player's
+    hand panel, where every move is one click (Reroll and Accept are the launcher's: on
+    their panel and the launch report), Discard… too while a discard is due; Details
+    shows the whole table in words, privately. The final board tells how the game ended
+    (bot.views.story), sums up its launches, one line each (bot.views.launches), and
+    carries Play again.
     """
     if table.game is None:
         return lobby_message(table)
@@ -311,17 +313,27 @@ def board_message(
     over = view.phase is Phase.OVER or not table.open
     told = story.story(table, table.language, now) if over else None
     ending = story.board_text(told) if told is not None else None
-    embed = embeds.board_embed(table, view, table.time_left(now), summary, ending)
+    embed = embeds.board_embed(table, view, table.time_left(now), pictured, ending)
     if told is not None:
         return _final_board(table, embed, told.firsts)
     gid, version, language = table.id, table.version, table.language
-    items = _move_buttons(table, view)
+    items = [_move_button(table, view)]
     label = t(language, "button.hand")
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
+    items.append(button(gid, version, "details", t(language, "button.details"), emoji="ℹ️"))
     if seat_to_take(table.started_game) is not None:  # a late friend may sit down
         items.append(button(gid, version, "join", t(language, "button.join"), emoji="👋"))
     items += table_buttons(table, version)
     return Message(embed=embed, components=rows(*items))
+
+
+def board_details(table: Table) -> Message:
+    """The board's Details, privately: the whole table in words (the rocket and its
+    chances, the sequence, the depot, the cards, every player, the last actions)."""
+    assert table.game is not None  # (Details is a button of a board in play)
+    view = table.game.public_view()
+    embed = embeds.board_embed(table, view, table.time_left(table.runtime.now()))
+    return Message(embed=embed)
 
 
 def _final_board(table: Table, embed: Embed, firsts: Sequence[str]) -> Message:
@@ -344,42 +356,16 @@ def _final_board(table: Table, embed: Embed, firsts: Sequence[str]) -> Message:
     )
 
 
-def _move_buttons(table: Table, view: PublicView) -> list[dict[str, Any]]:
-    """The board's move buttons in play: Discard… while a discard is due, else Draw,
-    Build…, Launch… and Scrap, each disabled when it cannot work now."""
+def _move_button(table: Table, view: PublicView) -> dict[str, Any]:
+    """The board's move: Discard… while a discard is due (it opens the hand panel), else
+    Draw 2, disabled when it cannot be played now."""
     gid, version, language = table.id, table.version, table.language
     if view.phase is Phase.DISCARD:
         label = t(language, "button.discard_menu")
-        return [button(gid, version, "discard", label, emoji="🗑️", style=DANGER)]
+        return button(gid, version, "discard", label, emoji="🗑️", style=DANGER)
     playing = view.phase is Phase.PLAY
     draw = t(language, "button.draw")
-    return [
-        button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing),
-        button(
-            gid,
-            version,
-            "build",
-            t(language, "button.build_menu"),
-            emoji="🏗️",
-            disabled=not playing or bool(view.sequence),
-        ),
-        button(
-            gid,
-            version,
-            "launch",
-            t(language, "button.launch_menu"),
-            emoji="🚀",
-            disabled=not playing or not view.rocket,
-        ),
-        button(
-            gid,
-            version,
-            "scrap",
-            t(language, "button.scrap"),
-            emoji="♻️",
-            disabled=not playing or not (view.rocket or view.sequence),
-        ),
-    ]
+    return button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing)
 
 
 def board_stub(table: Table) -> Message:
@@ -423,7 +409,10 @@ def _reroll_buttons(
 
 def launch_report(table: Table, report: Report) -> Message:
     """The launch told step by step, in the report's language; Reroll / Accept while a
-    decision is pending."""
+    decision is pending. Folded, one line saying what came of it (bot.views.launches)."""
+    if report.folded:
+        line = launches.folded_line(report.events, report.language)
+        return Message(content=line or render.report_title(report.language), whole=True)
     game = table.game
     pending = game is not None and game.phase is Phase.REROLL and table.open
     items = []

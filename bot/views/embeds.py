@@ -90,14 +90,17 @@ def board_embed(
     table: Table,
     view: PublicView,
     time_left: float | None,
-    summary: str | None = None,
+    pictured: bool = False,
     ending: str | None = None,
 ) -> Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
 
-    With a `summary` (the board's picture shows the table), that one line stands for
-    the table's fields: the players and the last actions stay in words. A game's end
+    `pictured` (the board's picture shows the table, in play): only what the picture does
+    not say, short enough for a phone: the clock, what the game waits for and the last
+    `PICTURED_RECENT` actions; the rest is a click away (`details`). A game's end
     (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
+    if pictured and ending is None:
+        return _pictured_board(table, view, time_left)
     language = table.language
     embed = Embed(
         title=t(
@@ -109,10 +112,8 @@ def board_embed(
         colour=board_colour(table, view, time_left),
     )
     embed.description = ending or _status_line(table, view, time_left)
-    if summary is None:
+    if not pictured:
         _table_fields(embed, table, view)
-    else:
-        embed.add_field(name=t(language, "picture.table"), value=summary, inline=False)
     seats = []
     host = t(language, "board.host")
     for seat in view.seats:
@@ -133,6 +134,23 @@ def board_embed(
         )
     embed.set_footer(text=t(language, "board.footer", id=table.id, version=table.version))
     return embed
+
+
+#: The last actions a pictured board shows (its Details show them all).
+PICTURED_RECENT = 1
+
+
+def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> Embed:
+    """The board beside its picture, in play: no title, the clock and what the game waits
+    for, then the latest actions in small print (a phone shows board and panel together:
+    docs/playing.md)."""
+    now = table.runtime.now()
+    status = [clock_text(table, time_left, short=True), next_step(table, view, now)]
+    recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]]
+    return Embed(
+        description="\n".join(line for line in [*status, *recent] if line)[-4000:],
+        colour=board_colour(table, view, time_left),
+    )
 
 
 def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:

@@ -1,4 +1,5 @@
-"""The launches of a game in one line each, for its final board, from its logged events.
+"""The launches of a game in one line each, for its final board (and a launch report once
+folded), from its logged events.
 
 Pure: read from the events the store logged (`Table.history`, read back into the engine's
 events), so that a game's whole story is told after a restart as well. A launch's
@@ -83,14 +84,6 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
         COLOUR_EMOJI[Colour(colour)] + t(language, f"size.short.{Size(size).label}")
         for colour, size in launch.rocket
     )
-    if launch.failed is not None:
-        result = t(language, f"launches.{launch.failed}")
-    elif launch.effects:
-        result = ", ".join([t(language, "launches.hit"), *effects_text(launch.effects, language)])
-    elif launch.ended:
-        result = t(language, "launches.no_effect")
-    else:
-        result = t(language, "launches.unfinished")
     return t(
         language,
         "launches.line",
@@ -98,8 +91,37 @@ def launch_line(number: int, launch: Launch, language: str) -> str:
         player=mention(launch.player),
         rocket=rocket,
         count=launch.total,
-        result=result,
+        result=result_text(launch, language),
     )
+
+
+def folded_line(events: Iterable[GameEvent], language: str) -> str | None:
+    """A launch report folded to one line once the game moved on, from its events (as the
+    public sees them): "🚀 @Ann's launch: 🟥3 🟨2, 5 pts → hit, damage 2/3"; None
+    without a launch among them."""
+    events = list(events)
+    started = next((e for e in events if isinstance(e, ev.LaunchStarted)), None)
+    found = launches(events)
+    if started is None or not found:
+        return None
+    points = " ".join(f"{COLOUR_EMOJI[Colour(c)]}{p}" for c, p in started.points.items() if p)
+    return t(
+        language,
+        "report.folded",
+        player=mention(started.player),
+        points=points,
+        count=started.total,
+        result=result_text(found[0], language),
+    )
+
+
+def result_text(launch: Launch, language: str) -> str:
+    """What came of a launch, in words: "hit, damage 2/3", "not enough fuel"..."""
+    if launch.failed is not None:
+        return t(language, f"launches.{launch.failed}")
+    if launch.effects:
+        return ", ".join([t(language, "launches.hit"), *effects_text(launch.effects, language)])
+    return t(language, "launches.no_effect" if launch.ended else "launches.unfinished")
 
 
 def effects_text(effects: list[tuple[str, int]], language: str) -> list[str]:

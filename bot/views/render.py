@@ -256,12 +256,16 @@ def reshuffle_left(table: Table, now: float) -> int | None:
     return max(math.ceil((table.runtime.reshuffle_ends - now) * table.runtime.time_scale), 0)
 
 
-def clock_text(table: Table, time_left: float | None, language: str | None = None) -> str:
+def clock_text(
+    table: Table, time_left: float | None, language: str | None = None, *, short: bool = False
+) -> str:
     """The countdown as nothing between two edits can make stale: while it runs, Discord's
-    own relative time ("in 12 minutes") beside the exact arrival time; stopped, what is left.
-    In `language` (the server's unless given)."""
+    own relative time ("in 12 minutes") beside the exact arrival time (`short`: alone, for
+    a phone's line); stopped, what is left. In `language` (the server's unless given)."""
     language = language or table.language
     if table.deadline is not None and time_left is not None:
+        if short:
+            return t(language, "clock.short", arrives=said.moment(round(table.deadline), "R"))
         return _arrival(round(table.deadline), language)
     if time_left is not None:
         return t(language, "clock.paused", left=duration(time_left))

@@ -379,12 +379,14 @@ def answer_text(interaction) -> str:
 
 
 def text_of(message) -> str:
-    """A message's content, embed text and TextDisplays (a Components V2 message's words,
-    in the order they show), for assertions."""
+    """A message's content, embed text, its pictures' descriptions (a launch report's words)
+    and TextDisplays (a Components V2 message's words, in the order they show), for
+    assertions."""
     parts = [message.content]
     for embed in message.embeds:
         parts += [embed.get("title", ""), embed.get("description", "")]
         parts += [f"{f['name']}: {f['value']}" for f in embed.get("fields", [])]
+    parts += [a.description for a in getattr(message, "attachments", []) if a.description]
     parts += [c["content"] for c in walk(message.components) if c.get("type") == TEXT_DISPLAY]
     return "\n".join(p for p in parts if p)
 

@@ -15,7 +15,7 @@ import pytest
 from bot.game.changes import BoardOutdated, Settled
 from bot.store.records import DEFAULT_AUTOPILOT_SECONDS
 from bot.table import Table
-from bot.views import attachments
+from bot.views import attachments, components
 from engine import Colour, Phase, Size
 from engine.crew import decide
 from tests.bot.helpers import Scene, bot_state, button_id, content, text_of
@@ -75,8 +75,10 @@ async def autopilot_plays(timer, scene: Scene, table: Table, name: str) -> None:
 
 
 def players_field(scene: Scene, table: Table) -> str:
-    (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] == "Players"]
-    return field["value"]
+    """The board's Players, as its Details show them (beside the picture, the picture's
+    seats say who is on autopilot)."""
+    (field,) = [f for f in components.board_details(table).embed.fields if f.name == "Players"]
+    return field.value
 
 
 async def test_the_autopilot_plays_for_a_quiet_player_until_they_are_back(

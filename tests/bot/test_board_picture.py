@@ -51,12 +51,12 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
     assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
     assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
     assert "hands: ann (3 cards), bob (1 card)" in attachment.description
-    # The text keeps the countdown, the players and the last actions; the table is
-    # one line, the rest is in the picture.
-    text = text_of(scene.board(table))
-    assert "Apophis arrives <t:" in text and "Players:" in text
-    assert "Table: Apophis's value 2, damage 1/3" in text and "sequence 3/4" in text
-    assert "Depot" not in text and "bottom to top" not in text
+    # The text keeps the countdown, what the game waits for and the last action; the
+    # rest is in the picture (and, in words, behind Details).
+    text = text_of(scene.board(table)).replace(attachment.description, "")
+    assert "Apophis arrives <t:" in text and "to play: add ♦ to the launch sequence" in text
+    assert "-# 🔢" in text and "added 🟩 🟥 to the launch sequence (3/4)" in text
+    assert "Players" not in text and "Depot" not in text and "bottom to top" not in text
     uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
     # through an interaction's token (others edit the players' panels, with no file)
     assert any(request.uploads == 1 for request in uploads)
@@ -125,7 +125,9 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
 
 
 @pytest.mark.scene(names=("ann", "bob"))
-async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord, scene):
+async def test_the_launch_report_is_its_picture_with_its_words_folded_then_one_line(
+    fake_discord, scene
+):
     bot = scene.bot
     table = await scene.new_game("ann", "bob", rules="advanced")
     scene.arrange(
@@ -138,18 +140,31 @@ async def test_the_launch_report_carries_the_picture_of_its_checks(fake_discord,
         lambda: [m for m in scene.public() if "Launch report" in text_of(m)]
     )
     (first,) = report.attachments
-    assert report.embeds[0]["image"]["url"] == f"attachment://{first.filename}"
+    (embed,) = report.embeds
+    assert embed["image"]["url"] == f"attachment://{first.filename}"
+    assert "description" not in embed  # its words are the picture's description, not below
     assert first.content == launch_picture.draw_launch(table.report.events, "en")
-    fuel = "Launch checks: Fuel: fuel 2 of 7 points, needs 2: passed"
-    assert first.description.startswith(fuel)
-    assert "Accuracy: die 1, total 4, needs 7: failed" in first.description
+    assert "⛽ Fuel check: fuel 2 of 7 points, needs 2" in first.description
+    assert "Accuracy: 🎲 1 + Apophis's value 3 + guidance 0 = 4 (needs 7) — miss" in (
+        first.description
+    )
+    assert "🚀 Launch! The 7-point rocket" in first.description  # plain words, names
+    assert "ann may spend a fail-safe" in first.description and "<@" not in first.description
     await scene.click(report, "reroll", "ann")  # the same report goes on
     await bot.outbox.drain()
     (after,) = report.attachments
     assert report.embeds[0]["image"]["url"] == f"attachment://{after.filename}"
-    assert "Accuracy: die 6, total 9, needs 7: passed" in after.description
+    assert "= 9 (needs 7) — hit" in after.description
     assert after.content == launch_picture.draw_launch(table.report.events, "en")
-    assert [m for m in scene.public() if "Launch report" in text_of(m)] == [report]
+    reports = [m for m in scene.public() if "Launch report" in text_of(m)]
+    assert reports == [report]  # one message for the launch, picture and words
+    await scene.cmd("draw", "bob")  # the next player acts: the report folds to one line
+    await bot.outbox.drain()
+    assert (
+        report.content == f"🚀 <@{scene.id('ann')}>'s launch: 🟩2 🟥3 🟨2, 7 pts → hit, no effect"
+    )
+    assert not report.embeds and not report.attachments and not report.components
+    assert not report.deleted
     scene.assert_no_cards_in_public()
 
 

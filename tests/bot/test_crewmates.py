@@ -7,6 +7,7 @@ import re
 import pytest
 
 from bot.i18n.catalogs import TYPOGRAPHY, t
+from bot.views import components
 from engine import Phase
 from engine.standin import standin_action
 from tests.bot.helpers import Scene, play_as, text_of, time_passes
@@ -124,8 +125,10 @@ async def play(scene: Scene, name: str, action: dict) -> None:
 
 
 def last_actions(scene: Scene, table) -> list[str]:
-    """The lines of the board's *Last actions*, as the channel reads them."""
-    (field,) = [f for f in scene.board(table).embeds[0]["fields"] if f["name"] in LAST_ACTIONS]
+    """The lines of the board's *Last actions*, as the channel reads them (beside the
+    picture, all of them are behind Details)."""
+    (embed,) = components.board_details(table).json()["embeds"]
+    (field,) = [f for f in embed["fields"] if f["name"] in LAST_ACTIONS]
     return field["value"].split("\n")
 
 

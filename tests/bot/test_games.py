@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from bot.discord import jobs
-from bot.views import embeds, render
+from bot.views import components, embeds, render
 from engine import RESHUFFLE_SECONDS, Phase, card_label
 from tests.bot.helpers import CARD, Scene, answer_text, button_id, text_of
 
@@ -242,9 +242,11 @@ async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_dis
     await fake_discord.wait_for(lambda: "(3 cards)" in text_of(panel))
     assert len(table.game.hands[0]) == 3 and table.game.active_player == scene.id("bob")
     assert len(table.game.deck) == 44 and not table.game.discard_pile
-    # The board says the new deck is ready as soon as it is (no "Shuffling" left over).
-    board = await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board()))
+    # The board shows the new deck's first draw as soon as it is (no "Shuffling" left
+    # over); its Details say the new deck is ready.
+    board = await fake_discord.wait_for(lambda: "drew 1 card" in text_of(scene.board()))
     assert board and "Shuffling a new deck" not in text_of(scene.board())
+    assert "new deck is ready" in str(components.board_details(table).embed.fields)
 
 
 async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
@@ -260,5 +262,6 @@ async def test_the_board_shows_the_new_deck_as_soon_as_it_is_dealt(
         scene.arrange(hands=[["2C"], ["3C"]], deck=["4C"])
         await scene.cmd("draw", "ann")
         await timer.advance(RESHUFFLE_SECONDS)
-        await fake_discord.wait_for(lambda: "new deck is ready" in text_of(scene.board(table)))
+        print("BOARD", list(table.recent))
+        await fake_discord.wait_for(lambda: "drew 1 card" in text_of(scene.board(table)))
         assert "Shuffling" not in text_of(scene.board(table))

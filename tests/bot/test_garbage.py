@@ -31,7 +31,7 @@ async def test_interactions_leave_no_cycles(scene):
     gc.disable()
     try:
         before = alive(discord.Interaction)
-        panel = (await scene.click(scene.board(), "build", "ann")).message
+        panel = (await scene.click(scene.board(), "hand", "ann")).message
         await scene.press(panel, "build:green.1", "ann")
         await scene.click(scene.board(), "hand", "bob")
         await scene.cmd("draw", "bob")

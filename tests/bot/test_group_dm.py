@@ -119,7 +119,7 @@ async def test_a_group_dm_reads_in_the_language_most_of_its_players_speak(fake_d
         await scene.click(scene.board(), "start", "ann")
         table = scene.live()
         assert table.language == "fr"
-        assert "Apophis — règles" in text_of(scene.board(table))
+        assert "Apophis arrive <t:" in text_of(scene.board(table))
 
 
 async def test_a_quiet_player_is_taken_over_where_no_server_can_say_when(

@@ -187,7 +187,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
         await timer.advance(WAIT_BEFORE_PING)  # bob looks away
         await bot.outbox.drain()
         board = text_of(scene.board(table))
-        assert "Dernières actions" in board and "Last actions" not in board
+        assert "Apophis arrive <t:" in board and "Apophis arrives <t:" not in board
         (ping,) = [m for m in scene.public() if m.content.startswith("🔔")]
         assert "c’est votre tour" in ping.content  # the channel's language, even for bob
         assert "Your hand" in text_of(await scene.panel("bob"))
@@ -200,7 +200,7 @@ async def test_a_mixed_table_each_reads_their_own_language_and_the_channel_the_s
         done = await scene.cmd("apophis config", "boss", language="en")
         assert "Language: English (chosen)" in done.response_data["content"]
         await bot.outbox.drain()
-        assert "Last actions" in text_of(scene.board(table))
+        assert "Apophis arrives <t:" in text_of(scene.board(table))
 
 
 async def test_the_coloured_deck_shows_cards_by_colour_and_reads_them_typed(fake_discord, make_bot):

@@ -118,6 +118,25 @@ def test_every_text_of_the_launch_report_reads_on_a_phone(language, labels):
         assert_readable(labels, Image.open(io.BytesIO(png)).width)
 
 
+#: The launch report is read alone on a phone: shown 360 px wide, its smallest capitals
+#: are at least 11 px tall (they were 9: its small print, 16 px on 480, like the board's).
+REPORT_WIDTH, REPORT_SMALLEST = 360, 11
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_launch_reports_smallest_text_is_11_px_tall_shown_360_px_wide(language, labels):
+    for steps in (_longest_launch(), launch_picture._steps(launch_events())):
+        width = Image.open(io.BytesIO(launch_picture._launch(steps, language))).width
+        labels.clear()  # only its own rows' texts (drawing its first may draw others')
+        sprites.text_mask.cache_clear()
+        launch_picture._heading_image(language, True)
+        for step in steps:
+            launch_picture._step_image(step, language)
+        smallest = min(labels, key=lambda label: label.size)
+        height = capital_height(smallest.size) * REPORT_WIDTH / width
+        assert height >= REPORT_SMALLEST, f"{smallest.text!r}: capitals {height:.1f} px tall"
+
+
 def test_the_measure_fails_the_old_picture():
     """The old board's smallest words ("fuel needs 3", 12 px on 640) had capitals under
     5 px on a phone; its seats' names (16 px) 6 px."""

@@ -126,7 +126,7 @@ async def test_a_new_panel_removes_the_older_one(fake_discord, scene):
     scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
     first = await scene.panel("ann")  # My hand
     bobs = await scene.panel("bob")
-    opened = await scene.click(scene.board(), "build", "ann")  # Build…
+    opened = await scene.click(scene.board(), "hand", "ann")  # My hand, again
     second = opened.message
     assert second.ephemeral and second.id != first.id and second.components
     await scene.panel_noted(opened, "ann")

@@ -222,7 +222,7 @@ async def test_a_lobby_joined_and_started_from_the_web_is_the_channels_game(
             state = await bob.wait_state(lambda s: s["status"] == "active")
             assert len(state["you"]["hand"]) == len(table.game.hands[1])
             await bot.discord.outbox.drain()
-            assert table.game is not None and "Apophis —" in text_of(scene.board(table))
+            assert table.game is not None and "Apophis arrives <t:" in text_of(scene.board(table))
 
 
 async def test_a_lobby_click_is_told_in_the_same_words_on_discord_and_on_the_web(

@@ -318,6 +318,9 @@ class Play(commands.Cog):
             await self.on_old_board(interaction, table, action)
         elif action == "rules":
             await self.apophis.show_rules(interaction)
+        elif action == "details":  # the whole table in words, privately
+            details = embeds.kwargs(components.board_details(table), new=True)
+            await interaction.response.send_message(ephemeral=True, **details)
         elif action in PANEL_OPENERS:
             await self.show_hand(interaction)
         elif isinstance(command := command_of(click), LOBBY_COMMANDS):
