@@ -109,7 +109,7 @@ def count_picture_cpu() -> None:
 
         return counted
 
-    for name in ("picture_of", "summary", "report_picture"):
+    for name in ("picture_of", "report_picture"):
         setattr(attachments, name, timed(getattr(attachments, name)))
     instrument(attachments.Picture, "form", timed(attachments.Picture.form))
     for name in ("file", "multipart"):  # discord.py's file and form (bot.discord.embeds)

@@ -68,6 +68,6 @@ async def test_host_powers_pass_to_the_next_seated_player(fake_discord, make_bot
         assert refused.ephemeral and "host or a moderator" in content(refused)
         assert (await bot.store.get_game(table.id)).host_id == scene.id("cid")
         await bot.outbox.drain()
-        assert f"<@{scene.id('cid')}> — " in text_of(scene.board())
-        assert " · host" in text_of(scene.board()).split(f"<@{scene.id('cid')}> — ")[1]
+        details = text_of((await scene.click(scene.board(), "details", "cid")).message)
+        assert " · host" in details.split(f"<@{scene.id('cid')}> — ")[1]  # in the board's Details
         assert not (await scene.cmd("apophis skip", "cid")).ephemeral

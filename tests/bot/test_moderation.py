@@ -227,8 +227,8 @@ async def test_leaving_a_game_in_play_asks_first(
 @pytest.mark.parametrize(
     ("language", "counts"),
     [
-        ("en", {0: "Your 0 cards go", 1: "Your 1 card goes", 2: "Your 2 cards go"}),
-        ("fr", {0: "Votre 0 carte part", 1: "Votre 1 carte part", 2: "Vos 2 cartes partent"}),
+        ("en", {0: "Your hand is empty", 1: "Your 1 card goes", 2: "Your 2 cards go"}),
+        ("fr", {0: "Votre main est vide", 1: "Votre 1 carte part", 2: "Vos 2 cartes partent"}),
     ],
 )
 def test_the_leave_question_counts_the_hand(language, counts):
