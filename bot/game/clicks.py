@@ -25,6 +25,7 @@ from bot.game.commands import (
     Open,
     PlayAgain,
     RemoveCrewmate,
+    Say,
     Start,
 )
 from bot.game.lobbies import Venue
@@ -32,6 +33,7 @@ from bot.lobby_settings import BY_NAME
 from bot.views.components import CUSTOM_ID
 from engine import Colour, Size
 from engine.cards import is_card
+from engine.signals import Signal
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
@@ -48,7 +50,7 @@ ACTIONS = {
     )
     | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint")),
-    "p": frozenset(("launch", "discard")),
+    "p": frozenset(("launch", "discard", "say")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
@@ -137,6 +139,8 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
     kind, action = click.kind, click.action
     if kind == "s":
         return configure(click)
+    if kind == "p" and action == "say":
+        return said(click)
     if kind in PANEL:
         return None if action in ("refresh", "hint") else Move(panel_move(click), click.version)
     if kind == "q":  # a leave mid-game confirmed, or not
@@ -160,6 +164,18 @@ def configure(click: Click) -> Configure:
     (value,) = click.values
     option = BY_NAME[click.action]
     return Configure(**{option.name: option.read(value)})
+
+
+def said(click: Click) -> Say:
+    """The signal a panel's Say menu stands for (one of engine.signals'); UserError for
+    anything else."""
+    values = click.values or []
+    try:
+        if len(values) != 1:
+            raise ValueError("one signal at a time")
+        return Say(Signal.read(values[0]))
+    except ValueError:
+        raise UserError("error.menu_options") from None
 
 
 def panel_move(click: Click) -> dict[str, Any]:

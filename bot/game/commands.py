@@ -23,9 +23,11 @@ from bot.game.audience import Audience
 from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
 from bot.game.tables import Tables
+from bot.game.talk import Talk
 from bot.lobby_settings import BY_NAME, OPTIONS, LobbySettings
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
+from engine.signals import Signal
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -96,6 +98,13 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """A player's signal to their team (engine.signals): no move, no turn taken."""
+
+    signal: Signal
+
+
+@dataclass(frozen=True, slots=True)
 class Skip:
     """The host or a moderator skips the turn being played."""
 
@@ -126,9 +135,9 @@ class PlayAgain:
 
 Command = (
     Open | PlayAgain | Join | Leave | AddCrewmate | RemoveCrewmate | Configure | Start | Move
-) | (Skip | Kick | End | Reset)
+) | (Say | Skip | Kick | End | Reset)
 #: Commands that take part in a game: only for who may play here (bot.game.access).
-PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Configure, Start, Move)
+PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Configure, Start, Move, Say)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +168,9 @@ class Commands:
         stream: changes.Stream,
         *,
         act: Act,
+        talk: Talk,
     ) -> None:
+        self.talk = talk
         self.tables = tables
         self.lobbies = lobbies
         self.moderation = moderation
@@ -208,6 +219,10 @@ class Commands:
             case Move(action=action, version=version):
                 result = await self.act(channel, user, action, expected_version=version)
                 return Outcome(command, result.table, result)
+            case Say(signal=signal):
+                table = self.tables.table_in(channel)
+                await self.talk.say(table, user, signal)
+                return Outcome(command, table)
         return await self._moderate(caller, command)
 
     async def _leave(self, channel: int, user: int) -> Table | ActionResult:

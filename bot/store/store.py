@@ -42,7 +42,18 @@ from typing import Any
 import orjson
 
 from bot.lobby_settings import DIFFICULTIES, RULES, LobbySettings
-from bot.store import actions, clocks, games, history, lobbies, meta, settings, tallies, users
+from bot.store import (
+    actions,
+    clocks,
+    games,
+    history,
+    lobbies,
+    meta,
+    settings,
+    talk,
+    tallies,
+    users,
+)
 from bot.store.database import Database, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
@@ -259,6 +270,20 @@ class Store:
     async def game_log(self, game_id: int) -> list[LoggedAction]:
         """A game's action log in version order (replays from its seed to its state)."""
         return await self._db.read(actions.game_log, game_id)
+
+    # ------------------------------------------------------------ table talk
+
+    async def set_signal(
+        self, game_id: int, player: int, signal: str, until_turn: int, now: float | None = None
+    ) -> None:
+        """A player's latest signal in a game (engine.signals: its code, and the last turn
+        it stands), in place of the one before."""
+        await self._db.write(talk.set_signal, game_id, player, signal, until_turn, _now(now))
+
+    async def open_signals(self) -> list[tuple[int, int, str, int]]:
+        """The latest signals of every game in play: (game, player, code, last turn),
+        oldest first."""
+        return await self._db.read(talk.open_signals)
 
     # ------------------------------------------------- clocks and the bot itself
 

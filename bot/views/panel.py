@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
 from bot.i18n.said import joined
-from bot.views import embeds, render
+from bot.views import embeds, render, talk
 from bot.views.components import (
     DANGER,
     PRIMARY,
@@ -238,10 +238,11 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
+    say = talk.say_picker(table, view, language)  # table talk, at any time
     if legal.discard:
-        return [discard_picker(table, view, legal.discard, language), hint, refresh]
+        return [discard_picker(table, view, legal.discard, language), hint, refresh, say]
     if legal.reroll:
-        return [*reroll_buttons(table, view, language), hint, refresh]
+        return [*reroll_buttons(table, view, language), hint, refresh, say]
     launch = launch_cards(legal)
     items: list[dict[str, Any] | None] = [
         *turn_buttons(table, view, legal, launch, language),
@@ -253,7 +254,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         items += build_buttons(table, view, legal, language)
     if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
         items.append(launch_picker(table, launch, language))
-    return items
+    return [*items, say]
 
 
 def discard_picker(table: Table, view: PlayerView, count: int, language: str) -> dict[str, Any]:

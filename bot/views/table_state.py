@@ -97,6 +97,9 @@ class Seat(TypedDict):
     host: bool
     #: The picture they chose, a path under Discord's CDN (None: their initial is shown).
     avatar: str | None
+    #: Their latest signal to the team that still stands, in the page's language
+    #: (bot.views.talk; None: none).
+    said: str | None
 
 
 class Piece(TypedDict):

@@ -24,7 +24,7 @@ from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.i18n.said import Markup, written
 from bot.table import is_crewmate
-from bot.views import components, panel, render, table_state
+from bot.views import components, panel, render, table_state, talk
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
 from engine.events import LaunchStep
@@ -173,7 +173,7 @@ def public(
         "reshuffle_ends": table.runtime.reshuffle_ends,
         "host": str(table.host_id),
         "settings": _settings(table.settings),
-        "seats": _seats(table, view, avatar_of),
+        "seats": _seats(table, view, avatar_of, language),
         "watching": watching,
         "table": None,
         "texts": {
@@ -354,7 +354,7 @@ def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str
 
 
 def _seats(
-    table: Table, view: Any, avatar_of: Callable[[int], str | None]
+    table: Table, view: Any, avatar_of: Callable[[int], str | None], language: str
 ) -> list[table_state.Seat]:
     held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
     active = view.active_player if view is not None and view.phase is not Phase.OVER else None
@@ -369,6 +369,7 @@ def _seats(
             "autopilot": table.on_autopilot(p),
             "host": p == table.host_id,
             "avatar": None if is_crewmate(p) else avatar_of(p),
+            "said": None if view is None else talk.seat_signal(table, view, p, language),
         }
         for p in players
     ]

@@ -54,6 +54,8 @@ export interface Seat {
   host: boolean;
   /** The picture they chose, a path under Discord's CDN (null: their initial is shown). */
   avatar: string | null;
+  /** Their latest signal to the team that still stands, in the page's language (null: none). */
+  said: string | null;
 }
 
 export interface Piece {
