@@ -114,7 +114,7 @@ from engine.crew.decisions import REASONS, Decision, Target
 from engine.crew.notices import NOTICES, RISKY
 from engine.crew.plans import CARD_COST, DEFLECT_WEIGHT, SHARED_LAUNCH, clear_cache
 from engine.crew.play import LEAVE_SEQUENCE, discard_decision, play
-from engine.crew.talk import heard, heed, kept, says
+from engine.crew.talk import allows, heard, heed, kept, says
 from engine.crew.team import read
 from engine.events import PlayerId
 from engine.moves import legal_moves
@@ -162,11 +162,13 @@ def decide(
     setting = read_setting(view, reading, absent)
     if table.phase is Phase.DISCARD:
         return discard_decision(view, setting, turns_left)
+    chosen = choose(view, setting, turns_left)
+    decision = play(view, moves, setting, chosen, turns_left)
     asked = heard(view, said, crewmates)
-    if asked:
-        moves = heed(moves, asked)
-    decision = play(view, moves, setting, choose(view, setting, turns_left), turns_left)
-    return kept(decision, asked) if asked else decision
+    heeded = heed(moves, view, asked)
+    if heeded is moves or allows(heeded, decision):
+        return decision
+    return kept(decision, play(view, heeded, setting, chosen, turns_left), heeded, asked)
 
 
 def advises(view: PlayerView) -> bool:

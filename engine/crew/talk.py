@@ -5,9 +5,14 @@ of AI crewmates, public at the table, plan alike and need no telling):
 
 - "I'll build ♥": the crew builds no section of that colour; it builds another of its
   plan, or draws (and the cards of that suit go on feeding its plan);
-- "Launch next turn": the rocket is left as it is for them: no section and no scrap (the
-  crew may still add to a launch sequence under way, or start it);
-- "Don't scrap": no scrap; the crew draws instead (`draw_heed`).
+- "Launch next turn": their launch stays possible: no scrap, and on a rocket that can
+  score no section after which it could not (the crew may add to a launch sequence, or
+  start it);
+- "Don't scrap": no scrap.
+
+Where its move would go against a signal, the crew takes the next step of the same plan
+that does not (another of its sections, a launch), or draws for that plan (`draw_heed`):
+building toward another rocket instead would take the pad off the one the team is on.
 
 "I need ♠", "I can launch ♦" and "I hold 2 ♦" tell the crew nothing its plans act on:
 there is no giving of cards in Apophis, and a launch sequence under way is completed
@@ -23,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 
-from engine.cards import Colour
+from engine.cards import Colour, Size
 from engine.crew.decisions import Decision
+from engine.crew.team import can_score
 from engine.events import PlayerId
 from engine.moves import LegalMoves
 from engine.signals import Said, Signal, standing
@@ -43,28 +49,51 @@ def heard(view: PlayerView, said: Iterable[Said], crewmates: Collection[PlayerId
     ]
 
 
-def heed(moves: LegalMoves, heard: Iterable[Said]) -> LegalMoves:
+def heed(moves: LegalMoves, view: PlayerView, heard: Iterable[Said]) -> LegalMoves:
     """`moves` less what the people's signals ask the crew not to do."""
     kinds = {one.signal.kind for one in heard}
     claimed = {one.signal.colour for one in heard if one.signal.kind == "build"}
-    builds = () if "launch_next" in kinds else tuple(p for p in moves.builds if p[0] not in claimed)
+    builds = tuple(p for p in moves.builds if p[0] not in claimed)
+    table = view.table
+    if "launch_next" in kinds and can_score(table.rules, table.rocket):
+        # their launch stays possible: only a section after which the rocket still scores
+        builds = tuple(p for p in builds if can_score(table.rules, (*table.rocket, p)))
     scrap = moves.scrap and not kinds & {"launch_next", "dont_scrap"}
     if builds == moves.builds and scrap == moves.scrap:
         return moves
     return replace(moves, builds=builds, scrap=scrap)
 
 
-def kept(decision: Decision, heard: Iterable[Said]) -> Decision:
-    """A scrap the people asked the crew not to make, as a draw (`draw_heed`)."""
-    asked = next((one for one in heard if one.signal.kind in ("dont_scrap", "launch_next")), None)
-    if decision.action["type"] != "scrap" or asked is None:
-        return decision
+def allows(moves: LegalMoves, decision: Decision) -> bool:
+    """Whether `decision` is among `moves` (as far as heeding goes: its build, its scrap)."""
+    action = decision.action
+    if action["type"] == "scrap":
+        return moves.scrap
+    if action["type"] == "build":
+        return (Colour(action["colour"]), Size(action["size"])) in moves.builds
+    return True
+
+
+def kept(first: Decision, again: Decision, moves: LegalMoves, heard: Iterable[Said]) -> Decision:
+    """The move heeding the people, `again` (decided among the heeded `moves`) where it
+    keeps to `first`'s plan: another section of it, a launch, a draw for it; a draw for
+    that plan (`draw_heed`) where it would build another rocket, or still scrap."""
+    if allows(moves, again) and (again.action["type"] != "build" or _same_plan(first, again)):
+        return again
+    asked = next(iter(heard))
     return Decision(
-        {"type": "draw", "player": decision.action["player"]},
+        {"type": "draw", "player": first.action["player"]},
         "draw_heed",
         {"player": asked.player, "signal": asked.signal.code},
-        "Draw: a teammate asked to keep the rocket on the pad.",
-        plan=decision.plan,
+        "Draw: a teammate said what they will do, and this plan's move would go against it.",
+        plan=first.plan,
+    )
+
+
+def _same_plan(first: Decision, again: Decision) -> bool:
+    """Whether two decisions aim at the same rocket."""
+    return (
+        first.plan is not None and again.plan is not None and first.plan.pieces == again.plan.pieces
     )
 
 
