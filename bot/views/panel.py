@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
 from bot.i18n.said import joined
-from bot.views import embeds, render, talk
+from bot.views import embeds, render, say_menu
 from bot.views.components import (
     DANGER,
     PRIMARY,
@@ -238,7 +238,7 @@ def moves(table: Table, view: PlayerView, language: str) -> list[dict[str, Any] 
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
-    say = talk.say_picker(table, view, language)  # table talk, at any time
+    say = say_menu.say_picker(table, view, language)  # table talk, at any time
     if legal.discard:
         return [discard_picker(table, view, legal.discard, language), hint, refresh, say]
     if legal.reroll:

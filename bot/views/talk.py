@@ -1,28 +1,25 @@
-"""Table talk in words: a signal in the reader's language, the Say menu, a seat's latest signal.
+"""Table talk in words: a signal in the reader's language, and a seat's latest signal.
 
 A signal (engine.signals) names a suit and a count at most, never a card, so its words
 carry nothing of a hand beyond what its speaker chose to say. The board shows each
 player's standing signal beside their seat in the channel's language; the live table
-in its viewer's; the Say menu is the speaker's own, on their panel.
+in its viewer's; the Say menu (bot.views.say_menu) is the speaker's own, on their panel.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
-from bot.views.components import option, picker
-from bot.views.render import COLOUR_EMOJI, suit_marks
-from engine.signals import Signal, offered, standing
+from bot.views.render import suit_marks
+from engine.signals import Signal, standing
 
 if TYPE_CHECKING:
     from bot.table import Table
-    from engine import PlayerView, PublicView
+    from engine import PublicView
 
 #: The mark before a signal, on the board, the table and the panel's note.
 MARK = "💬"
-#: The menu's emoji for the signals that name no suit.
-EMOJI = {"launch_next": "🚀", "dont_scrap": "✋"}
 
 
 def signal_text(signal: Signal, language: str, style: str = "suits") -> str:
@@ -34,23 +31,6 @@ def signal_text(signal: Signal, language: str, style: str = "suits") -> str:
     if signal.count is None:
         return t(language, key, suit=suit)
     return t(language, key, suit=suit, count=signal.count)
-
-
-def say_picker(table: Table, view: PlayerView, language: str) -> dict[str, Any] | None:
-    """The panel's Say menu: every signal its player may give now, one at a time (None:
-    none, the game being over)."""
-    signals = offered(view)
-    if not signals:
-        return None
-    options = [
-        option(
-            signal_text(s, language, table.cards),
-            s.code,
-            COLOUR_EMOJI[s.colour] if s.colour is not None else EMOJI[s.kind],
-        )
-        for s in signals
-    ]
-    return picker(table.id, table.version, "say", options, placeholder=t(language, "talk.menu"))
 
 
 def seat_signal(table: Table, view: PublicView, player: int, language: str) -> str | None:

@@ -1,4 +1,4 @@
--- 0023: each player's latest signal to the team (table talk) in a game in play.
+-- 0016: each player's latest signal to the team (table talk) in a game in play.
 -- Why: the team reads the latest signals on the board and the live table, and the crewmates
 -- heed them; they must come back after a restart. One row a player and game, replaced by
 -- their next signal in one statement; read back for the games in play at start-up.
