@@ -205,8 +205,10 @@ class You(TypedDict):
     id: str
     seated: bool
     hand: NotRequired[list[Card]]
-    #: The hand panel's moves (bot.views.panel), less its row breaks and Refresh.
+    #: The hand panel's moves (bot.views.panel), less its row breaks, Refresh and the Say menu.
     moves: NotRequired[list[Component]]
+    #: The Say menu (bot.views.say_menu): the signals they may give the team now.
+    say: NotRequired[Select]
     situation: NotRequired[str | None]
     your_turn: NotRequired[bool]
 

@@ -268,7 +268,11 @@ def private(
                 for cards in render.by_suit(view.hand).values()
                 for c in cards
             ]
-            you["moves"] = _components([m for m in panel.moves(table, view, language) if _live(m)])
+            offered = [m for m in panel.moves(table, view, language) if _live(m)]
+            say = _say(offered)
+            you["moves"] = _components([m for m in offered if m is not say])
+            if say is not None:  # the Say menu, the live table's control of its own
+                you["say"] = cast("table_state.Select", say)
             you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
@@ -327,6 +331,11 @@ def _components(items: list[dict[str, Any]]) -> list[table_state.Component]:
     """Discord's component JSON, as bot.views.components builds it, read as the state's
     components (table_state's shapes; tests/web check every state sent against them)."""
     return cast("list[table_state.Component]", items)
+
+
+def _say(moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The panel's Say menu among its moves (bot.views.say_menu), if there."""
+    return next((m for m in moves if m.get("custom_id", "").endswith(":say")), None)
 
 
 def _live(move: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:

@@ -144,8 +144,10 @@ export interface State {
     id: string;
     seated: boolean;
     hand?: Card[];
-    /** The hand panel's moves, less its row breaks and Refresh. */
+    /** The hand panel's moves, less its row breaks, Refresh and the Say menu. */
     moves?: Component[];
+    /** The Say menu: the signals they may give the team now (sent as its move). */
+    say?: Select;
     situation?: string | null;
     your_turn?: boolean;
   };
