@@ -58,7 +58,8 @@ MAX_BUILD_BUTTONS = 10
 #: Components V2 types (Discord's numbers) the panel is made of, with its ActionRows.
 TEXT_DISPLAY, SEPARATOR, CONTAINER = 10, 14, 17
 #: Discord's limit on a TextDisplay's characters. (Of the 40 components a V2 message may
-#: hold, nested ones counted, a panel has at most 26: a note, 10 sections, a launch select.)
+#: hold, nested ones counted, a panel has at most 28: a note, 10 sections, a launch select,
+#: the Say menu.)
 TEXT_LIMIT = 4000
 #: The panel's accent while its player is to act (Discord's yellow).
 YOUR_TURN_COLOUR = 0xFEE75C
