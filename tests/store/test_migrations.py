@@ -115,6 +115,10 @@ SEED = {
     15: """
         INSERT INTO crew_totals (guild_id, user_id, games, wins) VALUES (11, 7, 2, 1);
     """,
+    16: """
+        INSERT INTO signals (game_id, player, signal, until_turn, said_at)
+            VALUES (1, 9, 'build.red', 3, 2.0), (1, -1, 'need.blue', 4, 2.5);
+    """,
 }
 
 
