@@ -506,7 +506,7 @@ async def test_the_autopilot_setting(store: Store) -> None:
 async def test_each_players_latest_signal_is_kept_for_the_games_in_play(store: Store) -> None:
     """Table talk (bot.store.talk): a player's signal replaces their last in one statement;
     the games in play read theirs back, oldest first; an ended game's are not read."""
-    record, game = await start(store, [1, 2], channel=1)
+    record, _ = await start(store, [1, 2], channel=1)
     ended, other = await start(store, [3], channel=2)
     await store.set_signal(record.id, 1, "build.red", 2, now=1.0)
     await store.set_signal(record.id, 2, "hold.blue.2", 3, now=2.0)
