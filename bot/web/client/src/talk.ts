@@ -13,7 +13,7 @@ export function said(seat: Seat): HTMLElement | null {
   return seat.said ? h("span", { class: "said" }, `💬 ${seat.said}`) : null;
 }
 
-/** The Say menu: pick a signal, then Send (a signal takes no turn: it is open out of turn too). */
+/** The Say menu: pick a signal, then Confirm (a signal takes no turn: it is open out of turn too). */
 export function sayControl(menu: Select | undefined, open: boolean, send: Send): HTMLElement | null {
   if (!menu) return null;
   const prompt = menu.placeholder ?? "";
