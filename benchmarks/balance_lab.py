@@ -84,6 +84,9 @@ MIXED = (
 #: `--crossplay`: the partners (rows), and the seat-fillers beside them (columns; "own":
 #: a copy of that partner), each with its heading.
 PARTNERS = (*STYLES, "standin", "greedy", "crew")
+#: The policies a plain run seats alone by default (not the styles, silent or saying
+#: their plan: `--seating crew,builder crew,builder_says` measures those).
+ALONE = ("crew", "greedy", "random", "standin")
 FILLERS = {"own": "that partner", "standin": "stand-in", "greedy": "greedy", "crew": "crew"}
 #: The filler judged by the verdict, and the most scraps of teammates' sections a game
 #: it should make (issue 37).
@@ -189,8 +192,8 @@ def _parser() -> argparse.ArgumentParser:
         "--policies",
         nargs="+",
         choices=list(POLICIES),
-        default=[name for name in POLICIES if name not in STYLES],
-        help="default: " + " ".join(name for name in POLICIES if name not in STYLES),
+        default=[name for name in POLICIES if name in ALONE],
+        help="default: " + " ".join(name for name in POLICIES if name in ALONE),
     )
     parser.add_argument(
         "--seating",

@@ -18,6 +18,7 @@ from bot.lobby_settings import LobbySettings, SetUp
 from bot.store.records import GameRecord
 from engine import Game
 from engine import events as ev
+from engine.signals import Said
 
 #: How many lines the board's *Last actions* keeps.
 RECENT_LINES = 6
@@ -114,6 +115,8 @@ class Runtime:
     #: and the autopilot's moves since every person went on autopilot (bot.game.autopilot).
     seen: dict[int, float] = field(default_factory=dict)
     unattended: int = 0
+    #: When (the service's clock) each person's latest signals were said (bot.game.talk).
+    talked: dict[int, deque[float]] = field(default_factory=dict)
     #: Who made the last move saved here, and its kind (an action's "type"): a click aimed
     #: at an older board that repeats it was a double click (bot.errors.StaleBoard.of).
     last: tuple[int | None, str] | None = None
@@ -182,6 +185,8 @@ class Table(SetUp):
     offer: str | None = None
     newcomers: set[int] = field(default_factory=set)
     welcomed: set[int] = field(default_factory=set)
+    #: Each player's latest signal to the team (engine.signals; stored: bot.game.talk).
+    said: dict[int, Said] = field(default_factory=dict)
     messages: Messages = field(default_factory=Messages)
     runtime: Runtime = field(default_factory=Runtime)
 

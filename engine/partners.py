@@ -38,6 +38,12 @@ it may (rerolls serve nothing else), and never scraps unless said below.
   first, and launches it with every suit it holds once it is finished. It never adapts:
   when the rocket on the pad fits none of its plans, it starts the launch sequence on
   whatever is there.
+
+Each may also say its plan to the team (`SAYS`, `engine.signals`) after its move, as a
+person playing that way would: the colour of the next section its rocket lacks ("I'll
+build ♥"), "Launch next turn" once the pad is the rocket it launches (the hoarder, holding
+every suit; else "I need" the suit it lacks). The balance lab seats each style silent and
+saying its plan (`<style>_says`, engine.simulate), to measure the crew heeding it.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from typing import Any
 from engine.cards import Colour, Rules, Section, Size, colour_of, fuel_needed
 from engine.moves import legal_moves, one_per_suit
 from engine.odds import YELLOW, odds, points_of
+from engine.signals import Signal
 from engine.standin import _discard, _fits, _target, build_next
 from engine.views import PlayerView
 
@@ -302,3 +309,75 @@ def _hoarder_discard(view: PlayerView, hand: Counter[Colour]) -> Action:
             kept.append(card)
     order = [c for c in cards if c not in kept] + kept[::-1]
     return {"type": "discard", "player": view.player, "cards": order[:count]}
+
+
+# ------------------------------------------------------------- what they say
+
+Says = Callable[[PlayerView], Signal | None]
+
+
+def _plan_said(view: PlayerView, target: Rocket | None) -> Signal | None:
+    """A style's plan as a signal: "I'll build ♥" for the largest section it still lacks
+    when its hand pays for it (it builds it next turn), else "I need" that section's suit;
+    once the pad is that rocket, "Launch next turn" (None: no plan)."""
+    if target is None:
+        return None
+    left = [piece for piece in target if piece not in view.table.rocket]
+    if not left:
+        return Signal("launch_next")
+    colour, size = max(left, key=lambda piece: piece[1])
+    paid = sum(1 for card in view.hand if colour_of(card) is colour) >= size
+    return Signal("build" if paid else "need", colour)
+
+
+def impatient_says(view: PlayerView) -> Signal | None:
+    """The impatient launcher: "Launch next turn" once the pad can fly, else its quick
+    rocket's next section."""
+    if view.table.sequence:
+        return None
+    if _flies(view, view.table.rocket):
+        return Signal("launch_next")
+    return _plan_said(view, _closest(view, _hand(view), QUICK))
+
+
+def builder_says(view: PlayerView) -> Signal | None:
+    """The big builder: its big rocket's next large section, or its launch once whole."""
+    if view.table.sequence:
+        return None
+    return _plan_said(view, _closest(view, _hand(view), BIG))
+
+
+def hoarder_says(view: PlayerView) -> Signal | None:
+    """The hoarder: its rocket's next section; once it is finished, "Launch next turn"
+    if it holds every suit, else the first suit it lacks ("I need ♠")."""
+    if view.table.sequence:
+        return None
+    hand = _hand(view)
+    said = _plan_said(view, _target(view, hand))
+    if said is None or said.kind != "launch_next":
+        return said
+    lacking = [c for c in Colour if not hand[c]]
+    return Signal("need", lacking[0]) if lacking else said
+
+
+def planner_says(view: PlayerView) -> Signal | None:
+    """The outside partner: its plan's next section, or its launch once finished (or on a
+    pad that fits none of its plans, which it launches as it is)."""
+    table = view.table
+    if table.sequence or not (table.rocket or _closest(view, _hand(view), PLANS)):
+        return None
+    return _plan_said(view, _closest(view, _hand(view), PLANS)) or Signal("launch_next")
+
+
+def _hand(view: PlayerView) -> Counter[Colour]:
+    return Counter(colour_of(c) for c in view.hand)
+
+
+#: What each style says of its plan after its move, by its name in `STYLES` (a person
+#: playing that way and telling the team, `engine.signals`).
+SAYS: dict[str, Says] = {
+    "impatient": impatient_says,
+    "builder": builder_says,
+    "hoarder": hoarder_says,
+    "planner": planner_says,
+}

@@ -7,25 +7,28 @@ discard, reroll or accept decision a third of that, each reshuffle its 10 second
 team wins if that time fits on the clock. Every seat may be taken by the same policy
 or each by its own (a mixed seating: the crew beside stand-ins for people, or beside the
 styles of people in `engine.partners`); the seats the crew plays are known to it as
-crewmates, as they are shown at a real table. The record also keeps every scrap of a rocket
-holding a section another player built, read from the events, with when it happened and
-the reason its player gave (the crew's public notice). The crew policy plays as if no
-clock were running. Everything is deterministic for a given seed.
+crewmates, as they are shown at a real table. A style that says its plan
+(`<style>_says`, engine.partners.SAYS) tells it after each of its moves, and so does the
+crew; the crew hears the signals standing (engine.crew.talk). The record also keeps
+every scrap of a rocket holding a section another player built, read from the events,
+with when it happened and the reason its player gave (the crew's public notice). The
+crew policy plays as if no clock were running. Everything is deterministic for a given seed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.crew import decide
+from engine.crew import decide, says
 from engine.events import LaunchEnded, RocketScrapped, SectionBuilt
 from engine.game import RESHUFFLE_SECONDS, Game
 from engine.greedy import greedy_action
-from engine.partners import STYLES
+from engine.partners import SAYS, STYLES, Says
 from engine.playout import choose_action
+from engine.signals import Said, Signal, refusal, say
 from engine.standin import standin_action
 from engine.views import Outcome, Phase, PlayerView
 
@@ -37,20 +40,26 @@ Policy = Callable[[PlayerView, float | None, random.Random], dict[str, Any]]
 FOLLOW_UP = 1 / 3
 
 
-#: A policy that says why it acts: (view, seconds left or None, a generator, the players
-#: whose seats the crew policy plays: public, as crewmates are at a real table) -> (its
-#: action, the public reason it gives for it or None).
+#: A policy that says why it acts and hears the table: (view, seconds left or None, a
+#: generator, the players whose seats the crew policy plays: public, as crewmates are at a
+#: real table, the signals said at the table) -> (its action, the public reason it gives
+#: for it or None, the signal it gives after it or None).
 Explained = Callable[
-    [PlayerView, float | None, random.Random, frozenset[Any]], tuple[dict[str, Any], str | None]
+    [PlayerView, float | None, random.Random, frozenset[Any], Iterable[Said]],
+    tuple[dict[str, Any], str | None, Signal | None],
 ]
 
 
 def crew_explained(
-    view: PlayerView, time_left: float | None, rng: random.Random, crewmates: frozenset[Any]
-) -> tuple[dict[str, Any], str | None]:
-    decision = decide(view, time_left, crewmates=crewmates)
+    view: PlayerView,
+    time_left: float | None,
+    rng: random.Random,
+    crewmates: frozenset[Any],
+    said: Iterable[Said] = (),
+) -> tuple[dict[str, Any], str | None, Signal | None]:
+    decision = decide(view, time_left, crewmates=crewmates, said=said)
     assert decision is not None
-    return decision.action, decision.notice
+    return decision.action, decision.notice, says(decision)
 
 
 def crew_policy(view: PlayerView, time_left: float | None, rng: random.Random) -> dict[str, Any]:
@@ -79,13 +88,18 @@ def _from_view(action: Callable[[PlayerView], dict[str, Any] | None]) -> Policy:
 greedy_policy = _from_view(greedy_action)
 standin_policy = _from_view(standin_action)
 
+#: The styles that say their plan (engine.partners.SAYS), each a policy of its own that
+#: plays as its silent twin: what it says, by policy.
+SAYING: dict[Policy, Says] = {_from_view(STYLES[name]): says for name, says in SAYS.items()}
 POLICIES: dict[str, Policy] = {
     "crew": crew_policy,
     "greedy": greedy_policy,
     "random": random_policy,
     "standin": standin_policy,
-    # People of other kinds (engine.partners), for the balance lab's cross-play.
+    # People of other kinds (engine.partners), for the balance lab's cross-play, silent
+    # and saying their plan ("builder_says").
     **{name: _from_view(action) for name, action in STYLES.items()},
+    **{f"{name}_says": policy for policy, name in zip(SAYING, SAYS, strict=True)},
 }
 #: The policies that say why they act, by the policy they explain.
 EXPLAINED: dict[Policy, Explained] = {crew_policy: crew_explained}
@@ -155,6 +169,7 @@ def record(
         player for i, player in enumerate(game.players) if seating[i % len(seating)] is crew_policy
     )
     rng = random.Random(seed)
+    said: dict[Any, Said] = {}  # each player's latest signal (engine.signals)
     turns = follow_ups = reshuffles = 0
     builders: list[Any] = []  # who built each section on the pad, from the events
     scraps: list[Scrap] = []
@@ -174,11 +189,14 @@ def record(
         chosen = seating[seat % len(seating)]
         explained = EXPLAINED.get(chosen)
         view = game.view_for(player)
+        signal: Signal | None = None
         if explained is not None:
-            action, why = explained(view, None, rng, crewmates)
+            action, why, signal = explained(view, None, rng, crewmates, said.values())
         else:
             action, why = chosen(view, None, rng), None
-        for event in game.apply(action):
+        events = game.apply(action)
+        _tell(game, player, signal if explained is not None else SAYING.get(chosen), said)
+        for event in events:
             if isinstance(event, SectionBuilt):
                 builders.append(event.player)
             elif isinstance(event, RocketScrapped):
@@ -190,3 +208,15 @@ def record(
     return Record(
         game.outcome if game.is_over else None, turns, follow_ups, reshuffles, tuple(scraps)
     )
+
+
+def _tell(game: Game, player: Any, signal: Signal | Says | None, said: dict[Any, Said]) -> None:
+    """What a seat says after its move (a signal, or what a style says from its view
+    then), kept as its latest if it is true of its hand."""
+    if game.is_over or signal is None or player not in game.players:
+        return
+    view = game.view_for(player)
+    if not isinstance(signal, Signal):
+        signal = signal(view)
+    if signal is not None and refusal(view, signal) is None:
+        said[player] = say(view, signal)

@@ -25,6 +25,7 @@ from bot.game.commands import (
     Open,
     PlayAgain,
     RemoveCrewmate,
+    Say,
     Start,
 )
 from bot.game.lobbies import Venue
@@ -33,6 +34,7 @@ from bot.views.components import CUSTOM_ID
 from bot.views.howto import SECTIONS
 from engine import Colour, Rules, Size
 from engine.cards import is_card
+from engine.signals import Signal
 
 #: Discord's longest custom id.
 CUSTOM_ID_LENGTH = 100
@@ -50,7 +52,7 @@ ACTIONS = {
     | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open", "details"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint"))
     | {"pick", "discard"},
-    "p": frozenset(("launch", "discard")),
+    "p": frozenset(("launch", "discard", "say")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
@@ -145,6 +147,8 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
     kind, action = click.kind, click.action
     if kind == "s":
         return configure(click)
+    if kind == "p" and action == "say":
+        return said(click)
     if kind in PANEL:
         return None if action in REDRAWS else Move(panel_move(click), click.version)
     if kind == "q":  # a leave mid-game confirmed (a crewmate playing on, or not), or not
@@ -168,6 +172,18 @@ def configure(click: Click) -> Configure:
     (value,) = click.values
     option = BY_NAME[click.action]
     return Configure(**{option.name: option.read(value)})
+
+
+def said(click: Click) -> Say:
+    """The signal a panel's Say menu stands for (one of engine.signals'); UserError for
+    anything else."""
+    values = click.values or []
+    try:
+        if len(values) != 1:
+            raise ValueError("one signal at a time")
+        return Say(Signal.read(values[0]))
+    except ValueError:
+        raise UserError("error.menu_options") from None
 
 
 def panel_move(click: Click) -> dict[str, Any]:

@@ -24,9 +24,11 @@ from bot.game.lobbies import Lobbies, Venue
 from bot.game.moderation import Moderation
 from bot.game.seats import Seats
 from bot.game.tables import Tables
+from bot.game.talk import Talk
 from bot.lobby_settings import BY_NAME, OPTIONS, LobbySettings
 from bot.table import Table
 from engine import DIFFICULTY_MINUTES
+from engine.signals import Signal
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -101,6 +103,13 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """A player's signal to their team (engine.signals): no move, no turn taken."""
+
+    signal: Signal
+
+
+@dataclass(frozen=True, slots=True)
 class Skip:
     """The host or a moderator skips the turn being played."""
 
@@ -131,9 +140,9 @@ class PlayAgain:
 
 Command = (
     Open | PlayAgain | Join | Leave | AddCrewmate | RemoveCrewmate | Configure | Start | Move
-) | (Skip | Kick | End | Reset)
+) | (Say | Skip | Kick | End | Reset)
 #: Commands that take part in a game: only for who may play here (bot.game.access).
-PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Configure, Start, Move)
+PLAYING = (Open, PlayAgain, Join, AddCrewmate, RemoveCrewmate, Configure, Start, Move, Say)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +174,9 @@ class Commands:
         *,
         act: Act,
         seats: Seats,
+        talk: Talk,
     ) -> None:
+        self.talk = talk
         self.tables = tables
         self.lobbies = lobbies
         self.moderation = moderation
@@ -217,6 +228,10 @@ class Commands:
             case Move(action=action, version=version):
                 result = await self.act(channel, user, action, expected_version=version)
                 return Outcome(command, result.table, result)
+            case Say(signal=signal):
+                table = self.tables.table_in(channel)
+                await self.talk.say(table, user, signal)
+                return Outcome(command, table)
         return await self._moderate(caller, command)
 
     async def _leave(self, channel: int, user: int, crewmate: bool) -> Table | ActionResult:

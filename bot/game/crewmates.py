@@ -27,12 +27,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.errors import UserError
 from bot.game import changes
 from bot.game.autopilot import Autopilot
 from bot.game.timer import RealTimer, Timer
 from bot.table import Notice, Table, is_crewmate
 from engine import Phase
-from engine.crew import Decision, decide
+from engine.crew import Decision, decide, says
+from engine.signals import Said, Signal, standing
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,8 @@ PAUSE = (1.0, 3.0)
 #: Applies a crewmate's action, with its notice, to its game at the version it was decided
 #: on; False when it was refused (the game moved on).
 Act = Callable[[Table, int, dict[str, Any], Notice | None, int], Awaitable[bool]]
+#: A seat's signal to its team (bot.game.talk.Talk.say).
+Say = Callable[[Table, int, Signal], Awaitable[Said]]
 
 
 class CrewDriver:
@@ -54,8 +58,11 @@ class CrewDriver:
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.time,
         timer: Timer | None = None,
+        *,
+        say: Say,
     ) -> None:
         self.act = act
+        self.say = say
         self.time_scale = time_scale
         self.now = clock
         #: The game's time, on which the crewmates' pauses and the autopilot count.
@@ -111,13 +118,31 @@ class CrewDriver:
         absent = not is_crewmate(player)
         # the seats crewmates play are public: the crew does not read them as people
         crewmates = frozenset(filter(is_crewmate, game.players))
-        decision = decide(game.view_for(player), game_time_left, absent=absent, crewmates=crewmates)
+        view = game.view_for(player)
+        decision = decide(
+            view, game_time_left, absent=absent, crewmates=crewmates, said=table.said.values()
+        )
         if decision is None:
             return
         action = {k: v for k, v in decision.action.items() if k != "player"}
         log.debug("crewmate %s in game %s: %s", player, table.id, decision.reason)
         if not await self.act(table, player, action, notice_of(decision), table.version):
             self.wake(table)  # the game moved on meanwhile: decide again from where it is
+        elif not absent:  # a crewmate says its plan (an autopilot never speaks for a person)
+            await self._tell(table, player, says(decision))
+
+    async def _tell(self, table: Table, player: int, signal: Signal | None) -> None:
+        """A crewmate's signal to its team, unless it is the one it gave that still stands."""
+        game = table.game
+        if signal is None or game is None:
+            return
+        before = standing(table.said.values(), game.public_view()).get(player)
+        if before is not None and before.signal == signal:
+            return
+        try:
+            await self.say(table, player, signal)
+        except UserError as exc:  # the game ended meanwhile: nothing to say
+            log.debug("crewmate %s in game %s said nothing: %s", player, table.id, exc.key)
 
     def stop(self) -> None:
         """Shutdown: no crewmate moves any more (they resume with the game after a restart)."""

@@ -38,7 +38,7 @@ async def play(
     who may not play here, raises UserError; a refused or outdated move is told in the line."""
     may_play(caller.standing)  # who may not play here is told so first
     check_player(table, caller.user_id)
-    if click.version != table.version:
+    if click.version != table.version and click.action != "say":  # a signal is no move
         return t(language, "note.moved_on")
     if click.action == "hint":  # the panel itself shows the hint, until the next change
         return hints.hint_line(table, caller.user_id, table.runtime.now(), language)

@@ -18,12 +18,13 @@ from bot.game.commands import (
     Outcome,
     PlayAgain,
     RemoveCrewmate,
+    Say,
     Start,
 )
 from bot.i18n.catalogs import t
 from bot.i18n.said import joined
 from bot.table import Table
-from bot.views import narration, render
+from bot.views import narration, render, talk
 from engine import events as ev
 
 #: The lobby's seat changes, by the reply each has ("{seated}" players now).
@@ -41,6 +42,9 @@ def reply(outcome: Outcome, user_id: int, language: str) -> str:
         return narration.private_note(result.events, user_id, language, table.cards)
     if isinstance(command, Leave) and result is not None:  # left a game in progress
         return left_game(result, language)
+    if isinstance(command, Say):
+        words = talk.signal_text(command.signal, language, table.cards)
+        return t(language, "talk.said", signal=words)
     if isinstance(command, Start):
         return t(language, "reply.started")
     if isinstance(command, Configure):

@@ -33,6 +33,7 @@ from bot.game.lobbies import Lobbies
 from bot.game.moderation import Moderation
 from bot.game.seats import Decided, Seats
 from bot.game.tables import Tables
+from bot.game.talk import Talk
 from bot.game.timer import RealTimer, Timer
 from bot.i18n.catalogs import said
 from bot.metrics import ABOUT, ACTION_SECONDS, APPLIED, FAILED, REFUSED
@@ -75,8 +76,12 @@ class GameService:
 
         #: What happened to each table, told to whoever subscribed (bot.game.changes).
         self.changes = stream
+        #: What players say to their teams (signals), crewmates too.
+        self.talk = Talk(store, stream, now)
         #: AI crewmates play through the service, woken by its changes.
-        self.crew = CrewDriver(stream, self._crewmate_acts, time_scale, now, self.timer)
+        self.crew = CrewDriver(
+            stream, self._crewmate_acts, time_scale, now, self.timer, say=self.talk.say
+        )
         #: The Discord shards this process runs (named when another process interferes).
         self.shards = shards
         #: `web`: the live table is served, `activity`: as an Activity (bot.game.tables).
@@ -129,6 +134,7 @@ class GameService:
             stream,
             act=self.act,
             seats=self.seats,
+            talk=self.talk,
         )
 
     # ---------------------------------------------------------------- lookups
@@ -216,6 +222,7 @@ class GameService:
                 self.crew.autopilot.watch(table)
                 self.crew.wake(table)
             tables.append(table)
+        await self.talk.recover(self.registry.by_id)
         self.idle.start()
         return tables
 

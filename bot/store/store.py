@@ -53,6 +53,7 @@ from bot.store import (
     newcomers,
     sessions,
     settings,
+    talk,
     tallies,
     users,
 )
@@ -293,6 +294,20 @@ class Store:
     async def game_log(self, game_id: int) -> list[LoggedAction]:
         """A game's action log in version order (replays from its seed to its state)."""
         return await self._db.read(actions.game_log, game_id)
+
+    # ------------------------------------------------------------ table talk
+
+    async def set_signal(
+        self, game_id: int, player: int, signal: str, until_turn: int, now: float | None = None
+    ) -> None:
+        """A player's latest signal in a game (engine.signals: its code, and the last turn
+        it stands), in place of the one before."""
+        await self._db.write(talk.set_signal, game_id, player, signal, until_turn, _now(now))
+
+    async def open_signals(self) -> list[tuple[int, int, str, int]]:
+        """The latest signals of every game in play: (game, player, code, last turn),
+        oldest first."""
+        return await self._db.read(talk.open_signals)
 
     # ------------------------------------------------- clocks and the bot itself
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
+from bot.views import talk
 from bot.views.message import Embed
 from bot.views.render import (
     COLOUR_EMOJI,
@@ -122,6 +123,7 @@ def board_embed(
         mark = f" · {host}" if seat.player == table.host_id else ""
         if table.on_autopilot(seat.player):
             mark += f" · {t(language, 'autopilot.mark')}"
+        mark += talk.seat_mark(table, view, seat.player)
         seats.append(f"{marker} {mention(seat.player)} — {held}{mark}")
     embed.add_field(
         name=t(language, "board.players"),

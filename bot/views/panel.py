@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
 from bot.i18n.said import joined
-from bot.views import embeds, render
+from bot.views import embeds, render, say_menu
 from bot.views.components import (
     DANGER,
     PRIMARY,
@@ -61,7 +61,8 @@ MAX_BUILD_BUTTONS = 10
 #: Components V2 types (Discord's numbers) the panel is made of, with its ActionRows.
 TEXT_DISPLAY, SEPARATOR, CONTAINER = 10, 14, 17
 #: Discord's limit on a TextDisplay's characters. (Of the 40 components a V2 message may
-#: hold, nested ones counted, a panel has at most 26: a note, 10 sections, a launch select.)
+#: hold, nested ones counted, a panel has at most 28: a note, 10 sections, a launch select,
+#: the Say menu.)
 TEXT_LIMIT = 4000
 #: The panel's accent while its player is to act (Discord's yellow).
 YOUR_TURN_COLOUR = 0xFEE75C
@@ -252,12 +253,14 @@ def moves(
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
+    say = say_menu.say_picker(table, view, language)  # table talk, at any time
     if legal.discard and chosen is None:
-        return [discard_picker(table, view, legal.discard, language), hint, refresh]
+        return [discard_picker(table, view, legal.discard, language), hint, refresh, say]
     if legal.discard:
-        return [*discard_buttons(table, view, legal.discard, chosen or (), language), hint, refresh]
+        chosen_buttons = discard_buttons(table, view, legal.discard, chosen or (), language)
+        return [*chosen_buttons, hint, refresh, say]
     if legal.reroll:
-        return [*reroll_buttons(table, view, language), hint, refresh]
+        return [*reroll_buttons(table, view, language), hint, refresh, say]
     launch = launch_cards(legal)
     items: list[dict[str, Any] | None] = [
         *turn_buttons(table, view, legal, launch, language),
@@ -269,7 +272,7 @@ def moves(
         items += build_buttons(table, view, legal, language)
     if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
         items.append(launch_picker(table, launch, language))
-    return items
+    return [*items, say]
 
 
 def discard_picker(table: Table, view: PlayerView, count: int, language: str) -> dict[str, Any]:

@@ -97,6 +97,9 @@ class Seat(TypedDict):
     host: bool
     #: The picture they chose, a path under Discord's CDN (None: their initial is shown).
     avatar: str | None
+    #: Their latest signal to the team that still stands, in the page's language
+    #: (bot.views.talk; None: none).
+    said: str | None
 
 
 class Piece(TypedDict):
@@ -204,8 +207,10 @@ class You(TypedDict):
     id: str
     seated: bool
     hand: NotRequired[list[Card]]
-    #: The hand panel's moves (bot.views.panel), less its row breaks and Refresh.
+    #: The hand panel's moves (bot.views.panel), less its row breaks, Refresh and the Say menu.
     moves: NotRequired[list[Component]]
+    #: The Say menu (bot.views.say_menu): the signals they may give the team now.
+    say: NotRequired[Select]
     situation: NotRequired[str | None]
     your_turn: NotRequired[bool]
 

@@ -24,7 +24,7 @@ from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.i18n.said import Markup, written
 from bot.table import is_crewmate
-from bot.views import components, panel, render, table_state
+from bot.views import components, panel, render, table_state, talk
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
 from engine.events import LaunchStep
@@ -191,7 +191,7 @@ def public(
         "reshuffle_ends": table.runtime.reshuffle_ends,
         "host": str(table.host_id),
         "settings": _settings(table.settings),
-        "seats": _seats(table, view, avatar_of),
+        "seats": _seats(table, view, avatar_of, language),
         "watching": watching,
         "table": None,
         "texts": {
@@ -287,7 +287,11 @@ def private(
                 for cards in render.by_suit(view.hand).values()
                 for c in cards
             ]
-            you["moves"] = _components([m for m in panel.moves(table, view, language) if _live(m)])
+            offered = [m for m in panel.moves(table, view, language) if _live(m)]
+            say = _say(offered)
+            you["moves"] = _components([m for m in offered if m is not say])
+            if say is not None:  # the Say menu, the live table's control of its own
+                you["say"] = cast("table_state.Select", say)
             you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
@@ -348,6 +352,11 @@ def _components(items: list[dict[str, Any]]) -> list[table_state.Component]:
     return cast("list[table_state.Component]", items)
 
 
+def _say(moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The panel's Say menu among its moves (bot.views.say_menu), if there."""
+    return next((m for m in moves if m.get("custom_id", "").endswith(":say")), None)
+
+
 def _live(move: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     """Whether the web table offers a panel's move: all but Refresh (it is always current)."""
     return move is not None and not move.get("custom_id", "").endswith(":refresh")
@@ -373,7 +382,7 @@ def _buttons(message: Any, actions: tuple[str, ...]) -> list[tuple[str, dict[str
 
 
 def _seats(
-    table: Table, view: Any, avatar_of: Callable[[int], str | None]
+    table: Table, view: Any, avatar_of: Callable[[int], str | None], language: str
 ) -> list[table_state.Seat]:
     held = {seat.player: seat.hand_size for seat in view.seats} if view is not None else {}
     active = view.active_player if view is not None and view.phase is not Phase.OVER else None
@@ -388,6 +397,7 @@ def _seats(
             "autopilot": table.on_autopilot(p),
             "host": p == table.host_id,
             "avatar": None if is_crewmate(p) else avatar_of(p),
+            "said": None if view is None else talk.seat_signal(table, view, p, language),
         }
         for p in players
     ]

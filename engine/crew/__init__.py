@@ -42,6 +42,9 @@ people finished and launched are the evident plan on any pad, and before a perso
 turn it adds no smaller section after which the rocket can score, unless that is its
 plan's last or the rocket launched as it is would be worth `NEAR_BEST` of the plan
 (`draw_keep_big`): a big builder launches a rocket not theirs once it can score.
+It heeds the people's table talk (`engine.crew.talk`): no section of a colour a person
+said they will build, no section nor scrap while a person says they launch next turn,
+no scrap while one asks not to (`draw_heed`); and says its own plan (`says`).
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -53,7 +56,8 @@ its parameters (`params`, for translations) and one English line (`text`, for hi
 - `launch_start`, `launch_extend`, `launch_complete`: {"cards", "damage", "deflect"}.
 - `draw_for_plan`: {"short": cards lacking per colour, "plan"}; `draw_for_sequence`:
   {"suits": the colours the launch sequence still needs}; `draw_nothing`: {};
-  `draw_keep_launchable`, `draw_leave_scrap` and `draw_keep_big`: {"plan"}.
+  `draw_keep_launchable`, `draw_leave_scrap` and `draw_keep_big`: {"plan"}; `draw_heed`:
+  {"player": who asked, "signal": their signal's code}.
 - `scrap_dead` (the rocket cannot fly: notices `scrap_no_fuel`, `scrap_no_warhead`,
   `scrap_sequence_dead`) and `scrap_restart` (`scrap_too_late`, `scrap_restart`):
   {"plan": the rocket aimed for after it}.
@@ -96,7 +100,7 @@ data, `notices` words the public notices, and `team` reads the teammates.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from engine.crew.choice import (
     FOLLOW,
@@ -110,9 +114,11 @@ from engine.crew.decisions import REASONS, Decision, Target
 from engine.crew.notices import NOTICES, RISKY
 from engine.crew.plans import CARD_COST, DEFLECT_WEIGHT, SHARED_LAUNCH, clear_cache
 from engine.crew.play import LEAVE_SEQUENCE, discard_decision, play
+from engine.crew.talk import allows, heard, heed, kept, says
 from engine.crew.team import read
 from engine.events import PlayerId
 from engine.moves import legal_moves
+from engine.signals import Said
 from engine.views import Phase, PlayerView
 
 #: Seconds a team takes for one turn, when the caller does not say.
@@ -125,6 +131,7 @@ def decide(
     pace: float = DEFAULT_PACE,
     absent: bool = False,
     crewmates: Collection[PlayerId] = (),
+    said: Iterable[Said] = (),
 ) -> Decision | None:
     """The crew policy's move for the viewing player, or None when it has none to make.
 
@@ -134,6 +141,8 @@ def decide(
     carries on their plan, their sections and launch cards as a teammate's.
     `crewmates`: the seats AI crewmates play (public at the table: the lobby and the
     board show them), whose way of building is not read as a person's (`engine.crew.team`).
+    `said`: the signals said at the table (`engine.signals`): those of the people that
+    still stand are heeded (`engine.crew.talk`).
     """
     moves = legal_moves(view)
     if not moves:
@@ -153,7 +162,13 @@ def decide(
     setting = read_setting(view, reading, absent)
     if table.phase is Phase.DISCARD:
         return discard_decision(view, setting, turns_left)
-    return play(view, moves, setting, choose(view, setting, turns_left), turns_left)
+    chosen = choose(view, setting, turns_left)
+    decision = play(view, moves, setting, chosen, turns_left)
+    asked = heard(view, said, crewmates)
+    heeded = heed(moves, view, asked)
+    if heeded is moves or allows(heeded, decision):
+        return decision
+    return kept(decision, play(view, heeded, setting, chosen, turns_left), heeded, asked)
 
 
 def advises(view: PlayerView) -> bool:
@@ -180,4 +195,5 @@ __all__ = [
     "advises",
     "clear_cache",
     "decide",
+    "says",
 ]

@@ -35,6 +35,7 @@ REASONS = (
     "draw_keep_launchable",
     "draw_leave_scrap",
     "draw_keep_big",
+    "draw_heed",
     "scrap_restart",
     "scrap_dead",
     "discard",

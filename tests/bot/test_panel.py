@@ -27,7 +27,9 @@ def label_of(message, action: str) -> str:
 
 
 def selects(message) -> list[dict]:
-    return [c for c in message.iter_components() if c["type"] == 3]
+    """A panel's selects of moves (not its Say menu, tests/game/test_talk.py)."""
+    found = message.iter_components()
+    return [c for c in found if c["type"] == 3 and not c["custom_id"].endswith(":say")]
 
 
 @pytest.mark.scene(names=("ann", "bob"))

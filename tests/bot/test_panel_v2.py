@@ -102,6 +102,7 @@ def test_the_panel_is_what_a_layout_view_sends_for_the_same_layout():
     for row in rows:
         box.add_item(ui.ActionRow(*(item(by_id[f"apo:h:1:0:{tail}"]) for tail in row)))
     box.add_item(ui.ActionRow(item(by_id["apo:p:1:0:launch"])))
+    box.add_item(ui.ActionRow(item(by_id["apo:p:1:0:say"])))  # table talk
     box.add_item(ui.TextDisplay("-# Game #1 · move 0"))
     view.add_item(box)
     assert as_sent(sent) == as_sent(view.to_components())
@@ -143,7 +144,7 @@ def test_the_fullest_panel_keeps_within_discords_limits():
     builds = [c for c in layout.walk(sent) if ":build:" in c.get("custom_id", "")]
     assert len(builds) == panel.MAX_BUILD_BUTTONS
     assert any(c["type"] == 3 for c in layout.walk(sent))  # and the launch select
-    assert len(list(layout.walk(sent))) == 26 <= layout.COMPONENT_LIMIT
+    assert len(list(layout.walk(sent))) == 28 <= layout.COMPONENT_LIMIT  # the Say menu's row too
     assert len(sent[0]["content"]) == render.CONTENT_LIMIT  # the note, cut
     assert layout.new_problem(message.json(new=True) | {"flags": IS_COMPONENTS_V2 | 64}) is None
     assert layout.edit_problem(IS_COMPONENTS_V2 | EPHEMERAL, message.json()) is None

@@ -59,7 +59,8 @@ def test_nothing_to_build_gives_the_real_reason():
 def test_out_of_turn_every_move_is_disabled_but_hint_and_refresh():
     table = table_with(hands=[["2H"], ["2C", "3C"]])
     message = panel.panel_message(table, 2, "en", now=0)
-    assert list(actions(message)) == ["hint", "refresh"]  # a hint plans for his turn
+    # a hint plans for his turn; a signal to the team takes none
+    assert list(actions(message)) == ["hint", "refresh", "say"]
     assert "It is <@1>'s turn." in str(message.components.to_components())
 
 
@@ -83,7 +84,11 @@ def test_a_discard_is_a_button_a_card_on_the_panel_and_one_select_on_the_live_ta
     assert two["discard:2H.5H"]["label"] == "Discard 2♥ 5♥"
     # The live table's picker: one select of exactly the excess.
     moves = panel.moves(table, table.game.view_for(1), "en")
-    (select,) = [m for m in moves if m is not None and m["type"] == 3]
+    (select,) = [
+        m
+        for m in moves
+        if m is not None and m["type"] == 3 and not m["custom_id"].endswith(":say")
+    ]
     assert select["min_values"] == select["max_values"] == 2 and len(select["options"]) == 7
 
 

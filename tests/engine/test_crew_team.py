@@ -296,9 +296,9 @@ def test_a_simulated_crew_knows_the_seats_the_crew_plays(monkeypatch):
     seen: set[frozenset] = set()
     explained = simulate.EXPLAINED[simulate.crew_policy]
 
-    def spy(view, time_left, rng, crewmates):
+    def spy(view, time_left, rng, crewmates, said=()):
         seen.add(crewmates)
-        return explained(view, time_left, rng, crewmates)
+        return explained(view, time_left, rng, crewmates, said)
 
     monkeypatch.setitem(simulate.EXPLAINED, simulate.crew_policy, spy)
     simulate.record(simulate.crew_policy, 3, "basic", 0, 30)

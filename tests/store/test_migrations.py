@@ -128,6 +128,10 @@ SEED = {
         UPDATE crew_totals SET streak = 1, best_streak = 2 WHERE guild_id = 11 AND user_id = 7;
         INSERT INTO player_firsts (guild_id, user_id, kind, game_id) VALUES (12, 7, 'win', 3);
     """,
+    20: """
+        INSERT INTO signals (game_id, player, signal, until_turn, said_at)
+            VALUES (1, 9, 'build.red', 3, 2.0), (1, -1, 'need.blue', 4, 2.5);
+    """,
 }
 
 

@@ -501,3 +501,19 @@ async def test_the_autopilot_setting(store: Store) -> None:
     await store.update_guild_settings(1, autopilot_seconds=0)
     await store.update_guild_settings(1, pictures=False)
     assert await store.autopilot_delays() == {1: 0, 2: 90}
+
+
+async def test_each_players_latest_signal_is_kept_for_the_games_in_play(store: Store) -> None:
+    """Table talk (bot.store.talk): a player's signal replaces their last in one statement;
+    the games in play read theirs back, oldest first; an ended game's are not read."""
+    record, _ = await start(store, [1, 2], channel=1)
+    ended, other = await start(store, [3], channel=2)
+    await store.set_signal(record.id, 1, "build.red", 2, now=1.0)
+    await store.set_signal(record.id, 2, "hold.blue.2", 3, now=2.0)
+    await store.set_signal(record.id, 1, "dont_scrap", 4, now=3.0)  # replaces build.red
+    await store.set_signal(ended.id, 3, "launch_next", 2, now=1.5)
+    await commit(store, ended.id, 0, other, {"type": "end", "reason": "host"}, now=4)
+    assert await store.open_signals() == [
+        (record.id, 2, "hold.blue.2", 3),
+        (record.id, 1, "dont_scrap", 4),
+    ]

@@ -498,3 +498,36 @@ async def test_play_again_on_the_channels_table_for_a_game_played_in_its_thread(
         new = bot.core.service.by_channel[parent.id]
         assert lobby["game"] == new.id and new.host_id == scene.id("bob")
         assert new.invited == [scene.id("ann")]
+
+
+async def test_a_signal_from_the_tables_say_menu_reaches_the_team_in_each_ones_language(
+    fake_discord, make_web_bot
+):
+    """Bob, out of turn, picks "I'll build ♥" in his table's Say menu: the move answers
+    him, every viewer's table shows it under his name in their own language (Ann's French),
+    and the channel's board beside his seat; the game did not move."""
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot.discord, names=("ann", "bob"))
+    async with fake_discord.connected(bot.discord):
+        table = await scene.new_game("ann", "bob")
+        channel = scene.channel.id
+        async with (
+            Socket(bot, channel, scene["ann"], locale="fr") as ann,
+            Socket(bot, channel, scene["bob"]) as bob,
+        ):
+            state = await bob.wait_state(lambda s: s["status"] == "active")
+            menu = state["you"]["say"]
+            assert all(not m.get("custom_id", "").endswith(":say") for m in state["you"]["moves"])
+            assert {"value": "build.red", "label": "I'll build ♥"}.items() <= next(
+                o for o in menu["options"] if o["value"] == "build.red"
+            ).items()
+            version = table.version
+            result = await bob.move(menu["custom_id"], ["build.red"])
+            assert result["ok"] and result["note"] == "💬 You told the team: I'll build ♥"
+            seen = await ann.wait_state(lambda s: s["seats"][1]["said"] is not None)
+            assert seen["seats"][1]["said"] == "Je construis ♥" and seen["version"] == version
+            await bob.wait_state(lambda s: s["seats"][1]["said"] == "I'll build ♥")
+            refused = await bob.move(menu["custom_id"], ["hold.red.7"])
+            assert refused["note"].startswith("⚠️") and "your hand" in refused["note"]  # told why
+        await bot.discord.outbox.drain()
+        assert "· 💬 I'll build ♥" in text_of(scene.board(table))

@@ -54,6 +54,8 @@ export interface Seat {
   host: boolean;
   /** The picture they chose, a path under Discord's CDN (null: their initial is shown). */
   avatar: string | null;
+  /** Their latest signal to the team that still stands, in the page's language (null: none). */
+  said: string | null;
 }
 
 export interface Piece {
@@ -144,8 +146,10 @@ export interface State {
     id: string;
     seated: boolean;
     hand?: Card[];
-    /** The hand panel's moves, less its row breaks and Refresh. */
+    /** The hand panel's moves, less its row breaks, Refresh and the Say menu. */
     moves?: Component[];
+    /** The Say menu: the signals they may give the team now (sent as its move). */
+    say?: Select;
     situation?: string | null;
     your_turn?: boolean;
   };

@@ -2,6 +2,7 @@
 import { h } from "./dom";
 import { label } from "./labels";
 import type { Seat } from "./protocol";
+import { said } from "./talk";
 
 /** Where Discord's pictures are fetched: its CDN, or (in the Activity) the proxy's mapping of it. */
 let cdn = "https://cdn.discordapp.com/";
@@ -56,6 +57,7 @@ export function playing(seats: Seat[]): HTMLElement {
           h("span", { class: "name" }, seat.name),
           seat.active && h("span", { class: "turn-word" }, label("playing_now")),
           seat.cards !== null && h("span", { class: "cards-count" }, label("seat_cards", { count: seat.cards })),
+          said(seat),
         ),
         marks(seat),
       ),

@@ -11,6 +11,7 @@ import { control, howToButton, lobby, share } from "./lobby";
 import { TurnNotice } from "./notify";
 import type { Button, Result, State, User, Welcome } from "./protocol";
 import { playing } from "./seats";
+import { sayControl } from "./talk";
 import type { Link } from "./socket";
 import { fuelShort, TableView } from "./table";
 import { advance } from "./timers";
@@ -360,6 +361,7 @@ export class View {
       !pickerShowsHand(moves, cards) && hand(cards),
       moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
+      sayControl(you.say, this.open, send),
       this.signInLine(),
     );
   }
