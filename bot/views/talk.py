@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.i18n.catalogs import t
-from bot.views.render import suit_marks
+from bot.views.render import mention, suit_marks
 from engine.signals import Signal, standing
 
 if TYPE_CHECKING:
@@ -47,3 +47,10 @@ def seat_mark(table: Table, view: PublicView, player: int) -> str:
     language), or nothing."""
     said = seat_signal(table, view, player, table.language)
     return "" if said is None else f" · {MARK} {said}"
+
+
+def said_line(table: Table, view: PublicView, player: int) -> str:
+    """A short board's line for a player's standing signal: "💬 @Bob: I'll build ♥" (the
+    channel's language), or "" for none."""
+    said = seat_signal(table, view, player, table.language)
+    return "" if said is None else f"{MARK} {mention(player)}: {said}"

@@ -156,7 +156,8 @@ async def test_a_discard_is_chosen_with_a_button_a_card(fake_discord, scene, lan
     # One button a card of her hand, and Discard, which says what is still to choose.
     assert set(labels(panel, "pick")) == {card_label(c) for c in table.game.hands[0]}
     assert labels(panel, "discard").keys() == {words[0]} and not enabled(panel, "discard")
-    assert not [c for c in panel.iter_components() if c["type"] == 3]  # no select
+    selects = [c["custom_id"] for c in panel.iter_components() if c["type"] == 3]
+    assert all(s.endswith(":say") for s in selects)  # no select of cards (table talk's only)
     await scene.choose(panel, ["9D"], "ann")
     assert labels(panel, "discard").keys() == {words[1]}
     await scene.choose(panel, ["2C", "2C"], "ann")  # chosen, then not: a toggle

@@ -31,6 +31,9 @@ async def test_a_signal_from_the_panel_shows_on_the_board_beside_its_player(fake
     assert table.version == version and table.game.active_player == scene.id("ann")
     await scene.bot.outbox.drain()
     board = text_of(scene.board(table))
-    bob_line = next(line for line in board.split("\n") if f"<@{scene.id('bob')}>" in line)
+    # The short board (beside its picture) has a line a signal; its Details, the seat's.
+    assert f"💬 <@{scene.id('bob')}>: I'll build ♥" in board.split("\n")
+    details = text_of((await scene.click(scene.board(table), "details", "ann")).message)
+    bob_line = next(line for line in details.split("\n") if f"<@{scene.id('bob')}>" in line)
     assert bob_line.endswith("· 💬 I'll build ♥")
     scene.assert_no_cards_in_public()
