@@ -144,8 +144,8 @@ PICTURED_RECENT = 1
 
 def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> Embed:
     """The board beside its picture, in play: no title, the clock and what the game waits
-    for, the team's standing signals (table talk), then the latest actions in small print (a phone shows board and panel together:
-    docs/playing.md)."""
+    for, the team's standing signals (table talk), then the latest actions in small print
+    (a phone shows board and panel together: docs/playing.md)."""
     now = table.runtime.now()
     status = [clock_text(table, time_left, short=True), next_step(table, view, now)]
     said = [talk.said_line(table, view, seat.player) for seat in view.seats]

@@ -85,9 +85,7 @@ def test_a_discard_is_a_button_a_card_on_the_panel_and_one_select_on_the_live_ta
     # The live table's picker: one select of exactly the excess.
     moves = panel.moves(table, table.game.view_for(1), "en")
     (select,) = [
-        m
-        for m in moves
-        if m is not None and m["type"] == 3 and not m["custom_id"].endswith(":say")
+        m for m in moves if m is not None and m["type"] == 3 and not m["custom_id"].endswith(":say")
     ]
     assert select["min_values"] == select["max_values"] == 2 and len(select["options"]) == 7
 
