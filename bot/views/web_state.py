@@ -316,8 +316,8 @@ def _drop_in(table: Table, language: str, markup: Markup) -> str:
     the crewmate named as the board names it."""
     seat = seat_to_take(table.started_game)
     if seat is not None and seat != EMPTY_SEAT:
-        return plain(t(language, "web.drop_in.crewmate", name=render.mention(seat)), markup)
-    return t(language, "web.drop_in.empty")
+        return plain(t(language, "drop_in.crewmate", name=render.mention(seat)), markup)
+    return t(language, "drop_in.empty")
 
 
 def board_moves_of(table: Table, now: float, language: str) -> list[table_state.Component]:

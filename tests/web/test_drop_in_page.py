@@ -53,7 +53,7 @@ async def test_a_member_not_seated_joins_a_game_in_play_from_the_page(
         cid = await pages(*WIDTHS[0])
         await cid.open(activity_url(bot, fake_discord, scene, "Cid"))
         await cid.wait(f"document.querySelector({JOIN!r})")
-        line = t(language, "web.drop_in.crewmate", name="🤖 Robot 1")
+        line = t(language, "drop_in.crewmate", name="🤖 Robot 1")
         for width, height in WIDTHS:
             await cid.view_at(width, height)
             await cid.settled()

@@ -63,7 +63,7 @@ async def test_join_is_offered_to_a_member_not_seated_and_gone_once_seated(
             join = join_of(offered)
             assert join is not None, offered["lobby_moves"]
             assert offered["lobby_moves"][0]["label"] == t(language, "button.join")
-            crew = t(language, "web.drop_in.crewmate", name="🤖 Robot 1")
+            crew = t(language, "drop_in.crewmate", name="🤖 Robot 1")
             assert offered["you"] == {"id": str(scene.id("bob")), "seated": False, "drop_in": crew}
             seated = await ann.wait_state(lambda s: s["status"] == "active")
             assert join_of(seated) is None and "drop_in" not in seated["you"]
@@ -78,9 +78,11 @@ async def test_join_is_offered_to_a_member_not_seated_and_gone_once_seated(
             # The others are told who took the seat, in one line, never the cards.
             told = t(language, "event.seat_taken", player="bob", seat="🤖 Robot 1", count=len(hand))
             others = await ann.wait_state(lambda s: told in s["texts"]["recent"])
-            assert not any(card in line for line in others["texts"]["recent"] for card in hand)
+            shown = [card["label"] for card in mine["you"]["hand"]]
+            assert not any(c in line for line in others["texts"]["recent"] for c in shown)
             assert join_of(others) is None  # every seat is a person's now
-            assert join_of(await watcher.wait_state(lambda s: s["version"] == mine["version"])) is None
+            latest = await watcher.wait_state(lambda s: s["version"] == mine["version"])
+            assert join_of(latest) is None
 
 
 async def test_a_seat_someone_left_is_offered_and_said_as_empty(fake_discord, make_web_bot):
@@ -93,7 +95,7 @@ async def test_a_seat_someone_left_is_offered_and_said_as_empty(fake_discord, ma
             assert join_of(full) is None and "drop_in" not in full["you"]
             await scene.leave_game("bob")
             free = await cid.wait_state(lambda s: join_of(s) is not None)
-            assert free["you"]["drop_in"] == t("fr", "web.drop_in.empty")
+            assert free["you"]["drop_in"] == t("fr", "drop_in.empty")
             joined = await cid.move(join_of(free))
             assert joined["ok"], joined
             mine = await cid.wait_state(lambda s: "hand" in (s.get("you") or {}))
