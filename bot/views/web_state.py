@@ -330,7 +330,7 @@ def board_moves_of(table: Table, now: float, language: str) -> list[table_state.
     elif not table.open:
         found = _buttons(components.board_message(table, now), ("again",))
     elif seat_to_take(table.started_game) is not None:  # a late friend may sit down
-        found = _buttons(components.board_message(table, now), ("join",))
+        return _components([components.join_button(table, language)])
     else:
         return []
     moves = [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]
