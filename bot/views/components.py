@@ -322,9 +322,15 @@ def board_message(
     items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
     items.append(button(gid, version, "details", t(language, "button.details"), emoji="ℹ️"))
     if seat_to_take(table.started_game) is not None:  # a late friend may sit down
-        items.append(button(gid, version, "join", t(language, "button.join"), emoji="👋"))
+        items.append(join_button(table, language))
     items += table_buttons(table, version)
     return Message(embed=embed, components=rows(*items))
+
+
+def join_button(table: Table, language: str) -> dict[str, Any]:
+    """The board's Join while a game in play has a seat free, worded in `language`."""
+    label = t(language, "button.join")
+    return button(table.id, table.version, "join", label, emoji="👋")
 
 
 def board_details(table: Table) -> Message:

@@ -81,10 +81,12 @@ def lobby_embed(table: Table) -> Embed:
     return embed
 
 
-def first_games_line(table: Table) -> str:
-    """Why the lobby offers its difficulty: the server's first games, or a new host's."""
-    difficulty = t(table.language, f"difficulty.{table.difficulty}")
-    return t(table.language, str(table.offer), difficulty=difficulty)
+def first_games_line(table: Table, language: str | None = None) -> str:
+    """Why the lobby offers its difficulty: the server's first games, or a new host's; in
+    `language` (the live table's reader's), else the channel's."""
+    language = table.language if language is None else language
+    difficulty = t(language, f"difficulty.{table.difficulty}")
+    return t(language, str(table.offer), difficulty=difficulty)
 
 
 def board_embed(

@@ -213,6 +213,8 @@ class You(TypedDict):
     say: NotRequired[Select]
     situation: NotRequired[str | None]
     your_turn: NotRequired[bool]
+    #: Not seated in a game in play whose seat is free: the seat Join takes, in words.
+    drop_in: NotRequired[str]
 
 
 class PublicState(TypedDict):
@@ -237,6 +239,8 @@ class PublicState(TypedDict):
     texts: Texts
     report: Report | None
     story: Story | None
+    #: Why the lobby offers its difficulty (a first game's), in words; None: it offers none.
+    offer: str | None
 
 
 class OwnState(TypedDict):

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeGuard, cast
 from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.i18n.said import Markup, written
-from bot.table import is_crewmate
-from bot.views import components, panel, render, table_state, talk
+from bot.table import EMPTY_SEAT, is_crewmate, seat_to_take
+from bot.views import components, embeds, panel, render, table_state, talk
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
 from engine.events import LaunchStep
@@ -150,6 +150,7 @@ def no_table(
         "texts": {"rocket": None, "next": None, "result": None, "recent": []},
         "report": None,
         "story": None,
+        "offer": None,
         "lobby_moves": moves or [],
         "you": None,
     }
@@ -202,6 +203,7 @@ def public(
         },
         "report": _report(table, language, markup),
         "story": None,
+        "offer": _offer(table, language, markup),
     }
     if view is None:
         return state
@@ -218,6 +220,14 @@ def public(
         texts["rocket"] = _rocket_line(view, language).removeprefix("🚀 ") or None
         texts["next"] = plain(render.next_step(table, view, now, language), markup)
     return state
+
+
+def _offer(table: Table, language: str, markup: Markup) -> str | None:
+    """Why the lobby offers its difficulty, as its message says it (bot.game.newcomers), in
+    `language`; None once it is no lobby or offers nothing."""
+    if table.offer is None or table.status != "lobby":
+        return None
+    return plain(embeds.first_games_line(table, language), markup)
 
 
 def _table(view: PublicView) -> table_state.Table:
@@ -270,7 +280,9 @@ def private(
     markup: Markup,
 ) -> table_state.OwnState:
     """What only `viewer` sees (None: someone not signed in): their hand and moves if
-    seated in the game, the lobby's buttons in a lobby, Play again once it is over.
+    seated in the game, the lobby's buttons in a lobby, Join while a game in play has a
+    seat free and they play in it not (with the seat it is, in words), Play again once it
+    is over.
     `view` is `Game.view_for(viewer)` and `board_moves` is `board_moves_of(table, now,
     language)`, if the caller has them; `markup` as for `public`."""
     you: table_state.You | None = None
@@ -295,17 +307,34 @@ def private(
             you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
+        if table.status == "active" and moves:  # Join: a seat is free, theirs if not seated
+            if "hand" in you:
+                moves = []
+            else:
+                you["drop_in"] = _drop_in(table, language, markup)
     return {"lobby_moves": moves, "you": you}
+
+
+def _drop_in(table: Table, language: str, markup: Markup) -> str:
+    """The seat a member not seated would take with Join, in words (bot.game.seats),
+    the crewmate named as the board names it."""
+    seat = seat_to_take(table.started_game)
+    if seat is not None and seat != EMPTY_SEAT:
+        return plain(t(language, "drop_in.crewmate", name=render.mention(seat)), markup)
+    return t(language, "drop_in.empty")
 
 
 def board_moves_of(table: Table, now: float, language: str) -> list[table_state.Component]:
     """The board's moves a signed-in viewer gets (the same for all who read `language`):
-    the lobby's buttons and settings in a lobby, Play again once it is over, else none; worded in
+    the lobby's buttons and settings in a lobby, the board's Join while a game in play has
+    a seat free to take (bot.table.seat_to_take), Play again once it is over; worded in
     `language`, as the viewer's own moves are (the channel's message is in its own)."""
     if table.status == "lobby":
         found = _buttons(components.lobby_message(table), LOBBY_ACTIONS)
     elif not table.open:
         found = _buttons(components.board_message(table, now), ("again",))
+    elif seat_to_take(table.started_game) is not None:  # a late friend may sit down
+        return _components([components.join_button(table, language)])
     else:
         return []
     moves = [{**item, "label": t(language, BOARD_LABELS[action])} for action, item in found]

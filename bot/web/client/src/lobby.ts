@@ -105,6 +105,7 @@ export function lobby(
     { class: "lobby", "aria-labelledby": "lobby-title" },
     h("h2", { id: "lobby-title", class: "screen-title" }, label("lobby_title")),
     h("p", { class: "lead" }, counted("lobby_lead", state.seats.length, { name: hostName })),
+    state.offer && h("p", { class: "offer" }, state.offer),
     lobbySeats(state.seats),
     settings &&
       h(

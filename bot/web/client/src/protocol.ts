@@ -140,6 +140,8 @@ export interface State {
   texts: { rocket: string | null; next: string | null; result: string | null; recent: string[] };
   report: null | { lines: string[]; open: boolean; checks: Check[] };
   story: Story | null;
+  /** Why the lobby offers its difficulty (a first game's), in words; null: it offers none. */
+  offer: string | null;
   lobby_moves: Component[];
   /** The viewer, signed in; their hand and moves once they play in the game. */
   you: null | {
@@ -152,6 +154,8 @@ export interface State {
     say?: Select;
     situation?: string | null;
     your_turn?: boolean;
+    /** Not seated in a game in play whose seat is free: the seat Join takes, in words. */
+    drop_in?: string;
   };
 }
 

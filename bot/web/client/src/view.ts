@@ -339,7 +339,7 @@ export class View {
   private drawMine(state: State, send: (id: string, values?: string[]) => void): void {
     const you = state.you;
     if (!you?.seated || state.table === null || state.status !== "active") {
-      put(this.mine, this.signInLine());
+      put(this.mine, this.dropIn(state, send), this.signInLine());
       this.moves.draw([], [], false, null, send);
       return;
     }
@@ -363,6 +363,20 @@ export class View {
       this.moves.root,
       sayControl(you.say, this.open, send),
       this.signInLine(),
+    );
+  }
+
+  /** A game in play with a seat free, for a signed-in member not seated: which seat, and Join. */
+  private dropIn(state: State, send: (id: string) => void): HTMLElement | null {
+    const join = state.lobby_moves.find((m): m is Button => m.type === 2 && m.custom_id.endsWith(":join"));
+    const line = state.you?.drop_in;
+    if (!join || !line || state.status !== "active") return null;
+    const why = this.open ? null : label("offline_short");
+    return h(
+      "div",
+      { class: "drop-in" },
+      h("p", { class: "situation" }, line),
+      control(join.label, "success", "join", why, this.open, () => send(join.custom_id)),
     );
   }
 
