@@ -530,4 +530,4 @@ async def test_a_signal_from_the_tables_say_menu_reaches_the_team_in_each_ones_l
             refused = await bob.move(menu["custom_id"], ["hold.red.7"])
             assert refused["note"].startswith("⚠️") and "your hand" in refused["note"]  # told why
         await bot.discord.outbox.drain()
-        assert "· 💬 I'll build ♥" in text_of(scene.board(table))
+        assert f"💬 <@{scene.id('bob')}>: I'll build ♥" in text_of(scene.board(table))
