@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from bot.i18n.catalogs import t, told_in
-from bot.i18n.said import Channel, Moment, Person, written
+from bot.i18n.said import written
 from bot.pictures import board_picture, launch_picture, pngwrite
 from bot.views import components
 from bot.views.message import Message
+from bot.views.plain import Names
 from engine import PublicView
 
 if TYPE_CHECKING:
@@ -110,31 +111,9 @@ def report_picture(table: Table, report: Report) -> Picture | None:
         return None
     png = launch_picture.draw_launch(report.events, report.language)
     name = f"apophis-launch-{pngwrite.fingerprint(png)}.png"
-    markup = Described(table)
+    markup = Names(table)
     words = "\n".join(written(told_in(line, report.language), markup) for line in report.lines)
     return Picture(name, png, words if len(words) <= 1024 else words[:1023] + "…")
-
-
-class Described:
-    """The parts of a text as a picture's description (plain text: Discord writes no
-    mention nor bold there) writes them: people by their names, plain words."""
-
-    __slots__ = ("table",)
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-    def person(self, person: Person) -> str:
-        return self.table.name_of(int(person.id))
-
-    def channel(self, channel: Channel) -> str:
-        return f"#{channel.id}"
-
-    def moment(self, moment: Moment) -> str:
-        return ""
-
-    def stressed(self, text: str) -> str:
-        return text
 
 
 def report(table: Table, report: Report) -> Message:

@@ -174,7 +174,7 @@ def public(
 ) -> table_state.PublicState:
     """What everyone watching `table` sees, in `language` (`view`: the game's public view,
     if the caller has it; `markup`: how the web door writes the parts of the game's texts
-    (bot.web.markup); `avatar_of`: the picture each person chose, a path under Discord's
+    (bot.views.plain); `avatar_of`: the picture each person chose, a path under Discord's
     CDN; `watching`: how many watch without a seat)."""
     game = table.game
     if view is None and game is not None:

@@ -22,7 +22,7 @@ import orjson
 from bot.game import changes
 from bot.table import Table
 from bot.views import table_state, web_state
-from bot.web.markup import Names
+from bot.views.plain import Names
 from engine import PlayerView
 
 #: Channels whose last table is kept for clients who open the table later.

@@ -43,8 +43,8 @@ from bot.i18n.catalogs import language_of, t
 from bot.i18n.said import joined
 from bot.store.records import StoreBusy
 from bot.views import web_state
+from bot.views.plain import Names
 from bot.web.limits import Bucket, Rates
-from bot.web.markup import Names
 from bot.web.places import Activity, Places, channel_id
 from bot.web.sessions import Expired, User
 

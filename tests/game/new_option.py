@@ -52,8 +52,8 @@ from bot.store.store import Store  # noqa: E402
 from bot.store.transactions import Transaction, count, one  # noqa: E402
 from bot.table import Table  # noqa: E402
 from bot.views import components  # noqa: E402
+from bot.views.plain import Names  # noqa: E402
 from bot.views.web_state import public  # noqa: E402
-from bot.web.markup import Names  # noqa: E402
 from tests.game.conftest import Members, caller  # noqa: E402
 
 ANN, BOB = 1, 2

@@ -18,7 +18,7 @@ from bot.game.talk import RATE, WINDOW
 from bot.i18n.catalogs import t
 from bot.views import panel, web_state
 from bot.views.components import board_message
-from bot.web.markup import Names
+from bot.views.plain import Names
 from engine import Colour, colour_of
 from engine.signals import Signal
 from tests.game.conftest import caller

@@ -13,7 +13,7 @@ from bot.i18n.said import Channel, Moment, Person, Said, joined, written
 from bot.lobby_settings import LobbySettings
 from bot.table import Table
 from bot.views import narration, render, web_state
-from bot.web.markup import Names
+from bot.views.plain import Names
 from engine import Game
 from engine.playout import choose_action
 

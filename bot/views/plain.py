@@ -1,8 +1,9 @@
-"""How the live table writes what the game says: people by their names, plain words.
+"""What the game says as plain words: people by their names, no mention, no bold.
 
 The game's texts keep the people, channels and moments they name, and the words they
-stress (bot.i18n.said); Discord's messages carry them as Discord writes them, and the web
-state (bot.views.web_state) has them written by the door that serves it, with `Names`.
+stress (bot.i18n.said); Discord's messages carry them as Discord writes them, while the
+live table's state (bot.views.web_state) and a picture's description (bot.views.attachments)
+have them written with `Names`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ if TYPE_CHECKING:
 
 
 class Names:
-    """The parts of a text at `table` as the web shows them: people by their names,
-    channels by number, stressed words as plain words, and no moment (the client shows its
-    own clock)."""
+    """The parts of a text at `table` as plain words: people by their names, channels by
+    number, stressed words as plain words, and no moment (the live table shows its own
+    clock; a description has none)."""
 
     __slots__ = ("table",)
 
