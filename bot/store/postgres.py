@@ -46,7 +46,8 @@ import orjson
 
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
-from bot.store.database import Turn
+from bot.store.database import Leases, Turn
+from bot.store.leases import ShardLeases
 from bot.store.records import (
     DatabaseNotUp,
     MigrationFailed,
@@ -217,6 +218,11 @@ class PostgresDatabase:
         finally:
             watchdog.cancel()
             await self._pool.release(conn)
+
+    async def leases(self) -> Leases | None:
+        """The shards' leases, on a connection of its own with the pool's settings (its
+        TCP keepalive lets the server release them from a machine gone silent)."""
+        return await ShardLeases.connect(self.url, _SERVER_SETTINGS)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Refused: a PostgreSQL database is backed up with its own tool."""

@@ -403,6 +403,18 @@ async def start_bot_process(
     `settings` are more environment variables (APOPHIS_SHARD_IDS="0-1", ...). Its stderr
     (the log, at INFO) stays readable from `process.stderr`.
     """
+    process = await spawn_bot_process(fake, database, **settings)
+    while b"ready: logged in" not in (
+        line := await asyncio.wait_for(process.stderr.readline(), timeout)
+    ):
+        assert line, "the bot process stopped before it was ready"
+    return process
+
+
+async def spawn_bot_process(
+    fake: FakeDiscord, database, **settings: str
+) -> asyncio.subprocess.Process:
+    """`python -m bot` in its own process, on `database`, for the fake: not waited for."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.bot_token,
@@ -412,11 +424,6 @@ async def start_bot_process(
         "APOPHIS_LOG_LEVEL": "INFO",
         **settings,
     }
-    process = await asyncio.create_subprocess_exec(
+    return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
     )
-    while b"ready: logged in" not in (
-        line := await asyncio.wait_for(process.stderr.readline(), timeout)
-    ):
-        assert line, "the bot process stopped before it was ready"
-    return process

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.store import store as store_module
-from bot.store.database import Database, Turn
+from bot.store.database import Database, Leases, Turn
+from bot.store.leases import ShardLeases
 from bot.store.postgres import AdvisoryTurn, PostgresDatabase
 from bot.store.sqlite import SQLiteDatabase
 
@@ -76,6 +77,7 @@ def test_the_protocol_states_what_the_store_needs_and_says_what_each_guarantees(
         "write",
         "read",
         "take_turn",
+        "leases",
         "ready",
         "backup",
     }
@@ -117,12 +119,17 @@ def test_a_backend_that_drifts_is_caught():
         "Drifted.read is missing",
         "Drifted.ready is missing",
         "Drifted.take_turn",
+        "Drifted.leases is missing",
         "Drifted.backup",
     ]
 
 
 def test_turns_implement_the_turn_protocol_exactly():
     assert drift(AdvisoryTurn, Turn) == []
+
+
+def test_shard_leases_implement_the_leases_protocol_exactly():
+    assert drift(ShardLeases, Leases) == []
 
 
 # ------------------------------------------------- the store uses only the interface

@@ -1,0 +1,116 @@
+"""Shards held by leases on PostgreSQL: advisory locks on a connection of their own.
+
+A process holds a shard while its lease connection holds the advisory lock
+(`SHARD_LOCK`, shard id). Nothing is written: the server itself releases every lock of a
+connection when it closes, so a lease lapses when its process stops, is killed (its
+socket is closed at once by its machine), or falls silent (a machine gone or cut off:
+the server's TCP keepalive notices within about 25 s). Taking a lease never waits: a
+shard another connection holds is refused at once (``pg_try_advisory_lock``). Which
+shards are held, by anyone, is read from ``pg_locks``, without taking them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Self
+
+import asyncpg
+
+from bot.store.records import StoreBusy
+
+#: The first key of each shard's advisory lock (the second is the shard id).
+SHARD_LOCK = 0x41504F03
+#: The longest a lease query (or connecting for one) may take.
+LEASE_CALL_SECONDS = 5.0
+#: What a server that is gone, stopping or not answering raises.
+_OUT_OF_REACH = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError)
+
+
+class ShardLeases:
+    """This process's shard leases (`held`), on one connection of their own.
+
+    Open with `await ShardLeases.connect(url, settings)` (`settings`: the server settings
+    of every connection, TCP keepalive among them). A call the server does not answer in
+    time, or cannot be made at all, raises StoreBusy.
+    """
+
+    def __init__(self, conn: asyncpg.Connection, url: str, settings: Mapping[str, str]) -> None:
+        self._conn = conn
+        self._url = url
+        self._settings = dict(settings)
+        #: The shards whose lease this connection holds.
+        self.held: tuple[int, ...] = ()
+
+    @classmethod
+    async def connect(cls, url: str, settings: Mapping[str, str]) -> Self:
+        return cls(await _connect(url, settings), url, settings)
+
+    async def take(self, shard_ids: Sequence[int]) -> tuple[int, ...]:
+        """Take the leases of `shard_ids` that no other connection holds, without waiting;
+        those taken (added to `held`)."""
+        rows = await self._call(
+            "SELECT s, pg_try_advisory_lock($1, s) FROM unnest($2::int[]) AS s ORDER BY s",
+            SHARD_LOCK,
+            list(shard_ids),
+        )
+        taken = tuple(row[0] for row in rows if row[1])
+        self.held = tuple(sorted(set(self.held) | set(taken)))
+        return taken
+
+    async def holders(self) -> frozenset[int]:
+        """The shards whose lease some connection to this database holds now."""
+        rows = await self._call(
+            "SELECT objid::int FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = $1 AND objsubid = 2"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            SHARD_LOCK,
+        )
+        return frozenset(row[0] for row in rows)
+
+    async def still_held(self) -> tuple[int, ...]:
+        """Which of `held` this process still holds: all of them while the connection
+        answers; after it was lost, those taken again on a new one (the others are held by
+        another process now, and no longer in `held`)."""
+        if not self._conn.is_closed():
+            try:
+                await self._call("SELECT 1")
+                return self.held
+            except StoreBusy:
+                pass
+        self._conn = await _reach(self._url, self._settings)
+        wanted, self.held = self.held, ()
+        return await self.take(wanted)
+
+    async def close(self) -> None:
+        """Release every lease (closing the connection)."""
+        if self._conn.is_closed():
+            return
+        try:
+            await self._conn.close(timeout=LEASE_CALL_SECONDS)
+        except Exception:
+            self._conn.terminate()
+
+    async def _call(self, sql: str, *args: object) -> list[asyncpg.Record]:
+        """A query's rows. A lost connection is made again only while it held nothing
+        (`still_held` takes the leases of a lost one again)."""
+        if self._conn.is_closed():
+            if self.held:
+                raise StoreBusy("The lease connection was lost.")
+            self._conn = await _reach(self._url, self._settings)
+        try:
+            return await self._conn.fetch(sql, *args, timeout=LEASE_CALL_SECONDS)
+        except _OUT_OF_REACH as exc:
+            self._conn.terminate()
+            raise StoreBusy(f"The lease connection was lost ({exc!r}).") from exc
+
+
+async def _reach(url: str, settings: Mapping[str, str]) -> asyncpg.Connection:
+    """A new lease connection, or StoreBusy when the server cannot be reached."""
+    try:
+        return await _connect(url, settings)
+    except _OUT_OF_REACH as exc:
+        raise StoreBusy(f"The database cannot be reached for the leases ({exc!r}).") from exc
+
+
+async def _connect(url: str, settings: Mapping[str, str]) -> asyncpg.Connection:
+    return await asyncpg.connect(url, timeout=LEASE_CALL_SECONDS, server_settings=dict(settings))
