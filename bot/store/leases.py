@@ -22,6 +22,9 @@ from bot.store.records import StoreBusy
 SHARD_LOCK = 0x41504F03
 #: The longest a lease query (or connecting for one) may take.
 LEASE_CALL_SECONDS = 5.0
+#: How long closing waits for the server's goodbye before dropping the connection (the
+#: server releases the leases either way, at once: a planned stop stays within its bound).
+LEASE_CLOSE_SECONDS = 0.5
 #: What a server that is gone, stopping or not answering raises.
 _OUT_OF_REACH = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError)
 
@@ -86,7 +89,7 @@ class ShardLeases:
         if self._conn.is_closed():
             return
         try:
-            await self._conn.close(timeout=LEASE_CALL_SECONDS)
+            await self._conn.close(timeout=LEASE_CLOSE_SECONDS)
         except Exception:
             self._conn.terminate()
 
