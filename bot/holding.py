@@ -59,7 +59,9 @@ async def _stand_by(config: Config, leases: Leases) -> Config:
     while True:
         try:
             held = await leases.holders()
-            seen |= held
+            if held - seen:
+                seen |= held
+                log.info("standing by for %s", listed(sorted(seen)))
             lapsed = sorted(seen - held)
             taken = await leases.take(lapsed) if lapsed else ()
         except StoreBusy as exc:

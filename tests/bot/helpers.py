@@ -6,10 +6,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import re
 import sqlite3
-import sys
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -18,6 +16,7 @@ from bot.discord.client import ApophisBot
 from bot.table import Table
 from devtools.fakediscord import FakeDiscord
 from devtools.fakediscord.layout import TEXT_DISPLAY, walk
+from devtools.processes import spawn_bot_process
 from engine import card_label
 from engine.crew import decide
 from tests.engine.helpers import table as position
@@ -409,21 +408,3 @@ async def start_bot_process(
     ):
         assert line, "the bot process stopped before it was ready"
     return process
-
-
-async def spawn_bot_process(
-    fake: FakeDiscord, database, **settings: str
-) -> asyncio.subprocess.Process:
-    """`python -m bot` in its own process, on `database`, for the fake: not waited for."""
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake.bot_token,
-        "APOPHIS_DATABASE": str(database),
-        "DISCORD_API_BASE_URL": fake.api_base_url,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "APOPHIS_LOG_LEVEL": "INFO",
-        **settings,
-    }
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
-    )

@@ -16,8 +16,8 @@ import asyncio
 import pytest
 
 from bot.store.store import Store
+from devtools.processes import SHARDS, BotProcess, answered_after_kill, open_game, play
 from tests.bot.helpers import Scene
-from tests.bot.processes import SHARDS, BotProcess, answered_after_kill, open_game, play
 from tests.store.helpers import assert_consistent
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: handed out first in parallel
@@ -46,7 +46,7 @@ async def test_held_shards_refuse_a_second_process_and_a_standby_takes_over_a_ki
         processes += [low, high]
         standby = await BotProcess.launch(fake_discord, postgres_url, "standby")
         processes.append(standby)
-        await standby.said("standing by")
+        await standby.said("standing by for shards 0, 1, 2, 3")
         versions = [await open_game(scene, store) for scene in (low_scene, high_scene)]
 
         # A process started by mistake on shards 1-2: refused before anything else.
@@ -65,7 +65,7 @@ async def test_held_shards_refuse_a_second_process_and_a_standby_takes_over_a_ki
         assert fake_discord.gateway.identify_count == identified
 
         # The process of shards 0-1 killed: the standby takes exactly those over.
-        seconds = await answered_after_kill(low_scene, store, low)
+        (seconds,) = await answered_after_kill([low_scene], store, low)
         assert seconds < FAILOVER_GOAL_SECONDS, seconds
         print(f"kill -9 to the first move answered by the standby: {seconds:.1f} s")
         assert "taking over shards 0, 1:" in await standby.said("taking over")

@@ -14,8 +14,8 @@ import asyncio
 import pytest
 
 from bot.store.store import Store
+from devtools.processes import SHARDS, BotProcess, move, open_game, play
 from tests.bot.helpers import Scene
-from tests.bot.processes import SHARDS, BotProcess, move, open_game, play
 from tests.store.helpers import assert_consistent
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: handed out first in parallel
