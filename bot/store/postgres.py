@@ -106,6 +106,15 @@ _SERVER_SETTINGS = {
     "tcp_keepalives_count": str(KEEPALIVE_COUNT),
 }
 
+#: The lease connection's keepalive (bot.store.leases): a machine gone silent loses its
+#: shards' leases after about 5 + 2 × 3 = 11 s without a word (a live machine answers
+#: the probes, however idle the connection).
+_LEASE_KEEPALIVE = {
+    "tcp_keepalives_idle": "5",
+    "tcp_keepalives_interval": "2",
+    "tcp_keepalives_count": "3",
+}
+
 T = TypeVar("T")
 log = logging.getLogger("bot.store")
 
@@ -220,9 +229,10 @@ class PostgresDatabase:
             await self._pool.release(conn)
 
     async def leases(self) -> Leases | None:
-        """The shards' leases, on a connection of its own with the pool's settings (its
-        TCP keepalive lets the server release them from a machine gone silent)."""
-        return await ShardLeases.connect(self.url, _SERVER_SETTINGS)
+        """The shards' leases, on a connection of its own with the pool's settings but a
+        keener TCP keepalive: the server releases them from a machine gone silent within
+        about LEASE_KEEPALIVE's idle + interval × count seconds (a standby takes over)."""
+        return await ShardLeases.connect(self.url, _SERVER_SETTINGS | _LEASE_KEEPALIVE)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Refused: a PostgreSQL database is backed up with its own tool."""
