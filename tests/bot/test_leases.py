@@ -6,7 +6,8 @@ shards 0-1, one on 2-3, and a standby. A fourth, started by mistake on shards 1-
 with one line naming them and exit status 2, having loaded, posted and identified
 nothing. Then the process of shards 0-1 is killed: the standby takes exactly those
 over, says once in their game's channel that the bot is back, and answers the next move
-within the goal of 30 seconds, with nothing lost or applied twice.
+within the goal of 30 seconds, with nothing lost or applied twice. A standby started
+then sees every shard held, and stops at once when told to.
 """
 
 from __future__ import annotations
@@ -78,6 +79,15 @@ async def test_held_shards_refuse_a_second_process_and_a_standby_takes_over_a_ki
         assert len(notices) == 1
         assert await play(high_scene, store, 1) == versions[1] + 1  # the other plays on
         assert back_notices(high_scene) == []
+        assert len(back_notices(low_scene)) == 1
+
+        # A new standby sees every shard held again; told to stop, it stops at once.
+        spare = await BotProcess.launch(fake_discord, postgres_url, "standby")
+        processes.append(spare)
+        await spare.said("standing by for shards 0, 1, 2, 3")
+        await spare.stop()
+        assert spare.process.returncode == 0
+        assert not any("resumed" in line for line in spare.log), spare.log
         assert [p.errors() for p in (high, standby)] == [[], []]
     finally:
         for process in processes:

@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from bot import holding
+from bot.app import why_it_stopped
 from bot.config import Config
 from bot.store.records import LeaseLost, Shards, ShardsHeld
 from bot.store.store import Store
@@ -117,3 +118,8 @@ async def test_a_process_whose_shards_were_taken_meanwhile_stops(leases, monkeyp
     await second.take([1])
     with pytest.raises(LeaseLost, match=r"^shard 1 were taken over"):
         await asyncio.wait_for(holding.keep(first), 10)
+
+
+def test_held_shards_are_a_setting_to_fix_and_lost_ones_are_not():
+    assert why_it_stopped(ShardsHeld("held")) == ("held", 2)  # the unit leaves it stopped
+    assert why_it_stopped(LeaseLost("lost")) == ("lost", 1)  # restarted: held, or refused
