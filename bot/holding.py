@@ -36,19 +36,39 @@ def listed(ids: tuple[int, ...] | list[int]) -> str:
 async def hold(config: Config, leases: Leases) -> Config:
     """Take this process's shards' leases (ShardsHeld if another process holds any), or,
     for a standby, wait for shards to take over: the configuration of the shards held."""
+    await _counted_alike(config, leases)
     if config.standby:
         return await _stand_by(config, leases)
     wanted = config.shards.ids
     taken = await leases.take(wanted)
     held = sorted(set(wanted) - set(taken))
     if held:
+        if config.shard_ids is None:  # one process running them all
+            what, setting = "every shard is", "APOPHIS_SHARD_IDS unset: every shard"
+        else:
+            verb = "is" if len(held) == 1 else "are"
+            what = f"{listed(held)} of {config.shard_count} {verb}"
+            setting = f"APOPHIS_SHARD_IDS={','.join(map(str, wanted))}"
         raise ShardsHeld(
-            f"{listed(held)} of {config.shard_count} are held by another bot process running "
-            f"now (APOPHIS_SHARD_IDS={','.join(map(str, wanted))}): give this process shards "
-            "no other runs, or APOPHIS_SHARD_IDS=standby to take over when that one stops."
+            f"{what} held by another bot process running now ({setting}): give this "
+            "process shards no other runs, or APOPHIS_SHARD_IDS=standby to take over when "
+            "that one stops."
         )
     log.info("holding the leases of %s", listed(taken))
     return config
+
+
+async def _counted_alike(config: Config, leases: Leases) -> None:
+    """ShardsHeld if a process runs counting the shards otherwise: its shards would cover
+    the servers of other processes'."""
+    count = config.shards.count if config.shard_count is None else config.shard_count
+    others = sorted(await leases.count(count))
+    if others:
+        raise ShardsHeld(
+            f"another bot process is running with APOPHIS_SHARD_COUNT="
+            f"{','.join(map(str, others))}, this one with {count}: every process needs the "
+            "same APOPHIS_SHARD_COUNT (stop them all to change it)."
+        )
 
 
 async def _stand_by(config: Config, leases: Leases) -> Config:

@@ -39,6 +39,11 @@ class Leases(Protocol):
         """Take those of `shard_ids` no other process holds, without waiting; those taken."""
         ...
 
+    async def count(self, shard_count: int) -> frozenset[int]:
+        """Say this process counts the shards as `shard_count`, for as long as it holds
+        leases; the other counts that processes holding leases say."""
+        ...
+
     async def holders(self) -> frozenset[int]:
         """The shards some process (this one included) holds now."""
         ...

@@ -20,11 +20,21 @@ from bot.store.records import StoreBusy
 
 #: The first key of each shard's advisory lock (the second is the shard id).
 SHARD_LOCK = 0x41504F03
+#: The first key of the lock shared by the processes counting the shards alike (the
+#: second is APOPHIS_SHARD_COUNT).
+COUNT_LOCK = 0x41504F04
 #: The longest a lease query (or connecting for one) may take.
 LEASE_CALL_SECONDS = 5.0
 #: How long closing waits for the server's goodbye before dropping the connection (the
 #: server releases the leases either way, at once: a planned stop stays within its bound).
 LEASE_CLOSE_SECONDS = 0.5
+#: The second keys of the advisory locks (of two keys) held in this database, by their
+#: first key.
+_HELD = (
+    "SELECT DISTINCT objid::int FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND classid = $1 AND objsubid = 2"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
 #: What a server that is gone, stopping or not answering raises.
 _OUT_OF_REACH = (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError)
 
@@ -60,15 +70,16 @@ class ShardLeases:
         self.held = tuple(sorted(set(self.held) | set(taken)))
         return taken
 
+    async def count(self, shard_count: int) -> frozenset[int]:
+        """Count the shards as `shard_count` (a lock shared with every process counting them
+        alike, held as long as the leases); the other counts some process holds now."""
+        await self._call("SELECT pg_advisory_lock_shared($1, $2)", COUNT_LOCK, shard_count)
+        rows = await self._call(_HELD, COUNT_LOCK)
+        return frozenset(row[0] for row in rows) - {shard_count}
+
     async def holders(self) -> frozenset[int]:
         """The shards whose lease some connection to this database holds now."""
-        rows = await self._call(
-            "SELECT objid::int FROM pg_locks WHERE locktype = 'advisory' AND granted"
-            " AND classid = $1 AND objsubid = 2"
-            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-            SHARD_LOCK,
-        )
-        return frozenset(row[0] for row in rows)
+        return frozenset(row[0] for row in await self._call(_HELD, SHARD_LOCK))
 
     async def still_held(self) -> tuple[int, ...]:
         """Which of `held` this process still holds: all of them while the connection

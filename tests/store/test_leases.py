@@ -80,10 +80,29 @@ async def _until_free(leases, shard: int) -> None:
         await asyncio.sleep(0.05)
 
 
-async def test_held_shards_refuse_a_process_naming_them(leases):
+async def test_held_shards_refuse_a_process_naming_them(leases, postgres_url):
     await (await leases()).take([1])
-    with pytest.raises(ShardsHeld, match=r"^shard 1 of 4 are held"):
-        await holding.hold(config_for((0, 1)), await leases())
+    refused = await leases()
+    with pytest.raises(ShardsHeld, match=r"^shard 1 of 4 is held by another bot process"):
+        await holding.hold(config_for((0, 1)), refused)
+    await refused.close()  # as its process exits
+    alone = Config.from_env({"DISCORD_TOKEN": "x" * 30, "APOPHIS_DATABASE": postgres_url})
+    await (await leases()).take([0])  # a process running every shard, on its own
+    with pytest.raises(ShardsHeld, match=r"^every shard is held .* \(APOPHIS_SHARD_IDS unset"):
+        await holding.hold(alone, await leases())
+
+
+async def test_a_process_counting_the_shards_otherwise_is_refused(leases, postgres_url):
+    assert await holding.hold(config_for((0, 1)), await leases())  # counting 4
+    alone = Config.from_env(
+        {"DISCORD_TOKEN": "x" * 30, "APOPHIS_DATABASE": postgres_url}  # counting 1: all
+    )
+    refused = await leases()
+    with pytest.raises(ShardsHeld, match=r"APOPHIS_SHARD_COUNT=4, this one with 1: every"):
+        await holding.hold(alone, refused)
+    await refused.close()  # as its process exits
+    standby = await leases()
+    assert await standby.count(4) == frozenset()  # alike: none other
 
 
 async def test_a_standby_takes_only_shards_it_saw_held(leases, monkeypatch):
