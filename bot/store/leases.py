@@ -4,13 +4,15 @@ A process holds a shard while its lease connection holds the advisory lock
 (`SHARD_LOCK`, shard id). Nothing is written: the server itself releases every lock of a
 connection when it closes, so a lease lapses when its process stops, is killed (its
 socket is closed at once by its machine), or falls silent (a machine gone or cut off:
-the server's TCP keepalive notices within about 25 s). Taking a lease never waits: a
-shard another connection holds is refused at once (``pg_try_advisory_lock``). Which
-shards are held, by anyone, is read from ``pg_locks``, without taking them.
+the server's TCP keepalive notices within about 11 s: bot.store.postgres). Taking a
+lease never waits: a shard another connection holds is refused at once
+(``pg_try_advisory_lock``). Which shards are held, by anyone, is read from ``pg_locks``,
+without taking them.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Self
 
@@ -49,10 +51,18 @@ class ShardLeases:
 
     def __init__(self, conn: asyncpg.Connection, url: str, settings: Mapping[str, str]) -> None:
         self._conn = conn
+        #: The server process of the connection (its locks' holder in ``pg_locks``).
+        self._pid = conn.get_server_pid()
         self._url = url
         self._settings = dict(settings)
         #: The shards whose lease this connection holds.
         self.held: tuple[int, ...] = ()
+        #: How this process counts the shards (`count`), once it said so.
+        self._count: int | None = None
+        #: Shards of `held` a lost connection (server process `_lost_pid`) may still hold,
+        #: to be taken back on this one.
+        self._pending: set[int] = set()
+        self._lost_pid = 0
 
     @classmethod
     async def connect(cls, url: str, settings: Mapping[str, str]) -> Self:
@@ -74,6 +84,7 @@ class ShardLeases:
         """Count the shards as `shard_count` (a lock shared with every process counting them
         alike, held as long as the leases); the other counts some process holds now."""
         await self._call("SELECT pg_advisory_lock_shared($1, $2)", COUNT_LOCK, shard_count)
+        self._count = shard_count
         rows = await self._call(_HELD, COUNT_LOCK)
         return frozenset(row[0] for row in rows) - {shard_count}
 
@@ -82,18 +93,50 @@ class ShardLeases:
         return frozenset(row[0] for row in await self._call(_HELD, SHARD_LOCK))
 
     async def still_held(self) -> tuple[int, ...]:
-        """Which of `held` this process still holds: all of them while the connection
-        answers; after it was lost, those taken again on a new one (the others are held by
-        another process now, and no longer in `held`)."""
-        if not self._conn.is_closed():
-            try:
-                await self._call("SELECT 1")
-                return self.held
-            except StoreBusy:
-                pass
+        """Which of `held` are still this process's: all of them while the connection
+        answers. After it was lost, a new one takes them again; those the lost one still
+        holds (the server has not noticed yet: it is told to drop it) stay this process's
+        and are taken at the next call; those another process took are no longer in
+        `held`."""
+        if self._conn.is_closed() or not await self._answers():
+            await self._reconnect()
+        if self._pending:
+            await self._take_back()
+        return self.held
+
+    async def _answers(self) -> bool:
+        try:
+            await self._call("SELECT 1")
+        except StoreBusy:
+            return False
+        return True
+
+    async def _reconnect(self) -> None:
+        """A new connection, saying the count again; the lost one's leases to take back."""
+        lost = self._pid
         self._conn = await _reach(self._url, self._settings)
-        wanted, self.held = self.held, ()
-        return await self.take(wanted)
+        self._pid = self._conn.get_server_pid()
+        self._pending |= set(self.held)
+        if self._count is not None:
+            await self.count(self._count)
+        with contextlib.suppress(StoreBusy, asyncpg.PostgresError):
+            await self._call("SELECT pg_terminate_backend($1)", lost)
+        self._lost_pid = lost
+
+    async def _take_back(self) -> None:
+        """Take the lost connection's leases again: those another process holds now are
+        gone from `held`; the others (the lost connection still holds them, or nobody
+        does) are tried again at the next call."""
+        taken = await self.take(sorted(self._pending))
+        rows = await self._call(
+            "SELECT objid::int, pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = $1 AND objsubid = 2 AND objid::int = ANY($2::int[])",
+            SHARD_LOCK,
+            sorted(self._pending - set(taken)),
+        )
+        others = {row[0] for row in rows if row[1] != self._lost_pid}
+        self._pending -= set(taken) | others
+        self.held = tuple(shard for shard in self.held if shard not in others)
 
     async def close(self) -> None:
         """Release every lease (closing the connection)."""
@@ -111,6 +154,7 @@ class ShardLeases:
             if self.held:
                 raise StoreBusy("The lease connection was lost.")
             self._conn = await _reach(self._url, self._settings)
+            self._pid = self._conn.get_server_pid()
         try:
             return await self._conn.fetch(sql, *args, timeout=LEASE_CALL_SECONDS)
         except _OUT_OF_REACH as exc:

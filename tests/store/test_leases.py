@@ -65,14 +65,24 @@ async def test_a_shard_is_held_by_one_connection_until_it_closes(leases):
 
 async def test_a_lost_connection_takes_its_leases_again_unless_another_took_them(leases):
     first, second = await leases(), await leases()
+    await first.count(4)
     await first.take([0, 1])
     first._conn.terminate()  # as a cut network ends it: the server releases its locks
-    assert await first.still_held() == (0, 1)
+    assert await first.still_held() == (0, 1)  # taken again, or soon: still its own
+    await asyncio.wait_for(_until_taken_back(first), 10)
+    assert await second.holders() == {0, 1}
+    assert await second.count(2) == {4}  # its count said again with them
+    assert await second.take([0, 1]) == ()
     first._conn.terminate()
     await asyncio.wait_for(_until_free(second, 0), 10)
     assert await second.take([0]) == (0,)
     assert await first.still_held() == (1,)
     assert first.held == (1,)
+
+
+async def _until_taken_back(leases) -> None:
+    while leases._pending:
+        await leases.still_held()
 
 
 async def _until_free(leases, shard: int) -> None:
