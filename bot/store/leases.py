@@ -13,6 +13,7 @@ without taking them.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Self
 
@@ -20,6 +21,7 @@ import asyncpg
 
 from bot.store.records import StoreBusy
 
+log = logging.getLogger("bot.store")
 #: The first key of each shard's advisory lock (the second is the shard id).
 SHARD_LOCK = 0x41504F03
 #: The first key of the lock shared by the processes counting the shards alike (the
@@ -137,6 +139,9 @@ class ShardLeases:
         others = {row[0] for row in rows if row[1] != self._lost_pid}
         self._pending -= set(taken) | others
         self.held = tuple(shard for shard in self.held if shard not in others)
+        if not self._pending and self.held:
+            shards = ", ".join(map(str, self.held))
+            log.info("the leases' connection was lost: shards %s held again", shards)
 
     async def close(self) -> None:
         """Release every lease (closing the connection)."""
