@@ -98,7 +98,8 @@ class Config:
 
     @property
     def shards(self) -> Shards:
-        """The shards whose games this process owns (all of them unless told otherwise)."""
+        """The shards whose games this process owns (all of them unless told otherwise;
+        a standby's are those it takes over, bot.holding)."""
         if self.shard_ids is None or self.shard_count is None:
             return Shards()
         return Shards(self.shard_ids, self.shard_count)

@@ -49,8 +49,9 @@ class Leases(Protocol):
         ...
 
     async def still_held(self) -> tuple[int, ...]:
-        """Which of `held` are still this process's (after a lost connection, those it
-        could take again)."""
+        """Which of `held` are still this process's: after a lost connection, all but
+        those another process took meanwhile (the others are taken again, at once or at
+        a later call). StoreError while the database cannot be reached."""
         ...
 
     async def close(self) -> None:
