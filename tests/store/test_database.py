@@ -47,9 +47,17 @@ def shape(annotation: Any) -> Any:
 
 
 def signature(function: Any) -> tuple[Any, ...]:
-    """Parameters (name, kind, default, annotation), return annotation, and async or not."""
+    """Parameters (name, kind, default, annotation), return annotation, and async or not.
+
+    A keyword-only parameter with a default is left out: a backend's own option (such as
+    PostgreSQL's patience at start-up), which a call made as the protocol says never
+    passes."""
     sig = inspect.signature(function, eval_str=True)
-    parameters = [(p.name, p.kind, p.default, shape(p.annotation)) for p in sig.parameters.values()]
+    parameters = [
+        (p.name, p.kind, p.default, shape(p.annotation))
+        for p in sig.parameters.values()
+        if not (p.kind is p.KEYWORD_ONLY and p.default is not p.empty)
+    ]
     return parameters, shape(sig.return_annotation), inspect.iscoroutinefunction(function)
 
 
