@@ -13,11 +13,13 @@ of text, or one JSON object a line (bot.logs).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
 import sys
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
@@ -37,10 +39,12 @@ from bot.discord.gatekeeper import Gatekeeper
 from bot.game.core import GameCore, Settings
 from bot.game.doors import Door
 from bot.game.timer import Timer
+from bot.holding import hold, keep
 from bot.logs import configure_logging, say_why_it_stopped
 from bot.serve_metrics import Metrics, discord_trace
+from bot.store.database import Leases
 from bot.store.location import new_file, remove_new_file
-from bot.store.records import DatabaseNotUp, DatabaseUnusable
+from bot.store.records import DatabaseNotUp, DatabaseUnusable, LeaseLost, ShardsHeld
 from bot.store.store import Store
 from bot.watch import watch
 from bot.web.server import WebTable
@@ -159,16 +163,56 @@ def build(
 async def run(config: Config) -> None:
     """Run the process until SIGTERM or SIGINT, which stop it cleanly within SHUTDOWN_SECONDS
     whatever Discord is doing (even while reconnecting after an outage), or until its
-    connection to Discord's gateway ends (why it could not connect is raised)."""
+    connection to Discord's gateway ends (why it could not connect is raised). On
+    PostgreSQL it first holds its shards' leases (a standby waits for shards to take
+    over: bot.holding), and stops if it loses them."""
     # an unusable database stops us before Discord; one created here goes again if Discord
     # refuses the token at log-in
     created = new_file(config.database)
     store = await Store.open(config.database, config.shards)
-    app = build(config, store=store)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, _shutdown, sig, stopping)
+    leases: Leases | None = None
+    app: App | None = None
+    try:
+        leases = await store.leases()
+        if leases is not None:
+            held = await _unless_stopped(hold(config, leases), stopping)
+            if held is None:  # stopped while standing by: nothing was started
+                return
+            config, store.shards = held, held.shards
+        app = build(config, store=store)
+        await _serve(app, stopping, leases, created)
+    finally:
+        if app is None:  # nothing started: the store is all there is to close
+            await store.close()
+        if leases is not None:  # released last: the clocks are frozen by then
+            await leases.close()
+
+
+async def _unless_stopped(waiting: Coroutine[Any, Any, T], stopping: asyncio.Event) -> T | None:
+    """What `waiting` returns, or None if the process is told to stop first."""
+    task = asyncio.ensure_future(waiting)
+    stopped = asyncio.ensure_future(stopping.wait())
+    await asyncio.wait((task, stopped), return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return None
+
+
+async def _serve(
+    app: App, stopping: asyncio.Event, leases: Leases | None, created: Path | None
+) -> None:
+    """Start `app` and run it until `stopping`, its gateway's end or its leases' loss; then
+    stop it. The database file `created` at start-up goes again if Discord refuses the
+    token at log-in."""
+    loop = asyncio.get_running_loop()
     tuning: asyncio.Task[None] | None = None
     refused = False
     try:
@@ -186,6 +230,8 @@ async def run(config: Config) -> None:
         ends: set[asyncio.Future[Any]] = {loop.create_task(stopping.wait())}
         if app.gateway is not None and app.gateway.connection is not None:
             ends.add(app.gateway.connection)
+        if leases is not None:
+            ends.add(loop.create_task(keep(leases)))
         done, waiting = await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
         for other in waiting:
             other.cancel()
@@ -277,6 +323,10 @@ def why_it_stopped(exc: Exception) -> tuple[str, int] | None:
         return f"Discord refused the token (DISCORD_TOKEN). {TOKEN_HELP}", 2
     if isinstance(exc, ConfigError):  # a port or an address that cannot be listened on
         return str(exc), 2
+    if isinstance(exc, ShardsHeld):  # another process runs them: a setting to fix
+        return str(exc), 2
+    if isinstance(exc, LeaseLost):  # another process runs them now: nothing to fix here
+        return str(exc), 1
     if isinstance(exc, DatabaseNotUp):  # it may be up later: the service tries again
         return str(exc), 1
     if isinstance(exc, DatabaseUnusable):

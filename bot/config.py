@@ -20,6 +20,9 @@ GLOBAL_RATE = 45.0
 #: Discord's own limit on requests a second, the most APOPHIS_GLOBAL_RATE may be.
 DISCORD_GLOBAL_LIMIT = 50.0
 
+#: APOPHIS_SHARD_IDS's word for a process that runs no shard until another's process stops.
+STANDBY = "standby"
+
 #: The hosts that name this machine: a public URL on one of them binds the web server there only.
 LOCAL_HOSTS = frozenset(("localhost", "127.0.0.1", "::1"))
 #: Where APOPHIS_CLIENT_ID is found.
@@ -89,10 +92,14 @@ class Config:
     #: against Discord's global limit (its share of it).
     processes: int = 1
     global_rate: float = GLOBAL_RATE
+    #: A standby (APOPHIS_SHARD_IDS=standby) runs no shard until one's process stops: it
+    #: then takes over that process's shards (bot.holding).
+    standby: bool = False
 
     @property
     def shards(self) -> Shards:
-        """The shards whose games this process owns (all of them unless told otherwise)."""
+        """The shards whose games this process owns (all of them unless told otherwise;
+        a standby's are those it takes over, bot.holding)."""
         if self.shard_ids is None or self.shard_count is None:
             return Shards()
         return Shards(self.shard_ids, self.shard_count)
@@ -137,7 +144,10 @@ class Config:
         dev_guild = _dev_guild(get("APOPHIS_DEV_GUILD"))
         level = _log_level(get("APOPHIS_LOG_LEVEL"))
         time_scale = _time_scale(get("APOPHIS_TIME_SCALE"))
-        shard_count, shard_ids = _shards(get("APOPHIS_SHARD_COUNT"), get("APOPHIS_SHARD_IDS"))
+        standby = get("APOPHIS_SHARD_IDS").lower() == STANDBY
+        shard_count, shard_ids = _shards(
+            get("APOPHIS_SHARD_COUNT"), "" if standby else get("APOPHIS_SHARD_IDS")
+        )
         processes = _positive_int("APOPHIS_PROCESSES", get("APOPHIS_PROCESSES") or "1")
         global_rate = _global_rate(get("APOPHIS_GLOBAL_RATE"), processes)
         seed = _seed(get("APOPHIS_SEED"))
@@ -149,7 +159,10 @@ class Config:
         discord = _discord(get("APOPHIS_DISCORD"), web["web_port"])
         log_json = _log_json(get("APOPHIS_LOG_FORMAT"))
         database = _database(get("APOPHIS_DATABASE"))
-        _several(processes, database, shard_count, shard_ids)
+        if standby:
+            _standby(database, shard_count)
+        else:
+            _several(processes, database, shard_count, shard_ids)
         return cls(
             token=token,
             database=database,
@@ -162,6 +175,7 @@ class Config:
             shard_ids=shard_ids,
             processes=processes,
             global_rate=global_rate,
+            standby=standby,
             seed=seed,
             log_json=log_json,
             discord=discord,
@@ -340,6 +354,21 @@ def _several(processes: int, database: str, count: int | None, ids: tuple[int, .
             f"APOPHIS_SHARD_IDS names every shard (0 to {count - 1}) while "
             f"APOPHIS_PROCESSES={processes}: the other processes would have none. Give each "
             "process shards of its own."
+        )
+
+
+def _standby(database: str, count: int | None) -> None:
+    """APOPHIS_SHARD_IDS=standby, checked with what it needs: the shards counted, and a
+    PostgreSQL database, where the other processes hold their shards' leases."""
+    if count is None:
+        raise ConfigError(
+            "APOPHIS_SHARD_IDS=standby needs APOPHIS_SHARD_COUNT (the same as the other "
+            "processes'): a standby takes over the shards of a process that stops."
+        )
+    if not is_postgresql(database):
+        raise ConfigError(
+            "APOPHIS_SHARD_IDS=standby needs the PostgreSQL database the other processes "
+            "share (APOPHIS_DATABASE=postgresql://...): an SQLite file serves one process."
         )
 
 

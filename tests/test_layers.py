@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Highest first: each layer may import only from the layers below it (and itself).
 LAYERS = (
     # start-up: the core and its doors composed, their metrics and health, the logs
-    ("bot.__main__", "bot.app", "bot.serve_metrics", "bot.logs", "bot.watch"),
+    ("bot.__main__", "bot.app", "bot.holding", "bot.serve_metrics", "bot.logs", "bot.watch"),
     ("bot.discord", "bot.web"),  # the doors: client, cogs, outbox, DMs; the web table
     ("bot.config",),  # the configuration, read once
     ("bot.game",),  # the service, clocks, crewmates, who reads in which language

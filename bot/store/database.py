@@ -9,7 +9,7 @@ types (tests/store/test_database.py checks it, and that `Store` uses nothing els
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
 from bot.store.transactions import Transaction
@@ -25,6 +25,37 @@ class Turn(Protocol):
 
     def end_in(self, seconds: float) -> None:
         """End the turn `seconds` from now (replacing any end set before; 0: now)."""
+        ...
+
+
+class Leases(Protocol):
+    """The shards this process holds against every other process sharing the database:
+    held until they are closed, or the process ends (bot.store.leases)."""
+
+    #: The shards held.
+    held: tuple[int, ...]
+
+    async def take(self, shard_ids: Sequence[int]) -> tuple[int, ...]:
+        """Take those of `shard_ids` no other process holds, without waiting; those taken."""
+        ...
+
+    async def count(self, shard_count: int) -> frozenset[int]:
+        """Say this process counts the shards as `shard_count`, for as long as it holds
+        leases; the other counts that processes holding leases say."""
+        ...
+
+    async def holders(self) -> frozenset[int]:
+        """The shards some process (this one included) holds now."""
+        ...
+
+    async def still_held(self) -> tuple[int, ...]:
+        """Which of `held` are still this process's: after a lost connection, all but
+        those another process took meanwhile (the others are taken again, at once or at
+        a later call). StoreError while the database cannot be reached."""
+        ...
+
+    async def close(self) -> None:
+        """Release them all."""
         ...
 
 
@@ -89,6 +120,12 @@ class Database(Protocol):
 
         None when no other process can share the database: nobody to take turns with.
         Not bound by the one-second deadline: a turn is waited for as long as it takes.
+        """
+        ...
+
+    async def leases(self) -> Leases | None:
+        """A connection of its own on which this process holds its shards' leases, none
+        held yet. None when no other process can share the database: nobody to lease from.
         """
         ...
 

@@ -46,7 +46,8 @@ import orjson
 
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
-from bot.store.database import Turn
+from bot.store.database import Leases, Turn
+from bot.store.leases import ShardLeases
 from bot.store.records import (
     DatabaseNotUp,
     MigrationFailed,
@@ -103,6 +104,15 @@ _SERVER_SETTINGS = {
     "tcp_keepalives_idle": str(KEEPALIVE_IDLE),
     "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL),
     "tcp_keepalives_count": str(KEEPALIVE_COUNT),
+}
+
+#: The lease connection's keepalive (bot.store.leases): a machine gone silent loses its
+#: shards' leases after about 5 + 2 × 3 = 11 s without a word (a live machine answers
+#: the probes, however idle the connection).
+_LEASE_KEEPALIVE = {
+    "tcp_keepalives_idle": "5",
+    "tcp_keepalives_interval": "2",
+    "tcp_keepalives_count": "3",
 }
 
 T = TypeVar("T")
@@ -215,6 +225,12 @@ class PostgresDatabase:
         finally:
             watchdog.cancel()
             await self._pool.release(conn)
+
+    async def leases(self) -> Leases | None:
+        """The shards' leases, on a connection of its own with the pool's settings but a
+        keener TCP keepalive: the server releases them from a machine gone silent within
+        about LEASE_KEEPALIVE's idle + interval × count seconds (a standby takes over)."""
+        return await ShardLeases.connect(self.url, _SERVER_SETTINGS | _LEASE_KEEPALIVE)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Refused: a PostgreSQL database is backed up with its own tool."""

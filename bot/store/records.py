@@ -98,6 +98,15 @@ class StoreBusy(StoreError):
     """The database stayed locked (or queued) too long; nothing was written: try again."""
 
 
+class ShardsHeld(StoreError):
+    """Shards this process was told to run are held by another process (a setting to fix)."""
+
+
+class LeaseLost(StoreError):
+    """Shards this process ran were taken by another process while it could not reach the
+    database: it must stop running them."""
+
+
 class GameNotFound(StoreError):
     """No game has that id."""
 

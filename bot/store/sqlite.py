@@ -35,7 +35,7 @@ import aiosqlite
 
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
-from bot.store.database import Turn
+from bot.store.database import Leases, Turn
 from bot.store.records import (
     CorruptDatabase,
     DatabaseGone,
@@ -143,6 +143,10 @@ class SQLiteDatabase:
 
     async def take_turn(self, key: int) -> Turn | None:
         """None: no other process shares an SQLite database, nobody to take turns with."""
+        return None
+
+    async def leases(self) -> Leases | None:
+        """None: no other process shares an SQLite database, nobody to lease shards from."""
         return None
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:

@@ -57,7 +57,7 @@ from bot.store import (
     tallies,
     users,
 )
-from bot.store.database import Database, Turn
+from bot.store.database import Database, Leases, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
@@ -417,6 +417,12 @@ class Store:
         process can share the database (SQLite): there is nobody to take turns with.
         """
         return await self._db.take_turn(key)
+
+    async def leases(self) -> Leases | None:
+        """Where this process holds its shards' leases (none held yet), so that no other
+        process runs them (bot.store.leases). None when no other process can share the
+        database (SQLite): nobody to lease from."""
+        return await self._db.leases()
 
     # ----------------------------------------------------------------- backup
 

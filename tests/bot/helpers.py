@@ -6,10 +6,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import re
 import sqlite3
-import sys
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -18,6 +16,7 @@ from bot.discord.client import ApophisBot
 from bot.table import Table
 from devtools.fakediscord import FakeDiscord
 from devtools.fakediscord.layout import TEXT_DISPLAY, walk
+from devtools.processes import spawn_bot_process
 from engine import card_label
 from engine.crew import decide
 from tests.engine.helpers import table as position
@@ -405,18 +404,7 @@ async def start_bot_process(
     `settings` are more environment variables (APOPHIS_SHARD_IDS="0-1", ...). Its stderr
     (the log, at INFO) stays readable from `process.stderr`.
     """
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake.bot_token,
-        "APOPHIS_DATABASE": str(database),
-        "DISCORD_API_BASE_URL": fake.api_base_url,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "APOPHIS_LOG_LEVEL": "INFO",
-        **settings,
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
-    )
+    process = await spawn_bot_process(fake, database, **settings)
     while b"ready: logged in" not in (
         line := await asyncio.wait_for(process.stderr.readline(), timeout)
     ):

@@ -259,6 +259,11 @@ POSTGRESQL = {"APOPHIS_DATABASE": "postgresql://bot@db/apophis"}
             | POSTGRESQL,
             "the other processes would have none",
         ),
+        ({"APOPHIS_SHARD_IDS": "standby", **POSTGRESQL}, "standby needs APOPHIS_SHARD_COUNT"),
+        (
+            {"APOPHIS_SHARD_IDS": "standby", "APOPHIS_SHARD_COUNT": "4"},
+            "standby needs the PostgreSQL database",
+        ),
     ],
 )
 def test_bad_shard_and_process_settings_are_named(settings, message):
@@ -293,6 +298,17 @@ def test_shards_and_processes():
         }
     )
     assert proxied.global_rate == 50.0
+    standby = Config.from_env(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "APOPHIS_PROCESSES": "2",
+            "APOPHIS_SHARD_COUNT": "4",
+            "APOPHIS_SHARD_IDS": "Standby",
+            **POSTGRESQL,
+        }
+    )
+    assert standby.standby and (standby.shard_count, standby.shard_ids) == (4, None)
+    assert not proxied.standby
     table_only = {"APOPHIS_DISCORD": "off", "APOPHIS_WEB_PORT": "8080", **POSTGRESQL}
     with pytest.raises(ConfigError, match="every process would run every shard"):
         Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_PROCESSES": "3", **table_only})

@@ -1,5 +1,6 @@
 """PostgreSQL with bounds: a frozen, stopped or not-yet-started server never leaves a call,
-a shutdown or a start-up waiting without end.
+a shutdown or a start-up waiting without end; a process holds its shards again once a
+restarted server is back.
 
 The tests here share a server of their own, from the machine's binaries like the
 session's: they freeze and stop it, and leave it running.
@@ -21,6 +22,7 @@ from bot.store.postgres import PostgresDatabase
 from bot.store.records import DatabaseNotUp, StoreBusy, UnreachableDatabase
 from bot.store.store import Store
 from devtools.pgserver import PostgresServer, unavailable_reason
+from devtools.processes import SHARDS, BotProcess, open_game, play
 from tests.bot.helpers import Scene, start_bot_process
 
 from .helpers import start
@@ -165,3 +167,27 @@ async def test_a_bot_on_a_frozen_server_answers_busy_and_stops_in_time(server, f
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+@pytest.mark.e2e
+async def test_a_process_holds_its_shards_again_after_the_server_restarts(server, fake_discord):
+    url = server.create_database()
+    scene = Scene(fake_discord, None, names=("ann", "bob"), shard=(0, SHARDS))
+    store = await Store.open(url)
+    processes: list[BotProcess] = []
+    try:
+        owner = await BotProcess.start(fake_discord, url, "0-1")
+        processes.append(owner)
+        version = await open_game(scene, store, moves=1)
+        server.halt()
+        await asyncio.to_thread(server.run)
+        await owner.said("connection was lost: shards 0, 1 held again")
+        rival = await BotProcess.launch(fake_discord, url, "1")  # still refused
+        processes.append(rival)
+        assert await rival.ended() == 2 and "shard 1 of 4 is held" in rival.log[-1]
+        assert await play(scene, store, 1) == version + 1
+        assert owner.process.returncode is None
+    finally:
+        for process in processes:
+            await process.stop()
+        await store.close()
