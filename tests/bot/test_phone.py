@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.views import panel
 from devtools import phone
 from tests.bot.helpers import Scene, play_as, text_of
 
@@ -107,3 +108,32 @@ async def test_a_launch_makes_one_report_folded_to_one_line_by_the_next_move(
         assert on_phone(report).total < tall / 2  # a line or two where the picture stood
         print(f"{language}: the launch report {tall} px, folded {on_phone(report).total} px")
         scene.assert_no_cards_in_public()
+
+
+def panel_on_phone(table, player: int, language: str) -> phone.Height:
+    """`player`'s hand panel now, as an answer only they see, as tall as it stands on the phone."""
+    message = panel.panel_message(table, player, language)
+    return phone.height(message.json(), answer=True, ephemeral=True)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_board_and_a_panel_fit_a_phones_screen_together(fake_discord, make_bot, language):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        table = await four_players_advanced(scene, language)
+        tallest: tuple[int, str] = (0, "")
+        for _ in range(MOVES):
+            await play_as(scene, table, NAMES[table.game.players.index(table.game.active_player)])
+            await bot.outbox.drain()
+            board = on_phone(scene.board(table))
+            for player in table.game.players:
+                mine = panel_on_phone(table, player, language)
+                both = board.total + mine.total
+                if both > tallest[0]:
+                    tallest = (both, f"board {board}\npanel {mine}")
+                    import json as _j
+                    _dump = _j.dumps(scene.board(table).embeds, ensure_ascii=False, indent=1) + _j.dumps(scene.board(table).components, ensure_ascii=False) + "\n" + _j.dumps(panel.panel_message(table, player, language).json(), ensure_ascii=False, indent=1)
+        open(f"/tmp/e-panel-{language}.json", "w").write(_dump)
+        print(f"{language}: board + panel at their tallest: {tallest[0]} px\n{tallest[1]}")
+        assert tallest[0] <= phone.ROOM, tallest[1]
