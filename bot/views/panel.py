@@ -138,8 +138,8 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     plain = table.open and public.phase is Phase.PLAY and public.active_player == view.player
     head = t(language, "panel.status.yours") if plain else situation(table, view, now, language)
     clock = render.clock_text(table, table.time_left(now), language, bare=True)
-    if clock and table.open and public.phase is not Phase.OVER:
-        head = f"{head} · {clock}"
+    if clock and table.open and public.phase is not Phase.OVER:  # (after a sentence, a space)
+        head = f"{head} · {clock}" if plain else f"{head} {clock}"
     small = [render.rocket_line(public, language)] if plain else []
     if plain and not legal_moves(view).builds:
         small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))

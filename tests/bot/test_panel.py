@@ -66,13 +66,14 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert next(
         c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", "")
     ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel: grey, not green
-    assert next(c for c in bob.iter_components() if ":launch:" in c.get("custom_id", ""))[
-        "style"
-    ] == 2
+    assert (
+        next(c for c in bob.iter_components() if ":launch:" in c.get("custom_id", ""))["style"] == 2
+    )
     assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(
         bob
     )
-    (subset,) = [s for s in selects(bob) if s["custom_id"].endswith(":launch")]  # a chosen subset: one card a suit, never two of one
+    # A chosen subset: one card a suit, never two of one.
+    (subset,) = [s for s in selects(bob) if s["custom_id"].endswith(":launch")]
     assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
     chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])
     await chose.wait_response()

@@ -119,7 +119,6 @@ async def test_a_launch_makes_one_report_folded_to_one_line_by_the_next_move(
         scene.assert_no_cards_in_public()
 
 
-
 def panel_on_phone(table, player: int, language: str) -> phone.Height:
     """`player`'s hand panel now, an answer only they see, as tall as it stands on the phone."""
     message = panel.panel_message(table, player, language)
