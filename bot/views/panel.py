@@ -131,24 +131,24 @@ def hand_line(table: Table, view: PlayerView, language: str) -> str:
 
 
 def status(table: Table, view: PlayerView, now: float, language: str, footer: str) -> str:
-    """Whose turn it is and the countdown on one line; on the player's own turn, the
-    rocket and what stops a build in small print; a first-timer's suggested move; the
-    game's `footer`."""
+    """Whose turn it is and the countdown on one line; a first-timer's suggested move;
+    then in small print, on the player's own turn, the rocket (left out beside that
+    suggestion) and what stops a build, and always the game's `footer`."""
     public = view.table
     plain = table.open and public.phase is Phase.PLAY and public.active_player == view.player
     head = t(language, "panel.status.yours") if plain else situation(table, view, now, language)
     clock = render.clock_text(table, table.time_left(now), language, bare=True)
     if clock and table.open and public.phase is not Phase.OVER:  # (after a sentence, a space)
         head = f"{head} · {clock}" if plain else f"{head} {clock}"
-    small = [render.rocket_line(public, language)] if plain else []
+    first = first_move_line(table, view, now, language)
+    small = [render.rocket_line(public, language)] if plain and not first else []
     if plain and not legal_moves(view).builds:
         small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if plain and public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         small.append(t(language, "panel.needs", suits=needs))
     small = [line for line in [*small, footer] if line]
-    lines = [head, first_move_line(table, view, now, language), f"-# {' · '.join(small)}"]
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in [head, first, f"-# {' · '.join(small)}"] if line)
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
