@@ -3,10 +3,11 @@
 Pure, like bot.views.render: built from `game.view_for(player)` and the table's public facts
 (game id, state version, clock), nothing else. The panel offers exactly the moves that
 are legal now, each as one button, the builds as one select (each option saying the
-rocket it makes; the live table gets a button each) and a select for a chosen subset
-of the launch sequence, and says why when a move cannot be made; a discard is one button a card,
-pressed to choose it or not, and a Discard button once enough are chosen (the live table
-gets a select of them instead). Its Hint button is enabled whenever the crew policy has a
+rocket it makes; the live table gets a button each) and a select for a chosen subset of
+the launch sequence, and says why when a move cannot be made (a Launch short of fuel is
+grey, never the green main move); a discard is one button a card, pressed to choose it
+or not, and a Discard button once enough are chosen (the live table gets a select of
+them instead). Its Hint button is enabled whenever the crew policy has a
 move to advise. Its custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons
 (a card's: "pick" and the cards chosen once it is pressed) and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
@@ -380,7 +381,8 @@ def turn_buttons(
     launch_label = (
         t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
     )
-    if launch and fuel_short(view):
+    failing = bool(launch) and fuel_short(view)  # never the green main move, and says why
+    if failing:
         launch_label = t(language, "button.launch_will_fail", launch=launch_label)
     return [
         button(
@@ -399,7 +401,7 @@ def turn_buttons(
             "launch",
             launch_label,
             emoji="🚀",
-            style=SECONDARY if launch and fuel_short(view) else SUCCESS,  # never green to fail
+            style=SECONDARY if failing else SUCCESS,
             kind="h",
             arg=".".join(launch),
             disabled=not launch,
