@@ -52,7 +52,7 @@ ACTIONS = {
     | {"reroll", "accept", "crewadd", "crewdrop", "again", "table", "open", "details"},
     "h": frozenset(("draw", "build", "launch", "scrap", "reroll", "accept", "refresh", "hint"))
     | {"pick", "discard"},
-    "p": frozenset(("launch", "discard", "say")),
+    "p": frozenset(("launch", "discard", "say", "build")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
     "s": frozenset(BY_NAME),
@@ -188,18 +188,25 @@ def said(click: Click) -> Say:
 
 def panel_move(click: Click) -> dict[str, Any]:
     """The move a panel button or select stands for; UserError for anything it never offers."""
+    if click.values is not None and click.action == "build":  # the one section chosen
+        return build_move(click.values[0] if len(click.values) == 1 else "")
     if click.values is not None:  # launch or discard: the chosen cards
         if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
             raise UserError("error.menu_cards")
         return {"type": click.action, "cards": list(click.values)}
     if click.action == "build":
-        colour, _, size = click.arg.partition(".")
-        if colour not in COLOURS or size not in SIZES:
-            raise UserError("error.unknown_button")
-        return {"type": "build", "colour": colour, "size": int(size)}
+        return build_move(click.arg)
     if click.action in ("launch", "discard"):
         return {"type": click.action, "cards": list(cards_of(click))}
     return {"type": click.action}
+
+
+def build_move(section: str) -> dict[str, Any]:
+    """The build a panel's "colour.size" stands for; UserError for any other."""
+    colour, _, size = section.partition(".")
+    if colour not in COLOURS or size not in SIZES:
+        raise UserError("error.unknown_button")
+    return {"type": "build", "colour": colour, "size": int(size)}
 
 
 def cards_of(click: Click) -> tuple[str, ...]:

@@ -99,11 +99,12 @@ def button(
     arg: str = "",
     disabled: bool = False,
 ) -> dict[str, Any]:
-    """A button; its custom id says which game, which state and what it does."""
+    """A button; its custom id says which game, which state and what it does (an empty
+    `label`: its emoji alone)."""
     item: dict[str, Any] = {
         "type": BUTTON,
         "style": style,
-        "label": label[:80],
+        **({"label": label[:80]} if label else {}),
         "custom_id": f"apo:{kind}:{game_id}:{version}:{action}" + (f":{arg}" if arg else ""),
     }
     if emoji:

@@ -2,19 +2,22 @@
 
 Pure, like bot.views.render: built from `game.view_for(player)` and the table's public facts
 (game id, state version, clock), nothing else. The panel offers exactly the moves that
-are legal now, each as one button (a select for a chosen subset of the launch
-sequence), and says why when a move cannot be made; a discard is one button a card,
-pressed to choose it or not, and a Discard button once enough are chosen (the live table
-gets a select of them instead). Its Hint button is enabled whenever the crew policy has a
+are legal now, each as one button, the builds as one select (each option saying the
+rocket it makes; the live table gets a button each) and a select for a chosen subset of
+the launch sequence, and says why when a move cannot be made (a Launch short of fuel is
+grey, never the green main move); a discard is one button a card, pressed to choose it
+or not, and a Discard button once enough are chosen (the live table gets a select of
+them instead). Its Hint button is enabled whenever the crew policy has a
 move to advise. Its custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons
 (a card's: "pick" and the cards chosen once it is pressed) and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
 updating the panel itself.
 
-The panel is a Components V2 layout (Discord's IS_COMPONENTS_V2 message): the note of
-the last click in a TextDisplay at the top, then one Container (yellow when it is the
-player's turn, else the board's colour) holding the hand, the situation in words, a
-Separator, the rows of moves and the game's footer. It is the JSON discord.py's
+The panel is a Components V2 layout (Discord's IS_COMPONENTS_V2 message), kept short
+enough to stand below the board on a phone (tests/bot/test_phone.py): the note of the
+last click in a TextDisplay at the top, then one TextDisplay of the hand on one line and
+a status naming whose turn it is (on the player's own turn, the rocket, and the game's
+footer in small print), then the rows of moves. It is the JSON discord.py's
 `ui.LayoutView` sends for that layout (tests/bot/test_panel_v2 builds the LayoutView and
 compares), written directly for the reason bot.views.components gives; discord.py
 writes some of Discord's defaults out (``disabled: false``...), which these leave out.
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n.catalogs import t
 from bot.i18n.notation import card_text
 from bot.i18n.said import joined
-from bot.views import embeds, render, say_menu
+from bot.views import render, say_menu
 from bot.views.components import (
     DANGER,
     PRIMARY,
@@ -59,13 +62,11 @@ if TYPE_CHECKING:
 #: Sections a panel offers at most (a hand of 5 can pay for at most 5 of them).
 MAX_BUILD_BUTTONS = 10
 #: Components V2 types (Discord's numbers) the panel is made of, with its ActionRows.
-TEXT_DISPLAY, SEPARATOR, CONTAINER = 10, 14, 17
+TEXT_DISPLAY = 10
 #: Discord's limit on a TextDisplay's characters. (Of the 40 components a V2 message may
-#: hold, nested ones counted, a panel has at most 28: a note, 10 sections, a launch select,
+#: hold, nested ones counted, a panel has far fewer: its rows of buttons, two selects and
 #: the Say menu.)
 TEXT_LIMIT = 4000
-#: The panel's accent while its player is to act (Discord's yellow).
-YOUR_TURN_COLOUR = 0xFEE75C
 
 
 class Layout(Components):
@@ -82,16 +83,6 @@ class Layout(Components):
 def text_display(content: str) -> dict[str, Any]:
     """A TextDisplay: markdown, within Discord's 4000 characters."""
     return {"type": TEXT_DISPLAY, "content": content[:TEXT_LIMIT]}
-
-
-def separator() -> dict[str, Any]:
-    """A Separator with its divider line, small spacing (LayoutView's defaults)."""
-    return {"type": SEPARATOR, "divider": True, "spacing": 1}
-
-
-def container(accent: int, children: list[dict[str, Any]]) -> dict[str, Any]:
-    """A Container of `children`, its edge in the `accent` colour."""
-    return {"type": CONTAINER, "accent_color": accent, "spoiler": False, "components": children}
 
 
 def panel_message(
@@ -113,26 +104,11 @@ def panel_message(
     if game is None or player not in game.players:
         raise ValueError("a panel is only drawn for a seated player of a started game")
     view = game.view_for(player)
-    public = view.table
-    left = table.time_left(now)
-    title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
-    now_lines = [situation(table, view, now, language), first_move_line(table, view, now, language)]
-    if table.open and public.phase is not Phase.OVER:
-        now_lines.insert(0, render.clock_text(table, left, language))
-    now_text = "\n".join(filter(None, now_lines))
-    playing = table.open and public.phase not in (Phase.OVER, Phase.RESHUFFLE)
-    mine = playing and public.active_player == player
-    accent = YOUR_TURN_COLOUR if mine else embeds.board_colour(table, public, left)
     offered = rows(*moves(table, view, language, chosen)).to_components()
     footer = t(language, "board.footer", id=table.id, version=table.version)
-    inside = [
-        text_display(f"### {title}\n{render.hand_text(view.hand, language, table.cards)}"),
-        text_display(f"-# {t(language, 'panel.now')}\n{now_text}"),
-        *([separator(), *offered] if offered else []),
-        text_display(f"-# {footer}"),
-    ]
+    body = f"{hand_line(table, view, language)}\n{status(table, view, now, language, footer)}"
     top = [text_display(note[: render.CONTENT_LIMIT])] if note else []
-    return Message(components=Layout([*top, container(accent, inside)]))
+    return Message(components=Layout([*top, text_display(body), *offered]))
 
 
 def stub(language: str, key: str) -> Message:
@@ -140,6 +116,41 @@ def stub(language: str, key: str) -> Message:
     line saying so, in place of the hand and its buttons. A layout too: Discord never lets
     a V2 message go back to content."""
     return Message(components=Layout([text_display(t(language, key))]))
+
+
+def hand_line(table: Table, view: PlayerView, language: str) -> str:
+    """The hand on one line, grouped by suit: "**🂠 Your hand (3 cards)** 🟥 2♥ 7♥ · 🟦 9♦"
+    (in colours, each card names its colour: "2 green · 3 red, 4 red")."""
+    title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
+    groups = [
+        render.cards_text(cards, language, table.cards)
+        if table.cards == "colours"
+        else f"{render.COLOUR_EMOJI[colour]} {render.cards_text(cards, language, table.cards)}"
+        for colour, cards in render.by_suit(view.hand).items()
+        if cards
+    ]
+    return f"**{title}** " + " · ".join(groups) if groups else t(language, "hand.empty")
+
+
+def status(table: Table, view: PlayerView, now: float, language: str, footer: str) -> str:
+    """Whose turn it is and the countdown on one line; a first-timer's suggested move;
+    then in small print, on the player's own turn, the rocket (left out beside that
+    suggestion) and what stops a build, and always the game's `footer`."""
+    public = view.table
+    plain = table.open and public.phase is Phase.PLAY and public.active_player == view.player
+    head = t(language, "panel.status.yours") if plain else situation(table, view, now, language)
+    clock = render.clock_text(table, table.time_left(now), language, bare=True)
+    if clock and table.open and public.phase is not Phase.OVER:  # (after a sentence, a space)
+        head = f"{head} · {clock}" if plain else f"{head} {clock}"
+    first = first_move_line(table, view, now, language)
+    small = [render.rocket_line(public, language)] if plain and not first else []
+    if plain and not legal_moves(view).builds:
+        small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
+    if plain and public.sequence:
+        needs = render.suit_marks(render.needed_suits(public), table.cards)
+        small.append(t(language, "panel.needs", suits=needs))
+    small = [line for line in [*small, footer] if line]
+    return "\n".join(line for line in [head, first, f"-# {' · '.join(small)}"] if line)
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
@@ -243,7 +254,7 @@ def moves(
         return []
     legal = legal_moves(view)
     gid, version = table.id, table.version
-    refresh = button(gid, version, "refresh", t(language, "button.refresh"), emoji="🔄", kind="h")
+    refresh = button(gid, version, "refresh", "", emoji="🔄", kind="h")  # (an emoji says it)
     hint = button(
         gid,
         version,
@@ -267,9 +278,11 @@ def moves(
         hint,
         refresh,
     ]
-    if legal.draw:
+    if legal.draw and chosen is None:
         items.append(None)  # sections on rows of their own
         items += build_buttons(table, view, legal, language)
+    elif legal.builds:  # the Discord panel's: one select of them
+        items.append(build_picker(table, view, legal, language))
     if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
         items.append(launch_picker(table, launch, language))
     return [*items, say]
@@ -371,7 +384,8 @@ def turn_buttons(
     launch_label = (
         t(language, "button.launch_suits", suits=suits) if suits else t(language, "button.launch")
     )
-    if launch and fuel_short(view):
+    failing = bool(launch) and fuel_short(view)  # never the green main move, and says why
+    if failing:
         launch_label = t(language, "button.launch_will_fail", launch=launch_label)
     return [
         button(
@@ -390,7 +404,7 @@ def turn_buttons(
             "launch",
             launch_label,
             emoji="🚀",
-            style=SUCCESS,
+            style=SECONDARY if failing else SUCCESS,
             kind="h",
             arg=".".join(launch),
             disabled=not launch,
@@ -428,6 +442,32 @@ def build_buttons(
             )
         )
     return items
+
+
+def build_picker(
+    table: Table, view: PlayerView, legal: LegalMoves, language: str
+) -> dict[str, Any]:
+    """The select of the sections the player can build, each saying the rocket it makes."""
+    options = []
+    for colour, size in legal.builds[:MAX_BUILD_BUTTONS]:
+        total, fuel, needed = after_build(view, colour, size)
+        section = t(language, f"build.{colour.value}.{size.label}")
+        cost = card_text(f"{int(size)}{colour.suit}", language, table.cards)
+        made = t(
+            language,
+            "panel.build_makes",
+            points=render.count(language, "board.points", total),
+            fuel=fuel,
+            needed=needed,
+            mark="✓" if fuel >= needed else "✗",
+        )
+        label = f"{section} ({cost})"
+        options.append(
+            option(label, f"{colour.value}.{int(size)}", render.COLOUR_EMOJI[colour], made)
+        )
+    return picker(
+        table.id, table.version, "build", options, placeholder=t(language, "panel.choose_build")
+    )
 
 
 def launch_picker(table: Table, launch: list[str], language: str) -> dict[str, Any]:

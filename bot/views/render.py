@@ -257,15 +257,22 @@ def reshuffle_left(table: Table, now: float) -> int | None:
 
 
 def clock_text(
-    table: Table, time_left: float | None, language: str | None = None, *, short: bool = False
+    table: Table,
+    time_left: float | None,
+    language: str | None = None,
+    *,
+    short: bool = False,
+    bare: bool = False,
 ) -> str:
     """The countdown as nothing between two edits can make stale: while it runs, Discord's
     own relative time ("in 12 minutes") beside the exact arrival time (`short`: alone, for
-    a phone's line); stopped, what is left. In `language` (the server's unless given)."""
+    a phone's line; `bare`: alone after ⏱️, beside a turn's words); stopped, what is left.
+    In `language` (the server's unless given)."""
     language = language or table.language
     if table.deadline is not None and time_left is not None:
-        if short:
-            return t(language, "clock.short", arrives=said.moment(round(table.deadline), "R"))
+        if short or bare:
+            key = "clock.bare" if bare else "clock.short"
+            return t(language, key, arrives=said.moment(round(table.deadline), "R"))
         return _arrival(round(table.deadline), language)
     if time_left is not None:
         return t(language, "clock.paused", left=duration(time_left))

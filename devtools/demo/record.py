@@ -251,7 +251,8 @@ def _clicked(at: datetime.datetime, interaction) -> Did:
             ),
             {},
         )
-    label = component.get("label") or component.get("placeholder") or custom_id
+    emoji = (component.get("emoji") or {}).get("name")  # a button of an emoji alone (🔄)
+    label = component.get("label") or emoji or component.get("placeholder") or custom_id
     values = interaction.data.get("values")
     if values is not None:
         names = {o["value"]: o.get("label", o["value"]) for o in component.get("options", [])}

@@ -146,7 +146,14 @@ class Scene:
         await self.bot.outbox.drain()
 
     async def press(self, panel, action: str, user: str, arg: str | None = None):
-        """Click a panel button (`action`, and its `arg` when several share the action)."""
+        """Click a panel button (`action`, and its `arg` when several share the action); a
+        build ("build:red.3", or "build" and "red.3") is chosen in the panel's builds select."""
+        if action.startswith("build"):
+            section = arg or action.partition(":")[2]
+            interaction = await self.fake.select(
+                panel, builds_select(panel)["custom_id"], [section], user=self[user].user
+            )
+            return await interaction.wait_response()
         custom_id = button_id(panel, action if arg is None else f"{action}:{arg}")
         interaction = await self.fake.click(panel, custom_id, user=self[user].user)
         return await interaction.wait_response()
@@ -357,6 +364,17 @@ def button_id(message, action: str) -> str:
     raise LookupError(f"no {action!r} button on message {message.id}: {present}")
 
 
+def builds_select(message) -> dict:
+    """A hand panel's select of the sections it offers to build."""
+    return next(c for c in message.iter_components() if c.get("custom_id", "").endswith(":build"))
+
+
+def builds_offered(message) -> list[str]:
+    """The sections ("red.3") a hand panel's builds select offers (none without one)."""
+    found = [c for c in message.iter_components() if c.get("custom_id", "").endswith(":build")]
+    return [o["value"] for select in found for o in select["options"]]
+
+
 def enabled(message, action: str) -> bool:
     """Whether the button for `action` (see `button_id`) on `message` can be clicked."""
     custom_id = button_id(message, action)
@@ -391,9 +409,9 @@ def text_of(message) -> str:
 
 
 def note_of(message) -> str:
-    """A hand panel's note: the TextDisplay above its Container ("" when it has none)."""
+    """A hand panel's note: the TextDisplay above its hand and status ("" when it has none)."""
     top = [c["content"] for c in message.components if c.get("type") == TEXT_DISPLAY]
-    return top[0] if top else ""
+    return top[0] if len(top) == 2 else ""
 
 
 async def start_bot_process(

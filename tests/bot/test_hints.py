@@ -9,7 +9,7 @@ from bot.views.hints import decision_text
 from engine import Colour, Size, legal_moves, when_my_turn
 from engine.crew import decide
 from engine.views import PastRocket
-from tests.bot.helpers import enabled, note_of, text_of
+from tests.bot.helpers import builds_offered, enabled, note_of, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -137,7 +137,7 @@ async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
     decision = decide(table.game.view_for(scene.id("ann")), 600)
     assert note_of(ann) == f"💡 {decision_text(decision, 'en', 'suits')}"
     assert note_of(ann).startswith("💡 Build the large red section") and "\n" not in note_of(ann)
-    assert "Your hand (5 cards)" in text_of(ann) and enabled(ann, "build:red.3")
+    assert "Your hand (5 cards)" in text_of(ann) and "red.3" in builds_offered(ann)
     assert table.version == version and len(scene.public()) == public
     assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
 

@@ -48,13 +48,16 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert "It is <@" in text_of(bob) and not enabled(bob, "draw")
     private = len(scene.private_to("ann")), len(scene.private_to("bob"))
 
-    # Build: one click on the section (with its price), answered on the panel itself.
-    assert not enabled(ann, "scrap") and "build:green.3" in str(ann.components)
-    labels = [c.get("label") for c in ann.iter_components()]
+    # Build: one choice in the builds' select (each section with its price), answered on
+    # the panel itself.
+    assert not enabled(ann, "scrap")
+    (builds,) = [s for s in selects(ann) if s["custom_id"].endswith(":build")]
     # Each build says the rocket it makes: 3 points of green and no fuel fail the check.
-    assert "Build large green (3♣) → 3 points, fuel 0 (1 needed) ✗" in labels
-    assert "**Your turn:** you can draw or build." in text_of(ann)
-    built = await scene.press(ann, "build", "ann", arg="green.3")
+    assert {"label": "large green (3♣)", "value": "green.3", "emoji": {"name": "🟩"}} | {
+        "description": "→ 3 points, fuel 0 (1 needed) ✗"
+    } in builds["options"]
+    assert "**Your turn** · ⏱️ Apophis <t:" in text_of(ann)
+    built = await scene.pick(ann, ["green.3"], "ann")
     assert built.response_type == 7 and built.message.id == ann.id
     assert "You built the large green section with 2♣, 3♣ and 4♣." in answer_text(built)
     assert table.game.rocket and table.game.active_player == scene.id("bob")
@@ -64,11 +67,15 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     assert enabled(bob, "draw")  # his panel was refreshed when his turn came
     assert next(
         c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", "")
-    ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel
+    ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel: grey, not green
+    assert (
+        next(c for c in bob.iter_components() if ":launch:" in c.get("custom_id", ""))["style"] == 2
+    )
     assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(
         bob
     )
-    (subset,) = selects(bob)  # a chosen subset: one card a suit, never two of one
+    # A chosen subset: one card a suit, never two of one.
+    (subset,) = [s for s in selects(bob) if s["custom_id"].endswith(":launch")]
     assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
     chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])
     await chose.wait_response()
@@ -166,7 +173,7 @@ async def test_the_panel_is_refreshed_through_the_token_when_the_turn_comes(fake
     assert not enabled(bob, "draw")
     await scene.cmd("draw", "ann")
     await bot.outbox.drain()
-    assert enabled(bob, "draw") and "**Your turn:**" in text_of(bob)
+    assert enabled(bob, "draw") and "**Your turn**" in text_of(bob)
     assert [r.route for r in uses_of(fake_discord, opened)] == [TOKEN_EDIT]
     assert table.game.active_player == scene.id("bob")
 

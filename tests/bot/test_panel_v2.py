@@ -15,7 +15,6 @@ from discord import ui
 from bot.discord import embeds
 from bot.lobby_settings import LobbySettings
 from bot.table import Table
-from bot.views import embeds as views_embeds
 from bot.views import panel, render
 from bot.views.message import IS_COMPONENTS_V2
 from devtools.fakediscord import ViolationKind, layout
@@ -61,13 +60,18 @@ def item(sent: dict[str, Any]) -> ui.Item:
     if sent["type"] == 2:
         return ui.Button(
             style=discord.ButtonStyle(sent["style"]),
-            label=sent["label"],
+            label=sent.get("label"),
             custom_id=sent["custom_id"],
             emoji=emoji,
             disabled=sent.get("disabled", False),
         )
     options = [
-        discord.SelectOption(label=o["label"], value=o["value"], emoji=o["emoji"]["name"])
+        discord.SelectOption(
+            label=o["label"],
+            value=o["value"],
+            emoji=o["emoji"]["name"],
+            description=o.get("description"),
+        )
         for o in sent["options"]
     ]
     return ui.Select(
@@ -84,27 +88,19 @@ def test_the_panel_is_what_a_layout_view_sends_for_the_same_layout():
     message = panel.panel_message(table, 1, "en", "You drew 5♦.", now=0)
     sent = message.components.to_components()
     by_id = {c["custom_id"]: c for c in layout.walk(sent) if "custom_id" in c}
-    rows = [
-        ["draw", "launch:2H.5D", "scrap", "hint", "refresh"],
-        ["build:red.1", "build:red.2", "build:blue.1"],
-    ]
+    row = ["draw", "launch:2H.5D", "scrap", "hint", "refresh"]
     view = ui.LayoutView()
     view.add_item(ui.TextDisplay("You drew 5♦."))
-    box = ui.Container(accent_colour=panel.YOUR_TURN_COLOUR)
-    box.add_item(ui.TextDisplay("### 🂠 Your hand (3 cards)\n🟥 hearts: 2♥ 3♥\n🟦 diamonds: 5♦"))
-    box.add_item(
+    view.add_item(
         ui.TextDisplay(
-            "-# Now\n**Your turn:** you can draw, build, launch, or scrap.\n"
-            "🚀 2 points · fuel 2 (1 needed) ✓ · launched now: 0% chance to damage, 0% to deflect"
+            "**🂠 Your hand (3 cards)** 🟥 2♥ 3♥ · 🟦 5♦\n**Your turn**\n-# 🚀 2 points · fuel 2 "
+            "(1 needed) ✓ · launched now: 0% chance to damage, 0% to deflect · Game #1 · move 0"
         )
     )
-    box.add_item(ui.Separator())
-    for row in rows:
-        box.add_item(ui.ActionRow(*(item(by_id[f"apo:h:1:0:{tail}"]) for tail in row)))
-    box.add_item(ui.ActionRow(item(by_id["apo:p:1:0:launch"])))
-    box.add_item(ui.ActionRow(item(by_id["apo:p:1:0:say"])))  # table talk
-    box.add_item(ui.TextDisplay("-# Game #1 · move 0"))
-    view.add_item(box)
+    view.add_item(ui.ActionRow(*(item(by_id[f"apo:h:1:0:{tail}"]) for tail in row)))
+    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:build"])))  # the builds: one select
+    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:launch"])))
+    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:say"])))  # table talk
     assert as_sent(sent) == as_sent(view.to_components())
     assert message.components.has_components_v2() and view.has_components_v2()
 
@@ -121,19 +117,16 @@ def test_a_new_panel_is_flagged_and_an_edit_clears_content_and_embeds():
         type(message)(content="words", components=message.components)
 
 
-def test_the_accent_is_yellow_on_your_turn_only_and_an_ended_panel_has_no_moves():
+def test_the_status_names_whose_turn_it_is_and_an_ended_panel_has_no_moves():
     table = table_with(hands=[["2H"], ["2C"]])
 
-    def container(player: int) -> dict[str, Any]:
-        (box,) = panel.panel_message(table, player, "en", now=0).components.to_components()
-        return box
+    def shown(player: int) -> list[dict[str, Any]]:
+        return panel.panel_message(table, player, "en", now=0).components.to_components()
 
-    assert container(1)["accent_color"] == panel.YOUR_TURN_COLOUR
-    assert container(2)["accent_color"] == views_embeds.EMBED_COLOUR  # the board's, out of turn
+    assert shown(1)[0]["content"].split("\n")[1] == "**Your turn**"
+    assert shown(2)[0]["content"].split("\n")[1] == "It is <@1>'s turn."  # out of turn
     table.status = "ended"
-    box = container(1)
-    assert box["accent_color"] == views_embeds.board_colour(table, table.game.public_view(), None)
-    assert [c["type"] for c in box["components"]] == [10, 10, 10]  # no separator, no rows
+    assert [c["type"] for c in shown(1)] == [10]  # hand and status: no rows
 
 
 def test_the_fullest_panel_keeps_within_discords_limits():
@@ -141,10 +134,10 @@ def test_the_fullest_panel_keeps_within_discords_limits():
     table = table_with(hands=[hand, ["5C"]], rocket=[("yellow", 3)])
     message = panel.panel_message(table, 1, "en", "x" * 5000, now=0)
     sent = message.components.to_components()
-    builds = [c for c in layout.walk(sent) if ":build:" in c.get("custom_id", "")]
-    assert len(builds) == panel.MAX_BUILD_BUTTONS
-    assert any(c["type"] == 3 for c in layout.walk(sent))  # and the launch select
-    assert len(list(layout.walk(sent))) == 28 <= layout.COMPONENT_LIMIT  # the Say menu's row too
+    (builds,) = [c for c in layout.walk(sent) if c.get("custom_id", "").endswith(":build")]
+    assert len(builds["options"]) == panel.MAX_BUILD_BUTTONS  # one select of them
+    assert any(c.get("custom_id", "").endswith(":launch") for c in layout.walk(sent))
+    assert len(list(layout.walk(sent))) == 14 <= layout.COMPONENT_LIMIT  # the Say menu's row too
     assert len(sent[0]["content"]) == render.CONTENT_LIMIT  # the note, cut
     assert layout.new_problem(message.json(new=True) | {"flags": IS_COMPONENTS_V2 | 64}) is None
     assert layout.edit_problem(IS_COMPONENTS_V2 | EPHEMERAL, message.json()) is None
@@ -193,14 +186,12 @@ async def test_in_a_group_dm_the_panels_are_layouts_redrawn_through_their_tokens
         assert table.game.active_player == scene.id("ann")
         ann, bob = await scene.panel("ann"), await scene.panel("bob")
         assert ann.flags == bob.flags == EPHEMERAL | IS_COMPONENTS_V2
-        (box,) = [c for c in bob.components if c["type"] == 17]
-        assert box["accent_color"] != panel.YOUR_TURN_COLOUR  # ann's turn
+        assert f"It is <@{scene.id('ann')}>'s turn." in text_of(bob)  # ann's turn
         await scene.press(ann, "draw", "ann")
         assert table.game.active_player == scene.id("bob")
         await bot.outbox.drain()  # bob's panel redrawn through his token: his turn now
         await bot_state(lambda: note_of(bob) == YOUR_TURN)
-        (box,) = [c for c in bob.components if c["type"] == 17]
-        assert box["accent_color"] == panel.YOUR_TURN_COLOUR and not bob.content
+        assert "**Your turn**" in text_of(bob) and not bob.content
         assert bob.flags == EPHEMERAL | IS_COMPONENTS_V2
         assert not [r for r in fake_discord.requests if "/channels/" in r.path]
 

@@ -1,11 +1,12 @@
 """The game on a phone 360 × 740: the board's height as Discord's mobile client lays it out
-(devtools.phone), at every move of a 4-player advanced game in both languages, and its
-Details a click away."""
+(devtools.phone), alone and with a hand panel below it, at every move of a 4-player
+advanced game in both languages, and its Details a click away."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.views import panel
 from devtools import phone
 from tests.bot.helpers import Scene, play_as, text_of
 
@@ -15,6 +16,16 @@ NAMES = ("ann", "bob", "cid", "dee")
 #: The moves the board is measured after (before it was shortened, it stood 984 to 1,138
 #: px tall over them, taller than the whole screen; now 446 to 507, 529 in French).
 MOVES = 12
+#: The hand panel's height at most, over those moves, for every player, each a first-timer
+#: (their first turn suggests a move: the tallest panels). Before the panel was shortened
+#: it stood 891 px at its tallest (935 in French); now 497 (519).
+PANEL_MOST = 525
+#: The board and a panel together, at most (they stood 1,359 px, 1,425 in French; now 965
+#: and 1,009). Not `phone.ROOM` (560): the two messages' own lines (author, the "used"
+#: line, "Only you can see this", the embed's padding: 168 px) and the board's 480 × 360
+#: picture (199 px) leave 193 px for the board's words and buttons and the panel's hand,
+#: status and moves, which need some 380 at the least.
+TOGETHER = 1015
 
 
 def on_phone(message, *, ephemeral: bool = False) -> phone.Height:
@@ -107,3 +118,28 @@ async def test_a_launch_makes_one_report_folded_to_one_line_by_the_next_move(
         assert on_phone(report).total < tall / 2  # a line or two where the picture stood
         print(f"{language}: the launch report {tall} px, folded {on_phone(report).total} px")
         scene.assert_no_cards_in_public()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_board_and_a_panel_stand_on_a_phone_together(fake_discord, make_bot, language):
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        table = await four_players_advanced(scene, language)
+        table.newcomers.update(table.game.players)  # first-timers: a first move suggested
+        tallest, worst, suggested = 0, "", 0
+        for _ in range(MOVES):
+            await play_as(scene, table, NAMES[table.game.players.index(table.game.active_player)])
+            await bot.outbox.drain()
+            board = on_phone(scene.board(table))
+            for player in table.game.players:  # the one to play, and those who wait
+                shown = panel.panel_message(table, player, language).json()
+                mine = phone.height(shown, answer=True, ephemeral=True)  # only they see it
+                suggested += "🌱" in str(shown)
+                assert not ("🌱" in str(shown) and "-# 🚀" in str(shown))  # one or the other
+                assert mine.total <= PANEL_MOST, str(mine)
+                if board.total + mine.total > tallest:
+                    tallest, worst = board.total + mine.total, f"board {board}\npanel {mine}"
+        print(f"{language}: board + panel at their tallest: {tallest} px\n{worst}")
+        assert tallest <= TOGETHER, worst
+        assert suggested  # measured with the first-move line too

@@ -132,3 +132,12 @@ async def test_the_same_command_is_told_in_the_same_words_whichever_door(service
     assert reply(started, ANN, "en") == t("en", "reply.started")
     drawn = await service.run(caller(ANN), Move({"type": "draw"}))
     assert reply(drawn, ANN, "en").strip()  # what the draw brought, told to its player
+
+
+def test_the_discord_panels_builds_select_reads_as_the_build_it_names_and_nothing_else():
+    chosen = command_of(from_discord("apo:p:7:3:build", ["red.2"]))
+    assert chosen == Move({"type": "build", "colour": "red", "size": 2}, 3)
+    assert chosen == command_of(from_discord("apo:h:7:3:build:red.2", None))  # as its button
+    for forged in (["purple.2"], ["red.4"], ["red.2", "blue.1"], ["7H"]):
+        with pytest.raises(UserError):
+            command_of(from_discord("apo:p:7:3:build", forged))

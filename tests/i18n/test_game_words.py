@@ -58,9 +58,10 @@ def test_more_fuel_than_needed_reads_naturally(language, fuel):
     assert line.startswith("🚀 2 points · " + fuel + " · ")
     assert line in panel.situation(table, view, 0, language)
     builds = [
-        c["label"]
+        o["description"]
         for c in walk(panel.panel_message(table, 1, language, now=0).components.to_components())
-        if ":build:" in c.get("custom_id", "")
+        if c.get("custom_id", "").endswith(":build")
+        for o in c["options"]
     ]
     assert builds and all("(1 needed)" in b or "(1 requis)" in b for b in builds)
     assert not any(re.search(r"\d+/\d+ [✓✗]", b) for b in builds)  # never "fuel 2/1"
