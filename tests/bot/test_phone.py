@@ -18,14 +18,15 @@ NAMES = ("ann", "bob", "cid", "dee")
 MOVES = 12
 #: The hand panel's height at most, over those moves, for every player, each a first-timer
 #: (their first turn suggests a move: the tallest panels). Before the panel was shortened
-#: it stood 891 px at its tallest (935 in French); now 497 (519).
-PANEL_MOST = 525
+#: it stood 891 px at its tallest (935 in French); now 497 (519), and 52 more with table
+#: talk's Say menu: 549 (571).
+PANEL_MOST = 575
 #: The board and a panel together, at most (they stood 1,359 px, 1,425 in French; now 965
-#: and 1,009). Not `phone.ROOM` (560): the two messages' own lines (author, the "used"
+#: and 1,009 without the Say menu, 52 more with it). Not `phone.ROOM` (560): the two messages' own lines (author, the "used"
 #: line, "Only you can see this", the embed's padding: 168 px) and the board's 480 × 360
 #: picture (199 px) leave 193 px for the board's words and buttons and the panel's hand,
 #: status and moves, which need some 380 at the least.
-TOGETHER = 1015
+TOGETHER = 1065
 
 
 def on_phone(message, *, ephemeral: bool = False) -> phone.Height:

@@ -76,7 +76,7 @@ async def test_a_signal_from_the_panels_say_menu_is_said_even_from_an_older_pane
     drawn = panel.panel_message(table, BOB, "en")
     say_menu = next(
         c
-        for row in drawn.components.to_components()[0]["components"]
+        for row in drawn.components.to_components()
         if row.get("type") == 1
         for c in row["components"]
         if c["custom_id"].endswith(":say")
