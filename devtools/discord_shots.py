@@ -19,6 +19,7 @@ import asyncio
 import dataclasses
 import html
 import io
+import json
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -40,13 +41,21 @@ LANGUAGES = ("en", "fr")
 SIZES = ((360, 740), (1280, 800))
 #: Discord's top bar (the channel's name) and its input bar, as on a phone (devtools.phone).
 TOP_BAR, INPUT_BAR = 120, 60
-#: A picture larger than this (bytes) is re-encoded with a palette.
-SMALL = 150_000
+#: A picture larger than this (bytes) is re-encoded with a 256-colour palette (a third the size).
+SMALL = 40_000
 FRAME = (
     "body{height:100vh;display:flex;flex-direction:column;overflow:hidden;margin:0}"
     ".bar{background:#2b2d31;color:#f2f3f5;display:flex;align-items:center;padding:0 16px;"
     "flex:none;font-weight:600}.input{color:#949ba4;font-weight:400}"
-    ".list{flex:1;overflow:hidden;display:flex;flex-direction:column;justify-content:flex-end}"
+    ".list{flex:1;min-height:0;overflow:hidden;display:flex;flex-direction:column}"
+    ".list>:first-child{margin-top:auto}"
+)
+#: Scrolls the messages to their end, or to the first words holding `want` (in the middle).
+SCROLL = (
+    "const list=document.querySelector('.list');list.scrollTop=list.scrollHeight;"
+    "if(want){const walk=document.createTreeWalker(list,NodeFilter.SHOW_TEXT);let n;"
+    "while((n=walk.nextNode()))if(n.data.includes(want)){"
+    "n.parentElement.scrollIntoView({block:'center'});break}}"
 )
 ALL_SUITS = ["2C", "2H", "2D", "2S"]
 
@@ -129,8 +138,10 @@ class Camera:
         self.stage, self.out = stage, out
         self.pages: list[Path] = []
 
-    def snap(self, state: str, viewer: str, messages: Sequence[Any]) -> Path:
-        """The page of `state`: `messages` (by their fake records) as `viewer` sees them now."""
+    def snap(self, state: str, viewer: str, messages: Sequence[Any], show: str = "") -> Path:
+        """The page of `state`: `messages` (by their fake records) as `viewer` sees them now,
+        the newest at the bottom of the screen, or scrolled up to the first words holding
+        `show` (a board's line above its picture: "🏅")."""
         stage = self.stage
         rec = record(stage.fake, stage.channel, list(stage.members.values()))
         drawn = page._Page(rec, self.out / "images", stage.language)
@@ -148,7 +159,7 @@ class Camera:
             f'<div class="bar" style="height:{TOP_BAR}px"># {html.escape(stage.channel.name)}</div>'
             f'<div class="list">{body}</div>'
             f'<div class="bar input" style="height:{INPUT_BAR}px">{input_words}</div>'
-            "</body></html>"
+            f"<script>const want={json.dumps(show)};{SCROLL}</script></body></html>"
         )
         path = self.out / f"{state}-{stage.language}.html"
         path.write_text(document, encoding="utf-8")
@@ -162,7 +173,7 @@ class Camera:
 async def lobby(stage: Stage, camera: Camera) -> None:
     """A fresh server's first lobby: the difficulty offered to a first game, and why."""
     opened = await stage.cmd("apophis new", "ann")
-    camera.snap("lobby", "ann", [opened.message])
+    camera.snap("lobby", "ann", [opened.message], show="🌱")
 
 
 async def signal(stage: Stage, camera: Camera) -> None:
@@ -171,7 +182,8 @@ async def signal(stage: Stage, camera: Camera) -> None:
     await _two_player_game(stage)
     panel = await stage.panel("bob")
     chose = await stage.select(panel, ":say", ["build.red"], "bob")
-    camera.snap("signal", "bob", [stage.board(), chose.message])
+    camera.snap("signal-panel", "bob", [chose.message])
+    camera.snap("signal-board", "bob", [stage.board()], show="💬")
     details = await stage.click(stage.board(), "details", "bob")
     camera.snap("signal-details", "bob", [details.message])
 
@@ -184,7 +196,8 @@ async def drop_in(stage: Stage, camera: Camera) -> None:
     await stage.cmd("apophis start", "ann", first=stage.members["ann"])
     camera.snap("dropin-join", "cid", [stage.board()])
     joined = await stage.click(stage.board(), "join", "cid")
-    camera.snap("dropin", "cid", [stage.board(), joined.message])
+    camera.snap("dropin-board", "cid", [stage.board()], show="👋")
+    camera.snap("dropin-panel", "cid", [joined.message])
 
 
 async def leave(stage: Stage, camera: Camera) -> None:
@@ -195,6 +208,7 @@ async def leave(stage: Stage, camera: Camera) -> None:
     camera.snap("leave-choices", "bob", [stage.board(), asked.message])
     gone = await stage.click(asked.message, "crew", "bob")
     camera.snap("leave-crewmate", "bob", [stage.board(), gone.message])
+    camera.snap("leave-board", "bob", [stage.board()], show="🚪")
 
 
 async def launch(stage: Stage, camera: Camera) -> None:
@@ -214,7 +228,8 @@ async def launch(stage: Stage, camera: Camera) -> None:
     board = stage.board()
     report = [m for m in stage.fake.messages(stage.channel) if not m.ephemeral and m.id != board.id]
     panel = await stage.panel("bob")
-    camera.snap("launch-report", "bob", [board, *report[-1:], panel])
+    camera.snap("launch-report", "bob", [board, *report[-1:]])
+    camera.snap("launch-panel", "bob", [board, *report[-1:], panel])
     drew = await stage.cmd("draw", "bob")
     camera.snap("launch-folded", "bob", [board, *report[-1:], drew.message])
 
@@ -224,12 +239,18 @@ async def first_win(stage: Stage, camera: Camera) -> None:
     await stage.cmd("apophis new", "ann", difficulty="medium")
     await stage.cmd("apophis join", "bob")
     await stage.cmd("apophis start", "ann", first=stage.members["ann"])
-    stage.arrange(hands=[ALL_SUITS, ["3C"]], rocket=[("red", 3), ("yellow", 1)], damage=2, dice=[6])
+    stage.arrange(
+        hands=[[*ALL_SUITS, "3H", "4H", "5H"], ["3S", "3C"]], rocket=[], damage=2, dice=[6]
+    )
     table = stage.live()
-    await stage.cmd("launch", "ann", cards=" ".join(ALL_SUITS))
-    camera.snap("final-board", "ann", [stage.board(table)])
+    await stage.cmd("build", "ann", colour="red", size="large")  # three of her four ♥
+    await stage.cmd("build", "bob", colour="yellow", size="small")
+    assert table.game is not None
+    await stage.cmd("launch", "ann", cards=" ".join(table.game.hands[0]))  # one of each suit
+    assert not table.open, "the launch did not win"
+    camera.snap("final-board", "ann", [stage.board(table)], show="🏅")
     mine = await stage.cmd("apophis profile", "ann")
-    camera.snap("profile", "ann", [mine.message])
+    camera.snap("profile", "ann", [mine.message], show="🏅")
 
 
 async def _two_player_game(stage: Stage) -> None:
