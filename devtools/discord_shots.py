@@ -63,8 +63,15 @@ ALL_SUITS = ["2C", "2H", "2D", "2S"]
 class Stage:
     """One server with its #apophis channel, some members in one language, and the bot."""
 
-    def __init__(self, fake: FakeDiscord, bot: ApophisBot, names: Sequence[str], language: str):
-        self.fake, self.bot, self.language = fake, bot, language
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: ApophisBot,
+        timer: ManualTimer,
+        names: Sequence[str],
+        language: str,
+    ):
+        self.fake, self.bot, self.timer, self.language = fake, bot, timer, language
         self.guild = fake.add_guild("Apophis", preferred_locale=language)
         self.channel = fake.add_text_channel(self.guild, "apophis")
         self.members = {name: fake.add_member(self.guild, name) for name in names}
@@ -243,8 +250,11 @@ async def first_win(stage: Stage, camera: Camera) -> None:
         hands=[[*ALL_SUITS, "3H", "4H", "5H"], ["3S", "3C"]], rocket=[], damage=2, dice=[6]
     )
     table = stage.live()
+    await stage.timer.advance(20)  # a few seconds to think before each move
     await stage.cmd("build", "ann", colour="red", size="large")  # three of her four ♥
+    await stage.timer.advance(20)
     await stage.cmd("build", "bob", colour="yellow", size="small")
+    await stage.timer.advance(20)
     assert table.game is not None
     await stage.cmd("launch", "ann", cards=" ".join(table.game.hands[0]))  # one of each suit
     assert not table.open, "the launch did not win"
@@ -284,9 +294,10 @@ async def play(name: str, language: str, out: Path) -> list[Path]:
                     "DISCORD_GATEWAY_URL": fake.gateway_url,
                 }
             )
-            bot = build(config, guild_ready_timeout=0.05, timer=ManualTimer()).discord
+            timer = ManualTimer()
+            bot = build(config, guild_ready_timeout=0.05, timer=timer).discord
             assert bot is not None  # Discord's door is on unless APOPHIS_DISCORD=off
-            stage = Stage(fake, bot, names, language)
+            stage = Stage(fake, bot, timer, names, language)
             camera = Camera(stage, out)
             async with fake.connected(bot):
                 await scene(stage, camera)
