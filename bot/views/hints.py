@@ -45,8 +45,10 @@ def first_move_line(table: Table, view: PlayerView, now: float, language: str) -
     first_turn = public.turn <= len(public.seats) and public.active_player == view.player
     if view.player not in table.newcomers or not first_turn or public.phase is not Phase.PLAY:
         return None
-    hint = decision_text(advice(table, view, now), language, table.cards)
-    return t(language, "first.move", hint=hint)
+    decision = advice(table, view, now)
+    if decision.action.get("type") == "draw":  # the move, not the crew's long plan
+        return t(language, "first.move.draw")
+    return t(language, "first.move", hint=decision_text(decision, language, table.cards))
 
 
 def advice(table: Table, view: PlayerView, now: float) -> Decision:

@@ -114,6 +114,8 @@ async def test_a_first_move_is_suggested_to_a_newcomer_only_and_is_legal(scene):
     assert line(ann, "fr").startswith("🌱 Votre premier coup, si vous voulez")
     action = advice(table, table.game.view_for(ann), 0.0).action
     Game.restore(table.game.save()).apply(action)  # a legal move: applied without a refusal
+    if action["type"] == "draw":  # the move in a few words, not the crew's whole plan
+        assert "**Draw 2**" in line(ann) and "+" not in line(ann)
     panel = await scene.panel("ann")
     assert line(ann) in text_of(panel)
     assert line(bob) is None and line(cid) is None  # not their turn
