@@ -22,8 +22,9 @@ MOVES = 12
 #: talk's Say menu: 549 (571).
 PANEL_MOST = 575
 #: The board and a panel together, at most (they stood 1,359 px, 1,425 in French; now 965
-#: and 1,009 without the Say menu, 52 more with it). Not `phone.ROOM` (560): the two messages' own lines (author, the "used"
-#: line, "Only you can see this", the embed's padding: 168 px) and the board's 480 × 360
+#: and 1,009 without the Say menu, 52 more with it). Not `phone.ROOM` (560): the two
+#: messages' own lines (author, the "used" line, "Only you can see this", the embed's
+#: padding: 168 px) and the board's 480 × 360
 #: picture (199 px) leave 193 px for the board's words and buttons and the panel's hand,
 #: status and moves, which need some 380 at the least.
 TOGETHER = 1065
