@@ -116,6 +116,16 @@ def test_the_crew_builds_no_section_of_the_colour_a_person_said_they_would_build
     assert decision_of(game, [heard], crewmates={ANN, BOB}) == decision_of(game, (), {ANN, BOB})
 
 
+def test_the_crew_counts_a_claimed_section_as_coming_and_builds_the_rest_of_that_rocket():
+    """Ann's plan starts with the large red, which Bob said he would build: rather than
+    draw, she builds a section of a rocket that has Bob's large red to come."""
+    game = table(hands=[["7H", "8H", "9H", "2C", "3C", "4C", "5S"], ["6H", "5H", "4H"]])
+    assert decision_of(game).action == {"type": "build", "player": ANN, "colour": "red", "size": 3}
+    told = decision_of(game, [say(game.view_for(BOB), Signal("build", RED))])
+    assert told.action == {"type": "build", "player": ANN, "colour": "green", "size": 3}
+    assert told.plan is not None and ("red", 3) in told.plan.pieces
+
+
 def test_the_crew_does_not_scrap_when_a_person_asks_it_not_to():
     hands = [["9C"], ["8D", "7S", "2D"]]
     game = table(rocket=[("green", 2), ("red", 1)], builders=[ANN, ANN], hands=hands)
