@@ -86,6 +86,15 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
 CLAIMED_CARDS = 3
 
 
+def later(view: PlayerView, heard: Iterable[Said]) -> list[Said]:
+    """The signals of those who do not play next, whose claims the crew plans around
+    (`coming`, `unclaimed`): the next player builds theirs at once, and replanning
+    around it lost games beside one teammate in the balance lab."""
+    seats = [seat.player for seat in view.table.seats]
+    after = seats[(seats.index(view.player) + 1) % len(seats)]
+    return [one for one in heard if one.player != after]
+
+
 def coming(heard: Iterable[Said]) -> tuple[int, ...]:
     """Cards per colour (COLOURS order) the crew counts on from the people's claims ("I'll
     build ♥"): the claimed section comes in its plans, paid from the claimer's hand."""
