@@ -10,6 +10,7 @@ import pytest
 
 from engine import Colour, Game, colour_of, simulate
 from engine.crew import REASONS, decide, says
+from engine.crew.talk import later
 from engine.signals import KINDS, MOST_HELD, SUITED, Said, Signal, offered, refusal, say, standing
 from engine.simulate import POLICIES, crew_policy, record
 from engine.views import PlayerView
@@ -182,3 +183,12 @@ def test_a_style_that_says_its_plan_plays_as_its_silent_twin():
         silent = record([POLICIES["builder"]] * 2, 2, "basic", seed, 300)
         saying = record([POLICIES["builder_says"]] * 2, 2, "basic", seed, 300)
         assert silent == saying
+
+
+def test_the_crew_plans_around_the_claims_of_those_who_do_not_play_next():
+    """Bob plays after Ann and builds his claim at once: only Cid's claim changes the
+    rockets she plans among (`later`); neither is built over."""
+    game = table(players=(ANN, BOB, CID), hands=[["7H"], ["6H"], ["5S"]])
+    bob = Said(BOB, Signal("build", RED), game.turn)
+    cid = Said(CID, Signal("build", BLUE), game.turn)
+    assert later(game.view_for(ANN), [bob, cid]) == [cid]
