@@ -114,7 +114,7 @@ from engine.crew.decisions import REASONS, Decision, Target
 from engine.crew.notices import NOTICES, RISKY
 from engine.crew.plans import CARD_COST, DEFLECT_WEIGHT, SHARED_LAUNCH, clear_cache
 from engine.crew.play import LEAVE_SEQUENCE, discard_decision, play
-from engine.crew.talk import allows, heard, heed, kept, says
+from engine.crew.talk import allows, coming, heard, heed, kept, later, says, unclaimed
 from engine.crew.team import read
 from engine.events import PlayerId
 from engine.moves import legal_moves
@@ -168,6 +168,8 @@ def decide(
     heeded = heed(moves, view, asked)
     if heeded is moves or allows(heeded, decision):
         return decision
+    ahead = later(view, asked)
+    chosen = choose(view, unclaimed(setting, ahead), turns_left, coming(ahead))
     return kept(decision, play(view, heeded, setting, chosen, turns_left), heeded, asked)
 
 

@@ -3,8 +3,9 @@
 Heeded (`heed`), while a signal stands (`engine.signals`) and only a person's (the seats
 of AI crewmates, public at the table, plan alike and need no telling):
 
-- "I'll build ♥": the crew builds no section of that colour; it builds another of its
-  plan, or draws (and the cards of that suit go on feeding its plan);
+- "I'll build ♥": the crew builds no section of that colour, and counts it as coming
+  (`coming`, `unclaimed`): it builds another section of its plan, or of a rocket that has
+  the claimed section to come, or draws;
 - "Launch next turn": their launch stays possible: no scrap, and on a rocket that can
   score no section after which it could not (the crew may add to a launch sequence, or
   start it);
@@ -30,9 +31,11 @@ from dataclasses import replace
 
 from engine.cards import Colour, Size
 from engine.crew.decisions import Decision
+from engine.crew.plans import BUILDS, NEXT_COLOURS, Row, Setting
 from engine.crew.team import can_score
 from engine.events import PlayerId
 from engine.moves import LegalMoves
+from engine.odds import COLOURS
 from engine.signals import Said, Signal, standing
 from engine.views import PlayerView
 
@@ -49,10 +52,15 @@ def heard(view: PlayerView, said: Iterable[Said], crewmates: Collection[PlayerId
     ]
 
 
+def claims(heard: Iterable[Said]) -> set[Colour]:
+    """The colours people said they will build ("I'll build ♥")."""
+    return {one.signal.colour for one in heard if one.signal.kind == "build" and one.signal.colour}
+
+
 def heed(moves: LegalMoves, view: PlayerView, heard: Iterable[Said]) -> LegalMoves:
     """`moves` less what the people's signals ask the crew not to do."""
     kinds = {one.signal.kind for one in heard}
-    claimed = {one.signal.colour for one in heard if one.signal.kind == "build"}
+    claimed = claims(heard)
     builds = tuple(p for p in moves.builds if p[0] not in claimed)
     table = view.table
     if "launch_next" in kinds and can_score(table.rules, table.rocket):
@@ -74,11 +82,48 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
     return True
 
 
+#: Cards of a claimed colour counted on from the teammate who claimed it: a large section.
+CLAIMED_CARDS = 3
+
+
+def later(view: PlayerView, heard: Iterable[Said]) -> list[Said]:
+    """The signals of those who do not play next, whose claims the crew plans around
+    (`coming`, `unclaimed`): the next player builds theirs at once, and replanning
+    around it lost games beside one teammate in the balance lab."""
+    seats = [seat.player for seat in view.table.seats]
+    after = seats[(seats.index(view.player) + 1) % len(seats)]
+    return [one for one in heard if one.player != after]
+
+
+def coming(heard: Iterable[Said]) -> tuple[int, ...]:
+    """Cards per colour (COLOURS order) the crew counts on from the people's claims ("I'll
+    build ♥"): the claimed section comes in its plans, paid from the claimer's hand."""
+    claimed = claims(heard)
+    return tuple(CLAIMED_CARDS if colour in claimed else 0 for colour in COLOURS)
+
+
+def unclaimed(setting: Setting, heard: Iterable[Said]) -> Setting:
+    """`setting` less the rockets whose next section is only of colours people claimed:
+    the crew plans what it can do now beside the claimed sections to come."""
+    claimed = {COLOURS.index(colour) for colour in claims(heard)}
+
+    def open_(rows: tuple[Row, ...]) -> tuple[Row, ...]:
+        return tuple(r for r in rows if not r[BUILDS] or set(r[NEXT_COLOURS]) - claimed)
+
+    welcome = None if setting.welcome is None else open_(setting.welcome)
+    return replace(
+        setting, keep=open_(setting.keep), welcome=welcome, evident=open_(setting.evident)
+    )
+
+
 def kept(first: Decision, again: Decision, moves: LegalMoves, heard: Iterable[Said]) -> Decision:
     """The move heeding the people, `again` (decided among the heeded `moves`) where it
-    keeps to `first`'s plan: another section of it, a launch, a draw for it; a draw for
-    that plan (`draw_heed`) where it would build another rocket, or still scrap."""
-    if allows(moves, again) and (again.action["type"] != "build" or _same_plan(first, again)):
+    keeps to `first`'s plan (another section of it, a launch, a draw for it) or builds
+    toward a rocket that has a claimed section to come; a draw for that plan
+    (`draw_heed`) where it would build another rocket, or still scrap."""
+    if allows(moves, again) and (
+        again.action["type"] != "build" or _same_plan(first, again) or _awaits(again, heard)
+    ):
         return again
     asked = next(iter(heard))
     return Decision(
@@ -94,6 +139,17 @@ def _same_plan(first: Decision, again: Decision) -> bool:
     """Whether two decisions aim at the same rocket."""
     return (
         first.plan is not None and again.plan is not None and first.plan.pieces == again.plan.pieces
+    )
+
+
+def _awaits(decision: Decision, heard: Iterable[Said]) -> bool:
+    """Whether `decision`'s plan awaits a section of a colour a person claimed: the rest
+    of the rocket they said they will build on."""
+    plan = decision.plan
+    claimed = claims(heard)
+    return plan is not None and any(
+        not built and Colour(colour) in claimed
+        for (colour, _), built in zip(plan.pieces, plan.built, strict=True)
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from engine import Colour, Game, colour_of, simulate
 from engine.crew import REASONS, decide, says
+from engine.crew.talk import later
 from engine.signals import KINDS, MOST_HELD, SUITED, Said, Signal, offered, refusal, say, standing
 from engine.simulate import POLICIES, crew_policy, record
 from engine.views import PlayerView
@@ -116,6 +117,16 @@ def test_the_crew_builds_no_section_of_the_colour_a_person_said_they_would_build
     assert decision_of(game, [heard], crewmates={ANN, BOB}) == decision_of(game, (), {ANN, BOB})
 
 
+def test_the_crew_counts_a_claimed_section_as_coming_and_builds_the_rest_of_that_rocket():
+    """Ann's plan starts with the large red, which Bob said he would build: rather than
+    draw, she builds a section of a rocket that has Bob's large red to come."""
+    game = table(hands=[["7H", "8H", "9H", "2C", "3C", "4C", "5S"], ["6H", "5H", "4H"]])
+    assert decision_of(game).action == {"type": "build", "player": ANN, "colour": "red", "size": 3}
+    told = decision_of(game, [say(game.view_for(BOB), Signal("build", RED))])
+    assert told.action == {"type": "build", "player": ANN, "colour": "green", "size": 3}
+    assert told.plan is not None and ("red", 3) in told.plan.pieces
+
+
 def test_the_crew_does_not_scrap_when_a_person_asks_it_not_to():
     hands = [["9C"], ["8D", "7S", "2D"]]
     game = table(rocket=[("green", 2), ("red", 1)], builders=[ANN, ANN], hands=hands)
@@ -172,3 +183,12 @@ def test_a_style_that_says_its_plan_plays_as_its_silent_twin():
         silent = record([POLICIES["builder"]] * 2, 2, "basic", seed, 300)
         saying = record([POLICIES["builder_says"]] * 2, 2, "basic", seed, 300)
         assert silent == saying
+
+
+def test_the_crew_plans_around_the_claims_of_those_who_do_not_play_next():
+    """Bob plays after Ann and builds his claim at once: only Cid's claim changes the
+    rockets she plans among (`later`); neither is built over."""
+    game = table(players=(ANN, BOB, CID), hands=[["7H"], ["6H"], ["5S"]])
+    bob = Said(BOB, Signal("build", RED), game.turn)
+    cid = Said(CID, Signal("build", BLUE), game.turn)
+    assert later(game.view_for(ANN), [bob, cid]) == [cid]
