@@ -31,6 +31,7 @@ CREATE INDEX player_firsts_by_game ON player_firsts (game_id);
 -- The streaks of the games stored before this migration: each person's games with a
 -- result in the order they ended, cut into runs by the games that were not wins for them
 -- (run k follows their k-th such game); the latest run is the current streak.
+CREATE TEMPORARY TABLE streaks_before AS
 WITH played AS (
     SELECT r.guild_id, p.user_id, r.game_id, r.ended_at,
            CASE WHEN r.crewmates > 0 THEN 1 ELSE 0 END AS crew,
@@ -58,40 +59,17 @@ streaks AS (
     FROM runs
     GROUP BY guild_id, user_id, crew
 )
+SELECT * FROM streaks;
+
 UPDATE player_totals SET streak = s.streak, best_streak = s.best_streak
-FROM streaks AS s
+FROM streaks_before AS s
 WHERE s.guild_id = player_totals.guild_id AND s.user_id = player_totals.user_id AND s.crew = 0;
 
-WITH played AS (
-    SELECT r.guild_id, p.user_id, r.game_id, r.ended_at,
-           CASE WHEN r.crewmates > 0 THEN 1 ELSE 0 END AS crew,
-           CASE WHEN p.left_at IS NULL AND r.outcome IN ('destroyed', 'deflected')
-                THEN 1 ELSE 0 END AS won
-    FROM results AS r
-    JOIN players AS p ON p.game_id = r.game_id
-    WHERE p.user_id > 0 AND r.outcome <> 'abandoned'
-),
-cut AS (
-    SELECT *, SUM(1 - won) OVER (
-        PARTITION BY guild_id, user_id, crew ORDER BY ended_at, game_id ROWS UNBOUNDED PRECEDING
-    ) AS run
-    FROM played
-),
-runs AS (
-    SELECT guild_id, user_id, crew, run, SUM(won) AS wins,
-           MAX(run) OVER (PARTITION BY guild_id, user_id, crew) AS latest
-    FROM cut
-    GROUP BY guild_id, user_id, crew, run
-),
-streaks AS (
-    SELECT guild_id, user_id, crew, MAX(CASE WHEN run = latest THEN wins END) AS streak,
-           MAX(wins) AS best_streak
-    FROM runs
-    GROUP BY guild_id, user_id, crew
-)
 UPDATE crew_totals SET streak = s.streak, best_streak = s.best_streak
-FROM streaks AS s
+FROM streaks_before AS s
 WHERE s.guild_id = crew_totals.guild_id AND s.user_id = crew_totals.user_id AND s.crew = 1;
+
+DROP TABLE streaks_before;
 
 -- The firsts of the games stored before this migration: for each person and first, the
 -- earliest game they won that earns it. A game is won with every launch on target when
