@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from bot.store.records import GameRecord, shard_of
@@ -73,8 +74,22 @@ async def spawn_bot_process(
     `settings` are more environment variables (APOPHIS_SHARD_IDS="0-1", ...). Its stderr
     (the log, at INFO) stays readable from `process.stderr`.
     """
-    env = {
-        **os.environ,
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env=bot_env(fake, database, os.environ, **settings),
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+def bot_env(
+    fake: FakeDiscord, database: object, base: Mapping[str, str], **settings: str
+) -> dict[str, str]:
+    """The environment of a bot process for the fake: `base`, the fake's token and
+    addresses, `database`, INFO logs, then `settings`."""
+    return {
+        **base,
         "DISCORD_TOKEN": fake.bot_token,
         "APOPHIS_DATABASE": str(database),
         "DISCORD_API_BASE_URL": fake.api_base_url,
@@ -82,9 +97,6 @@ async def spawn_bot_process(
         "APOPHIS_LOG_LEVEL": "INFO",
         **settings,
     }
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", env=env, stderr=asyncio.subprocess.PIPE
-    )
 
 
 class BotProcess:

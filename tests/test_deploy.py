@@ -29,6 +29,7 @@ from bot.app import SHUTDOWN_SECONDS, why_it_stopped
 from bot.store.records import DatabaseUnusable
 from devtools.fakediscord.server import FakeDiscord
 from devtools.livetable import free_port
+from devtools.processes import bot_env
 from tests.bot.helpers import Scene
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,15 +136,7 @@ async def start_bot(
 ) -> asyncio.subprocess.Process:
     """The bot, as the unit runs it (MemoryDenyWriteExecute), connected to the fake and ready."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "APOPHIS_"))}
-    env = {
-        **clean,
-        "DISCORD_TOKEN": fake.bot_token,
-        "APOPHIS_DATABASE": str(database),
-        "DISCORD_API_BASE_URL": fake.api_base_url,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "APOPHIS_LOG_LEVEL": "INFO",
-        **settings,
-    }
+    env = bot_env(fake, database, clean, **settings)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", UNDER_MDWE, env=env, cwd=ROOT, stderr=asyncio.subprocess.PIPE
     )
