@@ -1,4 +1,5 @@
 // A newcomer's first game: the rocket that can launch (bot/pictures/first_rocket.py's, drawn by the page), its words, closed once read.
+import "./first.css";
 import { h, s } from "./dom";
 import { label } from "./labels";
 import type { Colour, First, Piece } from "./protocol";

@@ -1,4 +1,5 @@
 // Leaving a game in play: asked first, as /apophis leave asks in Discord (discard the hand, a crewmate takes the seat, or stay).
+import "./leave.css";
 import { h } from "./dom";
 import type { Send } from "./hand";
 import { label } from "./labels";
