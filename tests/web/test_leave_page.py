@@ -33,7 +33,10 @@ async def test_a_player_leaves_from_the_page_and_a_crewmate_takes_the_seat(
     bot = make_web_bot()
     scene = Scene(fake_discord, bot.discord, names=("Ada", "Bob"))
     async with fake_discord.connected(bot.discord):
-        table = await scene.new_game("Ada", "Bob", difficulty="easy")
+        lobby = (await scene.cmd("apophis new", "Ada", difficulty="easy")).message
+        await scene.click(lobby, "join", "Bob")
+        await scene.cmd("apophis start", "Ada", first=scene["Ada"])
+        table = scene.live()
         hand = list(table.game.hands[1])
         speaking(scene, language, "Ada", "Bob")
         ada, bob = await pages(1280, 800), await pages(*WIDTHS[0])
@@ -59,6 +62,10 @@ async def test_a_player_leaves_from_the_page_and_a_crewmate_takes_the_seat(
         assert len(table.game.players) == 2 and scene.id("Bob") in table.game.players
         await bob.click(LEAVE)
         await bob.wait(ASKED)
+        version = table.version
+        await scene.cmd("draw", "Ada")  # a move meanwhile: the question stays, Stay in focus
+        await bob.wait(f"Number(document.body.dataset.version) > {version}")
+        assert await bob.js(f"return {ASKED} && document.activeElement.dataset.answer;") == "stay"
         await bob.click("dialog.leave-question [data-answer='crew']")
         await bob.wait(f"!{ASKED} && !document.querySelector({LEAVE!r})")
         await bob.wait("!window.__apophis.lastState.you.seated")

@@ -13,11 +13,19 @@ function answerOf(item: Button): string {
   return item.custom_id.split(":")[4] ?? "";
 }
 
+/** Its words and answers, as drawn: redrawn only when they change (not at each move's new ids). */
+function wordsOf(leaving: Leaving): string {
+  const answers = leaving.moves.filter((m): m is Button => m.type === 2);
+  return JSON.stringify([leaving.question, answers.map((item) => [answerOf(item), item.label, item.style])]);
+}
+
 /** The question, in a dialog the page places once; `button` opens it for the state drawn. */
 export class LeaveQuestion {
   readonly dialog = h("dialog", { class: "howto leave-question", "aria-labelledby": "leave-title" });
   private leaving: Leaving | null = null;
   private send: Send = () => undefined;
+  /** The words drawn in the dialog (`wordsOf`). */
+  private drawn = "";
 
   constructor() {
     this.dialog.addEventListener("click", (event) => {
@@ -26,7 +34,8 @@ export class LeaveQuestion {
   }
 
   /** The Leave control for a seated player in play (null: they have nothing to leave); a
-   * question open meanwhile follows the state (its answers' ids), or closes with it. */
+   * question open meanwhile follows the state (redrawn, its focus kept, only if its words
+   * change), or closes with it. */
   button(leaving: Leaving | undefined, online: boolean, send: Send): HTMLElement | null {
     this.leaving = leaving ?? null;
     this.send = send;
@@ -34,7 +43,11 @@ export class LeaveQuestion {
       if (this.dialog.open) this.dialog.close();
       return null;
     }
-    if (this.dialog.open) this.draw();
+    if (this.dialog.open && wordsOf(leaving) !== this.drawn) {
+      const focused = (document.activeElement as HTMLElement | null)?.dataset.answer;
+      this.draw();
+      if (focused) this.dialog.querySelector<HTMLButtonElement>(`[data-answer="${focused}"]`)?.focus();
+    }
     const button = h(
       "button",
       { type: "button", class: "move secondary leave-game", "data-action": "leave-game", disabled: !online },
@@ -53,6 +66,7 @@ export class LeaveQuestion {
   private draw(): void {
     const leaving = this.leaving;
     if (!leaving) return;
+    this.drawn = wordsOf(leaving);
     const answers = leaving.moves.filter((m): m is Button => m.type === 2);
     this.dialog.replaceChildren(
       h("h2", { id: "leave-title", class: "screen-title" }, label("leave_game")),
@@ -67,13 +81,18 @@ export class LeaveQuestion {
             { type: "button", class: `move ${STYLE[item.style] ?? "secondary"}`, "data-answer": answer },
             h("span", { class: "text" }, item.label),
           );
-          button.addEventListener("click", () => {
-            this.dialog.close();
-            if (answer !== "stay") this.send(item.custom_id); // Stay changes nothing
-          });
+          button.addEventListener("click", () => this.answer(answer));
           return button;
         }),
       ),
     );
+  }
+
+  /** An answer pressed: the question closes; Leave or a crewmate is sent with the ids of the
+   * state drawn now, Stay changes nothing. */
+  private answer(answer: string): void {
+    this.dialog.close();
+    const item = this.leaving?.moves.find((m): m is Button => m.type === 2 && answerOf(m) === answer);
+    if (item && answer !== "stay") this.send(item.custom_id);
   }
 }
