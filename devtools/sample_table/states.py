@@ -52,6 +52,11 @@ REPORT = (
 )
 #: A passing note (a move's "done"), hidden before a picture: it is gone a moment later.
 NO_NOTE = "document.querySelector('.toast').hidden = true;"
+#: The lobby's link to share, as a host's would read (this run's port and channel vary).
+SHARED = (
+    "document.querySelectorAll('.share input').forEach((field) =>"
+    " field.value = 'https://apophis.example.com/?channel=1234567890123456789');"
+)
 
 
 class Page:
@@ -124,7 +129,7 @@ async def first_lobby(live: LiveTable, out: Path, language: str, pages: list[Pag
         "lobby",
         language,
         seated + " && document.querySelector('.lobby .offer')",
-        TOP,
+        TOP + SHARED,
     )
     await asyncio.to_thread(
         newcomer.shoot, out, "first", language, "document.querySelector('.first-rocket')", TOP
