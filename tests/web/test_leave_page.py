@@ -118,3 +118,27 @@ async def test_a_newcomer_sees_the_first_rocket_once_and_closes_it(
         await bob.wait("document.querySelectorAll('.lobby-seat.taken').length === 2")
         assert not await bob.js(f"return !!document.querySelector({FIRST!r});")
         assert "first" not in (await bob.state())["you"]
+
+
+@pytest.mark.first_games
+async def test_in_play_the_welcome_comes_below_the_hand_and_its_moves(
+    fake_discord, make_web_bot, pages
+):
+    bot = make_web_bot()
+    scene = Scene(fake_discord, bot.discord, names=("Ada", "Bob"))
+    async with fake_discord.connected(bot.discord):
+        await scene.cmd("apophis new", "Ada")
+        bob = await pages(*WIDTHS[0])
+        await bob.open(activity_url(bot, fake_discord, scene, "Bob"))
+        await bob.click(f".lobby {button('join')}")
+        await bob.wait(f"document.querySelector({FIRST!r})")
+        await scene.cmd("apophis start", "Ada", first=scene["Bob"])  # his turn first
+        await bob.wait(f"document.querySelector('.mine {FIRST}')")
+        await bob.settled()
+        assert await in_view(bob, ".mine .moves"), "his moves are pushed off the screen"
+        below = await bob.js(
+            "const m = document.querySelector('.mine .moves').getBoundingClientRect();"
+            f" const first = document.querySelector('.mine {FIRST}').getBoundingClientRect();"
+            " return first.top >= m.bottom;"
+        )
+        assert below

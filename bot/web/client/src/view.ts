@@ -360,7 +360,6 @@ export class View {
     this.moves.draw(moves, cards, this.open, why, send, fuelShort(state.table));
     put(
       this.mine,
-      this.firstGame(state),
       h(
         "h2",
         null,
@@ -374,12 +373,14 @@ export class View {
       moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
       sayControl(you.say, this.open, send),
+      this.firstGame(state), // below the moves: the hand and its moves stay in view
       this.leaving.button(you.leave, this.open, send),
       this.signInLine(),
     );
   }
 
-  /** A newcomer's welcome, the first-game rocket, until they close it. */
+  /** A newcomer's welcome, the first-game rocket, until they close it (above the lobby;
+   * in play, below the moves). */
   private firstGame(state: State): HTMLElement | null {
     if (this.welcomed) return null;
     return firstRocket(state.you?.first, () => {
