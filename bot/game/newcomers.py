@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.store.newcomers import Newness
 from bot.table import Table
+from bot.views import first_games
 from bot.views.balance import FIRST_GAMES
 
 #: The reasons a lobby offers FIRST_GAMES (catalog keys): the server's first games, or a
@@ -58,7 +59,7 @@ def seated(table: Table, newness: Newness, people: list[int]) -> None:
 def to_welcome(table: Table, person: int) -> bool:
     """Whether `person`, seated in the lobby, is a newcomer not yet shown the picture of a
     rocket that can launch (it counts as shown from now on)."""
-    if person not in table.newcomers or person in table.welcomed:
+    if not first_games.owed(table, person):
         return False
     table.welcomed.add(person)
     return True

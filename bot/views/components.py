@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.lobby_settings import OPTIONS, LobbySettings
-from bot.table import seat_to_take
+from bot.table import is_crewmate, seat_to_take
 from bot.views import embeds, launches, render, story
 from bot.views.message import Embed, Message
 from bot.views.records import FIELD_LIMIT
@@ -387,10 +387,13 @@ def board_stub(table: Table) -> Message:
     return Message(content=text, whole=True, mentions=None)
 
 
-def leave_question(table: Table, cards: int, language: str, *, crew: bool) -> Message:
-    """What `/apophis leave` asks a player mid-game, privately: Leave (their `cards` go to
-    the discard pile), A crewmate takes my seat (with those cards; offered, `crew`, while
-    another person plays on) or Stay."""
+def leave_question(table: Table, player: int, language: str) -> Message:
+    """What `/apophis leave` (and the live table's Leave) asks `player` mid-game, privately:
+    Leave (their cards go to the discard pile), A crewmate takes my seat (with those cards;
+    offered while another person plays on) or Stay."""
+    started = table.started_game
+    cards = len(started.hands[started.players.index(player)])
+    crew = any(not is_crewmate(p) and p != player for p in started.players)
     game, version = table.id, table.version
     leave = t(language, "leave.confirm.leave")
     stay = t(language, "leave.confirm.stay")

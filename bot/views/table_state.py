@@ -201,6 +201,22 @@ class Texts(TypedDict):
     recent: list[str]
 
 
+class Leaving(TypedDict):
+    """What leaving a game in play asks first: its words and its answers (their custom ids
+    are the question's, as `/apophis leave` asks it in Discord)."""
+
+    question: str
+    moves: list[Component]
+
+
+class First(TypedDict):
+    """A newcomer's welcome, once: its line, and the rocket that can launch in words (the
+    client draws the rocket, no card of the viewer's)."""
+
+    line: str
+    alt: str
+
+
 class You(TypedDict):
     """The viewer, signed in; their hand and moves once they play in the game."""
 
@@ -215,6 +231,10 @@ class You(TypedDict):
     your_turn: NotRequired[bool]
     #: Not seated in a game in play whose seat is free: the seat Join takes, in words.
     drop_in: NotRequired[str]
+    #: Seated in a game in play: what leaving it asks first (Leave, a crewmate, Stay).
+    leave: NotRequired[Leaving]
+    #: A newcomer not yet welcomed: the first-game welcome, until they close it.
+    first: NotRequired[First]
 
 
 class PublicState(TypedDict):
@@ -313,4 +333,10 @@ class Ping(TypedDict):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Move | Ping
+class Welcomed(TypedDict):
+    """A newcomer closed the first game's welcome: it is not shown to them again."""
+
+    type: Literal["welcomed"]
+
+
+ClientMessage = Hello | Move | Ping | Welcomed

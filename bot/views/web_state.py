@@ -24,7 +24,7 @@ from bot.i18n.catalogs import t, told_in
 from bot.i18n.notation import card_text
 from bot.i18n.said import Markup, written
 from bot.table import EMPTY_SEAT, is_crewmate, seat_to_take
-from bot.views import components, embeds, panel, render, table_state, talk
+from bot.views import components, embeds, first_games, panel, render, table_state, talk
 from bot.views.story import story
 from engine import Colour, Phase, colour_of, fuel_needed
 from engine.events import LaunchStep
@@ -69,7 +69,7 @@ LABELS = (
     "damage_done", "deflection_done", "story_launches", "story_no_launch",
     "ending_won", "ending_lost", "ending_over", "replay_hint", "options", "option_sound",
     "option_vibrate", "your_turn_now", "watching_count", "offline_short", "why_not_now",
-    "why_not_your_turn", "time_at_end",
+    "why_not_your_turn", "time_at_end", "leave_game", "first_close",
     # the table in words (its description for screen readers), its sequence's slots
     "describe_apophis", "describe_deflection", "describe_rocket", "describe_piles",
     "describe_time", "slot_played", "slot_needed", "slot_unused", "slots_count",
@@ -290,6 +290,8 @@ def private(
     game = table.game
     if viewer is not None:
         you = {"id": str(viewer), "seated": viewer in table.seats}
+        if table.open and you["seated"] and first_games.owed(table, viewer):
+            you["first"] = first_games.words(language)
         if game is not None and viewer in game.players:
             if view is None:
                 view = game.view_for(viewer)
@@ -306,6 +308,8 @@ def private(
                 you["say"] = cast("table_state.Select", say)
             you["situation"] = _situation(table, view, now, language, markup)
             you["your_turn"] = table.open and view.table.active_player == viewer
+            if table.status == "active" and table.open:
+                you["leave"] = _leaving(table, viewer, language)
         moves = board_moves_of(table, now, language) if board_moves is None else board_moves
         if table.status == "active" and moves:  # Join: a seat is free, theirs if not seated
             if "hand" in you:
@@ -313,6 +317,15 @@ def private(
             else:
                 you["drop_in"] = _drop_in(table, language, markup)
     return {"lobby_moves": moves, "you": you}
+
+
+def _leaving(table: Table, player: int, language: str) -> table_state.Leaving:
+    """What leaving the game in play asks `player` first, as `/apophis leave` does
+    (bot.views.components.leave_question): its words, and its answers as buttons."""
+    question = components.leave_question(table, player, language)
+    rows = question.components.to_components() if question.components is not None else []
+    answers = [item for row in rows for item in row["components"]]
+    return {"question": question.content or "", "moves": _components(answers)}
 
 
 def _drop_in(table: Table, language: str, markup: Markup) -> str:

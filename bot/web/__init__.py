@@ -11,7 +11,8 @@ The protocol, over `/ws` (JSON text messages; their types are bot.views.table_st
   browser says null, and the session cookie its upgrade request carried signs it in);
   then `{"type": "move", "id": n, "custom_id": "<one its state offered>", "values":
   [...] (a picker's)}` (the custom id carries the state version it was offered at: a
-  move on an older one is told the game moved on, not played), or `{"type": "ping"}`.
+  move on an older one is told the game moved on, not played), `{"type": "welcomed"}` (a
+  newcomer closed the first game's welcome), or `{"type": "ping"}`.
 - server → client: `{"type": "welcome", "user", "language", "labels"}`, then a `state`
   at once and after every change (bot.views.web_state); `{"type": "result", "id", "ok",
   "note"}` for each move; `{"type": "refused", "reason"}` for a message it cannot take

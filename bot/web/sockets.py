@@ -34,7 +34,7 @@ import orjson
 from aiohttp import WSMsgType, web
 
 from bot.errors import UserError
-from bot.game import plays
+from bot.game import newcomers, plays
 from bot.game.access import Gatekeeper
 from bot.game.clicks import LOBBY_COMMANDS, PANEL, command_of, read_click
 from bot.game.commands import Configure, Join, Open, PlayAgain
@@ -349,6 +349,11 @@ class Sockets:
         if kind == "ping":
             await client.send({"type": "pong"})
             return
+        if kind == "welcomed":  # a newcomer closed the first game's welcome: not shown again
+            table = self._table(client.channel)
+            if table is not None and client.user is not None:
+                newcomers.to_welcome(table, client.user.id)
+            return
         if kind != "move" or message is None:
             await client.send({"type": "refused", "reason": t(language, "web.error.unreadable")})
             return
@@ -400,10 +405,16 @@ class Sockets:
             raise UserError("error.buttons_over")
         if click.kind in PANEL and click.action != "refresh":
             return await plays.play(self.service, caller, table, click, client.language)
+        leaving = click.kind == "q"  # the leave question's answer, a game in play's
+        if leaving and table.status != "active":
+            raise UserError("error.buttons_over")
+        if leaving and command is None:  # Stay
+            return t(client.language, "leave.stayed")
         if not isinstance(command, OFFERED):
             raise UserError("error.unknown_button")
         dropping_in = isinstance(command, Join)  # a free seat of a game in play (bot.game.seats)
-        if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby" and not dropping_in:
+        in_play = dropping_in or leaving
+        if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby" and not in_play:
             raise UserError("error.lobby_buttons_over")
         return reply(await self.service.run(caller, command), user.id, client.language)
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
-from devtools.sample_table import game, screens
+from devtools.sample_table import game, screens, states
 
 
 async def main() -> None:
     await game.draw()
     await screens.draw_all()
+    await states.draw(states.OUT)
 
 
 if __name__ == "__main__":

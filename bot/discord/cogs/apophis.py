@@ -36,7 +36,7 @@ from bot.i18n.catalogs import languages, t
 from bot.i18n.notation import STYLES
 from bot.lobby_settings import BY_NAME, OPTIONS
 from bot.store.records import AUTOPILOT_SECONDS
-from bot.table import Table, is_crewmate
+from bot.table import Table
 from bot.views import attachments, components, howto, panel, render
 from bot.views.embeds import stats_embed
 from bot.views.narration import narrate_event
@@ -131,10 +131,7 @@ class Apophis(commands.GroupCog, Replays, Records, Lobbies, LiveTable, group_nam
         if table is None:
             await self.lobby_command(interaction, Leave())
             return
-        game, user = table.started_game, interaction.user.id
-        cards = len(game.hands[game.players.index(user)])
-        crew = any(not is_crewmate(p) and p != user for p in game.players)  # someone plays on
-        question = components.leave_question(table, cards, speaks(interaction), crew=crew)
+        question = components.leave_question(table, interaction.user.id, speaks(interaction))
         await interaction.response.send_message(**embeds.kwargs(question), ephemeral=True)
 
     async def leave_answered(self, interaction: discord.Interaction, click: Click) -> None:

@@ -46,6 +46,14 @@ function mostFuel(components: (Component | null)[]): string | null {
     ?.custom_id ?? null;
 }
 
+/** A label as its parts: a build's section, then what it makes ("→ 3 points, fuel 1…"),
+ * each kept whole where the line allows (a label too long for one line breaks between). */
+function parts(text: string): (HTMLElement | string)[] {
+  const at = text.indexOf(" → ");
+  if (at < 0) return [text];
+  return [h("span", { class: "part" }, text.slice(0, at)), " ", h("span", { class: "part" }, text.slice(at + 1))];
+}
+
 /** Keyboard shortcuts by the move's action (the custom id's fifth part). */
 const KEYS: Record<string, string> = { draw: "d", scrap: "s", launch: "l", hint: "h" };
 
@@ -211,7 +219,7 @@ export class Moves {
         title: reason ? `${item.label} — ${reason}` : shortcut ? `${item.label} (${shortcut})` : item.label,
       },
       icon,
-      h("span", { class: "text" }, item.label),
+      h("span", { class: "text" }, ...parts(item.label)),
       shortcut && h("kbd", { "aria-hidden": "true" }, shortcut),
       reason && h("span", { class: "sr-only" }, ` (${reason})`),
     );

@@ -42,7 +42,10 @@ async function boot(): Promise<void> {
   if (config.labels && config.language) setLabels(config.labels, config.language);
   const mode = modeOf(params);
   let socket: TableSocket | null = null;
-  const view = new View((version, customId, values) => socket?.move(version, customId, values) != null);
+  const view = new View(
+    (version, customId, values) => socket?.move(version, customId, values) != null,
+    () => socket?.welcomed(),
+  );
   view.setPublicUrl(mode === "browser" ? publicUrl : null);
   let identity: Identity | null = null;
   let channel: string | null;

@@ -120,6 +120,18 @@ export interface Card {
 /** A channel's table: none, a lobby, a game in play, or over (with a result, or without). */
 export type Status = "none" | "lobby" | "active" | "finished" | "abandoned";
 
+/** What leaving a game in play asks first: its words and its answers (the question's custom ids). */
+export interface Leaving {
+  question: string;
+  moves: Component[];
+}
+
+/** A newcomer's welcome: its line, and the rocket that can launch in words (the page draws it). */
+export interface First {
+  line: string;
+  alt: string;
+}
+
 export interface State {
   type: "state";
   channel: string;
@@ -156,6 +168,10 @@ export interface State {
     your_turn?: boolean;
     /** Not seated in a game in play whose seat is free: the seat Join takes, in words. */
     drop_in?: string;
+    /** Seated in a game in play: what leaving it asks first (Leave, a crewmate, Stay). */
+    leave?: Leaving;
+    /** A newcomer not yet welcomed: the first game's welcome, until they close it. */
+    first?: First;
   };
 }
 
@@ -208,4 +224,9 @@ export interface Ping {
   type: "ping";
 }
 
-export type ClientMessage = Hello | Move | Ping;
+/** A newcomer closed the first game's welcome: it is not shown to them again. */
+export interface Welcomed {
+  type: "welcomed";
+}
+
+export type ClientMessage = Hello | Move | Ping | Welcomed;

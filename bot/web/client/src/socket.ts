@@ -1,5 +1,5 @@
 // The WebSocket to the table: hello on every open, reconnection with backoff, close codes.
-import type { Hello, Move, Ping, ServerMessage } from "./protocol";
+import type { Hello, Move, Ping, ServerMessage, Welcomed } from "./protocol";
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 5000;
@@ -61,6 +61,11 @@ export class TableSocket {
       const ready = event.code === SESSION_EXPIRED ? this.on.expired() : Promise.resolve();
       void ready.then(() => window.setTimeout(() => this.connect(), wait));
     };
+  }
+
+  /** Say the first game's welcome was read (nothing when the socket is not open). */
+  welcomed(): void {
+    if (this.open) this.socket!.send(JSON.stringify({ type: "welcomed" } satisfies Welcomed));
   }
 
   /** Send a move; returns its id (null when the socket is not open). */

@@ -3,9 +3,11 @@ import { LaunchReport } from "./checks";
 import { mmss, setClock, tick, timeLeft } from "./clock";
 import { h, put } from "./dom";
 import { ending } from "./ending";
+import { firstRocket } from "./first";
 import { hand, Moves, pickerShowsHand } from "./hand";
 import { HowTo } from "./howto";
 import { listenForShortcuts } from "./keys";
+import { LeaveQuestion } from "./leave";
 import { counted, label, setLabels } from "./labels";
 import { control, howToButton, lobby, share } from "./lobby";
 import { TurnNotice } from "./notify";
@@ -80,6 +82,7 @@ export class View {
   private readonly announcer = h("div", { class: "sr-only", "aria-live": "polite" });
   private readonly moves = new Moves();
   private readonly howTo = new HowTo();
+  private readonly leaving = new LeaveQuestion();
   private readonly turn = new TurnNotice();
   private state: State | null = null;
   private user: User | null = null;
@@ -90,8 +93,13 @@ export class View {
   private toastTimer = 0;
   /** The last actions as they stood before a launch, shown while its dice roll. */
   private held: string[] | null = null;
+  /** The first game's welcome was closed here (the server is told, and stops sending it). */
+  private welcomed = false;
 
-  constructor(private readonly sendMove: MoveSender) {
+  constructor(
+    private readonly sendMove: MoveSender,
+    private readonly sendWelcomed: () => void = () => undefined,
+  ) {
     put(
       document.body,
       this.skipLink,
@@ -106,6 +114,7 @@ export class View {
       ),
       h("main", { id: "main", tabindex: -1 }, this.noticeBox, this.lobbyBox, this.playBox),
       this.howTo.dialog,
+      this.leaving.dialog,
       this.toast,
       this.announcer,
     );
@@ -277,6 +286,7 @@ export class View {
       put(
         this.lobbyBox,
         this.signInLine(),
+        this.firstGame(state),
         lobby(state, this.user, this.open, this.shareLink(state), send, () => this.howTo.open()),
       );
     } else {
@@ -341,6 +351,7 @@ export class View {
     if (!you?.seated || state.table === null || state.status !== "active") {
       put(this.mine, this.dropIn(state, send), this.signInLine());
       this.moves.draw([], [], false, null, send);
+      this.leaving.button(undefined, this.open, send);
       return;
     }
     const why = !this.open ? label("offline_short") : you.your_turn ? label("why_not_now") : label("why_not_your_turn");
@@ -362,8 +373,20 @@ export class View {
       moves.length > 0 && h("h2", { class: "sr-only" }, label("moves")),
       this.moves.root,
       sayControl(you.say, this.open, send),
+      this.firstGame(state), // below the moves: the hand and its moves stay in view
+      this.leaving.button(you.leave, this.open, send),
       this.signInLine(),
     );
+  }
+
+  /** A newcomer's welcome, the first-game rocket, until they close it (above the lobby;
+   * in play, below the moves). */
+  private firstGame(state: State): HTMLElement | null {
+    if (this.welcomed) return null;
+    return firstRocket(state.you?.first, () => {
+      this.welcomed = true;
+      this.sendWelcomed();
+    });
   }
 
   /** A game in play with a seat free, for a signed-in member not seated: which seat, and Join. */
