@@ -57,7 +57,7 @@ from bot.store import (
     tallies,
     users,
 )
-from bot.store.database import Database, Leases, Turn
+from bot.store.database import Database, Leases, Notices, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
@@ -423,6 +423,11 @@ class Store:
         process runs them (bot.store.leases). None when no other process can share the
         database (SQLite): nobody to lease from."""
         return await self._db.leases()
+
+    async def notices(self) -> Notices | None:
+        """Notices to and from the other processes sharing the database (bot.store.notices);
+        None when none can share it (SQLite)."""
+        return await self._db.notices()
 
     # ----------------------------------------------------------------- backup
 

@@ -19,7 +19,7 @@ from tests.web.conftest import free_port, serving
 from tests.web.test_hardening import close_code, hello, signed_in_browser
 
 
-def table(fake, database, shard: int):
+def table(fake, database):
     settings = {
         "APOPHIS_DISCORD": "off",
         "APOPHIS_WEB_PORT": str(free_port()),
@@ -27,13 +27,12 @@ def table(fake, database, shard: int):
         "APOPHIS_CLIENT_SECRET": "fake-client-secret",
         "APOPHIS_PROCESSES": "2",
         "APOPHIS_SHARD_COUNT": "2",
-        "APOPHIS_SHARD_IDS": str(shard),
     }
     return build_app(make_config(fake, database, **settings), guild_ready_timeout=0.05)
 
 
 async def test_a_logout_on_one_process_ends_the_session_on_the_other(fake_discord, postgres_url):
-    first, second = table(fake_discord, postgres_url, 0), table(fake_discord, postgres_url, 1)
+    first, second = table(fake_discord, postgres_url), table(fake_discord, postgres_url)
     scene = Scene(fake_discord, first.core, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
     channel = scene.channel.id

@@ -1,0 +1,112 @@
+"""Any process serves any table: a live table on a process that does not own the game.
+
+Two processes of one bot on one PostgreSQL database against the fake Discord (2 shards):
+the owner logs in to Discord for shard 1, where the game's server is; the other serves the
+live table alone (APOPHIS_DISCORD=off, owning no shard). A socket on each sees the same
+game; a move sent through the other lands once, on the owner, and both sockets see it; a
+hand reaches its own player only; an outsider is refused on both; with the owner stopped,
+a move through the other is refused with a reason, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import build as build_app
+from bot.i18n.catalogs import t
+from bot.store.store import Store
+from devtools.livetable import free_port
+from tests.bot.conftest import make_config
+from tests.bot.helpers import Scene
+from tests.web.conftest import serving
+from tests.web.helpers import Socket, move_id
+
+pytestmark = pytest.mark.e2e
+
+
+def process(fake, database, **env: str):
+    settings = {
+        "APOPHIS_WEB_PORT": str(free_port()),
+        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
+        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
+        "APOPHIS_PROCESSES": "2",
+        "APOPHIS_SHARD_COUNT": "2",
+        **env,
+    }
+    return build_app(make_config(fake, database, **settings), guild_ready_timeout=0.05)
+
+
+def public(state: dict) -> dict:
+    """What every viewer of a state shares, without what moves with the clock."""
+    shared = {k: v for k, v in state.items() if k not in {"you", "now", "watching", "clock"}}
+    return shared
+
+
+async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
+    fake_discord, postgres_url
+):
+    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
+    zed = fake_discord.add_user("zed")  # no member of the server
+    async with fake_discord.connected(owner.discord), serving(fake_discord, other):
+        lobby = (await scene.cmd("apophis new", "ann")).message
+        await scene.click(lobby, "join", "bob")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table = scene.live()
+        channel = scene.channel.id
+        async with (
+            Socket(other, channel, scene["ann"]) as ann_there,
+            Socket(owner, channel, scene["ann"]) as ann_here,
+            Socket(other, channel, scene["bob"]) as bob_there,
+        ):
+            there = await ann_there.wait_state(lambda s: s["status"] == "active")
+            here = await ann_here.wait_state(lambda s: s["status"] == "active")
+            assert public(there) == public(here)
+            assert there["you"] == here["you"]
+            bobs = await bob_there.wait_state(lambda s: s["status"] == "active")
+            assert len(bobs["you"]["hand"]) == len(table.game.hands[1])
+
+            version = table.version
+            done = await ann_there.move(move_id(there, "draw"))
+            assert done["ok"], done
+            assert table.version == version + 1  # applied once, on the owner
+            moved = await ann_there.wait_state(lambda s: s["version"] == version + 1)
+            seen = await ann_here.wait_state(lambda s: s["version"] == version + 1)
+            assert public(moved) == public(seen) and moved["you"] == seen["you"]
+            assert len(moved["you"]["hand"]) == len(table.game.hands[0]) > len(there["you"]["hand"])
+            await bob_there.wait_state(lambda s: s["version"] == version + 1)
+            for raw in bob_there.raw:  # ann's cards never reach bob's socket
+                assert not any(f'"card":"{card}"' in raw for card in cards(moved) - cards(bobs))
+
+        for app in (other, owner):  # an outsider is refused on every process
+            async with Socket(app, channel, zed) as outsider:
+                state = await outsider.wait_state(lambda s: s["status"] == "active")
+                answer = await outsider.move(*discard(moved))
+                assert answer["note"] == "⚠️ " + t("en", "seat.not_member"), answer
+                assert "you" not in state or not (state["you"] or {}).get("hand")
+        assert table.version == version + 1
+
+    # The owner stopped: a move through the other is refused with a reason; nothing changes.
+    alone = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    async with serving(fake_discord, alone):
+        async with Socket(alone, channel, scene["ann"]) as ann:
+            state = await ann.wait_state(lambda s: s["status"] == "active")
+            answer = await ann.move(*discard(state))
+            assert answer["note"] == "⚠️ " + t("en", "error.owner_away"), answer
+    store = await Store.open(postgres_url)
+    try:
+        assert (await store.get_game(table.id)).version == version + 1
+    finally:
+        await store.close()
+
+
+def discard(state: dict) -> tuple[str, list[str]]:
+    """The discard a state asks its player for, with the cards it may take."""
+    move = next(m for m in state["you"]["moves"] if m["custom_id"].endswith(":discard"))
+    count = move.get("min_values", 1)
+    return move["custom_id"], [option["value"] for option in move["options"][:count]]
+
+
+def cards(state: dict) -> set[str]:
+    return {card["card"] for card in state["you"]["hand"]}
