@@ -89,11 +89,10 @@ async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
 
     # The owner stopped: a move through the other is refused with a reason; nothing changes.
     alone = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
-    async with serving(fake_discord, alone):
-        async with Socket(alone, channel, scene["ann"]) as ann:
-            state = await ann.wait_state(lambda s: s["status"] == "active")
-            answer = await ann.move(*discard(state))
-            assert answer["note"] == "⚠️ " + t("en", "error.owner_away"), answer
+    async with serving(fake_discord, alone), Socket(alone, channel, scene["ann"]) as ann:
+        state = await ann.wait_state(lambda s: s["status"] == "active")
+        answer = await ann.move(*discard(state))
+        assert answer["note"] == "⚠️ " + t("en", "error.owner_away"), answer
     store = await Store.open(postgres_url)
     try:
         assert (await store.get_game(table.id)).version == version + 1
