@@ -109,3 +109,31 @@ def discard(state: dict) -> tuple[str, list[str]]:
 
 def cards(state: dict) -> set[str]:
     return {card["card"] for card in state["you"]["hand"]}
+
+
+async def test_an_activity_in_a_group_dm_opens_and_plays_its_game_on_its_owner(
+    fake_discord, postgres_url
+):
+    ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
+    group = fake_discord.add_group_dm(ann, bob, shard=(1, 2))  # a game of shard 1's process
+    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    async with fake_discord.connected(owner.discord), serving(fake_discord, other):
+        instance = fake_discord.launch_activity(group, ann, bob)
+        async with (
+            Socket(other, 0, ann, instance=instance) as host,
+            Socket(owner, 0, bob, instance=instance) as guest,
+        ):
+            await host.wait_state(lambda s: s["status"] == "none")
+            opened = await host.move("apo:b:0:0:open")
+            assert opened["ok"] and opened["note"] == t("en", "web.opened"), opened
+            table = owner.core.service.by_channel[group.id]  # created on its owner
+            assert group.id not in other.core.service.by_channel
+            lobby = await guest.wait_state(lambda s: s["status"] == "lobby")
+            await host.wait_state(lambda s: s["status"] == "lobby")
+            assert (await guest.move(move_id(lobby, "join", lobby=True)))["ok"]
+            seated = await host.wait_state(lambda s: len(s["seats"]) == 2)
+            assert (await host.move(move_id(seated, "start", lobby=True)))["ok"]
+            playing = await host.wait_state(lambda s: s["status"] == "active")
+            assert table.status == "active" and playing["version"] == table.version
+            await guest.wait_state(lambda s: s["status"] == "active")
