@@ -21,7 +21,7 @@ from bot.game.audience import Audience
 from bot.game.ledger import logged_events
 from bot.game.lobbies import started_line
 from bot.game.tables import Tables
-from bot.store.records import GameNotFound, GameRecord, Shards, StoreBusy
+from bot.store.records import GameNotFound, GameRecord, LoggedAction, Shards, StoreBusy
 from bot.store.store import Store
 from bot.table import Table
 from engine import events as ev
@@ -104,15 +104,30 @@ class Mirrors:
             return None
         if record is None or not self.elsewhere(record.guild_id, record.channel_id):
             return None
-        return await self._show(record)
+        await self._read(record.id)
+        return self.by_id.get(record.id)
 
     async def _read(self, game_id: int) -> None:
+        """The game as stored now; its last actions told on from the table read before (only
+        the actions logged since are read), or from its whole log the first time."""
+        old = self.by_id.get(game_id)
+        since = old.version if old is not None else 0
         try:
-            record = await self.store.get_game(game_id)
+            record, logged, signals = await self.store.game_as_told(game_id, since)
         except (GameNotFound, StoreBusy) as exc:
             log.warning("game %d could not be read again: %s", game_id, exc)
             return
-        await self._show(record)
+        if old is not None and record.version < old.version:
+            return  # (a read overtaken by a later one)
+        table = await self._table(record, old, logged, signals)
+        if old is not None:
+            self._drop(old)
+        if table.open:
+            self.by_id[table.id] = table
+            self.by_channel[table.channel_id] = table
+            if table.parent_id is not None:
+                self.by_channel.setdefault(table.parent_id, table)
+        self.changed(table)
 
     def _read_done(self, game_id: int) -> None:
         self._reading.pop(game_id, None)
@@ -122,20 +137,13 @@ class Mirrors:
             if table is not None:
                 self.heard(game_id, table.version, table.channel_id, table.parent_id)
 
-    async def _show(self, record: GameRecord) -> Table:
-        table = await self._table(record)
-        old = self.by_id.get(table.id)
-        if old is not None:
-            self._drop(old)
-        if table.open:
-            self.by_id[table.id] = table
-            self.by_channel[table.channel_id] = table
-            if table.parent_id is not None:
-                self.by_channel.setdefault(table.parent_id, table)
-        self.changed(table)
-        return table
-
-    async def _table(self, record: GameRecord) -> Table:
+    async def _table(
+        self,
+        record: GameRecord,
+        old: Table | None,
+        logged: list[LoggedAction],
+        signals: list[tuple[int, str, int]],
+    ) -> Table:
         """The game as its owner shows it: its last actions, launch report and signals."""
         table = Table.from_record(record)
         table.runtime.now, table.runtime.time_scale = self.registry.now, self.registry.time_scale
@@ -143,19 +151,18 @@ class Mirrors:
         table.language, table.cards = await self.audience.table(table)
         if table.game is None:
             return table
-        if record.start_player is not None:
+        if old is not None and old.game is not None:  # told on from where it was
+            table.recent, table.report = old.recent, old.report
+        elif record.start_player is not None:
             table.recent.append(started_line(table, record.start_player))
-        log_ = await self.store.game_log(table.id)
-        for action in log_:
+        for action in logged:
             told = [ev.from_dict(event) for event in action.events]
             tell_recent(table, told)
             tell_report(table, told, action.actor)
         if not table.open:
-            table.history = logged_events(log_)
+            table.history = logged_events(await self.store.game_log(table.id))
             table.firsts = await self.store.game_firsts(table.id)
-        for game_id, player, code, until in await self.store.open_signals():
-            if game_id == table.id:
-                table.said[player] = Said(player, Signal.read(code), until)
+        table.said = {p: Said(p, Signal.read(code), until) for p, code, until in signals}
         return table
 
     def _drop(self, table: Table) -> None:

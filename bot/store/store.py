@@ -295,6 +295,14 @@ class Store:
         """A game's action log in version order (replays from its seed to its state)."""
         return await self._db.read(actions.game_log, game_id)
 
+    async def game_as_told(
+        self, game_id: int, since: int = 0
+    ) -> tuple[GameRecord, list[LoggedAction], list[tuple[int, str, int]]]:
+        """A game, its actions logged after version `since`, and its standing signals
+        (player, code, last turn): what a process that does not own it shows, in one read
+        (GameNotFound if there is none)."""
+        return await self._db.read(actions.game_as_told, game_id, since)
+
     # ------------------------------------------------------------ table talk
 
     async def set_signal(

@@ -58,6 +58,16 @@ async def test_a_group_dms_commands_reach_the_process_that_owns_its_game(
         assert table.version == version + 1  # applied once, on its owner
         assert not first.service.tables  # nothing was ever applied on shard 0's process
 
+    # Both restarted: the game is back on shard 1's process only, and played from there.
+    first, second = process(fake_discord, postgres_url, 0), process(fake_discord, postgres_url, 1)
+    scene.bot = second
+    async with fake_discord.connected(first), fake_discord.connected(second):
+        table = second.service.by_channel[group]
+        assert table.version == version + 1 and not first.service.tables
+        player = next(n for n in ("ann", "bob") if scene.id(n) == table.game.active_player)
+        opened = await scene.cmd("hand", player)
+        assert opened.ephemeral and opened.response_type == 4
+
     # Shard 1's process is gone: shard 0's answers the command itself, and does nothing.
     alone = process(fake_discord, postgres_url, 0)
     scene.bot = alone

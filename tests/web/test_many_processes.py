@@ -10,6 +10,8 @@ a move through the other is refused with a reason, and nothing changes.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.app import build as build_app
@@ -68,9 +70,12 @@ async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
             assert len(bobs["you"]["hand"]) == len(table.game.hands[1])
 
             version = table.version
-            done = await ann_there.move(move_id(there, "draw"))
-            assert done["ok"], done
-            assert table.version == version + 1  # applied once, on the owner
+            draw = move_id(there, "draw")
+            # The same Draw sent through both processes at once: applied once, on the owner.
+            done, again = await asyncio.gather(ann_there.move(draw), ann_here.move(draw))
+            assert done["ok"] and again["ok"], (done, again)
+            assert table.version == version + 1
+            assert t("en", "note.moved_on") in (done["note"], again["note"])
             moved = await ann_there.wait_state(lambda s: s["version"] == version + 1)
             seen = await ann_here.wait_state(lambda s: s["version"] == version + 1)
             assert public(moved) == public(seen) and moved["you"] == seen["you"]
