@@ -142,3 +142,42 @@ async def test_an_activity_in_a_group_dm_opens_and_plays_its_game_on_its_owner(
             playing = await host.wait_state(lambda s: s["status"] == "active")
             assert table.status == "active" and playing["version"] == table.version
             await guest.wait_state(lambda s: s["status"] == "active")
+
+
+async def test_three_processes_serve_each_others_tables(fake_discord, postgres_url):
+    """Shards 0 and 1 each on a process of their own, and the live table alone: a game in each
+    shard is watched and played through each of the three, and lands on its own owner."""
+    owners = [process(fake_discord, postgres_url, APOPHIS_SHARD_IDS=str(k)) for k in (0, 1)]
+    alone = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    scenes = [
+        Scene(fake_discord, owners[k].discord, names=("ann", "bob"), shard=(k, 2)) for k in (0, 1)
+    ]
+    async with (
+        fake_discord.connected(owners[0].discord),
+        fake_discord.connected(owners[1].discord),
+        serving(fake_discord, alone),
+    ):
+        tables = []
+        for scene in scenes:
+            await scene.cmd("apophis new", "ann")
+            await scene.click(await scene.shown(), "join", "bob")
+            await scene.cmd("apophis start", "ann", first=scene["ann"])
+            tables.append(scene.live())
+        for k, (scene, table) in enumerate(zip(scenes, tables, strict=True)):
+            assert table.id in owners[k].core.service.tables
+            assert table.id not in owners[1 - k].core.service.tables
+            for app in (owners[1 - k], alone):  # the other owner, and the table alone
+                async with Socket(app, scene.channel.id, scene["ann"]) as ann:
+                    state = await ann.wait_state(lambda s, v=table.version: s["version"] == v)
+                    version = table.version
+                    move, values = next_move(state)
+                    done = await ann.move(move, values)
+                    assert done["ok"] and table.version == version + 1, done
+                    await ann.wait_state(lambda s, v=version: s["version"] == v + 1)
+
+
+def next_move(state: dict) -> tuple[str, list[str] | None]:
+    """Ann's move: a Draw when it is offered, else the discard it made due."""
+    ids = [m["custom_id"] for m in state["you"]["moves"]]
+    draw = next((i for i in ids if i.endswith(":draw")), None)
+    return (draw, None) if draw is not None else discard(state)
