@@ -53,8 +53,8 @@ class Settings:
     #: link): the lobbies and boards that can open it offer it.
     web: bool = False
     activity: bool = False
-    #: Whether other processes share the database (APOPHIS_PROCESSES above 1, a standby):
-    #: this one tells them of its games and hears theirs (bot.game.relay).
+    #: Whether other processes share the database (APOPHIS_PROCESSES above 1, a standby, or
+    #: shards of its own): this one tells them of its games and hears theirs (bot.game.relay).
     shared: bool = False
 
 
