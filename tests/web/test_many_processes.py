@@ -15,6 +15,7 @@ import asyncio
 import pytest
 
 from bot.app import build as build_app
+from bot.game.relay import GAMES
 from bot.i18n.catalogs import t
 from bot.store.store import Store
 from devtools.livetable import free_port
@@ -181,3 +182,38 @@ def next_move(state: dict) -> tuple[str, list[str] | None]:
     ids = [m["custom_id"] for m in state["you"]["moves"]]
     draw = next((i for i in ids if i.endswith(":draw")), None)
     return (draw, None) if draw is not None else discard(state)
+
+
+async def test_a_table_catches_up_after_its_notices_connection_was_lost(fake_discord, postgres_url):
+    """Notices are not stored: one sent while the listener's connection is down is never
+    heard, so the game is read again once the connection is made again."""
+    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
+    async with fake_discord.connected(owner.discord), serving(fake_discord, other):
+        await scene.cmd("apophis new", "ann")
+        await scene.click(await scene.shown(), "join", "bob")
+        await scene.cmd("apophis start", "ann", first=scene["ann"])
+        table = scene.live()
+        async with Socket(other, scene.channel.id, scene["bob"]) as bob:
+            await bob.wait_state(lambda s: s["version"] == table.version)
+            notices = other.core.service.relay.notices
+            pid = notices._conn.get_server_pid()
+            relay = owner.core.service.relay
+            told = relay._notify
+
+            async def lost(channel: str, text: str) -> None:  # the game's notice never heard
+                if channel != GAMES:
+                    await told(channel, text)
+
+            relay._notify = lost
+            await scene.cmd("draw", "ann")
+            relay._notify = told
+            assert other.core.service.mirrors.by_id[table.id].version == table.version - 1
+            store = await Store.open(postgres_url)
+            try:  # the listener's connection cut by the server, as by a network fault
+                await store._db._pool.execute("SELECT pg_terminate_backend($1)", pid)
+            finally:
+                await store.close()
+            caught_up = await bob.wait_state(lambda s: s["version"] == table.version, 10)
+            assert caught_up["seats"] and notices._conn.get_server_pid() != pid
