@@ -25,6 +25,8 @@ from bot.store.records import StoreBusy
 log = logging.getLogger("bot.store")
 #: The longest a notice (or connecting for one) may take.
 NOTICE_SECONDS = 2.0
+#: How long closing waits for the server's goodbye before dropping the connection.
+CLOSE_SECONDS = 0.5
 #: How long a lost connection waits before it is made again, at most.
 RECONNECT_MAX_SECONDS = 4.0
 #: The longest payload the server takes (PostgreSQL's limit is 8,000 bytes).
@@ -90,7 +92,7 @@ class PgNotices:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             try:
-                await asyncio.wait_for(conn.close(), NOTICE_SECONDS)
+                await asyncio.wait_for(conn.close(), CLOSE_SECONDS)
             except Exception:
                 conn.terminate()
 
