@@ -14,29 +14,14 @@ import asyncio
 
 import pytest
 
-from bot.app import build as build_app
 from bot.game.relay import GAMES
 from bot.i18n.catalogs import t
 from bot.store.store import Store
-from devtools.livetable import free_port
-from tests.bot.conftest import make_config
 from tests.bot.helpers import Scene
-from tests.web.conftest import serving
+from tests.web.conftest import serving, shared_process
 from tests.web.helpers import Socket, move_id
 
 pytestmark = pytest.mark.e2e
-
-
-def process(fake, database, **env: str):
-    settings = {
-        "APOPHIS_WEB_PORT": str(free_port()),
-        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
-        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
-        "APOPHIS_PROCESSES": "2",
-        "APOPHIS_SHARD_COUNT": "2",
-        **env,
-    }
-    return build_app(make_config(fake, database, **settings), guild_ready_timeout=0.05)
 
 
 def public(state: dict) -> dict:
@@ -48,8 +33,8 @@ def public(state: dict) -> dict:
 async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
     fake_discord, postgres_url
 ):
-    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
-    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    owner = shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
     scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
     zed = fake_discord.add_user("zed")  # no member of the server
     async with fake_discord.connected(owner.discord), serving(fake_discord, other):
@@ -94,7 +79,7 @@ async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
         assert table.version == version + 1
 
     # The owner stopped: a move through the other is refused with a reason; nothing changes.
-    alone = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    alone = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
     async with serving(fake_discord, alone), Socket(alone, channel, scene["ann"]) as ann:
         state = await ann.wait_state(lambda s: s["status"] == "active")
         answer = await ann.move(*discard(state))
@@ -122,8 +107,8 @@ async def test_an_activity_in_a_group_dm_opens_and_plays_its_game_on_its_owner(
 ):
     ann, bob = fake_discord.add_user("ann"), fake_discord.add_user("bob")
     group = fake_discord.add_group_dm(ann, bob, shard=(1, 2))  # a game of shard 1's process
-    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
-    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    owner = shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
     async with fake_discord.connected(owner.discord), serving(fake_discord, other):
         instance = fake_discord.launch_activity(group, ann, bob)
         async with (
@@ -148,8 +133,8 @@ async def test_an_activity_in_a_group_dm_opens_and_plays_its_game_on_its_owner(
 async def test_three_processes_serve_each_others_tables(fake_discord, postgres_url):
     """Shards 0 and 1 each on a process of their own, and the live table alone: a game in each
     shard is watched and played through each of the three, and lands on its own owner."""
-    owners = [process(fake_discord, postgres_url, APOPHIS_SHARD_IDS=str(k)) for k in (0, 1)]
-    alone = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    owners = [shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS=str(k)) for k in (0, 1)]
+    alone = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
     scenes = [
         Scene(fake_discord, owners[k].discord, names=("ann", "bob"), shard=(k, 2)) for k in (0, 1)
     ]
@@ -187,8 +172,8 @@ def next_move(state: dict) -> tuple[str, list[str] | None]:
 async def test_a_table_catches_up_after_its_notices_connection_was_lost(fake_discord, postgres_url):
     """Notices are not stored: one sent while the listener's connection is down is never
     heard, so the game is read again once the connection is made again."""
-    owner = process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
-    other = process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    owner = shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
     scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
     async with fake_discord.connected(owner.discord), serving(fake_discord, other):
         await scene.cmd("apophis new", "ann")
