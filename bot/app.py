@@ -137,6 +137,7 @@ def build(
         seed=config.seed,
         web=config.web,
         activity=config.activity,
+        shared=config.processes > 1 or config.standby or not config.shards.all,
     )
     core = GameCore(settings, store=store, timer=timer)
     app = App(core)

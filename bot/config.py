@@ -162,7 +162,7 @@ class Config:
         if standby:
             _standby(database, shard_count)
         else:
-            _several(processes, database, shard_count, shard_ids)
+            shard_ids = _several(processes, database, shard_count, shard_ids, discord=discord)
         return cls(
             token=token,
             database=database,
@@ -333,17 +333,27 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
     return count, tuple(sorted(ids))
 
 
-def _several(processes: int, database: str, count: int | None, ids: tuple[int, ...] | None) -> None:
+def _several(
+    processes: int,
+    database: str,
+    count: int | None,
+    ids: tuple[int, ...] | None,
+    *,
+    discord: bool,
+) -> tuple[int, ...] | None:
     """APOPHIS_PROCESSES above 1, checked with what it needs: one PostgreSQL database, and
-    shards of its own for this process (some, not all; the live table alone owns its
-    shards' games too)."""
+    shards of its own for a process that logs in to Discord (some, not all). The live table
+    alone (APOPHIS_DISCORD=off) owns no shard then: it serves every shard's tables and
+    hands their commands to their owners (bot.game.relay). The shard ids this one runs."""
     if processes == 1:
-        return
+        return ids
     if not is_postgresql(database):
         raise ConfigError(
             f"APOPHIS_PROCESSES={processes} needs a PostgreSQL database shared by the "
             "processes (APOPHIS_DATABASE=postgresql://...): an SQLite file serves one process."
         )
+    if not discord:
+        return _table_alone(processes, count, ids)
     if count is None or ids is None:
         raise ConfigError(
             f"APOPHIS_PROCESSES={processes} needs APOPHIS_SHARD_COUNT and APOPHIS_SHARD_IDS "
@@ -355,6 +365,23 @@ def _several(processes: int, database: str, count: int | None, ids: tuple[int, .
             f"APOPHIS_PROCESSES={processes}: the other processes would have none. Give each "
             "process shards of its own."
         )
+    return ids
+
+
+def _table_alone(processes: int, count: int | None, ids: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The live table alone among several processes: no shard of its own (none given)."""
+    if count is None:
+        raise ConfigError(
+            f"APOPHIS_DISCORD=off with APOPHIS_PROCESSES={processes} needs APOPHIS_SHARD_COUNT "
+            "(the same as the other processes'), to know which process owns each game."
+        )
+    if ids is not None:
+        raise ConfigError(
+            f"APOPHIS_DISCORD=off with APOPHIS_PROCESSES={processes}: leave APOPHIS_SHARD_IDS "
+            "unset. A process without Discord's gateway runs no shard; it serves the live table "
+            "of every shard and hands each command to the process that owns the game."
+        )
+    return ()
 
 
 def _standby(database: str, count: int | None) -> None:

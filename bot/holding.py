@@ -40,6 +40,9 @@ async def hold(config: Config, leases: Leases) -> Config:
     if config.standby:
         return await _stand_by(config, leases)
     wanted = config.shards.ids
+    if not wanted:  # the live table alone: every shard's tables, no game of its own
+        log.info("holding no shard: serving the live table of every shard")
+        return config
     taken = await leases.take(wanted)
     held = sorted(set(wanted) - set(taken))
     if held:

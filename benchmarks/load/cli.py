@@ -171,6 +171,12 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         "(0: no web server)",
     )
     parser.add_argument(
+        "--web-across",
+        action="store_true",
+        help="with --processes above 1, each game's sockets reach a process that does not "
+        "own it (the next one): the cross-process fan-out (LISTEN/NOTIFY, bot.game.mirrors)",
+    )
+    parser.add_argument(
         "--web-compression",
         choices=("on", "off"),
         default="on",

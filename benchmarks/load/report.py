@@ -63,7 +63,8 @@ def preamble(report: Report, args, stamp) -> None:
         + ("45/s (as in production)" if args.global_rate <= 50 else "lifted (demand measured)")
         + (
             f"; live table: {args.web_clients} web sockets a game (signed in as its players, "
-            f"compression {args.web_compression})"
+            f"compression {args.web_compression}"
+            + (", each on a process that does not own its game)" if args.web_across else ")")
             if args.web_clients
             else "; no live table (web server off)"
         )

@@ -159,11 +159,12 @@ def start_upkeep(load: Load, args, ports: list[int]) -> None:
 async def open_tables(load: Load, args, ports: list[int], running: int, games: int) -> None:
     """The step's new tables start playing (their sockets opened first, --web-clients)."""
     if load.web is not None:  # the new games' sockets, open before they play
+        across = 1 if args.web_across else 0  # (a socket on a process not its game's owner)
         await load.web.connect(
             [
                 (
                     tab.index,
-                    f"http://localhost:{ports[tab.index % args.processes]}",
+                    f"http://localhost:{ports[(tab.index + across) % args.processes]}",
                     tab.channel.id,
                     [(m.user.id, m.user.name) for m in tab.members],
                 )

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.discord import handover
 from bot.discord.answers import release, send_reason
 from bot.discord.boundary import command_failed
 from bot.discord.channel_events import ChannelEvents
@@ -223,6 +224,8 @@ class ApophisBot(commands.AutoShardedBot):
         await self.composition.start()
         assert self.core is not None, "the composition starts this door with its core"
         core = self.core
+        if core.service.relay is not None:  # interactions of the others' games go to them
+            handover.install(self, core.service.relay)
         self.outbox = Outbox(
             self,
             core.store,

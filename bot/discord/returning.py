@@ -20,7 +20,7 @@ import discord
 from bot.discord.access import UNKNOWN_CHANNEL
 from bot.discord.unseen import show_unseen
 from bot.i18n.catalogs import t
-from bot.store.records import shard_of
+from bot.store.records import home, shard_of
 from bot.views.render import duration
 
 if TYPE_CHECKING:
@@ -67,14 +67,21 @@ class Returning:
         the lobby message of a game that moved to its thread becomes the line pointing to
         the thread (it may still show the lobby's buttons)."""
         tables = self.service.tables.values()
-        ours = [g for g in tables if shard_of(g.guild_id, shard_count) == shard_id]
+        ours = [
+            g for g in tables if shard_of(home(g.guild_id, g.channel_id), shard_count) == shard_id
+        ]
         for table in ours:
             if await self._channel_is_gone(table):
                 await self.channels.deleted(table.channel_id)
         waiting = self._waiting
-        self._waiting = [g for g in waiting if shard_of(g.guild_id, shard_count) != shard_id]
+        self._waiting = [
+            g for g in waiting if shard_of(home(g.guild_id, g.channel_id), shard_count) != shard_id
+        ]
         for table in waiting:
-            if not table.open or shard_of(table.guild_id, shard_count) != shard_id:
+            if (
+                not table.open
+                or shard_of(home(table.guild_id, table.channel_id), shard_count) != shard_id
+            ):
                 continue
             if table.status == "lobby":
                 await self._show_unseen(table)

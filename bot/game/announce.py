@@ -10,7 +10,7 @@ from bot.game import changes
 from bot.game.actions import ActionResult
 from bot.game.clocks import Clocks
 from bot.game.tables import Tables
-from bot.i18n.catalogs import said
+from bot.i18n.catalogs import Line, said
 from bot.table import Change, Notice, Report, Table
 from bot.views import narration, render
 from engine import Phase
@@ -45,10 +45,7 @@ class Announcer:
         """The action's events told (`notice`, a crewmate's, in place of its usual line)."""
         game = table.started_game
         language = table.language
-        told = [(e, line) for e in events if (line := narration.told(e, language, notice))]
-        lines: list[str] = [line for _, line in told]
-        recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
-        narration.tell_recent(table.recent, recent, language)
+        lines: list[str] = [line for _, line in tell_recent(table, events, notice)]
         table.seats = list(game.players)
         self._tell_report(table, events, actor)
         for player, changed in _hand_changes(events, actor):
@@ -86,29 +83,8 @@ class Announcer:
         return ActionResult(table, events, lines)
 
     def _tell_report(self, table: Table, events: list[ev.GameEvent], actor: int | None) -> None:
-        """A launch starts a report; what follows while it is open continues the same one;
-        the first move after it (a player's, not a timer's) folds it to one line."""
-        game = table.started_game
-        report = table.report
-        starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
-        if starts is not None:
-            language = table.language
-            launch: list[str] = [
-                line for e in events[starts:] if (line := narration.told(e, language))
-            ]
-            public = [e.seen_by(None) for e in events[starts:]]
-            table.report = report = Report(launch, language, public)
-        elif report is not None and report.open:
-            report.lines += [line for e in events if (line := narration.told(e, report.language))]
-            report.events += [e.seen_by(None) for e in events]
-            report.changes += 1
-        elif report is not None and not report.folded and actor is not None:
-            report.folded = True
-            report.changes += 1
-        else:
-            return
-        report.open = game.phase is Phase.REROLL and not game.is_over
-        self.stream.publish(changes.ReportChanged(table))
+        if tell_report(table, events, actor):
+            self.stream.publish(changes.ReportChanged(table))
 
 
 def _hand_changes(events: list[ev.GameEvent], actor: int | None) -> list[tuple[int, list[Change]]]:
@@ -128,3 +104,40 @@ def _hand_changes(events: list[ev.GameEvent], actor: int | None) -> list[tuple[i
             if event.seat_of is not None:
                 players.setdefault(event.seat_of)
     return [(p, narration.hand_changes(events, p, actor)) for p in players]
+
+
+def tell_recent(
+    table: Table, events: list[ev.GameEvent], notice: Notice | None = None
+) -> list[tuple[ev.GameEvent, Line]]:
+    """The lines told of an action's events (`notice`, a crewmate's, in place of its usual
+    line), the board's last actions told them too."""
+    language = table.language
+    told = [(e, line) for e in events if (line := narration.told(e, language, notice))]
+    recent = [(e, line) for e, line in told if not isinstance(e, _LAUNCH_DETAIL)]
+    narration.tell_recent(table.recent, recent, language)
+    return told
+
+
+def tell_report(table: Table, events: list[ev.GameEvent], actor: int | None) -> bool:
+    """A launch starts a report; what follows while it is open continues the same one;
+    the first move after it (a player's, not a timer's) folds it to one line. Whether the
+    report changed."""
+    game = table.started_game
+    report = table.report
+    starts = next((i for i, e in enumerate(events) if isinstance(e, ev.LaunchStarted)), None)
+    if starts is not None:
+        language = table.language
+        launch: list[str] = [line for e in events[starts:] if (line := narration.told(e, language))]
+        public = [e.seen_by(None) for e in events[starts:]]
+        table.report = report = Report(launch, language, public)
+    elif report is not None and report.open:
+        report.lines += [line for e in events if (line := narration.told(e, report.language))]
+        report.events += [e.seen_by(None) for e in events]
+        report.changes += 1
+    elif report is not None and not report.folded and actor is not None:
+        report.folded = True
+        report.changes += 1
+    else:
+        return False
+    report.open = game.phase is Phase.REROLL and not game.is_over
+    return True

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 from bot.game.audience import Audience
 from bot.game.changes import Stream
 from bot.game.commands import Command, Outcome
+from bot.game.mirrors import Mirrors
+from bot.game.relay import Relay
 from bot.game.service import GameService
 from bot.store.records import ALL_SHARDS, Shards
 from bot.store.store import Store
@@ -51,6 +53,9 @@ class Settings:
     #: link): the lobbies and boards that can open it offer it.
     web: bool = False
     activity: bool = False
+    #: Whether other processes share the database (APOPHIS_PROCESSES above 1, a standby, or
+    #: shards of its own): this one tells them of its games and hears theirs (bot.game.relay).
+    shared: bool = False
 
 
 class GameCore:
@@ -130,6 +135,8 @@ class GameCore:
         )
         self.recovered = await self._service.recover()
         log.info("resumed %d open games", len(self.recovered))
+        if self.settings.shared:
+            await self._join_the_others(self._service)
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def stop(self) -> None:
@@ -159,8 +166,25 @@ class GameCore:
 
     async def close(self) -> None:
         """After `stop` and the doors' own: close the store."""
+        relay = self._service.relay if self._service is not None else None
+        if relay is not None:
+            await relay.close()
         if self._store is not None:
             await self._store.close()
+
+    async def _join_the_others(self, service: GameService) -> None:
+        """Tell the processes sharing the database of this one's games, hear of theirs, and
+        take the commands handed to this one's shards (bot.game.relay)."""
+        notices = await self.store.notices()
+        if notices is None:  # (SQLite: refused by the configuration already)
+            return
+        service.relay = relay = Relay(notices, self.settings.shards, service.answer)
+        service.mirrors = mirrors = Mirrors(
+            self.store, self.audience, self.settings.shards, service.registry
+        )
+        relay.heard_game, notices.reconnected = mirrors.heard, mirrors.reconnected
+        self.stream.subscribe(relay.heard)
+        await relay.start()
 
     async def ready(self) -> None:
         """Whether the database can take the games' writes now (the bot's readiness, and

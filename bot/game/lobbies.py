@@ -279,14 +279,7 @@ class Lobbies:
                 self.tables.move(table, thread)
             table.game, table.stored, table.status = game, state, record.status
             table.version, table.deadline = record.version, deadline
-            table.recent.append(
-                said(
-                    table.language,
-                    "notice.started",
-                    length=render.duration(table.length_seconds),
-                    player=render.mention(first),
-                )
-            )
+            table.recent.append(started_line(table, first))
             self.clocks.arm(table)
             for player in game.players:
                 self.stream.publish(changes.HandChanged(table, player, [narration.BEGAN]))
@@ -294,6 +287,12 @@ class Lobbies:
                 self.stream.publish(changes.TurnPassed(table, first))
             self.stream.publish(changes.BoardChanged(table))
         return table
+
+
+def started_line(table: Table, first: int) -> str:
+    """The first of the game's last actions: the countdown started, and who plays first."""
+    length = render.duration(table.length_seconds)
+    return said(table.language, "notice.started", length=length, player=render.mention(first))
 
 
 def _check_crew_change(table: Table, by: int) -> None:

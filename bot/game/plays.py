@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from bot.errors import StaleBoard, UserError
 from bot.game.access import may_play
 from bot.game.clicks import command_of
-from bot.game.replies import reply
+from bot.game.handed import Outdated
 from bot.i18n.catalogs import t
 from bot.i18n.said import joined
 from bot.views import hints
@@ -46,9 +46,8 @@ async def play(
     if move is None:  # a refresh: no move, nothing to tell
         raise UserError("error.unknown_button")
     try:
-        outcome = await service.run(caller, move)
-    except StaleBoard:
+        return await service.answer(caller, move, language)
+    except (StaleBoard, Outdated):
         return t(language, "note.moved_on")
     except UserError as exc:
         return joined("", ["⚠️ ", exc.text(language)])
-    return reply(outcome, caller.user_id, language)

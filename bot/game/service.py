@@ -30,7 +30,10 @@ from bot.game.crewmates import CrewDriver
 from bot.game.idle import IdleLobbies
 from bot.game.ledger import Ledger, logged_events
 from bot.game.lobbies import Lobbies
+from bot.game.mirrors import Mirrors
 from bot.game.moderation import Moderation
+from bot.game.relay import Relay
+from bot.game.replies import reply
 from bot.game.seats import Decided, Seats
 from bot.game.tables import Tables
 from bot.game.talk import Talk
@@ -95,6 +98,10 @@ class GameService:
         self.ledger = Ledger(store)
         #: Games another process wrote to (each reported once).
         self._rivals: set[int] = set()
+        #: Where several processes share the database (set by the core): the others' games
+        #: watched here (bot.game.mirrors), and the way to their owners (bot.game.relay).
+        self.mirrors: Mirrors | None = None
+        self.relay: Relay | None = None
 
     def _build_lobby_side(
         self,
@@ -236,8 +243,18 @@ class GameService:
 
     async def run(self, caller: Caller, command: Command) -> Outcome:
         """Every door's way in: `command` checked for `caller`, applied, and its outcome
-        (bot.game.commands); UserError: refused, and nothing changed."""
+        (bot.game.commands); UserError: refused, and nothing changed. A command for a game
+        another process owns is never applied here (`answer` hands it over)."""
+        if not self.shards.own(caller.guild_id, caller.channel_id):
+            raise UserError("error.owner_away")
         return await self.commands.run(caller, command)
+
+    async def answer(self, caller: Caller, command: Command, language: str) -> str:
+        """`command` run for `caller` where its game belongs (here, or handed to the process
+        that owns it: bot.game.relay), and what the caller is told, in `language`."""
+        if self.relay is not None and not self.shards.own(caller.guild_id, caller.channel_id):
+            return await self.relay.ask(caller, command, language)
+        return reply(await self.run(caller, command), caller.user_id, language)
 
     async def channel_gone(self, channel_id: int) -> Table | None:
         """The channel was deleted: its lobby or game ends (Moderation.channel_gone)."""
@@ -452,7 +469,7 @@ class GameService:
         if table.id in self._rivals:
             return
         self._rivals.add(table.id)
-        shard = self.shards.of(table.guild_id)
+        shard = self.shards.home_of(table.guild_id, table.channel_id)
         log.error(
             "game %d in channel %d (server %d, shard %d of %d) was changed by another "
             "process: another bot process is running shard %d (check APOPHIS_SHARD_IDS of "

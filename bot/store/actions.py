@@ -8,8 +8,9 @@ from typing import Any
 
 import orjson
 
-from bot.store.games import refuse
-from bot.store.records import GameNotFound, LoggedAction, NotSeated
+from bot.store.games import load_game, refuse
+from bot.store.records import GameNotFound, GameRecord, LoggedAction, NotSeated
+from bot.store.talk import signals_of
 from bot.store.tallies import record_result
 from bot.store.transactions import Transaction, count, rows
 from engine import Outcome
@@ -86,14 +87,26 @@ def _sit_down(game_id: int, user_id: int, name: str | None, now: float) -> Trans
         yield count(query, game_id, user_id, now, name, game_id)
 
 
-def game_log(game_id: int) -> Transaction[list[LoggedAction]]:
+def game_log(game_id: int, since: int = 0) -> Transaction[list[LoggedAction]]:
+    """A game's logged actions after version `since` (all by default), in version order."""
     query = (
-        "SELECT version, at, actor, action, events FROM actions WHERE game_id = ? ORDER BY version"
+        "SELECT version, at, actor, action, events FROM actions WHERE game_id = ? "
+        "AND version > ? ORDER BY version"
     )
     return [
         LoggedAction(version, at, actor, orjson.loads(action), orjson.loads(events))
-        for version, at, actor, action, events in (yield rows(query, game_id))
+        for version, at, actor, action, events in (yield rows(query, game_id, since))
     ]
+
+
+def game_as_told(
+    game_id: int, since: int
+) -> Transaction[tuple[GameRecord, list[LoggedAction], list[tuple[int, str, int]]]]:
+    """A game, its actions logged after version `since`, and its standing signals (player,
+    code, last turn), in one read."""
+    record = yield from load_game(game_id)
+    logged = yield from game_log(game_id, since)
+    return record, logged, (yield from signals_of(game_id))
 
 
 def set_board_message(game_id: int, message_id: int | None) -> Transaction[None]:

@@ -59,6 +59,28 @@ class Leases(Protocol):
         ...
 
 
+#: A listener of notices: told each payload heard on its channel.
+Heard = Callable[[str], None]
+
+
+class Notices(Protocol):
+    """What this process tells the others sharing the database, and hears from them, by
+    channel (bot.store.notices); a notice not heard when sent is lost."""
+
+    #: Called after the connection was lost and made again (notices may have been missed).
+    reconnected: Callable[[], None]
+
+    async def listen(self, channel: str, heard: Heard) -> None: ...
+
+    async def unlisten(self, channel: str) -> None: ...
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """StoreBusy when it cannot be sent now."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class Database(Protocol):
     """A database the store runs its transactions on (`bot.store.transactions`).
 
@@ -127,6 +149,11 @@ class Database(Protocol):
         """A connection of its own on which this process holds its shards' leases, none
         held yet. None when no other process can share the database: nobody to lease from.
         """
+        ...
+
+    async def notices(self) -> Notices | None:
+        """A connection of its own for notices between the processes sharing the database;
+        None when no other process can share it (nobody to tell)."""
         ...
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:

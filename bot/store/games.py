@@ -42,13 +42,17 @@ _NAMES = COLUMNS.split(", ")
 Seat = tuple[int, float | None, str | None, int]
 
 
-def in_shards(shards: Shards, column: str = "guild_id") -> str:
-    """A condition on a server id column: its shard is one of `shards` (empty for all);
-    the shard as `bot.store.records.shard_of` finds it."""
+def in_shards(shards: Shards, table: str = "") -> str:
+    """A condition on the games table (named `table`, with its dot: "g."): its games' home
+    shard is one of `shards` (empty for all); as `bot.store.records.home` and `shard_of`
+    find it."""
     if shards.all:
         return ""
+    if not shards.ids:
+        return " AND 1 = 0"
+    home = f"(CASE WHEN {table}guild_id = 0 THEN {table}channel_id ELSE {table}guild_id END)"
     ids = ", ".join(map(str, sorted(set(shards.ids))))
-    return f" AND ({column} >> {SHARD_SHIFT}) % {shards.count} IN ({ids})"
+    return f" AND ({home} >> {SHARD_SHIFT}) % {shards.count} IN ({ids})"
 
 
 def record(row: Sequence[Any], seats: Sequence[Seat], invited: Sequence[int] = ()) -> GameRecord:
@@ -104,7 +108,7 @@ def load_open_games(shards: Shards) -> Transaction[list[GameRecord]]:
         f"SELECT {COLUMNS} FROM games {{open_index}} WHERE {IS_OPEN}{in_shards(shards)} ORDER BY id"
     )
     games = yield rows(query)
-    where = f" WHERE g.{IS_OPEN}{in_shards(shards, 'g.guild_id')}"
+    where = f" WHERE g.{IS_OPEN}{in_shards(shards, 'g.')}"
     query = (  # the seats (last column 0) and the invitations (1) of every open game
         "SELECT p.game_id, p.seat, p.user_id, p.left_at, p.name, p.dealt, 0 FROM games AS g "
         "{open_index} {join} players AS p ON p.game_id = g.id" + where + " UNION ALL "

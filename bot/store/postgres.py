@@ -46,8 +46,9 @@ import orjson
 
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
-from bot.store.database import Leases, Turn
+from bot.store.database import Leases, Notices, Turn
 from bot.store.leases import ShardLeases
+from bot.store.notices import PgNotices
 from bot.store.records import (
     DatabaseNotUp,
     MigrationFailed,
@@ -231,6 +232,11 @@ class PostgresDatabase:
         keener TCP keepalive: the server releases them from a machine gone silent within
         about LEASE_KEEPALIVE's idle + interval × count seconds (a standby takes over)."""
         return await ShardLeases.connect(self.url, _SERVER_SETTINGS | _LEASE_KEEPALIVE)
+
+    async def notices(self) -> Notices | None:
+        """Notices between the processes, on a connection of their own with the leases'
+        keen keepalive: a lost one is noticed and made again within seconds."""
+        return await PgNotices.connect(self.url, _SERVER_SETTINGS | _LEASE_KEEPALIVE)
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:
         """Refused: a PostgreSQL database is backed up with its own tool."""

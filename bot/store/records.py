@@ -350,13 +350,15 @@ class Leaderboard:
 
 @dataclass(frozen=True, slots=True)
 class Shards:
-    """The Discord shards a process runs: a game belongs to the shard of its server."""
+    """The Discord shards a process runs: a game belongs to the shard of its `home` (its
+    server, or, without one, its channel). No ids: a process that owns no game (the live
+    table alone, beside the processes that run the shards)."""
 
     ids: tuple[int, ...] = (0,)
     count: int = 1
 
     def __post_init__(self) -> None:
-        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+        if self.count < 1 or not all(0 <= i < self.count for i in self.ids):
             raise ValueError(f"shards {self.ids} are not all in 0..{self.count - 1}")
 
     @property
@@ -371,12 +373,27 @@ class Shards:
     def __contains__(self, guild_id: int) -> bool:
         return self.of(guild_id) in self.ids
 
+    def home_of(self, guild_id: int, channel_id: int) -> int:
+        """The shard a game (or a channel with none yet) belongs to: its server's, or, for
+        a DM or a group DM, its channel's (so that they spread over the processes)."""
+        return shard_of(home(guild_id, channel_id), self.count)
+
+    def own(self, guild_id: int, channel_id: int) -> bool:
+        """Whether this process owns the games of that server's (or conversation's) channel."""
+        return self.home_of(guild_id, channel_id) in self.ids
+
     def __str__(self) -> str:
         return f"{','.join(map(str, self.ids))} of {self.count}"
 
 
 #: One process running every server.
 ALL_SHARDS = Shards()
+
+
+def home(guild_id: int, channel_id: int) -> int:
+    """What decides a game's shard: its server, or, with none (a DM or a group DM), its
+    channel; the store's SQL finds it the same way (bot.store.games.HOME)."""
+    return guild_id or channel_id
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

@@ -35,7 +35,7 @@ import aiosqlite
 
 import migrations
 from bot.metrics import DB_READ, DB_WRITE
-from bot.store.database import Leases, Turn
+from bot.store.database import Leases, Notices, Turn
 from bot.store.records import (
     CorruptDatabase,
     DatabaseGone,
@@ -147,6 +147,10 @@ class SQLiteDatabase:
 
     async def leases(self) -> Leases | None:
         """None: no other process shares an SQLite database, nobody to lease shards from."""
+        return None
+
+    async def notices(self) -> Notices | None:
+        """None: no other process shares an SQLite database, nobody to tell."""
         return None
 
     async def backup(self, dest: str | os.PathLike[str]) -> int:

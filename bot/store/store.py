@@ -57,7 +57,7 @@ from bot.store import (
     tallies,
     users,
 )
-from bot.store.database import Database, Leases, Turn
+from bot.store.database import Database, Leases, Notices, Turn
 from bot.store.postgres import PostgresDatabase, is_postgresql
 from bot.store.records import (
     ALL_SHARDS,
@@ -295,6 +295,14 @@ class Store:
         """A game's action log in version order (replays from its seed to its state)."""
         return await self._db.read(actions.game_log, game_id)
 
+    async def game_as_told(
+        self, game_id: int, since: int = 0
+    ) -> tuple[GameRecord, list[LoggedAction], list[tuple[int, str, int]]]:
+        """A game, its actions logged after version `since`, and its standing signals
+        (player, code, last turn): what a process that does not own it shows, in one read
+        (GameNotFound if there is none)."""
+        return await self._db.read(actions.game_as_told, game_id, since)
+
     # ------------------------------------------------------------ table talk
 
     async def set_signal(
@@ -423,6 +431,11 @@ class Store:
         process runs them (bot.store.leases). None when no other process can share the
         database (SQLite): nobody to lease from."""
         return await self._db.leases()
+
+    async def notices(self) -> Notices | None:
+        """Notices to and from the other processes sharing the database (bot.store.notices);
+        None when none can share it (SQLite)."""
+        return await self._db.notices()
 
     # ----------------------------------------------------------------- backup
 

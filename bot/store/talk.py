@@ -25,3 +25,9 @@ def open_signals() -> Transaction[list[tuple[int, int, str, int]]]:
         "ORDER BY s.game_id, s.said_at"
     )
     return [tuple(row) for row in (yield rows(query))]
+
+
+def signals_of(game_id: int) -> Transaction[list[tuple[int, str, int]]]:
+    """A game's latest signals: (player, signal's code, last turn it stands), oldest first."""
+    query = "SELECT player, signal, until_turn FROM signals WHERE game_id = ? ORDER BY said_at"
+    return [tuple(row) for row in (yield rows(query, game_id))]

@@ -46,8 +46,11 @@ class Feed:
         self.clock = clock
         #: The picture each person chose, a path under Discord's CDN (the gatekeeper's).
         self.avatar_of: Callable[[int], str | None] = lambda player: None
-        #: The service's open tables by channel (GameService.by_channel), once it serves.
+        #: The service's open tables by channel (GameService.by_channel), once it serves,
+        #: and those of other processes watched here (bot.game.mirrors), where several share
+        #: the database.
         self.live: Mapping[int, Table] = {}
+        self.mirrored: Mapping[int, Table] = {}
         self.viewers: dict[int, set[Viewer]] = {}
         #: What a channel shows when the service follows no table there: its last game
         #: once ended (its result, and Play again), or a game playing in a thread opened
@@ -95,7 +98,7 @@ class Feed:
     def table_in(self, channel: int) -> Table | None:
         """The table a client of `channel` sees: its open one, else the last one shown
         there (or in a thread opened from it)."""
-        return self.live.get(channel) or self.shown.get(channel)
+        return self.live.get(channel) or self.mirrored.get(channel) or self.shown.get(channel)
 
     def state_for(self, client: Viewer, table: Table | None) -> str:
         """The whole state one client sees now, as JSON text."""

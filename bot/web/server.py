@@ -192,6 +192,9 @@ class WebTable:
         if self.config.processes > 1:  # logouts made on the others close sockets here
             self._follower = asyncio.create_task(self._follow_logouts())
         self.feed.avatar_of, self.feed.live = gatekeeper.avatar, core.service.by_channel
+        mirrors = core.service.mirrors
+        if mirrors is not None:  # the other processes' games, as they change
+            self.feed.mirrored, mirrors.changed = mirrors.by_channel, self.feed.changed
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         assert self._runner.server is not None

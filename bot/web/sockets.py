@@ -38,7 +38,6 @@ from bot.game import newcomers, plays
 from bot.game.access import Gatekeeper
 from bot.game.clicks import LOBBY_COMMANDS, PANEL, command_of, read_click
 from bot.game.commands import Configure, Join, Open, PlayAgain
-from bot.game.replies import reply
 from bot.i18n.catalogs import language_of, t
 from bot.i18n.said import joined
 from bot.store.records import StoreBusy
@@ -194,6 +193,11 @@ class Sockets:
 
     async def _serve(self, client: Client) -> None:
         ws = client.ws
+        mirrors = self.service.mirrors
+        if mirrors is not None and client.channel not in self.feed.live:
+            await mirrors.follow(client.channel)  # another process's game, if any: read now
+        else:
+            mirrors = None
         self.feed.join(client)
         session = client.user.session if client.user is not None else None
         if session:
@@ -215,6 +219,8 @@ class Sockets:
             if expiry is not None:
                 expiry.cancel()
             self.feed.leave(client)
+            if mirrors is not None:
+                mirrors.unfollow(client.channel)
             if session:
                 clients = self.by_session.get(session, set())
                 clients.discard(client)
@@ -392,14 +398,14 @@ class Sockets:
             if activity is None:
                 raise UserError("error.unknown_button")
             caller = await self.places.caller(user, activity, activity.guild_id, client.channel)
-            return reply(await self.service.run(caller, command), user.id, client.language)
+            return await self.service.answer(caller, command, client.language)
         table = self._table(client.channel)
         if table is None:
             raise UserError("error.no_game")
         self.service.seen(table.channel_id, user.id)  # there: not on autopilot
         if isinstance(command, PlayAgain):  # its lobby opens in this channel
             caller = await self.places.caller(user, activity, table.guild_id, client.channel)
-            return reply(await self.service.run(caller, command), user.id, client.language)
+            return await self.service.answer(caller, command, client.language)
         caller = await self.places.caller(user, activity, table.guild_id, table.channel_id)
         if click.game != table.id or not table.open:
             raise UserError("error.buttons_over")
@@ -416,7 +422,7 @@ class Sockets:
         in_play = dropping_in or leaving
         if isinstance(command, LOBBY_COMMANDS) and table.status != "lobby" and not in_play:
             raise UserError("error.lobby_buttons_over")
-        return reply(await self.service.run(caller, command), user.id, client.language)
+        return await self.service.answer(caller, command, client.language)
 
 
 def _refused(refusal: UserError, language: str) -> dict[str, Any]:

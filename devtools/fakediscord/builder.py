@@ -73,15 +73,22 @@ class Builder:
         guild.channels[channel.id] = self._world.channels[channel.id] = channel
         return channel
 
-    def add_group_dm(self, *users: User | Member | int, name: str | None = None) -> Channel:
+    def add_group_dm(
+        self,
+        *users: User | Member | int,
+        name: str | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> Channel:
         """A group DM of these users (the first one made it); the bot is never in one, so
         its channel routes there answer 403 Missing Access (50001). Commands reach it only
-        through a user install, and anyone in it can click the bot's messages there."""
+        through a user install, and anyone in it can click the bot's messages there.
+        `shard`: (id, count), one whose id falls in that shard (as a game without a server
+        belongs to its channel's shard; its interactions still arrive on shard 0)."""
         recipients = [self._world.user(user) for user in users]
         if not recipients:
             raise ValueError("a group DM has recipients")
         channel = Channel(
-            self._world.snowflake(),
+            self._world.snowflake(shard),
             ChannelType.GROUP_DM,
             name or "",
             recipients=recipients,

@@ -53,7 +53,8 @@ class Scene:
         if group_dm:
             self.guild = None
             self.members = {name: Recipient(user=fake.add_user(name)) for name in names}
-            self.channel = fake.add_group_dm(*(m.user for m in self.members.values()))
+            users = (m.user for m in self.members.values())
+            self.channel = fake.add_group_dm(*users, shard=shard)
             fake.install_for_user(self.members[names[0]].user)
             return
         self.guild = fake.add_guild(shard=shard, bot_member=bot_member)

@@ -309,9 +309,16 @@ def test_shards_and_processes():
     )
     assert standby.standby and (standby.shard_count, standby.shard_ids) == (4, None)
     assert not proxied.standby
+    # The live table alone among several processes owns no shard: it counts them, and
+    # is given none of its own.
     table_only = {"APOPHIS_DISCORD": "off", "APOPHIS_WEB_PORT": "8080", **POSTGRESQL}
-    with pytest.raises(ConfigError, match="every process would run every shard"):
+    with pytest.raises(ConfigError, match="needs APOPHIS_SHARD_COUNT"):
         Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_PROCESSES": "3", **table_only})
+    counted = {"APOPHIS_PROCESSES": "3", "APOPHIS_SHARD_COUNT": "4", **table_only}
+    with pytest.raises(ConfigError, match="leave APOPHIS_SHARD_IDS unset"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, "APOPHIS_SHARD_IDS": "1", **counted})
+    alone = Config.from_env({"DISCORD_TOKEN": TOKEN, **counted})
+    assert alone.shards.ids == () and not alone.shards.own(0, 1 << 22)
 
 
 @pytest.mark.e2e

@@ -86,6 +86,7 @@ def test_the_protocol_states_what_the_store_needs_and_says_what_each_guarantees(
         "read",
         "take_turn",
         "leases",
+        "notices",
         "ready",
         "backup",
     }
@@ -128,6 +129,7 @@ def test_a_backend_that_drifts_is_caught():
         "Drifted.ready is missing",
         "Drifted.take_turn",
         "Drifted.leases is missing",
+        "Drifted.notices is missing",
         "Drifted.backup",
     ]
 

@@ -59,6 +59,20 @@ def make_table(make_web_bot):
     return build
 
 
+def shared_process(fake: FakeDiscord, database: object, **env: str) -> App:
+    """One of two processes of one bot on one PostgreSQL database (2 shards): the live table
+    on a port of its own; `env`: its shard (APOPHIS_SHARD_IDS) or APOPHIS_DISCORD=off."""
+    settings = {
+        "APOPHIS_WEB_PORT": str(free_port()),
+        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
+        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
+        "APOPHIS_PROCESSES": "2",
+        "APOPHIS_SHARD_COUNT": "2",
+        **env,
+    }
+    return build_app(make_config(fake, database, **settings), guild_ready_timeout=0.05)
+
+
 @contextlib.asynccontextmanager
 async def serving(fake: FakeDiscord, app: App) -> AsyncIterator[App]:
     """Start `app` as bot.app's run does (pointed at the fake), and stop it on exit."""

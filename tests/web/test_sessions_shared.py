@@ -10,30 +10,17 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from bot.app import build as build_app
 from bot.web import server, sockets
 from bot.web.sessions import Expired
-from tests.bot.conftest import make_config
 from tests.bot.helpers import Scene
-from tests.web.conftest import free_port, serving
+from tests.web.conftest import serving, shared_process
 from tests.web.test_hardening import close_code, hello, signed_in_browser
 
 
-def table(fake, database, shard: int):
-    settings = {
-        "APOPHIS_DISCORD": "off",
-        "APOPHIS_WEB_PORT": str(free_port()),
-        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
-        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
-        "APOPHIS_PROCESSES": "2",
-        "APOPHIS_SHARD_COUNT": "2",
-        "APOPHIS_SHARD_IDS": str(shard),
-    }
-    return build_app(make_config(fake, database, **settings), guild_ready_timeout=0.05)
-
-
 async def test_a_logout_on_one_process_ends_the_session_on_the_other(fake_discord, postgres_url):
-    first, second = table(fake_discord, postgres_url, 0), table(fake_discord, postgres_url, 1)
+    first, second = (
+        shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off") for _ in "ab"
+    )
     scene = Scene(fake_discord, first.core, names=("ann",))
     fake_discord.oauth.browser_user = scene["ann"].user
     channel = scene.channel.id
