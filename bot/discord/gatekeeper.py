@@ -4,12 +4,15 @@ Discord's interactions carry the member's permissions in their channel (`standin
 door that only knows who someone is (a signed-in web session) asks the `Gatekeeper`. With
 the gateway's cache (a process connected to it), it answers from the cache where it holds
 the facts (the server, its channels and roles, a member the cache happens to hold), and
-from Discord's API where it does not (`GET /guilds/{guild}/members/{user}`). Without it (a
-process serving the live table alone, `cached=False`), the server, its roles and the
-channel come from Discord's API too (`GET /guilds/{guild}`, `GET /channels/{channel}`, and
-a thread's parent). Each answer is kept briefly (MEMBER_SECONDS), so that a burst of moves
-costs one request. A server the bot is not in, an account that is not a member of it, a
-channel it does not know: each is an outsider's standing, never an error.
+from Discord's API where it does not (`GET /guilds/{guild}/members/{user}`). A server the
+cache does not hold (one of another process's shards, when several run the bot), and
+every server without the cache (a process serving the live table alone, `cached=False`),
+comes from Discord's API with its roles and the channel (`GET /guilds/{guild}`,
+`GET /channels/{channel}`, and a thread's parent); a process holding every shard asks
+only for members, as the cache holds all the rest. Each answer is kept briefly
+(MEMBER_SECONDS), so that a burst of moves costs one request. A server the bot is not
+in, an account that is not a member of it, a channel it does not know: each is an
+outsider's standing, never an error.
 
 An Activity's instance (where it runs, who is in it) is Discord's word alone:
 `GET /applications/{application}/activity-instances/{instance}` with the bot's token,
@@ -92,12 +95,13 @@ class Gatekeeper:
     ) -> None:
         self.client = client
         self.clock = clock
-        #: Whether the client's gateway cache holds the servers (else: Discord's API).
+        #: Whether the client's gateway cache holds servers (those of its shards); the
+        #: others, and all without it, come from Discord's API.
         self.cached = cached
-        #: Places fetched from Discord's API (cached False): until when, and the channel
-        #: (or thread) built with its server (None: not one the bot may see).
+        #: Places fetched from Discord's API: until when, and the channel (or thread)
+        #: built with its server (None: not one the bot may see).
         self._places: OrderedDict[int, tuple[float, _Channel | None]] = OrderedDict()
-        #: Servers fetched from Discord's API (cached False): until when, and the server.
+        #: Servers fetched from Discord's API: until when, and the server.
         self._guilds: OrderedDict[int, tuple[float, discord.Guild]] = OrderedDict()
         self._members: OrderedDict[tuple[int, int], tuple[float, discord.Member | None]] = (
             OrderedDict()
@@ -125,7 +129,7 @@ class Gatekeeper:
 
     async def standing(self, user_id: int, guild_id: int, channel_id: int) -> Standing:
         channel: _Channel | None
-        if self.cached:
+        if self._cache_answers(guild_id):
             guild = self.client.get_guild(guild_id)
             if guild is None or guild.unavailable:
                 return OUTSIDER  # a server the bot is not in (or cannot see now)
@@ -134,7 +138,7 @@ class Gatekeeper:
             channel = await self._channel(channel_id)
             guild = getattr(channel, "guild", None)
             if guild is None or guild.id != guild_id:
-                return OUTSIDER
+                return OUTSIDER  # a server the bot is not in, or not this channel's
         if channel is None:
             return OUTSIDER
         try:
@@ -150,7 +154,8 @@ class Gatekeeper:
     async def is_member(self, user_id: int, guild_id: int) -> bool:
         """Whether someone is (still) a member of a server: False only when Discord says
         they are not (an outage, or a server unknown for now, is no proof of leaving)."""
-        if self.cached:
+        guild: discord.Guild | None
+        if self._cache_answers(guild_id):
             guild = self.client.get_guild(guild_id)
         else:
             try:
@@ -213,6 +218,17 @@ class Gatekeeper:
         if interaction.guild_id is not None and isinstance(user, discord.Member):
             self._keep((interaction.guild_id, user.id), user)
 
+    def _cache_answers(self, guild_id: int | None) -> bool:
+        """Whether the gateway's cache is the word on a server (None: on any channel): it
+        holds every server of this process's shards, so one it lacks has not the bot."""
+        if not self.cached:
+            return False
+        count = self.client.shard_count or 1
+        shards = getattr(self.client, "shard_ids", None)
+        if shards is None or set(shards) >= set(range(count)):  # every shard is held here
+            return True
+        return guild_id is not None and (guild_id >> 22) % count in shards
+
     async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
         """The member, None if not one; HTTPException if Discord cannot say now."""
         cached = guild.get_member(user_id)
@@ -233,10 +249,12 @@ class Gatekeeper:
         return member
 
     async def _channel(self, channel_id: int) -> _Channel | None:
-        """A channel (or thread) with its server, from the gateway's cache or, without it,
-        from Discord's API (kept MEMBER_SECONDS); None if the bot cannot see it."""
-        if self.cached:
-            return self.client.get_channel(channel_id)  # type: ignore[return-value]
+        """A channel (or thread) with its server, from the gateway's cache where it holds
+        it (or every shard's), else from Discord's API (kept MEMBER_SECONDS); None if the
+        bot cannot see it."""
+        held = self.client.get_channel(channel_id) if self.cached else None
+        if held is not None or self._cache_answers(None):
+            return held  # type: ignore[return-value]
         kept = self._places.get(channel_id)
         if kept is not None and kept[0] > self.clock():
             return kept[1]
