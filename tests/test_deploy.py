@@ -450,10 +450,10 @@ async def test_one_caddy_spreads_the_table_over_two_machines_and_skips_a_stopped
         web_process(fake_discord, postgres_url, web_a, public, "0-1"),
         web_process(fake_discord, postgres_url, web_b, public, "2-3"),
     )
-    proxies = [
-        await start_caddy(caddy, tmp_path / name, tmp_path / name) for name in ("relay", "front")
-    ]
+    proxies: list[asyncio.subprocess.Process] = []
     try:
+        for name in ("relay", "front"):
+            proxies.append(await start_caddy(caddy, tmp_path / name, tmp_path))
         async with aiohttp.ClientSession() as http:
             first = await watch(http, public + "/ws", scene.channel.id)
             where = [await table_sockets(port) for port in (web_a, web_b)]
