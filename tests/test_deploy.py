@@ -1,7 +1,10 @@
 """The host's files in deploy/: the systemd unit verified and true to the bot (the signal it
 stops on, its shutdown's length, the bot running under its memory protection), and the
 Caddyfile valid and passing the live table (page, API, Activity paths, WebSocket) through
-to a real bot.
+to a real bot. The two-machine example (deploy/two-machines): its template unit verified
+for every role and the same as the single unit but for its settings files, each role's
+settings accepted, its Caddyfiles valid, and one Caddy spreading the table over two web
+processes on one PostgreSQL (one behind machine B's relay), skipping one once it stops.
 
 Each tool is Debian's (`apt-get install systemd caddy`); a test whose tool is missing is
 skipped and says which.
@@ -26,10 +29,11 @@ import orjson
 import pytest
 
 from bot.app import SHUTDOWN_SECONDS, why_it_stopped
+from bot.config import Config
 from bot.store.records import DatabaseUnusable
 from devtools.fakediscord.server import FakeDiscord
 from devtools.livetable import free_port
-from devtools.processes import bot_env
+from devtools.processes import BotProcess, bot_env, spawn_bot_process
 from tests.bot.helpers import Scene
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +61,10 @@ def needs(tool: str) -> str:
     return path
 
 
-def unit_settings() -> dict[str, list[str]]:
-    """The unit's `Key=value` lines, by key (a key may come more than once)."""
+def unit_settings(unit: Path = UNIT) -> dict[str, list[str]]:
+    """A unit's `Key=value` lines, by key (a key may come more than once)."""
     settings: dict[str, list[str]] = defaultdict(list)
-    for line in UNIT.read_text().splitlines():
+    for line in unit.read_text().splitlines():
         if "=" in line and not line.startswith(("#", ";", "[")):
             key, value = line.split("=", 1)
             settings[key.strip()].append(value.strip())
@@ -90,6 +94,12 @@ def test_the_unit_passes_systemd_analyze(tmp_path: Path) -> None:
     assert "ExecStart=/opt/apophis/venv/bin/apophis-bot\n" in text
     unit.write_text(text.replace("/opt/apophis/venv/bin/apophis-bot", str(program)))
 
+    analyzed(analyze, unit)
+
+
+def analyzed(analyze: str, unit: Path) -> None:
+    """`systemd-analyze verify` finds nothing wrong with the unit, and `security` rates it
+    2.0 at most (systemd's "OK")."""
     verify = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True)
     assert verify.returncode == 0 and not verify.stderr.strip(), verify.stderr
     security = subprocess.run(
@@ -97,7 +107,7 @@ def test_the_unit_passes_systemd_analyze(tmp_path: Path) -> None:
     )
     level = re.search(r"Overall exposure level for \S+: ([\d.]+)", security.stdout)
     assert level, security.stdout + security.stderr
-    assert float(level.group(1)) <= 2.0, security.stdout  # systemd's "OK"
+    assert float(level.group(1)) <= 2.0, security.stdout
 
 
 def test_the_unit_stops_the_bot_as_the_bot_expects() -> None:
@@ -184,23 +194,27 @@ def local_caddyfile(caddy_port: int, web_port: int) -> str:
     text = CADDYFILE.read_text()
     assert text.count(PUBLIC_HOST + " {") == 1 and text.count(UPSTREAM) == 1
     text = text.replace(PUBLIC_HOST + " {", f"http://localhost:{caddy_port} {{")
-    text = text.replace(UPSTREAM, f"127.0.0.1:{web_port}")
-    return text.replace("{\n", "{\n\tadmin off\n", 1)
+    return no_admin(text.replace(UPSTREAM, f"127.0.0.1:{web_port}"))
 
 
 def test_the_caddyfile_is_valid(tmp_path: Path) -> None:
     caddy = needs("caddy")
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    (tmp_path / "Caddyfile").write_text(local_caddyfile(free_port(), free_port()))
     for config in (CADDYFILE, tmp_path / "Caddyfile"):
-        (tmp_path / "Caddyfile").write_text(local_caddyfile(free_port(), free_port()))
-        result = subprocess.run(
-            [caddy, "validate", "--config", str(config), "--adapter", "caddyfile"],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        assert result.returncode == 0, result.stderr
-        assert "Valid configuration" in result.stdout + result.stderr
+        validated(caddy, config, tmp_path)
+
+
+def validated(caddy: str, config: Path, home: Path) -> None:
+    """`caddy validate` takes the Caddyfile."""
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home)}
+    result = subprocess.run(
+        [caddy, "validate", "--config", str(config), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Valid configuration" in result.stdout + result.stderr
 
 
 async def start_caddy(caddy: str, config: Path, home: Path) -> asyncio.subprocess.Process:
@@ -270,3 +284,201 @@ async def test_caddy_passes_the_live_table_through(
         proxy.terminate()
         await proxy.wait()
         await stop_bot(bot)
+
+
+# ------------------------------------------------------------ two machines (deploy/two-machines)
+
+TWO = ROOT / "deploy" / "two-machines"
+TEMPLATE = TWO / "apophis@.service"
+ROLES = ("discord-a", "discord-b", "standby", "web")
+#: What the two-machine files say, to be replaced by the test's own addresses.
+FRONT_UPSTREAMS, MACHINE_A, MACHINE_B = "127.0.0.1:8080 10.0.0.2:8081", "10.0.0.1", "10.0.0.2"
+#: Settings a bot process for the fake gets from `bot_env`, not from the files.
+FROM_BOT_ENV = {"DISCORD_TOKEN", "APOPHIS_DATABASE", "APOPHIS_LOG_LEVEL"}
+
+
+def env_file(name: str) -> dict[str, str]:
+    """A deploy/two-machines settings file's `KEY=value` lines (comments left out)."""
+    lines = (TWO / f"{name}.env").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def role_settings(role: str) -> dict[str, str]:
+    """What a role's process reads under the template: common.env, then its own file."""
+    return {**env_file("common"), **env_file(role)}
+
+
+def test_the_template_passes_systemd_analyze_for_every_role(tmp_path: Path) -> None:
+    analyze = needs("systemd-analyze")
+    program = Path(sys.executable).with_name("apophis-bot")
+    text = TEMPLATE.read_text()
+    assert "ExecStart=/opt/apophis/venv/bin/apophis-bot\n" in text
+    (tmp_path / TEMPLATE.name).write_text(
+        text.replace("/opt/apophis/venv/bin/apophis-bot", str(program))
+    )
+    for role in ROLES:
+        assert (TWO / f"{role}.env").exists(), role
+        analyzed(analyze, tmp_path / f"apophis@{role}.service")  # the template's instance
+
+
+def test_the_template_runs_each_role_as_the_single_unit_runs_the_bot() -> None:
+    """The template differs from deploy/apophis-bot.service only in what it is and where
+    its settings are: common.env, then the role's own file."""
+    single, template = unit_settings(), unit_settings(TEMPLATE)
+    assert template.pop("EnvironmentFile") == ["/etc/apophis/common.env", "/etc/apophis/%i.env"]
+    assert template.pop("Description") == ["Apophis Bot, %i"]
+    del single["EnvironmentFile"], single["Description"]
+    assert template == single
+
+
+def test_each_role_s_settings_are_accepted_by_the_bot() -> None:
+    # The files' blanks, filled in as a host does.
+    token = {
+        "DISCORD_TOKEN": "x" * 24 + ".token.example",
+        "APOPHIS_CLIENT_ID": "123456789012345678",
+        "APOPHIS_CLIENT_SECRET": "client-secret",
+    }
+    for role in ("discord-a", "discord-b", "standby"):
+        config = Config.from_env({**role_settings(role), **token})
+        assert config.processes == 2 and config.shard_count == 4 and config.activity, role
+        assert config.web_host == "127.0.0.1", role  # reached through Caddy only
+    shards = [Config.from_env({**role_settings(r), **token}).shard_ids for r in ROLES[:2]]
+    assert shards == [(0, 1), (2, 3)]
+    assert Config.from_env({**role_settings("standby"), **token}).standby
+    web = role_settings("web")
+    assert web["APOPHIS_DISCORD"] == "off" and "APOPHIS_SHARD_IDS" not in web
+    ports = {role: role_settings(role)["APOPHIS_WEB_PORT"] for role in ROLES}
+    # The roles that may run on one machine listen on ports of their own.
+    assert len({ports["discord-a"], ports["standby"], ports["web"]}) == 3
+
+
+def two_machine_caddyfiles(front: int, web_a: int, relay: int, web_b: int) -> tuple[str, str]:
+    """Machine A's Caddyfile and machine B's relay on this machine: plain HTTP on
+    localhost, machine A's and B's addresses both 127.0.0.1, no admin endpoint."""
+    text = (TWO / "Caddyfile").read_text()
+    assert text.count(PUBLIC_HOST + " {") == 1 and text.count(FRONT_UPSTREAMS) == 1
+    text = text.replace(PUBLIC_HOST + " {", f"http://localhost:{front} {{")
+    text = text.replace(FRONT_UPSTREAMS, f"127.0.0.1:{web_a} 127.0.0.1:{relay}")
+    relayed = (TWO / "Caddyfile.relay").read_text()
+    for old, new in (
+        (f"bind {MACHINE_B}", "bind 127.0.0.1"),
+        (f"remote_ip {MACHINE_A}", "remote_ip 127.0.0.1"),
+        (UPSTREAM, f"127.0.0.1:{web_b}"),
+        (":8081 {", f":{relay} {{"),
+    ):
+        assert relayed.count(old) == 1, old
+        relayed = relayed.replace(old, new)
+    return no_admin(text), no_admin(relayed)
+
+
+def no_admin(caddyfile: str) -> str:
+    """The Caddyfile without Caddy's admin endpoint (its global options' first line)."""
+    return caddyfile.replace("{\n", "{\n\tadmin off\n", 1)
+
+
+def test_the_two_machine_caddyfiles_are_valid(tmp_path: Path) -> None:
+    caddy = needs("caddy")
+    local = two_machine_caddyfiles(free_port(), free_port(), free_port(), free_port())
+    for name, text in zip(("front", "relay"), local, strict=True):
+        (tmp_path / name).write_text(text)
+    for config in (TWO / "Caddyfile", TWO / "Caddyfile.relay", tmp_path / "front"):
+        validated(caddy, config, tmp_path)
+    validated(caddy, tmp_path / "relay", tmp_path)
+
+
+async def table_sockets(port: int) -> float:
+    """A web process's open table sockets, as its metrics say (read on its own machine)."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"http://127.0.0.1:{port}/metrics") as answer,
+    ):
+        text = await answer.text()
+    (value,) = re.findall(r"^apophis_table_sockets (\S+)$", text, re.MULTILINE)
+    return float(value)
+
+
+async def watch(
+    http: aiohttp.ClientSession, url: str, channel: int
+) -> aiohttp.ClientWebSocketResponse:
+    """A table's socket through Caddy, once the bot welcomed it and sent the channel's state."""
+    public = url.split("/", 3)[:3]
+    ws = await http.ws_connect(url, headers={"Origin": "/".join(public)})
+    await ws.send_str(
+        orjson.dumps({"type": "hello", "channel": str(channel), "session": None}).decode()
+    )
+    welcome = orjson.loads(await asyncio.wait_for(ws.receive_str(), 10))
+    state = orjson.loads(await asyncio.wait_for(ws.receive_str(), 10))
+    assert (welcome["type"], state["type"]) == ("welcome", "state")
+    return ws
+
+
+async def web_process(
+    fake: FakeDiscord, database: str, port: int, public: str, shards: str
+) -> BotProcess:
+    """A web process as deploy/two-machines runs it (common.env and web.env), on this
+    machine's fake Discord and database, once it serves."""
+    settings = {k: v for k, v in role_settings("web").items() if v and k not in FROM_BOT_ENV}
+    settings |= {
+        "APOPHIS_WEB_PORT": str(port),
+        "APOPHIS_PUBLIC_URL": public,
+        "APOPHIS_CLIENT_ID": str(fake.world.application_id),
+        "APOPHIS_CLIENT_SECRET": "fake-client-secret",
+        "APOPHIS_METRICS": "on",  # on the table's server, read from this machine
+        # Until a web process holds no shard (issue #47, part 2), main's settings want some.
+        "APOPHIS_SHARD_IDS": shards,
+    }
+    started = BotProcess(await spawn_bot_process(fake, database, **settings), shards)
+    await started.said("the web table is at", timeout=30)
+    return started
+
+
+@pytest.mark.e2e
+async def test_one_caddy_spreads_the_table_over_two_machines_and_skips_a_stopped_one(
+    fake_discord: FakeDiscord, postgres_url: str, tmp_path: Path
+) -> None:
+    """Machine A's Caddy, machine B's relay and a web process behind each, on one
+    PostgreSQL: sockets go to both processes (their metrics say so); with one stopped,
+    a page load and a socket's hello through Caddy still succeed, on the other."""
+    caddy = needs("caddy")
+    front, web_a, relay, web_b = (free_port() for _ in range(4))
+    public = f"http://localhost:{front}"
+    front_text, relay_text = two_machine_caddyfiles(front, web_a, relay, web_b)
+    (tmp_path / "front").write_text(front_text)
+    (tmp_path / "relay").write_text(relay_text)
+    scene = Scene(fake_discord, None, names=("ann",))
+    machine_a, machine_b = await asyncio.gather(
+        web_process(fake_discord, postgres_url, web_a, public, "0-1"),
+        web_process(fake_discord, postgres_url, web_b, public, "2-3"),
+    )
+    proxies: list[asyncio.subprocess.Process] = []
+    try:
+        for name in ("relay", "front"):
+            proxies.append(await start_caddy(caddy, tmp_path / name, tmp_path))
+        async with aiohttp.ClientSession() as http:
+            first = await watch(http, public + "/ws", scene.channel.id)
+            where = [await table_sockets(port) for port in (web_a, web_b)]
+            assert sorted(where) == [0.0, 1.0]
+            second = await watch(http, public + "/.proxy/ws", scene.channel.id)  # the Activity's
+            # to the process holding fewer sockets: one on each machine
+            assert [await table_sockets(port) for port in (web_a, web_b)] == [1.0, 1.0]
+            on_a, on_b = (first, second) if where[0] else (second, first)
+
+            await machine_b.stop()  # SIGTERM: machine B's process is gone, and its socket
+            closed = await asyncio.wait_for(on_b.receive(), 10)
+            assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            # Tried first on machine B's relay (it holds fewer sockets) until the health
+            # checks leave it out: its process gone, the relay cuts it, and A answers.
+            for _ in range(3):
+                async with http.get(public + "/", headers={"Accept-Encoding": "gzip"}) as page:
+                    assert page.status == 200 and "<html" in (await page.text()).lower()
+                again = await watch(http, public + "/ws", scene.channel.id)
+                await again.close()
+            assert await table_sockets(web_a) == 1.0 and not on_a.closed
+            await on_a.close()
+    finally:
+        for proxy in proxies:
+            proxy.terminate()
+            await proxy.wait()
+        for process in (machine_a, machine_b):
+            await process.stop()
+    assert not machine_a.errors() and not machine_b.errors()
