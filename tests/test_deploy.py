@@ -347,6 +347,8 @@ def test_each_role_s_settings_are_accepted_by_the_bot() -> None:
     assert Config.from_env({**role_settings("standby"), **token}).standby
     web = role_settings("web")
     assert web["APOPHIS_DISCORD"] == "off" and "APOPHIS_SHARD_IDS" not in web
+    table_alone = Config.from_env({**web, **token})  # every shard's tables, none of its own
+    assert table_alone.shards.ids == () and table_alone.shard_count == 4
     ports = {role: role_settings(role)["APOPHIS_WEB_PORT"] for role in ROLES}
     # The roles that may run on one machine listen on ports of their own.
     assert len({ports["discord-a"], ports["standby"], ports["web"]}) == 3
@@ -412,9 +414,7 @@ async def watch(
     return ws
 
 
-async def web_process(
-    fake: FakeDiscord, database: str, port: int, public: str, shards: str
-) -> BotProcess:
+async def web_process(fake: FakeDiscord, database: str, port: int, public: str) -> BotProcess:
     """A web process as deploy/two-machines runs it (common.env and web.env), on this
     machine's fake Discord and database, once it serves."""
     settings = {k: v for k, v in role_settings("web").items() if v and k not in FROM_BOT_ENV}
@@ -424,10 +424,8 @@ async def web_process(
         "APOPHIS_CLIENT_ID": str(fake.world.application_id),
         "APOPHIS_CLIENT_SECRET": "fake-client-secret",
         "APOPHIS_METRICS": "on",  # on the table's server, read from this machine
-        # Until a web process holds no shard (issue #47, part 2), main's settings want some.
-        "APOPHIS_SHARD_IDS": shards,
     }
-    started = BotProcess(await spawn_bot_process(fake, database, **settings), shards)
+    started = BotProcess(await spawn_bot_process(fake, database, **settings), "none")
     await started.said("the web table is at", timeout=30)
     return started
 
@@ -447,8 +445,8 @@ async def test_one_caddy_spreads_the_table_over_two_machines_and_skips_a_stopped
     (tmp_path / "relay").write_text(relay_text)
     scene = Scene(fake_discord, None, names=("ann",))
     machine_a, machine_b = await asyncio.gather(
-        web_process(fake_discord, postgres_url, web_a, public, "0-1"),
-        web_process(fake_discord, postgres_url, web_b, public, "2-3"),
+        web_process(fake_discord, postgres_url, web_a, public),
+        web_process(fake_discord, postgres_url, web_b, public),
     )
     proxies: list[asyncio.subprocess.Process] = []
     try:
