@@ -7,7 +7,8 @@ on Discord's global limit) are measured instead of the pace of a queue; pass
 `--global-rate 45` to the benchmark to see the bot paced as in production.
 BENCH_PICTURES=off (the benchmark's `--pictures off`) draws no pictures, as on servers
 that turned them off (every table is tracked with pictures off).
-BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below).
+BENCH_GC_LOG, BENCH_SLOW_CALLBACKS and BENCH_STALL_STACKS switch on diagnostics (see below);
+BENCH_PROFILE=<file> profiles the measured window (`profile_window`).
 With pictures on, the bot's CPU spent making pictures is counted (see `count_picture_cpu`);
 with the live table on (APOPHIS_WEB_PORT), so is its CPU (see `count_web_cpu`).
 """
@@ -210,6 +211,33 @@ def _profile_feed_turns(path: str) -> None:
     atexit.register(profiler.dump_stats, path)
 
 
+def profile_window(path: str) -> None:
+    """BENCH_PROFILE=<file>: profile the bot's main thread over the measured window
+    (cProfile timing CPU, not wall time: from the first SIGUSR2, which the load benchmark
+    sends as the window opens, to the second, as it closes), written to that file then
+    (read it with pstats). Chained after the pictures' counter, which answers the same
+    signal."""
+    import cProfile
+    import signal
+    import time
+
+    profiler = cProfile.Profile(time.thread_time)
+    signals = [0]
+    previous = signal.getsignal(signal.SIGUSR2)
+
+    def toggle(signum, frame) -> None:
+        if callable(previous):
+            previous(signum, frame)
+        signals[0] += 1
+        if signals[0] == 1:
+            profiler.enable()
+        elif signals[0] == 2:
+            profiler.disable()
+            profiler.dump_stats(path)
+
+    signal.signal(signal.SIGUSR2, toggle)
+
+
 def on_loop(hook) -> None:
     """Call `hook(loop)` on the bot's event loop before the bot starts."""
     import asyncio
@@ -288,6 +316,8 @@ if __name__ == "__main__":
         count_picture_cpu()
     if os.environ.get("APOPHIS_WEB_PORT"):
         count_web_cpu()
+    if os.environ.get("BENCH_PROFILE"):
+        profile_window(os.environ["BENCH_PROFILE"])
     if os.environ.get("BENCH_GC_LOG"):
         log_gc_pauses()
     if os.environ.get("BENCH_SLOW_CALLBACKS"):

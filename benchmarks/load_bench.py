@@ -16,9 +16,10 @@ What it does, in this process (the load generator) and one other (the bot):
 * open-loop load in steps of G concurrent 4-player games: every game is its own
   task; whoever must act waits a think time (uniform 0.5-1.5 x --think, default 5 s),
   then acts as a player would: from their hand panel (opened once with the board's My
-  hand, then kept current by the bot; one click a move, a select for a chosen launch
-  subset, buttons for a discard), some slash commands (/draw /build /launch /scrap /discard,
-  --command-share), now and then a look at the hand; the team also chats in the
+  hand, then kept current by the bot; one click a move, the select of sections for a
+  build, a select for a chosen launch subset, buttons for a discard; a move the panel
+  does not offer is counted in the notes), some slash commands (/draw /build /launch
+  /scrap /discard, --command-share), now and then a look at the hand; the team also chats in the
   channel (--chat messages per game a minute), which the bot counts to re-post a
   buried board. Games that end (won, lost on the clock) are reopened with /apophis new,
   join x3, start. Countdowns are a mix of the standard lengths and short games of 1 to

@@ -25,9 +25,10 @@ over once that turn is. Teammates read the signals standing (`standing`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import Colour, colour_of
 from engine.events import PlayerId
@@ -41,6 +42,7 @@ SUITED = frozenset(("build", "need", "can_launch", "hold"))
 MOST_HELD = 7
 #: Why a signal is refused (the bot words each for the speaker, privately).
 REFUSALS = ("over", "not_seated", "hold_untrue", "cannot_launch")
+_COLOURS = tuple(Colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,29 +125,61 @@ def refusal(view: PlayerView, signal: Signal) -> str | None:
     """Why the viewing player may not give `signal` now (one of `REFUSALS`), or None.
 
     Read from their own view only: their hand, and the table everyone sees."""
-    table = view.table
-    if table.phase is Phase.OVER:
+    return _refused(_Facts.of(view), signal)
+
+
+class _Facts(NamedTuple):
+    """What of a player's view a signal's check reads (`_refused`): whether the game is
+    over, whether they are seated, how many cards of each suit they hold (in `Colour`'s
+    order), the suits in the launch sequence."""
+
+    over: bool
+    seated: bool
+    held: tuple[int, ...]
+    sequence: frozenset[Colour]
+
+    @classmethod
+    def of(cls, view: PlayerView) -> _Facts:
+        table = view.table
+        suits = [colour_of(card) for card in view.hand]
+        return cls(
+            table.phase is Phase.OVER,
+            any(seat.player == view.player for seat in table.seats),
+            tuple(suits.count(c) for c in Colour),
+            frozenset(table.sequence),
+        )
+
+
+def _refused(facts: _Facts, signal: Signal) -> str | None:
+    """`refusal`, from the facts it reads."""
+    if facts.over:
         return "over"
-    if not any(seat.player == view.player for seat in table.seats):
+    if not facts.seated:
         return "not_seated"
-    held = sum(1 for card in view.hand if colour_of(card) is signal.colour)
+    held = 0 if signal.colour is None else facts.held[_COLOURS.index(signal.colour)]
     if signal.kind == "hold" and held != signal.count:
         return "hold_untrue"
-    if signal.kind == "can_launch" and (not held or signal.colour in table.sequence):
+    if signal.kind == "can_launch" and (not held or signal.colour in facts.sequence):
         return "cannot_launch"
     return None
 
 
 def offered(view: PlayerView) -> tuple[Signal, ...]:
     """Every signal the viewing player may give now, in menu order: a "hold" for each suit
-    with its true count, a "can_launch" for each suit they hold that the sequence lacks."""
-    held = {c: sum(1 for card in view.hand if colour_of(card) is c) for c in Colour}
+    with its true count, a "can_launch" for each suit they hold that the sequence lacks.
+    (Worked out once for each set of the facts it reads: every panel offers them.)"""
+    return _offered(_Facts.of(view))
+
+
+@functools.lru_cache(maxsize=4096)
+def _offered(facts: _Facts) -> tuple[Signal, ...]:
+    held = dict(zip(_COLOURS, facts.held, strict=True))
     signals = [Signal("build", c) for c in Colour]
     signals += [Signal("need", c) for c in Colour]
-    signals += [Signal("can_launch", c) for c in Colour if held[c] and c not in view.table.sequence]
+    signals += [Signal("can_launch", c) for c in Colour if held[c] and c not in facts.sequence]
     signals += [Signal("launch_next"), Signal("dont_scrap")]
     signals += [Signal("hold", c, min(held[c], MOST_HELD)) for c in Colour]
-    return tuple(s for s in signals if refusal(view, s) is None)
+    return tuple(s for s in signals if _refused(facts, s) is None)
 
 
 def standing(said: Iterable[Said], table: PublicView) -> dict[PlayerId, Said]:

@@ -98,6 +98,7 @@ class BotProcess:
             "BENCH_GC_LOG": "1" if self.args.verbose else "",
             "BENCH_STALL_STACKS": os.environ.get("BENCH_STALL_STACKS", ""),
             "BENCH_SLOW_CALLBACKS": os.environ.get("BENCH_SLOW_CALLBACKS", ""),
+            "BENCH_PROFILE": os.environ.get("BENCH_PROFILE", ""),
             **self.settings,
         }
         self.started = time.monotonic()

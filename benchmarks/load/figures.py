@@ -172,7 +172,8 @@ def step_notes(
     r: StepResult, before: Reading, after: Reading, requests: list, args, server: bool
 ) -> list[str]:
     """A step's notes: waits for a CPU, the database server's CPU, the bot's CPU per action
-    (pictures, the live table), and requests per action by route (`requests`: the window's)."""
+    (pictures, the live table), requests per action by route (`requests`: the window's),
+    and the moves the players did not find on their panels, if any."""
     games, seconds = r.games, r.seconds
     bot_wait, gen_wait = ((b - a) / seconds for a, b in zip(before.waits, after.waits, strict=True))
     notes = [
@@ -198,6 +199,14 @@ def step_notes(
         )
     )
     notes.append(class_note(r))
+    missing = {k: n for k, n in r.sample.kinds.items() if k.startswith("not offered: ")}
+    if missing:  # the players could not find a move (the bench behind the bot's panel?)
+        notes.append(
+            f"G={games:,}: moves not on the player's panel (no move made that turn): "
+            + ", ".join(
+                f"{k.removeprefix('not offered: ')} {n}" for k, n in sorted(missing.items())
+            )
+        )
     return notes
 
 

@@ -83,7 +83,10 @@ class Load(Watcher):
             ),
             None,
         )
-        if custom_id is None:
+        if custom_id is None:  # not offered: no move this time (counted, as players wait)
+            if self.window is not None:
+                missing = f"not offered: {kind}"
+                self.window.kinds[missing] = self.window.kinds.get(missing, 0) + 1
             return None
         interaction = await self.fake.click(message, custom_id, user=user.user)
         await self.answered(interaction, kind)
@@ -288,39 +291,30 @@ class Load(Watcher):
         return panel
 
     async def by_panel(self, tab: Tab, action: dict, player, version: int):
-        """One click (or one select) on the player's panel."""
+        """One click (or one select) on the player's panel (`panel_move`); a move it does
+        not offer is counted ("not offered: ..."), or typed for a launch of other cards."""
         kind = action["type"]
         panel = await self.panel_of(tab, player, version)
         if panel is None:
             return None
-        if kind == "build":
-            target = f"build:{action['colour']}.{action['size']}"
-        elif kind == "launch":
-            wanted = sorted(c[-1] for c in action["cards"])
-            button = next(
-                (c for c in panel.iter_components() if ":launch:" in c.get("custom_id", "")),
-                None,
-            )
-            if (
-                button is not None
-                and sorted(x[-1] for x in button["custom_id"].split(":")[5].split(".")) == wanted
-            ):
-                target = "launch"
-            else:  # a chosen subset: the panel's card of each chosen suit
-                select = next((c for c in panel.iter_components() if c.get("type") == 3), None)
-                if select is None:  # not the panel's cards (a higher one): typed instead
-                    return await self.typed_instead(tab, action, player)
-                values = [o["value"] for o in select["options"] if o["value"][-1] in wanted]
-                chosen = await self.fake.select(
-                    panel, select["custom_id"], values, user=player.user
-                )
-                await self.answered(chosen, "panel launch subset")
-                return chosen
-        elif kind == "discard":
+        if kind == "discard":
             return await self.discard(tab, action, player, panel)
+        move = panel_move(list(panel.iter_components()), action)
+        if move is None:
+            if kind == "launch":  # not the panel's cards (a higher one): typed instead
+                return await self.typed_instead(tab, action, player)
+            if self.window is not None:
+                missing = f"not offered: panel {kind}"
+                self.window.kinds[missing] = self.window.kinds.get(missing, 0) + 1
+            return None
+        custom_id, values = move
+        if values is None:
+            interaction = await self.fake.click(panel, custom_id, user=player.user)
         else:
-            target = kind
-        return await self.click(tab, panel, target, player, "panel " + kind)
+            interaction = await self.fake.select(panel, custom_id, values, user=player.user)
+        subset = kind == "launch" and values is not None
+        await self.answered(interaction, f"panel {kind}" + (" subset" if subset else ""))
+        return interaction
 
     async def discard(self, tab: Tab, action: dict, player, panel):
         """A discard on the panel: each card's button, then Discard (typed instead where the
@@ -391,6 +385,41 @@ class Load(Watcher):
                 dms.discard(user)
         tab.pending.append(pending)
         self._settle(tab)
+
+
+def panel_move(components: list[dict], action: dict) -> tuple[str, list[str] | None] | None:
+    """How a player makes `action` (a draw, build, launch or scrap: engine.playout's) on
+    their panel, whose interactive `components` are these: the custom id of the button to
+    press (and None), or of the select and the values to choose; None where the panel
+    does not offer it. A build is chosen in the panel's select of sections (a button each
+    where the panel has them instead); a launch is its Launch button where that plays the
+    cards wanted, else the chosen subset in its select."""
+    kind = action["type"]
+    offered = {  # "draw", "launch:7H.8D", "build" (a select) -> its component
+        c["custom_id"].split(":", 4)[4]: c
+        for c in components
+        if c.get("custom_id", "").startswith(("apo:h:", "apo:p:")) and not c.get("disabled")
+    }
+    if kind == "build":
+        section = f"{action['colour']}.{action['size']}"
+        select = offered.get("build")
+        if select is not None and any(o["value"] == section for o in select["options"]):
+            return select["custom_id"], [section]
+        button = offered.get(f"build:{section}")
+        return None if button is None else (button["custom_id"], None)
+    if kind == "launch":
+        wanted = sorted(card[-1] for card in action["cards"])
+        for tail, button in offered.items():
+            if tail.startswith("launch:") and sorted(c[-1] for c in tail[7:].split(".")) == wanted:
+                return button["custom_id"], None
+        select = offered.get("launch")
+        if select is None:
+            return None
+        return select["custom_id"], [
+            o["value"] for o in select["options"] if o["value"][-1] in wanted
+        ]
+    button = offered.get(kind)
+    return None if button is None else (button["custom_id"], None)
 
 
 def with_cards(panel, action: str, cards: set[str]) -> str | None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
 from bot.views.components import option, picker
 from bot.views.render import COLOUR_EMOJI
 from bot.views.talk import signal_text
-from engine.signals import offered
+from engine.signals import Signal, offered
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -24,12 +25,22 @@ def say_picker(table: Table, view: PlayerView, language: str) -> dict[str, Any] 
     signals = offered(view)
     if not signals:
         return None
-    options = [
+    options = list(menu_options(signals, language, table.cards))
+    return picker(table.id, table.version, "say", options, placeholder=t(language, "talk.menu"))
+
+
+@functools.lru_cache(maxsize=4096)
+def menu_options(
+    signals: tuple[Signal, ...], language: str, style: str
+) -> tuple[dict[str, Any], ...]:
+    """The menu's options for `signals`, worded in `language` with the cards in `style`
+    (worded once for each: every panel has the menu, mostly the same; never changed once
+    made, as the panels that share them are only sent)."""
+    return tuple(
         option(
-            signal_text(s, language, table.cards),
+            signal_text(s, language, style),
             s.code,
             COLOUR_EMOJI[s.colour] if s.colour is not None else EMOJI[s.kind],
         )
         for s in signals
-    ]
-    return picker(table.id, table.version, "say", options, placeholder=t(language, "talk.menu"))
+    )
