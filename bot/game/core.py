@@ -22,6 +22,7 @@ from bot.game.audience import Audience
 from bot.game.changes import Stream
 from bot.game.commands import Command, Outcome
 from bot.game.mirrors import Mirrors
+from bot.game.presence import Presence
 from bot.game.relay import Relay
 from bot.game.service import GameService
 from bot.store.records import ALL_SHARDS, Shards
@@ -166,9 +167,11 @@ class GameCore:
 
     async def close(self) -> None:
         """After `stop` and the doors' own: close the store."""
-        relay = self._service.relay if self._service is not None else None
-        if relay is not None:
-            await relay.close()
+        service = self._service
+        if service is not None and service.presence is not None:
+            await service.presence.close()
+        if service is not None and service.relay is not None:
+            await service.relay.close()
         if self._store is not None:
             await self._store.close()
 
@@ -185,6 +188,8 @@ class GameCore:
         relay.heard_game, notices.reconnected = mirrors.heard, mirrors.reconnected
         self.stream.subscribe(relay.heard)
         await relay.start()
+        service.presence = Presence(notices, relay.node)
+        await service.presence.start()
 
     async def ready(self) -> None:
         """Whether the database can take the games' writes now (the bot's readiness, and

@@ -32,6 +32,7 @@ from bot.game.ledger import Ledger, logged_events
 from bot.game.lobbies import Lobbies
 from bot.game.mirrors import Mirrors
 from bot.game.moderation import Moderation
+from bot.game.presence import Presence
 from bot.game.relay import Relay
 from bot.game.replies import reply
 from bot.game.seats import Decided, Seats
@@ -102,6 +103,8 @@ class GameService:
         #: watched here (bot.game.mirrors), and the way to their owners (bot.game.relay).
         self.mirrors: Mirrors | None = None
         self.relay: Relay | None = None
+        #: And who watches each table on the others (bot.game.presence).
+        self.presence: Presence | None = None
 
     def _build_lobby_side(
         self,

@@ -20,6 +20,7 @@ from typing import Protocol
 import orjson
 
 from bot.game import changes
+from bot.game.presence import Presence
 from bot.table import Table
 from bot.views import table_state, web_state
 from bot.views.plain import Names
@@ -51,6 +52,8 @@ class Feed:
         #: the database.
         self.live: Mapping[int, Table] = {}
         self.mirrored: Mapping[int, Table] = {}
+        #: Who watches on the other processes (bot.game.presence), where several serve.
+        self.presence: Presence | None = None
         self.viewers: dict[int, set[Viewer]] = {}
         #: What a channel shows when the service follows no table there: its last game
         #: once ended (its result, and Play again), or a game playing in a thread opened
@@ -63,7 +66,7 @@ class Feed:
 
     def join(self, client: Viewer) -> None:
         self.viewers.setdefault(client.channel, set()).add(client)
-        self._recount(client.channel)
+        self._told(client.channel)
 
     def leave(self, client: Viewer) -> None:
         watching = self.viewers.get(client.channel)
@@ -71,9 +74,16 @@ class Feed:
             watching.discard(client)
             if not watching:
                 del self.viewers[client.channel]
-            self._recount(client.channel)
+            self._told(client.channel)
 
-    def _recount(self, channel: int) -> None:
+    def _told(self, channel: int) -> None:
+        """Someone came or went here: the other processes are told, and the others here."""
+        if self.presence is not None:
+            viewers = [client.viewer or 0 for client in self.viewers.get(channel, ())]
+            self.presence.watched(channel, viewers)
+        self.recount(channel)
+
+    def recount(self, channel: int) -> None:
         """Someone came or went: the others see how many watch (a table shown there)."""
         table = self.table_in(channel)
         if table is not None and self.viewers.get(channel):
@@ -81,11 +91,17 @@ class Feed:
             self._schedule()
 
     def watching(self, table: Table, clients: list[Viewer] | None = None) -> int:
-        """How many web clients watch `table` without a seat in it."""
+        """How many watch `table` without a seat in it: web clients here and, where several
+        processes serve the tables, on the others."""
         if clients is None:
             clients = self._clients(table)
         seated = table.game.players if table.game is not None else table.seats
-        return sum(1 for client in clients if client.viewer not in seated)
+        here = sum(1 for client in clients if client.viewer not in seated)
+        if self.presence is None:
+            return here
+        channels = {table.channel_id, table.parent_id or table.channel_id}
+        there = [v for channel in channels for v in self.presence.elsewhere(channel)]
+        return here + sum(1 for viewer in there if viewer not in seated)
 
     def _clients(self, table: Table) -> list[Viewer]:
         return [

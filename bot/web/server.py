@@ -195,6 +195,9 @@ class WebTable:
         mirrors = core.service.mirrors
         if mirrors is not None:  # the other processes' games, as they change
             self.feed.mirrored, mirrors.changed = mirrors.by_channel, self.feed.changed
+        presence = core.service.presence
+        if presence is not None:  # and who watches there
+            self.feed.presence, presence.changed = presence, self.feed.recount
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         assert self._runner.server is not None

@@ -26,8 +26,7 @@ pytestmark = pytest.mark.e2e
 
 def public(state: dict) -> dict:
     """What every viewer of a state shares, without what moves with the clock."""
-    shared = {k: v for k, v in state.items() if k not in {"you", "now", "watching", "clock"}}
-    return shared
+    return {k: v for k, v in state.items() if k not in {"you", "now", "clock"}}
 
 
 async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
@@ -35,7 +34,7 @@ async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
 ):
     owner = shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
     other = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
-    scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
+    scene = Scene(fake_discord, owner.discord, names=("ann", "bob", "cid"), shard=(1, 2))
     zed = fake_discord.add_user("zed")  # no member of the server
     async with fake_discord.connected(owner.discord), serving(fake_discord, other):
         lobby = (await scene.cmd("apophis new", "ann")).message
@@ -50,7 +49,12 @@ async def test_a_table_on_another_process_shows_and_plays_the_owners_game(
         ):
             there = await ann_there.wait_state(lambda s: s["status"] == "active")
             here = await ann_here.wait_state(lambda s: s["status"] == "active")
+            assert public(there) == public(here) and here["watching"] == 0
+            async with Socket(other, channel, scene["cid"]):  # a member watching there
+                here = await ann_here.wait_state(lambda s: s["watching"] == 1)
+                there = await ann_there.wait_state(lambda s: s["watching"] == 1)
             assert public(there) == public(here)
+            await ann_here.wait_state(lambda s: s["watching"] == 0)  # gone: said so
             assert there["you"] == here["you"]
             bobs = await bob_there.wait_state(lambda s: s["status"] == "active")
             assert len(bobs["you"]["hand"]) == len(table.game.hands[1])
