@@ -188,8 +188,19 @@ class GameCore:
         relay.heard_game, notices.reconnected = mirrors.heard, mirrors.reconnected
         self.stream.subscribe(relay.heard)
         await relay.start()
-        service.presence = Presence(notices, relay.node)
-        await service.presence.start()
+        service.presence = presence = Presence(notices, relay.node)
+        relay.watched = presence.watched_elsewhere
+
+        def arrived(channel: int) -> None:  # told at once: it may have changed since read
+            for table in [
+                service.by_channel.get(channel),
+                *service.registry.in_threads_of(channel),
+            ]:
+                if table is not None:
+                    relay.tell(table)
+
+        presence.arrived = arrived
+        await presence.start()
 
     async def ready(self) -> None:
         """Whether the database can take the games' writes now (the bot's readiness, and

@@ -37,8 +37,11 @@ class Presence:
         self.notices = notices
         self.node = node
         self.clock = clock
-        #: Told each channel whose watchers elsewhere changed.
+        #: Told each channel whose watchers elsewhere changed (the live table here), and each
+        #: channel someone now watches elsewhere where nobody did (the relay: its game's
+        #: notices are sent only while someone watches it on another process).
         self.changed: Callable[[int], None] = lambda channel: None
+        self.arrived: Callable[[int], None] = lambda channel: None
         #: Who watches each channel here (ids, 0: not signed in).
         self._here: dict[int, list[int]] = {}
         #: Who watches each channel on each other process, and when that process said so.
@@ -71,10 +74,18 @@ class Presence:
             for viewer in viewers
         ]
 
+    def watched_elsewhere(self, channel: int) -> bool:
+        """Whether someone watches `channel` on another process (as it said, lately)."""
+        now = self.clock()
+        there = self._there.get(channel, {})
+        return any(now - said < KEPT_SECONDS for _, said in there.values())
+
     async def close(self) -> None:
         """Goodbye: nobody watches on this process any more."""
         if self._announcing is not None:
             self._announcing.cancel()
+        for telling in list(self._telling):  # (the goodbye says it all)
+            telling.cancel()
         gone: dict[int, list[int]] = {channel: [] for channel in self._here}
         self._here.clear()
         with contextlib.suppress(StoreBusy):
@@ -128,6 +139,7 @@ class Presence:
             except ValueError:
                 log.warning("a watchers' notice of another form: %r", payload[:80])
                 return
+            newly = not self.watched_elsewhere(channel)
             there = self._there.setdefault(channel, {})
             before = there.get(node, ([], 0.0))[0]
             if viewers:
@@ -138,3 +150,5 @@ class Presence:
                     del self._there[channel]
             if viewers != before:
                 self.changed(channel)
+            if viewers and newly:
+                self.arrived(channel)

@@ -68,6 +68,9 @@ class Relay:
         #: Handles a Discord interaction handed over (Discord's payload), set by the Discord
         #: door; None: this process has no gateway (it owns nothing then).
         self.interaction: Callable[[dict[str, Any]], None] | None = None
+        #: Whether someone watches a channel on another process (bot.game.presence): its
+        #: games' changes are told only then (None: always).
+        self.watched: Callable[[int], bool] | None = None
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._done: OrderedDict[str, None] = OrderedDict()
         self._due: dict[int, Table] = {}
@@ -88,6 +91,16 @@ class Relay:
         table = change.table
         if not self.shards.own(table.guild_id, table.channel_id):
             return
+        watched = self.watched
+        if watched is not None and not (
+            watched(table.channel_id) or (table.parent_id is not None and watched(table.parent_id))
+        ):
+            return  # nobody shows it elsewhere: nobody to tell
+        self.tell(table)
+
+    def tell(self, table: Table) -> None:
+        """Tell the others of `table` as it is now, once the loop is free (someone watches it
+        elsewhere now, or it changed)."""
         if not self._due:
             asyncio.get_running_loop().call_soon(self._tell)
         self._due[table.id] = table

@@ -32,7 +32,13 @@ RECONNECT_MAX_SECONDS = 4.0
 #: The longest payload the server takes (PostgreSQL's limit is 8,000 bytes).
 MAX_PAYLOAD = 7_900
 #: What a server that is gone, stopping or not answering raises.
-_OUT_OF_REACH = (OSError, asyncio.TimeoutError, asyncpg.InterfaceError, asyncpg.PostgresError)
+_OUT_OF_REACH = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.PostgresError,
+)
 
 
 class PgNotices:
@@ -78,17 +84,21 @@ class PgNotices:
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError(f"a notice of {len(payload)} characters is over {MAX_PAYLOAD}")
         conn = self._conn
-        if conn is None or conn.is_closed():
-            raise StoreBusy("The notices' connection is being made again.")
+        if self._closed or conn is None or conn.is_closed():
+            raise StoreBusy("The notices' connection is closed, or being made again.")
         async with self._calls:
             await self._guarded(
                 conn.execute("SELECT pg_notify($1, $2)", channel, payload, timeout=NOTICE_SECONDS)
             )
 
     async def close(self) -> None:
+        """Stop listening and sending (a call under way is given CLOSE_SECONDS to end)."""
         self._closed = True
         if self._mending is not None:
             self._mending.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_SECONDS), self._calls:
+                pass
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             try:
