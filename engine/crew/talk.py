@@ -10,14 +10,12 @@ of AI crewmates, public at the table, plan alike and need no telling):
 
 A tie-breaker decides between moves the crew rates alike, and only those (`settle`):
 where the move it would make goes against it, it takes another section of the same
-size toward the same rocket if it can, and its own move otherwise. In the balance lab
-(`benchmarks/balance_lab.py --talk`, the same deals and dice talking and silent) every
-stricter reading lost games beside every partner style that says its plan: drawing
-instead of building the claimed section, replanning around it (counting it as coming),
-either for every claimer or for those who do not play next only, and drawing rather
-than add a section before a teammate's launch. A section the crew would build now
-and a teammate said they would build on their turn comes sooner from the crew: the
-teammate, finding it built, builds on.
+size toward the same rocket if it can, and its own move otherwise. A section a teammate
+said they would build on their turn, which the crew would build now, comes sooner from
+the crew: the teammate finds it on the pad and builds on. Every stricter reading tried
+in the balance lab (`benchmarks/balance_lab.py --talk`: the same deals and dice, talking
+and silent) lost games beside the partner styles that say their plan: drawing rather
+than build a claimed colour, or planning around the claim (docs/crew.md, "Table talk").
 
 "I need ♠", "I can launch ♦" and "I hold 2 ♦" tell the crew nothing its plans act on:
 there is no giving of cards in Apophis, and a launch sequence under way is completed
