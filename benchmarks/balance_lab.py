@@ -98,7 +98,7 @@ MIXED = (
 #: a copy of that partner), each with its heading.
 PARTNERS = (*STYLES, "standin", "greedy", "crew")
 #: The policies a plain run seats alone by default (not the styles, silent or saying
-#: their plan: `--seating crew,builder crew,builder_says` measures those).
+#: their plan: `--talk` measures those, silent and talking).
 ALONE = ("crew", "greedy", "random", "standin")
 FILLERS = {"own": "that partner", "standin": "stand-in", "greedy": "greedy", "crew": "crew"}
 #: The filler judged by the verdict, and the most scraps of teammates' sections a game
