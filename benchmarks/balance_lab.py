@@ -4,6 +4,7 @@ Run: .venv/bin/python benchmarks/balance_lab.py [--games N] [--pace S] [--polici
  or: .venv/bin/python benchmarks/balance_lab.py --mixed [--games N] [--paces S ...]
  or: .venv/bin/python benchmarks/balance_lab.py --seating crew,standin standin,standin ...
  or: .venv/bin/python benchmarks/balance_lab.py --crossplay [--games N] [--markdown]
+ or: .venv/bin/python benchmarks/balance_lab.py --talk [--games N] [--markdown]
 
 For each rule set and player count it plays N games per policy (the same seeds for
 every policy), every seat taken by that policy, each game once and with no clock
@@ -43,6 +44,16 @@ verdict: "yes" when the crew filler wins at least as often as every other filler
 its interval (no other filler's win rate above the upper bound of the crew's interval),
 else the fillers that beat it. `--markdown` prints the tables as Markdown, for
 docs/crew.md.
+
+Table talk (`--talk`) plays each seating of the crew beside a partner style that says
+its plan (`<style>_says`, `--partners`; the crew takes seat 1 and then seat
+`players // 2 + 1`, the style the others) and the all-crew team, each seed twice: with
+the table silent (nobody's signal kept) and talking, every other thing alike. Both games
+of a seed have the same deal and the same dice (`SplitDice`: the n-th die of a game is
+the same whatever the moves before it, so the two games of a pair part only where what
+was said changed a move). Per cell it prints the win rate silent and talking, and their
+paired difference with its 95% interval (Agresti-Min, `paired`), the pairs won by one
+side only, and McNemar's exact p; the verdict "yes" when the difference is at least 0.
 """
 
 from __future__ import annotations
@@ -52,12 +63,14 @@ import math
 import os
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
+from typing import TypeVar
 
 from engine import DIFFICULTY_MINUTES, MAX_PLAYERS, Outcome
 from engine.partners import STYLES
+from engine.rng import Random
 from engine.simulate import POLICIES, Record, record
 
 RULES = ("basic", "advanced")
@@ -85,7 +98,7 @@ MIXED = (
 #: a copy of that partner), each with its heading.
 PARTNERS = (*STYLES, "standin", "greedy", "crew")
 #: The policies a plain run seats alone by default (not the styles, silent or saying
-#: their plan: `--seating crew,builder crew,builder_says` measures those).
+#: their plan: `--talk` measures those, silent and talking).
 ALONE = ("crew", "greedy", "random", "standin")
 FILLERS = {"own": "that partner", "standin": "stand-in", "greedy": "greedy", "crew": "crew"}
 #: The filler judged by the verdict, and the most scraps of teammates' sections a game
@@ -121,19 +134,29 @@ def _play(task: tuple[str, str, int, int, int]) -> tuple[tuple[str, str, int], l
     ]
 
 
-def _run(
-    tasks: Sequence[tuple[str, str, int, int, int]], workers: int
-) -> dict[tuple[str, str, int], list[Record]]:
+Task = tuple[str, str, int, int, int]
+Key = tuple[str, str, int]
+T = TypeVar("T")
+
+
+def _run(tasks: Sequence[Task], workers: int) -> dict[Key, list[Record]]:
     """Play every task's games on `workers` processes (in this one when 1), each key's
     records in the order of the tasks."""
+    return _map(_play, tasks, workers)
+
+
+def _map(
+    play: Callable[[Task], tuple[Key, list[T]]], tasks: Sequence[Task], workers: int
+) -> dict[Key, list[T]]:
+    """`play` every task on `workers` processes, each key's results in the order of the tasks."""
     if workers == 1:
-        done = [_play(task) for task in tasks]
+        done = [play(task) for task in tasks]
     else:
         with Pool(workers) as pool:
-            done = pool.map(_play, tasks)
+            done = pool.map(play, tasks)
             pool.close()
             pool.join()  # so that the workers' CPU time is counted
-    results: dict[tuple[str, str, int], list[Record]] = {}
+    results: dict[Key, list[T]] = {}
     for key, records in done:
         results.setdefault(key, []).extend(records)
     return results
@@ -167,6 +190,8 @@ def main() -> None:
     started = time.perf_counter()
     if args.crossplay:
         _crossplay_tables(args)
+    elif args.talk:
+        _talk_tables(args)
     elif seatings:
         _mixed_tables(args, seatings)
     else:
@@ -217,11 +242,15 @@ def _crossplay_options(parser: argparse.ArgumentParser) -> None:
         help="every partner style beside every seat-filler (2 and 4 players)",
     )
     parser.add_argument(
+        "--talk",
+        action="store_true",
+        help="the crew beside each style saying its plan, silent and talking (2 and 4 players)",
+    )
+    parser.add_argument(
         "--partners",
         nargs="+",
         choices=PARTNERS,
-        default=list(PARTNERS),
-        help="--crossplay: the partners, one row each (default: all)",
+        help="--crossplay: the partners, one row each (default: all); --talk: the styles",
     )
     parser.add_argument(
         "--players",
@@ -267,11 +296,12 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 def _crossplay_tables(args: argparse.Namespace) -> None:
     """--crossplay: every partner beside every seat-filler, played and tabled."""
     games = args.games or 100
-    results = crossplay(args.partners, args.players, args.rules, games, args.workers)
+    partners = args.partners or list(PARTNERS)
+    results = crossplay(partners, args.players, args.rules, games, args.workers)
     print(f"{games} seeds each way (a team of one style alone: {2 * games})")
     for line in crossplay_report(
         results,
-        args.partners,
+        partners,
         args.players,
         args.rules,
         args.difficulties,
@@ -586,6 +616,192 @@ def _name(seating: str) -> str:
     """A seating as a column heading: "crew + standin ×2"."""
     counts = Counter(seating.split(","))
     return " + ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
+
+
+# ------------------------------------------------------------------ table talk
+
+#: Mixed into a seed for the stream of a game's dice (`SplitDice`).
+DICE_STREAM = 0x5DEECE66D
+
+
+class SplitDice(Random):
+    """A game's randomness with its dice apart: the shuffles and the start player from
+    one stream, the dice from another, both from the seed, so that the n-th die of a game
+    is the same whatever was shuffled before it (common random numbers for paired games)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.dice = Random(seed ^ DICE_STREAM)
+
+    def d6(self) -> int:
+        return self.dice.d6()
+
+
+def talk_seatings(partner: str, players: int) -> list[str]:
+    """The seatings of a table-talk row: the crew in seat 1, then in seat `players // 2 +
+    1`, beside the style saying its plan; one all-crew seating for the crew."""
+    if partner == JUDGED:
+        return [",".join([JUDGED] * players)]
+    return [seating for seating, _ in crossplay_seatings(f"{partner}_says", JUDGED, players)]
+
+
+def _pair(task: Task) -> tuple[Key, list[tuple[Record, Record]]]:
+    """Play a chunk of seeds twice each, the table silent and then talking, on the same
+    deal and dice."""
+    policy, rules, players, first, count = task
+    seating = [POLICIES[name] for name in policy.split(",")]
+
+    def game(seed: int, talk: bool) -> Record:
+        return record(seating, players, rules, seed, MAX_ACTIONS, SplitDice(seed), talk)
+
+    seeds = range(first, first + count)
+    return (policy, rules, players), [(game(seed, False), game(seed, True)) for seed in seeds]
+
+
+def table_talk(
+    partners: Sequence[str], players: Sequence[int], rules: Sequence[str], games: int, workers: int
+) -> dict[Key, list[tuple[Record, Record]]]:
+    """Play every table-talk seating, `games` seeds each, silent and talking."""
+    units = [
+        (seating, count, games)
+        for partner in partners
+        for count in players
+        for seating in talk_seatings(partner, count)
+    ]
+    return _map(_pair, _tasks(units, rules), workers)
+
+
+def paired(gained: int, lost: int, pairs: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of the difference of two matched proportions (Agresti-Min: half a
+    pair added to each of the four outcomes), from the pairs won by the second side only
+    (`gained`) and by the first only (`lost`)."""
+    n = pairs + 2
+    more, fewer = gained + 0.5, lost + 0.5
+    centre = (more - fewer) / n
+    spread = z * math.sqrt(max(more + fewer - (more - fewer) ** 2 / n, 0.0)) / n
+    return max(centre - spread, -1.0), min(centre + spread, 1.0)
+
+
+def mcnemar(gained: int, lost: int) -> float:
+    """McNemar's exact two-sided p: the chance of pairs as lopsided, each discordant pair
+    going either way alike."""
+    split = gained + lost
+    tail = sum(math.comb(split, k) for k in range(min(gained, lost) + 1)) / 2**split
+    return min(1.0, 2 * tail)
+
+
+@dataclass
+class Pairs:
+    """A table-talk cell: the pairs of games, those won silent and talking, and those won
+    by one side only."""
+
+    pairs: int = 0
+    silent: int = 0
+    talking: int = 0
+    gained: int = 0  # won talking, lost silent
+    lost: int = 0  # won silent, lost talking
+
+    def add(self, silent: bool, talking: bool) -> None:
+        self.pairs += 1
+        self.silent += silent
+        self.talking += talking
+        self.gained += talking and not silent
+        self.lost += silent and not talking
+
+    def row(self) -> list[str]:
+        """Its figures as table cells (percentages, the interval in points)."""
+        low, high = paired(self.gained, self.lost, self.pairs)
+        return [
+            str(self.pairs),
+            f"{100 * self.silent / self.pairs:.1f}",
+            f"{100 * self.talking / self.pairs:.1f}",
+            f"{100 * (self.talking - self.silent) / self.pairs:+.1f} "
+            f"[{100 * low:+.1f}, {100 * high:+.1f}]",
+            f"{self.gained} / {self.lost}",
+            f"{mcnemar(self.gained, self.lost):.2f}",
+            "yes" if self.talking >= self.silent else "no",
+        ]
+
+
+def talk_cell(
+    results: dict[Key, list[tuple[Record, Record]]],
+    partner: str,
+    players: int,
+    rules: str,
+    minutes: int,
+    pace: float,
+) -> Pairs:
+    """The pairs of a partner's row, on a clock of `minutes` at `pace` s a turn."""
+    cell = Pairs()
+    for seating in talk_seatings(partner, players):
+        for silent, talking in results[(seating, rules, players)]:
+            cell.add(
+                silent.outcome_within(minutes, pace).won, talking.outcome_within(minutes, pace).won
+            )
+    return cell
+
+
+TALK_HEADINGS = [
+    "players",
+    "rules",
+    "difficulty",
+    "partner",
+    "pairs",
+    "silent win %",
+    "talking win %",
+    "difference, points [95% CI]",
+    "won talking only / silent only",
+    "McNemar p",
+    "at least as often",
+]
+
+
+def talk_report(
+    results: dict[Key, list[tuple[Record, Record]]],
+    partners: Sequence[str],
+    players: Sequence[int],
+    rules: Sequence[str],
+    difficulties: Sequence[str],
+    pace: float,
+    markdown: bool,
+) -> list[str]:
+    """The table-talk table at `pace` s a turn, a row per cell, and how many fall short."""
+    rows = [
+        [
+            str(count),
+            rule_set,
+            difficulty,
+            _partner_name(partner),
+            *talk_cell(
+                results, partner, count, rule_set, DIFFICULTY_MINUTES[difficulty], pace
+            ).row(),
+        ]
+        for count in players
+        for rule_set in rules
+        for difficulty in difficulties
+        for partner in partners
+    ]
+    short = [row for row in rows if row[-1] == "no"]
+    return [
+        f"{pace:g} s a turn: the crew's win % beside each partner, the table silent and talking",
+        *_table(TALK_HEADINGS, rows, markdown),
+        f"cells below silent: {len(short)} of {len(rows)}",
+    ]
+
+
+def _talk_tables(args: argparse.Namespace) -> None:
+    """--talk: the crew beside each style saying its plan, and the all-crew team, played
+    silent and talking, and tabled."""
+    games = args.games or 200
+    partners = args.partners or [*STYLES, JUDGED]
+    results = table_talk(partners, args.players, args.rules, games, args.workers)
+    print(f"{games} seeds a seating, each played silent and talking (the same deal and dice)")
+    for pace in args.paces or [4.5]:
+        print()
+        for line in talk_report(
+            results, partners, args.players, args.rules, args.difficulties, pace, args.markdown
+        ):
+            print(line)
 
 
 if __name__ == "__main__":

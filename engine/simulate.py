@@ -28,6 +28,7 @@ from engine.game import RESHUFFLE_SECONDS, Game
 from engine.greedy import greedy_action
 from engine.partners import SAYS, STYLES, Says
 from engine.playout import choose_action
+from engine.rng import Random
 from engine.signals import Said, Signal, refusal, say
 from engine.standin import standin_action
 from engine.views import Outcome, Phase, PlayerView
@@ -158,12 +159,19 @@ class Record:
 
 
 def record(
-    policy: Policy | Sequence[Policy], players: int, rules: str, seed: int, max_actions: int
+    policy: Policy | Sequence[Policy],
+    players: int,
+    rules: str,
+    seed: int,
+    max_actions: int,
+    game_rng: Random | None = None,
+    talk: bool = True,
 ) -> Record:
     """Play one game from its seed with no clock: every seat taken by `policy`, or seat
-    i (player i + 1) by `policy[i % len(policy)]`."""
+    i (player i + 1) by `policy[i % len(policy)]`; the game's randomness `game_rng` (default:
+    `Random(seed)`); with `talk=False` nobody's signal is kept (the table is silent)."""
     seating = [policy] if callable(policy) else list(policy)
-    game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+    game = Game.new(list(range(1, players + 1)), rules, seed=seed, rng=game_rng)
     # the seats the crew plays, shown as crewmates at the table
     crewmates = frozenset(
         player for i, player in enumerate(game.players) if seating[i % len(seating)] is crew_policy
@@ -195,7 +203,8 @@ def record(
         else:
             action, why = chosen(view, None, rng), None
         events = game.apply(action)
-        _tell(game, player, signal if explained is not None else SAYING.get(chosen), said)
+        if talk:
+            _tell(game, player, signal if explained is not None else SAYING.get(chosen), said)
         for event in events:
             if isinstance(event, SectionBuilt):
                 builders.append(event.player)

@@ -42,9 +42,12 @@ people finished and launched are the evident plan on any pad, and before a perso
 turn it adds no smaller section after which the rocket can score, unless that is its
 plan's last or the rocket launched as it is would be worth `NEAR_BEST` of the plan
 (`draw_keep_big`): a big builder launches a rocket not theirs once it can score.
-It heeds the people's table talk (`engine.crew.talk`): no section of a colour a person
-said they will build, no section nor scrap while a person says they launch next turn,
-no scrap while one asks not to (`draw_heed`); and says its own plan (`says`).
+It heeds the people's table talk (`engine.crew.talk`) where that costs it nothing: no
+scrap while a person asks it not to or says they launch next turn (`draw_heed`); as
+tie-breakers, no section of a colour a person said they will build, nor one after which
+their launch next turn could not score, when a section of the same size toward the same
+rocket is left (it never gives up a launch, or a better move, for a signal); and it says
+its own plan (`says`).
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -114,7 +117,7 @@ from engine.crew.decisions import REASONS, Decision, Target
 from engine.crew.notices import NOTICES, RISKY
 from engine.crew.plans import CARD_COST, DEFLECT_WEIGHT, SHARED_LAUNCH, clear_cache
 from engine.crew.play import LEAVE_SEQUENCE, discard_decision, play
-from engine.crew.talk import allows, coming, heard, heed, kept, later, says, unclaimed
+from engine.crew.talk import allows, heard, heed, says, settle
 from engine.crew.team import read
 from engine.events import PlayerId
 from engine.moves import legal_moves
@@ -168,9 +171,7 @@ def decide(
     heeded = heed(moves, view, asked)
     if heeded is moves or allows(heeded, decision):
         return decision
-    ahead = later(view, asked)
-    chosen = choose(view, unclaimed(setting, ahead), turns_left, coming(ahead))
-    return kept(decision, play(view, heeded, setting, chosen, turns_left), heeded, asked)
+    return settle(decision, play(view, heeded, setting, chosen, turns_left), asked)
 
 
 def advises(view: PlayerView) -> bool:

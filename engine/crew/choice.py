@@ -199,14 +199,11 @@ def _welcome(view: PlayerView, reading: Reading, row: Row, met: dict[Section, bo
     return cast(Row, (*row[:NEXT_COLOURS], tuple(colours), *row[NEXT_COLOURS + 1 :]))
 
 
-def choose(
-    view: PlayerView, setting: Setting, turns_left: float, coming: tuple[int, ...] = (0, 0, 0, 0)
-) -> Choice:
+def choose(view: PlayerView, setting: Setting, turns_left: float) -> Choice:
     """The plans worth aiming at from here: the team's evident plan if it is worth
     following, else those on the pad, and those after scrapping it where scrapping is
-    allowed (see the module's docstring). `coming`: cards per colour counted on beyond
-    this hand (a teammate's claimed section, `engine.crew.talk`)."""
-    have = tuple(n + extra for n, extra in zip(per_colour(view.hand), coming, strict=True))
+    allowed (see the module's docstring)."""
+    have = per_colour(view.hand)
     rows = setting.keep if setting.welcome is None else setting.welcome
     kept = search(rows, setting, have, turns_left, 0.0, NEAR_BEST, setting.hold)
     keep_best = max(kept, default=None)

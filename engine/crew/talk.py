@@ -1,23 +1,25 @@
-"""The crew at table talk: the people's signals heeded in its moves, its own plan said as one.
+"""The crew at table talk: the people's signals heeded where that costs nothing, its own plan said.
 
 Heeded (`heed`), while a signal stands (`engine.signals`) and only a person's (the seats
 of AI crewmates, public at the table, plan alike and need no telling):
 
-- "I'll build ♥": the crew builds no section of that colour, and counts it as coming
-  (`coming`, `unclaimed`): it builds another section of its plan, or of a rocket that has
-  the claimed section to come, or draws;
-- "Launch next turn": their launch stays possible: no scrap, and on a rocket that can
-  score no section after which it could not (the crew may add to a launch sequence, or
-  start it);
-- "Don't scrap": no scrap.
+- "Don't scrap": no scrap (the crew draws for its plan instead, `draw_heed`);
+- "Launch next turn": no scrap either; and, as a tie-breaker, no section after which a
+  rocket that can score could not;
+- "I'll build ♥", as a tie-breaker: no section of that colour.
 
-Where its move would go against a signal, the crew takes the next step of the same plan
-that does not (another of its sections, a launch), or draws for that plan (`draw_heed`):
-building toward another rocket instead would take the pad off the one the team is on.
+A tie-breaker decides between moves the crew rates alike, and only those (`settle`):
+where the move it would make goes against it, it takes another section of the same
+size toward the same rocket if it can, and its own move otherwise. A section a teammate
+said they would build on their turn, which the crew would build now, comes sooner from
+the crew: the teammate finds it on the pad and builds on. Every stricter reading tried
+in the balance lab (`benchmarks/balance_lab.py --talk`: the same deals and dice, talking
+and silent) lost games beside the partner styles that say their plan: drawing rather
+than build a claimed colour, or planning around the claim (docs/crew.md, "Table talk").
 
 "I need ♠", "I can launch ♦" and "I hold 2 ♦" tell the crew nothing its plans act on:
 there is no giving of cards in Apophis, and a launch sequence under way is completed
-by whoever holds its suits anyway.
+by whoever holds its suits anyway. No signal ever keeps the crew from a launch.
 
 Said (`says`), after a crewmate's move: the colour of the largest section its plan
 still lacks ("I'll build ♥"), when it builds toward that plan or draws for it; the suits
@@ -31,11 +33,9 @@ from dataclasses import replace
 
 from engine.cards import Colour, Size
 from engine.crew.decisions import Decision
-from engine.crew.plans import BUILDS, NEXT_COLOURS, Row, Setting
 from engine.crew.team import can_score
 from engine.events import PlayerId
 from engine.moves import LegalMoves
-from engine.odds import COLOURS
 from engine.signals import Said, Signal, standing
 from engine.views import PlayerView
 
@@ -57,8 +57,13 @@ def claims(heard: Iterable[Said]) -> set[Colour]:
     return {one.signal.colour for one in heard if one.signal.kind == "build" and one.signal.colour}
 
 
+#: The signals that ask the team to keep the rocket on the pad.
+_NO_SCRAP = frozenset(("launch_next", "dont_scrap"))
+
+
 def heed(moves: LegalMoves, view: PlayerView, heard: Iterable[Said]) -> LegalMoves:
-    """`moves` less what the people's signals ask the crew not to do."""
+    """`moves` less what the people's signals ask the crew not to do (the builds as
+    tie-breakers, `settle`)."""
     kinds = {one.signal.kind for one in heard}
     claimed = claims(heard)
     builds = tuple(p for p in moves.builds if p[0] not in claimed)
@@ -66,7 +71,7 @@ def heed(moves: LegalMoves, view: PlayerView, heard: Iterable[Said]) -> LegalMov
     if "launch_next" in kinds and can_score(table.rules, table.rocket):
         # their launch stays possible: only a section after which the rocket still scores
         builds = tuple(p for p in builds if can_score(table.rules, (*table.rocket, p)))
-    scrap = moves.scrap and not kinds & {"launch_next", "dont_scrap"}
+    scrap = moves.scrap and not kinds & _NO_SCRAP
     if builds == moves.builds and scrap == moves.scrap:
         return moves
     return replace(moves, builds=builds, scrap=scrap)
@@ -82,74 +87,33 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
     return True
 
 
-#: Cards of a claimed colour counted on from the teammate who claimed it: a large section.
-CLAIMED_CARDS = 3
-
-
-def later(view: PlayerView, heard: Iterable[Said]) -> list[Said]:
-    """The signals of those who do not play next, whose claims the crew plans around
-    (`coming`, `unclaimed`): the next player builds theirs at once, and replanning
-    around it lost games beside one teammate in the balance lab."""
-    seats = [seat.player for seat in view.table.seats]
-    after = seats[(seats.index(view.player) + 1) % len(seats)]
-    return [one for one in heard if one.player != after]
-
-
-def coming(heard: Iterable[Said]) -> tuple[int, ...]:
-    """Cards per colour (COLOURS order) the crew counts on from the people's claims ("I'll
-    build ♥"): the claimed section comes in its plans, paid from the claimer's hand."""
-    claimed = claims(heard)
-    return tuple(CLAIMED_CARDS if colour in claimed else 0 for colour in COLOURS)
-
-
-def unclaimed(setting: Setting, heard: Iterable[Said]) -> Setting:
-    """`setting` less the rockets whose next section is only of colours people claimed:
-    the crew plans what it can do now beside the claimed sections to come."""
-    claimed = {COLOURS.index(colour) for colour in claims(heard)}
-
-    def open_(rows: tuple[Row, ...]) -> tuple[Row, ...]:
-        return tuple(r for r in rows if not r[BUILDS] or set(r[NEXT_COLOURS]) - claimed)
-
-    welcome = None if setting.welcome is None else open_(setting.welcome)
-    return replace(
-        setting, keep=open_(setting.keep), welcome=welcome, evident=open_(setting.evident)
-    )
-
-
-def kept(first: Decision, again: Decision, moves: LegalMoves, heard: Iterable[Said]) -> Decision:
-    """The move heeding the people, `again` (decided among the heeded `moves`) where it
-    keeps to `first`'s plan (another section of it, a launch, a draw for it) or builds
-    toward a rocket that has a claimed section to come; a draw for that plan
-    (`draw_heed`) where it would build another rocket, or still scrap."""
-    if allows(moves, again) and (
-        again.action["type"] != "build" or _same_plan(first, again) or _awaits(again, heard)
-    ):
-        return again
-    asked = next(iter(heard))
+def settle(first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
+    """The move heeding the people where `first` (the crew's own) goes against them:
+    `again` (decided among the heeded `moves`) where it is a section of the same size
+    toward the same rocket, a tie the signals break; `first` where it builds otherwise
+    (a tie-breaker yields to a better move); a draw for `first`'s plan (`draw_heed`)
+    where it would scrap."""
+    if first.action["type"] == "build":
+        return again if _tie(first, again) else first
+    asked = next(one for one in heard if one.signal.kind in _NO_SCRAP)
     return Decision(
         {"type": "draw", "player": first.action["player"]},
         "draw_heed",
         {"player": asked.player, "signal": asked.signal.code},
-        "Draw: a teammate said what they will do, and this plan's move would go against it.",
+        "Draw: a teammate asked the team to keep the rocket on the pad.",
         plan=first.plan,
     )
 
 
-def _same_plan(first: Decision, again: Decision) -> bool:
-    """Whether two decisions aim at the same rocket."""
+def _tie(first: Decision, again: Decision) -> bool:
+    """Whether two decisions build sections of one size toward the same rocket."""
+    one, other = first.plan, again.plan
     return (
-        first.plan is not None and again.plan is not None and first.plan.pieces == again.plan.pieces
-    )
-
-
-def _awaits(decision: Decision, heard: Iterable[Said]) -> bool:
-    """Whether `decision`'s plan awaits a section of a colour a person claimed: the rest
-    of the rocket they said they will build on."""
-    plan = decision.plan
-    claimed = claims(heard)
-    return plan is not None and any(
-        not built and Colour(colour) in claimed
-        for (colour, _), built in zip(plan.pieces, plan.built, strict=True)
+        again.action["type"] == "build"
+        and one is not None
+        and other is not None
+        and one.pieces == other.pieces
+        and first.action["size"] == again.action["size"]
     )
 
 

@@ -1,20 +1,28 @@
 """The balance lab's cross-play (benchmarks/balance_lab.py --crossplay): its seatings, its
 cells (the crew filler's scraps counted in its own seat only, before the clock ran out),
-its verdict, and a small run printed as Markdown and as plain columns."""
+its verdict, and a small run printed as Markdown and as plain columns; its table talk
+(--talk): pairs of games on the same deal and dice, and their paired difference."""
 
 from __future__ import annotations
 
 from benchmarks.balance_lab import (
     FILLERS,
     Cell,
+    Pairs,
+    SplitDice,
     crossplay,
     crossplay_cells,
     crossplay_report,
     crossplay_seatings,
+    mcnemar,
+    paired,
+    table_talk,
+    talk_report,
+    talk_seatings,
     verdict,
 )
 from engine import Outcome
-from engine.simulate import Record, Scrap
+from engine.simulate import POLICIES, Record, Scrap, record
 
 
 def test_the_filler_sits_each_way_and_a_style_alone_once():
@@ -99,3 +107,47 @@ def test_a_small_cross_play_run_prints_a_table_per_setting():
     assert table[0].split("  ")[0] == "partner \\ in the other seat"
     assert table[1].startswith("planner ") and table[2].startswith("crew ")
     assert len({len(line) for line in table}) == 1  # columns aligned, the last to the right
+
+
+def test_the_dice_of_a_split_game_do_not_depend_on_its_shuffles():
+    one, other = SplitDice(7), SplitDice(7)
+    other.shuffle(list(range(30)))  # a reshuffle the other game did not have
+    assert [one.d6() for _ in range(20)] == [other.d6() for _ in range(20)]
+    cards = list(range(10))
+    one.shuffle(cards)
+    assert cards != list(range(10))  # the shuffles still shuffle
+
+
+def test_a_silent_table_keeps_no_signal_and_the_crew_then_plays_as_it_does_alone():
+    seating = [POLICIES["crew"], POLICIES["builder_says"]]
+    silent = [record(seating, 2, "basic", s, 300, SplitDice(s), talk=False) for s in range(6)]
+    deaf = [POLICIES["crew"], POLICIES["builder"]]
+    assert silent == [record(deaf, 2, "basic", s, 300, SplitDice(s)) for s in range(6)]
+
+
+def test_the_paired_interval_and_mcnemar():
+    low, high = paired(0, 0, 400)  # no pair won by one side only
+    assert low < 0 < high and abs(low + high) < 1e-9
+    low, high = paired(30, 10, 400)
+    assert 0 < low < 20 / 400 < high
+    assert mcnemar(0, 0) == 1.0
+    assert mcnemar(10, 10) == 1.0
+    assert abs(mcnemar(9, 1) - 2 * 11 / 1024) < 1e-12  # P(X <= 1), X ~ Bin(10, 1/2), twice
+    cell = Pairs()
+    for silent, talking in [(True, True), (False, True), (True, False), (False, True)]:
+        cell.add(silent, talking)
+    assert (cell.pairs, cell.silent, cell.talking, cell.gained, cell.lost) == (4, 2, 3, 2, 1)
+    assert cell.row()[3].startswith("+25.0 [") and cell.row()[-1] == "yes"
+
+
+def test_a_small_table_talk_run_pairs_each_seed_silent_and_talking():
+    assert talk_seatings("planner", 2) == ["crew,planner_says", "planner_says,crew"]
+    assert talk_seatings("crew", 4) == ["crew,crew,crew,crew"]
+    results = table_talk(["planner", "crew"], [2], ["basic"], 2, workers=1)
+    assert len(results[("crew,planner_says", "basic", 2)]) == 2
+    (silent, talking), _ = results[("crew,crew", "basic", 2)]
+    assert silent == talking  # crewmates heed no crewmate
+    lines = talk_report(results, ["planner", "crew"], [2], ["basic"], ["beginner"], 4.5, True)
+    assert lines[1].startswith("| players | rules | difficulty | partner | pairs |")
+    assert [line.split(" | ")[3] for line in lines[3:5]] == ["planner", "crew"]
+    assert lines[-1].startswith("cells below silent: ")
