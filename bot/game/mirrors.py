@@ -50,18 +50,25 @@ class Mirrors:
         self._reading: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._pending: set[asyncio.Future[Table | None]] = set()
+        #: The channels being read for someone who arrived (bot.game.mirrors.follow).
+        self._arriving: dict[int, asyncio.Future[Table | None]] = {}
 
     def elsewhere(self, guild_id: int, channel_id: int) -> bool:
         """Whether another process owns the games of that channel."""
         return not self.shards.own(guild_id, channel_id)
 
     async def follow(self, channel: int) -> Table | None:
-        """Someone watches `channel` here: its open game, read now (None: none open)."""
+        """Someone watches `channel` here: its open game, read now (None: none open; those
+        arriving together, everyone reconnecting at once, share one read)."""
         self.followed[channel] += 1
         table = self.by_channel.get(channel)
-        if table is None:
-            table = await self._read_in(channel)
-        return table
+        if table is not None:
+            return table
+        reading = self._arriving.get(channel)
+        if reading is None:
+            reading = self._arriving[channel] = asyncio.ensure_future(self._read_in(channel))
+            reading.add_done_callback(lambda _: self._arriving.pop(channel, None))
+        return await asyncio.shield(reading)
 
     def unfollow(self, channel: int) -> None:
         self.followed[channel] -= 1

@@ -206,3 +206,31 @@ async def test_a_table_catches_up_after_its_notices_connection_was_lost(fake_dis
                 await store.close()
             caught_up = await bob.wait_state(lambda s: s["version"] == table.version, 10)
             assert caught_up["seats"] and notices._conn.get_server_pid() != pid
+
+
+async def test_everyone_arriving_at_once_shares_one_read(fake_discord, postgres_url):
+    """A web process stops and its players reconnect to another all at once: the game of a
+    channel is read once for everyone arriving together."""
+    owner = shared_process(fake_discord, postgres_url, APOPHIS_SHARD_IDS="1")
+    other = shared_process(fake_discord, postgres_url, APOPHIS_DISCORD="off")
+    scene = Scene(fake_discord, owner.discord, names=("ann", "bob"), shard=(1, 2))
+    async with fake_discord.connected(owner.discord), serving(fake_discord, other):
+        await scene.cmd("apophis new", "ann")
+        table = scene.live()
+        store = other.core.store
+        reads = []
+        read = store.game_as_told
+
+        async def counted(*args):
+            reads.append(args)
+            return await read(*args)
+
+        store.game_as_told = counted
+        sockets = [Socket(other, scene.channel.id) for _ in range(8)]
+        await asyncio.gather(*(s.connect() for s in sockets))
+        try:
+            for socket in sockets:
+                await socket.wait_state(lambda s: s["status"] == "lobby")
+        finally:
+            await asyncio.gather(*(s.close() for s in sockets))
+        assert reads == [(table.id, 0)]
