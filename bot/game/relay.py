@@ -25,6 +25,7 @@ import asyncio
 import base64
 import logging
 import secrets
+import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -47,6 +48,10 @@ GAMES, SHARD, NODE = "apophis_games", "apophis_shard_", "apophis_node_"
 #: acknowledged (Discord wants an interaction answered within 3 s of its sending).
 ANSWER_SECONDS = 2.5
 ACK_SECONDS = 1.0
+#: A request its owner hears later than this after it was sent is dropped, unanswered:
+#: its asker gives up at ANSWER_SECONDS (or ACK_SECONDS) and tells its caller so; the
+#: margin is for the answer's way back (and the machines' clocks, kept by NTP).
+LATE_MARGIN = 0.4
 #: Requests remembered (never run twice).
 REMEMBERED = 1024
 
@@ -154,7 +159,14 @@ class Relay:
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = answer
         try:
-            text = orjson.dumps({**request, "id": ident, "node": self.node}, default=str)
+            sent = {
+                **request,
+                "id": ident,
+                "node": self.node,
+                "sent": time.time(),
+                "within": seconds,
+            }
+            text = orjson.dumps(sent, default=str)
             await self.notices.notify(f"{SHARD}{shard}", text.decode())
             return await asyncio.wait_for(answer, seconds)
         except (TimeoutError, StoreBusy):
@@ -177,6 +189,13 @@ class Relay:
             return
         ident, node = request["id"], str(request.get("node", ""))
         if ident in self._done:
+            return
+        late = (
+            time.time() - float(request.get("sent", 0))
+            > float(request.get("within", 0)) - LATE_MARGIN
+        )
+        if late:  # its asker has given up (or is about to): never run unanswered
+            log.warning("a request handed over arrived too late to be answered: dropped")
             return
         self._done[ident] = None
         while len(self._done) > REMEMBERED:

@@ -7,20 +7,25 @@ come back the same.
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import orjson
 import pytest
 
 from bot.errors import UserError
 from bot.game import commands as c
-from bot.game import handed
+from bot.game import handed, relay
 from bot.game.access import Caller, Standing
 from bot.game.audience import Audience
 from bot.game.changes import Stream
+from bot.game.relay import Relay
 from bot.game.service import GameService
 from bot.store.records import SHARD_SHIFT, Shards
 from engine.cards import Colour
 from engine.signals import Signal
 from tests.game.conftest import MEMBER
+from tests.game.test_presence import Board, settled
 
 
 def as_text(value: dict) -> dict:
@@ -81,3 +86,36 @@ def test_a_caller_and_a_refusal_cross_and_come_back_the_same():
     assert (back.key, back.params) == (refusal.key, refusal.params)
     with pytest.raises(ValueError):
         handed.command_from({"type": "Exec", "code": "rm -rf /"})
+
+
+async def test_a_command_handed_over_runs_once_on_its_owner_and_never_after_its_asker_gave_up():
+    board = Board()
+    ran: list[c.Command] = []
+
+    async def run_here(caller, command, language) -> str:
+        ran.append(command)
+        return f"done in {language}"
+
+    owner = Relay(board, Shards((1,), 2), run_here)
+    asker = Relay(board, Shards((0,), 2), run_here)
+    await owner.start()
+    await asker.start()
+    caller = Caller(1, "ann", GUILD_ONE, 20, MEMBER)
+    assert await asker.ask(caller, c.Join(), "fr") == "done in fr"
+    assert ran == [c.Join()]
+    # The same request heard twice (a notice delivered again) runs once.
+    request = next(n for n in board.sent if n.startswith('{"kind":"command"'))
+    owner._request(request)
+    await settled()
+    assert ran == [c.Join()]
+    # One heard after its asker gave up is dropped, unanswered.
+    late = orjson.loads(request) | {"id": "late", "sent": time.time() - relay.ANSWER_SECONDS}
+    owner._request(orjson.dumps(late).decode())
+    await settled()
+    assert ran == [c.Join()]
+    # Its owner gone (nobody listens on its shard): refused with a reason, in time.
+    lone = Relay(Board(), Shards((0,), 2), run_here)
+    await lone.start()
+    with pytest.raises(UserError) as refused:
+        await asyncio.wait_for(lone.ask(caller, c.Join(), "en"), relay.ANSWER_SECONDS + 1)
+    assert refused.value.key == "error.owner_away"
