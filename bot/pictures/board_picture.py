@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from bot.i18n.catalogs import t
-from bot.pictures import pngwrite
+from bot.pictures import pngwrite, strip
 from bot.pictures import sprites as sp
 from bot.pictures.parts import (
     BANDS,
@@ -43,7 +43,7 @@ from bot.pictures.parts import (
     board_rgb,
     fuel,
 )
-from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Size
+from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Section, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
@@ -130,6 +130,14 @@ def described(s: Shown) -> str:
     elif s.active is not None:
         parts.append(t(language, "picture.alt.active", name=s.names[s.active], note=s.note))
     return t(language, "picture.alt.board", parts=t(language, "list.semicolon").join(parts))
+
+
+def strip_described(s: Shown) -> str:
+    """The alt text of the board's strip (bot.pictures.strip) of `s`: what it shows."""
+    parts = [_described_table(s.language, s.rules, s.damage, s.counters, s.rocket, len(s.sequence))]
+    if s.outcome is not None:
+        parts.append(t(s.language, f"picture.alt.end.{s.outcome.value}"))
+    return t(s.language, "picture.alt.board", parts=t(s.language, "list.semicolon").join(parts))
 
 
 @lru_cache(maxsize=4096)
@@ -241,6 +249,25 @@ def drawn(s: Shown) -> bytes:
     return png_of_bands(WIDTH, bands(s))
 
 
+def strip_drawn(s: Shown) -> bytes:
+    """The PNG of the board's strip (bot.pictures.strip) showing `s`."""
+    return _strip_png(s.rules, s.language, s.damage, s.counters, s.rocket, s.sequence, s.outcome)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _strip_png(
+    rules: Rules,
+    language: str,
+    damage: int,
+    counters: int,
+    rocket: tuple[Section, ...],
+    sequence: frozenset[Colour],
+    outcome: Outcome | None,
+) -> bytes:
+    """Kept by what the strip shows: draws and discards change none of it."""
+    return png(strip.strip_rgb(rules, language, damage, counters, rocket, sequence, outcome))
+
+
 def bands(s: Shown) -> list[pngwrite.Band]:
     """The rows of the picture showing `s`, a game in play, as bands top to bottom (each
     kept: a replay puts its own rows above them)."""
@@ -327,6 +354,7 @@ def forget(*, bands: bool = False, parts: bool = False) -> None:
     """Empty the kept whole pictures (and the kept bands, and the parts with the seats'
     names drawn over them): for benchmarks that measure a cold start."""
     drawn.cache_clear()
+    _strip_png.cache_clear()
     for band in _bands if bands else ():
         band.clear()
     if parts:

@@ -319,9 +319,9 @@ def board_message(
         return _final_board(table, embed, told.firsts)
     gid, version, language = table.id, table.version, table.language
     items = [_move_button(table, view)]
-    label = t(language, "button.hand")
-    items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
-    items.append(button(gid, version, "details", t(language, "button.details"), emoji="ℹ️"))
+    label = t(language, "button.hand")  # (one row on a phone: My hand in words, ℹ️ alone)
+    items.append(button(gid, version, "hand", label, style=SUCCESS))
+    items.append(button(gid, version, "details", "", emoji="ℹ️"))
     if seat_to_take(table.started_game) is not None:  # a late friend may sit down
         items.append(join_button(table, language))
     items += table_buttons(table, version)
@@ -369,10 +369,10 @@ def _move_button(table: Table, view: PublicView) -> dict[str, Any]:
     gid, version, language = table.id, table.version, table.language
     if view.phase is Phase.DISCARD:
         label = t(language, "button.discard_menu")
-        return button(gid, version, "discard", label, emoji="🗑️", style=DANGER)
+        return button(gid, version, "discard", label, style=DANGER)
     playing = view.phase is Phase.PLAY
-    draw = t(language, "button.draw")
-    return button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing)
+    draw = t(language, "button.draw")  # (its words alone: the board's buttons on one row)
+    return button(gid, version, "draw", draw, style=PRIMARY, disabled=not playing)
 
 
 def board_stub(table: Table) -> Message:

@@ -98,9 +98,9 @@ def board_embed(
 ) -> Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
 
-    `pictured` (the board's picture shows the table, in play): only what the picture does
-    not say, short enough for a phone: the clock, what the game waits for and the last
-    `PICTURED_RECENT` actions; the rest is a click away (`details`). A game's end
+    `pictured` (the board's strip shows Apophis, the rocket and the sequence, in play):
+    only what the strip does not say, short enough for a phone (`_pictured_board`); the
+    rest is a click away (`details`). A game's end
     (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
     if pictured and ending is None:
         return _pictured_board(table, view, time_left)
@@ -145,17 +145,32 @@ PICTURED_RECENT = 1
 
 
 def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> Embed:
-    """The board beside its picture, in play: no title, the clock and what the game waits
-    for, the team's standing signals (table talk), then the latest actions in small print
-    (a phone shows board and panel together: docs/playing.md)."""
+    """The board above its strip (bot.pictures.strip), in play: no title, the clock and
+    what the game waits for, the team's standing signals (table talk), then each seat's
+    cards and the latest action in small print (a phone shows board and panel together:
+    docs/playing.md). The depot, the piles and the earlier actions are behind Details."""
     now = table.runtime.now()
-    status = [clock_text(table, time_left, short=True), next_step(table, view, now)]
+    waits = next_step(table, view, now)
+    playing = view.phase is Phase.PLAY and view.active_player is not None
+    if playing and not view.sequence:  # (the moves are the panel's to say)
+        waits = t(table.language, "board.to_play", player=mention(view.active_player))
+    status = [clock_text(table, time_left, short=True), waits]
     said = [talk.said_line(table, view, seat.player) for seat in view.seats]
     recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]]
+    lines = [*status, *said, hands_line(table, view), *recent]
     return Embed(
-        description="\n".join(line for line in [*status, *said, *recent] if line)[-4000:],
+        description="\n".join(line for line in lines if line)[-4000:],
         colour=board_colour(table, view, time_left),
     )
+
+
+def hands_line(table: Table, view: PublicView) -> str:
+    """Each seat's cards in hand on one line of small print ("🂠 @ann 4 · @bob 🤖 5")."""
+    seats = [
+        f"{mention(seat.player)}{' 🤖' if table.on_autopilot(seat.player) else ''} {seat.hand_size}"
+        for seat in view.seats
+    ]
+    return "-# " + t(table.language, "board.hands_line", hands=" · ".join(seats))
 
 
 def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:

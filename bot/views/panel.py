@@ -6,8 +6,10 @@ are legal now, each as one button, the builds as one select (each option saying 
 rocket it makes; the live table gets a button each) and a select for a chosen subset of
 the launch sequence, and says why when a move cannot be made (a Launch short of fuel is
 grey, never the green main move); a discard is one button a card, pressed to choose it
-or not, and a Discard button once enough are chosen (the live table gets a select of
-them instead). Its Hint button is enabled whenever the crew policy has a
+or not, the last one needed discarding them (the live table gets a select of them
+instead). On Discord's panel only the moves open now are buttons, and table talk's Say
+menu waits for the others' turns: the board and the panel of the player to act stand on
+a phone's screen together (tests/bot/test_phone.py). Its Hint button is enabled whenever the crew policy has a
 move to advise. Its custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons
 (a card's: "pick" and the cards chosen once it is pressed) and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
@@ -106,7 +108,8 @@ def panel_message(
     view = game.view_for(player)
     offered = rows(*moves(table, view, language, chosen)).to_components()
     footer = t(language, "board.footer", id=table.id, version=table.version)
-    body = f"{hand_line(table, view, language)}\n{status(table, view, now, language, footer)}"
+    hand = hand_line(table, view, language, yours=yours(table, view))
+    body = f"{hand}\n{status(table, view, now, language, footer)}".strip()
     top = [text_display(note[: render.CONTENT_LIMIT])] if note else []
     return Message(components=Layout([*top, text_display(body), *offered]))
 
@@ -118,10 +121,18 @@ def stub(language: str, key: str) -> Message:
     return Message(components=Layout([text_display(t(language, key))]))
 
 
-def hand_line(table: Table, view: PlayerView, language: str) -> str:
+def yours(table: Table, view: PlayerView) -> bool:
+    """Whether the player is to play a turn now (to draw, build, launch or scrap)."""
+    public = view.table
+    return table.open and public.phase is Phase.PLAY and public.active_player == view.player
+
+
+def hand_line(table: Table, view: PlayerView, language: str, *, yours: bool = False) -> str:
     """The hand on one line, grouped by suit: "**🂠 Your hand (3 cards)** 🟥 2♥ 7♥ · 🟦 9♦"
-    (in colours, each card names its colour: "2 green · 3 red, 4 red")."""
-    title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
+    (in colours, each card names its colour: "2 green · 3 red, 4 red"); on the player's
+    turn, "**🂠 Your turn**" in place of its title (the status line it spares)."""
+    count = render.count(language, "count.cards", len(view.hand))
+    title = t(language, "panel.turn_title" if yours else "panel.title", cards=count)
     groups = [
         render.cards_text(cards, language, table.cards)
         if table.cards == "colours"
@@ -137,11 +148,12 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     then in small print, on the player's own turn, the rocket (left out beside that
     suggestion) and what stops a build, and always the game's `footer`."""
     public = view.table
-    plain = table.open and public.phase is Phase.PLAY and public.active_player == view.player
-    head = t(language, "panel.status.yours") if plain else situation(table, view, now, language)
+    plain = yours(table, view)  # (the hand line says so: no head)
+    acting = table.open and public.active_player == view.player  # (the board's clock above)
+    head = "" if plain else situation(table, view, now, language)
     clock = render.clock_text(table, table.time_left(now), language, bare=True)
-    if clock and table.open and public.phase is not Phase.OVER:  # (after a sentence, a space)
-        head = f"{head} · {clock}" if plain else f"{head} {clock}"
+    if clock and table.open and public.phase is not Phase.OVER and not acting:
+        head = f"{head} {clock}"  # (after a sentence, a space)
     first = first_move_line(table, view, now, language)
     small = [render.rocket_line(public, language)] if plain and not first else []
     if plain and not legal_moves(view).builds:
@@ -149,8 +161,9 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     if plain and public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         small.append(t(language, "panel.needs", suits=needs))
-    small = [line for line in [*small, footer] if line]
-    return "\n".join(line for line in [head, first, f"-# {' · '.join(small)}"] if line)
+    small = [line for line in [*small, "" if acting else footer] if line]  # (Details has it)
+    tail = f"-# {' · '.join(small)}" if small else ""
+    return "\n".join(line for line in [head, first, tail] if line)
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
@@ -259,25 +272,27 @@ def moves(
         gid,
         version,
         "hint",
-        t(language, "button.hint"),
+        t(language, "button.hint") if chosen is None else "",  # (💡 alone on Discord's)
         emoji="💡",
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
-    say = say_menu.say_picker(table, view, language)  # table talk, at any time
+    # Table talk while others play: on one's own turn, the moves take its row (a phone
+    # shows the board and this panel together), save on the live table.
+    mine = view.table.active_player == view.player and view.table.phase is not Phase.RESHUFFLE
+    say = None if mine and chosen is not None else say_menu.say_picker(table, view, language)
     if legal.discard and chosen is None:
         return [discard_picker(table, view, legal.discard, language), hint, refresh, say]
     if legal.discard:
         chosen_buttons = discard_buttons(table, view, legal.discard, chosen or (), language)
-        return [*chosen_buttons, hint, refresh, say]
+        return [*chosen_buttons, hint, say]  # (a card pressed redraws it: no 🔄 here)
     if legal.reroll:
         return [*reroll_buttons(table, view, language), hint, refresh, say]
     launch = launch_cards(legal)
-    items: list[dict[str, Any] | None] = [
-        *turn_buttons(table, view, legal, launch, language),
-        hint,
-        refresh,
-    ]
+    offered = turn_buttons(table, view, legal, launch, language)
+    if chosen is not None:  # Discord's panel: only the moves open now (rows a phone spares)
+        offered = [item for item in offered if not item.get("disabled")] or offered[:1]
+    items: list[dict[str, Any] | None] = [*offered, hint, refresh]
     if legal.draw and chosen is None:
         items.append(None)  # sections on rows of their own
         items += build_buttons(table, view, legal, language)
@@ -308,53 +323,39 @@ def discard_picker(table: Table, view: PlayerView, count: int, language: str) ->
     )
 
 
+#: A discard's card buttons a row (four stand on a phone's line; Discord allows five).
+CARDS_PER_ROW = 4
+
+
 def discard_buttons(
     table: Table, view: PlayerView, count: int, chosen: tuple[str, ...], language: str
 ) -> list[dict[str, Any] | None]:
-    """One button a card of the hand, pressed to choose it or not (a chosen card shows 🗑️;
-    once `count` are chosen the others are off), then Discard: enabled with exactly
-    `count` chosen, else saying how many are still to choose. Each card's custom id carries
-    the cards chosen once it is pressed, and Discard's the cards it discards."""
+    """One button a card of the hand, `CARDS_PER_ROW` a row: pressed to choose it or not
+    (a chosen card shows 🗑️), the card that makes `count` discarding them all at once (a
+    discard of one card: one press). Each card's custom id carries the cards chosen once
+    it is pressed ("pick"), or the cards it discards ("discard")."""
     gid, version, style = table.id, table.version, table.cards
     hand = [c for cards in render.by_suit(view.hand).values() for c in cards]
     picked = [c for c in hand if c in chosen]
-    full = len(picked) >= count
     items: list[dict[str, Any] | None] = []
-    for card in hand:
+    for i, card in enumerate(hand):
         on = card in picked
         after = [c for c in hand if (c in picked) != (c == card)]
+        last = not on and len(after) == count
+        items += [None] if i and i % CARDS_PER_ROW == 0 else []
         items.append(
             button(
                 gid,
                 version,
-                "pick",
+                "discard" if last else "pick",
                 card_text(card, language, style),
-                emoji="🗑️" if on else render.COLOUR_EMOJI[colour_of(card)],
+                emoji="🗑️" if on else None,
                 style=DANGER if on else SECONDARY,
                 kind="h",
                 arg=".".join(after),
-                disabled=full and not on,
             )
         )
-    if full:
-        cards = " ".join(card_text(c, language, style) for c in picked)
-        label = t(language, "button.discard_chosen", cards=cards)
-    elif picked:
-        label = t(language, "button.discard_more", count=count - len(picked))
-    else:
-        label = t(language, "panel.choose_discard", count=count)
-    confirm = button(
-        gid,
-        version,
-        "discard",
-        label,
-        emoji="🗑️",
-        style=PRIMARY,
-        kind="h",
-        arg=".".join(picked),
-        disabled=not full,
-    )
-    return [*items, None, confirm]
+    return items
 
 
 def reroll_buttons(table: Table, view: PlayerView, language: str) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ import pytest
 
 from bot.views import panel
 from devtools import phone
+from engine.crew import decide
 from tests.bot.helpers import Scene, play_as, text_of
 
 pytestmark = pytest.mark.e2e
@@ -145,3 +146,135 @@ async def test_the_board_and_a_panel_stand_on_a_phone_together(fake_discord, mak
         print(f"{language}: board + panel at their tallest: {tallest} px\n{worst}")
         assert tallest <= TOGETHER, worst
         assert suggested  # measured with the first-move line too
+
+
+# ------------------------------------------------- the board and the panel of the one to act
+
+
+def latest_panel(scene: Scene, name: str):
+    """`name`'s newest hand panel in the channel (the one they play from)."""
+    panels = [m for m in scene.private_to(name) if ":h:" in str(m.components)]
+    return panels[-1] if panels else None
+
+
+async def play_on_panel(scene: Scene, table, name: str) -> None:
+    """`name`'s move as the crew policy would play it, from their panel as people do (a
+    button, the builds' select, a card button a card), typed where the panel has no control."""
+    action = decide(table.game.view_for(scene.id(name)), table.time_left(scene.bot.service.now()))
+    kind, panel = action.action["type"], latest_panel(scene, name)
+    ids = [c.get("custom_id", "") for c in panel.iter_components()]
+    if kind == "build":
+        section = f"{action.action['colour']}.{action.action['size']}"
+        await scene.press(panel, "build", name, arg=section)
+    elif kind == "discard":
+        await scene.choose(panel, action.action["cards"], name)
+    elif kind == "launch":
+        suits = {card[-1] for card in action.action["cards"]}
+        button = [i for i in ids if ":h:" in i and ":launch:" in i]
+        if button and {c[-1] for c in button[0].rsplit(":", 1)[1].split(".")} == suits:
+            await scene.fake.click(panel, button[0], user=scene[name].user)
+        else:
+            await play_as(scene, table, name)
+    elif any(i.endswith(f":{kind}") for i in ids):
+        await scene.press(panel, kind, name)
+    else:
+        await play_as(scene, table, name)
+    await scene.bot.outbox.drain()
+
+
+def to_act(scene: Scene, table) -> str:
+    return next(n for n in scene.members if scene.id(n) == table.game.active_player)
+
+
+def together(scene: Scene, table) -> tuple[int, str]:
+    """The board and the newest panel of the player to act, on the phone: their height
+    and what it is made of."""
+    board = on_phone(scene.board(table))
+    mine = on_phone(latest_panel(scene, to_act(scene, table)), ephemeral=True)
+    return board.total + mine.total, f"board {board}\npanel {mine}"
+
+
+def in_french(scene: Scene) -> None:
+    scene.guild.preferred_locale = "fr"
+    for member in scene.members.values():
+        member.user.locale = "fr"
+
+
+class Tallest(dict):
+    """The tallest board and panel seen in each state, with what they were made of."""
+
+    def saw(self, state: str, measured: tuple[int, str]) -> None:
+        if measured[0] > self.get(state, (0, ""))[0]:
+            self[state] = measured
+
+
+async def lobby_and_turns(scene: Scene, seats: int, tallest: Tallest) -> None:
+    """A lobby filled to `seats` (each /apophis join's reply measured under it), then the
+    game started and played from the panels for `MOVES` moves."""
+    await scene.cmd("apophis new", "ann")
+    for name in NAMES[1:seats]:
+        reply = await scene.cmd("apophis join", name)
+        await scene.bot.outbox.drain()
+        lobby = on_phone(scene.board()).total + on_phone(reply.message, ephemeral=True).total
+        tallest.saw("lobby + a join's reply", (lobby, str(on_phone(scene.board()))))
+    await scene.cmd("apophis start", "ann", first=scene["ann"])
+    table = scene.live()
+    for name in NAMES[:seats]:
+        await scene.panel(name)
+    for _ in range(MOVES):
+        if table.game.is_over:
+            break
+        tallest.saw(f"a turn, {seats} seats", together(scene, table))
+        await play_on_panel(scene, table, to_act(scene, table))
+
+
+async def launch_and_end(scene: Scene, tallest: Tallest) -> None:
+    """A launch that hits (the next player's turn after it), then one that destroys
+    Apophis (the final board, beside the panel of the player who launched)."""
+    table = await four_players_advanced(scene, "en")  # (the language: set before)
+    for name in NAMES:
+        await scene.panel(name)
+    scene.arrange(
+        hands=[["2C", "2H", "2D", "2S", "9H"], ["5S", "6S", "3D"], ["5C", "6C"], ["7H"]],
+        rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+        damage=1,
+        dice=[5, 6, 6, 6],
+    )
+    await scene.press(latest_panel(scene, "ann"), "launch", "ann", arg="2C.2D.2H.2S")
+    await scene.bot.outbox.drain()
+    tallest.saw("after a launch", together(scene, table))
+    scene.arrange(
+        hands=[["2C", "9H"], ["2H", "2D", "2S", "2C"], ["5C", "6C"], ["7H"]],
+        rocket=[("red", 3), ("green", 2), ("yellow", 2)],
+        damage=2,
+        dice=[6, 6],
+        active=1,
+    )
+    await scene.cmd("launch", "bob", cards="2H 2D 2S 2C")
+    await scene.bot.outbox.drain()
+    assert not table.open
+    board, mine = on_phone(scene.board(table)), on_phone(latest_panel(scene, "bob"), ephemeral=True)
+    tallest.saw("the final board", (board.total + mine.total, f"board {board}\npanel {mine}"))
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("seats", [2, 3, 4, "launch"])
+async def test_the_board_and_the_panel_of_the_one_to_act_fit_a_phone(
+    fake_discord, make_bot, language, seats
+):
+    """Every usual state, pictures on: the lobby and a join's reply, a turn at 2, 3 and 4
+    seats, the turn after a launch, the final board: within `phone.ROOM`."""
+    tallest = Tallest()
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        if language == "fr":
+            in_french(scene)
+        if seats == "launch":
+            await launch_and_end(scene, tallest)
+        else:
+            await lobby_and_turns(scene, seats, tallest)
+    print(f"\n{language}: the tallest board and panel of the player to act, by state")
+    for state, (px, parts) in tallest.items():
+        print(f"{state}: {px} px\n{parts}")
+    assert {state: px for state, (px, _) in tallest.items() if px > phone.ROOM} == {}
