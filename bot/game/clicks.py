@@ -188,8 +188,8 @@ def said(click: Click) -> Say:
 
 def panel_move(click: Click) -> dict[str, Any]:
     """The move a panel button or select stands for; UserError for anything it never offers."""
-    if click.values is not None and click.action == "build":  # the one section chosen
-        return build_move(click.values[0] if len(click.values) == 1 else "")
+    if click.values is not None and click.action == "build":  # the one move chosen
+        return picked_move(click.values[0] if len(click.values) == 1 else "")
     if click.values is not None:  # launch or discard: the chosen cards
         if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
             raise UserError("error.menu_cards")
@@ -199,6 +199,19 @@ def panel_move(click: Click) -> dict[str, Any]:
     if click.action in ("launch", "discard"):
         return {"type": click.action, "cards": list(cards_of(click))}
     return {"type": click.action}
+
+
+def picked_move(value: str) -> dict[str, Any]:
+    """The move a panel's select of moves stands for ("colour.size", "launch:" and its
+    cards, "scrap"); UserError for any other."""
+    if value == "scrap":
+        return {"type": "scrap"}
+    if value.startswith("launch:"):
+        cards = value.removeprefix("launch:").split(".")
+        if not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
+            raise UserError("error.menu_cards")
+        return {"type": "launch", "cards": cards}
+    return build_move(value)
 
 
 def build_move(section: str) -> dict[str, Any]:

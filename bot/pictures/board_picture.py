@@ -132,14 +132,6 @@ def described(s: Shown) -> str:
     return t(language, "picture.alt.board", parts=t(language, "list.semicolon").join(parts))
 
 
-def strip_described(s: Shown) -> str:
-    """The alt text of the board's strip (bot.pictures.strip) of `s`: what it shows."""
-    parts = [_described_table(s.language, s.rules, s.damage, s.counters, s.rocket, len(s.sequence))]
-    if s.outcome is not None:
-        parts.append(t(s.language, f"picture.alt.end.{s.outcome.value}"))
-    return t(s.language, "picture.alt.board", parts=t(s.language, "list.semicolon").join(parts))
-
-
 @lru_cache(maxsize=4096)
 def _described_table(
     language: str, rules: Rules, damage: int, counters: int, rocket: tuple, played: int
@@ -250,22 +242,19 @@ def drawn(s: Shown) -> bytes:
 
 
 def strip_drawn(s: Shown) -> bytes:
-    """The PNG of the board's strip (bot.pictures.strip) showing `s`."""
-    return _strip_png(s.rules, s.language, s.damage, s.counters, s.rocket, s.sequence, s.outcome)
+    """The PNG of the board's strip (bot.pictures.strip) showing `s` (cached)."""
+    table = (s.rules, s.language, s.damage, s.counters, s.rocket, s.sequence)
+    return _strip_png(table, s.names, s.hands, s.active)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _strip_png(
-    rules: Rules,
-    language: str,
-    damage: int,
-    counters: int,
-    rocket: tuple[Section, ...],
-    sequence: frozenset[Colour],
-    outcome: Outcome | None,
+    table: tuple[Rules, str, int, int, tuple[Section, ...], frozenset[Colour]],
+    seats: tuple[str, ...],
+    hands: tuple[int, ...],
+    active: int | None,
 ) -> bytes:
-    """Kept by what the strip shows: draws and discards change none of it."""
-    return png(strip.strip_rgb(rules, language, damage, counters, rocket, sequence, outcome))
+    return png(strip.strip_rgb(table, seats, hands, active))
 
 
 def bands(s: Shown) -> list[pngwrite.Band]:

@@ -96,7 +96,7 @@ def strip_of(table: Table, view: PublicView) -> Picture:
     shown = board_picture.shown(view, table.language, seat_names(table, view))
     png = board_picture.strip_drawn(shown)
     name = f"apophis-strip-{pngwrite.fingerprint(png)}.png"
-    return Picture(name, png, board_picture.strip_described(shown)[:1024])
+    return Picture(name, png, board_picture.described(shown)[:1024])
 
 
 def board(table: Table) -> Message:

@@ -104,6 +104,8 @@ def board_embed(
     (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
     if pictured and ending is None:
         return _pictured_board(table, view, time_left)
+    if pictured and ending is not None:
+        return _pictured_end(table, view, time_left, ending)
     language = table.language
     embed = Embed(
         title=t(
@@ -145,32 +147,40 @@ PICTURED_RECENT = 1
 
 
 def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> Embed:
-    """The board above its strip (bot.pictures.strip), in play: no title, the clock and
-    what the game waits for, the team's standing signals (table talk), then each seat's
-    cards and the latest action in small print (a phone shows board and panel together:
-    docs/playing.md). The depot, the piles and the earlier actions are behind Details."""
+    """The board above its strip (bot.pictures.strip: the table and the seats, the one to
+    act lit), in play: no title, the clock, then what the game waits for (a discard, a
+    reroll, a reshuffle) or, in a turn like any other, the latest action in small print,
+    and the team's standing signals (table talk): a phone shows board and panel together
+    (docs/playing.md). The depot, the piles
+    and the earlier actions are behind Details."""
     now = table.runtime.now()
-    waits = next_step(table, view, now)
-    playing = view.phase is Phase.PLAY and view.active_player is not None
-    if playing and not view.sequence:  # (the moves are the panel's to say)
-        waits = t(table.language, "board.to_play", player=mention(view.active_player))
-    status = [clock_text(table, time_left, short=True), waits]
+    plain = view.phase is Phase.PLAY  # (the strip says whose turn it is, and the sequence)
+    status = [
+        clock_text(table, time_left, short=True),
+        "" if plain else next_step(table, view, now),
+    ]
     said = [talk.said_line(table, view, seat.player) for seat in view.seats]
-    recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]]
-    lines = [*status, *said, hands_line(table, view), *recent]
+    # The latest action, unless what the game waits for follows from it (a draw's discard).
+    recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]] if plain else []
     return Embed(
-        description="\n".join(line for line in lines if line)[-4000:],
+        description="\n".join(line for line in [*status, *said, *recent] if line)[-4000:],
         colour=board_colour(table, view, time_left),
     )
 
 
-def hands_line(table: Table, view: PublicView) -> str:
-    """Each seat's cards in hand on one line of small print ("🂠 @ann 4 · @bob 🤖 5")."""
-    seats = [
-        f"{mention(seat.player)}{' 🤖' if table.on_autopilot(seat.player) else ''} {seat.hand_size}"
-        for seat in view.seats
-    ]
-    return "-# " + t(table.language, "board.hands_line", hands=" · ".join(seats))
+def _pictured_end(table: Table, view: PublicView, time_left: float | None, ending: str) -> Embed:
+    """The final board above its strip: how the game ended, and the game's rules and number
+    in small print (the seats are on the strip; the launches and firsts follow, from
+    bot.views.components)."""
+    language = table.language
+    rules = t(language, f"rules.{view.rules.value}")
+    difficulty = t(language, f"difficulty.{table.difficulty}").lower()
+    footer = t(language, "board.footer", id=table.id, version=table.version)
+    embed = Embed(description=ending, colour=board_colour(table, view, time_left))
+    embed.set_footer(
+        text=t(language, "board.end_footer", rules=rules, difficulty=difficulty, footer=footer)
+    )
+    return embed
 
 
 def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from bot.discord.pings import WAIT_BEFORE_PING
 from bot.discord.tokens import TOKEN_USE_SECONDS
-from tests.bot.helpers import Scene, answer_text, bot_state, button_id, enabled, text_of
+from tests.bot.helpers import Scene, answer_text, bot_state, enabled, text_of
 
 pytestmark = pytest.mark.e2e
 

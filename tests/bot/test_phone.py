@@ -166,13 +166,21 @@ async def play_on_panel(scene: Scene, table, name: str) -> None:
     if kind == "build":
         section = f"{action.action['colour']}.{action.action['size']}"
         await scene.press(panel, "build", name, arg=section)
-    elif kind == "discard":
-        await scene.choose(panel, action.action["cards"], name)
+    elif kind == "discard":  # each card's button carries the cards chosen once pressed
+        chosen: set[str] = set()
+        for card in action.action["cards"]:
+            chosen.add(card)
+            found = [i for i in ids if set(":".join(i.split(":")[5:]).split(".")) == chosen]
+            assert len(found) == 1, (chosen, ids, table.version)
+            (custom_id,) = found
+            await (await scene.fake.click(panel, custom_id, user=scene[name].user)).wait_response()
+            await scene.bot.outbox.drain()
+            ids = [c.get("custom_id", "") for c in latest_panel(scene, name).iter_components()]
     elif kind == "launch":
         suits = {card[-1] for card in action.action["cards"]}
         button = [i for i in ids if ":h:" in i and ":launch:" in i]
         if button and {c[-1] for c in button[0].rsplit(":", 1)[1].split(".")} == suits:
-            await scene.fake.click(panel, button[0], user=scene[name].user)
+            await (await scene.fake.click(panel, button[0], user=scene[name].user)).wait_response()
         else:
             await play_as(scene, table, name)
     elif any(i.endswith(f":{kind}") for i in ids):
@@ -180,6 +188,11 @@ async def play_on_panel(scene: Scene, table, name: str) -> None:
     else:
         await play_as(scene, table, name)
     await scene.bot.outbox.drain()
+
+
+def PEEK(scene, table):
+    import json
+    return "\n" + text_of(scene.board(table)) + "\n" + json.dumps(latest_panel(scene, to_act(scene, table)).components, ensure_ascii=False)[:1500]
 
 
 def to_act(scene: Scene, table) -> str:
@@ -191,7 +204,7 @@ def together(scene: Scene, table) -> tuple[int, str]:
     and what it is made of."""
     board = on_phone(scene.board(table))
     mine = on_phone(latest_panel(scene, to_act(scene, table)), ephemeral=True)
-    return board.total + mine.total, f"board {board}\npanel {mine}"
+    return board.total + mine.total, f"board {board}\npanel {mine}" + PEEK(scene, table)
 
 
 def in_french(scene: Scene) -> None:
@@ -240,21 +253,24 @@ async def launch_and_end(scene: Scene, tallest: Tallest) -> None:
         damage=1,
         dice=[5, 6, 6, 6],
     )
-    await scene.press(latest_panel(scene, "ann"), "launch", "ann", arg="2C.2D.2H.2S")
+    await scene.cmd("hand", "ann")  # (arranged: her panel shows it)
+    await scene.press(latest_panel(scene, "ann"), "launch", "ann", arg="2C.2H.2D.2S")
     await scene.bot.outbox.drain()
     tallest.saw("after a launch", together(scene, table))
     scene.arrange(
-        hands=[["2C", "9H"], ["2H", "2D", "2S", "2C"], ["5C", "6C"], ["7H"]],
+        hands=[["3C", "9H"], ["2H", "2D", "2S", "2C"], ["5C", "6C"], ["7H"]],
         rocket=[("red", 3), ("green", 2), ("yellow", 2)],
         damage=2,
-        dice=[6, 6],
+        dice=[5, 6, 6, 6],  # every check passes: Apophis destroyed
         active=1,
     )
-    await scene.cmd("launch", "bob", cards="2H 2D 2S 2C")
+    launched = await scene.cmd("launch", "bob", cards="2H 2D 2S 2C")
+    assert launched.response_type in (4, 7), launched.response_data
     await scene.bot.outbox.drain()
-    assert not table.open
-    board, mine = on_phone(scene.board(table)), on_phone(latest_panel(scene, "bob"), ephemeral=True)
-    tallest.saw("the final board", (board.total + mine.total, f"board {board}\npanel {mine}"))
+    assert not table.open, (text_of(launched.message), table.game.phase, table.game.damage)
+    closed = scene.private_to("bob")[-1]  # his panel, or what /launch answered in its place
+    board, mine = on_phone(scene.board(table)), on_phone(closed, ephemeral=True)
+    tallest.saw("the final board", (board.total + mine.total, f"board {board}\npanel {mine}" + "\n" + text_of(scene.board(table)) + "\n" + text_of(closed)))
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
