@@ -104,8 +104,6 @@ def board_embed(
     (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
     if pictured and ending is None:
         return _pictured_board(table, view, time_left)
-    if pictured and ending is not None:
-        return _pictured_end(table, view, time_left, ending)
     language = table.language
     embed = Embed(
         title=t(
@@ -166,21 +164,6 @@ def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> 
         description="\n".join(line for line in [*status, *said, *recent] if line)[-4000:],
         colour=board_colour(table, view, time_left),
     )
-
-
-def _pictured_end(table: Table, view: PublicView, time_left: float | None, ending: str) -> Embed:
-    """The final board above its strip: how the game ended, and the game's rules and number
-    in small print (the seats are on the strip; the launches and firsts follow, from
-    bot.views.components)."""
-    language = table.language
-    rules = t(language, f"rules.{view.rules.value}")
-    difficulty = t(language, f"difficulty.{table.difficulty}").lower()
-    footer = t(language, "board.footer", id=table.id, version=table.version)
-    embed = Embed(description=ending, colour=board_colour(table, view, time_left))
-    embed.set_footer(
-        text=t(language, "board.end_footer", rules=rules, difficulty=difficulty, footer=footer)
-    )
-    return embed
 
 
 def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:

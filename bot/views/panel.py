@@ -172,7 +172,7 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     # (the board's strip shows the rocket's points and fuel: here, a launch's chances)
     odds = plain and not first and public.rocket
     small = [render.launch_odds(public, language, short=True)] if odds else []
-    if plain and view.hand and not legal_moves(view).builds and not public.sequence:
+    if plain and view.hand and not legal_moves(view).builds:
         small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     if plain and public.sequence:
         needs = render.suit_marks(render.needed_suits(public), table.cards)
@@ -308,7 +308,9 @@ def moves(
         return [*reroll_buttons(table, view, language), hint, refresh, say]
     if live:
         return [*_live_turn(table, view, legal, language), hint, refresh, say]
-    return [*_panel_turn(table, view, legal, language, [hint] if mine else [hint, refresh]), say]
+    # (🔄 where the row has room for it: beside Launch, a phone's line is full)
+    room = not (mine and legal.launch)
+    return [*_panel_turn(table, view, legal, language, [hint, refresh] if room else [hint]), say]
 
 
 def _live_turn(

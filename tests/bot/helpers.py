@@ -373,7 +373,8 @@ def builds_select(message) -> dict:
 def builds_offered(message) -> list[str]:
     """The sections ("red.3") a hand panel's builds select offers (none without one)."""
     found = [c for c in message.iter_components() if c.get("custom_id", "").endswith(":build")]
-    return [o["value"] for select in found for o in select["options"]]
+    values = [o["value"] for select in found for o in select["options"]]
+    return [v for v in values if "." in v and ":" not in v]  # (not a launch's part, nor Scrap)
 
 
 def enabled(message, action: str) -> bool:

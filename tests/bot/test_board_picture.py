@@ -48,30 +48,24 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
     attachment = shown_picture(scene.board(table))
     view = table.game.public_view()
     assert seat_names(table, view) == ("ann", "bob")  # the people's names on their seats
-    assert attachment.content == drawn(table)  # the strip: Apophis, the rocket, the sequence
-    shown = board_picture.shown(view, "en", ("ann", "bob"))
-    assert attachment.description == board_picture.strip_described(shown)
-    assert "hands" not in attachment.description  # the board's words say them
-    assert f"<@{scene.id('ann')}> 3 · <@{scene.id('bob')}> 1" in text_of(scene.board(table))
+    assert attachment.content == drawn(table)  # the strip: the table and the seats
+    assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
+    assert "hands: ann (3 cards), bob (1 card)" in attachment.description
     # The text keeps the countdown, what the game waits for and the last action; the
     # rest is in the picture (and, in words, behind Details).
     text = text_of(scene.board(table)).replace(attachment.description, "")
-    assert "Apophis arrives <t:" in text and "to play: add ♦ to the launch sequence" in text
+    assert "Apophis arrives <t:" in text and "to play" not in text  # (the strip's seats say)
     assert "-# 🔢" in text and "added 🟩 🟥 to the launch sequence (3/4)" in text
     assert "Players" not in text and "Depot" not in text and "bottom to top" not in text
     uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
     # through an interaction's token (others edit the players' panels, with no file)
     assert any(request.uploads == 1 for request in uploads)
 
-    # A click on the board answers with the new board, its strip the same after a draw
-    # (nothing it shows changed), a new one after a scrap.
+    # A click on the board answers with the new board and its new picture.
     await scene.click(scene.board(table), "draw", "bob")
     attachment_after = shown_picture(scene.board(table))
-    assert attachment_after.filename == attachment.filename
+    assert attachment_after.filename != attachment.filename
     assert attachment_after.content == drawn(table)
-    await scene.cmd("scrap", "ann")
-    await bot.outbox.drain()
-    assert shown_picture(scene.board(table)).content == drawn(table) != attachment.content
     scene.assert_no_cards_in_public()
 
 
@@ -79,10 +73,10 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
 async def test_an_unchanged_table_uploads_nothing_new(fake_discord, scene):
     bot = scene.bot
     table = await scene.new_game("ann", "bob")
-    await scene.cmd("draw", "ann")  # (the strip stays: the board's words change)
+    await scene.cmd("draw", "ann")
     await bot.outbox.drain()
-    bot.outbox.board_outdated(table)  # the outbox's own write, which uploads the strip
-    await bot.outbox.drain()
+    bot.outbox.board_outdated(table)  # the outbox's own write: its answer names the file,
+    await bot.outbox.drain()  # and the next keeps the file still (not every other write)
     before = shown_picture(scene.board(table))
     requests = len(fake_discord.requests)
     bot.outbox.board_outdated(table)  # redraw, though the table did not change
@@ -194,7 +188,7 @@ async def test_the_final_board_carries_the_table_under_the_ending_s_banner(fake_
     attachment = shown_picture(board)
     assert attachment.content == drawn(table)
     with Image.open(io.BytesIO(attachment.content)) as picture:
-        assert picture.size == (parts.WIDTH, parts.ENDING_HEIGHT + strip.HEIGHT)
+        assert picture.size == (parts.WIDTH, strip.HEIGHT)  # (the words say how it ended)
     assert attachment.description.endswith(
         "the game is over: Apophis is destroyed and Earth is safe."
     )

@@ -90,7 +90,7 @@ async def test_typed_commands_answer_with_the_panel_and_leave_no_pointer(fake_di
         ("bob", "scrap", {}),
     ]:
         reply = await scene.cmd(command, name, **options)
-        assert reply.ephemeral and button_id(reply.message, "refresh"), (
+        assert reply.ephemeral and button_id(reply.message, "hint"), (
             command,
             reply.response_data,
         )

@@ -59,19 +59,26 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
     # Launch: one click adds a card of every suit held; bob holds ♦ ♠ ♥.
     await bot.outbox.drain()
     assert enabled(bob, "draw")  # his panel was refreshed when his turn came
-    assert next(
-        c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", "")
-    ) == ("Launch ♥♦♠ (fuel short: will fail)")  # 3 points with no fuel: grey, not green
+    assert (
+        next(c["label"] for c in bob.iter_components() if ":launch:" in c.get("custom_id", ""))
+        == "Launch"
+    )  # 3 points with no fuel: grey, not green, and its chances say why
     assert (
         next(c for c in bob.iter_components() if ":launch:" in c.get("custom_id", ""))["style"] == 2
     )
-    assert "🚀 3 points · fuel 0 (1 needed) ✗ · launched now, it fails the fuel check" in text_of(
-        bob
-    )
+    assert "🚀 Now: it fails the fuel check" in text_of(bob)
     # A chosen subset: one card a suit, never two of one.
-    (subset,) = [s for s in selects(bob) if s["custom_id"].endswith(":launch")]
-    assert [o["value"] for o in subset["options"]] == ["7H", "2D", "4S"]
-    chose = await fake_discord.select(bob, subset["custom_id"], ["2D"], user=scene["bob"])
+    (subset,) = [s for s in selects(bob) if s["custom_id"].endswith(":build")]
+    parts = [o["value"] for o in subset["options"] if o["value"].startswith("launch:")]
+    assert parts == [
+        "launch:7H.2D",
+        "launch:7H.4S",
+        "launch:2D.4S",
+        "launch:7H",
+        "launch:2D",
+        "launch:4S",
+    ]  # every smaller part of the launch, one card a suit (the whole: the button)
+    chose = await fake_discord.select(bob, subset["custom_id"], ["launch:2D"], user=scene["bob"])
     await chose.wait_response()
     assert chose.response_type == 7 and "You put 2♦ in the launch sequence" in answer_text(chose)
 
@@ -88,7 +95,7 @@ async def test_every_panel_move_is_one_click_answered_on_the_panel(fake_discord,
 
     # Scrap (bob), and a refused move is told on the panel, which stays current.
     await bot.outbox.drain()
-    scrapped = await scene.press(bob, "scrap", "bob")
+    scrapped = await scene.press(bob, "build", "bob", arg="scrap")  # in the select of moves
     assert (
         scrapped.response_type == 7
         and "You scrapped the rocket: its sections went back to the depot." in answer_text(scrapped)
@@ -300,7 +307,9 @@ async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_gi
     await bot.outbox.drain()
     board = scene.board()
     assert enabled(board, "draw")  # the board's one move (the others are on the panel)
-    assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(board)
+    assert "launch sequence 1 of 4" in text_of(board)  # the strip's (its alt text here)
+    details = await scene.click(board, "details", "ann")
+    assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(details.message)
     panel = await scene.panel("bob")
     assert "Nothing to build: a launch sequence is under way" in text_of(panel)
     assert not [c for c in panel.iter_components() if ":build:" in c.get("custom_id", "")]

@@ -88,18 +88,14 @@ def test_the_panel_is_what_a_layout_view_sends_for_the_same_layout():
     message = panel.panel_message(table, 1, "en", "You drew 5♦.", now=0)
     sent = message.components.to_components()
     by_id = {c["custom_id"]: c for c in layout.walk(sent) if "custom_id" in c}
-    row = ["draw", "launch:2H.5D", "scrap", "hint", "refresh"]
+    row = ["draw", "launch:2H.5D", "hint"]  # (Scrap and a part of the launch: in the select)
     view = ui.LayoutView()
     view.add_item(ui.TextDisplay("You drew 5♦."))
     view.add_item(
-        ui.TextDisplay(
-            "**Your turn** 🟥 2♥ 3♥ · 🟦 5♦\n-# 🚀 2 points · fuel 2 "
-            "(1 needed) ✓ · launched now: 0% chance to damage, 0% to deflect"
-        )
+        ui.TextDisplay("**Your turn** 🟥 2♥ 3♥ 🟦 5♦\n-# 🚀 Now: 0% to damage, 0% to deflect")
     )
     view.add_item(ui.ActionRow(*(item(by_id[f"apo:h:1:0:{tail}"]) for tail in row)))
-    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:build"])))  # the builds: one select
-    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:launch"])))
+    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:build"])))  # the other moves: one select
     assert "apo:p:1:0:say" not in by_id  # table talk: while the others play
     assert as_sent(sent) == as_sent(view.to_components())
     assert message.components.has_components_v2() and view.has_components_v2()
@@ -135,8 +131,10 @@ def test_the_fullest_panel_keeps_within_discords_limits():
     message = panel.panel_message(table, 1, "en", "x" * 5000, now=0)
     sent = message.components.to_components()
     (builds,) = [c for c in layout.walk(sent) if c.get("custom_id", "").endswith(":build")]
-    assert len(builds["options"]) == panel.MAX_BUILD_BUTTONS  # one select of them
-    assert any(c.get("custom_id", "").endswith(":launch") for c in layout.walk(sent))
+    sections = [o for o in builds["options"] if "." in o["value"] and ":" not in o["value"]]
+    assert len(sections) == panel.MAX_BUILD_BUTTONS  # one select of them, and of the rest:
+    assert len(builds["options"]) == 25  # 14 parts of a four-suit launch and Scrap: Discord's most
+    assert any(":launch:" in c.get("custom_id", "") for c in layout.walk(sent))
     assert len(list(layout.walk(sent))) <= layout.COMPONENT_LIMIT
     assert len(sent[0]["content"]) == render.CONTENT_LIMIT  # the note, cut
     assert layout.new_problem(message.json(new=True) | {"flags": IS_COMPONENTS_V2 | 64}) is None
