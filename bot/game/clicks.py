@@ -29,7 +29,7 @@ from bot.game.commands import (
     Start,
 )
 from bot.game.lobbies import Venue
-from bot.lobby_settings import BY_NAME
+from bot.lobby_settings import BY_NAME, Option
 from bot.views.components import CUSTOM_ID
 from bot.views.howto import SECTIONS
 from engine import Colour, Rules, Size
@@ -55,7 +55,7 @@ ACTIONS = {
     "p": frozenset(("launch", "discard", "say", "build")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
-    "s": frozenset(BY_NAME),
+    "s": frozenset(BY_NAME) | {"host"},  # an option's select, or all of them ("host")
     "q": frozenset(("leave", "crew", "stay")),
     "u": frozenset(rules.value for rules in Rules),
 }
@@ -123,8 +123,7 @@ def read_click(data: Mapping[str, object]) -> Click:
     if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
         raise UserError("error.menu_options")
     if match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        offered = BY_NAME[match["action"]].choices
-        if values is None or len(values) != 1 or values[0] not in offered:
+        if values is None or len(values) != 1 or setting_of(match["action"], values[0]) is None:
             raise UserError("error.menu_options")
     if match["kind"] == "u" and (values is None or len(values) != 1 or values[0] not in SECTIONS):
         raise UserError("error.menu_options")  # one of the rules' parts
@@ -166,12 +165,23 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
     return Open() if action == "open" else None
 
 
+def setting_of(action: str, value: str) -> tuple[Option, str] | None:
+    """The lobby option and choice a settings select's `value` stands for: an option's own
+    select's (`action` its name), or the host's select of all of them ("option=choice");
+    None for anything they never offer."""
+    name, _, choice = value.partition("=") if action == "host" else (action, "", value)
+    option = BY_NAME.get(name)
+    return (option, choice) if option is not None and choice in option.choices else None
+
+
 def configure(click: Click) -> Configure:
     """The Configure a lobby's setting stands for (an "s" click, read by read_click)."""
     assert click.values is not None
     (value,) = click.values
-    option = BY_NAME[click.action]
-    return Configure(**{option.name: option.read(value)})
+    found = setting_of(click.action, value)
+    assert found is not None  # (read_click refused any other)
+    option, choice = found
+    return Configure(**{option.name: option.read(choice)})
 
 
 def said(click: Click) -> Say:

@@ -179,23 +179,56 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> Message:
-    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play,
-    Table where the live table is served (two rows of buttons), and the host's settings
-    (three selects, a row each: Discord's five rows in all)."""
-    items = []
+    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play
+    and Table where the live table is served (three rows of buttons, each a phone's line),
+    and the host's settings in one select (`host_settings`)."""
+    items: list[dict[str, Any] | None] = []
     language = table.language
     if table.status == "lobby":
         items = [
             button(table.id, 0, "join", t(language, "button.join"), style=SUCCESS),
             button(table.id, 0, "leave", t(language, "button.leave")),
             button(table.id, 0, "start", t(language, "button.start"), style=PRIMARY),
+            None,
             button(table.id, 0, "crewadd", t(language, "button.crew_add")),
             button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
+            None,
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
+            *table_buttons(table, 0),
+            host_settings(table),
         ]
-        items += table_buttons(table, 0)
-        items += lobby_settings(table)
     return Message(embed=embeds.lobby_embed(table), components=rows(*items))
+
+
+#: Each lobby option's mark in the host's select (bot.lobby_settings.OPTIONS' names).
+SETTING_EMOJI = {"rules": "📜", "difficulty": "🎯", "minutes": "⏱️"}
+#: The custom id's option of the select of all the lobby's settings ("apo:s:<game>:0:host").
+HOST = "host"
+
+
+def host_settings(table: Table) -> dict[str, Any]:
+    """Every choice of every lobby option (bot.lobby_settings) in one select, for its host:
+    each marked by its option, the lobby's own choices said so; its values "option=choice"
+    (the live table has a select an option: `lobby_settings`)."""
+    language, settings = table.language, table.settings
+    options = []
+    for option in OPTIONS:
+        current = str(settings.get(option))
+        for value in option.choices:
+            label = SELECTS[option.name].label(language, value)
+            entry = {"label": label[:100], "value": f"{option.name}={value}"}
+            entry["emoji"] = {"name": SETTING_EMOJI.get(option.name, "⚙️")}
+            if value == current:
+                entry["description"] = t(language, "settings.current")
+            options.append(entry)
+    return {
+        "type": SELECT,
+        "custom_id": f"apo:s:{table.id}:0:{HOST}",
+        "options": options,
+        "placeholder": t(language, "settings.host")[:150],
+        "min_values": 1,
+        "max_values": 1,
+    }
 
 
 def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:

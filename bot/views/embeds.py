@@ -44,30 +44,28 @@ URGENT_SECONDS = 60
 
 
 def lobby_embed(table: Table) -> Embed:
+    """The lobby: why it offers its difficulty (a first game), its settings on one line,
+    its players and host on one (short enough to stand on a phone with the answer to a
+    join: tests/bot/test_phone.py; what the game is, its How to play says)."""
     language = table.language
-    embed = Embed(
-        title=t(language, "lobby.title"),
-        description=t(language, "lobby.description"),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
-    embed.add_field(
-        name=t(language, "lobby.countdown"),
-        value=t(
-            language,
-            "lobby.length",
-            difficulty=t(language, f"difficulty.{table.difficulty}"),
-            length=duration(table.length_seconds),
-        ),
-    )
+    lines = []
     if table.offer is not None and table.status == "lobby":  # bot.game.newcomers
-        embed.description = f"{embed.description}\n{first_games_line(table)}"
-    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
-    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
-    embed.add_field(
-        name=t(language, "lobby.players", seated=len(table.seats)),
-        value=seats or t(language, "board.nobody"),
-        inline=False,
+        lines.append(first_games_line(table))
+    length = t(
+        language,
+        "lobby.length",
+        difficulty=t(language, f"difficulty.{table.difficulty}"),
+        length=duration(table.length_seconds),
+    )
+    rules = t(language, f"rules.{table.rules}")
+    lines.append(t(language, "lobby.summary", rules=rules, length=length))
+    host = t(language, "lobby.host_mark")
+    seated = [f"{mention(p)}{host if p == table.host_id else ''}" for p in table.seats]
+    seats = ", ".join(seated) or t(language, "board.nobody")
+    players = t(language, "lobby.players", seated=len(table.seats))
+    lines.append(f"👥 **{players}** {seats}")
+    embed = Embed(
+        title=t(language, "lobby.title"), description="\n".join(lines), colour=EMBED_COLOUR
     )
     invited = [mention(p) for p in table.invited if p not in table.seats]
     if invited and table.status == "lobby":

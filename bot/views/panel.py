@@ -157,9 +157,11 @@ def hand_line(table: Table, view: PlayerView, language: str, *, head: str = "") 
 
 
 def status(table: Table, view: PlayerView, now: float, language: str, footer: str) -> str:
-    """Whose turn it is and the countdown on one line; a first-timer's suggested move;
-    then in small print, on the player's own turn, the rocket (left out beside that
-    suggestion) and what stops a build, and always the game's `footer`."""
+    """Whose turn it is and the countdown on one line, but on the player's own turn (their
+    hand's title says it; the board, the clock); a first-timer's suggested move; then in
+    small print, on their own turn, a launch's chances (left out beside that suggestion)
+    and what stops a build (in a launch sequence, the suits it needs), on the others'
+    turns the game's `footer`."""
     public = view.table
     plain = bool(own_turn(table, view, language))  # (the hand's title says it: no head)
     acting = table.open and public.active_player == view.player  # (the board's clock above)
@@ -172,11 +174,11 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     # (the board's strip shows the rocket's points and fuel: here, a launch's chances)
     odds = plain and not first and public.rocket
     small = [render.launch_odds(public, language, short=True)] if odds else []
-    if plain and view.hand and not legal_moves(view).builds:
-        small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
-    if plain and public.sequence:
+    if plain and public.sequence:  # (what stops a build, and what the sequence needs)
         needs = render.suit_marks(render.needed_suits(public), table.cards)
-        small.append(t(language, "panel.needs", suits=needs))
+        small.append(t(language, "panel.sequence_needs", suits=needs))
+    elif plain and view.hand and not legal_moves(view).builds:
+        small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
     small = [line for line in [*small, "" if acting else footer] if line]  # (Details has it)
     tail = f"-# {' · '.join(small)}" if small else ""
     return "\n".join(line for line in [head, first, tail] if line)
