@@ -2,8 +2,8 @@
 wide picture.
 
 The Discord board shows it in place of the whole table (bot.pictures.board_picture) so
-that the board and a hand panel stand on a phone's screen together: 480 × 146, shown
-about 244 px wide there (74 px tall), none of its words smaller than the table's
+that the board and a hand panel stand on a phone's screen together: 480 × 136, shown
+about 244 px wide there (69 px tall), none of its words smaller than the table's
 (`parts.SMALL`). The rocket lies on its side, bottom section on the left; under the
 three panels, one row of the seats (each player's name, the one to act lit, and the
 cards in their hand). What the strip leaves out (the depot, the piles) is behind the
@@ -24,8 +24,8 @@ from bot.pictures import sprites as sp
 from bot.pictures.parts import SMALL, WIDTH, fuel
 from engine import Colour, Rules, Section
 
-TABLE_HEIGHT = 120  # the three panels
-SEATS_HEIGHT = 26  # the row of seats under them
+TABLE_HEIGHT = 112  # the three panels
+SEATS_HEIGHT = 24  # the row of seats under them
 HEIGHT = TABLE_HEIGHT + SEATS_HEIGHT
 #: The three panels: Apophis, the rocket, the sequence (left, top, right, bottom).
 PANELS = (
@@ -33,9 +33,9 @@ PANELS = (
     (122, 4, 326, TABLE_HEIGHT - 4),
     (330, 4, WIDTH - 4, TABLE_HEIGHT - 4),
 )
-APOPHIS_BASE = 46
+APOPHIS_BASE = 42
 SECTION_BASE = 40  # a large section's width on the rocket, as in the depot
-ROCKET_FLOOR = 84  # where the sections stand
+ROCKET_FLOOR = 78  # where the sections stand
 SLOT = 33  # a sequence slot's pitch
 
 
@@ -58,7 +58,7 @@ def _apophis(
     """The nest, its knocked-off pieces dashed, the damage in words, the counters as dots."""
     panel = PANELS[0]
     _heading(image, panel, t(language, "picture.apophis"))
-    cx, base, value = (panel[0] + panel[2]) // 2, 76, max(3 - damage, 0)
+    cx, base, value = (panel[0] + panel[2]) // 2, 72, max(3 - damage, 0)
     for size in (3, 2, 1):
         if size > value:
             outline = sp.outline_pyramid(size, APOPHIS_BASE, sp.MUTED, True)
@@ -72,7 +72,7 @@ def _apophis(
     sp.paste_text(image, (cx, base + 3), status, SMALL, sp.TEXT, "c")
     if rules is Rules.BASIC:
         for i in range(5):
-            x, y, r = cx + (i - 2) * 16, base + 30, 6
+            x, y, r = cx + (i - 2) * 16, base + 28, 6
             box = (x - r, y - r, x + r, y + r)
             if i < counters:
                 canvas.ellipse(box, fill=sp.TEXT)
@@ -89,7 +89,7 @@ def _rocket(image: Image.Image, rocket: tuple[Section, ...], language: str) -> N
     left, right = panel[0] + 10, panel[2] - 10
     if not rocket:
         sp.paste_text(
-            image, ((left + right) // 2, 48), t(language, "picture.empty_pad"), SMALL, sp.MUTED, "c"
+            image, ((left + right) // 2, 44), t(language, "picture.empty_pad"), SMALL, sp.MUTED, "c"
         )
         return
     widths = [sp.pyramid_size(size, SECTION_BASE)[0] for _, size in rocket]
@@ -110,14 +110,14 @@ def _sequence(image: Image.Image, sequence: frozenset[Colour], language: str) ->
     _heading(image, panel, t(language, "picture.sequence", played=len(sequence)))
     for i, colour in enumerate(Colour):
         x = panel[0] + 10 + i * SLOT
-        box = (x, 34, x + SLOT - 5, 78)
+        box = (x, 30, x + SLOT - 5, 72)
         if colour in sequence:
             fill = sp.PIECE_COLOURS[colour]
             sp.paste_box(image, box, 6, fill, sp.OUTLINE, 2)
-            image.paste(sp.ink_on(fill), (x + 3, 45), sp.suit_mask(colour, 22))
+            image.paste(sp.ink_on(fill), (x + 3, 40), sp.suit_mask(colour, 22))
         else:
             sp.paste_box(image, box, 6, None, sp.GHOST, 2)
-            image.paste(sp.GHOST, (x + 5, 47), sp.suit_mask(colour, 18))
+            image.paste(sp.GHOST, (x + 5, 42), sp.suit_mask(colour, 18))
 
 
 @lru_cache(maxsize=256)
@@ -152,16 +152,16 @@ def _seats(
         box = (left, top, left + wide - 4, top + SEATS_HEIGHT - 4)
         sp.paste_box(image, box, 6, sp.GHOST if lit else sp.PANEL, sp.TEXT if lit else None, 2)
         if lit:
-            y = top + 6
+            y = top + 5
             canvas.polygon([(left + 6, y), (left + 13, y + 6), (left + 6, y + 12)], fill=sp.TEXT)
         count = str(held)
         count_width = sp.text_mask(count, SMALL).width
         shown = names.fitted(name, SMALL, wide - 50 - count_width)
-        names.paste(image, (left + 17, top + 3), shown, SMALL, sp.TEXT)
+        names.paste(image, (left + 17, top + 2), shown, SMALL, sp.TEXT)
         right = box[2] - 6
-        sp.paste_text(image, (right, top + 3), count, SMALL, sp.TEXT, "r")
+        sp.paste_text(image, (right, top + 2), count, SMALL, sp.TEXT, "r")
         card = right - count_width - 14  # a card face down, before the count
-        sp.paste_box(image, (card, top + 6, card + 9, top + 18), 2, sp.MUTED, sp.TEXT)
+        sp.paste_box(image, (card, top + 5, card + 9, top + 17), 2, sp.MUTED, sp.TEXT)
 
 
 def strip_rgb(
