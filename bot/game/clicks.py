@@ -122,9 +122,10 @@ def read_click(data: Mapping[str, object]) -> Click:
         values = picked
     if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
         raise UserError("error.menu_options")
-    if match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        if values is None or len(values) != 1 or setting_of(match["action"], values[0]) is None:
-            raise UserError("error.menu_options")
+    if match["kind"] == "s" and (  # exactly one of the values the lobby's select offers
+        values is None or len(values) != 1 or setting_of(match["action"], values[0]) is None
+    ):
+        raise UserError("error.menu_options")
     if match["kind"] == "u" and (values is None or len(values) != 1 or values[0] not in SECTIONS):
         raise UserError("error.menu_options")  # one of the rules' parts
     return Click(

@@ -160,8 +160,8 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
     """Whose turn it is and the countdown on one line, but on the player's own turn (their
     hand's title says it; the board, the clock); a first-timer's suggested move; then in
     small print, on their own turn, a launch's chances (left out beside that suggestion)
-    and what stops a build (in a launch sequence, the suits it needs), on the others'
-    turns the game's `footer`."""
+    and what stops a build, or in a launch sequence the suits it needs (and no build
+    meanwhile), on the others' turns the game's `footer`."""
     public = view.table
     plain = bool(own_turn(table, view, language))  # (the hand's title says it: no head)
     acting = table.open and public.active_player == view.player  # (the board's clock above)
@@ -171,14 +171,15 @@ def status(table: Table, view: PlayerView, now: float, language: str, footer: st
         head = f"{head} {clock}"  # (after a sentence, a space)
     first = first_move_line(table, view, now, language)
     plain = plain and public.phase is Phase.PLAY  # (a turn's: the rocket, what stops a build)
-    # (the board's strip shows the rocket's points and fuel: here, a launch's chances)
-    odds = plain and not first and public.rocket
+    # (the board's strip shows the rocket's points and fuel: here, a launch's chances, but
+    # beside a first-timer's suggestion or while a launch sequence is under way)
+    odds = plain and not first and public.rocket and not public.sequence
     small = [render.launch_odds(public, language, short=True)] if odds else []
     if plain and public.sequence:  # (what stops a build, and what the sequence needs)
         needs = render.suit_marks(render.needed_suits(public), table.cards)
         small.append(t(language, "panel.sequence_needs", suits=needs))
-    elif plain and view.hand and not legal_moves(view).builds:
-        small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
+    elif plain and view.hand and not legal_moves(view).builds:  # (in a phone's few words)
+        small.append(cannot_build(view, language, short=True))
     small = [line for line in [*small, "" if acting else footer] if line]  # (Details has it)
     tail = f"-# {' · '.join(small)}" if small else ""
     return "\n".join(line for line in [head, first, tail] if line)
@@ -238,17 +239,23 @@ def fuel_short(view: PlayerView) -> bool:
     return points.get(Colour.YELLOW, 0) < fuel_needed(sum(points.values()))
 
 
-def cannot_build(view: PlayerView, language: str) -> str:
-    """The real reason nothing can be built."""
+def cannot_build(view: PlayerView, language: str, *, short: bool = False) -> str:
+    """The real reason nothing can be built (`short`: the whole line, in a few words, for
+    Discord's panel: "Nothing to build that fits on small red.")."""
     public = view.table
-    if public.sequence:
+    if public.sequence:  # (the panel's short line says what the sequence needs instead)
         return t(language, "panel.no_build.sequence")
+    words = "panel.no_build_short" if short else "panel.no_build"
     suits = render.by_suit(view.hand)
     payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
     if not payable:
-        return t(language, "panel.no_build.cards")
-    top = public.rocket[-1]
-    return t(language, "panel.no_build.fit", section=render.section_text(*top, language))
+        return t(language, f"{words}.cards")
+    colour, size = public.rocket[-1]
+    if short:
+        return t(
+            language, f"{words}.fit", section=t(language, f"build.{colour.value}.{size.label}")
+        )
+    return t(language, f"{words}.fit", section=render.section_text(colour, size, language))
 
 
 def launch_cards(legal: LegalMoves) -> list[str]:

@@ -311,7 +311,7 @@ async def test_during_a_launch_sequence_build_is_disabled_and_the_real_reason_gi
     details = await scene.click(board, "details", "ann")
     assert "add ♣ ♥ ♦ to the launch sequence (or draw, or scrap)" in text_of(details.message)
     panel = await scene.panel("bob")
-    assert "The launch sequence needs ♣ ♥ ♦ (no building until it launches)." in text_of(panel)
+    assert "Add ♣ ♥ ♦ to launch; no building till then." in text_of(panel)
     assert not [c for c in panel.iter_components() if ":build:" in c.get("custom_id", "")]
     typed = await scene.cmd("build", "bob", colour="blue", size="small")
     assert "A launch sequence has started" in answer_text(typed)

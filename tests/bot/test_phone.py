@@ -200,11 +200,14 @@ def to_act(scene: Scene, table) -> str:
     return next(n for n in scene.members if scene.id(n) == table.game.active_player)
 
 
-def together(scene: Scene, table) -> tuple[int, str]:
-    """The board and the newest panel of the player to act, on the phone: their height
-    and what it is made of."""
+async def together(scene: Scene, table) -> tuple[int, str]:
+    """The board and the newest panel of the player to act, on the phone, once that panel
+    shows the game as it is (the bot redraws it as the turn passes): their height and what
+    it is made of."""
+    name, version = to_act(scene, table), f":{table.id}:{table.version}:"
+    await scene.fake.wait_for(lambda: version in str(latest_panel(scene, name).components))
     board = on_phone(scene.board(table))
-    mine = on_phone(latest_panel(scene, to_act(scene, table)), ephemeral=True)
+    mine = on_phone(latest_panel(scene, name), ephemeral=True)
     return board.total + mine.total, f"board {board}\npanel {mine}"
 
 
@@ -239,7 +242,7 @@ async def lobby_and_turns(scene: Scene, seats: int, tallest: Tallest) -> None:
     for _ in range(MOVES):
         if table.game.is_over:
             break
-        tallest.saw(f"a turn, {seats} seats", together(scene, table))
+        tallest.saw(f"a turn, {seats} seats", await together(scene, table))
         await play_on_panel(scene, table, to_act(scene, table))
 
 
@@ -258,7 +261,7 @@ async def launch_and_end(scene: Scene, tallest: Tallest) -> None:
     await scene.cmd("hand", "ann")  # (arranged: her panel shows it)
     await scene.press(latest_panel(scene, "ann"), "launch", "ann", arg="2C.2H.2D.2S")
     await scene.bot.outbox.drain()
-    tallest.saw("after a launch", together(scene, table))
+    tallest.saw("after a launch", await together(scene, table))
     scene.arrange(
         hands=[["3C", "9H"], ["2H", "2D", "2S", "2C"], ["5C", "6C"], ["7H"]],
         rocket=[("red", 3), ("green", 2), ("yellow", 2)],
@@ -296,4 +299,5 @@ async def test_the_board_and_the_panel_of_the_one_to_act_fit_a_phone(
     for state, (px, parts) in tallest.items():
         print(f"{state}: {px} px\n{parts}")
     room = {state: FINAL_MOST if state == "the final board" else phone.ROOM for state in tallest}
-    assert {state: px for state, (px, _) in tallest.items() if px > room[state]} == {}
+    over = {state: parts for state, (px, parts) in tallest.items() if px > room[state]}
+    assert not over, over
