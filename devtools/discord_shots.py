@@ -194,6 +194,8 @@ async def turn(stage: Stage, camera: Camera) -> None:
         hands=[["2H", "3H", "9D", "4S", "KS"], ["2C", "3C", "5C"]],
         rocket=[("red", 3), ("yellow", 2)],
     )
+    stage.bot.outbox.board_outdated(stage.live())  # the board drawn as arranged
+    await stage.bot.outbox.drain()
     panel = await stage.panel("ann")
     camera.snap("turn", "ann", [stage.board(), panel])
     drew = await stage.click(panel, "draw", "ann")

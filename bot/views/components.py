@@ -216,8 +216,9 @@ def host_settings(table: Table) -> dict[str, Any]:
         current = str(settings.get(option))
         for value in option.choices:
             label = SELECTS[option.name].label(language, value)
-            entry = {"label": label[:100], "value": f"{option.name}={value}"}
-            entry["emoji"] = {"name": SETTING_EMOJI.get(option.name, "⚙️")}
+            emoji = {"name": SETTING_EMOJI.get(option.name, "⚙️")}
+            entry: dict[str, Any] = {"label": label[:100], "value": f"{option.name}={value}"}
+            entry["emoji"] = emoji
             if value == current:
                 entry["description"] = t(language, "settings.current")
             options.append(entry)

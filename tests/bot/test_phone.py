@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 
 NAMES = ("ann", "bob", "cid", "dee")
 #: The moves the board is measured after (984 to 1,138 px tall over them at first; 446 to
-#: 529 with its words cut short beside the 480 × 360 picture; 288 to 298 with the strip).
+#: 529 with its words cut short beside the 480 × 360 picture; 283 to 293 with the strip).
 MOVES = 12
 #: The hand panel's height at most, over those moves, for every player, each a first-timer
 #: (their first turn suggests a move): 891 px at first (935 in French), 549 (571) with one
