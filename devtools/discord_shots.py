@@ -178,9 +178,28 @@ class Camera:
 
 
 async def lobby(stage: Stage, camera: Camera) -> None:
-    """A fresh server's first lobby: the difficulty offered to a first game, and why."""
+    """A fresh server's first lobby: the difficulty offered to a first game, and why; then
+    Bob's `/apophis join` and its answer under it."""
     opened = await stage.cmd("apophis new", "ann")
     camera.snap("lobby", "ann", [opened.message], show="🌱")
+    joined = await stage.cmd("apophis join", "bob")
+    camera.snap("lobby-joined", "bob", [stage.board(), joined.message])
+
+
+async def turn(stage: Stage, camera: Camera) -> None:
+    """Ann's turn on a phone: the board and her panel together (a rocket to build on, a
+    launch to make); then her draw over the hand limit, and its discard, a button a card."""
+    await _two_player_game(stage)
+    stage.arrange(
+        hands=[["2H", "3H", "9D", "4S", "KS"], ["2C", "3C", "5C"]],
+        rocket=[("red", 3), ("yellow", 2)],
+    )
+    stage.bot.outbox.board_outdated(stage.live())  # the board drawn as arranged
+    await stage.bot.outbox.drain()
+    panel = await stage.panel("ann")
+    camera.snap("turn", "ann", [stage.board(), panel])
+    drew = await stage.click(panel, "draw", "ann")
+    camera.snap("turn-discard", "ann", [stage.board(), drew.message])
 
 
 async def signal(stage: Stage, camera: Camera) -> None:
@@ -273,6 +292,7 @@ Scene = Callable[[Stage, Camera], Awaitable[None]]
 #: Each scene, by name, with the people on its server.
 SCENES: dict[str, tuple[Scene, tuple[str, ...]]] = {
     "lobby": (lobby, ("ann", "bob")),
+    "turn": (turn, ("ann", "bob")),
     "signal": (signal, ("ann", "bob")),
     "dropin": (drop_in, ("ann", "cid")),
     "leave": (leave, ("ann", "bob")),

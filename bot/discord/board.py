@@ -238,8 +238,13 @@ class Boards:
         version, redraws = drawn
         if self._redraws.get(table.id, 0) == redraws:
             self.mark_written(table, version)
-        if shown is not None and sent is not None:  # remember its picture, to keep it
-            # (the answer is read only if the next board shows the same picture)
+        named = sent is not None and any(
+            attachment.get("filename") == getattr(shown, "filename", None)
+            for attachment in sent.get("attachments", [])
+        )
+        if shown is not None and sent is not None and named:  # remember its picture, to keep
+            # it (the answer is read only if the next board shows the same picture; one that
+            # does not name it, the older answer that does stays)
             self._pictures[table.id] = (shown.filename, sent, table.messages.board_id)
 
     def _attach(self, table: Table, payload: dict[str, Any], shown: Upload | None) -> Upload | None:

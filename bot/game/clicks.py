@@ -29,7 +29,7 @@ from bot.game.commands import (
     Start,
 )
 from bot.game.lobbies import Venue
-from bot.lobby_settings import BY_NAME
+from bot.lobby_settings import BY_NAME, Option
 from bot.views.components import CUSTOM_ID
 from bot.views.howto import SECTIONS
 from engine import Colour, Rules, Size
@@ -55,7 +55,7 @@ ACTIONS = {
     "p": frozenset(("launch", "discard", "say", "build")),
     "r": frozenset(("prev", "next")),
     "l": frozenset(("reroll", "accept")),
-    "s": frozenset(BY_NAME),
+    "s": frozenset(BY_NAME) | {"host"},  # an option's select, or all of them ("host")
     "q": frozenset(("leave", "crew", "stay")),
     "u": frozenset(rules.value for rules in Rules),
 }
@@ -122,10 +122,10 @@ def read_click(data: Mapping[str, object]) -> Click:
         values = picked
     if match["kind"] == "p" and not 0 < len(values or ()) <= MAX_VALUES:
         raise UserError("error.menu_options")
-    if match["kind"] == "s":  # exactly one of the values the lobby's select offers
-        offered = BY_NAME[match["action"]].choices
-        if values is None or len(values) != 1 or values[0] not in offered:
-            raise UserError("error.menu_options")
+    if match["kind"] == "s" and (  # exactly one of the values the lobby's select offers
+        values is None or len(values) != 1 or setting_of(match["action"], values[0]) is None
+    ):
+        raise UserError("error.menu_options")
     if match["kind"] == "u" and (values is None or len(values) != 1 or values[0] not in SECTIONS):
         raise UserError("error.menu_options")  # one of the rules' parts
     return Click(
@@ -166,12 +166,23 @@ def command_of(click: Click, venue: Venue | None = None) -> Command | None:
     return Open() if action == "open" else None
 
 
+def setting_of(action: str, value: str) -> tuple[Option, str] | None:
+    """The lobby option and choice a settings select's `value` stands for: an option's own
+    select's (`action` its name), or the host's select of all of them ("option=choice");
+    None for anything they never offer."""
+    name, _, choice = value.partition("=") if action == "host" else (action, "", value)
+    option = BY_NAME.get(name)
+    return (option, choice) if option is not None and choice in option.choices else None
+
+
 def configure(click: Click) -> Configure:
     """The Configure a lobby's setting stands for (an "s" click, read by read_click)."""
     assert click.values is not None
     (value,) = click.values
-    option = BY_NAME[click.action]
-    return Configure(**{option.name: option.read(value)})
+    found = setting_of(click.action, value)
+    assert found is not None  # (read_click refused any other)
+    option, choice = found
+    return Configure(**{option.name: option.read(choice)})
 
 
 def said(click: Click) -> Say:
@@ -188,8 +199,8 @@ def said(click: Click) -> Say:
 
 def panel_move(click: Click) -> dict[str, Any]:
     """The move a panel button or select stands for; UserError for anything it never offers."""
-    if click.values is not None and click.action == "build":  # the one section chosen
-        return build_move(click.values[0] if len(click.values) == 1 else "")
+    if click.values is not None and click.action == "build":  # the one move chosen
+        return picked_move(click.values[0] if len(click.values) == 1 else "")
     if click.values is not None:  # launch or discard: the chosen cards
         if not all(is_card(v) for v in click.values) or len(set(click.values)) != len(click.values):
             raise UserError("error.menu_cards")
@@ -199,6 +210,19 @@ def panel_move(click: Click) -> dict[str, Any]:
     if click.action in ("launch", "discard"):
         return {"type": click.action, "cards": list(cards_of(click))}
     return {"type": click.action}
+
+
+def picked_move(value: str) -> dict[str, Any]:
+    """The move a panel's select of moves stands for ("colour.size", "launch:" and its
+    cards, "scrap"); UserError for any other."""
+    if value == "scrap":
+        return {"type": "scrap"}
+    if value.startswith("launch:"):
+        cards = value.removeprefix("launch:").split(".")
+        if not all(is_card(c) for c in cards) or len(set(cards)) != len(cards):
+            raise UserError("error.menu_cards")
+        return {"type": "launch", "cards": cards}
+    return build_move(value)
 
 
 def build_move(section: str) -> dict[str, Any]:

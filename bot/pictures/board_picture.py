@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from bot.i18n.catalogs import t
-from bot.pictures import pngwrite
+from bot.pictures import pngwrite, strip
 from bot.pictures import sprites as sp
 from bot.pictures.parts import (
     BANDS,
@@ -43,7 +43,7 @@ from bot.pictures.parts import (
     board_rgb,
     fuel,
 )
-from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Size
+from engine import MAX_PLAYERS, Colour, Outcome, Phase, PublicView, Rules, Section, Size
 
 PALETTE_COLOURS = 96
 CACHE_SIZE = 128  # whole pictures: the same table drawn again (a few megabytes at most)
@@ -241,6 +241,22 @@ def drawn(s: Shown) -> bytes:
     return png_of_bands(WIDTH, bands(s))
 
 
+def strip_drawn(s: Shown) -> bytes:
+    """The PNG of the board's strip (bot.pictures.strip) showing `s` (cached)."""
+    table = (s.rules, s.language, s.damage, s.counters, s.rocket, s.sequence)
+    return _strip_png(table, s.names, s.hands, s.active)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _strip_png(
+    table: tuple[Rules, str, int, int, tuple[Section, ...], frozenset[Colour]],
+    seats: tuple[str, ...],
+    hands: tuple[int, ...],
+    active: int | None,
+) -> bytes:
+    return png(strip.strip_rgb(table, seats, hands, active))
+
+
 def bands(s: Shown) -> list[pngwrite.Band]:
     """The rows of the picture showing `s`, a game in play, as bands top to bottom (each
     kept: a replay puts its own rows above them)."""
@@ -327,6 +343,7 @@ def forget(*, bands: bool = False, parts: bool = False) -> None:
     """Empty the kept whole pictures (and the kept bands, and the parts with the seats'
     names drawn over them): for benchmarks that measure a cold start."""
     drawn.cache_clear()
+    _strip_png.cache_clear()
     for band in _bands if bands else ():
         band.clear()
     if parts:

@@ -91,13 +91,22 @@ def picture_of(table: Table, view: PublicView) -> Picture:
     return Picture(name, png, board_picture.described(shown)[:1024])
 
 
+def strip_of(table: Table, view: PublicView) -> Picture:
+    """The board's strip of `table` (bot.pictures.strip: Apophis, the rocket, the sequence)."""
+    shown = board_picture.shown(view, table.language, seat_names(table, view))
+    png = board_picture.strip_drawn(shown)
+    name = f"apophis-strip-{pngwrite.fingerprint(png)}.png"
+    return Picture(name, png, board_picture.described(shown)[:1024])
+
+
 def board(table: Table) -> Message:
     """The board message (`components.board_message`) with its picture if it has one:
-    the embed's image, the table's fields in words shortened to one line beside it."""
+    the embed's image (the strip, short enough to stand above a hand panel on a phone),
+    the table's words shortened beside it."""
     if table.game is None or not table.pictured:
         return replace(components.board_message(table), whole=True)
     view = table.game.public_view()
-    shown = picture_of(table, view)
+    shown = strip_of(table, view)
     message = components.board_message(table, view=view, pictured=True)
     assert message.embed is not None  # a board has one
     message.embed.set_image(url=f"attachment://{shown.filename}")

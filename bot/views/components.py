@@ -179,23 +179,57 @@ def rows(*items: dict[str, Any] | None) -> Components:
 
 
 def lobby_message(table: Table) -> Message:
-    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play,
-    Table where the live table is served (two rows of buttons), and the host's settings
-    (three selects, a row each: Discord's five rows in all)."""
-    items = []
+    """The lobby: who has joined, Join / Leave / Start, Add / Remove AI crewmate, How to play
+    and Table where the live table is served (three rows of buttons, each a phone's line),
+    and the host's settings in one select (`host_settings`)."""
+    items: list[dict[str, Any] | None] = []
     language = table.language
     if table.status == "lobby":
         items = [
             button(table.id, 0, "join", t(language, "button.join"), style=SUCCESS),
             button(table.id, 0, "leave", t(language, "button.leave")),
             button(table.id, 0, "start", t(language, "button.start"), style=PRIMARY),
+            None,
             button(table.id, 0, "crewadd", t(language, "button.crew_add")),
             button(table.id, 0, "crewdrop", t(language, "button.crew_drop")),
+            None,
             button(table.id, 0, "rules", t(language, "button.how_to_play"), emoji="📖"),
+            *table_buttons(table, 0),
+            host_settings(table),
         ]
-        items += table_buttons(table, 0)
-        items += lobby_settings(table)
     return Message(embed=embeds.lobby_embed(table), components=rows(*items))
+
+
+#: Each lobby option's mark in the host's select (bot.lobby_settings.OPTIONS' names).
+SETTING_EMOJI = {"rules": "📜", "difficulty": "🎯", "minutes": "⏱️"}
+#: The custom id's option of the select of all the lobby's settings ("apo:s:<game>:0:host").
+HOST = "host"
+
+
+def host_settings(table: Table) -> dict[str, Any]:
+    """Every choice of every lobby option (bot.lobby_settings) in one select, for its host:
+    each marked by its option, the lobby's own choices said so; its values "option=choice"
+    (the live table has a select an option: `lobby_settings`)."""
+    language, settings = table.language, table.settings
+    options = []
+    for option in OPTIONS:
+        current = str(settings.get(option))
+        for value in option.choices:
+            label = SELECTS[option.name].label(language, value)
+            emoji = {"name": SETTING_EMOJI.get(option.name, "⚙️")}
+            entry: dict[str, Any] = {"label": label[:100], "value": f"{option.name}={value}"}
+            entry["emoji"] = emoji
+            if value == current:
+                entry["description"] = t(language, "settings.current")
+            options.append(entry)
+    return {
+        "type": SELECT,
+        "custom_id": f"apo:s:{table.id}:0:{HOST}",
+        "options": options,
+        "placeholder": t(language, "settings.host")[:150],
+        "min_values": 1,
+        "max_values": 1,
+    }
 
 
 def lobby_settings(table: Table, language: str | None = None) -> list[dict[str, Any]]:
@@ -319,9 +353,9 @@ def board_message(
         return _final_board(table, embed, told.firsts)
     gid, version, language = table.id, table.version, table.language
     items = [_move_button(table, view)]
-    label = t(language, "button.hand")
-    items.append(button(gid, version, "hand", label, emoji="👁️", style=SUCCESS))
-    items.append(button(gid, version, "details", t(language, "button.details"), emoji="ℹ️"))
+    label = t(language, "button.hand")  # (one row on a phone: My hand in words, ℹ️ alone)
+    items.append(button(gid, version, "hand", label, style=SUCCESS))
+    items.append(button(gid, version, "details", "", emoji="ℹ️"))
     if seat_to_take(table.started_game) is not None:  # a late friend may sit down
         items.append(join_button(table, language))
     items += table_buttons(table, version)
@@ -369,10 +403,10 @@ def _move_button(table: Table, view: PublicView) -> dict[str, Any]:
     gid, version, language = table.id, table.version, table.language
     if view.phase is Phase.DISCARD:
         label = t(language, "button.discard_menu")
-        return button(gid, version, "discard", label, emoji="🗑️", style=DANGER)
+        return button(gid, version, "discard", label, style=DANGER)
     playing = view.phase is Phase.PLAY
-    draw = t(language, "button.draw")
-    return button(gid, version, "draw", draw, emoji="🃏", style=PRIMARY, disabled=not playing)
+    draw = t(language, "button.draw")  # (its words alone: the board's buttons on one row)
+    return button(gid, version, "draw", draw, style=PRIMARY, disabled=not playing)
 
 
 def board_stub(table: Table) -> Message:

@@ -44,30 +44,28 @@ URGENT_SECONDS = 60
 
 
 def lobby_embed(table: Table) -> Embed:
+    """The lobby: why it offers its difficulty (a first game), its settings on one line,
+    its players and host on one (short enough to stand on a phone with the answer to a
+    join: tests/bot/test_phone.py; what the game is, its How to play says)."""
     language = table.language
-    embed = Embed(
-        title=t(language, "lobby.title"),
-        description=t(language, "lobby.description"),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(name=t(language, "lobby.rules"), value=t(language, f"rules.{table.rules}"))
-    embed.add_field(
-        name=t(language, "lobby.countdown"),
-        value=t(
-            language,
-            "lobby.length",
-            difficulty=t(language, f"difficulty.{table.difficulty}"),
-            length=duration(table.length_seconds),
-        ),
-    )
+    lines = []
     if table.offer is not None and table.status == "lobby":  # bot.game.newcomers
-        embed.description = f"{embed.description}\n{first_games_line(table)}"
-    embed.add_field(name=t(language, "lobby.host"), value=mention(table.host_id))
-    seats = "\n".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(table.seats))
-    embed.add_field(
-        name=t(language, "lobby.players", seated=len(table.seats)),
-        value=seats or t(language, "board.nobody"),
-        inline=False,
+        lines.append(first_games_line(table))
+    length = t(
+        language,
+        "lobby.length",
+        difficulty=t(language, f"difficulty.{table.difficulty}"),
+        length=duration(table.length_seconds),
+    )
+    rules = t(language, f"rules.{table.rules}")
+    lines.append(t(language, "lobby.summary", rules=rules, length=length))
+    host = t(language, "lobby.host_mark")
+    seated = [f"{mention(p)}{host if p == table.host_id else ''}" for p in table.seats]
+    seats = ", ".join(seated) or t(language, "board.nobody")
+    players = t(language, "lobby.players", seated=len(table.seats))
+    lines.append(f"👥 **{players}** {seats}")
+    embed = Embed(
+        title=t(language, "lobby.title"), description="\n".join(lines), colour=EMBED_COLOUR
     )
     invited = [mention(p) for p in table.invited if p not in table.seats]
     if invited and table.status == "lobby":
@@ -98,9 +96,9 @@ def board_embed(
 ) -> Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
 
-    `pictured` (the board's picture shows the table, in play): only what the picture does
-    not say, short enough for a phone: the clock, what the game waits for and the last
-    `PICTURED_RECENT` actions; the rest is a click away (`details`). A game's end
+    `pictured` (the board's strip shows Apophis, the rocket and the sequence, in play):
+    only what the strip does not say, short enough for a phone (`_pictured_board`); the
+    rest is a click away (`details`). A game's end
     (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
     if pictured and ending is None:
         return _pictured_board(table, view, time_left)
@@ -145,13 +143,21 @@ PICTURED_RECENT = 1
 
 
 def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> Embed:
-    """The board beside its picture, in play: no title, the clock and what the game waits
-    for, the team's standing signals (table talk), then the latest actions in small print
-    (a phone shows board and panel together: docs/playing.md)."""
+    """The board above its strip (bot.pictures.strip: the table and the seats, the one to
+    act lit), in play: no title, the clock, then what the game waits for (a discard, a
+    reroll, a reshuffle) or, in a turn like any other, the latest action in small print,
+    and the team's standing signals (table talk): a phone shows board and panel together
+    (docs/playing.md). The depot, the piles
+    and the earlier actions are behind Details."""
     now = table.runtime.now()
-    status = [clock_text(table, time_left, short=True), next_step(table, view, now)]
+    plain = view.phase is Phase.PLAY  # (the strip says whose turn it is, and the sequence)
+    status = [
+        clock_text(table, time_left, short=True),
+        "" if plain else next_step(table, view, now),
+    ]
     said = [talk.said_line(table, view, seat.player) for seat in view.seats]
-    recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]]
+    # The latest action, unless what the game waits for follows from it (a draw's discard).
+    recent = [f"-# {line}" for line in list(table.recent)[-PICTURED_RECENT:]] if plain else []
     return Embed(
         description="\n".join(line for line in [*status, *said, *recent] if line)[-4000:],
         colour=board_colour(table, view, time_left),

@@ -46,8 +46,12 @@ def first_move_line(table: Table, view: PlayerView, now: float, language: str) -
     if view.player not in table.newcomers or not first_turn or public.phase is not Phase.PLAY:
         return None
     decision = advice(table, view, now)
-    if decision.action.get("type") == "draw":  # the move, not the crew's long plan
+    move = decision.action
+    if move.get("type") == "draw":  # the move, not the crew's long plan (a phone's line)
         return t(language, "first.move.draw")
+    if move.get("type") == "build":  # named as the panel's select names it
+        section = t(language, f"build.{move['colour']}.{Size(move['size']).label}")
+        return t(language, "first.move.build", section=section)
     return t(language, "first.move", hint=decision_text(decision, language, table.cards))
 
 

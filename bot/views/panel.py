@@ -1,23 +1,26 @@
 """The hand panel: one player's private message to see their hand and play in one click.
 
 Pure, like bot.views.render: built from `game.view_for(player)` and the table's public facts
-(game id, state version, clock), nothing else. The panel offers exactly the moves that
-are legal now, each as one button, the builds as one select (each option saying the
-rocket it makes; the live table gets a button each) and a select for a chosen subset of
-the launch sequence, and says why when a move cannot be made (a Launch short of fuel is
-grey, never the green main move); a discard is one button a card, pressed to choose it
-or not, and a Discard button once enough are chosen (the live table gets a select of
-them instead). Its Hint button is enabled whenever the crew policy has a
-move to advise. Its custom ids are "apo:h:<game>:<version>:<action>[:<arg>]" for buttons
-(a card's: "pick" and the cards chosen once it is pressed) and the pickers'
+(game id, state version, clock), nothing else. On Discord, the panel of the player to act
+offers the moves open now: Draw 2 and Launch as buttons (a Launch short of fuel grey,
+never the green main move), the others in one select (each section to build, saying the
+rocket it makes; each smaller part of the launch; Scrap), and says why when nothing can
+be built; a discard is one button a card, pressed to choose it or not, the last one
+needed discarding them all. Table talk's Say menu is on the panels of those who wait:
+the board and the panel of the player to act stand on a phone's screen together
+(tests/bot/test_phone.py). The live table gets every move as a button (disabled unless
+legal), a select for a chosen part of the launch and one of the cards to discard. Its
+Hint button is enabled whenever the crew policy has a move to advise. Its custom ids are
+"apo:h:<game>:<version>:<action>[:<arg>]" for buttons (a card's: "pick" and the cards
+chosen once it is pressed, or "discard" and the cards it discards) and the pickers'
 "apo:p:<game>:<version>:<action>" for selects; the Play cog answers every click by
 updating the panel itself.
 
-The panel is a Components V2 layout (Discord's IS_COMPONENTS_V2 message), kept short
-enough to stand below the board on a phone (tests/bot/test_phone.py): the note of the
-last click in a TextDisplay at the top, then one TextDisplay of the hand on one line and
-a status naming whose turn it is (on the player's own turn, the rocket, and the game's
-footer in small print), then the rows of moves. It is the JSON discord.py's
+The panel is a Components V2 layout (Discord's IS_COMPONENTS_V2 message): the note of the
+last click in a TextDisplay at the top, then one TextDisplay of the hand on one line
+(on the player's turn, headed "Your turn"), a status naming whose turn it is otherwise,
+the rocket in small print on the player's own turn (the game's footer on the others'),
+then the rows of moves. It is the JSON discord.py's
 `ui.LayoutView` sends for that layout (tests/bot/test_panel_v2 builds the LayoutView and
 compares), written directly for the reason bot.views.components gives; discord.py
 writes some of Discord's defaults out (``disabled: false``...), which these leave out.
@@ -26,6 +29,7 @@ writes some of Discord's defaults out (``disabled: false``...), which these leav
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.catalogs import t
@@ -106,7 +110,8 @@ def panel_message(
     view = game.view_for(player)
     offered = rows(*moves(table, view, language, chosen)).to_components()
     footer = t(language, "board.footer", id=table.id, version=table.version)
-    body = f"{hand_line(table, view, language)}\n{status(table, view, now, language, footer)}"
+    hand = hand_line(table, view, language, head=own_turn(table, view, language))
+    body = f"{hand}\n{status(table, view, now, language, footer)}".strip()
     top = [text_display(note[: render.CONTENT_LIMIT])] if note else []
     return Message(components=Layout([*top, text_display(body), *offered]))
 
@@ -118,10 +123,26 @@ def stub(language: str, key: str) -> Message:
     return Message(components=Layout([text_display(t(language, key))]))
 
 
-def hand_line(table: Table, view: PlayerView, language: str) -> str:
+def own_turn(table: Table, view: PlayerView, language: str) -> str:
+    """What the player is to do now, as their hand's title ("Your turn", "Your turn:
+    discard 2"); "" when it is not their turn (their status line says whose it is)."""
+    public = view.table
+    if not table.open or public.active_player != view.player:
+        return ""
+    if public.phase is Phase.PLAY:
+        return t(language, "panel.turn_title")
+    if public.phase is Phase.DISCARD:
+        return t(language, "panel.discard_title", count=legal_moves(view).discard)
+    return ""
+
+
+def hand_line(table: Table, view: PlayerView, language: str, *, head: str = "") -> str:
     """The hand on one line, grouped by suit: "**🂠 Your hand (3 cards)** 🟥 2♥ 7♥ · 🟦 9♦"
-    (in colours, each card names its colour: "2 green · 3 red, 4 red")."""
-    title = t(language, "panel.title", cards=render.count(language, "count.cards", len(view.hand)))
+    (in colours, each card names its colour: "2 green · 3 red, 4 red"); on the player's
+    turn, what they are to do (`head`: "**Your turn**") in place of its title, sparing
+    the status line."""
+    count = render.count(language, "count.cards", len(view.hand))
+    title = head or t(language, "panel.title", cards=count)
     groups = [
         render.cards_text(cards, language, table.cards)
         if table.cards == "colours"
@@ -129,28 +150,39 @@ def hand_line(table: Table, view: PlayerView, language: str) -> str:
         for colour, cards in render.by_suit(view.hand).items()
         if cards
     ]
-    return f"**{title}** " + " · ".join(groups) if groups else t(language, "hand.empty")
+    joiner = " · " if table.cards == "colours" else " "  # (a suit's square parts them)
+    if not groups:  # (an empty hand: its words, after what the player is to do)
+        return f"**{head}** {t(language, 'hand.empty')}" if head else t(language, "hand.empty")
+    return f"**{title}** " + joiner.join(groups)
 
 
 def status(table: Table, view: PlayerView, now: float, language: str, footer: str) -> str:
-    """Whose turn it is and the countdown on one line; a first-timer's suggested move;
-    then in small print, on the player's own turn, the rocket (left out beside that
-    suggestion) and what stops a build, and always the game's `footer`."""
+    """Whose turn it is and the countdown on one line, but on the player's own turn (their
+    hand's title says it; the board, the clock); a first-timer's suggested move; then in
+    small print, on their own turn, a launch's chances (left out beside that suggestion)
+    and what stops a build, or in a launch sequence the suits it needs (and no build
+    meanwhile), on the others' turns the game's `footer`."""
     public = view.table
-    plain = table.open and public.phase is Phase.PLAY and public.active_player == view.player
-    head = t(language, "panel.status.yours") if plain else situation(table, view, now, language)
+    plain = bool(own_turn(table, view, language))  # (the hand's title says it: no head)
+    acting = table.open and public.active_player == view.player  # (the board's clock above)
+    head = "" if plain else situation(table, view, now, language)
     clock = render.clock_text(table, table.time_left(now), language, bare=True)
-    if clock and table.open and public.phase is not Phase.OVER:  # (after a sentence, a space)
-        head = f"{head} · {clock}" if plain else f"{head} {clock}"
+    if clock and table.open and public.phase is not Phase.OVER and not acting:
+        head = f"{head} {clock}"  # (after a sentence, a space)
     first = first_move_line(table, view, now, language)
-    small = [render.rocket_line(public, language)] if plain and not first else []
-    if plain and not legal_moves(view).builds:
-        small.append(t(language, "panel.no_build", reason=cannot_build(view, language)))
-    if plain and public.sequence:
+    plain = plain and public.phase is Phase.PLAY  # (a turn's: the rocket, what stops a build)
+    # (the board's strip shows the rocket's points and fuel: here, a launch's chances, but
+    # beside a first-timer's suggestion or while a launch sequence is under way)
+    odds = plain and not first and public.rocket and not public.sequence
+    small = [render.launch_odds(public, language, short=True)] if odds else []
+    if plain and public.sequence:  # (what stops a build, and what the sequence needs)
         needs = render.suit_marks(render.needed_suits(public), table.cards)
-        small.append(t(language, "panel.needs", suits=needs))
-    small = [line for line in [*small, footer] if line]
-    return "\n".join(line for line in [head, first, f"-# {' · '.join(small)}"] if line)
+        small.append(t(language, "panel.sequence_needs", suits=needs))
+    elif plain and view.hand and not legal_moves(view).builds:  # (in a phone's few words)
+        small.append(cannot_build(view, language, short=True))
+    small = [line for line in [*small, "" if acting else footer] if line]  # (Details has it)
+    tail = f"-# {' · '.join(small)}" if small else ""
+    return "\n".join(line for line in [head, first, tail] if line)
 
 
 def situation(table: Table, view: PlayerView, now: float, language: str) -> str:
@@ -207,17 +239,23 @@ def fuel_short(view: PlayerView) -> bool:
     return points.get(Colour.YELLOW, 0) < fuel_needed(sum(points.values()))
 
 
-def cannot_build(view: PlayerView, language: str) -> str:
-    """The real reason nothing can be built."""
+def cannot_build(view: PlayerView, language: str, *, short: bool = False) -> str:
+    """The real reason nothing can be built (`short`: the whole line, in a few words, for
+    Discord's panel: "Nothing to build that fits on small red.")."""
     public = view.table
-    if public.sequence:
+    if public.sequence:  # (the panel's short line says what the sequence needs instead)
         return t(language, "panel.no_build.sequence")
+    words = "panel.no_build_short" if short else "panel.no_build"
     suits = render.by_suit(view.hand)
     payable = [(c, s) for c, s in public.depot if len(suits[c]) >= s]
     if not payable:
-        return t(language, "panel.no_build.cards")
-    top = public.rocket[-1]
-    return t(language, "panel.no_build.fit", section=render.section_text(*top, language))
+        return t(language, f"{words}.cards")
+    colour, size = public.rocket[-1]
+    if short:
+        return t(
+            language, f"{words}.fit", section=t(language, f"build.{colour.value}.{size.label}")
+        )
+    return t(language, f"{words}.fit", section=render.section_text(colour, size, language))
 
 
 def launch_cards(legal: LegalMoves) -> list[str]:
@@ -248,44 +286,86 @@ def moves(
 ) -> list[dict[str, Any] | None]:
     """The panel's components: legal moves enabled; the others shown disabled or left out.
 
-    A discard: one button a card, `chosen` those picked so far (the Discord panel's); with
-    `chosen` None, one select of the cards (the live table's picker)."""
+    `chosen` None: the live table's (`_live_turn`; a discard, one select of the cards).
+    Otherwise Discord's panel, where `chosen` are the cards picked so far for a discard
+    (one button a card), and a turn is `_panel_turn`'s."""
     if view.table.phase is Phase.OVER or not table.open:
         return []
     legal = legal_moves(view)
+    live = chosen is None
     gid, version = table.id, table.version
     refresh = button(gid, version, "refresh", "", emoji="🔄", kind="h")  # (an emoji says it)
     hint = button(
         gid,
         version,
         "hint",
-        t(language, "button.hint"),
+        t(language, "button.hint") if live else "",  # (💡 alone on Discord's)
         emoji="💡",
         kind="h",
         disabled=view.table.phase is Phase.RESHUFFLE,  # out of turn: for when it comes
     )
-    say = say_menu.say_picker(table, view, language)  # table talk, at any time
-    if legal.discard and chosen is None:
+    # Table talk while the others play: on one's own turn on Discord, the moves take its
+    # row (a phone shows the board and this panel together).
+    mine = view.table.active_player == view.player and view.table.phase is not Phase.RESHUFFLE
+    say = say_menu.say_picker(table, view, language) if live or not mine else None
+    if legal.discard and live:
         return [discard_picker(table, view, legal.discard, language), hint, refresh, say]
     if legal.discard:
         chosen_buttons = discard_buttons(table, view, legal.discard, chosen or (), language)
-        return [*chosen_buttons, hint, refresh, say]
+        return [*chosen_buttons, hint, say]  # (a card pressed redraws it: no 🔄 here)
     if legal.reroll:
         return [*reroll_buttons(table, view, language), hint, refresh, say]
+    if live:
+        return [*_live_turn(table, view, legal, language), hint, refresh, say]
+    # (🔄 where the row has room for it: beside Launch, a phone's line is full)
+    room = not (mine and legal.launch)
+    return [*_panel_turn(table, view, legal, language, [hint, refresh] if room else [hint]), say]
+
+
+def _live_turn(
+    table: Table, view: PlayerView, legal: LegalMoves, language: str
+) -> list[dict[str, Any] | None]:
+    """The live table's turn: Draw, Launch and Scrap (each disabled unless legal), a button
+    a section, and a select of a chosen part of the launch."""
     launch = launch_cards(legal)
-    items: list[dict[str, Any] | None] = [
-        *turn_buttons(table, view, legal, launch, language),
-        hint,
-        refresh,
-    ]
-    if legal.draw and chosen is None:
+    items: list[dict[str, Any] | None] = [*turn_buttons(table, view, legal, launch, language)]
+    if legal.builds:
         items.append(None)  # sections on rows of their own
         items += build_buttons(table, view, legal, language)
-    elif legal.builds:  # the Discord panel's: one select of them
-        items.append(build_picker(table, view, legal, language))
     if len(launch) > 1:  # a chosen subset: one select, at most one card of each suit
         items.append(launch_picker(table, launch, language))
-    return [*items, say]
+    return items
+
+
+def _panel_turn(
+    table: Table,
+    view: PlayerView,
+    legal: LegalMoves,
+    language: str,
+    more: list[dict[str, Any]],
+) -> list[dict[str, Any] | None]:
+    """Discord's turn, on one row and one select (a phone's screen holds the board above
+    it): Draw 2 and Launch when they may be played (a launch short of fuel grey, never the
+    green main move) and the buttons `more` (Hint...), then the select of the other moves
+    (`move_picker`)."""
+    gid, version = table.id, table.version
+    launch = launch_cards(legal)
+    items: list[dict[str, Any] | None] = []
+    if legal.draw:
+        draw = t(language, "button.draw")
+        items.append(button(gid, version, "draw", draw, style=PRIMARY, kind="h"))
+    if launch:
+        style = SECONDARY if fuel_short(view) else SUCCESS
+        label = t(language, "button.launch")
+        arg = ".".join(launch)
+        items.append(
+            button(gid, version, "launch", label, emoji="🚀", style=style, kind="h", arg=arg)
+        )
+    items += more
+    parts = launch if len(launch) > 1 else []
+    if legal.builds or parts or legal.scrap:
+        items.append(move_picker(table, view, legal, parts, language))
+    return items
 
 
 def discard_picker(table: Table, view: PlayerView, count: int, language: str) -> dict[str, Any]:
@@ -308,53 +388,39 @@ def discard_picker(table: Table, view: PlayerView, count: int, language: str) ->
     )
 
 
+#: A discard's card buttons a row (four stand on a phone's line; Discord allows five).
+CARDS_PER_ROW = 4
+
+
 def discard_buttons(
     table: Table, view: PlayerView, count: int, chosen: tuple[str, ...], language: str
 ) -> list[dict[str, Any] | None]:
-    """One button a card of the hand, pressed to choose it or not (a chosen card shows 🗑️;
-    once `count` are chosen the others are off), then Discard: enabled with exactly
-    `count` chosen, else saying how many are still to choose. Each card's custom id carries
-    the cards chosen once it is pressed, and Discard's the cards it discards."""
+    """One button a card of the hand, `CARDS_PER_ROW` a row: pressed to choose it or not
+    (a chosen card shows 🗑️), the card that makes `count` discarding them all at once (a
+    discard of one card: one press). Each card's custom id carries the cards chosen once
+    it is pressed ("pick"), or the cards it discards ("discard")."""
     gid, version, style = table.id, table.version, table.cards
     hand = [c for cards in render.by_suit(view.hand).values() for c in cards]
     picked = [c for c in hand if c in chosen]
-    full = len(picked) >= count
     items: list[dict[str, Any] | None] = []
-    for card in hand:
+    for i, card in enumerate(hand):
         on = card in picked
         after = [c for c in hand if (c in picked) != (c == card)]
+        last = not on and len(after) == count
+        items += [None] if i and i % CARDS_PER_ROW == 0 else []
         items.append(
             button(
                 gid,
                 version,
-                "pick",
+                "discard" if last else "pick",
                 card_text(card, language, style),
-                emoji="🗑️" if on else render.COLOUR_EMOJI[colour_of(card)],
+                emoji="🗑️" if on else None,
                 style=DANGER if on else SECONDARY,
                 kind="h",
                 arg=".".join(after),
-                disabled=full and not on,
             )
         )
-    if full:
-        cards = " ".join(card_text(c, language, style) for c in picked)
-        label = t(language, "button.discard_chosen", cards=cards)
-    elif picked:
-        label = t(language, "button.discard_more", count=count - len(picked))
-    else:
-        label = t(language, "panel.choose_discard", count=count)
-    confirm = button(
-        gid,
-        version,
-        "discard",
-        label,
-        emoji="🗑️",
-        style=PRIMARY,
-        kind="h",
-        arg=".".join(picked),
-        disabled=not full,
-    )
-    return [*items, None, confirm]
+    return items
 
 
 def reroll_buttons(table: Table, view: PlayerView, language: str) -> list[dict[str, Any]]:
@@ -444,10 +510,13 @@ def build_buttons(
     return items
 
 
-def build_picker(
-    table: Table, view: PlayerView, legal: LegalMoves, language: str
+def move_picker(
+    table: Table, view: PlayerView, legal: LegalMoves, launch: list[str], language: str
 ) -> dict[str, Any]:
-    """The select of the sections the player can build, each saying the rocket it makes."""
+    """The select of the turn's other moves: each section the player can build (saying the
+    rocket it makes), each part of the launch `launch` offers but the whole (Discord's
+    panel: the Launch button plays it), and Scrap. Its values: "colour.size", "launch:"
+    and the cards, "scrap"."""
     options = []
     for colour, size in legal.builds[:MAX_BUILD_BUTTONS]:
         total, fuel, needed = after_build(view, colour, size)
@@ -465,9 +534,22 @@ def build_picker(
         options.append(
             option(label, f"{colour.value}.{int(size)}", render.COLOUR_EMOJI[colour], made)
         )
-    return picker(
-        table.id, table.version, "build", options, placeholder=t(language, "panel.choose_build")
-    )
+    for part in launch_parts(launch):
+        suits = render.suit_marks([colour_of(c) for c in part], table.cards)
+        label = t(language, "panel.launch_part", suits=suits)
+        options.append(option(label, "launch:" + ".".join(part), "🚀"))
+    if legal.scrap:
+        options.append(option(t(language, "panel.scrap_option"), "scrap", "♻️"))
+    key = "panel.choose_move" if launch or legal.scrap else "panel.choose_build"
+    key = key if legal.builds else "panel.choose_other"
+    return picker(table.id, table.version, "build", options, placeholder=t(language, key))
+
+
+def launch_parts(launch: list[str]) -> list[tuple[str, ...]]:
+    """The parts of `launch` (one card of each suit) one may play instead of the whole:
+    every smaller set of its cards, the largest first."""
+    sizes = range(len(launch) - 1, 0, -1)
+    return [part for size in sizes for part in itertools.combinations(launch, size)]
 
 
 def launch_picker(table: Table, launch: list[str], language: str) -> dict[str, Any]:

@@ -298,15 +298,23 @@ def rocket_line(view: PublicView, language: str) -> str:
     parts = [
         count(language, "board.points", total),
         t(language, "board.fuel.ok" if fuelled else "board.fuel.short", fuel=fuel, needed=needed),
+        launch_odds(view, language),
     ]
-    if not fuelled:
-        parts.append(t(language, "board.odds.no_fuel"))
-    else:
-        damage, deflection = odds(view.rules, view.apophis_value, points_of(view.rocket))
-        key = "board.odds.basic" if view.rules is Rules.BASIC else "board.odds.advanced"
-        chances = {"damage": percent(damage, language), "deflection": percent(deflection, language)}
-        parts.append(t(language, key, **chances))
     return "🚀 " + " · ".join(parts)
+
+
+def launch_odds(view: PublicView, language: str, *, short: bool = False) -> str:
+    """The chances of a launch now, in words ("launched now: 25% chance to damage, 0% to
+    deflect", or that it fails the fuel check; `short`: "🚀 Now: 25% to damage, 0% to
+    deflect", a phone's line); the rocket must have a section."""
+    words = "panel.odds" if short else "board.odds"
+    total = sum(view.points.values())
+    if view.points.get(Colour.YELLOW, 0) < fuel_needed(total):
+        return t(language, f"{words}.no_fuel")
+    damage, deflection = odds(view.rules, view.apophis_value, points_of(view.rocket))
+    key = f"{words}.basic" if view.rules is Rules.BASIC else f"{words}.advanced"
+    chances = {"damage": percent(damage, language), "deflection": percent(deflection, language)}
+    return t(language, key, **chances)
 
 
 def percent(chance: float, language: str) -> str:

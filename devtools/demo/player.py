@@ -53,21 +53,22 @@ class Person:
             await answered(await self.fake.select(panel, custom_id, values, user=self.member))
 
     async def discard(self, panel: Message, cards: list[str]) -> bool:
-        """Press each card of `cards` on the panel, then Discard (typed, should the panel
-        stop offering them); False, nothing done, if the panel offers no card buttons."""
-        if _with_cards(panel, "pick", {cards[0]}) is None:
+        """Press each card of `cards` on the panel, the last one discarding them all (typed,
+        should the panel stop offering them); False, nothing done, if the panel offers no
+        card buttons."""
+        first = {cards[0]}
+        if (
+            _with_cards(panel, "pick", first) is None
+            and _with_cards(panel, "discard", first) is None
+        ):
             return False
         chosen: set[str] = set()
         for card in cards:
             chosen.add(card)
-            custom_id = _with_cards(panel, "pick", chosen)
+            custom_id = _with_cards(panel, "pick", chosen) or _with_cards(panel, "discard", chosen)
             if custom_id is None:
-                break
-            await answered(await self.fake.click(panel, custom_id, user=self.member))
-        custom_id = _with_cards(panel, "discard", set(cards))
-        if custom_id is None:
-            await self.typed({"type": "discard", "cards": cards})
-        else:
+                await self.typed({"type": "discard", "cards": cards})
+                return True
             await answered(await self.fake.click(panel, custom_id, user=self.member))
         return True
 
@@ -128,16 +129,26 @@ class Person:
             for c in panel.iter_components()
             if "custom_id" in c and not c.get("disabled")
         ]
+        moves = _find(ids, "p", "build")  # the select of the turn's other moves, if any
+        offered = [o["value"] for o in panel.component(moves).get("options", [])] if moves else []
         if kind in ("draw", "scrap", "reroll", "accept"):
-            return _find(ids, "h", kind), None
+            button = _find(ids, "h", kind)
+            if button is None and kind in offered:  # Scrap: in the select
+                return moves, [kind]
+            return button, None
         if kind == "build":
-            return _find(ids, "h", "build", f"{action['colour']}.{action['size']}"), None
+            section = f"{action['colour']}.{action['size']}"
+            return (moves, [section]) if section in offered else (None, None)
         if kind == "launch":
             # Which card of a suit goes in does not matter (each is worth 1): the suits do.
             wanted = {card[-1] for card in action["cards"]}
             button = _find(ids, "h", "launch", any_arg=True)
             if button is not None and {c[-1] for c in _parts(button)[5].split(".")} == wanted:
                 return button, None
+            for value in offered:  # a part of the launch, in the select of moves
+                part = value.removeprefix("launch:").split(".")
+                if value.startswith("launch:") and {c[-1] for c in part} == wanted:
+                    return moves, [value]
             select = _find(ids, "p", "launch")
             if select is None:
                 return None, None

@@ -161,13 +161,14 @@ class Scene:
 
     async def choose(self, panel, cards: list[str], user: str):
         """Press the card buttons of a discard on `panel`, one by one (`cards` as codes,
-        "7H"); the last answer."""
+        "7H"; the last one needed discards them); the last answer."""
         answer = None
         for card in cards:
             (custom_id,) = [
                 c["custom_id"]
                 for c in panel.iter_components()
-                if ":pick" in c.get("custom_id", "") and c.get("label") == card_label(card)
+                if (":pick" in c.get("custom_id", "") or ":discard:" in c.get("custom_id", ""))
+                and c.get("label") == card_label(card)
             ]
             interaction = await self.fake.click(panel, custom_id, user=self[user].user)
             answer = await interaction.wait_response()
@@ -373,12 +374,17 @@ def builds_select(message) -> dict:
 def builds_offered(message) -> list[str]:
     """The sections ("red.3") a hand panel's builds select offers (none without one)."""
     found = [c for c in message.iter_components() if c.get("custom_id", "").endswith(":build")]
-    return [o["value"] for select in found for o in select["options"]]
+    values = [o["value"] for select in found for o in select["options"]]
+    return [v for v in values if "." in v and ":" not in v]  # (not a launch's part, nor Scrap)
 
 
 def enabled(message, action: str) -> bool:
-    """Whether the button for `action` (see `button_id`) on `message` can be clicked."""
-    custom_id = button_id(message, action)
+    """Whether the button for `action` (see `button_id`) on `message` can be clicked (not
+    when the message leaves it out: a hand panel shows only the moves open now)."""
+    try:
+        custom_id = button_id(message, action)
+    except LookupError:
+        return False
     button = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
     return not button.get("disabled", False)
 

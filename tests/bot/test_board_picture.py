@@ -11,7 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.pictures import board_picture, launch_picture, parts
+from bot.pictures import board_picture, launch_picture, parts, strip
 from bot.views.attachments import BOUNDARY, Picture, seat_names
 from tests.bot.helpers import Scene, bot_state, text_of
 
@@ -23,14 +23,14 @@ def shown_picture(message):
     assert len(message.attachments) == 1, message.attachments
     attachment, embed = message.attachments[0], message.embeds[0]
     assert embed["image"]["url"] == f"attachment://{attachment.filename}"
-    assert attachment.filename.startswith("apophis-board-") and attachment.filename.endswith(".png")
+    assert attachment.filename.startswith("apophis-strip-") and attachment.filename.endswith(".png")
     return attachment
 
 
 def drawn(table) -> bytes:
-    """The picture of the table as it stands, in English."""
+    """The board's strip of the table as it stands, in English (bot.pictures.strip)."""
     view = table.game.public_view()
-    return board_picture.draw(view, "en", seat_names(table, view))
+    return board_picture.strip_drawn(board_picture.shown(view, "en", seat_names(table, view)))
 
 
 @pytest.mark.scene(names=("ann", "bob"))
@@ -48,13 +48,13 @@ async def test_the_board_carries_the_picture_of_the_table(fake_discord, scene):
     attachment = shown_picture(scene.board(table))
     view = table.game.public_view()
     assert seat_names(table, view) == ("ann", "bob")  # the people's names on their seats
-    assert attachment.content == board_picture.draw(view, "en", ("ann", "bob"))
+    assert attachment.content == drawn(table)  # the strip: the table and the seats
     assert attachment.description == board_picture.describe(view, "en", ("ann", "bob"))
     assert "hands: ann (3 cards), bob (1 card)" in attachment.description
     # The text keeps the countdown, what the game waits for and the last action; the
     # rest is in the picture (and, in words, behind Details).
     text = text_of(scene.board(table)).replace(attachment.description, "")
-    assert "Apophis arrives <t:" in text and "to play: add ♦ to the launch sequence" in text
+    assert "Apophis arrives <t:" in text and "to play" not in text  # (the strip's seats say)
     assert "-# 🔢" in text and "added 🟩 🟥 to the launch sequence (3/4)" in text
     assert "Players" not in text and "Depot" not in text and "bottom to top" not in text
     uploads = fake_discord.requests_to("/webhooks/{webhook_id}/{webhook_token}/messages/@original")
@@ -75,6 +75,8 @@ async def test_an_unchanged_table_uploads_nothing_new(fake_discord, scene):
     table = await scene.new_game("ann", "bob")
     await scene.cmd("draw", "ann")
     await bot.outbox.drain()
+    bot.outbox.board_outdated(table)  # the outbox's own write: its answer names the file,
+    await bot.outbox.drain()  # and the next keeps the file still (not every other write)
     before = shown_picture(scene.board(table))
     requests = len(fake_discord.requests)
     bot.outbox.board_outdated(table)  # redraw, though the table did not change
@@ -116,7 +118,8 @@ async def test_without_a_token_the_channel_route_carries_the_picture(fake_discor
     table = await scene.new_game("ann", "bob")
     await bot.outbox.drain()
     bot.outbox.tokens.usable = lambda token: False  # as when every token has expired
-    await scene.cmd("draw", "ann")
+    scene.arrange(hands=[["2C", "3C"], ["4D"]])
+    await scene.cmd("build", "ann", colour="green", size="small")  # (a draw: the same strip)
     await bot.outbox.drain()
     edits = fake_discord.requests_to("/channels/{channel_id}/messages/{message_id}")
     assert edits and edits[-1].method == "PATCH" and edits[-1].uploads == 1
@@ -185,7 +188,7 @@ async def test_the_final_board_carries_the_table_under_the_ending_s_banner(fake_
     attachment = shown_picture(board)
     assert attachment.content == drawn(table)
     with Image.open(io.BytesIO(attachment.content)) as picture:
-        assert picture.size == (parts.WIDTH, parts.ENDING_HEIGHT + parts.HEIGHT)
+        assert picture.size == (parts.WIDTH, strip.HEIGHT)  # (the words say how it ended)
     assert attachment.description.endswith(
         "the game is over: Apophis is destroyed and Earth is safe."
     )

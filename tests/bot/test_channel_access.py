@@ -279,7 +279,7 @@ async def test_without_attach_files_the_board_is_in_words_and_the_channel_told_o
     await scene.cmd("draw", player)
     await bot.outbox.drain()
     (picture,) = scene.board(table).attachments
-    assert picture.filename.startswith("apophis-board-")
+    assert picture.filename.startswith("apophis-strip-")
     assert len([m for m in scene.public() if NO_FILES in m.content]) == 1
 
 

@@ -110,8 +110,8 @@ async def test_a_first_move_is_suggested_to_a_newcomer_only_and_is_legal(scene):
     def line(player: int, language: str = "en") -> str | None:
         return first_move_line(table, table.game.view_for(player), 0.0, language)
 
-    assert line(ann).startswith("🌱 Your first move, if you like: ")
-    assert line(ann, "fr").startswith("🌱 Votre premier coup, si vous voulez")
+    assert line(ann).startswith("🌱 First move, if you like: ")
+    assert line(ann, "fr").startswith("🌱 Premier coup")
     action = advice(table, table.game.view_for(ann), 0.0).action
     Game.restore(table.game.save()).apply(action)  # a legal move: applied without a refusal
     if action["type"] == "draw":  # the move in a few words, not the crew's whole plan
@@ -125,7 +125,7 @@ async def test_a_first_move_is_suggested_to_a_newcomer_only_and_is_legal(scene):
     assert line(bob) is None  # he has finished a game before
     assert "🌱" not in text_of(await scene.panel("bob"))
     await scene.cmd("draw", "bob")
-    assert table.game.active_player == cid and line(cid).startswith("🌱 Your first move")
+    assert table.game.active_player == cid and line(cid).startswith("🌱 First move")
     await scene.cmd("draw", "cid")
     assert table.game.active_player == ann
     assert line(ann) is None  # a first move only

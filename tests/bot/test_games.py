@@ -75,7 +75,7 @@ async def test_two_players_basic_game_won_by_deflection_from_the_panel(scene):
     )
     panel = await scene.panel("ann")
     assert panel.visible_to == scene.id("ann")
-    assert button_label(panel, "launch") == "Launch ♣♥♦♠"
+    assert button_label(panel, "launch") == "Launch"  # (of the four suits: its custom id)
     chosen = await scene.press(panel, "launch", "ann")  # one click for the four suits
     assert chosen.response_type == 7 and chosen.message.id == panel.id
     assert "Launch!" in answer_text(chosen)  # (the game's end may have redrawn it since)
@@ -231,7 +231,8 @@ async def test_an_empty_deck_is_reshuffled_for_ten_seconds_of_game_time(fake_dis
     assert "The discard pile is being shuffled" in text_of(reply.message)
     await bot.outbox.drain()
     assert "Shuffling a new deck, 10 s." in text_of(scene.board())
-    assert "shuffling 45 discarded cards into a new deck (10 s)" in text_of(scene.board())
+    details = await scene.click(scene.board(), "details", "ann")  # the log: behind Details
+    assert "shuffling 45 discarded cards into a new deck (10 s)" in text_of(details.message)
     refused = await scene.cmd("draw", "bob")
     assert refused.ephemeral and "being shuffled" in refused.response_data["content"]
     assert len(table.game.hands[0]) == 2  # the second card waits for the new deck

@@ -137,7 +137,7 @@ async def test_the_panels_hint_button_shows_the_hint_on_the_panel_itself(scene):
     decision = decide(table.game.view_for(scene.id("ann")), 600)
     assert note_of(ann) == f"💡 {decision_text(decision, 'en', 'suits')}"
     assert note_of(ann).startswith("💡 Build the large red section") and "\n" not in note_of(ann)
-    assert "Your hand (5 cards)" in text_of(ann) and "red.3" in builds_offered(ann)
+    assert "**Your turn** 🟥 3♥" in text_of(ann) and "red.3" in builds_offered(ann)
     assert table.version == version and len(scene.public()) == public
     assert (len(scene.private_to("ann")), len(scene.private_to("bob"))) == private
 
@@ -162,7 +162,7 @@ async def test_the_hint_button_advises_a_discard_in_french(scene):
     decision = decide(table.game.view_for(scene.id("ann")), 600)
     assert decision.reason == "discard"
     assert note_of(ann) == f"💡 {decision_text(decision, 'fr', 'suits')}"
-    assert note_of(ann).startswith("💡 Défaussez ") and "Indice" in str(ann.components)
+    assert note_of(ann).startswith("💡 Défaussez ") and ":hint" in str(ann.components)
     assert table.game.phase.value == "discard"  # a hint changes nothing
 
 

@@ -22,23 +22,30 @@ ROWS, OPTIONS = 5, 25
 EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
-def setting(message, name: str) -> dict:
-    """The lobby message's select for setting `name`."""
+def host_select(message) -> dict:
+    """The lobby message's one select of its host's settings (every option's choices)."""
     return next(
         item
         for item in message.iter_components()
-        if item["type"] == 3 and item["custom_id"].endswith(f":{name}")
+        if item["type"] == 3 and item["custom_id"].endswith(":host")
     )
 
 
 def chosen(message, name: str) -> list[str]:
-    return [option["value"] for option in setting(message, name)["options"] if option["default"]]
+    """The lobby's choice for setting `name`, as its select marks it."""
+    options = host_select(message)["options"]
+    return [
+        o["value"].partition("=")[2]
+        for o in options
+        if o["value"].startswith(f"{name}=") and o.get("description") == "chosen now"
+    ]
 
 
 async def pick(scene: Scene, message, name: str, value: str, user: str):
-    """`user` chooses `value` in the lobby's select for `name`; the answer."""
-    custom_id = setting(message, name)["custom_id"]
-    interaction = await scene.fake.select(message, custom_id, [value], user=scene[user])
+    """`user` chooses `value` for setting `name` in the lobby's select; the answer."""
+    custom_id = host_select(message)["custom_id"]
+    values = [f"{name}={value}"]
+    interaction = await scene.fake.select(message, custom_id, values, user=scene[user])
     return await interaction.wait_response()
 
 
@@ -48,7 +55,8 @@ async def test_the_host_picks_hard_then_advanced_and_a_player_is_refused(scene):
     lobby = (await scene.cmd("apophis new", "ann")).message
     await scene.cmd("apophis join", "bob")
     table = scene.live()
-    assert setting(lobby, "rules")["custom_id"] == f"apo:s:{table.id}:0:rules"
+    assert host_select(lobby)["custom_id"] == f"apo:s:{table.id}:0:host"
+    assert len(host_select(lobby)["options"]) <= OPTIONS
     assert len(lobby.components) <= ROWS
     assert (chosen(lobby, "rules"), chosen(lobby, "difficulty")) == (["basic"], ["medium"])
     assert chosen(lobby, "minutes") == ["10"]

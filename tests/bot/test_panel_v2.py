@@ -88,19 +88,15 @@ def test_the_panel_is_what_a_layout_view_sends_for_the_same_layout():
     message = panel.panel_message(table, 1, "en", "You drew 5♦.", now=0)
     sent = message.components.to_components()
     by_id = {c["custom_id"]: c for c in layout.walk(sent) if "custom_id" in c}
-    row = ["draw", "launch:2H.5D", "scrap", "hint", "refresh"]
+    row = ["draw", "launch:2H.5D", "hint"]  # (Scrap and a part of the launch: in the select)
     view = ui.LayoutView()
     view.add_item(ui.TextDisplay("You drew 5♦."))
     view.add_item(
-        ui.TextDisplay(
-            "**🂠 Your hand (3 cards)** 🟥 2♥ 3♥ · 🟦 5♦\n**Your turn**\n-# 🚀 2 points · fuel 2 "
-            "(1 needed) ✓ · launched now: 0% chance to damage, 0% to deflect · Game #1 · move 0"
-        )
+        ui.TextDisplay("**Your turn** 🟥 2♥ 3♥ 🟦 5♦\n-# 🚀 Now: 0% to damage, 0% to deflect")
     )
     view.add_item(ui.ActionRow(*(item(by_id[f"apo:h:1:0:{tail}"]) for tail in row)))
-    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:build"])))  # the builds: one select
-    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:launch"])))
-    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:say"])))  # table talk
+    view.add_item(ui.ActionRow(item(by_id["apo:p:1:0:build"])))  # the other moves: one select
+    assert "apo:p:1:0:say" not in by_id  # table talk: while the others play
     assert as_sent(sent) == as_sent(view.to_components())
     assert message.components.has_components_v2() and view.has_components_v2()
 
@@ -123,7 +119,7 @@ def test_the_status_names_whose_turn_it_is_and_an_ended_panel_has_no_moves():
     def shown(player: int) -> list[dict[str, Any]]:
         return panel.panel_message(table, player, "en", now=0).components.to_components()
 
-    assert shown(1)[0]["content"].split("\n")[1] == "**Your turn**"
+    assert shown(1)[0]["content"].startswith("**Your turn** 🟥 2♥")
     assert shown(2)[0]["content"].split("\n")[1] == "It is <@1>'s turn."  # out of turn
     table.status = "ended"
     assert [c["type"] for c in shown(1)] == [10]  # hand and status: no rows
@@ -135,9 +131,11 @@ def test_the_fullest_panel_keeps_within_discords_limits():
     message = panel.panel_message(table, 1, "en", "x" * 5000, now=0)
     sent = message.components.to_components()
     (builds,) = [c for c in layout.walk(sent) if c.get("custom_id", "").endswith(":build")]
-    assert len(builds["options"]) == panel.MAX_BUILD_BUTTONS  # one select of them
-    assert any(c.get("custom_id", "").endswith(":launch") for c in layout.walk(sent))
-    assert len(list(layout.walk(sent))) == 14 <= layout.COMPONENT_LIMIT  # the Say menu's row too
+    sections = [o for o in builds["options"] if "." in o["value"] and ":" not in o["value"]]
+    assert len(sections) == panel.MAX_BUILD_BUTTONS  # one select of them, and of the rest:
+    assert len(builds["options"]) == 25  # 14 parts of a four-suit launch and Scrap: Discord's most
+    assert any(":launch:" in c.get("custom_id", "") for c in layout.walk(sent))
+    assert len(list(layout.walk(sent))) <= layout.COMPONENT_LIMIT
     assert len(sent[0]["content"]) == render.CONTENT_LIMIT  # the note, cut
     assert layout.new_problem(message.json(new=True) | {"flags": IS_COMPONENTS_V2 | 64}) is None
     assert layout.edit_problem(IS_COMPONENTS_V2 | EPHEMERAL, message.json()) is None
@@ -158,12 +156,12 @@ async def test_in_a_server_every_panel_is_an_ephemeral_layout(fake_discord, scen
     start = await scene.cmd("apophis start", "ann", first=scene["ann"])  # discord.py's send
     assert response_flags(start) == EPHEMERAL | IS_COMPONENTS_V2
     assert start.message.flags == EPHEMERAL | IS_COMPONENTS_V2 and not start.message.content
-    assert "game has started" in note_of(start.message) and "Your hand" in text_of(start.message)
+    assert "game has started" in note_of(start.message) and "Your turn" in text_of(start.message)
     table = scene.live()
     scene.arrange(hands=[["2C", "3C", "4C"], ["5C"]], deck=["6C", "7C", "8C", "9C"])
     first = await scene.panel("ann")  # My hand: Tokens.respond
     assert first.flags == EPHEMERAL | IS_COMPONENTS_V2
-    assert first.content == "" and first.embeds == [] and "Your hand (3 cards)" in text_of(first)
+    assert first.content == "" and first.embeds == [] and "Your turn" in text_of(first)
     drew = await scene.press(first, "draw", "ann")  # the panel updated in the answer
     assert drew.response_type == 7 and response_flags(drew) == IS_COMPONENTS_V2
     assert drew.response_data["content"] is None and drew.response_data["embeds"] == []

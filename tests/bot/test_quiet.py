@@ -42,10 +42,9 @@ class Thinking(random.Random):
 async def move(scene, table, panel, user: str):
     """`user` draws on their panel (and discards the excess, if over the hand limit)."""
     played = await scene.press(panel, "draw", user)
-    if table.game.phase is Phase.DISCARD:
+    if table.game.phase is Phase.DISCARD:  # (the last card pressed discards them all)
         seat = table.game.players.index(scene.id(user))
-        await scene.choose(panel, table.game.hands[seat][5:], user)
-        played = await scene.press(panel, "discard", user)
+        played = await scene.choose(panel, table.game.hands[seat][5:], user)
     return played
 
 
@@ -134,12 +133,12 @@ async def test_a_new_panel_removes_the_older_one(fake_discord, scene):
     typed = await scene.cmd("draw", "ann")  # typed: answered with a panel
     third = typed.message
     await scene.panel_noted(typed, "ann")
-    assert second.deleted and button_id(third, "draw")
+    assert second.deleted and button_id(third, "refresh")  # a panel, bob's turn now
     assert scene.private_to("ann") == [third]  # one panel: no pointer left behind
     await scene.press(third, "refresh", "ann")  # the live panel, updated in place
     await bot.outbox.drain()
-    assert third.components and "Your hand" in text_of(third)
-    assert bobs.components and "Your hand" in text_of(bobs)  # another's panel: untouched
+    assert third.components and "Your hand" in text_of(third)  # (bob's turn now)
+    assert bobs.components and "Your turn" in text_of(bobs)  # another's panel: untouched
     await scene.press(bobs, "draw", "bob")
     await bot.outbox.drain()
     assert button_id(third, "draw") and text_of(third).startswith(YOUR_TURN)

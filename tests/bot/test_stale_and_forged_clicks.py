@@ -67,7 +67,7 @@ async def test_my_hand_on_the_board_from_before_a_restart_opens_the_panel_and_li
         ).wait_response()
         # Bob asked for his hand: he gets his panel, told where the live board is...
         assert opened.ephemeral and opened.message.visible_to == scene.id("bob")
-        assert f"Your hand ({len(hand)} cards)" in text_of(opened.message)
+        assert "**Your turn**" in text_of(opened.message)  # (his turn: his hand headed so)
         assert f"/{fresh.id})" in text_of(opened.message)
         # ...and the old board becomes the one-line link to the live one, for everyone.
         await fake_discord.wait_for(lambda: "moved down" in old_board.content)

@@ -99,7 +99,7 @@ async def test_a_game_plays_in_its_thread_to_the_end_across_a_restart(
         board = scene.board()
         assert board.channel_id == thread.id and "Apophis arrives" in text_of(board)
         panel = await scene.panel("ann")
-        assert panel.channel_id == thread.id and "Your hand" in text_of(panel)
+        assert panel.channel_id == thread.id and "Your turn" in text_of(panel)
         scene.arrange(hands=[ROCKET + ALL_SUITS, ["6C"]], dice=[6, 1])  # a hit, no damage
         await turn(scene, "ann", "build", colour="red", size="large")
         await timer.advance(WAIT_BEFORE_PING)  # bob looks away
@@ -160,7 +160,7 @@ async def test_without_the_permissions_the_game_plays_in_the_channel_and_the_hos
         await scene.cmd("apophis join", "bob")
         start = await scene.cmd("apophis start", "ann", first=scene["ann"])
         told = text_of(start.message)
-        assert "game has started" in told and "Your hand" in told  # the host's panel...
+        assert "game has started" in told and "Your turn" in told  # the host's panel...
         assert "not in a thread of its own" in told and "**Create Public Threads**" in told
         table = scene.live()  # ...and the game in the channel, as without threads
         assert table.parent_id is None and table.channel_id == scene.channel.id
@@ -239,7 +239,7 @@ async def test_two_games_at_once_in_two_threads_of_one_channel(fake_discord, mak
         assert [r.path.rsplit("/", 1)[1] for r in archived] == [str(first.id)] * 2
         assert [m.content[:1] for m in scene.public(parent)] == ["🧵", "🧵", "🏁"]
         hand = await scene.cmd("hand", "bob", channel=second)
-        assert hand.ephemeral and "Your hand" in text_of(hand.message)
+        assert hand.ephemeral and "Your turn" in text_of(hand.message)
 
 
 async def test_the_threads_option_in_english_and_french(fake_discord, make_bot):
@@ -343,7 +343,7 @@ async def test_a_locked_threads_game_goes_on_by_panels_and_its_result_reaches_th
         assert (await bot.store.get_game(table.id)).version == 1
         # The game goes on by the players' panels.
         hand = await scene.click(board, "hand", "bob")
-        assert hand.ephemeral and "Your hand" in text_of(hand.message)
+        assert hand.ephemeral and "Your turn" in text_of(hand.message)
         table.deadline = bot.service.now() - 1  # the clock runs out as bob plays on
         moved = await scene.press(hand.message, "draw", "bob")
         assert moved.response_type == 7 and SORRY not in text_of(moved.message)

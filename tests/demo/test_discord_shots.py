@@ -24,7 +24,9 @@ def test_the_lobby_scene_writes_its_page_in_each_language(tmp_path, capsys):
     assert "first games" not in french
     assert capsys.readouterr().out.split() == [
         str(tmp_path / "lobby-en.html"),
+        str(tmp_path / "lobby-joined-en.html"),
         str(tmp_path / "lobby-fr.html"),
+        str(tmp_path / "lobby-joined-fr.html"),
     ]
 
 

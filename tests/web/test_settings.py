@@ -19,9 +19,9 @@ async def test_the_host_changes_the_countdown_over_the_socket(fake_discord, make
         lobby = (await scene.cmd("apophis new", "ann")).message
         await scene.cmd("apophis join", "bob")
         table = scene.live()
-        # The Table button beside the others: still within Discord's five rows.
+        # The Table button beside How to play: still within Discord's five rows.
         assert any(i.get("custom_id", "").endswith(":table") for i in lobby.iter_components())
-        assert len(lobby.components) == 5
+        assert len(lobby.components) == 4
         selects = {s["custom_id"].rsplit(":", 1)[1]: s for s in components.lobby_settings(table)}
         minutes = selects["minutes"]["custom_id"]
         channel = scene.channel.id
@@ -42,8 +42,9 @@ async def test_the_host_changes_the_countdown_over_the_socket(fake_discord, make
             assert (table.difficulty, table.length_seconds) == ("easy", 720)
             await bot.discord.outbox.drain()
             assert "Easy: 12:00" in text_of(lobby)
-            default = [o["value"] for o in lobby.component(minutes)["options"] if o["default"]]
-            assert default == ["12"]
+            host = lobby.component(f"apo:s:{table.id}:0:host")["options"]  # the lobby's one select
+            default = [o["value"] for o in host if o.get("description") == "chosen now"]
+            assert default == ["rules=basic", "difficulty=easy", "minutes=12"]
 
             refused = await bob.move(minutes, ["9"])  # not the host
             assert not refused["ok"] and "Only the host" in refused["note"], refused
