@@ -317,22 +317,19 @@ class Load(Watcher):
         return interaction
 
     async def discard(self, tab: Tab, action: dict, player, panel):
-        """A discard on the panel: each card's button, then Discard (typed instead where the
-        panel does not offer them); the Discard click."""
+        """A discard on the panel: each card's button, the last one discarding them all
+        (typed instead where the panel does not offer them); that last click."""
         chosen: set[str] = set()
+        pressed = None
         for card in action["cards"]:
             chosen.add(card)
-            custom_id = with_cards(panel, "pick", chosen)
+            custom_id = with_cards(panel, "pick", chosen) or with_cards(panel, "discard", chosen)
             if custom_id is None:  # the panel does not offer it (yet)
                 return await self.typed_instead(tab, action, player)
             pressed = await self.fake.click(panel, custom_id, user=player.user)
-            await self.answered(pressed, "panel discard card")
-        custom_id = with_cards(panel, "discard", chosen)
-        if custom_id is None:
-            return await self.typed_instead(tab, action, player)
-        confirmed = await self.fake.click(panel, custom_id, user=player.user)
-        await self.answered(confirmed, "panel discard")
-        return confirmed
+            done = len(chosen) == len(action["cards"])
+            await self.answered(pressed, "panel discard" if done else "panel discard card")
+        return pressed
 
     async def typed_instead(self, tab: Tab, action: dict, player):
         """The move the panel does not offer, typed; None (no move this time) where the
@@ -400,11 +397,12 @@ def panel_move(components: list[dict], action: dict) -> tuple[str, list[str] | N
         for c in components
         if c.get("custom_id", "").startswith(("apo:h:", "apo:p:")) and not c.get("disabled")
     }
+    moves = offered.get("build")  # the select of the turn's other moves: builds, parts, Scrap
+    options = [o["value"] for o in moves["options"]] if moves is not None else []
     if kind == "build":
         section = f"{action['colour']}.{action['size']}"
-        select = offered.get("build")
-        if select is not None and any(o["value"] == section for o in select["options"]):
-            return select["custom_id"], [section]
+        if moves is not None and section in options:
+            return moves["custom_id"], [section]
         button = offered.get(f"build:{section}")
         return None if button is None else (button["custom_id"], None)
     if kind == "launch":
@@ -412,6 +410,13 @@ def panel_move(components: list[dict], action: dict) -> tuple[str, list[str] | N
         for tail, button in offered.items():
             if tail.startswith("launch:") and sorted(c[-1] for c in tail[7:].split(".")) == wanted:
                 return button["custom_id"], None
+        for value in options:  # a launch's part, among the select of moves
+            if (
+                value.startswith("launch:")
+                and sorted(c[-1] for c in value[7:].split(".")) == wanted
+            ):
+                assert moves is not None
+                return moves["custom_id"], [value]
         select = offered.get("launch")
         if select is None:
             return None
@@ -419,6 +424,8 @@ def panel_move(components: list[dict], action: dict) -> tuple[str, list[str] | N
             o["value"] for o in select["options"] if o["value"][-1] in wanted
         ]
     button = offered.get(kind)
+    if button is None and moves is not None and kind in options:  # Scrap, in the select
+        return moves["custom_id"], [kind]
     return None if button is None else (button["custom_id"], None)
 
 

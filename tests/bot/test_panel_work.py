@@ -78,9 +78,7 @@ async def test_each_live_panel_is_redrawn_once_a_turn_pass_and_not_for_a_pick(
     await scene.choose(panels["ann"], ["2C"], "ann")  # a card picked: her panel alone
     await bot.outbox.drain()
     assert edits() == {"ann": 1}
-    await scene.choose(panels["ann"], ["3C"], "ann")
-    edits()
-    await scene.press(panels["ann"], "discard", "ann", "2C.3C")
+    await scene.choose(panels["ann"], ["3C"], "ann")  # the last card: both discarded
     await bot.outbox.drain()
     assert edits() == {name: 1 for name in names}  # the turn passed: each panel once
     for mover, after in (("bob", "cid"), ("cid", "dee"), ("dee", "ann")):
