@@ -303,7 +303,7 @@ def private(
             ]
             offered = [m for m in panel.moves(table, view, language) if _live(m)]
             say = _say(offered)
-            you["moves"] = _components([m for m in offered if m is not say])
+            you["moves"] = _components(_table_order([m for m in offered if m is not say]))
             if say is not None:  # the Say menu, the live table's control of its own
                 you["say"] = cast("table_state.Select", say)
             you["situation"] = _situation(table, view, now, language, markup)
@@ -386,6 +386,20 @@ def _rocket_line(view: PublicView, language: str) -> str:
             _ROCKET_LINES.clear()
         line = _ROCKET_LINES[key] = render.rocket_line(view, language)
     return line
+
+
+#: Discord's component type of a button (the others a move may be: its menus).
+BUTTON = 2
+
+
+def _table_order(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A panel's moves in the live table's order: its row of moves with Hint beside them,
+    then the builds, then the menus (a phone's panel puts Hint last, under its menu)."""
+    hint = [m for m in moves if m.get("custom_id", "").endswith(":hint")]
+    buttons = [m for m in moves if m.get("type") == BUTTON and m not in hint]
+    builds = [m for m in buttons if ":build:" in m.get("custom_id", "")]
+    menus = [m for m in moves if m.get("type") != BUTTON]
+    return [m for m in buttons if m not in builds] + hint + builds + menus
 
 
 def _components(items: list[dict[str, Any]]) -> list[table_state.Component]:
