@@ -7,7 +7,7 @@ that moves to its own thread is found there from then on.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.errors import UserError
 from bot.game.access import CHANNEL
@@ -21,6 +21,8 @@ from bot.table import Table
 #: opened in it beyond that is refused), and how many of them a reply names.
 THREAD_GAMES_PER_CHANNEL = 25
 THREADS_NAMED = 10
+#: How many ended games' last actions are kept for their final boards' Details.
+ENDED_KEPT = 200
 
 
 def browsable(table: Table) -> bool:
@@ -54,6 +56,9 @@ class Tables:
         self.pictures_off: set[int] = set()
         #: Where every table followed from now on is told (the web table shows a new lobby).
         self.stream = stream
+        #: The last actions of the latest games ended here, as their boards last told them
+        #: (their final board's Details show them; the clock's lines are in no game's log).
+        self.ended_recent: dict[int, Sequence[str]] = {}
 
     def table_in(self, channel_id: int) -> Table:
         """The channel's open lobby or game; UserError when there is none (naming the
@@ -96,6 +101,9 @@ class Tables:
         """The table ended: its timers stop, and it is followed no more."""
         stop_timers(table)
         self.by_id.pop(table.id, None)
+        self.ended_recent[table.id] = table.recent  # (what its end adds to it too)
+        while len(self.ended_recent) > ENDED_KEPT:
+            del self.ended_recent[next(iter(self.ended_recent))]
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
 

@@ -348,9 +348,12 @@ def board_message(
     over = view.phase is Phase.OVER or not table.open
     told = story.story(table, table.language, now) if over else None
     ending = story.board_text(told) if told is not None else None
-    embed = embeds.board_embed(table, view, table.time_left(now), pictured, ending)
+    earned = 0 if told is None else len(table.firsts)
+    embed = embeds.board_embed(table, view, table.time_left(now), pictured, ending, earned)
     if told is not None:
-        return _final_board(table, embed, told.firsts)
+        if not pictured:  # the whole story on the board: nothing behind Details
+            _final_fields(table, embed, told.firsts)
+        return _final_board(table, embed, details=pictured)
     gid, version, language = table.id, table.version, table.language
     items = [_move_button(table, view)]
     label = t(language, "button.hand")  # (one row on a phone: My hand in words, ℹ️ alone)
@@ -370,31 +373,39 @@ def join_button(table: Table, language: str) -> dict[str, Any]:
 
 def board_details(table: Table) -> Message:
     """The board's Details, privately: the whole table in words (the rocket and its
-    chances, the sequence, the depot, the cards, every player, the last actions)."""
-    assert table.game is not None  # (Details is a button of a board in play)
-    view = table.game.public_view()
-    embed = embeds.board_embed(table, view, table.time_left(table.runtime.now()))
+    chances, the sequence, the depot, the cards, every player, the last actions); once the
+    game is over, how it ended above them, and its launches and firsts below."""
+    view = table.started_game.public_view()
+    now = table.runtime.now()
+    if view.phase is Phase.OVER or not table.open:
+        told = story.story(table, table.language, now)
+        embed = embeds.board_embed(table, view, table.time_left(now), ending=story.board_text(told))
+        _final_fields(table, embed, told.firsts)
+        return Message(embed=embed)
+    embed = embeds.board_embed(table, view, table.time_left(now))
     return Message(embed=embed)
 
 
-def _final_board(table: Table, embed: Embed, firsts: Sequence[str]) -> Message:
-    """The board of a game that is over: its launches summed up under `embed`, the firsts
-    its people earned with it, and Play again."""
-    gid, version, language = table.id, table.version, table.language
+def _final_fields(table: Table, embed: Embed, firsts: Sequence[str]) -> None:
+    """A game over's launches summed up under `embed`, and the firsts its people earned."""
+    language = table.language
     told = launches.summary(table.history, language)
     if told is not None:
         embed.add_field(name=t(language, "launches.title"), value=told, inline=False)
     if firsts:
         value = "\n".join(firsts)[:FIELD_LIMIT]
         embed.add_field(name=t(language, "firsts.title"), value=value, inline=False)
+
+
+def _final_board(table: Table, embed: Embed, details: bool) -> Message:
+    """The board of a game that is over: `embed`, Play again, and Details (ℹ️) where the
+    board is pictured and keeps the rest there."""
+    gid, version, language = table.id, table.version, table.language
     again = t(language, "again.button")
-    return Message(
-        embed=embed,
-        components=rows(
-            button(gid, version, "again", again, emoji="🔁", style=PRIMARY),
-            *table_buttons(table, version),
-        ),
-    )
+    items = [button(gid, version, "again", again, emoji="🔁", style=PRIMARY)]
+    if details:
+        items.append(button(gid, version, "details", "", emoji="ℹ️"))
+    return Message(embed=embed, components=rows(*items, *table_buttons(table, version)))
 
 
 def _move_button(table: Table, view: PublicView) -> dict[str, Any]:

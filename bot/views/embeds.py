@@ -93,15 +93,19 @@ def board_embed(
     time_left: float | None,
     pictured: bool = False,
     ending: str | None = None,
+    firsts: int = 0,
 ) -> Embed:
     """The live board: Apophis, counters, rocket, sequence, depot, players, clock.
 
     `pictured` (the board's strip shows Apophis, the rocket and the sequence, in play):
     only what the strip does not say, short enough for a phone (`_pictured_board`); the
     rest is a click away (`details`). A game's end
-    (bot.views.story.board_text) takes the place of the clock and what the game waits for."""
+    (bot.views.story.board_text) takes the place of the clock and what the game waits for;
+    pictured, beside who played and how many `firsts` they earned (`_pictured_final`)."""
     if pictured and ending is None:
         return _pictured_board(table, view, time_left)
+    if pictured and ending is not None:
+        return _pictured_final(table, view, ending, firsts)
     language = table.language
     embed = Embed(
         title=t(
@@ -162,6 +166,17 @@ def _pictured_board(table: Table, view: PublicView, time_left: float | None) -> 
         description="\n".join(line for line in [*status, *said, *recent] if line)[-4000:],
         colour=board_colour(table, view, time_left),
     )
+
+
+def _pictured_final(table: Table, view: PublicView, ending: str, firsts: int) -> Embed:
+    """The final board above its strip, short enough for a phone beside the closed panel:
+    how the game ended, who played, how many firsts they earned. The title, the log, the
+    launches one by one and each first are behind Details (bot.views.components)."""
+    language = table.language
+    lines = [ending, f"👥 {and_list([mention(seat.player) for seat in view.seats], language)}"]
+    if firsts:
+        lines.append(t(language, "firsts.brief", count=firsts))
+    return Embed(description="\n".join(lines), colour=board_colour(table, view, None))
 
 
 def _table_fields(embed: Embed, table: Table, view: PublicView) -> None:

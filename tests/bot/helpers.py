@@ -193,6 +193,13 @@ class Scene:
         table = table or self.live()
         return self.fake.world.messages[table.messages.board_id]
 
+    async def final_story(self, table: Table, user: str | None = None) -> str:
+        """A final board's words with its Details' (the whole story, a click away)."""
+        board = self.board(table)
+        details = await self.click(board, "details", user or next(iter(self.members)))
+        assert details.ephemeral
+        return f"{text_of(board)}\n{text_of(details.message)}"
+
     def public(self, channel=None) -> list:
         """Every message in the channel that everyone can see."""
         return [m for m in self.fake.messages(channel or self.channel) if not m.ephemeral]

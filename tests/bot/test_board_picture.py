@@ -194,7 +194,8 @@ async def test_the_final_board_carries_the_table_under_the_ending_s_banner(fake_
     )
     text = text_of(board)
     assert "**🎉 Victory! Apophis was destroyed with " in text and "Damage 3/3" in text
-    assert "5 pts → hit, damage 3/3" in text  # (the rocket was arranged, not built)
+    told = await scene.final_story(table)  # each launch: behind its Details
+    assert "5 pts → hit, damage 3/3" in told  # (the rocket was arranged, not built)
     scene.assert_no_cards_in_public()
 
 

@@ -56,7 +56,7 @@ async def test_a_finished_game_leaves_its_final_board_and_its_result(fake_discor
     assert board.id == table.messages.board_id and "Apophis hits Earth" in result.content
     assert report.deleted and lobby.deleted
     assert fake_discord.notified(scene["bob"]) == [ping]  # pinged once, when away
-    text = text_of(board)
+    text = await scene.final_story(table)  # each launch: behind its Details
     assert f"🚀 Launches: 1. <@{scene.id('ann')}>: 🟥L 🟨M, 5 pts → hit, no effect" in text
     scene.assert_no_cards_in_public()
 
@@ -85,7 +85,7 @@ async def test_the_final_board_tells_every_launch_even_those_before_a_restart(
         scene.arrange(hands=[[]], damage=2, dice=[6, 6])
         await build_and_launch(scene, "ann")
         await second.outbox.drain()
-        board = text_of(scene.board(table))
+        board = await scene.final_story(table)  # each launch: behind its Details
         assert "Victory" in board
         ann = f"<@{scene.id('ann')}>"
         assert f"1. {ann}: 🟥L 🟨M, 5 pts → hit, damage 2/3, deflection 1/5\n" in board

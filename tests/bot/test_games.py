@@ -42,7 +42,7 @@ async def test_solo_basic_game_won_by_destroying_apophis(fake_discord, scene):
             assert "Accuracy: 🎲 6 + Apophis's value 2 + guidance 0 = 8 (needs 7) — hit" in text
             assert "Apophis is damaged (2/3)" in text
     await bot.outbox.drain()
-    board = text_of(scene.board(table))
+    board = await scene.final_story(table)  # the log and the launches: behind its Details
     assert "Victory" in board and "destroyed" in board and "damaged a third time" in board
     # Each launch in one line on the final board, in place of the reports.
     ann = f"<@{scene.id('ann')}>"  # who launched each
@@ -80,7 +80,7 @@ async def test_two_players_basic_game_won_by_deflection_from_the_panel(scene):
     assert chosen.response_type == 7 and chosen.message.id == panel.id
     assert "Launch!" in answer_text(chosen)  # (the game's end may have redrawn it since)
     await bot.outbox.drain()
-    board = text_of(scene.board(table))
+    board = await scene.final_story(table)
     assert "Victory" in board and "Apophis is deflected" in board
     assert "4 pts → hit, deflection 5/5" in board  # (the rocket was arranged, not built)
     assert [m.id for m in scene.public()] == [table.messages.board_id]  # no report left
@@ -124,7 +124,7 @@ async def test_four_players_advanced_game_won_with_a_fail_safe_reroll(
         assert "Accuracy: 🎲 6 + Apophis's value 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "breaks apart" in text and not list(report.iter_components())
         assert not table.open and report.deleted
-        assert "pts → hit, damage 3/3" in text_of(scene.board(table))
+        assert "pts → hit, damage 3/3" in await scene.final_story(table)
         assert [m.id for m in scene.public()] == [table.messages.board_id]
         scene.assert_no_cards_in_public()
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
@@ -148,7 +148,8 @@ async def test_the_clock_runs_out_and_apophis_hits_earth(fake_discord, scene, ti
     assert lost and not table.open
     await bot.outbox.drain()
     board = scene.board(table)
-    assert "ran out of time" in text_of(board) and "10 seconds left" in text_of(board)
+    told = await scene.final_story(table)  # (the clock's warnings: in the log, behind Details)
+    assert "ran out of time" in text_of(board) and "10 seconds left" in told
     assert board.embeds[0]["color"] == embeds.LOSS_COLOUR
     refused = await scene.cmd("draw", "ann")
     assert refused.ephemeral and "no Apophis game" in refused.response_data["content"]
@@ -171,7 +172,7 @@ async def test_each_warning_comes_once_and_in_order(fake_discord, scene, timer):
     await bot.outbox.drain()
     # On the board (its last actions), not as messages of their own.
     assert not [m for m in scene.public() if "left** before Apophis" in m.content]
-    board = text_of(scene.board(table))
+    board = await scene.final_story(table)  # its last actions: behind Details
     warnings = [line for line in board.split("\n") if "left** before Apophis" in line]
     assert [w.split("**")[1] for w in warnings] == [
         "5 minutes left",

@@ -145,7 +145,7 @@ async def test_a_whole_game_by_french_players_on_a_french_server_has_no_english(
         assert "Lancement\u202f!" in text_of(launched.message)
         await bot.outbox.drain()
         assert not table.open and table.game.outcome.value == "destroyed"
-        board = text_of(scene.board(table))
+        board = await scene.final_story(table, "bob")  # its last actions: behind Details
         assert "Victoire" in board and "Dernières actions" in board
         (picture,) = scene.board(table).attachments
         assert picture.description.startswith("Plateau\u202f:")
@@ -301,5 +301,6 @@ async def test_a_language_chosen_mid_launch_speaks_from_the_next_message(fake_di
         assert "Accuracy: 🎲 6 + Apophis's value 1 + guidance 0 = 7 (needs 7) — hit" in text
         assert "Précision" not in text and "Launch report" in text
         assert list(table.recent)[: len(told)] == told  # what was told is kept as told
-        board = text_of(scene.board(table))  # the board speaks the new language
+        board = await scene.final_story(table, "ann")  # the board speaks the new language,
+        assert "Victoire" in text_of(scene.board(table))  # its Details too
         assert "Dernières actions" in board and "Last actions" not in board

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.views import panel
+from bot.views import components, panel, story
 from devtools import phone
 from engine.crew import decide
-from tests.bot.helpers import Scene, play_as, text_of
+from tests.bot.helpers import Scene, button_id, play_as, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -29,12 +29,11 @@ PANEL_MOST = 300
 #: `phone.ROOM` with the board (`test_the_board_and_the_panel_of_the_one_to_act_fit_a_phone`);
 #: the panels of those who wait carry table talk's Say menu besides.
 TOGETHER = 600
-#: The final board and the last launcher's closed panel: the game's story, its players,
-#: its whole log, its launches and the firsts its people earned (the first evening's:
-#: four people earning five at once), above the strip. 1,246 px with the 480 × 436 picture
-#: of the table under its banner (1,334 in French); 1,202 (1,290) with the strip. Taller
-#: than the screen: a record to scroll, once nobody has a move to make.
-FINAL_MOST = 1300
+#: The final board and the last launcher's closed panel: 1,246 px with the game's whole
+#: story on it (its log, its launches, the firsts its people earned: four people earning
+#: five each) and the 480 × 436 picture (1,334 in French); 1,197 (1,285) with the strip;
+#: now 524 (546), the rest behind its Details
+#: (`test_the_final_board_keeps_the_rest_behind_details`).
 
 
 def on_phone(message, *, ephemeral: bool = False) -> phone.Height:
@@ -246,7 +245,7 @@ async def lobby_and_turns(scene: Scene, seats: int, tallest: Tallest) -> None:
         await play_on_panel(scene, table, to_act(scene, table))
 
 
-async def launch_and_end(scene: Scene, tallest: Tallest) -> None:
+async def launch_and_end(scene: Scene, tallest: Tallest):
     """A launch that hits (the next player's turn after it), then one that destroys
     Apophis (the final board, beside the panel of the player who launched)."""
     table = await four_players_advanced(scene, "en")  # (the language: set before)
@@ -276,6 +275,7 @@ async def launch_and_end(scene: Scene, tallest: Tallest) -> None:
     closed = scene.private_to("bob")[-1]  # his panel, or what /launch answered in its place
     board, mine = on_phone(scene.board(table)), on_phone(closed, ephemeral=True)
     tallest.saw("the final board", (board.total + mine.total, f"board {board}\npanel {mine}"))
+    return table
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -298,6 +298,38 @@ async def test_the_board_and_the_panel_of_the_one_to_act_fit_a_phone(
     print(f"\n{language}: the tallest board and panel of the player to act, by state")
     for state, (px, parts) in tallest.items():
         print(f"{state}: {px} px\n{parts}")
-    room = {state: FINAL_MOST if state == "the final board" else phone.ROOM for state in tallest}
-    over = {state: parts for state, (px, parts) in tallest.items() if px > room[state]}
+    over = {state: parts for state, (px, parts) in tallest.items() if px > phone.ROOM}
     assert not over, over
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_final_board_keeps_the_rest_behind_details(fake_discord, make_bot, language):
+    """The final board keeps the result, the time left, who played, the firsts earned (in
+    one line) and Play again; everything else the whole story told (the title, the log,
+    each launch, each first, the game's number) is a click away, in its Details."""
+    bot = make_bot()
+    scene = Scene(fake_discord, bot, names=NAMES)
+    async with fake_discord.connected(bot):
+        if language == "fr":
+            in_french(scene)
+        table = await launch_and_end(scene, Tallest())
+        final = scene.board(table)
+        board = text_of(final).replace(final.attachments[0].description, "")
+        told = story.story(table, language, table.runtime.now())
+        assert told.won and told.headline in board and told.firsts  # (the time left in it)
+        assert all(f"<@{scene.id(name)}>" in board for name in NAMES)
+        earned = len(table.firsts)  # (four people, five firsts each)
+        brief = {"en": f"🏅 {earned} firsts earned", "fr": f"🏅 {earned} premières fois obtenues"}
+        assert brief[language] in board and told.firsts[0] not in board
+        assert button_id(final, "again") and button_id(final, "details")
+        whole = components.board_message(table).embed  # the whole story, as it stood on it
+        assert whole is not None and whole.fields[-1].value not in board
+        details = await scene.click(final, "details", "cid")  # anyone, privately
+        assert details.ephemeral
+        words = text_of(details.message)
+        parts = [whole.title, whole.description]
+        parts += [f"{field.name}:" for field in whole.fields]
+        parts += [line for field in whole.fields for line in field.value.splitlines()]
+        assert not [part for part in parts if part and str(part) not in words], words
+        assert details.message.embeds[0]["footer"]["text"] == whole.footer
+        scene.assert_no_cards_in_public()

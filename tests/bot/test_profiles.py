@@ -42,8 +42,9 @@ async def lose_a_game(scene: Scene, *players: str) -> None:
 
 
 async def final_board(scene: Scene, table: Table) -> str:
+    """The final board's words with its Details' (each first earned: behind them)."""
     await scene.bot.outbox.drain()
-    return text_of(scene.board(table))
+    return await scene.final_story(table)
 
 
 @pytest.mark.scene(names=("ann", "bob"))
@@ -150,6 +151,7 @@ async def test_each_first_shows_once_on_the_final_board_and_stays_in_the_profile
     board = await final_board(scene, table)
     together = f"<@{scene.id('ann')}> and <@{scene.id('bob')}>"  # the same firsts: one line
     assert f"Firsts: 🏅 {together}: {FIRST_WIN}" in board
+    assert "🏅 8 firsts earned · ℹ️ to see them" in text_of(scene.board(table))  # (4 each)
     again = await win_a_game(scene, "bob", "ann")  # the same again earns nothing
     assert "🏅" not in await final_board(scene, again)
     hard = await win_a_game(scene, "cid", "ann", difficulty="hard")  # Cid's first game

@@ -27,7 +27,7 @@ from bot.discord.clicked import clicked_message
 from bot.discord.cogs.apophis import Apophis
 from bot.discord.inputs import parse_cards
 from bot.errors import StaleBoard, UserError
-from bot.game import plays
+from bot.game import announce, plays
 from bot.game.clicks import LOBBY_COMMANDS, Click, command_of, configure, picked, read_click
 from bot.game.commands import Command, Join, Move, Outcome
 from bot.game.replies import reply
@@ -296,7 +296,7 @@ class Play(commands.Cog):
         """A click on a game no longer played here: its board, if the click is on it, shows
         how the game ended (where the game is reached through interactions alone, nothing
         else could redraw it: its clock may have run out while nobody clicked); anyone is
-        told the buttons are over."""
+        told the buttons are over; its Details answer privately with the whole story."""
         ended = await self.service.ledger.ended_table(click.game)
         message = interaction.message
         if (
@@ -307,6 +307,16 @@ class Play(commands.Cog):
             or message.id != ended.messages.board_id
         ):
             raise UserError("error.buttons_over")
+        if click.action == "details":  # the final board's: the whole story, privately,
+            ended.language, ended.cards = await self.service.audience.table(ended)
+            kept = self.service.registry.ended_recent.get(ended.id)
+            if kept is None:  # (ended before this process started: told again from its log)
+                announce.tell_recent(ended, ended.history)
+            else:
+                ended.recent.extend(kept)
+            details = embeds.kwargs(components.board_details(ended), new=True)
+            await interaction.response.send_message(ephemeral=True, **details)
+            return
         await interaction.response.edit_message(**embeds.kwargs(attachments.board(ended)))
 
     async def on_button(
