@@ -310,14 +310,14 @@ def _board_id(database: Path, game_id: int) -> int:
 
 
 async def _settle(fake: FakeDiscord, database: Path, game_id: int) -> None:
-    """Wait for the bot to draw the final board (no buttons left but Play again, and Table
-    where the live table is served) before reading the record."""
+    """Wait for the bot to draw the final board (no buttons left but Play again, its
+    Details, and Table where the live table is served) before reading the record."""
 
     def final_board():
         message = fake.world.messages.get(_board_id(database, game_id) or -1)
         if message is None:
             return False
         ids = [c["custom_id"] for c in message.iter_components() if "custom_id" in c]
-        return all(custom_id.endswith((":again", ":table")) for custom_id in ids)
+        return all(custom_id.endswith((":again", ":details", ":table")) for custom_id in ids)
 
     await fake.wait_for(final_board, timeout=20, description="the final board")

@@ -30,7 +30,7 @@ def test_the_demo_plays_a_whole_game_and_records_what_everyone_saw(demo):
     assert demo.status == "finished" and demo.outcome in ("destroyed", "deflected", "lost")
     rec = demo.record
     texts = [s.text() for s in rec.channel]
-    assert any("Apophis —" in t and "rules" in t for t in texts)  # the board
+    assert any("Damage " in t and " launches, " in t for t in texts)  # the final board
     assert any("Launch report" in t for t in texts)
     assert any("🤖 Robot" in t for t in texts)  # the host added one from the lobby
     assert "1 AI crewmate" in demo.summary[0]
@@ -44,13 +44,14 @@ def test_the_demo_plays_a_whole_game_and_records_what_everyone_saw(demo):
         assert mine and any(CARD.search(s.text()) for s in mine)
         assert rec.actions(name)
         assert len(rec.dms(name)) == 1  # one DM a game, kept current by editing it
-    # What stays in the channel: the final board, which tells every launch in a line, and
-    # the result, nothing more (the launch reports and the pings went with the game).
+    # What stays in the channel: the final board, which tells the result, the launches and
+    # hits in a line (each launch behind its Details: tests/bot/test_phone.py), and the
+    # result, nothing more (the launch reports and the pings went with the game).
     kept = {s.message_id: s for s in rec.channel if s.gone_at is None and not s.deleted}
     kept = {i: [v for v in rec.channel if v.message_id == i][-1] for i in kept}
-    (board,) = [s for s in kept.values() if "Apophis —" in s.text()]
+    (board,) = [s for s in kept.values() if " launches, " in s.text() or " launch, " in s.text()]
     assert len(kept) <= 2, [s.text()[:80] for s in kept.values()]
-    assert "Launches: 1. " in board.text() and "pts → " in board.text()
+    assert "Damage " in board.text() and " hit" in board.text()
     assert t("en", "demo.summary.pings", count=rec.pings) in demo.summary  # the mentions sent
 
     document = demo.page.read_text(encoding="utf-8")
