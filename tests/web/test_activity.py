@@ -306,6 +306,8 @@ async def test_a_participant_who_left_the_activity_is_a_quiet_player(fake_discor
             Socket(bot, 0, scene["ann"], instance=instance) as ann,
         ):
             await bob.wait_state(lambda s: s["status"] == "active" and s["you"]["your_turn"])
+            await bot.discord.outbox.drain()  # the start's posts done: no state is under way
+            await bob.wait_for(lambda s: s.state["version"] == table.version)
             fake_discord.leave_instance(instance, scene["bob"])
             clock.forget()
             quiet_since = table.runtime.seen.get(scene.id("bob"))
