@@ -163,14 +163,15 @@ def _map(
 
 
 def _tasks(
-    units: Iterable[tuple[str, int, int]], rules: Iterable[str]
+    units: Iterable[tuple[str, int, int]], rules: Iterable[str], start: int = 0
 ) -> list[tuple[str, str, int, int, int]]:
-    """Tasks of at most `CHUNK` seeds for each (seating, players, seeds) and rule set."""
+    """Tasks of at most `CHUNK` seeds for each (seating, players, seeds) and rule set, the
+    seeds from `start` on."""
     return [
-        (seating, rule_set, players, first, min(CHUNK, seeds - first))
+        (seating, rule_set, players, first, min(CHUNK, start + seeds - first))
         for seating, players, seeds in units
         for rule_set in rules
-        for first in range(0, seeds, CHUNK)
+        for first in range(start, start + seeds, CHUNK)
     ]
 
 
@@ -287,6 +288,12 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--markdown", action="store_true", help="--crossplay: the tables in Markdown"
+    )
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="--talk: the first seed (default 0; another range checks a rule chosen on the first)",
     )
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)"
@@ -659,16 +666,22 @@ def _pair(task: Task) -> tuple[Key, list[tuple[Record, Record]]]:
 
 
 def table_talk(
-    partners: Sequence[str], players: Sequence[int], rules: Sequence[str], games: int, workers: int
+    partners: Sequence[str],
+    players: Sequence[int],
+    rules: Sequence[str],
+    games: int,
+    workers: int,
+    first_seed: int = 0,
 ) -> dict[Key, list[tuple[Record, Record]]]:
-    """Play every table-talk seating, `games` seeds each, silent and talking."""
+    """Play every table-talk seating, `games` seeds each from `first_seed`, silent and
+    talking."""
     units = [
         (seating, count, games)
         for partner in partners
         for count in players
         for seating in talk_seatings(partner, count)
     ]
-    return _map(_pair, _tasks(units, rules), workers)
+    return _map(_pair, _tasks(units, rules, first_seed), workers)
 
 
 def paired(gained: int, lost: int, pairs: int, z: float = 1.96) -> tuple[float, float]:
@@ -707,6 +720,14 @@ class Pairs:
         self.talking += talking
         self.gained += talking and not silent
         self.lost += silent and not talking
+
+    def join(self, other: Pairs) -> None:
+        """Count `other`'s pairs in too (a partner's cells summed)."""
+        self.pairs += other.pairs
+        self.silent += other.silent
+        self.talking += other.talking
+        self.gained += other.gained
+        self.lost += other.lost
 
     def row(self) -> list[str]:
         """Its figures as table cells (percentages, the interval in points)."""
@@ -765,27 +786,33 @@ def talk_report(
     pace: float,
     markdown: bool,
 ) -> list[str]:
-    """The table-talk table at `pace` s a turn, a row per cell, and how many fall short."""
-    rows = [
-        [
-            str(count),
-            rule_set,
-            difficulty,
-            _partner_name(partner),
-            *talk_cell(
-                results, partner, count, rule_set, DIFFICULTY_MINUTES[difficulty], pace
-            ).row(),
-        ]
-        for count in players
-        for rule_set in rules
-        for difficulty in difficulties
-        for partner in partners
-    ]
+    """The table-talk table at `pace` s a turn, a row per cell, and how many fall short;
+    then each partner at each difficulty, its cells summed (games of their own: a
+    difficulty is the same games on another clock)."""
+    rows: list[list[str]] = []
+    each = {(difficulty, partner): Pairs() for difficulty in difficulties for partner in partners}
+    for count in players:
+        for rule_set in rules:
+            for difficulty in difficulties:
+                for partner in partners:
+                    minutes = DIFFICULTY_MINUTES[difficulty]
+                    cell = talk_cell(results, partner, count, rule_set, minutes, pace)
+                    each[difficulty, partner].join(cell)
+                    rows.append([str(count), rule_set, difficulty, _partner_name(partner)])
+                    rows[-1] += cell.row()
     short = [row for row in rows if row[-1] == "no"]
+    totals = [
+        [level, _partner_name(partner), *cell.row()] for (level, partner), cell in each.items()
+    ]
+    below = [row for row in totals if row[-1] == "no"]
     return [
         f"{pace:g} s a turn: the crew's win % beside each partner, the table silent and talking",
         *_table(TALK_HEADINGS, rows, markdown),
         f"cells below silent: {len(short)} of {len(rows)}",
+        "",
+        "beside each partner at each difficulty, its cells above summed",
+        *_table(TALK_HEADINGS[2:], totals, markdown),
+        f"partners below silent: {len(below)} of {len(totals)}",
     ]
 
 
@@ -794,8 +821,12 @@ def _talk_tables(args: argparse.Namespace) -> None:
     silent and talking, and tabled."""
     games = args.games or 200
     partners = args.partners or [*STYLES, JUDGED]
-    results = table_talk(partners, args.players, args.rules, games, args.workers)
-    print(f"{games} seeds a seating, each played silent and talking (the same deal and dice)")
+    start = args.first_seed
+    results = table_talk(partners, args.players, args.rules, games, args.workers, start)
+    print(
+        f"{games} seeds a seating ({start} to {start + games - 1}), each played silent and "
+        "talking (the same deal and dice)"
+    )
     for pace in args.paces or [4.5]:
         print()
         for line in talk_report(

@@ -10,7 +10,8 @@ of AI crewmates, public at the table, plan alike and need no telling):
 
 A tie-breaker decides between moves the crew rates alike, and only those (`settle`):
 where the move it would make goes against it, it takes another section of the same
-size toward the same rocket if it can, and its own move otherwise. A section a teammate
+size toward the same rocket, of a colour the rocket does not have yet, if it can, and
+its own move otherwise. A section a teammate
 said they would build on their turn, which the crew would build now, comes sooner from
 the crew: the teammate finds it on the pad and builds on. Every stricter reading tried
 in the balance lab (`benchmarks/balance_lab.py --talk`: the same deals and dice, talking
@@ -90,9 +91,9 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
 def settle(first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
     """The move heeding the people where `first` (the crew's own) goes against them:
     `again` (decided among the heeded `moves`) where it is a section of the same size
-    toward the same rocket, a tie the signals break; `first` where it builds otherwise
-    (a tie-breaker yields to a better move); a draw for `first`'s plan (`draw_heed`)
-    where it would scrap."""
+    toward the same rocket, of a new colour, a tie the signals break; `first` where it
+    builds otherwise (a tie-breaker yields to a better move); a draw for `first`'s plan
+    (`draw_heed`) where it would scrap."""
     if first.action["type"] == "build":
         return again if _tie(first, again) else first
     asked = next(one for one in heard if one.signal.kind in _NO_SCRAP)
@@ -106,7 +107,9 @@ def settle(first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
 
 
 def _tie(first: Decision, again: Decision) -> bool:
-    """Whether two decisions build sections of one size toward the same rocket."""
+    """Whether two decisions build sections of one size toward the same rocket, the
+    second of a colour the rocket does not have yet (a second section of a colour on
+    the pad changes the rocket the claimer counts on more than a new colour does)."""
     one, other = first.plan, again.plan
     return (
         again.action["type"] == "build"
@@ -114,6 +117,10 @@ def _tie(first: Decision, again: Decision) -> bool:
         and other is not None
         and one.pieces == other.pieces
         and first.action["size"] == again.action["size"]
+        and not any(
+            built and colour == again.action["colour"]
+            for (colour, _), built in zip(one.pieces, one.built, strict=True)
+        )
     )
 
 

@@ -150,4 +150,11 @@ def test_a_small_table_talk_run_pairs_each_seed_silent_and_talking():
     lines = talk_report(results, ["planner", "crew"], [2], ["basic"], ["beginner"], 4.5, True)
     assert lines[1].startswith("| players | rules | difficulty | partner | pairs |")
     assert [line.split(" | ")[3] for line in lines[3:5]] == ["planner", "crew"]
-    assert lines[-1].startswith("cells below silent: ")
+    short = next(i for i, line in enumerate(lines) if line.startswith("cells below silent: "))
+    assert lines[short + 2] == "beside each partner at each difficulty, its cells above summed"
+    assert lines[short + 3].startswith("| difficulty | partner | pairs |")
+    totals = [line.split(" | ") for line in lines[short + 5 : short + 7]]
+    assert [row[1] for row in totals] == ["planner", "crew"]
+    for row, cell in zip(totals, lines[3:5], strict=True):  # one cell each: the same figures
+        assert row[2:] == cell.split(" | ")[4:]
+    assert lines[-1].startswith("partners below silent: ")

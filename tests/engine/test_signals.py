@@ -117,6 +117,24 @@ def test_a_claim_breaks_a_tie_the_crew_builds_another_section_of_that_size():
     assert decision_of(game, [heard], crewmates={ANN, BOB}) == decision_of(game, (), {ANN, BOB})
 
 
+def test_a_claim_is_not_met_with_a_second_section_of_a_colour_on_the_pad():
+    """Ann's rocket (red L and yellow M on the pad) lacks a medium blue and a medium red,
+    and she holds both. Bob said "I'll build ♦": a second red would change the rocket he
+    counts on more than a new colour does (in the balance lab it broke the planner's
+    rockets), so she makes her own move, the blue, which he then finds on the pad."""
+    game = table(
+        hands=[["2D", "3D", "4H", "6D", "7H"], ["8D", "9D", "5S"]],
+        rocket=[("red", 3), ("yellow", 2)],
+        builders=[BOB, BOB],
+    )
+    silent = decision_of(game)
+    assert silent.action == {"type": "build", "player": ANN, "colour": "blue", "size": 2}
+    assert silent.plan is not None
+    left = [p for p, b in zip(silent.plan.pieces, silent.plan.built, strict=True) if not b]
+    assert ("red", 2) in left  # the other medium of her plan, paid for by her hearts
+    assert decision_of(game, [say(game.view_for(BOB), Signal("build", BLUE))]) == silent
+
+
 def test_a_claim_never_costs_the_crew_its_better_move():
     """Ann's rocket starts with the large red and nothing else of that size is hers to
     build: Bob's "I'll build ♥" does not make her draw (a turn lost, measured in the
