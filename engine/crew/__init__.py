@@ -46,8 +46,9 @@ It heeds the people's table talk (`engine.crew.talk`) where that costs it nothin
 scrap while a person asks it not to or says they launch next turn (`draw_heed`); as
 tie-breakers, no section of a colour a person said they will build, nor one after which
 their launch next turn could not score, when a section of the same size toward the same
-rocket, of a colour not on it yet, is left (it never gives up a launch, or a better
-move, for a signal); and it says its own plan (`says`).
+rocket, of a colour not on it yet and leaving a rocket that can score if its own
+would, is left (it never gives up a launch, or a better move, for a signal); and it
+says its own plan (`says`).
 With `absent=True` it plays the seat of an absent player (the autopilot): their
 sections and launch cards are kept as a teammate's, and their own rockets of the game
 are the evident plan it carries on.
@@ -171,7 +172,7 @@ def decide(
     heeded = heed(moves, view, asked)
     if heeded is moves or allows(heeded, decision):
         return decision
-    return settle(decision, play(view, heeded, setting, chosen, turns_left), asked)
+    return settle(view, decision, play(view, heeded, setting, chosen, turns_left), asked)
 
 
 def advises(view: PlayerView) -> bool:

@@ -10,8 +10,9 @@ of AI crewmates, public at the table, plan alike and need no telling):
 
 A tie-breaker decides between moves the crew rates alike, and only those (`settle`):
 where the move it would make goes against it, it takes another section of the same
-size toward the same rocket, of a colour the rocket does not have yet, if it can, and
-its own move otherwise. A section a teammate
+size toward the same rocket, of a colour the rocket does not have yet, that leaves a
+rocket able to score if its own move would (the first thing the crew weighs between
+sections of one size), if it can, and its own move otherwise. A section a teammate
 said they would build on their turn, which the crew would build now, comes sooner from
 the crew: the teammate finds it on the pad and builds on. Every stricter reading tried
 in the balance lab (`benchmarks/balance_lab.py --talk`: the same deals and dice, talking
@@ -88,14 +89,14 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
     return True
 
 
-def settle(first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
+def settle(view: PlayerView, first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
     """The move heeding the people where `first` (the crew's own) goes against them:
     `again` (decided among the heeded `moves`) where it is a section of the same size
     toward the same rocket, of a new colour, a tie the signals break; `first` where it
     builds otherwise (a tie-breaker yields to a better move); a draw for `first`'s plan
     (`draw_heed`) where it would scrap."""
     if first.action["type"] == "build":
-        return again if _tie(first, again) else first
+        return again if _tie(view, first, again) else first
     asked = next(one for one in heard if one.signal.kind in _NO_SCRAP)
     return Decision(
         {"type": "draw", "player": first.action["player"]},
@@ -106,22 +107,32 @@ def settle(first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
     )
 
 
-def _tie(first: Decision, again: Decision) -> bool:
+def _tie(view: PlayerView, first: Decision, again: Decision) -> bool:
     """Whether two decisions build sections of one size toward the same rocket, the
     second of a colour the rocket does not have yet (a second section of a colour on
-    the pad changes the rocket the claimer counts on more than a new colour does)."""
+    the pad changes the rocket the claimer counts on more than a new colour does), and
+    the second leaves a rocket that can score if the first does (as the crew ranks its
+    own sections: a teammate may launch what they find)."""
     one, other = first.plan, again.plan
-    return (
+    if not (
         again.action["type"] == "build"
         and one is not None
         and other is not None
         and one.pieces == other.pieces
         and first.action["size"] == again.action["size"]
-        and not any(
-            built and colour == again.action["colour"]
-            for (colour, _), built in zip(one.pieces, one.built, strict=True)
-        )
+    ):
+        return False
+    table = view.table
+    if any(colour is _colour(again) for colour, _ in table.rocket):
+        return False
+    after = (*table.rocket, (_colour(again), Size(again.action["size"])))
+    return can_score(table.rules, after) or not can_score(
+        table.rules, (*table.rocket, (_colour(first), Size(first.action["size"])))
     )
+
+
+def _colour(decision: Decision) -> Colour:
+    return Colour(decision.action["colour"])
 
 
 def says(decision: Decision) -> Signal | None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from engine import Colour, Game, colour_of, simulate
-from engine.crew import REASONS, decide, says
+from engine.crew import REASONS, decide, says, talk
 from engine.signals import KINDS, MOST_HELD, SUITED, Said, Signal, offered, refusal, say, standing
 from engine.simulate import POLICIES, crew_policy, record
 from engine.views import PlayerView
@@ -133,6 +134,26 @@ def test_a_claim_is_not_met_with_a_second_section_of_a_colour_on_the_pad():
     left = [p for p, b in zip(silent.plan.pieces, silent.plan.built, strict=True) if not b]
     assert ("red", 2) in left  # the other medium of her plan, paid for by her hearts
     assert decision_of(game, [say(game.view_for(BOB), Signal("build", BLUE))]) == silent
+
+
+def test_a_claim_is_not_met_with_a_section_after_which_the_rocket_could_not_score():
+    """On a medium yellow, Ann would build the medium red, after which the rocket can
+    fly; Bob said "I'll build ♥". Her medium blue, the other medium of her plan, would
+    leave a rocket without a warhead that nobody could launch: no tie, as the crew first
+    weighs sections of one size by what they leave to launch (a position of the balance
+    lab, beside the impatient launcher, where the heeded moves offered her that blue)."""
+    game = table(
+        hands=[["QH", "8D", "7D", "7H", "QD"], ["8S", "9H", "6C"]],
+        rocket=[("yellow", 2)],
+        builders=[BOB],
+    )
+    view = game.view_for(ANN)
+    first = decision_of(game)
+    assert first.action == {"type": "build", "player": ANN, "colour": "red", "size": 2}
+    assert first.plan is not None and ("blue", 2) in first.plan.pieces
+    blue = replace(first, action={**first.action, "colour": "blue"})
+    heard = [say(game.view_for(BOB), Signal("build", RED))]
+    assert talk.settle(view, first, blue, heard) is first
 
 
 def test_a_claim_never_costs_the_crew_its_better_move():
