@@ -195,16 +195,20 @@ async def test_a_table_catches_up_after_its_notices_connection_was_lost(fake_dis
                 if channel != GAMES:
                     await told(channel, text)
 
+            # every game notice lost until the table has caught up, so that a later one
+            # (the game's next change) cannot be what brings it up to date
             relay._notify = lost
-            await scene.cmd("draw", "ann")
-            relay._notify = told
-            assert other.core.service.mirrors.by_id[table.id].version == table.version - 1
-            store = await Store.open(postgres_url)
-            try:  # the listener's connection cut by the server, as by a network fault
-                await store._db._pool.execute("SELECT pg_terminate_backend($1)", pid)
+            try:
+                await scene.cmd("draw", "ann")
+                assert other.core.service.mirrors.by_id[table.id].version == table.version - 1
+                store = await Store.open(postgres_url)
+                try:  # the listener's connection cut by the server, as by a network fault
+                    await store._db._pool.execute("SELECT pg_terminate_backend($1)", pid)
+                finally:
+                    await store.close()
+                caught_up = await bob.wait_state(lambda s: s["version"] == table.version, 10)
             finally:
-                await store.close()
-            caught_up = await bob.wait_state(lambda s: s["version"] == table.version, 10)
+                relay._notify = told
             assert caught_up["seats"] and notices._conn.get_server_pid() != pid
 
 
