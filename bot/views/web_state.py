@@ -388,17 +388,13 @@ def _rocket_line(view: PublicView, language: str) -> str:
     return line
 
 
-#: Discord's component type of a button (the others a move may be: its menus).
-BUTTON = 2
-
-
 def _table_order(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A panel's moves in the live table's order: its row of moves with Hint beside them,
     then the builds, then the menus (a phone's panel puts Hint last, under its menu)."""
     hint = [m for m in moves if m.get("custom_id", "").endswith(":hint")]
-    buttons = [m for m in moves if m.get("type") == BUTTON and m not in hint]
+    buttons = [m for m in moves if m.get("type") == components.BUTTON and m not in hint]
     builds = [m for m in buttons if ":build:" in m.get("custom_id", "")]
-    menus = [m for m in moves if m.get("type") != BUTTON]
+    menus = [m for m in moves if m.get("type") != components.BUTTON]
     return [m for m in buttons if m not in builds] + hint + builds + menus
 
 

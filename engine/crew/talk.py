@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 
-from engine.cards import Colour, Size
+from engine.cards import Colour, Section, Size
 from engine.crew.decisions import Decision
 from engine.crew.team import can_score
 from engine.events import PlayerId
@@ -85,16 +85,15 @@ def allows(moves: LegalMoves, decision: Decision) -> bool:
     if action["type"] == "scrap":
         return moves.scrap
     if action["type"] == "build":
-        return (Colour(action["colour"]), Size(action["size"])) in moves.builds
+        return _section(decision) in moves.builds
     return True
 
 
 def settle(view: PlayerView, first: Decision, again: Decision, heard: Iterable[Said]) -> Decision:
     """The move heeding the people where `first` (the crew's own) goes against them:
-    `again` (decided among the heeded `moves`) where it is a section of the same size
-    toward the same rocket, of a new colour, a tie the signals break; `first` where it
-    builds otherwise (a tie-breaker yields to a better move); a draw for `first`'s plan
-    (`draw_heed`) where it would scrap."""
+    `again` (decided among the heeded `moves`) where the two are a tie the signals break
+    (`_tie`); `first` where it builds otherwise (a tie-breaker yields to a better move);
+    a draw for `first`'s plan (`draw_heed`) where it would scrap."""
     if first.action["type"] == "build":
         return again if _tie(view, first, again) else first
     asked = next(one for one in heard if one.signal.kind in _NO_SCRAP)
@@ -122,17 +121,17 @@ def _tie(view: PlayerView, first: Decision, again: Decision) -> bool:
         and first.action["size"] == again.action["size"]
     ):
         return False
-    table = view.table
-    if any(colour is _colour(again) for colour, _ in table.rocket):
+    table, theirs = view.table, _section(again)
+    if any(colour is theirs[0] for colour, _ in table.rocket):
         return False
-    after = (*table.rocket, (_colour(again), Size(again.action["size"])))
-    return can_score(table.rules, after) or not can_score(
-        table.rules, (*table.rocket, (_colour(first), Size(first.action["size"])))
-    )
+    rules, rocket = table.rules, table.rocket
+    return can_score(rules, (*rocket, theirs)) or not can_score(rules, (*rocket, _section(first)))
 
 
-def _colour(decision: Decision) -> Colour:
-    return Colour(decision.action["colour"])
+def _section(decision: Decision) -> Section:
+    """The section a build decision builds."""
+    action = decision.action
+    return Colour(action["colour"]), Size(action["size"])
 
 
 def says(decision: Decision) -> Signal | None:
