@@ -56,6 +56,21 @@ def seasoned(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
         monkeypatch.setattr(newcomers, "seated", lambda table, newness, people: None)
 
 
+#: How long a start waits for the fake Discord to open its game's thread. Production
+#: waits 1 s (Discord answers in tens of ms, and the start must answer within 3 s); on a
+#: busy 2-core CI machine the fake once took longer, and the game played in its channel.
+THREAD_WAIT = 10.0
+
+
+@pytest.fixture(autouse=True)
+def patient_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread the fake is slow to open under load still opens (no test waits for the
+    wait to run out: a refused thread is tested through Discord's answers)."""
+    from bot.discord import threads
+
+    monkeypatch.setattr(threads, "OPEN_WAIT", THREAD_WAIT)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def schema_checks_remembered() -> Iterator[None]:
     """The fake Discord checks every request body against Discord's OpenAPI description;
